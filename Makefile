@@ -1,0 +1,174 @@
+# benchlog - plain Makefile.
+#
+#   make            build build/benchlog
+#   make demo       install missing packages, build, parse the bundled corpus into out/
+#   make check      install missing packages, then every test under ASan and UBSan
+#   make bench      parse throughput and peak memory on generated inputs
+#   make fuzz       run the libFuzzer targets (FUZZ_SECONDS each, default 300)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make golden-update   rewrite corpus/*/*/expected.json (review the diff!)
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/benchlog
+DESTDIR ?=
+
+CC ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+PYTHON ?= /usr/bin/python3
+VERSION := 0.1.0
+
+PKGS := libpcre2-8 jansson cairo pangocairo
+DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+
+CFLAGS ?= -O2 -g
+WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+DEFS := -D_GNU_SOURCE -DBL_VERSION='"$(VERSION)"'
+ALL_CFLAGS = $(WARN) $(DEFS) $(DEP_CFLAGS) $(CFLAGS)
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRC := $(sort $(wildcard parsers/*.c ingest/*.c render/*.c replay/*.c))
+CLI_SRC := $(sort $(wildcard cli/*.c))
+GEN_SRC := build/gen/schema.c
+HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/unit/*.h)
+
+LIB_OBJ := $(LIB_SRC:%.c=build/%.o) build/gen/schema.o
+CLI_OBJ := $(CLI_SRC:%.c=build/%.o)
+SAN_LIB_OBJ := $(LIB_SRC:%.c=build-san/%.o) build-san/gen/schema.o
+SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
+
+.PHONY: all deps demo check test unit golden schema-check seeds-check golden-update \
+	bench fuzz fuzz-smoke install uninstall clean format
+
+all: build/benchlog
+
+# The Debian packages, installed when pkg-config (or a test tool) is missing.
+deps:
+	@if ! $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || ! $(PYTHON) -c 'import jsonschema' 2>/dev/null \
+	   || ! command -v $(CLANG) >/dev/null 2>&1; then ./scripts/install-deps.sh; fi
+
+build/gen/schema.c build-san/gen/schema.c: schema/benchlog.schema.json scripts/embed.sh
+	@mkdir -p $(dir $@)
+	./scripts/embed.sh bl_schema_text $< > $@
+
+build/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+build-san/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  CC-SAN  $<"
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+build/gen/%.o: build/gen/%.c
+	@$(CC) $(CFLAGS) -c $< -o $@
+
+build-san/gen/%.o: build-san/gen/%.c
+	@$(CC) $(SAN_FLAGS) -c $< -o $@
+
+build/libbenchlog.a: $(LIB_OBJ)
+	@$(AR) rcs $@ $^
+
+build-san/libbenchlog.a: $(SAN_LIB_OBJ)
+	@$(AR) rcs $@ $^
+
+build/benchlog: $(CLI_OBJ) build/libbenchlog.a
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+
+build-san/benchlog: $(SAN_CLI_OBJ) build-san/libbenchlog.a
+	@echo "  LD-SAN  $@"
+	@$(CC) $(SAN_FLAGS) -o $@ $^ $(DEP_LIBS)
+
+build-san/tests/%: tests/unit/%.c build-san/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  LD-SAN  $@"
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
+
+build-san/tests/golden: tests/golden.c build-san/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  LD-SAN  $@"
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
+
+build/tests/golden: tests/golden.c build/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+
+# ---------------------------------------------------------------- demo
+
+demo: deps
+	@$(MAKE) --no-print-directory build/benchlog
+	@./scripts/demo.sh build/benchlog corpus out
+
+# ---------------------------------------------------------------- tests
+
+check: deps
+	@$(MAKE) --no-print-directory test
+
+test: unit golden schema-check seeds-check fuzz-smoke
+	@echo "make check: all tests passed"
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+golden: build-san/tests/golden
+	build-san/tests/golden corpus
+
+golden-update: build/tests/golden
+	build/tests/golden --update corpus
+
+schema-check: build-san/benchlog
+	$(PYTHON) tests/validate.py schema/benchlog.schema.json build-san/benchlog corpus
+
+seeds-check: build-san/benchlog
+	@./tests/seeds.sh build-san/benchlog
+
+# ---------------------------------------------------------------- fuzzing
+
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN_SRC) $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(GEN_SRC) $(DEP_LIBS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
+	@./tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# A short run of every target, part of make check.
+fuzz-smoke: $(FUZZ_TARGETS)
+	@./tests/fuzz/run.sh 10 $(FUZZ_TARGETS)
+
+# ---------------------------------------------------------------- bench
+
+bench: deps
+	@$(MAKE) --no-print-directory build/benchlog
+	$(PYTHON) tests/bench/bench.py build/benchlog
+
+# ---------------------------------------------------------------- install
+
+install: build/benchlog
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
+	install -m 0755 build/benchlog $(DESTDIR)$(BINDIR)/benchlog
+	install -m 0644 docs/benchlog.1 $(DESTDIR)$(MANDIR)/man1/benchlog.1
+	install -m 0644 schema/benchlog.schema.json $(DESTDIR)$(DATADIR)/benchlog.schema.json
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/benchlog $(DESTDIR)$(MANDIR)/man1/benchlog.1 \
+	      $(DESTDIR)$(DATADIR)/benchlog.schema.json
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(HDRS) tests/*.c tests/unit/*.c tests/fuzz/*.c
+
+clean:
+	rm -rf build build-san build-fuzz out

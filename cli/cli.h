@@ -1,0 +1,34 @@
+/* cli.h - what the subcommands share: reading inputs, writing outputs
+ * atomically, and reporting with the program's name. Only cli/ prints or
+ * exits. */
+#ifndef BL_CLI_H
+#define BL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* Reads a whole file ("-" is stdin). Returns 0, or -1 with errno set. */
+int cli_read_file(const char *path, char **data, size_t *len);
+
+/* Output that lands atomically: written to a temporary file beside the
+ * target and renamed over it on commit; abandoned on abort. "-" or NULL is
+ * stdout. */
+struct cli_out {
+	FILE *f;
+	char *path;
+	char *tmp;
+};
+int cli_out_open(struct cli_out *o, const char *path);
+int cli_out_commit(struct cli_out *o);   /* 0, or -1 with a message printed */
+void cli_out_abort(struct cli_out *o);
+
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmd_parse(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
+
+#endif

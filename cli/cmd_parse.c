@@ -1,0 +1,129 @@
+/* cmd_parse.c - `benchlog parse`: inputs to benchlog/1 documents. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/benchlog.h"
+#include "cli.h"
+
+static void help(void)
+{
+	puts("usage: benchlog parse [options] [FILE...]\n\n"
+	     "Finds benchmark runs in each input (stdin when no FILE or '-') and\n"
+	     "writes one benchlog/1 JSON document per input message.\n\n"
+	     "options:\n"
+	     "  -o, --output FILE  write to FILE (atomically: a temporary file renamed)\n"
+	     "      --jsonl        one compact document per line (JSON Lines)\n"
+	     "  -q, --quiet        do not print diagnostics on stderr\n"
+	     "      --strict       exit 1 when a document has an error diagnostic\n"
+	     "  -h, --help         this help\n\n"
+	     "Diagnostics go to stderr as 'file:line: level: message [code]'.\n"
+	     "exit status: 0 ok, 1 an input could not be read (or --strict and an\n"
+	     "error), 2 usage.");
+}
+
+struct parse_ctx {
+	FILE *out;
+	const char *path;
+	bool jsonl, quiet;
+	size_t errors;
+	int write_failed;
+};
+
+static void report(struct parse_ctx *c, json_t *doc)
+{
+	json_t *diags = json_object_get(doc, "diagnostics");
+	size_t i;
+	json_t *d;
+	json_array_foreach(diags, i, d)
+	{
+		const char *level = json_string_value(json_object_get(d, "level"));
+		if (level && strcmp(level, "error") == 0)
+			c->errors++;
+		if (c->quiet)
+			continue;
+		fprintf(stderr, "%s:%lld: %s: %s [%s]\n", c->path,
+			(long long)json_integer_value(json_object_get(d, "line")),
+			level ? level : "?",
+			json_string_value(json_object_get(d, "message")),
+			json_string_value(json_object_get(d, "code")));
+	}
+}
+
+static int each_message(struct bl_message *m, void *vctx)
+{
+	struct parse_ctx *c = vctx;
+	json_t *doc = bl_parse_message(m, c->path);
+	if (!doc)
+		return -1;
+	report(c, doc);
+	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) |
+		       (c->jsonl ? JSON_COMPACT : JSON_INDENT(2));
+	if (json_dumpf(doc, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
+		c->write_failed = 1;
+	json_decref(doc);
+	return 0;
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"jsonl", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"strict", no_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *output = NULL;
+	bool jsonl = false, quiet = false, strict = false;
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o': output = optarg; break;
+		case 'j': jsonl = true; break;
+		case 'q': quiet = true; break;
+		case 's': strict = true; break;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	char *stdin_only[] = {"-"};
+	char **files = optind < argc ? argv + optind : stdin_only;
+	int nfiles = optind < argc ? argc - optind : 1;
+
+	struct cli_out out;
+	if (cli_out_open(&out, output) < 0)
+		return EXIT_DATA;
+	int rc = EXIT_OK;
+	struct parse_ctx ctx = {.out = out.f, .jsonl = jsonl, .quiet = quiet};
+	for (int i = 0; i < nfiles; i++) {
+		char *data;
+		size_t len;
+		ctx.path = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+		if (cli_read_file(files[i], &data, &len) < 0) {
+			cli_error("%s: %s", ctx.path, strerror(errno));
+			rc = EXIT_DATA;
+			continue;
+		}
+		int r = bl_ingest_buffer(data, len, each_message, &ctx);
+		free(data);
+		if (r != 0) {
+			cli_error("%s: out of memory", ctx.path);
+			rc = EXIT_DATA;
+		}
+	}
+	if (ctx.write_failed) {
+		cli_error("%s: write error", output ? output : "standard output");
+		cli_out_abort(&out);
+		return EXIT_DATA;
+	}
+	if (cli_out_commit(&out) < 0)
+		return EXIT_DATA;
+	if (strict && ctx.errors)
+		rc = EXIT_DATA;
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* io.c - reading inputs and writing outputs atomically. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("benchlog: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_read_file(const char *path, char **data, size_t *len)
+{
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	size_t cap = (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+			     ? (size_t)st.st_size + 1
+			     : 65536;
+	char *buf = malloc(cap);
+	size_t n = 0;
+	if (!buf)
+		goto fail;
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap * 2;
+			char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				errno = ENOMEM;
+				goto fail;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	*data = buf;
+	*len = n;
+	return 0;
+fail:;
+	int e = errno;
+	free(buf);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	errno = e;
+	return -1;
+}
+
+int cli_out_open(struct cli_out *o, const char *path)
+{
+	memset(o, 0, sizeof *o);
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	size_t n = strlen(path) + 16;
+	o->path = strdup(path);
+	o->tmp = malloc(n);
+	if (!o->path || !o->tmp)
+		goto fail;
+	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		cli_error("%s: cannot create: %s", path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		goto fail;
+	}
+	fchmod(fd, 0644);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		goto fail;
+	}
+	return 0;
+fail:
+	cli_out_abort(o);
+	return -1;
+}
+
+int cli_out_commit(struct cli_out *o)
+{
+	if (o->f == stdout) {
+		o->f = NULL;
+		if (fflush(stdout) != 0) {
+			cli_error("writing standard output: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	int bad = ferror(o->f);
+	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
+		bad = 1;
+	if (fclose(o->f) != 0)
+		bad = 1;
+	o->f = NULL;
+	if (bad || rename(o->tmp, o->path) != 0) {
+		cli_error("%s: cannot write: %s", o->path, strerror(errno));
+		cli_out_abort(o);
+		return -1;
+	}
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return 0;
+}
+
+void cli_out_abort(struct cli_out *o)
+{
+	if (o->f && o->f != stdout)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+}

@@ -1,0 +1,61 @@
+/* main.c - the benchlog command: a table of subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../parsers/benchlog.h"
+#include "cli.h"
+
+struct subcommand {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct subcommand subcommands[] = {
+	{"parse", "find benchmark runs in posts and write benchlog/1 JSON", cmd_parse},
+	{"list", "list the tool parsers and the variants each knows", cmd_list},
+	{"schema", "print the JSON Schema of benchlog/1 documents", cmd_schema},
+	{NULL, NULL, NULL},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: benchlog <command> [options] [FILE...]\n"
+	      "       benchlog --version | --help\n\n"
+	      "benchlog reads storage-benchmark output pasted into mails, posts and\n"
+	      "archives (dd, time, ...), and turns it into normalized JSON.\n\n"
+	      "commands:\n",
+	      f);
+	for (const struct subcommand *c = subcommands; c->name; c++)
+		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+	fputs("\n'benchlog <command> --help' describes a command.\n"
+	      "exit status: 0 ok, 1 input that could not be read or parsed, 2 usage.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("benchlog %s (schema %s)\n", BL_VERSION, BL_SCHEMA_ID);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	for (const struct subcommand *c = subcommands; c->name; c++) {
+		if (strcmp(argv[1], c->name) == 0) {
+			int rc = c->run(argc - 1, argv + 1);
+			bl_cleanup();
+			return rc;
+		}
+	}
+	cli_error("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

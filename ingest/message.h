@@ -1,0 +1,83 @@
+/* message.h - one message of input as clean UTF-8 text, with a map back to
+ * the original bytes.
+ *
+ * Ingest turns raw bytes (a plain file, later mail and HTML) into messages.
+ * Every later stage reads `text`; positions reported to the user go through
+ * bl_message_origin() and bl_message_line() so that they point at the bytes
+ * of the original file, whatever decoding happened in between. */
+#ifndef BL_MESSAGE_H
+#define BL_MESSAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../parsers/diag.h"
+
+/* From text offset `text_off` on, text byte t came from raw byte
+ * raw_off + (t - text_off), until the next segment. */
+struct bl_offset_seg {
+	size_t text_off;
+	size_t raw_off;
+};
+
+#define BL_MAX_DECODINGS 12
+
+struct bl_message {
+	size_t index;          /* 0-based position in the input (mbox order) */
+	const char *raw;       /* original bytes of this message (borrowed) */
+	size_t raw_len;
+	size_t raw_offset;     /* offset of raw[0] in the input file */
+	size_t raw_line;       /* 1-based line of raw[0] in the input file */
+
+	char *text;            /* decoded UTF-8, NUL-terminated (owned) */
+	size_t len;
+
+	struct bl_offset_seg *segs; /* sorted by text_off; owned */
+	size_t nsegs, segcap;
+
+	char *subject, *from, *date, *message_id; /* owned, may be NULL */
+	const char *decodings[BL_MAX_DECODINGS];  /* static strings, in order */
+	size_t ndecodings;
+
+	struct bl_diags diags; /* what ingest noticed */
+
+	/* cache for bl_message_line: raw offset and its line */
+	size_t line_cache_off, line_cache_line;
+};
+
+/* Builds a message from bytes taken as UTF-8 text: invalid sequences and
+ * NUL bytes become U+FFFD, each kind reported once with its first position
+ * and a count. `raw` must outlive the message. Returns 0, or -1 when memory
+ * ran out (the message is then empty but valid to free). */
+int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
+			 size_t raw_offset, size_t raw_line);
+
+/* Offset in the input file of the byte that text[text_off] came from. */
+size_t bl_message_origin(const struct bl_message *m, size_t text_off);
+
+/* 1-based line in the input file of text[text_off] (counting '\n' in the
+ * original bytes). Cheap for nondecreasing calls. */
+size_t bl_message_line(struct bl_message *m, size_t text_off);
+
+/* Records a decoding step ("utf-8-repair", "quoted-printable", "mbox"). */
+void bl_message_add_decoding(struct bl_message *m, const char *name);
+
+void bl_message_free(struct bl_message *m);
+
+/* A line of text: [s, s+len) without its terminator ("\n" or "\r\n"). */
+struct bl_line {
+	const char *s;
+	size_t len;
+	size_t off;  /* text offset of s */
+	size_t next; /* text offset of the following line (== m->len at end) */
+};
+
+/* The line containing text offset `off` (off <= m->len). */
+void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out);
+/* The next / previous line; false at the end / start of the text. */
+bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
+		  struct bl_line *out);
+bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
+		  struct bl_line *out);
+
+#endif

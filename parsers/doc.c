@@ -1,0 +1,344 @@
+/* doc.c - runs, results and diagnostics of one message, and their JSON. */
+#include "doc.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+char *bl_strndup_trim(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
+		       s[len - 1] == '\r' || s[len - 1] == '\n'))
+		len--;
+	char *r = malloc(len + 1);
+	if (!r)
+		return NULL;
+	memcpy(r, s, len);
+	r[len] = '\0';
+	return r;
+}
+
+int bl_doc_init(struct bl_doc *doc, struct bl_message *msg, const char *path)
+{
+	memset(doc, 0, sizeof *doc);
+	doc->msg = msg;
+	doc->path = strdup(path ? path : "-");
+	return doc->path ? 0 : -1;
+}
+
+static void run_free(struct bl_run *r)
+{
+	free(r->label);
+	free(r->command);
+	json_decref(r->params);
+	json_decref(r->results);
+	json_decref(r->time.extra);
+}
+
+void bl_doc_free(struct bl_doc *doc)
+{
+	for (size_t i = 0; i < doc->nruns; i++)
+		run_free(&doc->runs[i]);
+	free(doc->runs);
+	free(doc->path);
+	bl_diags_free(&doc->diags);
+	memset(doc, 0, sizeof *doc);
+}
+
+struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
+			      const char *variant, size_t off, size_t end_off)
+{
+	if (doc->nruns == doc->cap) {
+		size_t cap = doc->cap ? doc->cap * 2 : 8;
+		struct bl_run *v = realloc(doc->runs, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		doc->runs = v;
+		doc->cap = cap;
+	}
+	struct bl_run *r = &doc->runs[doc->nruns];
+	memset(r, 0, sizeof *r);
+	r->params = json_object();
+	r->results = json_array();
+	if (!r->params || !r->results) {
+		run_free(r);
+		return NULL;
+	}
+	r->tool = tool;
+	r->variant = variant;
+	r->off = off;
+	r->end_off = end_off;
+	r->group = -1;
+	r->time.real = r->time.user = r->time.system = r->time.cpu_percent = NAN;
+	doc->nruns++;
+	return r;
+}
+
+void bl_doc_drop_last_run(struct bl_doc *doc)
+{
+	if (!doc->nruns)
+		return;
+	doc->nruns--;
+	run_free(&doc->runs[doc->nruns]);
+}
+
+/* A value as JSON: integers stay integers so that byte counts print
+ * exactly; non-finite values (never printed by a tool) become null. */
+static json_t *number(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+json_t *bl_run_result(struct bl_run *run, const char *metric, double value,
+		      const char *unit, const char *raw, unsigned flags)
+{
+	json_t *r = json_object();
+	if (!r)
+		return NULL;
+	json_object_set_new(r, "metric", json_string(metric));
+	json_object_set_new(r, "value",
+			    (flags & BL_FLAG_NOT_RUN) ? json_null() : number(value));
+	json_object_set_new(r, "unit", json_string(unit));
+	if (raw) {
+		json_t *s = json_string(raw);
+		json_object_set_new(r, "raw", s ? s : json_string("\xEF\xBF\xBD"));
+	}
+	if (flags) {
+		json_t *f = json_array();
+		if (flags & BL_FLAG_CENSORED)
+			json_array_append_new(f, json_string("censored"));
+		if (flags & BL_FLAG_APPROXIMATE)
+			json_array_append_new(f, json_string("approximate"));
+		if (flags & BL_FLAG_COMPUTED)
+			json_array_append_new(f, json_string("computed"));
+		if (flags & BL_FLAG_NOT_RUN)
+			json_array_append_new(f, json_string("not-run"));
+		json_object_set_new(r, "flags", f);
+	}
+	if (json_array_append_new(run->results, r) < 0)
+		return NULL;
+	return r;
+}
+
+void bl_run_param_str(struct bl_run *run, const char *key, const char *val,
+		      size_t len)
+{
+	json_t *s = json_stringn(val, len);
+	if (s)
+		json_object_set_new(run->params, key, s);
+}
+
+void bl_run_param_int(struct bl_run *run, const char *key, long long val)
+{
+	json_object_set_new(run->params, key, json_integer(val));
+}
+
+void bl_run_param_real(struct bl_run *run, const char *key, double val)
+{
+	json_object_set_new(run->params, key, number(val));
+}
+
+void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
+		 const char *code, size_t text_off, const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	size_t line = doc->msg ? bl_message_line(doc->msg, text_off) : 0;
+	size_t off = doc->msg ? bl_message_origin(doc->msg, text_off) : text_off;
+	struct bl_diag *d =
+		bl_diags_add(&doc->diags, level, code, line, off, "%s", buf);
+	if (d)
+		d->run = run;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* Only blank lines or bare prompts ("$", "[root@host:~]$") between. */
+static bool nothing_between(const struct bl_message *m, size_t from, size_t to)
+{
+	if (!m || from > to || to > m->len)
+		return false;
+	size_t i = from;
+	while (i < to) {
+		const char *nl = memchr(m->text + i, '\n', to - i);
+		size_t end = nl ? (size_t)(nl - m->text) : to;
+		const char *s = m->text + i;
+		size_t len = end - i;
+		while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+			len--;
+		while (len && (*s == ' ' || *s == '\t')) {
+			s++;
+			len--;
+		}
+		if (len) {
+			char last = s[len - 1];
+			bool prompt = (last == '$' || last == '#' || last == '%' || last == '>') &&
+				      !memchr(s, ' ', len);
+			if (!prompt)
+				return false;
+		}
+		i = end + 1;
+	}
+	return true;
+}
+
+void bl_doc_group_repeats(struct bl_doc *doc)
+{
+	long next = 0;
+	for (size_t i = 0; i < doc->nruns; i++) {
+		struct bl_run *r = &doc->runs[i];
+		struct bl_run *p = i ? &doc->runs[i - 1] : NULL;
+		if (p && r->command && same_str(p->tool, r->tool) &&
+		    same_str(p->command, r->command) && same_str(p->label, r->label) &&
+		    nothing_between(doc->msg, p->end_off, r->off))
+			r->group = p->group;
+		else
+			r->group = next++;
+	}
+}
+
+static json_t *str_or_null(const char *s)
+{
+	if (!s)
+		return json_null();
+	json_t *j = json_string(s);
+	return j ? j : json_null();
+}
+
+static json_t *time_json(struct bl_doc *doc, const struct bl_time *t)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "variant", json_string(t->variant));
+	if (!isnan(t->real))
+		json_object_set_new(o, "real", number(t->real));
+	if (!isnan(t->user))
+		json_object_set_new(o, "user", number(t->user));
+	if (!isnan(t->system))
+		json_object_set_new(o, "system", number(t->system));
+	if (!isnan(t->cpu_percent))
+		json_object_set_new(o, "cpu_percent", number(t->cpu_percent));
+	if (t->extra && json_object_size(t->extra))
+		json_object_set(o, "extra", t->extra);
+	json_object_set_new(o, "line",
+			    json_integer((json_int_t)bl_message_line(doc->msg, t->off)));
+	return o;
+}
+
+static json_t *span_json(struct bl_doc *doc, size_t off, size_t end_off)
+{
+	json_t *o = json_object();
+	size_t last = end_off > off ? end_off - 1 : off;
+	/* end_off may include the final newline: point end_line at the last
+	 * byte of content */
+	while (last > off && (doc->msg->text[last] == '\n' || doc->msg->text[last] == '\r'))
+		last--;
+	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(doc->msg, off)));
+	json_object_set_new(o, "end_line",
+			    json_integer((json_int_t)bl_message_line(doc->msg, last)));
+	json_object_set_new(o, "offset",
+			    json_integer((json_int_t)bl_message_origin(doc->msg, off)));
+	json_object_set_new(o, "end_offset",
+			    json_integer((json_int_t)bl_message_origin(doc->msg, end_off)));
+	return o;
+}
+
+static json_t *source_json(struct bl_doc *doc)
+{
+	struct bl_message *m = doc->msg;
+	json_t *src = json_object();
+	json_object_set_new(src, "path", str_or_null(doc->path));
+	if (m->subject || m->from || m->date || m->message_id || m->index) {
+		json_t *msg = json_object();
+		json_object_set_new(msg, "index", json_integer((json_int_t)m->index));
+		if (m->subject)
+			json_object_set_new(msg, "subject", str_or_null(m->subject));
+		if (m->from)
+			json_object_set_new(msg, "from", str_or_null(m->from));
+		if (m->date)
+			json_object_set_new(msg, "date", str_or_null(m->date));
+		if (m->message_id)
+			json_object_set_new(msg, "message_id", str_or_null(m->message_id));
+		json_object_set_new(src, "message", msg);
+	}
+	json_t *dec = json_array();
+	for (size_t i = 0; i < m->ndecodings; i++)
+		json_array_append_new(dec, json_string(m->decodings[i]));
+	json_object_set_new(src, "decoding", dec);
+	json_object_set_new(src, "offset", json_integer((json_int_t)m->raw_offset));
+	json_object_set_new(src, "bytes", json_integer((json_int_t)m->raw_len));
+	return src;
+}
+
+static json_t *diag_json(const struct bl_diag *d)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "level", json_string(bl_level_name(d->level)));
+	json_object_set_new(o, "code", json_string(d->code));
+	if (d->line)
+		json_object_set_new(o, "line", json_integer((json_int_t)d->line));
+	json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
+	if (d->run >= 0)
+		json_object_set_new(o, "run", json_integer(d->run));
+	json_object_set_new(o, "message", str_or_null(d->message));
+	return o;
+}
+
+json_t *bl_doc_to_json(struct bl_doc *doc)
+{
+	json_t *root = json_object();
+	if (!root)
+		return NULL;
+	json_object_set_new(root, "schema", json_string(BL_SCHEMA_ID));
+	json_object_set_new(root, "source", source_json(doc));
+	json_t *runs = json_array();
+	for (size_t i = 0; i < doc->nruns; i++) {
+		struct bl_run *r = &doc->runs[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "tool", json_string(r->tool));
+		json_object_set_new(o, "variant", str_or_null(r->variant));
+		json_object_set_new(o, "label", str_or_null(r->label));
+		json_object_set_new(o, "command", str_or_null(r->command));
+		json_object_set_new(o, "group", json_integer(r->group < 0 ? (json_int_t)i : r->group));
+		if (r->quote_depth)
+			json_object_set_new(o, "quote_depth", json_integer(r->quote_depth));
+		json_object_set_new(o, "span", span_json(doc, r->off, r->end_off));
+		json_object_set(o, "params", r->params);
+		json_object_set(o, "results", r->results);
+		if (r->time.present)
+			json_object_set_new(o, "time", time_json(doc, &r->time));
+		json_array_append_new(runs, o);
+	}
+	json_object_set_new(root, "runs", runs);
+	json_t *diags = json_array();
+	for (size_t pass = 0; pass < 2; pass++) {
+		const struct bl_diags *ds = pass ? &doc->diags : &doc->msg->diags;
+		for (size_t i = 0; i < ds->n; i++)
+			json_array_append_new(diags, diag_json(&ds->v[i]));
+	}
+	json_object_set_new(root, "diagnostics", diags);
+	size_t dropped = doc->diags.dropped + doc->msg->diags.dropped;
+	if (dropped)
+		json_object_set_new(root, "diagnostics_dropped", json_integer((json_int_t)dropped));
+	json_object_set_new(root, "partial", json_boolean(doc->partial));
+	return root;
+}

@@ -1,0 +1,99 @@
+/* doc.h - the benchlog/1 document: runs found in one message, with their
+ * provenance and diagnostics, serialized to JSON by jansson.
+ *
+ * Ownership: a doc borrows its message; runs own their strings and their
+ * json_t members (params, results, extra time fields). */
+#ifndef BL_DOC_H
+#define BL_DOC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../ingest/message.h"
+#include "diag.h"
+
+#define BL_SCHEMA_ID "benchlog/1"
+
+/* Result flags (see schema/benchlog.schema.json, "flags"). */
+enum {
+	BL_FLAG_CENSORED = 1 << 0,    /* true value is beyond the printed bound */
+	BL_FLAG_APPROXIMATE = 1 << 1, /* printed rounded ("1.44K", "4.4 GB/s") */
+	BL_FLAG_COMPUTED = 1 << 2,    /* derived by benchlog, not printed */
+	BL_FLAG_NOT_RUN = 1 << 3,     /* the test was skipped; value is null */
+};
+
+/* A time(1) report: what the shell or /usr/bin/time printed. */
+struct bl_time {
+	bool present;
+	const char *variant;  /* "csh", "bash", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
+	double real, user, system, cpu_percent; /* NAN where not printed */
+	json_t *extra;        /* other printed fields by name (object), or NULL */
+	size_t off, end_off;  /* text offsets of the report */
+};
+
+struct bl_run {
+	const char *tool;     /* parser name (static) */
+	const char *variant;  /* static, e.g. "bsd", "gnu" */
+	char *label;          /* owned; NULL when the post gives none */
+	char *command;        /* owned; the command line without prompt/time */
+	bool timed;           /* the command was run under time(1) */
+	size_t off, end_off;  /* text offsets: block incl. command line */
+	size_t cmd_off;       /* text offset of the command line, if any */
+	bool has_command;
+	json_t *params;       /* object */
+	json_t *results;      /* array of result objects */
+	struct bl_time time;
+	long group;           /* repeat group id, -1 until assigned */
+	int quote_depth;
+};
+
+struct bl_doc {
+	struct bl_message *msg;  /* borrowed */
+	char *path;              /* display name of the input (owned) */
+	struct bl_run *runs;
+	size_t nruns, cap;
+	struct bl_diags diags;
+	bool partial;            /* something was cut or could not be read */
+};
+
+int bl_doc_init(struct bl_doc *doc, struct bl_message *msg, const char *path);
+void bl_doc_free(struct bl_doc *doc);
+
+/* Appends a run covering text [off, end_off). Returns NULL on out of memory.
+ * The pointer is valid until the next bl_doc_add_run. */
+struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
+			      const char *variant, size_t off, size_t end_off);
+/* Removes the last run (a parser that changed its mind). */
+void bl_doc_drop_last_run(struct bl_doc *doc);
+
+/* Appends a result. `raw` is the printed text, or NULL when the value is
+ * printed as is. Returns the result object (borrowed) so that a parser can
+ * add coordinates (file_size, record_size, vdev, sample), or NULL. A NAN
+ * value is written as null. */
+json_t *bl_run_result(struct bl_run *run, const char *metric, double value,
+		      const char *unit, const char *raw, unsigned flags);
+
+/* Params: borrowed key, copied value. */
+void bl_run_param_str(struct bl_run *run, const char *key, const char *val,
+		      size_t len);
+void bl_run_param_int(struct bl_run *run, const char *key, long long val);
+void bl_run_param_real(struct bl_run *run, const char *key, double val);
+
+/* A diagnostic positioned at text offset `text_off` of the message,
+ * attached to run index `run` (or -1). */
+void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
+		 const char *code, size_t text_off, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Groups repeats: consecutive runs of one tool with the same command and
+ * label and nothing but prompts between them share a group id. */
+void bl_doc_group_repeats(struct bl_doc *doc);
+
+/* The whole document as JSON (new reference), or NULL on out of memory. */
+json_t *bl_doc_to_json(struct bl_doc *doc);
+
+/* Copies [s, s+len) trimmed of surrounding white space (new string). */
+char *bl_strndup_trim(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,77 @@
+/* parser.h - the interface every tool parser implements.
+ *
+ * The scanner finds lines that match a parser's `anchor` and offers each to
+ * that parser's `claim`. A parser reads the lines around the anchor, and
+ * either says the text is not its output (BL_NOT_MINE) or claims a block:
+ * it adds runs to the document (with diagnostics for whatever was odd or
+ * cut) and reports where the block ends, so that scanning resumes there.
+ *
+ * The three outcomes are kept apart: not mine (nothing added), malformed
+ * (an error diagnostic with its line, no run), partial (runs plus warning
+ * diagnostics). A parser never drops a value silently. */
+#ifndef BL_PARSER_H
+#define BL_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../ingest/message.h"
+#include "doc.h"
+
+enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
+
+struct bl_scan;
+
+struct bl_parser {
+	const char *name;      /* "dd", "time", "bonnie++", "zpool-iostat" */
+	const char *summary;   /* one line for `benchlog list` */
+	const char *const *variants; /* NULL-terminated, for `benchlog list` */
+	/* PCRE2 pattern (multiline) for a line worth offering to claim; keep it
+	 * cheap and literal-led: it runs over the whole input. */
+	const char *anchor;
+	/* The word a command line starts with ("dd"), so the scanner can find
+	 * the command above a block; NULL if the tool has none. */
+	const char *command_word;
+	/* Claims the block around `anchor`; on BL_CLAIMED sets *end to the
+	 * text offset where scanning resumes (past the block). */
+	enum bl_claim (*claim)(struct bl_scan *sc, const struct bl_line *anchor,
+			       size_t *end);
+	/* Reads params from a command line ("dd if=/dev/zero bs=1m"), given
+	 * without prompt or time prefix. Optional. */
+	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
+};
+
+/* The registry: NULL-terminated, in the order parsers are tried. */
+extern const struct bl_parser *const bl_parsers[];
+const struct bl_parser *bl_parser_find(const char *name);
+
+/* What a parser may ask of the scanner. */
+struct bl_message *bl_scan_message(struct bl_scan *sc);
+struct bl_doc *bl_scan_doc(struct bl_scan *sc);
+/* Text offset where the previous claimed block ended: a parser must not
+ * read back past it. */
+size_t bl_scan_floor(struct bl_scan *sc);
+
+/* Looks above the run's first line (at most a few lines, never past the
+ * previous block) for the command that produced it: a line starting with
+ * `word` after an optional prompt and optional time/sudo/nice. On success
+ * sets run->command, run->timed, extends run->off to the command line, and
+ * calls the parser's `command` hook. */
+bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
+			  struct bl_run *run);
+
+/* A command on one line: the prompt and time prefix split off.
+ * Returns true when `line` is a command line for `word`, or, with word NULL,
+ * for any command (what follows the prompt and wrappers). */
+struct bl_cmdline {
+	size_t cmd_start;   /* offset in line of the command word */
+	bool timed;         /* "time", "/usr/bin/time -v" before it */
+};
+bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
+			   struct bl_cmdline *out);
+
+/* Scans a whole message: every parser over the text, then labels, time
+ * attachment and repeat groups. Diagnostics go to the document. */
+int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc);
+
+#endif

@@ -1,0 +1,93 @@
+/* re.c - PCRE2 patterns compiled once, with JIT. */
+#include "re.h"
+
+#include <string.h>
+
+static struct bl_re *compiled;
+static pcre2_match_data *md;
+static pcre2_jit_stack *jit_stack;
+static pcre2_match_context *mctx;
+
+pcre2_code *bl_re_compile_dynamic(const char *pattern, uint32_t options)
+{
+	int err;
+	PCRE2_SIZE erroff;
+	pcre2_code *c = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+				      options, &err, &erroff, NULL);
+	if (!c)
+		return NULL;
+	/* JIT is an optimisation: where it is unavailable the interpreter runs */
+	(void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+	return c;
+}
+
+static bool ensure(struct bl_re *re)
+{
+	if (re->code)
+		return true;
+	if (re->failed)
+		return false;
+	re->code = bl_re_compile_dynamic(re->pattern, re->options);
+	if (!re->code) {
+		re->failed = true;
+		return false;
+	}
+	re->next = compiled;
+	compiled = re;
+	return true;
+}
+
+bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
+		 size_t start, struct bl_re_match *m)
+{
+	if (start > len || !ensure(re))
+		return false;
+	if (!md) {
+		md = pcre2_match_data_create(BL_RE_MAX_GROUPS, NULL);
+		mctx = pcre2_match_context_create(NULL);
+		jit_stack = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
+		if (!md || !mctx)
+			return false;
+		if (jit_stack)
+			pcre2_jit_stack_assign(mctx, NULL, jit_stack);
+		/* bound backtracking on hostile input */
+		pcre2_set_match_limit(mctx, 1000000);
+		pcre2_set_depth_limit(mctx, 10000);
+	}
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
+			     PCRE2_NO_UTF_CHECK, md, mctx);
+	if (rc < 0)
+		return false;
+	if (m) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		uint32_t n = pcre2_get_ovector_count(md);
+		if (n > BL_RE_MAX_GROUPS)
+			n = BL_RE_MAX_GROUPS;
+		for (uint32_t i = 0; i < n; i++) {
+			m->ov[2 * i] = ov[2 * i];
+			m->ov[2 * i + 1] = ov[2 * i + 1];
+		}
+		m->ngroups = (int)n;
+		/* groups past rc are unset */
+		for (uint32_t i = (uint32_t)rc; i < n; i++)
+			m->ov[2 * i] = m->ov[2 * i + 1] = PCRE2_UNSET;
+	}
+	return true;
+}
+
+void bl_re_free_all(void)
+{
+	while (compiled) {
+		struct bl_re *n = compiled->next;
+		pcre2_code_free(compiled->code);
+		compiled->code = NULL;
+		compiled->next = NULL;
+		compiled = n;
+	}
+	pcre2_match_data_free(md);
+	md = NULL;
+	pcre2_match_context_free(mctx);
+	mctx = NULL;
+	pcre2_jit_stack_free(jit_stack);
+	jit_stack = NULL;
+}

@@ -1,0 +1,27 @@
+/* registry.c - the table of tool parsers.
+ *
+ * To add a tool: write parsers/<tool>.c ending with its
+ * `const struct bl_parser bl_parser_<tool>`, declare it below, add one line
+ * to the table, and add a folder of cases under corpus/<tool>/. The Makefile
+ * picks up every .c file in parsers/ by itself. Order matters only when two
+ * anchors match at the same place: the earlier parser is asked first. */
+#include <string.h>
+
+#include "parser.h"
+
+extern const struct bl_parser bl_parser_dd;
+extern const struct bl_parser bl_parser_time;
+
+const struct bl_parser *const bl_parsers[] = {
+	&bl_parser_dd,
+	&bl_parser_time,
+	NULL,
+};
+
+const struct bl_parser *bl_parser_find(const char *name)
+{
+	for (size_t i = 0; bl_parsers[i]; i++)
+		if (strcmp(bl_parsers[i]->name, name) == 0)
+			return bl_parsers[i];
+	return NULL;
+}

@@ -1,0 +1,390 @@
+/* time.c - reports of time(1) and the shells' time keyword.
+ *
+ * A report right after a timed command's output is attached to that run
+ * ("time dd ..." then dd's summary then the csh line). A report of a
+ * command no parser knows ("time (tar xvf ports.tar)") is a run of its own,
+ * tool "time", with its command and times as results. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+#include "re.h"
+#include "units.h"
+
+/* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w" */
+static struct bl_re csh_re = BL_RE(
+	"^[ \\t]*(\\d{1,12}\\.\\d{1,6})u (\\d{1,12}\\.\\d{1,6})s "
+	"(\\d{1,6}:\\d{1,2}(?::\\d{1,2})?(?:\\.\\d{1,6})?) (\\d{1,6}(?:\\.\\d{1,3})?)%"
+	"(?: (\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
+	0);
+
+/* bash, ksh: "real\t4m37.724s"; POSIX -p: "real 1.23"; one line each of
+ * real, user, sys. */
+static struct bl_re sh_re = BL_RE(
+	"^[ \\t]*(real|user|sys)[ \\t]+(\\d{1,9}(?:h\\d{1,2})?(?:m\\d{1,2})?(?:[.,]\\d{1,9})?s?)[ \\t]*$",
+	0);
+
+/* zsh: "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
+ * (the command comes first: its numbers are not times) */
+static struct bl_re zsh_re = BL_RE(
+	"^(.{0,2000}?)[ \\t]+(\\d{1,9}\\.\\d{1,6})s user (\\d{1,9}\\.\\d{1,6})s system "
+	"(\\d{1,6})% cpu ((?:\\d{1,6}:){0,2}\\d{1,9}\\.\\d{1,6}) total[ \\t]*$",
+	0);
+
+/* BSD /usr/bin/time: "        1.23 real         0.00 user         0.01 sys" */
+static struct bl_re bsd_re = BL_RE(
+	"^[ \\t]*(\\d{1,12}\\.\\d{1,6}) real[ \\t]+(\\d{1,12}\\.\\d{1,6}) user[ \\t]+"
+	"(\\d{1,12}\\.\\d{1,6}) sys[ \\t]*$",
+	0);
+/* its -l lines: "      1920  maximum resident set size" */
+static struct bl_re bsd_l_re = BL_RE("^[ \\t]*(\\d{1,20})  ([a-z][a-z ]{2,60}[a-z])[ \\t]*$", 0);
+
+/* GNU /usr/bin/time default:
+ * "0.00user 0.00system 0:00.00elapsed 100%CPU (0avgtext+0avgdata 1920maxresident)k"
+ * "0inputs+0outputs (0major+75minor)pagefaults 0swaps" */
+static struct bl_re gnu_re = BL_RE(
+	"^[ \\t]*(\\d{1,12}\\.\\d{1,6})user (\\d{1,12}\\.\\d{1,6})system "
+	"((?:\\d{1,6}:){1,2}\\d{1,2}(?:\\.\\d{1,6})?)elapsed (\\d{1,6}|\\?)%CPU"
+	"(?: \\((\\d{1,20})avgtext\\+(\\d{1,20})avgdata (\\d{1,20})maxresident\\)k)?[ \\t]*$",
+	0);
+static struct bl_re gnu2_re = BL_RE(
+	"^[ \\t]*(\\d{1,20})inputs\\+(\\d{1,20})outputs \\((\\d{1,20})major\\+(\\d{1,20})minor\\)pagefaults (\\d{1,20})swaps[ \\t]*$",
+	0);
+
+/* GNU -v: "\tCommand being timed: \"dd if=/dev/zero of=x\"" and lines of
+ * "\t<what>: <value>" up to "\tExit status: 0". */
+static struct bl_re gnuv_cmd_re = BL_RE("^[ \\t]*Command being timed: \"(.{0,2000})\"[ \\t]*$", 0);
+static struct bl_re gnuv_kv_re = BL_RE("^[ \\t]+([A-Z][^:\\n]{2,80}): (.{0,100})$", 0);
+
+static double num(const struct bl_line *l, const struct bl_re_match *m, int g)
+{
+	double v = NAN;
+	if (bl_re_gset(m, g))
+		bl_parse_double(l->s + m->ov[2 * g], bl_re_glen(m, g), true, &v, NULL);
+	return v;
+}
+
+static double dur(const struct bl_line *l, const struct bl_re_match *m, int g)
+{
+	double v = NAN;
+	if (!bl_re_gset(m, g))
+		return v;
+	/* "0,5s" under a comma locale: read as a point */
+	char buf[64];
+	size_t n = bl_re_glen(m, g);
+	if (n >= sizeof buf)
+		return v;
+	memcpy(buf, l->s + m->ov[2 * g], n);
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == ',')
+			buf[i] = '.';
+	bl_parse_duration(buf, n, &v);
+	return v;
+}
+
+static void extra_int(json_t **extra, const char *key, const struct bl_line *l,
+		      const struct bl_re_match *m, int g)
+{
+	uint64_t v;
+	if (!bl_re_gset(m, g) || !bl_parse_u64(l->s + m->ov[2 * g], bl_re_glen(m, g), &v, NULL))
+		return;
+	if (!*extra)
+		*extra = json_object();
+	json_object_set_new(*extra, key, json_integer((json_int_t)v));
+}
+
+/* "Maximum resident set size (kbytes)" -> "maximum_resident_set_size_kbytes" */
+static void slug(const char *s, size_t n, char *out, size_t cap)
+{
+	size_t o = 0;
+	bool sep = false;
+	for (size_t i = 0; i < n && o + 2 < cap; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			if (sep && o)
+				out[o++] = '_';
+			out[o++] = c;
+			sep = false;
+		} else {
+			sep = true;
+		}
+	}
+	out[o] = '\0';
+}
+
+struct report {
+	struct bl_time t;
+	size_t off, end;   /* text span of the report */
+	char *command;     /* printed inside the report (zsh, GNU -v), or NULL */
+};
+
+/* Reads the report that starts at or around `anchor`. */
+static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
+			struct report *r)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_re_match m;
+	const struct bl_line *l = anchor;
+	memset(r, 0, sizeof *r);
+	r->t.real = r->t.user = r->t.system = r->t.cpu_percent = NAN;
+	r->t.present = true;
+	r->off = l->off;
+	r->end = l->next;
+
+	if (bl_re_match(&csh_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "csh";
+		r->t.user = num(l, &m, 1);
+		r->t.system = num(l, &m, 2);
+		r->t.real = dur(l, &m, 3);
+		r->t.cpu_percent = num(l, &m, 4);
+		extra_int(&r->t.extra, "shared_kb", l, &m, 5);
+		extra_int(&r->t.extra, "unshared_kb", l, &m, 6);
+		extra_int(&r->t.extra, "blocks_in", l, &m, 7);
+		extra_int(&r->t.extra, "blocks_out", l, &m, 8);
+		extra_int(&r->t.extra, "page_faults", l, &m, 9);
+		extra_int(&r->t.extra, "swaps", l, &m, 10);
+		return true;
+	}
+	if (bl_re_match(&bsd_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "bsd";
+		r->t.real = num(l, &m, 1);
+		r->t.user = num(l, &m, 2);
+		r->t.system = num(l, &m, 3);
+		struct bl_line cur = *l, next;
+		while (bl_line_next(msg, &cur, &next) &&
+		       bl_re_match(&bsd_l_re, next.s, next.len, 0, &m)) {
+			char key[80];
+			slug(next.s + m.ov[4], bl_re_glen(&m, 2), key, sizeof key);
+			extra_int(&r->t.extra, key, &next, &m, 1);
+			cur = next;
+		}
+		r->end = cur.next;
+		return true;
+	}
+	if (bl_re_match(&gnu_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "gnu";
+		r->t.user = num(l, &m, 1);
+		r->t.system = num(l, &m, 2);
+		r->t.real = dur(l, &m, 3);
+		r->t.cpu_percent = num(l, &m, 4);
+		extra_int(&r->t.extra, "avgtext_kb", l, &m, 5);
+		extra_int(&r->t.extra, "avgdata_kb", l, &m, 6);
+		extra_int(&r->t.extra, "maxresident_kb", l, &m, 7);
+		struct bl_line next;
+		if (bl_line_next(msg, l, &next) && bl_re_match(&gnu2_re, next.s, next.len, 0, &m)) {
+			extra_int(&r->t.extra, "inputs", &next, &m, 1);
+			extra_int(&r->t.extra, "outputs", &next, &m, 2);
+			extra_int(&r->t.extra, "major_faults", &next, &m, 3);
+			extra_int(&r->t.extra, "minor_faults", &next, &m, 4);
+			extra_int(&r->t.extra, "swaps", &next, &m, 5);
+			r->end = next.next;
+		}
+		return true;
+	}
+	if (bl_re_match(&gnuv_cmd_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "gnu-verbose";
+		r->command = bl_strndup_trim(l->s + m.ov[2], bl_re_glen(&m, 1));
+		struct bl_line cur = *l, next;
+		int n = 0;
+		while (n < 40 && bl_line_next(msg, &cur, &next) &&
+		       bl_re_match(&gnuv_kv_re, next.s, next.len, 0, &m)) {
+			const char *k = next.s + m.ov[2];
+			size_t kl = bl_re_glen(&m, 1);
+			const char *v = next.s + m.ov[4];
+			size_t vl = bl_re_glen(&m, 2);
+			double d = NAN;
+			if (kl >= 9 && memcmp(k, "User time", 9) == 0)
+				bl_parse_double(v, vl, false, &r->t.user, NULL);
+			else if (kl >= 11 && memcmp(k, "System time", 11) == 0)
+				bl_parse_double(v, vl, false, &r->t.system, NULL);
+			else if (kl >= 11 && memcmp(k, "Percent of ", 11) == 0)
+				bl_parse_double(v, vl, false, &r->t.cpu_percent, NULL);
+			else if (kl >= 7 && memcmp(k, "Elapsed", 7) == 0)
+				bl_parse_duration(v, vl, &r->t.real);
+			else if (bl_parse_double(v, vl, false, &d, NULL)) {
+				char key[96];
+				slug(k, kl, key, sizeof key);
+				if (!r->t.extra)
+					r->t.extra = json_object();
+				json_object_set_new(r->t.extra, key,
+						    d == floor(d) ? json_integer((json_int_t)d) : json_real(d));
+			}
+			cur = next;
+			n++;
+		}
+		if (n < 3) {
+			free(r->command);
+			json_decref(r->t.extra);
+			return false;
+		}
+		r->end = cur.next;
+		return true;
+	}
+	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "zsh";
+		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s, bl_re_glen(&m, 1)) : NULL;
+		r->t.user = num(l, &m, 2);
+		r->t.system = num(l, &m, 3);
+		r->t.cpu_percent = num(l, &m, 4);
+		r->t.real = dur(l, &m, 5);
+		return true;
+	}
+	if (bl_re_match(&sh_re, l->s, l->len, 0, &m)) {
+		/* real, user and sys, in that order, possibly after a blank line */
+		struct bl_line cur = *l;
+		const char *names[3] = {"real", "user", "sys"};
+		double *dst[3] = {&r->t.real, &r->t.user, &r->t.system};
+		bool posix = true;
+		for (int i = 0; i < 3; i++) {
+			if (i) {
+				struct bl_line next;
+				if (!bl_line_next(msg, &cur, &next) ||
+				    !bl_re_match(&sh_re, next.s, next.len, 0, &m))
+					return false;
+				cur = next;
+			}
+			if (bl_re_glen(&m, 1) != strlen(names[i]) ||
+			    memcmp(cur.s + m.ov[2], names[i], bl_re_glen(&m, 1)) != 0)
+				return false;
+			const char *v = cur.s + m.ov[4];
+			size_t vl = bl_re_glen(&m, 2);
+			if (memchr(v, 'm', vl) || memchr(v, 'h', vl) || v[vl - 1] == 's')
+				posix = false;
+			*dst[i] = dur(&cur, &m, 2);
+		}
+		r->t.variant = posix ? "posix" : "bash";
+		r->end = cur.next;
+		return true;
+	}
+	return false;
+}
+
+static bool only_blank(const struct bl_message *msg, size_t from, size_t to)
+{
+	return from <= to && to <= msg->len && bl_is_blank(msg->text + from, to - from);
+}
+
+/* Collapses white space so that "dd  if=x" and "dd if=x" compare equal. */
+static bool same_command(const char *a, const char *b)
+{
+	for (;;) {
+		while (*a == ' ' || *a == '\t')
+			a++;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		if (!*a || !*b)
+			return !*a && !*b;
+		const char *ea = a, *eb = b;
+		while (*ea && *ea != ' ' && *ea != '\t')
+			ea++;
+		while (*eb && *eb != ' ' && *eb != '\t')
+			eb++;
+		if (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)) != 0)
+			return false;
+		a = ea;
+		b = eb;
+	}
+}
+
+static void add_time_results(struct bl_run *run)
+{
+	bl_run_result(run, "elapsed", run->time.real, "s", NULL, 0);
+	bl_run_result(run, "user", run->time.user, "s", NULL, 0);
+	bl_run_result(run, "system", run->time.system, "s", NULL, 0);
+	if (!isnan(run->time.cpu_percent))
+		bl_run_result(run, "cpu", run->time.cpu_percent, "percent", NULL, 0);
+}
+
+/* The command a report timed, when the report does not print it:
+ *   $ time (tar xvf ports.tar 2>/dev/null)
+ *   [root@freebsd:/ufs]$ time rm -R ports */
+static bool find_timed_command(struct bl_scan *sc, struct bl_run *run)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_line cur, prev;
+	bl_line_at(msg, run->off, &cur);
+	for (int k = 0; k < 3; k++) {
+		if (!bl_line_prev(msg, &cur, &prev) || prev.off < bl_scan_floor(sc))
+			return false;
+		cur = prev;
+		struct bl_cmdline cl;
+		if (!bl_scan_parse_cmdline(cur.s, cur.len, NULL, &cl) || !cl.timed)
+			continue;
+		run->command = bl_strndup_trim(cur.s + cl.cmd_start, cur.len - cl.cmd_start);
+		run->timed = true;
+		run->has_command = run->command != NULL;
+		run->cmd_off = cur.off;
+		run->off = cur.off;
+		return true;
+	}
+	return false;
+}
+
+static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor,
+				size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct report r;
+	if (!read_report(sc, anchor, &r))
+		return BL_NOT_MINE;
+	r.t.off = r.off;
+	r.t.end_off = r.end;
+	*end = r.end;
+
+	/* Attach to the run it timed: the last run, ending just above, whose
+	 * command was timed or is the command the report names. */
+	struct bl_run *last = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+	if (last && !last->time.present && strcmp(last->tool, "time") != 0 &&
+	    only_blank(msg, last->end_off, r.off) &&
+	    (r.command ? (last->command && same_command(last->command, r.command))
+		       : last->timed)) {
+		last->time = r.t;
+		last->end_off = r.end;
+		free(r.command);
+		return BL_CLAIMED;
+	}
+
+	struct bl_run *run = bl_doc_add_run(doc, "time", r.t.variant, r.off, r.end);
+	if (!run) {
+		free(r.command);
+		json_decref(r.t.extra);
+		return BL_NOT_MINE;
+	}
+	run->time = r.t;
+	if (r.command) {
+		run->command = r.command;
+		run->has_command = true;
+		run->timed = true;
+	} else {
+		find_timed_command(sc, run);
+	}
+	add_time_results(run);
+	return BL_CLAIMED;
+}
+
+static const char *const time_variants[] = {
+	"csh (tcsh: 0.068u 10.386s 1:32.46 11.2% ...)",
+	"bash (ksh: real/user/sys with 0m1.597s)",
+	"posix (time -p: real 1.23)",
+	"zsh (command, then: 0.00s user 0.21s system 95% cpu 0.220 total)",
+	"bsd (/usr/bin/time: 1.23 real 0.00 user 0.01 sys, and -l)",
+	"gnu (/usr/bin/time: 0.00user 0.00system 0:00.00elapsed 100%CPU)",
+	"gnu-verbose (/usr/bin/time -v)",
+	NULL,
+};
+
+const struct bl_parser bl_parser_time = {
+	.name = "time",
+	.summary = "time(1) and shell time reports, attached to the run they timed",
+	.variants = time_variants,
+	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|"
+		  "\\dsystem \\d|s system \\d+% cpu|Command being timed:",
+	.command_word = NULL,
+	.claim = time_claim,
+	.command = NULL,
+};

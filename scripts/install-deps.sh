@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian packages benchlog needs to build and test.
+# Called by the Makefile when pkg-config cannot find a dependency, and by
+# .ci/run on a fresh machine. Says what it installs; does nothing when all
+# packages are present.
+set -eu
+
+packages="build-essential pkg-config libpcre2-dev libjansson-dev
+libcairo2-dev libpango1.0-dev clang libclang-rt-14-dev python3
+python3-jsonschema fonts-dejavu-core fonts-noto-cjk"
+
+missing=""
+for p in $packages; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+
+echo "benchlog: installing Debian packages:$missing" >&2
+if [ "$(id -u)" -ne 0 ]; then
+	echo "benchlog: not root; run as root: apt-get install$missing" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >&2
