@@ -30,5 +30,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_parse(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

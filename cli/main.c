@@ -15,6 +15,7 @@ static const struct subcommand subcommands[] = {
 	{"parse", "find benchmark runs in posts and write benchlog/1 JSON", cmd_parse},
 	{"list", "list the tool parsers and the variants each knows", cmd_list},
 	{"schema", "print the JSON Schema of benchlog/1 documents", cmd_schema},
+	{"replay", "run the posts' commands again here, safely, and compare", cmd_replay},
 	{NULL, NULL, NULL},
 };
 

@@ -1,0 +1,489 @@
+/* cmd_replay.c - `benchlog replay`: the commands of posts run again here,
+ * safely, and compared with what the posts printed. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../parsers/benchlog.h"
+#include "../parsers/units.h"
+#include "../replay/replay.h"
+#include "cli.h"
+
+static void help(void)
+{
+	puts("usage: benchlog replay [options] INPUT...\n\n"
+	     "Runs the commands of each input again on this machine and compares the\n"
+	     "new numbers with the archived ones. An INPUT is a post (parsed first) or\n"
+	     "a benchlog/1 document (JSON or JSON Lines). Only dd, bonnie++, iozone\n"
+	     "and zpool iostat are run, never through a shell; every file they write\n"
+	     "is re-rooted into a scratch directory, devices are never written, sizes\n"
+	     "are scaled to the budget, and bubblewrap confines the tool when installed.\n\n"
+	     "options:\n"
+	     "  -n, --dry-run        print the plan of every run (argv, scratch paths,\n"
+	     "                       sizes) and run nothing\n"
+	     "      --json           with --dry-run: the plans as JSON\n"
+	     "  -o, --output FILE    write the comparison documents to FILE (atomically)\n"
+	     "      --jsonl          one compact document per line\n"
+	     "      --max-bytes SIZE data moved per run (default 256M; 1G, 64M, ...)\n"
+	     "      --max-seconds N  time per run before the tool is stopped (default 60)\n"
+	     "      --scratch DIR    where the scratch directory is made (default $TMPDIR\n"
+	     "                       or /tmp): the file system measured\n"
+	     "      --keep           keep the scratch directory\n"
+	     "      --no-sandbox     do not use bubblewrap even when installed\n"
+	     "      --tools DIR      also look for tools in DIR (default: tools/bin beside\n"
+	     "                       the build, where scripts/fetch-iozone.sh puts iozone)\n"
+	     "      --chart FILE     not available yet (charts are not built in this tree)\n"
+	     "  -q, --quiet          no progress and no summary on stderr\n"
+	     "  -h, --help           this help\n\n"
+	     "Ctrl-C stops the current tool, removes the scratch directory and still\n"
+	     "writes what finished.\n"
+	     "exit status: 0 ok, 1 an input could not be read, a run failed or was\n"
+	     "interrupted, 2 usage.");
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+struct replay_ctx {
+	struct bl_replay_opts opts;
+	const char *path;
+	const char *scratch_parent;
+	char *scratch_root; /* made on first use; NULL in dry runs */
+	size_t ndocs;
+	bool dry, json, jsonl, quiet, tty;
+	FILE *out;
+	int failed, write_failed;
+};
+
+static void fmt_time(double s, char *buf, size_t n)
+{
+	if (s < 0)
+		snprintf(buf, n, "?");
+	else if (s < 60)
+		snprintf(buf, n, "%.0fs", s);
+	else
+		snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)fmod(s, 60));
+}
+
+static void progress(void *vctx, const struct bl_replay_progress *p)
+{
+	struct replay_ctx *c = vctx;
+	const char *label = p->plan->argv ? p->plan->tool : "?";
+	char el[16], eta[16];
+	fmt_time(p->elapsed, el, sizeof el);
+	fmt_time(p->eta, eta, sizeof eta);
+	if (p->finished) {
+		fprintf(stderr, "%s[%zu/%zu] run %zu %s: %s in %s%s\n", c->tty ? "\r\033[K" : "",
+			p->index + 1, p->total, p->plan->run, label, p->status, el,
+			c->tty ? "" : "");
+	} else if (c->tty) {
+		fprintf(stderr, "\r\033[K[%zu/%zu] run %zu %s: %s elapsed, ETA %s", p->index + 1,
+			p->total, p->plan->run, label, el, eta);
+	} else if (p->elapsed == 0) {
+		fprintf(stderr, "[%zu/%zu] run %zu %s: started, ETA %s\n", p->index + 1, p->total,
+			p->plan->run, label, eta);
+	}
+	fflush(stderr);
+}
+
+static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_set *s)
+{
+	json_t *runs = json_object_get(doc, "runs");
+	size_t ready = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct bl_plan *p = &s->v[i];
+		json_t *run = json_array_get(runs, p->run);
+		const char *label = json_string_value(json_object_get(run, "label"));
+		const char *cmd = json_string_value(json_object_get(run, "command"));
+		fprintf(c->out, "%s: run %zu (%s%s%s): %s\n", c->path, p->run,
+			json_string_value(json_object_get(run, "tool")), label ? ", " : "",
+			label ? label : "", bl_plan_status_name(p->status));
+		if (cmd)
+			fprintf(c->out, "  command: %s\n", cmd);
+		if (p->status != BL_PLAN_READY) {
+			fprintf(c->out, "  reason:  %s\n", p->reason ? p->reason : "");
+			continue;
+		}
+		ready++;
+		fputs("  argv:   ", c->out);
+		for (size_t k = 0; k < p->argc; k++)
+			fprintf(c->out, " %s", p->argv[k]);
+		fputc('\n', c->out);
+		if (p->workload) {
+			fputs("  beside: ", c->out);
+			for (char **a = p->workload; *a; a++)
+				fprintf(c->out, " %s", *a);
+			fputc('\n', c->out);
+		}
+		if (p->cwd)
+			fprintf(c->out, "  cwd:     %s\n", p->cwd);
+		for (size_t k = 0; k < p->npaths; k++) {
+			const struct bl_plan_path *pp = &p->paths[k];
+			const char *role = pp->role == BL_PATH_WRITE  ? "writes: "
+					   : pp->role == BL_PATH_READ ? "reads:  "
+								      : "dir:    ";
+			fprintf(c->out, "  %s %s -> %s", role, pp->original, pp->path);
+			if (pp->prepare_bytes)
+				fprintf(c->out, " (prepared: %llu bytes if absent)",
+					(unsigned long long)pp->prepare_bytes);
+			fputc('\n', c->out);
+		}
+		if (p->archived_bytes || p->replay_bytes)
+			fprintf(c->out, "  size:    %llu of %llu bytes (scale %.4g)\n",
+				(unsigned long long)p->replay_bytes,
+				(unsigned long long)p->archived_bytes, p->scale);
+		size_t k;
+		json_t *n;
+		json_array_foreach(p->notes, k, n)
+			fprintf(c->out, "  note:    %s\n", json_string_value(n));
+	}
+	fprintf(c->out, "%s: %zu of %zu runs would be replayed\n", c->path, ready, s->n);
+}
+
+static const char *result_value(json_t *row, const char *key, char *buf, size_t n)
+{
+	json_t *v = json_object_get(row, key);
+	if (!json_is_number(v))
+		return "-";
+	snprintf(buf, n, "%.4g", json_number_value(v));
+	return buf;
+}
+
+/* The headline rows of a comparison, as a table on stderr. */
+static void print_summary(json_t *cmp)
+{
+	size_t i;
+	json_t *e;
+	fprintf(stderr, "%-4s %-10s %-12s %-14s %12s %12s %8s\n", "run", "status", "tool", "metric",
+		"archived", "replayed", "ratio");
+	json_array_foreach(json_object_get(cmp, "replays"), i, e)
+	{
+		const char *st = json_string_value(json_object_get(e, "status"));
+		long long run = (long long)json_integer_value(json_object_get(e, "run"));
+		const char *tool = json_string_value(json_object_get(e, "tool"));
+		size_t k, shown = 0;
+		json_t *row;
+		json_array_foreach(json_object_get(e, "comparison"), k, row)
+		{
+			const char *m = json_string_value(json_object_get(row, "metric"));
+			const char *u = json_string_value(json_object_get(row, "unit"));
+			if (!m || !u || (strcmp(u, "B/s") != 0 && strcmp(u, "ops/s") != 0 &&
+					 strcmp(m, "time.real") != 0))
+				continue;
+			char a[32], r[32], q[32];
+			fprintf(stderr, "%-4lld %-10s %-12s %-14s %12s %12s %8s\n", run, st,
+				tool ? tool : "?", m, result_value(row, "archived", a, sizeof a),
+				result_value(row, "replayed", r, sizeof r),
+				result_value(row, "ratio", q, sizeof q));
+			shown++;
+		}
+		if (!shown)
+			fprintf(stderr, "%-4lld %-10s %-12s %s\n", run, st, tool ? tool : "?",
+				json_string_value(json_object_get(e, "reason"))
+					? json_string_value(json_object_get(e, "reason"))
+					: "");
+	}
+}
+
+static int make_scratch(struct replay_ctx *c)
+{
+	if (c->scratch_root)
+		return 0;
+	const char *parent = c->scratch_parent;
+	if (!parent)
+		parent = getenv("TMPDIR");
+	if (!parent || !*parent)
+		parent = "/tmp";
+	size_t n = strlen(parent) + 32;
+	c->scratch_root = malloc(n);
+	if (!c->scratch_root)
+		return -1;
+	snprintf(c->scratch_root, n, "%s/benchlog-replay.XXXXXX", parent);
+	if (!mkdtemp(c->scratch_root)) {
+		cli_error("%s: cannot create a scratch directory: %s", parent, strerror(errno));
+		free(c->scratch_root);
+		c->scratch_root = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int each_doc(struct replay_ctx *c, json_t *doc)
+{
+	char scratch[4200];
+	if (c->dry) {
+		const char *parent = c->scratch_parent ? c->scratch_parent : getenv("TMPDIR");
+		snprintf(scratch, sizeof scratch, "%s/benchlog-replay.XXXXXX/%zu",
+			 parent && *parent ? parent : "/tmp", c->ndocs);
+	} else {
+		if (make_scratch(c) < 0)
+			return -1;
+		snprintf(scratch, sizeof scratch, "%s/%zu", c->scratch_root, c->ndocs);
+		if (mkdir(scratch, 0700) < 0) {
+			cli_error("%s: %s", scratch, strerror(errno));
+			return -1;
+		}
+	}
+	c->ndocs++;
+	struct bl_replay_opts o = c->opts;
+	o.scratch = scratch;
+	struct bl_plan_set set;
+	if (bl_replay_plan(doc, &o, &set) < 0) {
+		bl_plan_set_free(&set);
+		cli_error("%s: out of memory", c->path);
+		return -1;
+	}
+	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) |
+		       (c->jsonl ? JSON_COMPACT : JSON_INDENT(2));
+	if (c->dry) {
+		if (c->json) {
+			json_t *a = json_array();
+			for (size_t i = 0; i < set.n; i++) {
+				json_t *pj = bl_plan_to_json(&set.v[i]);
+				json_object_set_new(pj, "run", json_integer((json_int_t)set.v[i].run));
+				json_array_append_new(a, pj);
+			}
+			if (json_dumpf(a, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
+				c->write_failed = 1;
+			json_decref(a);
+		} else {
+			print_plan(c, doc, &set);
+		}
+		bl_plan_set_free(&set);
+		return 0;
+	}
+	json_t *cmp = bl_replay_run_all(doc, &set, &o);
+	bl_plan_set_free(&set);
+	if (!cmp) {
+		cli_error("%s: out of memory", c->path);
+		return -1;
+	}
+	json_t *sum = json_object_get(cmp, "summary");
+	if (json_object_get(sum, "failed") || json_object_get(sum, "timeout") ||
+	    json_is_true(json_object_get(cmp, "interrupted")))
+		c->failed = 1;
+	if (!c->quiet)
+		print_summary(cmp);
+	if (json_dumpf(cmp, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
+		c->write_failed = 1;
+	json_decref(cmp);
+	return 0;
+}
+
+static bool is_document(const char *data, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r'))
+		i++;
+	return i < len && data[i] == '{' && memmem(data, len < 4096 ? len : 4096, "\"benchlog/1\"", 12);
+}
+
+static int each_message(struct bl_message *m, void *vctx)
+{
+	struct replay_ctx *c = vctx;
+	json_t *doc = bl_parse_message(m, c->path);
+	if (!doc)
+		return -1;
+	int r = interrupted ? 0 : each_doc(c, doc);
+	json_decref(doc);
+	return r < 0 ? 1 : 0;
+}
+
+/* benchlog/1 documents: one JSON value, or JSON Lines */
+static int each_json(struct replay_ctx *c, const char *data, size_t len)
+{
+	json_error_t err;
+	size_t off = 0;
+	int n = 0;
+	while (off < len && !interrupted) {
+		while (off < len && (data[off] == ' ' || data[off] == '\n' || data[off] == '\t' ||
+				     data[off] == '\r'))
+			off++;
+		if (off >= len)
+			break;
+		json_t *doc = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK, &err);
+		if (!doc) {
+			cli_error("%s:%d: not a benchlog/1 document: %s", c->path, err.line, err.text);
+			return -1;
+		}
+		off += err.position;
+		const char *schema = json_string_value(json_object_get(doc, "schema"));
+		if (!schema || strcmp(schema, "benchlog/1") != 0) {
+			cli_error("%s: document %d is not benchlog/1", c->path, n);
+			json_decref(doc);
+			return -1;
+		}
+		int r = each_doc(c, doc);
+		json_decref(doc);
+		if (r < 0)
+			return -1;
+		n++;
+	}
+	return 0;
+}
+
+static char *default_tools_dir(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 32);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	/* build/benchlog, build-san/benchlog -> <repo>/tools/bin */
+	size_t l = strlen(exe) + 32;
+	char *d = malloc(l);
+	if (d)
+		snprintf(d, l, "%s/../tools/bin", exe);
+	return d;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART };
+	static const struct option opts[] = {
+		{"dry-run", no_argument, NULL, 'n'},
+		{"json", no_argument, NULL, O_JSON},
+		{"output", required_argument, NULL, 'o'},
+		{"jsonl", no_argument, NULL, O_JSONL},
+		{"max-bytes", required_argument, NULL, O_MAXB},
+		{"max-seconds", required_argument, NULL, O_MAXS},
+		{"scratch", required_argument, NULL, O_SCRATCH},
+		{"keep", no_argument, NULL, O_KEEP},
+		{"no-sandbox", no_argument, NULL, O_NOSB},
+		{"tools", required_argument, NULL, O_TOOLS},
+		{"chart", required_argument, NULL, O_CHART},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct replay_ctx c;
+	memset(&c, 0, sizeof c);
+	const char *output = NULL, *tools = NULL, *chart = NULL;
+	bool keep = false;
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "no:qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'n': c.dry = true; break;
+		case O_JSON: c.json = true; break;
+		case 'o': output = optarg; break;
+		case O_JSONL: c.jsonl = true; break;
+		case O_MAXB: {
+			uint64_t v;
+			if (!bl_parse_size(optarg, strlen(optarg), &v) || v < 4096) {
+				cli_error("--max-bytes %s: a size of at least 4K (64M, 1G, ...)", optarg);
+				return EXIT_USAGE;
+			}
+			c.opts.max_bytes = v;
+			break;
+		}
+		case O_MAXS: {
+			double v;
+			size_t end;
+			if (!bl_parse_double(optarg, strlen(optarg), false, &v, &end) ||
+			    end != strlen(optarg) || v <= 0) {
+				cli_error("--max-seconds %s: a positive number of seconds", optarg);
+				return EXIT_USAGE;
+			}
+			c.opts.max_seconds = v;
+			break;
+		}
+		case O_SCRATCH: c.scratch_parent = optarg; break;
+		case O_KEEP: keep = true; break;
+		case O_NOSB: c.opts.no_sandbox = true; break;
+		case O_TOOLS: tools = optarg; break;
+		case O_CHART: chart = optarg; break;
+		case 'q': c.quiet = true; break;
+		case 'h': help(); return EXIT_OK;
+		default: return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("replay: no input (benchlog replay --help)");
+		return EXIT_USAGE;
+	}
+	if (chart) {
+		cli_error("--chart: charts are not available in this build yet");
+		return EXIT_USAGE;
+	}
+	char *tools_default = tools ? NULL : default_tools_dir();
+	c.opts.tools_dir = tools ? tools : tools_default;
+	c.opts.interrupted = &interrupted;
+	c.tty = isatty(STDERR_FILENO);
+	if (!c.quiet && !c.dry) {
+		c.opts.progress = progress;
+		c.opts.progress_ctx = &c;
+	}
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	struct cli_out out;
+	int rc = EXIT_OK;
+	if (cli_out_open(&out, output) < 0) {
+		free(tools_default);
+		return EXIT_DATA;
+	}
+	c.out = out.f;
+	for (int i = optind; i < argc && !interrupted; i++) {
+		char *data;
+		size_t len;
+		c.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
+		if (cli_read_file(argv[i], &data, &len) < 0) {
+			cli_error("%s: %s", c.path, strerror(errno));
+			rc = EXIT_DATA;
+			continue;
+		}
+		int r = is_document(data, len) ? each_json(&c, data, len)
+					       : bl_ingest_buffer(data, len, each_message, &c);
+		free(data);
+		if (r != 0)
+			rc = EXIT_DATA;
+	}
+	if (c.scratch_root) {
+		if (keep) {
+			if (!c.quiet)
+				fprintf(stderr, "benchlog: scratch directory kept: %s\n", c.scratch_root);
+		} else {
+			if (bl_rmtree(c.scratch_root) < 0)
+				cli_error("%s: could not remove all of it: %s", c.scratch_root,
+					  strerror(errno));
+		}
+		free(c.scratch_root);
+	}
+	free(tools_default);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (c.write_failed) {
+		cli_error("%s: write error", output ? output : "standard output");
+		cli_out_abort(&out);
+		return EXIT_DATA;
+	}
+	if (cli_out_commit(&out) < 0)
+		return EXIT_DATA;
+	if (interrupted) {
+		cli_error("interrupted: the runs that finished are in the output");
+		rc = EXIT_DATA;
+	}
+	if (c.failed)
+		rc = EXIT_DATA;
+	return rc;
+}

@@ -1,0 +1,244 @@
+/* plan_bonnie.c - a bonnie++ command as a safe, budgeted bonnie++ 2.x argv.
+ *
+ *   bonnie++ -d /tank/test -s 8192 -r 4096 -u root -m fileserver    (1.03e)
+ * becomes, with a 256 MiB budget,
+ *   bonnie++ -d <scratch>/fs/tank/test -s 256 -r 128 -m fileserver -x 1 -u root
+ *
+ * The options of 1.0x (-d -s -n -m -r -x -u -g -q -f -b -p -y) mean the same
+ * in 2.x, which adds -c -D -z -Z; sizes are MiB unless suffixed. What
+ * changes on replay: the directory is re-rooted into the scratch dir, -s is
+ * scaled to the budget with -r half of it (bonnie++ wants -s >= 2 * -r),
+ * -n is capped, -x is 1, -u/-g are replaced (root must name a user), and
+ * -p/-y (semaphores shared between processes) and -Z (a file of random
+ * data read from anywhere) are refused. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../parsers/units.h"
+#include "internal.h"
+
+/* Option letters that take a value, as bonnie++'s getopt string says. */
+static bool takes_value(char c)
+{
+	return strchr("dsnmrxugcpzZ", c) != NULL;
+}
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x21 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+{
+	const char *dir = NULL, *name = NULL, *nspec = NULL;
+	uint64_t size_mib = 0, chunk = 0;
+	bool has_size = false, fast = false, nobuf = false, quiet = false, direct = false;
+	const char *fast_arg = NULL, *seed = NULL;
+	uint64_t conc = 0;
+	for (size_t i = 1; i < w->n; i++) {
+		const char *a = w->v[i];
+		if (a[0] != '-' || !a[1]) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a bonnie++ option", a);
+			return;
+		}
+		char opt = a[1];
+		const char *val = NULL;
+		if (takes_value(opt)) {
+			if (a[2])
+				val = a + 2;
+			else if (i + 1 < w->n)
+				val = w->v[++i];
+			else {
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ -%c without its value", opt);
+				return;
+			}
+		} else if (a[2] && opt != 'f') {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a bonnie++ option", a);
+			return;
+		}
+		switch (opt) {
+		case 'd': dir = val; break;
+		case 's': {
+			/* "-s 4096", "-s 4g", "-s 1024:8192" (size:chunk) */
+			char buf[64];
+			snprintf(buf, sizeof buf, "%s", val);
+			char *colon = strchr(buf, ':');
+			if (colon) {
+				*colon = '\0';
+				if (!bl_dd_size(colon + 1, false, &chunk) || chunk > (1u << 20)) {
+					bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the chunk size '%s'",
+						       colon + 1);
+					return;
+				}
+			}
+			if (!bl_bonnie_size_mib(buf, &size_mib)) {
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the size -s %s", val);
+				return;
+			}
+			has_size = true;
+			break;
+		}
+		case 'n': nspec = val; break;
+		case 'm':
+			if (!printable(val) || strlen(val) > 64) {
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "an odd machine name for -m");
+				return;
+			}
+			name = val;
+			break;
+		case 'r': break; /* recomputed from the scaled size */
+		case 'x':
+			bl_plan_note(p, "-x %s (repeats): one run", val);
+			break;
+		case 'u':
+		case 'g': bl_plan_note(p, "-%c %s dropped", opt, val); break;
+		case 'c':
+			if (!bl_parse_u64(val, strlen(val), &conc, NULL) || conc == 0) {
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -c %s", val);
+				return;
+			}
+			break;
+		case 'z':
+			if (!bl_parse_u64(val, strlen(val), &(uint64_t){0}, NULL)) {
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the seed -z %s", val);
+				return;
+			}
+			seed = val;
+			break;
+		case 'q': quiet = true; break;
+		case 'f':
+			fast = true;
+			fast_arg = a[2] ? a + 2 : NULL;
+			break;
+		case 'b': nobuf = true; break;
+		case 'D': direct = true; break;
+		case 'p':
+		case 'y':
+			bl_plan_refuse(p, BL_PLAN_REFUSED,
+				       "bonnie++ -%c synchronises several processes through semaphores: "
+				       "not replayed",
+				       opt);
+			return;
+		case 'Z':
+			bl_plan_refuse(p, BL_PLAN_REFUSED,
+				       "bonnie++ -Z reads random data from a file of the post's machine");
+			return;
+		default:
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ option -%c is not on the allowlist",
+				       opt);
+			return;
+		}
+	}
+	if (fast_arg) {
+		uint64_t fm;
+		if (!bl_bonnie_size_mib(fast_arg, &fm)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -f%s", fast_arg);
+			return;
+		}
+	}
+	if (dir && bl_dev_kind(dir) != BL_DEV_NONE) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "-d %s is not a directory replay can use", dir);
+		return;
+	}
+	uint64_t budget = bl_budget_bytes(c->o);
+	uint64_t budget_mib = budget >> 20;
+	if (budget_mib < 2)
+		budget_mib = 2;
+
+	bl_plan_arg(p, "bonnie++");
+	const char *d = bl_plan_path(p, c->scratch, dir ? dir : ".", BL_PATH_DIR, 0, false);
+	if (!d) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the directory");
+		return;
+	}
+	if (dir && strcmp(dir, d) != 0)
+		bl_plan_note(p, "-d %s re-rooted into the scratch directory", dir);
+	bl_plan_arg(p, "-d");
+	bl_plan_arg(p, d);
+
+	/* IO tests: the size scaled to the budget (-s 0 stays: file tests only) */
+	uint64_t new_mib = has_size ? (size_mib < budget_mib ? size_mib : budget_mib) : budget_mib;
+	if (has_size && size_mib == 0)
+		new_mib = 0;
+	if (!has_size)
+		bl_plan_note(p, "no -s in the post (bonnie++ would use twice the RAM): -s %llu",
+			     (unsigned long long)new_mib);
+	else if (new_mib != size_mib)
+		bl_plan_note(p, "-s %llu scaled to -s %llu", (unsigned long long)size_mib,
+			     (unsigned long long)new_mib);
+	if (chunk)
+		bl_plan_argf(p, "-s%llu:%llu", (unsigned long long)new_mib, (unsigned long long)chunk);
+	else
+		bl_plan_argf(p, "-s%llu", (unsigned long long)new_mib);
+	if (new_mib > 0)
+		bl_plan_argf(p, "-r%llu", (unsigned long long)(new_mib / 2));
+	else
+		bl_plan_arg(p, "-r0");
+
+	/* file tests: "-n 16" is 16*1024 files; "-n 128:20000:16:64" sizes */
+	uint64_t nfiles = 16, fmax = 0;
+	char rest[128] = "";
+	if (nspec) {
+		char buf[128];
+		snprintf(buf, sizeof buf, "%s", nspec);
+		char *colon = strchr(buf, ':');
+		if (colon) {
+			snprintf(rest, sizeof rest, "%s", colon);
+			*colon = '\0';
+			uint64_t v;
+			size_t end;
+			if (bl_parse_u64(colon + 1, strlen(colon + 1), &v, &end))
+				fmax = v;
+		}
+		if (!bl_parse_u64(buf, strlen(buf), &nfiles, NULL)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -n %s", nspec);
+			return;
+		}
+	}
+	uint64_t ncap = 16;
+	if (fmax) {
+		uint64_t per = fmax * 1024; /* bytes of 1024 files at the largest size */
+		ncap = per ? budget / per : 16;
+		if (ncap > 16)
+			ncap = 16;
+		if (ncap == 0 && nfiles) {
+			bl_plan_note(p, "-n %s: files too large for the budget; sizes dropped", nspec);
+			rest[0] = '\0';
+			ncap = 1;
+		}
+	}
+	if (nfiles > ncap) {
+		bl_plan_note(p, "-n %llu capped to %llu (x1024 files)", (unsigned long long)nfiles,
+			     (unsigned long long)ncap);
+		nfiles = ncap;
+	}
+	bl_plan_argf(p, "-n%llu%s", (unsigned long long)nfiles, rest);
+	if (name)
+		bl_plan_argf(p, "-m%s", name);
+	bl_plan_arg(p, "-x1");
+	if (conc)
+		bl_plan_argf(p, "-c%llu", (unsigned long long)(conc > 4 ? 4 : conc));
+	if (seed)
+		bl_plan_argf(p, "-z%s", seed);
+	if (fast)
+		bl_plan_arg(p, "-f");
+	if (nobuf)
+		bl_plan_arg(p, "-b");
+	if (direct)
+		bl_plan_arg(p, "-D");
+	if (quiet)
+		bl_plan_arg(p, "-q");
+	/* bonnie++ refuses to run as root unless told which user to be */
+	if (geteuid() == 0)
+		bl_plan_arg(p, "-uroot");
+
+	p->cwd = bl_reroot(c->scratch, ".");
+	p->archived_bytes = has_size ? size_mib << 20 : 0;
+	p->replay_bytes = new_mib << 20;
+	p->scale = bl_scale_ratio(p->replay_bytes, p->archived_bytes);
+}

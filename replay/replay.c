@@ -1,0 +1,260 @@
+/* replay.c - the plans of one document run in order, each tool's output
+ * parsed by the same parser that read the post, and the comparison
+ * document built from what finished. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/benchlog.h"
+#include "internal.h"
+
+#define KEEP_OUTPUT (64u << 10)
+
+struct progress_ctx {
+	const struct bl_replay_opts *o;
+	struct bl_replay_progress pr;
+	double remaining_after; /* expected seconds of the plans after this one */
+	double avg;             /* mean duration so far, for plans with no estimate */
+};
+
+static double estimate(const struct bl_plan *p, double avg)
+{
+	if (p->expected_seconds >= 0)
+		return p->expected_seconds;
+	return avg > 0 ? avg : -1;
+}
+
+static void tick(void *vctx, double elapsed)
+{
+	struct progress_ctx *c = vctx;
+	if (!c->o->progress)
+		return;
+	c->pr.elapsed = elapsed;
+	double mine = estimate(c->pr.plan, c->avg);
+	double left = mine >= 0 ? fmax(mine - elapsed, 0) : -1;
+	c->pr.eta = (left >= 0 && c->remaining_after >= 0) ? left + c->remaining_after : -1;
+	c->pr.finished = false;
+	c->o->progress(c->o->progress_ctx, &c->pr);
+}
+
+/* The runs of the replay output that the plan's parser found. */
+static json_t *parse_output(const struct bl_plan *p, const struct bl_spawn_result *sr,
+			    json_t **diags)
+{
+	json_t *runs = json_array();
+	*diags = json_array();
+	struct bl_message m;
+	if (bl_message_from_text(&m, sr->output, sr->len, 0, 1) < 0) {
+		bl_message_free(&m);
+		return runs;
+	}
+	json_t *doc = bl_parse_message(&m, "replay");
+	bl_message_free(&m);
+	if (!doc)
+		return runs;
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(doc, "runs"), i, r)
+	{
+		const char *t = json_string_value(json_object_get(r, "tool"));
+		if (t && p->parser && strcmp(t, p->parser) == 0) {
+			json_t *o = json_object();
+			json_object_set(o, "tool", json_object_get(r, "tool"));
+			json_object_set(o, "variant", json_object_get(r, "variant"));
+			json_object_set(o, "results", json_object_get(r, "results"));
+			json_array_append_new(runs, o);
+		}
+	}
+	json_array_extend(*diags, json_object_get(doc, "diagnostics"));
+	json_decref(doc);
+	return runs;
+}
+
+static json_t *tail_text(const struct bl_spawn_result *sr)
+{
+	const char *s = sr->output ? sr->output : "";
+	size_t len = sr->len;
+	if (len > KEEP_OUTPUT) {
+		s += len - KEEP_OUTPUT;
+		len = KEEP_OUTPUT;
+		/* not in the middle of a UTF-8 sequence */
+		while (len && ((unsigned char)*s & 0xC0) == 0x80) {
+			s++;
+			len--;
+		}
+	}
+	json_t *j = json_stringn(s, len);
+	return j ? j : json_string("(output not valid UTF-8)");
+}
+
+static const char *outcome(const struct bl_spawn_result *sr)
+{
+	if (sr->spawn_failed)
+		return "failed";
+	if (sr->interrupted)
+		return "interrupted";
+	if (sr->timed_out)
+		return "timeout";
+	if (sr->exit_status != 0)
+		return "failed";
+	return "done";
+}
+
+/* Runs one READY plan; fills `e` (the replay entry). Returns its outcome. */
+static const char *run_plan(const struct bl_plan *p, json_t *archived, const char *scratch,
+			    const char *bwrap, const struct bl_replay_opts *o,
+			    struct progress_ctx *pc, json_t *e, json_t *tools)
+{
+	char why[400];
+	if (bl_sandbox_prepare(p, scratch, why, sizeof why) < 0) {
+		json_object_set_new(e, "reason", json_string(why));
+		return "failed";
+	}
+	bl_sandbox_drop_cache(p);
+	char *tool = bl_replay_which(p->tool, o->tools_dir);
+	if (!tool) {
+		json_object_set_new(e, "reason", json_string("the tool disappeared"));
+		return "failed";
+	}
+	if (!json_object_get(tools, p->tool))
+		json_object_set_new(tools, p->tool, bl_replay_tool_version(p->tool, tool));
+	struct bl_spawn_result sr;
+	json_t *steps = NULL;
+	if (p->kind == BL_KIND_ZPOOL) {
+		steps = json_array();
+		bl_zpool_run(p, scratch, o, &sr, steps);
+	} else {
+		char **argv = bl_sandbox_argv(p, tool, bwrap, scratch);
+		if (!argv) {
+			free(tool);
+			return "failed";
+		}
+		bl_spawn(argv, bwrap ? NULL : p->cwd, bl_budget_seconds(o), o->interrupted, tick, pc,
+			 &sr);
+		bl_argv_free(argv);
+	}
+	free(tool);
+	const char *st = outcome(&sr);
+	if (sr.spawn_failed)
+		json_object_set_new(e, "reason", json_string(sr.error));
+	else if (sr.timed_out)
+		json_object_set_new(e, "reason", json_string("stopped at --max-seconds"));
+	json_t *res = json_object();
+	json_object_set_new(res, "exit_status", json_integer(sr.exit_status));
+	if (sr.signal)
+		json_object_set_new(res, "signal", json_integer(sr.signal));
+	json_t *t = json_object();
+	json_object_set_new(t, "real", json_real(round(sr.real * 1e3) / 1e3));
+	json_object_set_new(t, "user", json_real(round(sr.user * 1e3) / 1e3));
+	json_object_set_new(t, "system", json_real(round(sr.system * 1e3) / 1e3));
+	json_object_set_new(res, "time", t);
+	json_t *diags;
+	json_t *runs = parse_output(p, &sr, &diags);
+	json_object_set_new(res, "runs", runs);
+	if (json_array_size(diags))
+		json_object_set(res, "diagnostics", diags);
+	json_object_set_new(res, "output", tail_text(&sr));
+	if (sr.truncated || sr.len > KEEP_OUTPUT)
+		json_object_set_new(res, "output_truncated", json_true());
+	if (steps)
+		json_object_set_new(res, "steps", steps);
+	json_object_set_new(e, "replayed", res);
+	json_object_set_new(e, "comparison", bl_compare_run(archived, runs, p, &sr));
+	if (!json_array_size(runs) && !sr.spawn_failed)
+		json_object_set_new(
+			e, "note",
+			json_string(bl_parser_find(p->parser)
+					    ? "the parser found no results in the replay's output"
+					    : "no parser for this tool's output yet: the output is kept, "
+					      "the comparison is empty"));
+	json_decref(diags);
+	bl_spawn_result_free(&sr);
+	return st;
+}
+
+json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_replay_opts *o)
+{
+	json_t *out = json_object();
+	if (!out)
+		return NULL;
+	const char *scratch = s->scratch;
+	json_object_set_new(out, "schema", json_string(BL_REPLAY_SCHEMA_ID));
+	json_object_set(out, "source", json_object_get(doc, "source"));
+	json_t *env = bl_replay_environment(scratch, o);
+	json_t *tools = json_object_get(env, "tools");
+	json_object_set_new(out, "environment", env);
+	json_t *budget = json_object();
+	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
+	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
+	json_object_set_new(out, "budget", budget);
+	char *bwrap = o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
+
+	size_t ready = 0;
+	for (size_t i = 0; i < s->n; i++)
+		ready += s->v[i].status == BL_PLAN_READY;
+	struct progress_ctx pc = {.o = o};
+	pc.pr.total = ready;
+	double spent = 0;
+	size_t finished = 0;
+	json_t *entries = json_array();
+	json_t *counts = json_object();
+	bool stopped = false;
+	json_t *runs = json_object_get(doc, "runs");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct bl_plan *p = &s->v[i];
+		json_t *archived = json_array_get(runs, p->run);
+		json_t *e = json_object();
+		json_object_set_new(e, "run", json_integer((json_int_t)p->run));
+		json_object_set(e, "tool", json_object_get(archived, "tool"));
+		json_object_set(e, "label", json_object_get(archived, "label"));
+		json_object_set(e, "command", json_object_get(archived, "command"));
+		json_object_set_new(e, "plan", bl_plan_to_json(p));
+		const char *st;
+		if (p->status != BL_PLAN_READY) {
+			st = bl_plan_status_name(p->status);
+			json_object_set_new(e, "reason", json_string(p->reason ? p->reason : ""));
+		} else if (stopped || (o->interrupted && *o->interrupted)) {
+			st = "not-run";
+			json_object_set_new(e, "reason", json_string("interrupted before this run"));
+			stopped = true;
+		} else {
+			pc.pr.index = finished;
+			pc.pr.plan = p;
+			pc.avg = finished ? spent / (double)finished : -1;
+			pc.remaining_after = 0;
+			for (size_t k = i + 1; k < s->n; k++) {
+				if (s->v[k].status != BL_PLAN_READY)
+					continue;
+				double est = estimate(&s->v[k], pc.avg);
+				if (est < 0) {
+					pc.remaining_after = -1;
+					break;
+				}
+				pc.remaining_after += est;
+			}
+			tick(&pc, 0);
+			double t0 = bl_now();
+			st = run_plan(p, archived, scratch, bwrap, o, &pc, e, tools);
+			spent += bl_now() - t0;
+			finished++;
+			if (strcmp(st, "interrupted") == 0)
+				stopped = true;
+			if (o->progress) {
+				pc.pr.elapsed = bl_now() - t0;
+				pc.pr.finished = true;
+				pc.pr.status = st;
+				o->progress(o->progress_ctx, &pc.pr);
+			}
+		}
+		json_object_set_new(e, "status", json_string(st));
+		json_int_t prev = json_integer_value(json_object_get(counts, st));
+		json_object_set_new(counts, st, json_integer(prev + 1));
+		json_array_append_new(entries, e);
+	}
+	free(bwrap);
+	json_object_set_new(out, "interrupted", json_boolean(stopped));
+	json_object_set_new(out, "summary", counts);
+	json_object_set_new(out, "replays", entries);
+	return out;
+}

@@ -1,0 +1,142 @@
+/* replay.h - re-running the commands of a benchlog/1 document on this
+ * machine, safely, and comparing the new numbers with the archived ones.
+ *
+ *   document --plan--> plans (argv, scratch paths, scaled sizes)
+ *            --run---> captured output --parse--> new runs
+ *            --compare--> comparison document (benchlog-replay/1)
+ *
+ * Safety model: no shell, ever. A plan is built from the run's command
+ * string by a tokenizer that refuses shell syntax, for allowlisted tools and
+ * allowlisted options only; every path the command writes is re-rooted into
+ * the scratch directory; writes to devices are refused; reads from devices
+ * come from a scratch file; sizes are scaled to a budget; the tool is
+ * started with posix_spawn, inside bubblewrap when it is installed.
+ *
+ * Like the rest of the library this prints nothing and never exits:
+ * progress goes through a callback, Ctrl-C through a flag the caller sets. */
+#ifndef BL_REPLAY_H
+#define BL_REPLAY_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BL_REPLAY_SCHEMA_ID "benchlog-replay/1"
+#define BL_REPLAY_DEFAULT_BYTES (256ULL << 20)
+#define BL_REPLAY_DEFAULT_SECONDS 60.0
+
+enum bl_plan_status {
+	BL_PLAN_READY,       /* safe to run as planned */
+	BL_PLAN_REFUSED,     /* the command is unsafe or not understood */
+	BL_PLAN_UNAVAILABLE, /* the tool is not installed (or not on this OS) */
+	BL_PLAN_UNSUPPORTED, /* a tool replay does not know (tar, rm, ...) */
+};
+
+enum bl_path_role {
+	BL_PATH_WRITE, /* a file the tool writes */
+	BL_PATH_READ,  /* a file the tool reads (prepared when absent) */
+	BL_PATH_DIR,   /* a directory the tool works in */
+};
+
+struct bl_plan_path {
+	char *original;         /* as written in the post */
+	char *path;             /* where it lives in the scratch directory */
+	enum bl_path_role role;
+	uint64_t prepare_bytes; /* READ: bytes to write when the file is absent */
+	bool device;            /* the original named a device */
+};
+
+/* How a plan is run. */
+enum bl_plan_kind {
+	BL_KIND_TOOL,  /* one tool, argv as planned */
+	BL_KIND_ZPOOL, /* a file-backed pool, a workload, zpool iostat */
+};
+
+struct bl_pool_vdev {
+	char *type;    /* "mirror", "raidz1", "raidz2", "log", "cache", "disk" */
+	size_t ndisks;
+};
+
+struct bl_plan {
+	size_t run;               /* index of the run in the document */
+	const char *tool;         /* "dd", "bonnie++", "iozone", "zpool-iostat" */
+	const char *parser;       /* the parser that reads its output */
+	enum bl_plan_status status;
+	enum bl_plan_kind kind;
+	char *reason;             /* why not READY (owned) */
+	char **argv;              /* NULL-terminated; argv[0] the tool name */
+	size_t argc;
+	char *cwd;                /* working directory in the scratch dir */
+	struct bl_plan_path *paths;
+	size_t npaths;
+	uint64_t archived_bytes;  /* what the post moved (0: unknown) */
+	uint64_t replay_bytes;    /* what the replay is planned to move */
+	double scale;             /* replay_bytes / archived_bytes, 1 if unknown */
+	double expected_seconds;  /* for the ETA: archived elapsed * scale */
+	bool timed;               /* the post ran it under time(1) */
+	json_t *notes;            /* array of strings: translations, scaling */
+	/* BL_KIND_ZPOOL */
+	struct bl_pool_vdev *vdevs;
+	size_t nvdevs;
+	char **workload;          /* argv of the workload (dd) beside iostat */
+};
+
+struct bl_plan_set {
+	struct bl_plan *v;
+	size_t n, cap;
+	char *scratch;            /* the scratch root the plans point into */
+};
+
+struct bl_replay_progress {
+	size_t index, total;      /* which plan (0-based) of how many */
+	const struct bl_plan *plan;
+	double elapsed;           /* seconds in the current run */
+	double eta;               /* seconds left in all runs, <0 unknown */
+	bool finished;            /* the current run just ended */
+	const char *status;       /* when finished: "done", "failed", ... */
+};
+
+struct bl_replay_opts {
+	uint64_t max_bytes;       /* budget per run (0: default) */
+	double max_seconds;       /* per run (0: default) */
+	const char *scratch;      /* existing, empty directory (owned by caller) */
+	const char *tools_dir;    /* extra bin dir for tools (NULL: none) */
+	bool no_sandbox;          /* do not use bubblewrap even if installed */
+	/* set by the caller's SIGINT handler: stops the current tool */
+	volatile sig_atomic_t *interrupted;
+	void (*progress)(void *ctx, const struct bl_replay_progress *p);
+	void *progress_ctx;
+};
+
+/* Plans every run of a benchlog/1 document (borrowed). Returns 0, or -1 on
+ * out of memory. Plans that cannot run say why; nothing is touched on disk. */
+int bl_replay_plan(json_t *doc, const struct bl_replay_opts *o,
+		   struct bl_plan_set *out);
+void bl_plan_set_free(struct bl_plan_set *s);
+
+/* A plan as JSON (new reference): argv, cwd, paths, sizes, notes. */
+json_t *bl_plan_to_json(const struct bl_plan *p);
+const char *bl_plan_status_name(enum bl_plan_status s);
+
+/* Runs the READY plans of `s` (made from `doc`) and returns the comparison
+ * document (new reference), or NULL on out of memory. Runs stop early when
+ * *o->interrupted becomes non-zero; what finished is still in the result,
+ * and the document says "interrupted": true. */
+json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s,
+			  const struct bl_replay_opts *o);
+
+/* The environment of this machine as JSON (kernel, OS, CPU, file system of
+ * `scratch`, sandbox) (new reference). */
+json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *o);
+
+/* Finds an executable named `name` on PATH or in tools_dir; returns a new
+ * string or NULL. */
+char *bl_replay_which(const char *name, const char *tools_dir);
+
+/* Removes a directory tree, such as a scratch directory (symbolic links
+ * are removed, never followed). Returns 0, or -1 if something remained. */
+int bl_rmtree(const char *path);
+
+#endif

@@ -1,0 +1,124 @@
+/* translate.c - the spellings of one platform for the tools of this one.
+ *
+ * dd: FreeBSD and macOS write sizes in lower case ("bs=1m", "count=8k"),
+ * which GNU dd rejects ("dd: invalid number: '1m'"); BSD's "w" suffix is
+ * sizeof(int) = 4 where GNU's is 2. Sizes are turned into bytes and written
+ * back the GNU way. Device names differ too (ad4s2, ada0p1, da0 on FreeBSD;
+ * sda1, nvme0n1p1 on Linux), but replay never opens a device: they are only
+ * named in the notes.
+ * bonnie++: sizes are MiB unless suffixed ("-s 4096", "-s 4g", "-s 300M").
+ * iozone: sizes are KiB unless suffixed ("-s 512m", "-r 4k", "-s 1024"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../parsers/units.h"
+#include "internal.h"
+
+bool bl_dd_size(const char *s, bool bsd, uint64_t *out)
+{
+	size_t len = strlen(s);
+	if (!len || len > 64)
+		return false;
+	/* BSD: "1w" is one int (4 bytes); GNU: 2 bytes */
+	if (bsd && len >= 2 && s[len - 1] == 'w' && !strchr(s, 'x')) {
+		uint64_t v;
+		if (!bl_parse_u64(s, len - 1, &v, NULL) || v > UINT64_MAX / 4)
+			return false;
+		*out = v * 4;
+		return true;
+	}
+	return bl_parse_size(s, len, out);
+}
+
+void bl_dd_size_gnu(uint64_t v, char *buf, size_t n)
+{
+	static const char suffix[] = "KMGTPE";
+	int k = -1;
+	uint64_t q = v;
+	while (q && q % 1024 == 0 && k < 5) {
+		q /= 1024;
+		k++;
+	}
+	if (k >= 0)
+		snprintf(buf, n, "%llu%c", (unsigned long long)q, suffix[k]);
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
+const char *bl_dev_describe(const char *path)
+{
+	const char *d = strncmp(path, "/dev/", 5) == 0 ? path + 5 : path;
+	struct {
+		const char *prefix;
+		const char *what;
+	} names[] = {
+		{"ada", "a FreeBSD ATA/SATA disk (CAM)"},
+		{"ad", "a FreeBSD ATA disk (old ata driver)"},
+		{"da", "a FreeBSD SCSI/USB disk"},
+		{"nvd", "a FreeBSD NVMe disk"},
+		{"nda", "a FreeBSD NVMe disk (CAM)"},
+		{"md", "a FreeBSD memory disk or a Linux software RAID"},
+		{"mirror/", "a FreeBSD gmirror volume"},
+		{"gpt/", "a FreeBSD GPT label"},
+		{"ufs/", "a FreeBSD UFS label"},
+		{"zvol/", "a ZFS volume"},
+		{"sd", "a Linux SCSI/SATA disk"},
+		{"hd", "a Linux IDE disk"},
+		{"nvme", "a Linux NVMe disk"},
+		{"vd", "a Linux virtio disk"},
+		{"xvd", "a Xen disk"},
+		{"mapper/", "a Linux device-mapper volume"},
+		{"loop", "a loop device"},
+		{"rdsk/", "a Solaris raw disk"},
+		{"dsk/", "a Solaris disk"},
+		{"disk", "a macOS disk"},
+		{"rdisk", "a macOS raw disk"},
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strncmp(d, names[i].prefix, strlen(names[i].prefix)) == 0)
+			return names[i].what;
+	return "a device";
+}
+
+/* "4096" -> 4096, "4g"/"4G" -> 4096, "300m" -> 300, "512k" -> 1 (rounded up) */
+bool bl_bonnie_size_mib(const char *s, uint64_t *mib)
+{
+	size_t len = strlen(s), end;
+	uint64_t v;
+	if (!bl_parse_u64(s, len, &v, &end) || v > (1ULL << 40))
+		return false;
+	if (end == len) {
+		*mib = v;
+		return true;
+	}
+	if (end + 1 != len)
+		return false;
+	switch (s[end]) {
+	case 'k': case 'K': *mib = (v + 1023) / 1024; return true;
+	case 'm': case 'M': *mib = v; return true;
+	case 'g': case 'G': *mib = v * 1024; return true;
+	case 't': case 'T': *mib = v * 1024 * 1024; return true;
+	}
+	return false;
+}
+
+/* iozone: "-s 512m" "-s 1g" "-r 4k" "-s 1024" (KiB) */
+bool bl_iozone_size(const char *s, uint64_t *bytes)
+{
+	size_t len = strlen(s), end;
+	uint64_t v;
+	if (!bl_parse_u64(s, len, &v, &end) || v > (1ULL << 40))
+		return false;
+	if (end == len) {
+		*bytes = v * 1024;
+		return true;
+	}
+	if (end + 1 != len)
+		return false;
+	switch (s[end]) {
+	case 'k': case 'K': *bytes = v << 10; return true;
+	case 'm': case 'M': *bytes = v << 20; return true;
+	case 'g': case 'G': *bytes = v << 30; return true;
+	}
+	return false;
+}
