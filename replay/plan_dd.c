@@ -217,12 +217,15 @@ void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_pla
 	uint64_t ibs = d.has_ibs ? d.ibs : d.has_bs ? d.bs : 512;
 	uint64_t obs = d.has_obs ? d.obs : d.has_bs ? d.bs : 512;
 	bool count_bytes = has_flag(d.iflag, "count_bytes");
-	double archived_d = bl_run_value(c->run, "bytes");
-	uint64_t archived = archived_d > 0 ? (uint64_t)archived_d : 0;
-	if (!archived && d.has_count)
+	/* what the command asked for; else what the post says it moved */
+	double printed = bl_run_value(c->run, "bytes");
+	uint64_t archived = 0;
+	if (d.has_count)
 		archived = count_bytes ? d.count
 			   : d.count > UINT64_MAX / (ibs ? ibs : 1) ? UINT64_MAX
 								   : d.count * ibs;
+	else if (printed > 0)
+		archived = (uint64_t)printed;
 	uint64_t target = bl_scale_bytes(archived, budget);
 
 	uint64_t nibs = clamp_block(p, d.has_bs ? "bs" : "ibs", ibs, budget);

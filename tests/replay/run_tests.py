@@ -1,0 +1,386 @@
+#!/usr/bin/env python3
+"""Replay tests: the safety corpus, end-to-end replays with the real tools,
+Ctrl-C and timeouts. usage: run_tests.py BENCHLOG
+
+Safety: the hostile transcripts (hostile-dd.txt, a post; hostile-docs.json,
+documents for tools whose parsers are elsewhere) are replayed twice, in
+bubblewrap and with --no-sandbox, under a temporary HOME and working
+directory, with stub bonnie++ and iozone on PATH that try to write to every
+path they are given. Each case must be refused or confined; a snapshot of
+the watched places (HOME, the working directory, /etc, the top of /root, /var/tmp,
+the targets the transcripts name) must be the same afterwards, and the scratch
+directory must be gone.
+
+Prints one line per failed check and 'replay: N passed, N failed'."""
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"replay: FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def snapshot(paths):
+    """path -> (kind, size, mtime_ns, sha256 for small files) for every
+    entry under each watched path (not following symlinks); a (path, depth)
+    pair limits how deep (for big trees such as /root)."""
+    snap = {}
+    for top in paths:
+        top, depth = top if isinstance(top, tuple) else (top, 64)
+        top = pathlib.Path(top)
+        if not os.path.lexists(top):
+            snap[str(top)] = None
+            continue
+        todo = [(top, 0)]
+        while todo:
+            p, level = todo.pop()
+            try:
+                st = p.lstat()
+            except OSError:
+                continue
+            digest = None
+            if p.is_file() and not p.is_symlink() and st.st_size < (1 << 20):
+                try:
+                    digest = hashlib.sha256(p.read_bytes()).hexdigest()
+                except OSError:
+                    digest = "unreadable"
+            snap[str(p)] = (st.st_mode, st.st_size, st.st_mtime_ns, digest)
+            if p.is_dir() and not p.is_symlink() and level < depth:
+                try:
+                    todo.extend((c, level + 1) for c in p.iterdir())
+                except OSError:
+                    pass
+    return snap
+
+
+def diff(before, after):
+    keys = set(before) | set(after)
+    return sorted(k for k in keys if before.get(k) != after.get(k))
+
+
+def docs_of(text):
+    dec = json.JSONDecoder()
+    out, i = [], 0
+    while i < len(text):
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            break
+        d, i = dec.raw_decode(text, i)
+        out.append(d)
+    return out
+
+
+def validator():
+    try:
+        import jsonschema
+    except ImportError:
+        return None
+    schema = json.load(open(ROOT / "schema" / "replay.schema.json"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+VALIDATOR = validator()
+
+
+def validate(name, doc):
+    if VALIDATOR is None:
+        return
+    errs = sorted(VALIDATOR.iter_errors(doc), key=lambda e: list(e.path))
+    check(f"{name}: schema", not errs, "; ".join(f"{list(e.path)}: {e.message}" for e in errs[:3]))
+
+
+ALLOWED_DEVICES = {"/dev/null", "/dev/zero", "/dev/urandom"}
+
+
+def paths_in(argv):
+    """The paths an argv names: values of key=value words and words that
+    start with '/' (options with attached values too: -d/x)."""
+    out = []
+    for a in argv[1:]:
+        v = a.split("=", 1)[1] if "=" in a else a
+        if v.startswith("-") and len(v) > 2 and v[2] == "/":
+            v = v[2:]
+        if v.startswith("/"):
+            out.append(v)
+    return out
+
+
+# The hostile cases: command substring -> what must happen.
+DD_EXPECT = [
+    ("of=/dev/sda", "refused"),
+    ("of=/etc/passwd", "done"),
+    ("; rm -rf ~", "refused"),
+    ("| tee", "refused"),
+    ("$(mktemp)", "refused"),
+    ("`id -un`", "refused"),
+    ("$HOME", "refused"),
+    ("~/.profile", "refused"),
+    ("../../../../etc/cron.d", "done"),
+    ("count=99999999999", "done"),
+    ("if=/dev/sda", "done"),
+    ("if=/etc/shadow", "done"),
+    ("of=/proc/sys", "refused"),
+    ("&& reboot", "refused"),
+    ("> /dev/sda", "refused"),
+]
+DOC_EXPECT = {
+    "bonnie++ -d /": "done",
+    "bonnie++ -d /etc": "done",
+    "bonnie++ then reboot": "refused",
+    "bonnie++ semaphores": "refused",
+    "iozone -f /etc/shadow": "done",
+    "iozone report over /etc/passwd": "done",
+    "iozone -U": "refused",
+    "iozone cluster": "refused",
+    "iozone on a disk": "refused",
+    "zpool destroy": "refused",
+    "tar": "refused",
+    "rm": "unsupported",
+    "diskinfo": "unavailable",
+}
+# Places the hostile commands aim at: none may appear or change.
+TARGETS = ["/etc/benchlog-pipe", "/etc/cron.d/benchlog", "/var/tmp/big", "/root/disk.img",
+           "/tmp/shadow.copy", "/tmp/x", "/boot/vmlinuz", "/tmp/bx", "/root/iozone.tmp",
+           "/stub-was-here", "/etc/stub-was-here", "/tmp/stub-was-here"]
+
+
+def safety(bench, sandbox):
+    tag = "sandbox" if sandbox else "no-sandbox"
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-test."))
+    try:
+        home, cwd, sp, bindir = tmp / "home", tmp / "cwd", tmp / "scratch", tmp / "bin"
+        for d in (home, cwd, sp, bindir):
+            d.mkdir()
+        (home / ".profile").write_text("# a file that must not change\n")
+        (home / ".bashrc").write_text("# neither must this one\n")
+        (cwd / "data.txt").write_text("work in progress\n")
+        for stub in ("bonnie++", "iozone"):
+            shutil.copy(HERE / "stubs" / stub, bindir / stub)
+            os.chmod(bindir / stub, 0o755)
+        watched = [home, cwd, "/etc", ("/root", 1), ("/var/tmp", 2), ("/boot", 1)] + TARGETS
+        before = snapshot(watched)
+        env = dict(os.environ, HOME=str(home), PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+        cmd = [bench, "replay", "-q", "--max-bytes", "1M", "--max-seconds", "20", "--scratch", str(sp),
+               "--tools", str(bindir)]
+        if not sandbox:
+            cmd.append("--no-sandbox")
+        cmd += [str(HERE / "hostile-dd.txt"), str(HERE / "hostile-docs.json")]
+        p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+        check(f"{tag}: exit status 0", p.returncode == 0, p.stderr[-500:])
+        docs = docs_of(p.stdout)
+        check(f"{tag}: two comparison documents", len(docs) == 2, f"{len(docs)}")
+        if len(docs) != 2:
+            return
+        for d in docs:
+            validate(tag, d)
+        scratch_root = None
+        # dd cases, in order
+        for entry, (needle, want) in zip(docs[0]["replays"], DD_EXPECT):
+            name = f"{tag}: dd '{needle}'"
+            check(f"{name}: command", needle in (entry["command"] or ""), entry["command"])
+            check(f"{name}: {want}", entry["status"] == want, f"{entry['status']} {entry.get('reason', '')}")
+        check(f"{tag}: all dd cases seen", len(docs[0]["replays"]) == len(DD_EXPECT))
+        for entry in docs[1]["replays"]:
+            want = DOC_EXPECT.get(entry["label"])
+            check(f"{tag}: '{entry['label']}': {want}", entry["status"] == want,
+                  f"{entry['status']} {entry.get('reason', '')}")
+        check(f"{tag}: all document cases seen", len(docs[1]["replays"]) == len(DOC_EXPECT))
+        # every path a tool was given is in the scratch dir (or a harmless device)
+        for d in docs:
+            scratch = d["environment"]["scratch"]["path"]
+            scratch_root = str(pathlib.Path(scratch).parent)
+            check(f"{tag}: scratch under --scratch", scratch.startswith(str(sp) + "/"), scratch)
+            for entry in d["replays"]:
+                argv = entry["plan"].get("argv", [])
+                for path in paths_in(argv):
+                    check(f"{tag}: run {entry['run']} path {path} confined",
+                          path.startswith(scratch + "/") or path in ALLOWED_DEVICES)
+                out = entry.get("replayed", {}).get("output", "")
+                for line in out.splitlines():
+                    if line.startswith("stub-wrote: "):
+                        w = line[len("stub-wrote: "):]
+                        check(f"{tag}: stub wrote inside the scratch ({w})", w.startswith(scratch + "/"))
+        # the replays that ran did run (the stubs and the real dd)
+        dd = {e["command"]: e for e in docs[0]["replays"]}
+        big = next(e for c, e in dd.items() if "count=99999999999" in c)
+        got = [r["value"] for run in big["replayed"]["runs"] for r in run["results"] if r["metric"] == "bytes"]
+        check(f"{tag}: absurd count scaled to 1 MiB", got == [1 << 20], f"{got}")
+        bon = next(e for e in docs[1]["replays"] if e["label"] == "bonnie++ -d /")
+        check(f"{tag}: bonnie++ stub ran", "stub-argv:" in bon.get("replayed", {}).get("output", ""))
+        after = snapshot(watched)
+        changed = diff(before, after)
+        check(f"{tag}: nothing outside the scratch changed", not changed, ", ".join(changed[:5]))
+        check(f"{tag}: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+        check(f"{tag}: the scratch root was {scratch_root}", scratch_root is not None)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def rows(entry):
+    return {r["metric"]: r for r in entry.get("comparison", [])}
+
+
+def end_to_end_dd(bench, tmp):
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8M", "--scratch", str(tmp),
+                        str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=120)
+    check("dd e2e: exit 0", p.returncode == 0, p.stderr[-500:])
+    docs = docs_of(p.stdout)
+    check("dd e2e: one document", len(docs) == 1)
+    if not docs:
+        return
+    d = docs[0]
+    validate("dd e2e", d)
+    check("dd e2e: three runs done", [e["status"] for e in d["replays"]] == ["done"] * 3,
+          str([(e["status"], e.get("reason")) for e in d["replays"]]))
+    env = d["environment"]
+    check("dd e2e: environment", env.get("kernel") and env["scratch"].get("type") and
+          env["tools"].get("dd", "").startswith("dd (coreutils)"), json.dumps(env)[:300])
+    w, r, g = d["replays"]
+    for name, e, nbytes in (("write", w, 8 << 20), ("read", r, 8 << 20), ("linux", g, 64 << 20)):
+        rs = rows(e)
+        tp = rs.get("throughput", {})
+        check(f"dd e2e {name}: throughput compared", isinstance(tp.get("replayed"), (int, float)) and
+              tp["replayed"] > 0 and isinstance(tp.get("ratio"), float), json.dumps(tp))
+        b = rs.get("bytes", {})
+        check(f"dd e2e {name}: bytes as planned", b.get("replayed") == min(nbytes, 8 << 20) and b.get("ratio") == 1.0,
+              json.dumps(b))
+    check("dd e2e: scale recorded", abs(w["plan"]["scale"] - (8 << 20) / 2097152000) < 1e-9)
+    check("dd e2e: time(1) compared", "time.real" in rows(w) and rows(w)["time.real"]["replayed"] >= 0)
+    check("dd e2e: read used the file the write left",
+          r["plan"]["paths"][0]["path"] == w["plan"]["paths"][0]["path"])
+    check("dd e2e: BSD spelling translated", "bs=1M" in w["plan"]["argv"] and "count=8" in w["plan"]["argv"])
+
+
+def have(tool):
+    return shutil.which(tool) or os.path.exists(f"/usr/sbin/{tool}")
+
+
+def end_to_end_bonnie(bench, tmp):
+    if not have("bonnie++"):
+        print("replay: bonnie++ not installed: end-to-end bonnie++ skipped")
+        return
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "4M", "--scratch", str(tmp),
+                        str(HERE / "bonnie-doc.json")], capture_output=True, text=True, timeout=120)
+    check("bonnie++ e2e: exit 0", p.returncode == 0, p.stderr[-500:])
+    docs = docs_of(p.stdout)
+    if not docs:
+        check("bonnie++ e2e: a document", False)
+        return
+    d = docs[0]
+    validate("bonnie++ e2e", d)
+    e = d["replays"][0]
+    check("bonnie++ e2e: done", e["status"] == "done", f"{e['status']} {e.get('reason')}")
+    argv = e["plan"]["argv"]
+    check("bonnie++ e2e: budget -s4 -r2", "-s4" in argv and "-r2" in argv, str(argv))
+    out = e.get("replayed", {}).get("output", "")
+    check("bonnie++ e2e: real output (CSV line)", ",4M," in out, out[-300:])
+    check("bonnie++ e2e: version recorded", (d["environment"]["tools"].get("bonnie++") or "").startswith("bonnie++"))
+    lst = subprocess.run([bench, "list"], capture_output=True, text=True).stdout
+    if "bonnie++" in lst:
+        vals = [r for r in e["comparison"] if r["replayed"] is not None]
+        check("bonnie++ e2e: values compared", len(vals) > 0, json.dumps(e["comparison"])[:300])
+    else:
+        check("bonnie++ e2e: says there is no parser yet", "no parser" in e.get("note", ""))
+
+
+def interrupt_and_timeout(bench, tmp):
+    # Ctrl-C: stops the tool, still writes what finished, removes the scratch
+    out = tmp / "int.json"
+    sp = tmp / "int"
+    sp.mkdir()
+    proc = subprocess.Popen([bench, "replay", "-q", "--max-bytes", "8G", "--scratch", str(sp), "-o", str(out),
+                             str(HERE / "dd-post.txt"), str(HERE / "dd-slow.txt")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    # wait until the slow read is running (the first document is done)
+    while time.time() < deadline:
+        time.sleep(0.3)
+        if any(sp.iterdir()) and len(list(next(sp.iterdir()).iterdir())) >= 2:
+            break
+    time.sleep(1.0)
+    t0 = time.time()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        check("ctrl-c: stops within 30 s", False)
+        return
+    check("ctrl-c: stops promptly", time.time() - t0 < 10, f"{time.time() - t0:.1f}s")
+    check("ctrl-c: exit 1", proc.returncode == 1, f"{proc.returncode} {err[-300:]}")
+    docs = docs_of(out.read_text()) if out.exists() else []
+    check("ctrl-c: both documents written", len(docs) == 2, f"{len(docs)}")
+    if len(docs) == 2:
+        check("ctrl-c: the first document finished", [e["status"] for e in docs[0]["replays"]] == ["done"] * 3)
+        slow = docs[1]
+        check("ctrl-c: marked interrupted", slow["interrupted"] is True and
+              slow["replays"][0]["status"] == "interrupted", json.dumps(slow["summary"]))
+        validate("ctrl-c", slow)
+    check("ctrl-c: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+
+    # --max-seconds: the tool is stopped and the run says timeout
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8G", "--max-seconds", "1", "--scratch", str(tmp),
+                        str(HERE / "dd-slow.txt")], capture_output=True, text=True, timeout=60)
+    docs = docs_of(p.stdout)
+    check("timeout: exit 1", p.returncode == 1, p.stderr[-300:])
+    if docs:
+        e = docs[0]["replays"][0]
+        check("timeout: status", e["status"] == "timeout", e["status"])
+        check("timeout: within budget", e["replayed"]["time"]["real"] < 5, str(e["replayed"]["time"]))
+
+
+def dry_run(bench):
+    p = subprocess.run([bench, "replay", "--dry-run", str(HERE / "dd-post.txt")], capture_output=True,
+                       text=True, timeout=30)
+    check("dry-run: exit 0", p.returncode == 0)
+    check("dry-run: argv shown", "argv:    dd if=/dev/zero of=" in p.stdout and "bs=1M count=256" in p.stdout, p.stdout[:400])
+    check("dry-run: nothing created", "benchlog-replay.XXXXXX" in p.stdout)
+    p = subprocess.run([bench, "replay", "--dry-run", "--json", str(HERE / "hostile-dd.txt")],
+                       capture_output=True, text=True, timeout=30)
+    plans = docs_of(p.stdout)
+    check("dry-run --json: 15 plans", len(plans) == 1 and len(plans[0]) == 15)
+    seeds = ROOT.parent / "shared" / "seeds"
+    seed = sorted(seeds.glob("000_*.txt")) if seeds.is_dir() else []
+    if seed:
+        p = subprocess.run([bench, "replay", "--dry-run", str(seed[0])], capture_output=True, text=True, timeout=30)
+        check("seed 000: 16 safe dd plans", "16 of 16 runs would be replayed" in p.stdout, p.stdout[-200:])
+
+
+def main():
+    bench = str(pathlib.Path(sys.argv[1]).resolve())
+    t0 = time.time()
+    dry_run(bench)
+    safety(bench, sandbox=True)
+    safety(bench, sandbox=False)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-e2e."))
+    try:
+        end_to_end_dd(bench, tmp)
+        end_to_end_bonnie(bench, tmp)
+        interrupt_and_timeout(bench, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"replay: {passed} passed, {failed} failed ({time.time() - t0:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
