@@ -167,10 +167,11 @@ install: build/benchlog
 	install -m 0755 build/benchlog $(DESTDIR)$(BINDIR)/benchlog
 	install -m 0644 docs/benchlog.1 $(DESTDIR)$(MANDIR)/man1/benchlog.1
 	install -m 0644 schema/benchlog.schema.json $(DESTDIR)$(DATADIR)/benchlog.schema.json
+	install -m 0644 schema/replay.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/benchlog $(DESTDIR)$(MANDIR)/man1/benchlog.1 \
-	      $(DESTDIR)$(DATADIR)/benchlog.schema.json
+	      $(DESTDIR)$(DATADIR)/benchlog.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(HDRS) tests/*.c tests/unit/*.c tests/fuzz/*.c

@@ -345,11 +345,9 @@ static char *default_tools_dir(void)
 		return NULL;
 	*slash = '\0';
 	/* build/benchlog, build-san/benchlog -> <repo>/tools/bin */
-	size_t l = strlen(exe) + 32;
-	char *d = malloc(l);
-	if (d)
-		snprintf(d, l, "%s/../tools/bin", exe);
-	return d;
+	char dir[4200];
+	snprintf(dir, sizeof dir, "%s/../tools/bin", exe);
+	return realpath(dir, NULL);
 }
 
 int cmd_replay(int argc, char **argv)

@@ -34,8 +34,9 @@ static bool is_meta(const char *k)
 	       strcmp(k, "raw") == 0 || strcmp(k, "flags") == 0;
 }
 
-/* Same metric and the same coordinates. */
-static bool same_cell(json_t *a, json_t *b)
+/* Same metric and the same coordinates; the replay's vdev names are read
+ * through `rename` (its pool and file disks stand for the post's). */
+static bool same_cell(json_t *a, json_t *b, json_t *rename)
 {
 	if (!json_equal(json_object_get(a, "metric"), json_object_get(b, "metric")))
 		return false;
@@ -47,7 +48,13 @@ static bool same_cell(json_t *a, json_t *b)
 		if (is_meta(k))
 			continue;
 		na++;
-		if (!json_equal(v, json_object_get(b, k)))
+		json_t *bv = json_object_get(b, k);
+		if (rename && strcmp(k, "vdev") == 0 && json_is_string(bv)) {
+			json_t *to = json_object_get(rename, json_string_value(bv));
+			if (to)
+				bv = to;
+		}
+		if (!json_equal(v, bv))
 			return false;
 	}
 	json_object_foreach(b, k, v)
@@ -58,7 +65,7 @@ static bool same_cell(json_t *a, json_t *b)
 	return na == nb;
 }
 
-static json_t *find_cell(json_t *runs, json_t *cell)
+static json_t *find_cell(json_t *runs, json_t *cell, json_t *rename)
 {
 	size_t i, k;
 	json_t *run, *r;
@@ -66,7 +73,7 @@ static json_t *find_cell(json_t *runs, json_t *cell)
 	{
 		json_array_foreach(json_object_get(run, "results"), k, r)
 		{
-			if (same_cell(cell, r))
+			if (same_cell(cell, r, rename))
 				return r;
 		}
 	}
@@ -150,7 +157,7 @@ json_t *bl_compare_run(json_t *archived, json_t *replayed, const struct bl_plan 
 			if (!is_meta(k))
 				json_object_set(coords, k, v);
 		}
-		json_t *match = find_cell(replayed, r);
+		json_t *match = find_cell(replayed, r, p->rename);
 		double rv = NAN;
 		if (match && json_is_number(json_object_get(match, "value")))
 			rv = json_number_value(json_object_get(match, "value"));

@@ -240,6 +240,7 @@ static void plan_free(struct bl_plan *p)
 		free(p->vdevs[i].type);
 	free(p->vdevs);
 	bl_argv_free(p->workload);
+	json_decref(p->rename);
 }
 
 void bl_plan_set_free(struct bl_plan_set *s)
@@ -394,6 +395,8 @@ json_t *bl_plan_to_json(const struct bl_plan *p)
 		}
 		json_object_set_new(o, "pool", vd);
 	}
+	if (p->rename && json_object_size(p->rename))
+		json_object_set(o, "vdev_names", p->rename);
 	if (p->cwd)
 		json_object_set_new(o, "cwd", json_string(p->cwd));
 	json_t *paths = json_array();

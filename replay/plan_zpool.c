@@ -56,8 +56,9 @@ static int add_vdev(struct bl_plan *p, const char *type)
 	return 0;
 }
 
-/* The layout from the results of the first sample: each distinct vdev. */
-static void layout(struct bl_plan *p, json_t *run, const char *pool)
+/* The layout from the results of the first sample: each distinct vdev.
+ * The post's disk names are kept in `disks`, in order. */
+static void layout(struct bl_plan *p, json_t *run, const char *pool, json_t *disks)
 {
 	json_t *seen = json_object();
 	size_t i;
@@ -85,6 +86,7 @@ static void layout(struct bl_plan *p, json_t *run, const char *pool)
 		}
 		if (group && strcmp(group, "skip") == 0)
 			continue;
+		json_array_append_new(disks, json_string(v));
 		if (!group)
 			add_vdev(p, "disk");
 		if (p->nvdevs)
@@ -179,9 +181,15 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 		bl_plan_note(p, "interval %llu s shortened to 5 s", (unsigned long long)interval);
 		interval = 5;
 	}
-	uint64_t maxc = (uint64_t)(bl_budget_seconds(c->o) / (double)interval) - 1;
-	if (maxc < 2)
-		maxc = 2;
+	double secs = bl_budget_seconds(c->o);
+	if ((double)interval > secs / 2) {
+		uint64_t ni = secs / 2 >= 1 ? (uint64_t)(secs / 2) : 1;
+		bl_plan_note(p, "interval %llu s shortened to %llu s to fit --max-seconds",
+			     (unsigned long long)interval, (unsigned long long)ni);
+		interval = ni;
+	}
+	double fit = secs / (double)interval - 1;
+	uint64_t maxc = fit >= 2 ? (uint64_t)fit : 2;
 	if (count > maxc) {
 		bl_plan_note(p, "%llu samples capped to %llu", (unsigned long long)count,
 			     (unsigned long long)maxc);
@@ -191,11 +199,16 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 		count = 2; /* the first sample covers the time since import */
 
 	const char *param_pool = json_string_value(json_object_get(json_object_get(c->run, "params"), "pool"));
-	layout(p, c->run, pool ? pool : param_pool);
+	json_t *disks = json_array();
+	layout(p, c->run, pool ? pool : param_pool, disks);
 	char name[32];
 	snprintf(name, sizeof name, "benchlog%ld", (long)getpid());
 	if (pool)
 		bl_plan_note(p, "pool %s replayed as %s", pool, name);
+	/* so that the comparison matches the replay's rows to the post's */
+	p->rename = json_object();
+	if (pool || param_pool)
+		json_object_set_new(p->rename, name, json_string(pool ? pool : param_pool));
 
 	/* sparse 128 MiB files, one per disk */
 	size_t disk = 0, data_vdevs = 0;
@@ -204,10 +217,14 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 		if (strcmp(p->vdevs[k].type, "log") != 0 && strcmp(p->vdevs[k].type, "cache") != 0)
 			data_vdevs++;
 		for (size_t d = 0; d < p->vdevs[k].ndisks; d++) {
+			json_t *orig = json_array_get(disks, disk);
 			snprintf(file, sizeof file, "/pool/d%zu", disk++);
-			bl_plan_path(p, c->scratch, file, BL_PATH_WRITE, 0, false);
+			const char *path = bl_plan_path(p, c->scratch, file, BL_PATH_WRITE, 0, false);
+			if (path && json_is_string(orig))
+				json_object_set(p->rename, path, orig);
 		}
 	}
+	json_decref(disks);
 	const char *mnt = bl_plan_path(p, c->scratch, "/pool/mnt", BL_PATH_DIR, 0, false);
 
 	bl_plan_arg(p, "zpool");

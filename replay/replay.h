@@ -81,6 +81,7 @@ struct bl_plan {
 	struct bl_pool_vdev *vdevs;
 	size_t nvdevs;
 	char **workload;          /* argv of the workload (dd) beside iostat */
+	json_t *rename;           /* replayed vdev name -> the post's (object) */
 };
 
 struct bl_plan_set {

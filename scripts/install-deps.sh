@@ -7,7 +7,19 @@ set -eu
 
 packages="build-essential pkg-config libpcre2-dev libjansson-dev
 libcairo2-dev libpango1.0-dev clang libclang-rt-14-dev python3
-python3-jsonschema fonts-dejavu-core fonts-noto-cjk"
+python3-jsonschema fonts-dejavu-core fonts-noto-cjk
+bonnie++ bubblewrap zfs-fuse"
+# bonnie++, bubblewrap (the replay sandbox) and zfs-fuse (zpool iostat
+# replays) are for `benchlog replay`; iozone is in Debian's non-free only
+# and comes from scripts/fetch-iozone.sh into tools/ (below).
+
+fetch_iozone() {
+	here=$(cd "$(dirname "$0")/.." && pwd)
+	if [ ! -x "$here/tools/bin/iozone" ] && [ "$(id -u)" -eq 0 ]; then
+		"$here/scripts/fetch-iozone.sh" >&2 ||
+			echo "benchlog: could not fetch iozone; iozone replays will be skipped" >&2
+	fi
+}
 
 missing=""
 for p in $packages; do
@@ -17,6 +29,7 @@ for p in $packages; do
 done
 
 if [ -z "$missing" ]; then
+	fetch_iozone
 	exit 0
 fi
 
@@ -29,3 +42,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
+fetch_iozone

@@ -7,8 +7,8 @@ documents for tools whose parsers are elsewhere) are replayed twice, in
 bubblewrap and with --no-sandbox, under a temporary HOME and working
 directory, with stub bonnie++ and iozone on PATH that try to write to every
 path they are given. Each case must be refused or confined; a snapshot of
-the watched places (HOME, the working directory, /etc, the top of /root, /var/tmp,
-the targets the transcripts name) must be the same afterwards, and the scratch
+the watched places (HOME, the working directory, /etc/passwd, /etc/shadow,
+/etc/cron.d, the targets the transcripts name) must be the same afterwards, and the scratch
 directory must be gone.
 
 Prints one line per failed check and 'replay: N passed, N failed'."""
@@ -176,7 +176,11 @@ def safety(bench, sandbox):
         for stub in ("bonnie++", "iozone"):
             shutil.copy(HERE / "stubs" / stub, bindir / stub)
             os.chmod(bindir / stub, 0o755)
-        watched = [home, cwd, "/etc", ("/root", 1), ("/var/tmp", 2), ("/boot", 1)] + TARGETS
+        # the whole of the temporary HOME and cwd, and the files the hostile
+        # commands aim at outside them (not all of /etc or /root: other
+        # programs on the machine may change those meanwhile)
+        watched = [home, cwd, "/etc/passwd", "/etc/shadow", ("/etc/cron.d", 1), "/etc/hostname",
+                   ("/boot", 1)] + TARGETS
         before = snapshot(watched)
         env = dict(os.environ, HOME=str(home), PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
         cmd = [bench, "replay", "-q", "--max-bytes", "1M", "--max-seconds", "20", "--scratch", str(sp),
@@ -295,11 +299,69 @@ def end_to_end_bonnie(bench, tmp):
     check("bonnie++ e2e: real output (CSV line)", ",4M," in out, out[-300:])
     check("bonnie++ e2e: version recorded", (d["environment"]["tools"].get("bonnie++") or "").startswith("bonnie++"))
     lst = subprocess.run([bench, "list"], capture_output=True, text=True).stdout
-    if "bonnie++" in lst:
+    if any(line.startswith("bonnie++") for line in lst.splitlines()):
         vals = [r for r in e["comparison"] if r["replayed"] is not None]
         check("bonnie++ e2e: values compared", len(vals) > 0, json.dumps(e["comparison"])[:300])
     else:
         check("bonnie++ e2e: says there is no parser yet", "no parser" in e.get("note", ""))
+
+
+def end_to_end_iozone(bench, tmp):
+    if not (shutil.which("iozone") or (ROOT / "tools" / "bin" / "iozone").exists()):
+        print("replay: iozone not installed (scripts/fetch-iozone.sh): end-to-end iozone skipped")
+        return
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "4M", "--scratch", str(tmp),
+                        str(HERE / "iozone-doc.json")], capture_output=True, text=True, timeout=120)
+    check("iozone e2e: exit 0", p.returncode == 0, p.stderr[-500:])
+    docs = docs_of(p.stdout)
+    if not docs:
+        check("iozone e2e: a document", False)
+        return
+    d = docs[0]
+    validate("iozone e2e", d)
+    e = d["replays"][0]
+    check("iozone e2e: done", e["status"] == "done", f"{e['status']} {e.get('reason')}")
+    argv = e["plan"]["argv"]
+    check("iozone e2e: -s scaled, -f confined", "-s4m" in argv and argv[argv.index("-f") + 1].startswith(
+        d["environment"]["scratch"]["path"] + "/"), str(argv))
+    out = e.get("replayed", {}).get("output", "")
+    check("iozone e2e: real output", "iozone test complete." in out, out[-300:])
+    check("iozone e2e: version recorded", "Version" in (d["environment"]["tools"].get("iozone") or ""))
+    lst = subprocess.run([bench, "list"], capture_output=True, text=True).stdout
+    if any(line.startswith("iozone") for line in lst.splitlines()):
+        vals = [r for r in e["comparison"] if r["replayed"] is not None]
+        check("iozone e2e: values compared", len(vals) > 0, json.dumps(e["comparison"])[:300])
+    else:
+        check("iozone e2e: says there is no parser yet", "no parser" in e.get("note", ""))
+
+
+def end_to_end_zpool(bench, tmp):
+    if not (have("zpool") and have("zfs-fuse") and os.path.exists("/dev/fuse") and os.geteuid() == 0):
+        print("replay: zfs-fuse (root, /dev/fuse) not available: end-to-end zpool iostat skipped")
+        return
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "16M", "--max-seconds", "3", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=120)
+    docs = docs_of(p.stdout)
+    if not docs:
+        check("zpool e2e: a document", False, p.stderr[-300:])
+        return
+    d = docs[0]
+    validate("zpool e2e", d)
+    e = d["replays"][1]
+    check("zpool e2e: done", e["status"] == "done", f"{e['status']} {e.get('reason')}")
+    plan = e["plan"]
+    check("zpool e2e: mirror of two files", plan.get("pool") == [{"type": "mirror", "disks": 2}], str(plan.get("pool")))
+    steps = e.get("replayed", {}).get("steps", [])
+    create = [s for s in steps if s.get("argv", [None, None])[1:2] == ["create"]]
+    destroy = [s for s in steps if s.get("argv", [None, None])[1:2] == ["destroy"]]
+    check("zpool e2e: pool created and destroyed", len(create) == 1 and create[0]["exit_status"] == 0 and
+          len(destroy) == 1 and destroy[0]["exit_status"] == 0, json.dumps(steps)[:400])
+    out = e.get("replayed", {}).get("output", "")
+    check("zpool e2e: iostat output", "capacity     operations    bandwidth" in out and "mirror" in out, out[:300])
+    check("zpool e2e: vdev names mapped", set(plan.get("vdev_names", {}).values()) == {"tank", "ad4", "ad6"},
+          str(plan.get("vdev_names")))
+    pools = subprocess.run(["zpool", "list", "-H"], capture_output=True, text=True).stdout
+    check("zpool e2e: no pool left behind", plan["argv"][-3] not in pools, pools)
 
 
 def interrupt_and_timeout(bench, tmp):
@@ -375,6 +437,8 @@ def main():
     try:
         end_to_end_dd(bench, tmp)
         end_to_end_bonnie(bench, tmp)
+        end_to_end_iozone(bench, tmp)
+        end_to_end_zpool(bench, tmp)
         interrupt_and_timeout(bench, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
