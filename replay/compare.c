@@ -170,7 +170,8 @@ json_t *bl_compare_run(json_t *archived, json_t *replayed, const struct bl_plan 
 	json_t *t = json_object_get(archived, "time");
 	if (json_is_object(t) && sr && !sr->spawn_failed) {
 		static const char *const keys[] = {"real", "user", "system"};
-		double mine[] = {sr->real, sr->user, sr->system};
+		double mine[] = {sr->real, sr->cpu_unknown ? NAN : sr->user,
+				 sr->cpu_unknown ? NAN : sr->system};
 		for (size_t k = 0; k < 3; k++) {
 			json_t *v = json_object_get(t, keys[k]);
 			if (!json_is_number(v))

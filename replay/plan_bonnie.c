@@ -146,9 +146,10 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 		return;
 	}
 	uint64_t budget = bl_budget_bytes(c->o);
+	/* below 2 MiB there is no -s with -r half of it: file tests only */
 	uint64_t budget_mib = budget >> 20;
 	if (budget_mib < 2)
-		budget_mib = 2;
+		budget_mib = 0;
 
 	bl_plan_arg(p, "bonnie++");
 	const char *d = bl_plan_path(p, c->scratch, dir ? dir : ".", BL_PATH_DIR, 0, false);
@@ -165,7 +166,9 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 	uint64_t new_mib = has_size ? (size_mib < budget_mib ? size_mib : budget_mib) : budget_mib;
 	if (has_size && size_mib == 0)
 		new_mib = 0;
-	if (!has_size)
+	if (!budget_mib && (!has_size || size_mib))
+		bl_plan_note(p, "a budget under 2 MiB: IO tests skipped (-s 0)");
+	else if (!has_size)
 		bl_plan_note(p, "no -s in the post (bonnie++ would use twice the RAM): -s %llu",
 			     (unsigned long long)new_mib);
 	else if (new_mib != size_mib)

@@ -124,6 +124,7 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	if (p->kind == BL_KIND_ZPOOL) {
 		steps = json_array();
 		bl_zpool_run(p, scratch, o, &sr, steps);
+		sr.cpu_unknown = true; /* zpool iostat's own, not the pool's */
 	} else {
 		char **argv = bl_sandbox_argv(p, tool, bwrap, scratch);
 		if (!argv) {
@@ -132,6 +133,7 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 		}
 		bl_spawn(argv, bwrap ? NULL : p->cwd, bl_budget_seconds(o), o->interrupted, tick, pc,
 			 &sr);
+		sr.cpu_unknown = bwrap != NULL;
 		bl_argv_free(argv);
 	}
 	free(tool);
@@ -146,8 +148,13 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 		json_object_set_new(res, "signal", json_integer(sr.signal));
 	json_t *t = json_object();
 	json_object_set_new(t, "real", json_real(round(sr.real * 1e3) / 1e3));
-	json_object_set_new(t, "user", json_real(round(sr.user * 1e3) / 1e3));
-	json_object_set_new(t, "system", json_real(round(sr.system * 1e3) / 1e3));
+	if (sr.cpu_unknown) {
+		json_object_set_new(t, "user", json_null());
+		json_object_set_new(t, "system", json_null());
+	} else {
+		json_object_set_new(t, "user", json_real(round(sr.user * 1e3) / 1e3));
+		json_object_set_new(t, "system", json_real(round(sr.system * 1e3) / 1e3));
+	}
 	json_object_set_new(res, "time", t);
 	json_t *diags;
 	json_t *runs = parse_output(p, &sr, &diags);
