@@ -38,7 +38,11 @@ static void help(void)
 	     "      --no-sandbox     do not use bubblewrap even when installed\n"
 	     "      --tools DIR      also look for tools in DIR (default: tools/bin beside\n"
 	     "                       the build, where scripts/fetch-iozone.sh puts iozone)\n"
-	     "      --chart FILE     not available yet (charts are not built in this tree)\n"
+	     "      --chart-data FILE  write the archived runs and their replays as two\n"
+	     "                       benchlog/1 documents per input (JSON Lines), for\n"
+	     "                       'benchlog chart' to draw then and now side by side\n"
+	     "      --chart FILE     not available in this build (no renderer in this tree):\n"
+	     "                       use --chart-data\n"
 	     "  -q, --quiet          no progress and no summary on stderr\n"
 	     "  -h, --help           this help\n\n"
 	     "Ctrl-C stops the current tool, removes the scratch directory and still\n"
@@ -63,6 +67,7 @@ struct replay_ctx {
 	size_t ndocs;
 	bool dry, json, jsonl, quiet, tty;
 	FILE *out;
+	FILE *chart;        /* --chart-data, or NULL */
 	int failed, write_failed;
 };
 
@@ -269,6 +274,19 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 		cli_error("%s: out of memory", c->path);
 		return -1;
 	}
+	if (c->chart) {
+		json_t *pair = bl_replay_chart_docs(doc, cmp);
+		size_t i;
+		json_t *d;
+		json_array_foreach(pair, i, d)
+		{
+			if (json_dumpf(d, c->chart, JSON_COMPACT | JSON_PRESERVE_ORDER |
+							   JSON_REAL_PRECISION(15)) < 0 ||
+			    fputc('\n', c->chart) == EOF)
+				c->write_failed = 1;
+		}
+		json_decref(pair);
+	}
 	json_t *sum = json_object_get(cmp, "summary");
 	if (json_object_get(sum, "failed") || json_object_get(sum, "timeout") ||
 	    json_is_true(json_object_get(cmp, "interrupted")))
@@ -352,7 +370,8 @@ static char *default_tools_dir(void)
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART };
+	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
+	       O_CHARTDATA };
 	static const struct option opts[] = {
 		{"dry-run", no_argument, NULL, 'n'},
 		{"json", no_argument, NULL, O_JSON},
@@ -365,13 +384,14 @@ int cmd_replay(int argc, char **argv)
 		{"no-sandbox", no_argument, NULL, O_NOSB},
 		{"tools", required_argument, NULL, O_TOOLS},
 		{"chart", required_argument, NULL, O_CHART},
+		{"chart-data", required_argument, NULL, O_CHARTDATA},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct replay_ctx c;
 	memset(&c, 0, sizeof c);
-	const char *output = NULL, *tools = NULL, *chart = NULL;
+	const char *output = NULL, *tools = NULL, *chart = NULL, *chart_data = NULL;
 	bool keep = false;
 	int ch;
 	optind = 1;
@@ -406,6 +426,7 @@ int cmd_replay(int argc, char **argv)
 		case O_NOSB: c.opts.no_sandbox = true; break;
 		case O_TOOLS: tools = optarg; break;
 		case O_CHART: chart = optarg; break;
+		case O_CHARTDATA: chart_data = optarg; break;
 		case 'q': c.quiet = true; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
@@ -416,7 +437,8 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (chart) {
-		cli_error("--chart: charts are not available in this build yet");
+		cli_error("--chart: no chart renderer in this build; --chart-data FILE writes "
+			  "the documents for 'benchlog chart'");
 		return EXIT_USAGE;
 	}
 	char *tools_default = tools ? NULL : default_tools_dir();
@@ -434,13 +456,22 @@ int cmd_replay(int argc, char **argv)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 
-	struct cli_out out;
+	struct cli_out out, chart_out;
+	memset(&chart_out, 0, sizeof chart_out);
 	int rc = EXIT_OK;
 	if (cli_out_open(&out, output) < 0) {
 		free(tools_default);
 		return EXIT_DATA;
 	}
 	c.out = out.f;
+	if (chart_data && !c.dry) {
+		if (cli_out_open(&chart_out, chart_data) < 0) {
+			cli_out_abort(&out);
+			free(tools_default);
+			return EXIT_DATA;
+		}
+		c.chart = chart_out.f;
+	}
 	for (int i = optind; i < argc && !interrupted; i++) {
 		char *data;
 		size_t len;
@@ -473,8 +504,12 @@ int cmd_replay(int argc, char **argv)
 	if (c.write_failed) {
 		cli_error("%s: write error", output ? output : "standard output");
 		cli_out_abort(&out);
+		if (c.chart)
+			cli_out_abort(&chart_out);
 		return EXIT_DATA;
 	}
+	if (c.chart && cli_out_commit(&chart_out) < 0)
+		rc = EXIT_DATA;
 	if (cli_out_commit(&out) < 0)
 		return EXIT_DATA;
 	if (interrupted) {

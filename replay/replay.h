@@ -136,6 +136,11 @@ json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *
  * string or NULL. */
 char *bl_replay_which(const char *name, const char *tools_dir);
 
+/* The comparison as two benchlog/1 documents (new reference: an array),
+ * the archived runs that were replayed and their replays, with the same
+ * labels and commands, for the chart renderer. */
+json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp);
+
 /* Removes a directory tree, such as a scratch directory (symbolic links
  * are removed, never followed). Returns 0, or -1 if something remained. */
 int bl_rmtree(const char *path);

@@ -147,13 +147,17 @@ int bl_zpool_run(const struct bl_plan *p, const char *scratch, const struct bl_r
 	}
 	/* 2. the pool: "zpool create -f -m MNT NAME [type] files..." */
 	{
-		char **argv = calloc(8 + p->npaths + 2 * p->nvdevs, sizeof *argv);
+		char **argv = calloc(10 + p->npaths + 2 * p->nvdevs, sizeof *argv);
 		if (!argv)
 			goto out;
 		size_t n = 0, disk = 0;
 		argv[n++] = zpool;
 		argv[n++] = "create";
 		argv[n++] = "-f";
+		/* not recorded in /etc/zfs/zpool.cache: nothing of it outlives the
+		 * replay, even if the daemon dies before the destroy */
+		argv[n++] = "-o";
+		argv[n++] = "cachefile=none";
 		argv[n++] = "-m";
 		const char *mnt = NULL;
 		for (size_t i = 0; i < p->npaths; i++)
@@ -234,8 +238,10 @@ int bl_zpool_run(const struct bl_plan *p, const char *scratch, const struct bl_r
 out:
 	/* 4. teardown */
 	if (created) {
+		/* right after the workload the pool can still be busy */
 		char *argv[] = {zpool, "destroy", "-f", (char *)name, NULL};
-		step(steps, argv, 60, NULL);
+		for (int i = 0; i < 5 && step(steps, argv, 60, NULL) != 0; i++)
+			sleep_s(1.0);
 	}
 	if (started > 0) {
 		kill(started, SIGTERM);
