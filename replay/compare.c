@@ -28,10 +28,13 @@ static bool extensive(const char *metric, const char *unit)
 	       (strcmp(metric, "elapsed") == 0 || strncmp(metric, "time.", 5) == 0);
 }
 
+/* Not a coordinate: the value itself and how it was printed ("raw",
+ * bonnie++'s "table_raw"). */
 static bool is_meta(const char *k)
 {
+	size_t l = strlen(k);
 	return strcmp(k, "metric") == 0 || strcmp(k, "value") == 0 || strcmp(k, "unit") == 0 ||
-	       strcmp(k, "raw") == 0 || strcmp(k, "flags") == 0;
+	       strcmp(k, "flags") == 0 || (l >= 3 && strcmp(k + l - 3, "raw") == 0);
 }
 
 /* Same metric and the same coordinates; the replay's vdev names are read

@@ -203,12 +203,18 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 			return;
 		}
 	}
-	uint64_t ncap = 16;
+	/* file tests take time more than space: 1024 files per 16 MiB of
+	 * budget, at most the default 16 */
+	uint64_t ncap = budget / (16ULL << 20);
+	if (ncap < 1)
+		ncap = 1;
+	if (ncap > 16)
+		ncap = 16;
 	if (fmax) {
 		uint64_t per = fmax * 1024; /* bytes of 1024 files at the largest size */
-		ncap = per ? budget / per : 16;
-		if (ncap > 16)
-			ncap = 16;
+		uint64_t room = per ? budget / per : 16;
+		if (room < ncap)
+			ncap = room;
 		if (ncap == 0 && nfiles) {
 			bl_plan_note(p, "-n %s: files too large for the budget; sizes dropped", nspec);
 			rest[0] = '\0';

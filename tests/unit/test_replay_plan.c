@@ -3,6 +3,7 @@
  * (replay/words.c, plan*.c, translate.c, scale.c, compare.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../replay/internal.h"
 #include "check.h"
@@ -299,6 +300,7 @@ static void test_bonnie(void)
 	CHECK(pl.p.status == BL_PLAN_READY);
 	const char *j = joined(&pl.p);
 	CHECK(strncmp(j, "bonnie++ -d " SCRATCH "/fs/tank/test -s256 -r128 -n16 -mfileserver -x1", 67) == 0);
+	CHECK(!strstr(j, "-u root") && (geteuid() != 0 || strstr(j, "-uroot")));
 	CHECK(pl.p.archived_bytes == 8192ULL << 20 && pl.p.replay_bytes == 256 << 20);
 	planned_free(&pl);
 	/* "-d /": confined to the scratch root */
@@ -309,6 +311,14 @@ static void test_bonnie(void)
 	/* 1.03 style: size with a unit, -f, no -d: the scratch cwd */
 	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 4g -f -n 0", 0, 64 << 20, &pl);
 	CHECK(strstr(joined(&pl.p), "-d " SCRATCH "/fs/cwd -s64 -r32 -n0 -x1 -f"));
+	planned_free(&pl);
+	/* the file count follows the budget: 1024 files per 16 MiB */
+	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 2048 -r 1024 -n 16 -f", 0, 4 << 20, &pl);
+	CHECK(strstr(joined(&pl.p), "-s4 -r2 -n1 -x1 -f"));
+	planned_free(&pl);
+	/* under 2 MiB: file tests only */
+	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 2048 -n 1", 0, 1 << 20, &pl);
+	CHECK(strstr(joined(&pl.p), "-s0 -r0 -n1") && pl.p.replay_bytes == 0);
 	planned_free(&pl);
 	/* -n with sizes: capped by the budget */
 	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 0 -n 128:20000:16:64", 0, 64 << 20,
@@ -455,6 +465,19 @@ static void test_compare(void)
 	CHECK_NEAR(json_real_value(json_object_get(t, "ratio")), 4.3044, 1e-3);
 	CHECK(strcmp(json_string_value(json_object_get(tr, "metric")), "time.real") == 0);
 	json_decref(rows);
+	/* how a value was printed is not a coordinate (bonnie++'s table_raw) */
+	json_t *a3 = json_pack("{s:[{s:s,s:i,s:s,s:s}]}", "results", "metric", "seq_output_block",
+			       "value", 337920, "unit", "B/s", "table_raw", "330m");
+	json_t *r3 = json_pack("[{s:[{s:s,s:i,s:s,s:s}]}]", "results", "metric", "seq_output_block",
+			       "value", 675840, "unit", "B/s", "table_raw", "660m");
+	rows = bl_compare_run(a3, r3, &(struct bl_plan){.scale = 0.002}, NULL);
+	CHECK(json_array_size(rows) == 1 &&
+	      json_integer_value(json_object_get(json_array_get(rows, 0), "replayed")) == 675840 &&
+	      json_real_value(json_object_get(json_array_get(rows, 0), "ratio")) == 2.0 &&
+	      !json_object_get(json_array_get(rows, 0), "table_raw"));
+	json_decref(rows);
+	json_decref(a3);
+	json_decref(r3);
 	/* cells matched by coordinates */
 	json_t *a2 = json_pack("{s:[{s:s,s:i,s:s,s:i,s:i}]}", "results", "metric", "write",
 			       "value", 100, "unit", "B/s", "file_size", 64, "record_size", 4);
