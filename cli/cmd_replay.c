@@ -75,6 +75,8 @@ static void fmt_time(double s, char *buf, size_t n)
 {
 	if (s < 0)
 		snprintf(buf, n, "?");
+	else if (s < 10)
+		snprintf(buf, n, "%.1fs", s);
 	else if (s < 60)
 		snprintf(buf, n, "%.0fs", s);
 	else

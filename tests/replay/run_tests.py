@@ -288,6 +288,23 @@ def end_to_end_dd(bench, tmp):
     check("dd e2e: BSD spelling translated", "bs=1M" in w["plan"]["argv"] and "count=8" in w["plan"]["argv"])
 
 
+def end_to_end_time(bench, tmp):
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8M", "--scratch", str(tmp),
+                        str(HERE / "time-post.txt")], capture_output=True, text=True, timeout=60)
+    docs = docs_of(p.stdout)
+    if not docs:
+        check("time e2e: a document", False, p.stderr[-300:])
+        return
+    validate("time e2e", docs[0])
+    e, tar = docs[0]["replays"][0], docs[0]["replays"][1]
+    check("time e2e: the timed dd ran", e["status"] == "done" and e["plan"]["argv"][0] == "dd",
+          f"{e['status']} {e.get('reason')}")
+    rs = rows(e)
+    check("time e2e: time.real compared, scaled", isinstance(rs.get("time.real", {}).get("replayed"), float) and
+          rs["time.real"]["scaled"] is True, json.dumps(rs.get("time.real")))
+    check("time e2e: tar not run", tar["status"] == "unsupported" and "tar" in tar["reason"], json.dumps(tar)[:200])
+
+
 def have(tool):
     return shutil.which(tool) or os.path.exists(f"/usr/sbin/{tool}")
 
@@ -456,6 +473,7 @@ def main():
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-e2e."))
     try:
         end_to_end_dd(bench, tmp)
+        end_to_end_time(bench, tmp)
         end_to_end_bonnie(bench, tmp)
         end_to_end_iozone(bench, tmp)
         end_to_end_zpool(bench, tmp)
