@@ -190,6 +190,10 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 		char buf[128];
 		snprintf(buf, sizeof buf, "%s", nspec);
 		char *colon = strchr(buf, ':');
+		if (colon && strspn(colon, ":0123456789kKmMgG") != strlen(colon)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -n %s", nspec);
+			return;
+		}
 		if (colon) {
 			snprintf(rest, sizeof rest, "%s", colon);
 			*colon = '\0';

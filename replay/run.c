@@ -86,6 +86,8 @@ int bl_spawn(char *const argv[], const char *cwd, double timeout,
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
 	if (cwd)
 		posix_spawn_file_actions_addchdir_np(&fa, cwd);
+	/* nothing else of benchlog's: not its output files, not other pipes */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	/* own process group; default signal handling (the caller may ignore
 	 * or catch SIGINT) */
 	sigset_t def, none;

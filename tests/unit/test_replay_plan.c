@@ -327,7 +327,7 @@ static void test_bonnie(void)
 	planned_free(&pl);
 	const char *refused[] = {"bonnie++ -d /dev/sda", "bonnie++ -p 4", "bonnie++ -y",
 				 "bonnie++ -Z /etc/shadow", "bonnie++ -Q", "bonnie++ -s lots",
-				 "bonnie++ stray", "bonnie++ -d"};
+				 "bonnie++ stray", "bonnie++ -d", "bonnie++ -n 1:x,y"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		plan_with(bl_plan_bonnie, "bonnie++", NULL, refused[i], 0, 256 << 20, &pl);
 		CHECK(pl.p.status == BL_PLAN_REFUSED);
