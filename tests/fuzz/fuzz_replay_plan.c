@@ -24,11 +24,14 @@ static const char *path_of(const char *w)
 {
 	if (w[0] == '/')
 		return w;
-	if (w[0] == '-' && w[1] && w[2] == '/')
+	/* an option with its value attached ("-d/x"), but not bonnie++'s
+	 * machine name (-m), which is only a label */
+	if (w[0] == '-' && w[1] && w[1] != 'm' && w[2] == '/')
 		return w + 2;
-	/* key=value, the key a plain word ("of"), not a path holding '=' */
+	/* dd's key=value, the key a plain word ("of"): not a path holding
+	 * '=', not an option's value ("-mname=/x" is bonnie++'s -m) */
 	const char *eq = strchr(w, '=');
-	if (eq && eq[1] == '/' && !memchr(w, '/', (size_t)(eq - w)))
+	if (w[0] != '-' && eq && eq[1] == '/' && !memchr(w, '/', (size_t)(eq - w)))
 		return eq + 1;
 	return NULL;
 }
