@@ -457,6 +457,9 @@ int cmd_replay(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* a closed pipe on stdout or stderr ("| head") must not kill the
+	 * process before it removes the scratch directory */
+	signal(SIGPIPE, SIG_IGN);
 
 	struct cli_out out, chart_out;
 	memset(&chart_out, 0, sizeof chart_out);
