@@ -33,13 +33,13 @@ runs = [r for d in docs for r in d["runs"]]
 diags = sum(len(d["diagnostics"]) for d in docs)
 tools = sorted({r["tool"] for r in runs})
 first = ""
+# the headline number of the first run: its rate if it has one, else its time
 for r in runs:
-    for res in r["results"]:
-        if res["metric"] in ("throughput", "elapsed") and res["value"] is not None:
-            v, u = res["value"], res["unit"]
-            first = f'{r["tool"]} {res["metric"]} {v/1e6:.1f} MB/s' if u == "B/s" else f'{r["tool"]} {res["metric"]} {v:g} {u}'
-            break
-    if first:
+    by = {res["metric"]: res for res in r["results"] if res["value"] is not None}
+    res = by.get("throughput") or by.get("elapsed")
+    if res:
+        v, u = res["value"], res["unit"]
+        first = f'{r["tool"]} {res["metric"]} {v/1e6:.1f} MB/s' if u == "B/s" else f'{r["tool"]} {res["metric"]} {v:g} {u}'
         break
 print(f'{name:<34.34} {",".join(tools) or "-":<6.6} {len(runs):>5} {diags:>6} {first}')
 PY
