@@ -43,7 +43,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all deps demo check test unit golden schema-check seeds-check golden-update \
+.PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
@@ -112,7 +112,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check fuzz-smoke
+test: unit golden schema-check seeds-check install-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -129,6 +129,16 @@ schema-check: build-san/benchlog
 
 seeds-check: build-san/benchlog
 	@./tests/seeds.sh build-san/benchlog
+
+# make install into a scratch DESTDIR: every file lands where PREFIX says.
+install-check: build/benchlog
+	@rm -rf build/install-check
+	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/install-check PREFIX=/opt/bl
+	@test -x build/install-check/opt/bl/bin/benchlog
+	@test -f build/install-check/opt/bl/share/man/man1/benchlog.1
+	@test -f build/install-check/opt/bl/share/benchlog/benchlog.schema.json
+	@build/install-check/opt/bl/bin/benchlog --version | grep -q '^benchlog '
+	@echo "install: 1 passed, 0 failed"
 
 # ---------------------------------------------------------------- fuzzing
 
