@@ -136,6 +136,10 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		char *cmd = bl_strndup_trim(cur.s + cl.cmd_start, cur.len - cl.cmd_start);
 		if (!cmd)
 			return false;
+		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
+		size_t cl_len = strlen(cmd);
+		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len && cmd[cl_len - 1] == ')')
+			cmd[cl_len - 1] = '\0';
 		free(run->command);
 		run->command = cmd;
 		run->timed = cl.timed;
@@ -263,6 +267,16 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 	return true;
 }
 
+/* "$", "#", "[root@freebsd:~]$": a prompt with nothing typed after it */
+static bool bare_prompt(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len || len > 80 || memchr(s, ' ', len) || memchr(s, '\t', len))
+		return false;
+	char last = s[len - 1];
+	return last == '$' || last == '#' || last == '%' || last == '>';
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -279,7 +293,9 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
 		walked++;
-		bool blank = bl_is_blank(above.s, above.len);
+		/* a bare prompt ("$", "[root@freebsd:~]$") between repeats says
+		 * nothing about what follows: it counts as blank */
+		bool blank = bl_is_blank(above.s, above.len) || bare_prompt(above.s, above.len);
 		if (!blank) {
 			nonblank++;
 			const char *ts;
