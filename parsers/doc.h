@@ -26,7 +26,7 @@ enum {
 /* A time(1) report: what the shell or /usr/bin/time printed. */
 struct bl_time {
 	bool present;
-	const char *variant;  /* "csh", "bash", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
+	const char *variant;  /* "csh", "bash", "ksh", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
 	double real, user, system, cpu_percent; /* NAN where not printed */
 	json_t *extra;        /* other printed fields by name (object), or NULL */
 	size_t off, end_off;  /* text offsets of the report */

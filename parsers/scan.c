@@ -34,12 +34,22 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   #dd if=/dev/zero of=/dev/ad4 bs=1m count=1
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
+ *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
  * Group 1: the wrappers; the command starts at the end of the match. */
 static struct bl_re cmdline_re = BL_RE(
-	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
+	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>]{1,80}[ \\t][#$%>](?=[ \\t])"
+	"|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
 	"((?:(?:/usr/bin/|/bin/)?time(?:[ \\t]+-[a-zA-Z]+)*[ \\t]+|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*"
 	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+)*)",
 	0);
+
+/* `word` at line[i], followed by a blank or the end of the line. */
+static bool word_at(const char *line, size_t len, size_t i, const char *word, size_t wlen)
+{
+	if (i > len || len - i < wlen || memcmp(line + i, word, wlen) != 0)
+		return false;
+	return i + wlen == len || line[i + wlen] == ' ' || line[i + wlen] == '\t';
+}
 
 bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 			   struct bl_cmdline *out)
@@ -69,10 +79,30 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 			break;
 		i = (size_t)(slash - line) + 1;
 	}
-	if (len - i < wlen || memcmp(line + i, word, wlen) != 0)
-		return false;
-	if (i + wlen < len && line[i + wlen] != ' ' && line[i + wlen] != '\t')
-		return false;
+	/* "(dd if=... | gzip > x)" under time: the subshell's parenthesis */
+	if (i < len && line[i] == '(')
+		i++;
+	if (!word_at(line, len, i, word, wlen)) {
+		/* later in a list or pipeline:
+		 *   sync; echo 3 > /proc/sys/vm/drop_caches; dd bs=1M if=/tmp/x/f of=/dev/null
+		 *   head -c 100000 /dev/zero | dd bs=1M of=/tmp/x/g */
+		size_t k = i;
+		for (; k + 1 < len; k++) {
+			if (line[k] != ';' && line[k] != '|' && line[k] != '&')
+				continue;
+			size_t j = k + 1;
+			if (j < len && line[j] == line[k])
+				j++; /* "&&", "||" */
+			while (j < len && (line[j] == ' ' || line[j] == '\t'))
+				j++;
+			if (j > k + 1 && word_at(line, len, j, word, wlen)) {
+				i = j;
+				break;
+			}
+		}
+		if (k + 1 >= len)
+			return false;
+	}
 	out->cmd_start = i;
 	out->timed = false;
 	if (bl_re_gset(&m, 1)) {
@@ -106,6 +136,10 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		char *cmd = bl_strndup_trim(cur.s + cl.cmd_start, cur.len - cl.cmd_start);
 		if (!cmd)
 			return false;
+		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
+		size_t cl_len = strlen(cmd);
+		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len && cmd[cl_len - 1] == ')')
+			cmd[cl_len - 1] = '\0';
 		free(run->command);
 		run->command = cmd;
 		run->timed = cl.timed;
@@ -233,6 +267,16 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 	return true;
 }
 
+/* "$", "#", "[root@freebsd:~]$": a prompt with nothing typed after it */
+static bool bare_prompt(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len || len > 80 || memchr(s, ' ', len) || memchr(s, '\t', len))
+		return false;
+	char last = s[len - 1];
+	return last == '$' || last == '#' || last == '%' || last == '>';
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -249,7 +293,9 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
 		walked++;
-		bool blank = bl_is_blank(above.s, above.len);
+		/* a bare prompt ("$", "[root@freebsd:~]$") between repeats says
+		 * nothing about what follows: it counts as blank */
+		bool blank = bl_is_blank(above.s, above.len) || bare_prompt(above.s, above.len);
 		if (!blank) {
 			nonblank++;
 			const char *ts;

@@ -56,7 +56,21 @@ static struct bl_re gnu2_re = BL_RE(
 /* GNU -v: "\tCommand being timed: \"dd if=/dev/zero of=x\"" and lines of
  * "\t<what>: <value>" up to "\tExit status: 0". */
 static struct bl_re gnuv_cmd_re = BL_RE("^[ \\t]*Command being timed: \"(.{0,2000})\"[ \\t]*$", 0);
-static struct bl_re gnuv_kv_re = BL_RE("^[ \\t]+([A-Z][^:\\n]{2,80}): (.{0,100})$", 0);
+/* keys may hold colons: "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
+static struct bl_re gnuv_kv_re = BL_RE("^[ \\t]+([A-Z][^\\n]{2,80}?): (.{0,100})$", 0);
+
+/* GNU time, before its report, when the command did not end well:
+ * "Command exited with non-zero status 1", "Command terminated by signal 2" */
+static struct bl_re gnu_status_re = BL_RE(
+	"^[ \\t]*Command (exited with non-zero status|terminated by signal|stopped by signal) (\\d{1,5})[ \\t]*$",
+	0);
+
+/* pdksh and mksh (OpenBSD's ksh, Android's shell), one line:
+ * "    0m18.40s real     0m00.00s user     0m02.85s system" */
+static struct bl_re pdksh_re = BL_RE(
+	"^[ \\t]*(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) real[ \\t]+(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) user[ \\t]+"
+	"(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) system[ \\t]*$",
+	0);
 
 static double num(const struct bl_line *l, const struct bl_re_match *m, int g)
 {
@@ -224,6 +238,13 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 		r->end = cur.next;
 		return true;
 	}
+	if (bl_re_match(&pdksh_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "ksh";
+		r->t.real = dur(l, &m, 1);
+		r->t.user = dur(l, &m, 2);
+		r->t.system = dur(l, &m, 3);
+		return true;
+	}
 	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m)) {
 		r->t.variant = "zsh";
 		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s, bl_re_glen(&m, 1)) : NULL;
@@ -238,7 +259,7 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 		struct bl_line cur = *l;
 		const char *names[3] = {"real", "user", "sys"};
 		double *dst[3] = {&r->t.real, &r->t.user, &r->t.system};
-		bool posix = true;
+		bool posix = true, ksh93 = true;
 		for (int i = 0; i < 3; i++) {
 			if (i) {
 				struct bl_line next;
@@ -254,9 +275,14 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 			size_t vl = bl_re_glen(&m, 2);
 			if (memchr(v, 'm', vl) || memchr(v, 'h', vl) || v[vl - 1] == 's')
 				posix = false;
+			/* ksh93 pads the seconds and prints two decimals:
+			 * "real\t0m09.14s"; bash prints "0m9.140s" */
+			const char *mm = memchr(v, 'm', vl);
+			if (!mm || (size_t)(v + vl - mm) != 7 || mm[3] != '.')
+				ksh93 = false;
 			*dst[i] = dur(&cur, &m, 2);
 		}
-		r->t.variant = posix ? "posix" : "bash";
+		r->t.variant = posix ? "posix" : ksh93 ? "ksh" : "bash";
 		r->end = cur.next;
 		return true;
 	}
@@ -332,6 +358,18 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 	struct report r;
 	if (!read_report(sc, anchor, &r))
 		return BL_NOT_MINE;
+	/* GNU time's "Command exited with non-zero status 1" above its report */
+	if (strcmp(r.t.variant, "gnu") == 0 || strcmp(r.t.variant, "gnu-verbose") == 0) {
+		struct bl_line at, up;
+		struct bl_re_match m;
+		bl_line_at(msg, r.off, &at);
+		if (bl_line_prev(msg, &at, &up) && up.off >= bl_scan_floor(sc) &&
+		    bl_re_match(&gnu_status_re, up.s, up.len, 0, &m)) {
+			const char *what = up.s + m.ov[2];
+			extra_int(&r.t.extra, what[0] == 'e' ? "exit_status" : "signal", &up, &m, 2);
+			r.off = up.off;
+		}
+	}
 	r.t.off = r.off;
 	r.t.end_off = r.end;
 	*end = r.end;
@@ -369,11 +407,12 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 
 static const char *const time_variants[] = {
 	"csh (tcsh: 0.068u 10.386s 1:32.46 11.2% ...)",
-	"bash (ksh: real/user/sys with 0m1.597s)",
+	"bash (real/user/sys with 0m1.597s, after a blank line)",
+	"ksh (ksh93: real 0m09.14s; pdksh/mksh: 0m18.40s real 0m00.00s user 0m02.85s system)",
 	"posix (time -p: real 1.23)",
 	"zsh (command, then: 0.00s user 0.21s system 95% cpu 0.220 total)",
 	"bsd (/usr/bin/time: 1.23 real 0.00 user 0.01 sys, and -l)",
-	"gnu (/usr/bin/time: 0.00user 0.00system 0:00.00elapsed 100%CPU)",
+	"gnu (/usr/bin/time: 0.00user 0.00system 0:00.00elapsed 100%CPU, after \"Command exited with non-zero status N\")",
 	"gnu-verbose (/usr/bin/time -v)",
 	NULL,
 };
@@ -382,7 +421,7 @@ const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
 	.variants = time_variants,
-	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|"
+	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\ds? real[ \\t]+\\d|"
 		  "\\dsystem \\d|s system \\d+% cpu|Command being timed:",
 	.command_word = NULL,
 	.claim = time_claim,
