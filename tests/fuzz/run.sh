@@ -69,7 +69,7 @@ for t in "$@"; do
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
-		grep -E '^#[0-9]+.*DONE' "$log" | tail -n 1
+		grep -aE '^#[0-9]+.*DONE' "$log" | tail -n 1
 	else
 		failed=$((failed + 1))
 		status=1
