@@ -212,27 +212,86 @@ void bl_message_free(struct bl_message *m)
 	memset(m, 0, sizeof *m);
 }
 
-static void fill_line(const struct bl_message *m, size_t start,
-		      struct bl_line *out)
+/* ------------------------------------------------------------------ lines
+ *
+ * Finding the line around an offset walks back to the previous newline. On
+ * ordinary text that is a few dozen bytes; on a flattened post it would be
+ * the whole 100 MB line, once per anchor: quadratic. So long lines are
+ * remembered (start and how far they are known to run without a newline),
+ * and handed out in pieces of at most BL_LINE_MAX bytes. */
+
+/* Piece boundary k: k * BL_LINE_MAX, moved forward to a character start. */
+static size_t boundary(const struct bl_message *m, size_t k)
 {
-	const char *nl = memchr(m->text + start, '\n', m->len - start);
-	size_t end = nl ? (size_t)(nl - m->text) : m->len;
-	out->s = m->text + start;
-	out->off = start;
-	out->next = nl ? end + 1 : m->len;
-	out->len = end - start;
-	if (out->len && out->s[out->len - 1] == '\r')
-		out->len--;
+	if (k == 0)
+		return 0;
+	size_t b = k * BL_LINE_MAX;
+	for (int i = 0; i < 3 && b < m->len && ((unsigned char)m->text[b] & 0xC0) == 0x80; i++)
+		b++;
+	return b;
+}
+
+/* Start of the line holding `off`; *is_long when that line is known to be
+ * longer than BL_LINE_MAX. The cache is not part of the message's value,
+ * so it is updated through a const pointer. */
+static size_t line_start(const struct bl_message *cm, size_t off, bool *is_long)
+{
+	struct bl_message *m = (struct bl_message *)cm;
+	for (unsigned i = 0; i < 2; i++) {
+		size_t st = m->lc_start[i], hi = m->lc_hi[i];
+		if (hi - st <= BL_LINE_MAX || off < st ||
+		    (off > hi && memrchr(m->text + hi, '\n', off - hi)))
+			continue;
+		/* [st, off) holds no newline: off is on the cached line */
+		if (off > hi)
+			m->lc_hi[i] = off;
+		m->lc_last = i;
+		*is_long = true;
+		return st;
+	}
+	const char *nl = off ? memrchr(m->text, '\n', off) : NULL;
+	size_t ls = nl ? (size_t)(nl - m->text) + 1 : 0;
+	/* is it long? look at most BL_LINE_MAX + 1 bytes ahead */
+	size_t ahead = m->len - ls < BL_LINE_MAX + 1 ? m->len - ls : BL_LINE_MAX + 1;
+	size_t known = off - ls;
+	if (known <= BL_LINE_MAX)
+		known = memchr(m->text + ls, '\n', ahead) ? 0 : ahead;
+	*is_long = known > BL_LINE_MAX;
+	if (*is_long) {
+		unsigned i = m->lc_last ^ 1;
+		m->lc_start[i] = ls;
+		m->lc_hi[i] = ls + known > off ? ls + known : off;
+		m->lc_last = i;
+	}
+	return ls;
 }
 
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 {
 	if (off > m->len)
 		off = m->len;
-	size_t start = off;
-	while (start > 0 && m->text[start - 1] != '\n')
-		start--;
-	fill_line(m, start, out);
+	bool is_long;
+	size_t ls = line_start(m, off, &is_long);
+	size_t ps = ls, cut = m->len; /* piece start; where a long line is cut */
+	if (is_long) {
+		size_t k = off / BL_LINE_MAX, b = boundary(m, k);
+		if (b > off)
+			b = boundary(m, k - 1);
+		if (b > ps)
+			ps = b;
+		cut = boundary(m, ps / BL_LINE_MAX + 1);
+		if (cut > m->len)
+			cut = m->len;
+	}
+	const char *nl = memchr(m->text + ps, '\n', cut - ps);
+	size_t end = nl ? (size_t)(nl - m->text) : cut;
+	out->s = m->text + ps;
+	out->off = ps;
+	out->len = end - ps;
+	out->next = nl ? end + 1 : end;
+	/* a cut piece keeps its last byte; a line drops the '\r' of "\r\n" */
+	if ((nl || end == m->len) && out->len && out->s[out->len - 1] == '\r')
+		out->len--;
 }
 
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
@@ -240,7 +299,7 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 {
 	if (cur->next >= m->len)
 		return false;
-	fill_line(m, cur->next, out);
+	bl_line_at(m, cur->next, out);
 	return true;
 }
 

@@ -43,6 +43,13 @@ struct bl_message {
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
+
+	/* cache for bl_line_at on long lines (two, least recently used goes):
+	 * text[lc_start[i]] starts a line and [lc_start[i], lc_hi[i]) holds no
+	 * newline. Zero-initialized is valid; text must not change once lines
+	 * have been read. */
+	size_t lc_start[2], lc_hi[2];
+	unsigned lc_last;
 };
 
 /* Builds a message from bytes taken as UTF-8 text: invalid sequences and
@@ -64,7 +71,16 @@ void bl_message_add_decoding(struct bl_message *m, const char *name);
 
 void bl_message_free(struct bl_message *m);
 
-/* A line of text: [s, s+len) without its terminator ("\n" or "\r\n"). */
+/* A line of text: [s, s+len) without its terminator ("\n" or "\r\n").
+ *
+ * A line longer than BL_LINE_MAX bytes (a post whose newlines an archive
+ * dropped) is handed out in pieces, cut at fixed text offsets (multiples of
+ * BL_LINE_MAX, moved forward to a UTF-8 character start), so that reading
+ * the lines around any offset costs at most BL_LINE_MAX (+3) bytes, whatever the
+ * length of the line: scanning stays linear. A piece's `next` is the start
+ * of the following piece; the last piece ends at the newline. */
+#define BL_LINE_MAX 16384
+
 struct bl_line {
 	const char *s;
 	size_t len;
@@ -72,7 +88,8 @@ struct bl_line {
 	size_t next; /* text offset of the following line (== m->len at end) */
 };
 
-/* The line containing text offset `off` (off <= m->len). */
+/* The line (or piece of a long line) containing text offset `off`
+ * (off <= m->len). Amortized O(length of the line or piece). */
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out);
 /* The next / previous line; false at the end / start of the text. */
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
