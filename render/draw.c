@@ -111,15 +111,16 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
 	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
-/* A censored bar: pale fill, diagonal hatching, dashed outline. */
-static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg)
+/* A censored bar: pale fill, diagonal hatching, dashed outline; fainter
+ * still when no bound was printed (an open column, not a value). */
+static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open)
 {
 	cairo_save(cr);
 	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
-	set_rgb(cr, mix(c, bg, 0.7));
+	set_rgb(cr, mix(c, bg, open ? 0.9 : 0.7));
 	cairo_fill_preserve(cr);
 	cairo_clip(cr);
-	set_rgb(cr, c);
+	set_rgb(cr, open ? mix(c, bg, 0.55) : c);
 	cairo_set_line_width(cr, 1.5);
 	for (double d = -r.h; d < r.w; d += 6) {
 		cairo_move_to(cr, r.x + d, r.y + r.h);
@@ -215,7 +216,7 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		const struct bl_bar_box *bb = &l->bars[i];
 		struct bl_rgb col = bl_theme_series(t, b->ser);
 		if (b->censored) {
-			hatched(cr, bb->r, col, t->background);
+			hatched(cr, bb->r, col, t->background, bb->stub);
 			arrow(cr, bb->r, l->horizontal, col);
 		} else {
 			set_rgb(cr, col);

@@ -34,6 +34,7 @@ struct bl_item {
 	size_t src;                  /* index of the document's source */
 	const char *command;         /* borrowed from the document */
 	const char *source;          /* the source path, borrowed */
+	const char *source_name;     /* its short name, borrowed from bl_select */
 };
 
 struct bl_items {
@@ -46,8 +47,11 @@ struct bl_select {
 	void *where;                 /* pcre2_code * or NULL */
 	void *md;                    /* pcre2_match_data * */
 	json_t *docs;                /* borrowed */
-	size_t nsources;
+	size_t nsources;             /* distinct sources (path and message) */
+	size_t *src_of_doc;          /* document index -> source index */
+	char **src_names;            /* short, distinct names of the sources */
 };
+const char *bl_select_source_name(const struct bl_select *s, size_t src);
 
 int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o,
 		   char *err, size_t errlen);

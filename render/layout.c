@@ -16,6 +16,7 @@
 #define MARGIN 20.0
 #define GAP 8.0
 #define MAX_LABEL_LINES 3
+#define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
 
 static void measure(const struct bl_measure *m, const char *t, double size, double wrap,
 		    bool bold, double *w, double *h)
@@ -42,7 +43,7 @@ static void value_text(const struct bl_chart *c, const struct bl_bar *b, char *b
 {
 	char num[32];
 	if (isnan(b->value)) {
-		snprintf(buf, len, "too fast to time");
+		snprintf(buf, len, "too fast");
 		return;
 	}
 	bl_scale_format(&c->scale, b->value, num, sizeof num);
@@ -94,8 +95,13 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 	size_t n = 0;
 	if (c->any_repeats)
 		parts[n++] = "bars: median of n repeats, whiskers: min–max";
+	bool stub = false;
+	for (size_t i = 0; i < c->nbars; i++)
+		stub |= isnan(c->bars[i].value);
 	if (c->any_censored)
-		parts[n++] = "hatched ≥: lower bound (the test ran too fast to time)";
+		parts[n++] = stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
+				    "too fast: no bound printed)"
+				  : "hatched ≥: lower bound (the test ran too fast to time)";
 	if (c->any_approximate)
 		parts[n++] = "~: printed rounded";
 	for (size_t i = 0; i < n; i++) {
@@ -242,7 +248,9 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 			struct bl_bar_box *bb = &l->bars[i];
 			double x = left + slot * (double)b->cat + slot * 0.1 + bw * (double)b->ser;
 			double v = isnan(b->value) ? NAN : b->value;
-			double hpx = isnan(v) ? l->plot.h * 0.08 : frac(&c->scale, v) * l->plot.h;
+			/* no printed bound: an open column the height of the plot, never a
+			 * short bar that would read as a small value */
+			double hpx = isnan(v) ? l->plot.h - ARROW - 2 : frac(&c->scale, v) * l->plot.h;
 			bb->stub = isnan(v);
 			bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
 			bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
@@ -253,6 +261,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 				if (bb->whi < tip)
 					tip = bb->whi;
 			}
+			if (b->censored)
+				tip -= ARROW + 2; /* the open end's arrow */
 			value_text(c, b, bb->text, sizeof bb->text);
 			measure(m, bb->text, f * 0.85, -1, false, &w, &h);
 			if (w > bw + slot * 0.1 && c->nseries > 1)
@@ -289,7 +299,7 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 		struct bl_bar_box *bb = &l->bars[i];
 		double yb = top + slot * (double)b->cat + slot * 0.1 + bh * (double)b->ser;
 		double v = b->value;
-		double wpx = isnan(v) ? l->plot.w * 0.08 : frac(&c->scale, v) * l->plot.w;
+		double wpx = isnan(v) ? l->plot.w - ARROW - 2 : frac(&c->scale, v) * l->plot.w;
 		bb->stub = isnan(v);
 		bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
 		bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
@@ -300,6 +310,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 			if (bb->whi > tip)
 				tip = bb->whi;
 		}
+		if (b->censored)
+			tip += ARROW + 2;
 		value_text(c, b, bb->text, sizeof bb->text);
 		measure(m, bb->text, f * 0.85, -1, false, &w, &h);
 		if (h > bh + slot * 0.1 && c->nseries > 1)

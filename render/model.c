@@ -285,8 +285,10 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 				b->value = bl_median(a->vals, a->n); /* sorts */
 				b->min = a->vals[0];
 				b->max = a->vals[a->n - 1];
-				if (b->max > hi)
-					hi = b->max;
+				/* a lower bound gets room above it for its open end */
+				double top = b->censored ? b->max * 1.08 : b->max;
+				if (top > hi)
+					hi = top;
 				if (b->min > 0 && b->min < lo)
 					lo = b->min;
 			} else {
@@ -322,13 +324,20 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	char srcs[400];
 	size_t used = 0;
 	srcs[0] = '\0';
-	for (size_t i = 0; i < c->nsources && used + 8 < sizeof srcs; i++) {
-		int w = snprintf(srcs + used, sizeof srcs - used, "%s%s", i ? ", " : "",
-				 bl_basename(c->sources[i]));
+	size_t nnames = 0;
+	for (size_t k = 0; k < nm && used + 8 < sizeof srcs; k++) {
+		const char *sn = it->v[members[k]].source_name;
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = it->v[members[j]].source_name == sn;
+		if (seen)
+			continue;
+		int w = snprintf(srcs + used, sizeof srcs - used, "%s%s", nnames ? ", " : "", sn);
 		used = w > 0 && (size_t)w < sizeof srcs - used ? used + (size_t)w : sizeof srcs - 1;
+		nnames++;
 	}
 	system_text(s->docs, sys, sizeof sys);
-	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", c->nsources > 1 ? "sources" : "source", srcs,
+	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", nnames > 1 ? "sources" : "source", srcs,
 		 *sys ? " — " : "", sys);
 	c->subtitle = strdup(tbuf);
 	char mbuf[64];
@@ -397,6 +406,33 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
 	return NULL;
 }
 
+/* Several inputs with the same categories (one post against another, or
+ * against its replay): the series carry the source's name so that the
+ * inputs stand side by side. Inputs with categories of their own share
+ * the series. */
+static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct bl_items *it)
+{
+	if (s->nsources < 2 || v->cat == BL_KEY_SOURCE || v->ser == BL_KEY_SOURCE)
+		return 0;
+	bool shared = false;
+	for (size_t i = 0; i < it->n && !shared; i++)
+		for (size_t j = i + 1; j < it->n && !shared; j++)
+			shared = it->v[j].src != it->v[i].src && strcmp(it->v[i].cat, it->v[j].cat) == 0;
+	if (!shared)
+		return 0;
+	for (size_t i = 0; i < it->n; i++) {
+		struct bl_item *x = &it->v[i];
+		size_t n = strlen(x->source_name) + strlen(x->ser) + 3;
+		char *t = malloc(n);
+		if (!t)
+			return -1;
+		snprintf(t, n, "%s%s%s", x->source_name, *x->ser ? ": " : "", x->ser);
+		free(x->ser);
+		x->ser = t;
+	}
+	return 0;
+}
+
 static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
 			  const struct bl_chart_opts *o, struct bl_charts *out)
 {
@@ -405,7 +441,7 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 	char **splits = NULL;
 	size_t nsplits = 0;
 	int rc = -1;
-	if (bl_select_items(s, v, &it) < 0)
+	if (bl_select_items(s, v, &it) < 0 || prefix_sources(s, v, &it) < 0)
 		goto out;
 	members = calloc(it.n ? it.n : 1, sizeof *members);
 	if (!members)

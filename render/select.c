@@ -50,6 +50,68 @@ const char *bl_basename(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* The last `parts` components of path (borrowed pointer into path). */
+static const char *path_tail(const char *path, int parts)
+{
+	const char *p = path + strlen(path);
+	while (p > path && p[-1] == '/')
+		p--; /* trailing slashes */
+	for (int k = 0; k < parts && p > path; k++) {
+		p--;
+		while (p > path && p[-1] != '/')
+			p--;
+		if (k + 1 < parts && p > path)
+			p--;
+	}
+	return p;
+}
+
+/* Short names for the sources: the file name, with as many directories as
+ * it takes to tell them apart (corpus/a/input, corpus/b/input -> a/input,
+ * b/input), and "#k" for the k-th message of a mail archive. */
+static int source_names(struct bl_select *s)
+{
+	size_t nd = json_array_size(s->docs);
+	const char **paths = calloc(s->nsources ? s->nsources : 1, sizeof *paths);
+	json_int_t *msgs = calloc(s->nsources ? s->nsources : 1, sizeof *msgs);
+	if (!paths || !msgs) {
+		free(paths);
+		free(msgs);
+		return -1;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		json_t *src = json_object_get(json_array_get(s->docs, i), "source");
+		const char *p = json_string_value(json_object_get(src, "path"));
+		json_t *m = json_object_get(src, "message");
+		paths[s->src_of_doc[i]] = p ? p : "-";
+		msgs[s->src_of_doc[i]] = m ? json_integer_value(json_object_get(m, "index")) + 1 : 0;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < s->nsources && rc == 0; i++) {
+		int parts = 1;
+		const char *tail = path_tail(paths[i], parts);
+		for (bool clash = true; clash && parts < 8;) {
+			clash = false;
+			for (size_t j = 0; j < s->nsources; j++)
+				if (j != i && strcmp(paths[j], paths[i]) != 0 &&
+				    strcmp(path_tail(paths[j], parts), tail) == 0)
+					clash = true;
+			if (clash)
+				tail = path_tail(paths[i], ++parts);
+		}
+		char buf[512];
+		if (msgs[i])
+			snprintf(buf, sizeof buf, "%s #%lld", tail, (long long)msgs[i]);
+		else
+			snprintf(buf, sizeof buf, "%s", tail);
+		if (!(s->src_names[i] = strdup(buf)))
+			rc = -1;
+	}
+	free(paths);
+	free(msgs);
+	return rc;
+}
+
 int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o,
 		   char *err, size_t errlen)
 {
@@ -76,23 +138,25 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 		}
 	}
 	/* distinct sources: the same path with several messages counts each */
-	size_t i, j;
-	json_t *d, *e;
-	json_array_foreach(docs, i, d)
-	{
-		bool seen = false;
-		json_t *src = json_object_get(d, "source");
-		json_array_foreach(docs, j, e)
-		{
-			if (j >= i)
-				break;
-			if (json_equal(json_object_get(e, "source"), src)) {
-				seen = true;
-				break;
-			}
-		}
-		if (!seen)
-			s->nsources++;
+	size_t nd = json_array_size(docs);
+	s->src_of_doc = calloc(nd ? nd : 1, sizeof *s->src_of_doc);
+	s->src_names = calloc(nd ? nd : 1, sizeof *s->src_names);
+	if (!s->src_of_doc || !s->src_names) {
+		snprintf(err, errlen, "out of memory");
+		bl_select_free(s);
+		return -1;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		json_t *src = json_object_get(json_array_get(docs, i), "source");
+		size_t j = 0;
+		while (j < i && !json_equal(json_object_get(json_array_get(docs, j), "source"), src))
+			j++;
+		s->src_of_doc[i] = j < i ? s->src_of_doc[j] : s->nsources++;
+	}
+	if (source_names(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		bl_select_free(s);
+		return -1;
 	}
 	return 0;
 }
@@ -102,6 +166,18 @@ void bl_select_free(struct bl_select *s)
 	pcre2_match_data_free(s->md);
 	pcre2_code_free(s->where);
 	s->md = s->where = NULL;
+	if (s->src_names)
+		for (size_t i = 0; i < s->nsources; i++)
+			free(s->src_names[i]);
+	free(s->src_names);
+	free(s->src_of_doc);
+	s->src_names = NULL;
+	s->src_of_doc = NULL;
+}
+
+const char *bl_select_source_name(const struct bl_select *s, size_t src)
+{
+	return src < s->nsources && s->src_names[src] ? s->src_names[src] : "-";
 }
 
 static bool re_hit(struct bl_select *s, const char *text)
@@ -292,8 +368,8 @@ static char *format_size_key(double v)
 /* The text of key k for one result, or NULL when the result has no such
  * key (an iozone cell without a record size). *order gets a numeric order
  * for coordinates. Returns "" (new) for BL_KEY_NONE. */
-static char *key_text(enum bl_key k, json_t *doc, json_t *run,
-		      json_t *res, const char *name, double *order, bool *missing)
+static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
+		      const char *srcname, double *order, bool *missing)
 {
 	char buf[256];
 	*order = NAN;
@@ -310,17 +386,8 @@ static char *key_text(enum bl_key k, json_t *doc, json_t *run,
 		snprintf(buf, sizeof buf, "%s (line %lld)", name, (long long)line);
 		return strdup(buf);
 	}
-	case BL_KEY_SOURCE: {
-		json_t *src = json_object_get(doc, "source");
-		const char *p = bl_basename(json_string_value(json_object_get(src, "path")));
-		json_t *msg = json_object_get(src, "message");
-		if (msg)
-			snprintf(buf, sizeof buf, "%s #%lld", p,
-				 (long long)json_integer_value(json_object_get(msg, "index")) + 1);
-		else
-			snprintf(buf, sizeof buf, "%s", p);
-		return strdup(buf);
-	}
+	case BL_KEY_SOURCE:
+		return strdup(srcname);
 	case BL_KEY_TOOL:
 		return strdup(tool ? tool : "?");
 	case BL_KEY_METRIC:
@@ -422,38 +489,16 @@ void bl_items_free(struct bl_items *it)
 	memset(it, 0, sizeof *it);
 }
 
-static size_t source_index(struct bl_select *s, size_t doc_i)
-{
-	json_t *src = json_object_get(json_array_get(s->docs, doc_i), "source");
-	size_t idx = 0, j;
-	json_t *e;
-	json_array_foreach(s->docs, j, e)
-	{
-		if (j >= doc_i)
-			break;
-		bool first = true;
-		for (size_t k = 0; k < j; k++)
-			if (json_equal(json_object_get(json_array_get(s->docs, k), "source"),
-				       json_object_get(e, "source"))) {
-				first = false;
-				break;
-			}
-		if (first && !json_equal(json_object_get(e, "source"), src))
-			idx++;
-	}
-	return idx;
-}
-
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
 {
 	size_t di, ri, k;
 	json_t *doc, *run, *res;
-	bool prefix_source = s->nsources > 1 && v->cat != BL_KEY_SOURCE && v->ser != BL_KEY_SOURCE;
 	json_array_foreach(s->docs, di, doc)
 	{
 		char **names = NULL;
 		json_t *runs = json_object_get(doc, "runs");
-		size_t src = source_index(s, di);
+		size_t src = s->src_of_doc[di];
+		const char *sname = bl_select_source_name(s, src);
 		json_array_foreach(runs, ri, run)
 		{
 			const char *tool = json_string_value(json_object_get(run, "tool"));
@@ -491,24 +536,17 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.command = json_string_value(json_object_get(run, "command"));
 				x.source = json_string_value(
 					json_object_get(json_object_get(doc, "source"), "path"));
+				x.source_name = sname;
 				bool miss1, miss2, miss3;
 				double so;
-				x.cat = key_text(v->cat, doc, run, res, names[ri], &x.cat_order, &miss1);
-				x.ser = key_text(v->ser, doc, run, res, names[ri], &so, &miss2);
-				x.split = key_text(v->split, doc, run, res, names[ri], &x.split_order, &miss3);
+				x.cat = key_text(v->cat, run, res, names[ri], sname, &x.cat_order, &miss1);
+				x.ser = key_text(v->ser, run, res, names[ri], sname, &so, &miss2);
+				x.split = key_text(v->split, run, res, names[ri], sname, &x.split_order, &miss3);
 				if (miss1 || miss2 || miss3) {
 					free(x.cat);
 					free(x.ser);
 					free(x.split);
 					continue;
-				}
-				if (x.ser && prefix_source) {
-					char sb[256];
-					json_t *sp = json_object_get(json_object_get(doc, "source"), "path");
-					const char *b = bl_basename(json_string_value(sp));
-					snprintf(sb, sizeof sb, *x.ser ? "%s: %s" : "%s%s", b, x.ser);
-					free(x.ser);
-					x.ser = strdup(sb);
 				}
 				if (!x.cat || !x.ser || !x.split || push(out, &x) < 0) {
 					free(x.cat);
