@@ -27,7 +27,16 @@ void cli_out_abort(struct cli_out *o);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Loads every input (a post, or benchlog JSON documents) into the array
+ * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
+#include <jansson.h>
+int cli_load_docs(char **files, int nfiles, json_t *docs);
+/* A bl_write_fn onto a FILE * context. */
+int cli_write_out(void *ctx, const unsigned char *data, size_t len);
+
 int cmd_parse(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
+int cmd_table(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 

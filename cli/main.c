@@ -13,6 +13,8 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{"parse", "find benchmark runs in posts and write benchlog/1 JSON", cmd_parse},
+	{"chart", "draw comparison charts (PNG, SVG, PDF) from posts or documents", cmd_chart},
+	{"table", "print the same comparisons as a terminal, Markdown or CSV table", cmd_table},
 	{"list", "list the tool parsers and the variants each knows", cmd_list},
 	{"schema", "print the JSON Schema of benchlog/1 documents", cmd_schema},
 	{NULL, NULL, NULL},
@@ -23,7 +25,8 @@ static void usage(FILE *f)
 	fputs("usage: benchlog <command> [options] [FILE...]\n"
 	      "       benchlog --version | --help\n\n"
 	      "benchlog reads storage-benchmark output pasted into mails, posts and\n"
-	      "archives (dd, time, ...), and turns it into normalized JSON.\n\n"
+	      "archives (dd, time, ...), turns it into normalized JSON, and draws\n"
+	      "comparison charts and tables.\n\n"
 	      "commands:\n",
 	      f);
 	for (const struct subcommand *c = subcommands; c->name; c++)
