@@ -736,9 +736,18 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 	while (*p) {
 		while (*p == ' ' || *p == '\t')
 			p++;
+		/* a word; blanks inside quotes belong to it: of='/tmp/out file' */
 		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
+		char q = 0;
+		while (*p && (q || (*p != ' ' && *p != '\t'))) {
+			if (q) {
+				if (*p == q)
+					q = 0;
+			} else if (*p == '"' || *p == '\'') {
+				q = *p;
+			}
 			p++;
+		}
 		size_t wl = (size_t)(p - w);
 		if (!wl)
 			break;
@@ -751,7 +760,7 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 		size_t kl = (size_t)(eq - w);
 		const char *v = eq + 1;
 		size_t vl = wl - kl - 1;
-		/* strip one level of quotes: of="/tmp/a b" is rare, of='x' less so */
+		/* strip one level of quotes: of="/tmp/a b", of='x' */
 		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
 			v++;
 			vl -= 2;
@@ -788,12 +797,12 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 }
 
 static const char *const dd_variants[] = {
-	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs)",
-	"gnu (coreutils 8.24+: bytes (SI, IEC) copied)",
+	"bsd (FreeBSD, NetBSD, OpenBSD, macOS, Android toolbox: bytes transferred in ... secs; FreeBSD/macOS status=progress)",
+	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress)",
 	"gnu-old (coreutils before 8.24: bytes (SI) copied)",
-	"gnu-localized (translated words, decimal comma)",
-	"busybox (copied, ... seconds, ...MB/s)",
-	"records-only (status=noxfer, Solaris)",
+	"gnu-localized (de, fr, es, ru, ...: translated words, decimal comma, ru verb first)",
+	"busybox (bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s)",
+	"records-only (status=noxfer, or no summary printed)",
 	NULL,
 };
 
