@@ -78,7 +78,15 @@ static const int gmap_verb_first[8] = {2, 3, 4, 1, 5, 6, 7, 8};
  * "dd: warning: partial read (958464 bytes); suggest iflag=fullblock" */
 static struct bl_re err_re = BL_RE("^[ \\t]*dd: (.{1,300})$", 0);
 
-enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR };
+/* Counts between the records and the summary:
+ * "3 truncated records" (GNU conv=block), "1 truncated block" and
+ * "2 odd length swab blocks" (BSD), "5 sparse output blocks" (NetBSD). */
+static struct bl_re extra_re = BL_RE(
+	"^[ \\t]*(\\d{1,20}) (truncated records?|truncated blocks?|odd length swab blocks?|"
+	"sparse output blocks?)[ \\t]*$",
+	0);
+
+enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR, K_EXTRA };
 
 struct dd_line {
 	enum line_kind kind;
@@ -162,6 +170,8 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 	}
 	if (bl_re_match(&bsdprog_re, l->s, l->len, 0, m))
 		return d->kind = K_PROGRESS;
+	if (bl_re_match(&extra_re, l->s, l->len, 0, m))
+		return d->kind = K_EXTRA;
 	if (bl_re_match(&err_re, l->s, l->len, 0, m))
 		return d->kind = K_ERR;
 	return d->kind = K_OTHER;
@@ -312,11 +322,19 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 	int want_rec = kind == K_REC ? 1 : (kind == K_BSD || kind == K_GNU) ? 2 : 0;
 	/* A summary has its two records lines above it; "records out" has
 	 * "records in" above it. */
-	for (int k = 0; k < want_rec; k++) {
+	for (int k = 0, extra = 0; k < want_rec; k++) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		struct dd_line d;
-		if (classify(&prev, &d) != K_REC)
+		enum line_kind pk = classify(&prev, &d);
+		if (pk == K_EXTRA && want_rec == 2 && k == 0 && extra < 3) {
+			/* "3 truncated records" between the records and the summary */
+			start = prev;
+			extra++;
+			k--;
+			continue;
+		}
+		if (pk != K_REC)
 			break;
 		start = prev;
 	}
@@ -580,7 +598,8 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (k == K_OTHER)
 			break;
 		/* what comes after records belongs to the next block */
-		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec))
+		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec) ||
+		    (k == K_EXTRA && nrec < 2))
 			break;
 		struct bl_line next;
 		bool more = bl_line_next(msg, &cur, &next);
@@ -604,8 +623,8 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		return BL_NOT_MINE;
 	/* What the walk found: recs[0..1], a summary, progress and errors. */
 	const struct dd_line *recs[2] = {NULL, NULL}, *sum = NULL, *progress = NULL;
-	const struct dd_line *errs[3];
-	size_t nerr = 0;
+	const struct dd_line *errs[3], *extras[3];
+	size_t nerr = 0, nextra = 0;
 	nrec = 0;
 	for (size_t i = 0; i < n; i++) {
 		switch (lines[i].kind) {
@@ -619,6 +638,10 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		case K_ERR:
 			if (nerr < 3)
 				errs[nerr++] = &lines[i];
+			break;
+		case K_EXTRA:
+			if (nextra < 3)
+				extras[nextra++] = &lines[i];
 			break;
 		default: break;
 		}
@@ -690,6 +713,15 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		record_results(run, recs[1], "out");
 	if (progress)
 		progress_walk(&progress->line, run);
+	for (size_t i = 0; i < nextra; i++) {
+		uint64_t v = 0;
+		u64_group(&extras[i]->line, &extras[i]->m, 1, &v);
+		const char *w = extras[i]->line.s + extras[i]->m.ov[4];
+		const char *metric = w[0] == 't' ? "truncated_records"
+				     : w[0] == 'o' ? "odd_length_swab_blocks"
+						   : "sparse_output_blocks";
+		bl_run_result(run, metric, (double)v, "records", NULL, 0);
+	}
 
 	if (sum) {
 		summary_results(doc, ri, sum, &c, variant);

@@ -277,6 +277,16 @@ static bool bare_prompt(const char *s, size_t len)
 	return last == '$' || last == '#' || last == '%' || last == '>';
 }
 
+/* A line that ends a sentence or introduces something: ". ! ? :" */
+static bool ends_sentence(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len)
+		return true;
+	char c = s[len - 1];
+	return c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == ')';
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -308,7 +318,11 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			struct bl_line up;
 			bool up_blank = !bl_line_prev(sc->msg, &above, &up) ||
 					up.off < sc->floor || bl_is_blank(up.s, up.len);
-			if (!cap && nonblank <= CAPTION_LOOKBACK &&
+			/* the end of a sentence that began on the line above is
+			 * not a caption: "... three lines\nwere longer than 80:" */
+			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
+					 !ends_sentence(up.s, up.len);
+			if (!cap && nonblank <= CAPTION_LOOKBACK && !continued &&
 			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
 				cap = ts;
 				caplen = tl;
