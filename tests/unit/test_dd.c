@@ -187,6 +187,15 @@ static void test_shell_operators(void)
 	json_decref(d);
 }
 
+static void test_continued(void)
+{
+	/* a command continued with backslashes is read as one line */
+	json_t *d = parse_cmd("% sudo dd \\\n    if=a \\\n    of=b \\\n    bs=64k");
+	CHECK(command(d) && strcmp(command(d), "dd if=a of=b bs=64k") == 0);
+	CHECK(param_int(d, "block_size") == 65536);
+	json_decref(d);
+}
+
 static void test_prompts(void)
 {
 	static const char *const cmds[] = {
@@ -310,6 +319,7 @@ int main(void)
 	test_quotes();
 	test_shell_operators();
 	test_prompts();
+	test_continued();
 	test_consistency();
 	test_not_dd();
 	bl_cleanup();
