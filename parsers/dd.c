@@ -589,7 +589,9 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bl_line start = block_start(sc, anchor, ak);
 	/* Walk the block from its start: errors and progress, two records
 	 * lines, a summary. */
-	struct dd_line lines[8];
+	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
+	 * room to spare: the walk always reaches the anchor */
+	struct dd_line lines[12];
 	size_t n = 0, nrec = 0;
 	struct bl_line cur = start;
 	for (;;) {
@@ -615,7 +617,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (k == K_REC)
 			nrec++;
 		n++;
-		if (k == K_BSD || k == K_GNU || n == 8 || !more)
+		if (k == K_BSD || k == K_GNU || n == sizeof lines / sizeof lines[0] || !more)
 			break;
 		cur = next;
 	}
