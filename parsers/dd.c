@@ -78,7 +78,15 @@ static const int gmap_verb_first[8] = {2, 3, 4, 1, 5, 6, 7, 8};
  * "dd: warning: partial read (958464 bytes); suggest iflag=fullblock" */
 static struct bl_re err_re = BL_RE("^[ \\t]*dd: (.{1,300})$", 0);
 
-enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR };
+/* Counts between the records and the summary:
+ * "3 truncated records" (GNU conv=block), "1 truncated block" and
+ * "2 odd length swab blocks" (BSD), "5 sparse output blocks" (NetBSD). */
+static struct bl_re extra_re = BL_RE(
+	"^[ \\t]*(\\d{1,20}) (truncated records?|truncated blocks?|odd length swab blocks?|"
+	"sparse output blocks?)[ \\t]*$",
+	0);
+
+enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR, K_EXTRA };
 
 struct dd_line {
 	enum line_kind kind;
@@ -162,6 +170,8 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 	}
 	if (bl_re_match(&bsdprog_re, l->s, l->len, 0, m))
 		return d->kind = K_PROGRESS;
+	if (bl_re_match(&extra_re, l->s, l->len, 0, m))
+		return d->kind = K_EXTRA;
 	if (bl_re_match(&err_re, l->s, l->len, 0, m))
 		return d->kind = K_ERR;
 	return d->kind = K_OTHER;
@@ -312,11 +322,19 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 	int want_rec = kind == K_REC ? 1 : (kind == K_BSD || kind == K_GNU) ? 2 : 0;
 	/* A summary has its two records lines above it; "records out" has
 	 * "records in" above it. */
-	for (int k = 0; k < want_rec; k++) {
+	for (int k = 0, extra = 0; k < want_rec; k++) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		struct dd_line d;
-		if (classify(&prev, &d) != K_REC)
+		enum line_kind pk = classify(&prev, &d);
+		if (pk == K_EXTRA && want_rec == 2 && k == 0 && extra < 3) {
+			/* "3 truncated records" between the records and the summary */
+			start = prev;
+			extra++;
+			k--;
+			continue;
+		}
+		if (pk != K_REC)
 			break;
 		start = prev;
 	}
@@ -571,7 +589,9 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bl_line start = block_start(sc, anchor, ak);
 	/* Walk the block from its start: errors and progress, two records
 	 * lines, a summary. */
-	struct dd_line lines[8];
+	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
+	 * room to spare: the walk always reaches the anchor */
+	struct dd_line lines[12];
 	size_t n = 0, nrec = 0;
 	struct bl_line cur = start;
 	for (;;) {
@@ -580,7 +600,8 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (k == K_OTHER)
 			break;
 		/* what comes after records belongs to the next block */
-		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec))
+		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec) ||
+		    (k == K_EXTRA && nrec < 2))
 			break;
 		struct bl_line next;
 		bool more = bl_line_next(msg, &cur, &next);
@@ -596,7 +617,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (k == K_REC)
 			nrec++;
 		n++;
-		if (k == K_BSD || k == K_GNU || n == 8 || !more)
+		if (k == K_BSD || k == K_GNU || n == sizeof lines / sizeof lines[0] || !more)
 			break;
 		cur = next;
 	}
@@ -604,8 +625,8 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		return BL_NOT_MINE;
 	/* What the walk found: recs[0..1], a summary, progress and errors. */
 	const struct dd_line *recs[2] = {NULL, NULL}, *sum = NULL, *progress = NULL;
-	const struct dd_line *errs[3];
-	size_t nerr = 0;
+	const struct dd_line *errs[3], *extras[3];
+	size_t nerr = 0, nextra = 0;
 	nrec = 0;
 	for (size_t i = 0; i < n; i++) {
 		switch (lines[i].kind) {
@@ -619,6 +640,10 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		case K_ERR:
 			if (nerr < 3)
 				errs[nerr++] = &lines[i];
+			break;
+		case K_EXTRA:
+			if (nextra < 3)
+				extras[nextra++] = &lines[i];
 			break;
 		default: break;
 		}
@@ -690,6 +715,15 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		record_results(run, recs[1], "out");
 	if (progress)
 		progress_walk(&progress->line, run);
+	for (size_t i = 0; i < nextra; i++) {
+		uint64_t v = 0;
+		u64_group(&extras[i]->line, &extras[i]->m, 1, &v);
+		const char *w = extras[i]->line.s + extras[i]->m.ov[4];
+		const char *metric = w[0] == 't' ? "truncated_records"
+				     : w[0] == 'o' ? "odd_length_swab_blocks"
+						   : "sparse_output_blocks";
+		bl_run_result(run, metric, (double)v, "records", NULL, 0);
+	}
 
 	if (sum) {
 		summary_results(doc, ri, sum, &c, variant);
@@ -736,9 +770,18 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 	while (*p) {
 		while (*p == ' ' || *p == '\t')
 			p++;
+		/* a word; blanks inside quotes belong to it: of='/tmp/out file' */
 		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
+		char q = 0;
+		while (*p && (q || (*p != ' ' && *p != '\t'))) {
+			if (q) {
+				if (*p == q)
+					q = 0;
+			} else if (*p == '"' || *p == '\'') {
+				q = *p;
+			}
 			p++;
+		}
 		size_t wl = (size_t)(p - w);
 		if (!wl)
 			break;
@@ -751,7 +794,7 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 		size_t kl = (size_t)(eq - w);
 		const char *v = eq + 1;
 		size_t vl = wl - kl - 1;
-		/* strip one level of quotes: of="/tmp/a b" is rare, of='x' less so */
+		/* strip one level of quotes: of="/tmp/a b", of='x' */
 		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
 			v++;
 			vl -= 2;
@@ -788,12 +831,12 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 }
 
 static const char *const dd_variants[] = {
-	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs)",
-	"gnu (coreutils 8.24+: bytes (SI, IEC) copied)",
+	"bsd (FreeBSD, NetBSD, OpenBSD, macOS, Android toolbox: bytes transferred in ... secs; FreeBSD/macOS status=progress)",
+	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress)",
 	"gnu-old (coreutils before 8.24: bytes (SI) copied)",
-	"gnu-localized (translated words, decimal comma)",
-	"busybox (copied, ... seconds, ...MB/s)",
-	"records-only (status=noxfer, Solaris)",
+	"gnu-localized (de, fr, es, ru, ...: translated words, decimal comma, ru verb first)",
+	"busybox (bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s)",
+	"records-only (status=noxfer, or no summary printed)",
 	NULL,
 };
 

@@ -119,6 +119,50 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
  * status line and a rule between them ("$ dd ...", "# exit=0", "-----"). */
 #define COMMAND_LOOKBACK 6
 
+/* A command continued with backslashes, up to text offset `limit`:
+ *   # dd \
+ *       status=progress \
+ *       if=FreeBSD-14.3-RELEASE-amd64-mini-memstick.img \
+ *       of=/dev/disk6 \
+ *       bs=1m
+ * becomes one line, "dd status=progress if=... of=/dev/disk6 bs=1m".
+ * Takes `cmd` (owned) and returns the joined string, or NULL. */
+#define COMMAND_MAX 4096
+static char *join_continued(struct bl_message *msg, const struct bl_line *first,
+			    size_t limit, char *cmd)
+{
+	struct bl_line cur = *first, next;
+	size_t n = strlen(cmd);
+	while (n && cmd[n - 1] == '\\' && bl_line_next(msg, &cur, &next) && next.off < limit) {
+		cmd[--n] = '\0';
+		while (n && (cmd[n - 1] == ' ' || cmd[n - 1] == '\t'))
+			cmd[--n] = '\0';
+		char *part = bl_strndup_trim(next.s, next.len);
+		if (!part) {
+			free(cmd);
+			return NULL;
+		}
+		size_t pl = strlen(part);
+		if (n + 1 + pl + 1 > COMMAND_MAX) {
+			free(part);
+			break;
+		}
+		char *j = realloc(cmd, n + 1 + pl + 1);
+		if (!j) {
+			free(part);
+			free(cmd);
+			return NULL;
+		}
+		cmd = j;
+		cmd[n++] = ' ';
+		memcpy(cmd + n, part, pl + 1);
+		n += pl;
+		free(part);
+		cur = next;
+	}
+	return cmd;
+}
+
 bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 			  struct bl_run *run)
 {
@@ -134,6 +178,9 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		if (!bl_scan_parse_cmdline(cur.s, cur.len, p->command_word, &cl))
 			continue;
 		char *cmd = bl_strndup_trim(cur.s + cl.cmd_start, cur.len - cl.cmd_start);
+		if (!cmd)
+			return false;
+		cmd = join_continued(sc->msg, &cur, run->off, cmd);
 		if (!cmd)
 			return false;
 		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
@@ -277,6 +324,16 @@ static bool bare_prompt(const char *s, size_t len)
 	return last == '$' || last == '#' || last == '%' || last == '>';
 }
 
+/* A line that ends a sentence or introduces something: ". ! ? :" */
+static bool ends_sentence(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len)
+		return true;
+	char c = s[len - 1];
+	return c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == ')';
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -308,7 +365,11 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			struct bl_line up;
 			bool up_blank = !bl_line_prev(sc->msg, &above, &up) ||
 					up.off < sc->floor || bl_is_blank(up.s, up.len);
-			if (!cap && nonblank <= CAPTION_LOOKBACK &&
+			/* the end of a sentence that began on the line above is
+			 * not a caption: "... three lines\nwere longer than 80:" */
+			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
+					 !ends_sentence(up.s, up.len);
+			if (!cap && nonblank <= CAPTION_LOOKBACK && !continued &&
 			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
 				cap = ts;
 				caplen = tl;

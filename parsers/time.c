@@ -316,6 +316,18 @@ static bool same_command(const char *a, const char *b)
 	}
 }
 
+/* Is `printed` (what zsh or GNU -v print) the command of the run? zsh
+ * prints what was typed after "time", wrappers included ("sudo dd ..."),
+ * where the run's command starts at the tool's word. */
+static bool names_command(const char *printed, const char *cmd)
+{
+	if (same_command(printed, cmd))
+		return true;
+	struct bl_cmdline cl;
+	return bl_scan_parse_cmdline(printed, strlen(printed), NULL, &cl) &&
+	       cl.cmd_start > 0 && same_command(printed + cl.cmd_start, cmd);
+}
+
 static void add_time_results(struct bl_run *run)
 {
 	bl_run_result(run, "elapsed", run->time.real, "s", NULL, 0);
@@ -379,7 +391,7 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 	struct bl_run *last = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
 	if (last && !last->time.present && strcmp(last->tool, "time") != 0 &&
 	    only_blank(msg, last->end_off, r.off) &&
-	    (r.command ? (last->command && same_command(last->command, r.command))
+	    (r.command ? (last->command && names_command(r.command, last->command))
 		       : last->timed)) {
 		last->time = r.t;
 		last->end_off = r.end;

@@ -32,6 +32,8 @@ def checks_000(runs):
     yield "run 6 time", (r["time"]["real"], r["time"]["user"], r["time"]["system"], r["time"]["cpu_percent"]) == (67.25, 0.029, 6.422, 9.5)
     yield "read run takes the section heading", dd[1]["label"] == "(single hdd) UFS2, gjournal, eli."
     yield "16 distinct groups", len({r["group"] for r in dd}) == 16
+    yield "bs=1m: records x 1 MiB = bytes", all(results(r)["records_out_full"] * 1048576 == results(r)["bytes"] for r in dd)
+    yield "every dd has the BSD summary", all(r["variant"] == "bsd" for r in dd)
 
 
 def checks_001(runs):
@@ -50,6 +52,10 @@ def checks_004(runs):
     yield "tar command", tm[0]["command"] == "(tar xvf ports.tar 2>/dev/null)"
     yield "tar real 4m37.724s", tm[0]["time"]["real"] == 277.724 and tm[0]["time"]["variant"] == "bash"
     yield "rm command", tm[-1]["command"] == "rm -R ports"
+    # ibs=64k with obs left at 512: the records out are 512-byte blocks
+    yield "records out x 512 = bytes", all(results(r)["records_out_full"] * 512 == results(r)["bytes"] for r in dd)
+    yield "records in x 64k = bytes", all(results(r)["records_in_full"] * 65536 == results(r)["bytes"] for r in dd)
+    yield "every tar/rm report is bash's", all(r["time"]["variant"] == "bash" for r in tm)
 
 
 def main():
