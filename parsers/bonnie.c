@@ -424,7 +424,10 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 			break;
 		if (ck == K_FILE) {
 			read_file(&c, &cur, &m);
-			c.variant = "garloff";
+			/* Tim Bray's prints "File './Bonnie.4711', size: 104857600";
+			 * Garloff's adds the volumes and its version */
+			if (bl_re_gset(&m, 1) || bl_re_gset(&m, 4))
+				c.variant = "garloff";
 		} else if (ck == K_DONE) {
 			read_done(&c, &cur, &m);
 			if (c.have_done[0] || c.have_done[1] || c.have_done[2])
@@ -446,7 +449,7 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 			break;
 		cur = next;
 	}
-	if (c.sync || c.seek_kb >= 0 || any_done || c.has_file)
+	if (c.sync || c.seek_kb >= 0 || any_done)
 		c.variant = "garloff";
 	if (c.gb)
 		c.variant = "bonnie-64";

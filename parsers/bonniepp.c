@@ -46,7 +46,7 @@ static struct bl_re dashfile_re = BL_RE("^[ \\t]*-{3,}Sequential Create-{3,}", 0
 static struct bl_re sub_io_re = BL_RE("^[ \\t]*(?:Concurrency +(\\d{1,6}) +)?-Per Chr- --Block--", 0);
 
 /* "freebsd.javaforum.h -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--" */
-static struct bl_re sub_file_re = BL_RE("^[ \\t]*(\\S.{0,40}?)? *-Create-- --Read---", 0);
+static struct bl_re sub_file_re = BL_RE("^[ \\t]*([^-\\s].{0,40}?)? *-Create-- --Read---", 0);
 
 /* "Machine        Size K/sec %CP K/sec %CP ..."   "Machine   Size:chnk K/sec %CP"
  * "Name:Size etc        /sec %CP  /sec %CP ..."                          (2.00) */
@@ -93,7 +93,7 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 
 /* ------------------------------------------------------------ the tables */
 
-#define MAX_RECS 256
+#define MAX_RECS 128
 
 struct tab {
 	char version[16];
@@ -107,6 +107,7 @@ struct tab {
 	size_t nio, fpos;
 	int last;              /* record the next Latency row belongs to */
 	int section;           /* 0 none, 1 IO rows, 2 file rows */
+	bool full;             /* MAX_RECS reached: the block ends there */
 };
 
 /* Right edges of the 12 data columns: the header's words where it has
@@ -246,11 +247,13 @@ static bool size_cell(struct bpp_rec *rec, const char *s, size_t n, bool is200)
 	return false;
 }
 
-static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, const struct tab *t, size_t off,
+static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, struct tab *t, size_t off,
 			       size_t end)
 {
-	if (*n >= MAX_RECS)
+	if (*n >= MAX_RECS) {
+		t->full = true;
 		return NULL;
+	}
 	struct bpp_rec *r = &recs[(*n)++];
 	bpp_rec_init(r);
 	r->off = off;
@@ -647,7 +650,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_re_match m;
 	struct bpp_rec *csv = malloc(sizeof *csv);
-	struct bpp_rec *recs = calloc(MAX_RECS, sizeof *recs);
+	struct bpp_rec *recs = malloc(MAX_RECS * sizeof *recs);
 	struct tab *t = calloc(1, sizeof *t);
 	struct bl_btab_row *row = malloc(sizeof *row);
 	enum bl_claim result = BL_NOT_MINE;
@@ -707,7 +710,11 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			}
 			break;
 		case K_SUB_FILE:
-			snprintf(t->fname, sizeof t->fname, "%.*s", (int)bl_re_glen(&m, 1), cur.s + m.ov[2]);
+			if (bl_re_gset(&m, 1))
+				snprintf(t->fname, sizeof t->fname, "%.*s", (int)bl_re_glen(&m, 1),
+					 cur.s + m.ov[2]);
+			else
+				t->fname[0] = '\0';
 			break;
 		case K_HDR_IO: {
 			bool is200 = memmem(cur.s, cur.len, "Name:Size", 9) != NULL;
@@ -739,7 +746,9 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			break;
 		case K_CSV_HDR: t->section = 0; break;
 		case K_CSV:
-			if (nrec < MAX_RECS) {
+			if (nrec >= MAX_RECS) {
+				ok = false; /* the next block starts at this line */
+			} else {
 				recs[nrec] = *csv;
 				recs[nrec].off = cur.off;
 				recs[nrec].end = cur.next;
@@ -828,6 +837,12 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	if (nrec == 0)
 		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.no-rows", anchor->off,
 			    "a bonnie++ header without result rows");
+	if (t->full) {
+		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.too-many-rows", last_end,
+			    "more than %d bonnie++ results in one block: the block is cut here",
+			    MAX_RECS);
+		doc->partial = true;
+	}
 done:
 	free(csv);
 	free(recs);
