@@ -310,7 +310,7 @@ static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 			    "the row has %zu cells where bonnie prints 12; the first 12 are read",
 			    r->ntok - w->first);
 		for (int k = 0; k < 12; k++)
-			cell[k] = (int)w->first + k;
+			cell[k] = w->first + (size_t)k < r->ntok ? (int)w->first + k : -1;
 	} else if (uncertain) {
 		bl_doc_diag(doc, ri, BL_WARNING, "bonnie.misaligned", row_off,
 			    "%d cell(s) of the row stand away from the header's columns; placed at the nearest",

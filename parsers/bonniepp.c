@@ -133,17 +133,9 @@ static void header_edges(const struct bl_line *l, const char *after, long *edge,
 	*start = edge[0] - 6;
 }
 
-static bool names_match(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (!la || !lb)
-		return true;
-	return strncmp(a, b, la < lb ? la : lb) == 0;
-}
-
 static void longer_name(char *dst, size_t cap, const char *other)
 {
-	if (strlen(other) > strlen(dst) && names_match(dst, other))
+	if (strlen(other) > strlen(dst) && bpp_names_match(dst, other))
 		snprintf(dst, cap, "%s", other);
 }
 
@@ -352,7 +344,7 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 	struct bpp_rec *rec = NULL;
 	if (t->fpos < t->nio) {
 		struct bpp_rec *io = &recs[t->io_recs[t->fpos]];
-		if (!io->files && names_match(io->name, name[0] ? name : t->fname)) {
+		if (!io->files && bpp_names_match(io->name, name[0] ? name : t->fname)) {
 			rec = io;
 			t->fpos++;
 			if (l->next > rec->end)
@@ -420,185 +412,18 @@ static void latency_row(struct tab *t, struct bpp_rec *recs, struct bl_btab_row 
 		rec->end = l->next;
 }
 
-/* ------------------------------------------------------------- the runs */
-
-static const char *paired_variant(const char *table_variant)
+/* Two CSV lines of one -x series: same machine, same sizes, same files. */
+static bool same_test(const struct bpp_rec *a, const struct bpp_rec *b)
 {
-	if (strcmp(table_variant, "1.0x") == 0)
-		return "1.0x+csv";
-	if (strcmp(table_variant, "2.00") == 0)
-		return "2.00+csv";
-	return "1.9x+csv";
-}
-
-static void param_real(struct bl_run *run, const char *key, double v)
-{
-	if (!isnan(v) && !json_object_get(run->params, key))
-		bl_run_param_real(run, key, v);
-}
-
-static void param_str(struct bl_run *run, const char *key, const char *v)
-{
-	if (v && v[0] && !json_object_get(run->params, key))
-		bl_run_param_str(run, key, v, strlen(v));
-}
-
-static void rec_params(struct bl_run *run, const struct bpp_rec *r)
-{
-	param_str(run, "machine", r->name);
-	param_str(run, "version", r->version);
-	param_str(run, "format_version", r->format_version);
-	if (r->io) {
-		param_real(run, "file_size", r->file_size);
-		param_real(run, "chunk_size", r->chunk_size);
-	}
-	param_real(run, "concurrency", r->concurrency >= 0 ? (double)r->concurrency : NAN);
-	param_str(run, "seed", r->seed);
-	param_real(run, "seeks", r->seeks >= 0 ? (double)r->seeks : NAN);
-	param_real(run, "seek_proc_count", r->seek_procs >= 0 ? (double)r->seek_procs : NAN);
-	if (r->files) {
-		param_str(run, "files", r->files_spec);
-		param_real(run, "num_files", r->num_files);
-		param_real(run, "max_size", r->max_size);
-		param_real(run, "min_size", r->min_size);
-		param_real(run, "num_dirs", r->num_dirs);
-		param_real(run, "file_chunk_size", r->file_chunk_size);
-		param_str(run, "file_type", r->file_kind);
-	}
-}
-
-static void rec_results(struct bl_run *run, const struct bpp_rec *r)
-{
-	for (int t = 0; t < BL_T_COUNT; t++) {
-		if ((t < BL_T_SEQ_CREATE && !r->io) || (t >= BL_T_SEQ_CREATE && !r->files))
-			continue;
-		const struct bl_btab_cell *lat = r->has_lat ? &r->lat[t] : NULL;
-		struct bl_btab_cell blank_lat;
-		if (lat && lat->kind == BL_BTAB_BAD) {
-			memset(&blank_lat, 0, sizeof blank_lat);
-			blank_lat.kind = BL_BTAB_BLANK;
-			lat = &blank_lat;
-		}
-		struct bl_btab_cell rate = r->rate[t], cpu = r->cpu[t];
-		/* an unreadable cell is reported (bad-cell) and written as not read */
-		if (rate.kind == BL_BTAB_BAD)
-			rate.kind = BL_BTAB_BLANK;
-		if (cpu.kind == BL_BTAB_BAD)
-			cpu.kind = BL_BTAB_BLANK;
-		bl_btab_emit(run, (enum bl_btab_test)t, &rate, &cpu, lat);
-	}
-}
-
-static void rec_notes(struct bl_doc *doc, long ri, const struct bpp_rec *r)
-{
-	size_t off = r->off;
-	if (r->notes & BPP_N_SHORT_ROW)
-		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-short-row", off,
-			    "a CSV row one field short with the IO tests skipped (bonnie++ 1.96 with -s0): read with the missing field restored");
-	if (r->notes & BPP_N_NO_SEED)
-		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-no-seed", off,
-			    "a CSV row without the seed field (early 1.92 format)");
-	if (r->notes & BPP_N_DIRS_SHIFT)
-		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-num-dirs", off,
-			    "format 1.98 writes num_dirs in the file_chunk_size column; read as num_dirs");
-	if (r->notes & BPP_N_BAD_CELL)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.bad-cell", off,
-			    "a cell that is no number ('%s'): written as not run", r->bad);
-	if (r->notes & BPP_N_MISALIGNED)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.misaligned", off,
-			    "cells of the row stand away from the header's columns; placed at the nearest");
-	if (r->notes & BPP_N_FIELD_COUNT)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.cell-count", off,
-			    "more cells than bonnie++ prints in a row (or CSV fields past the format): the extra ones are ignored");
-	if ((r->notes & BPP_N_FILE_RATE_BUG) && !r->csv)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-file-rates", off,
-			    "bonnie++ 2.00's table prints the number of files x 1024 in place of the file-test rates; only its CSV line has the real rates");
-}
-
-/* The table's cells beside the CSV's values of the same run. */
-static double tolerance(const struct bl_btab_cell *c)
-{
-	double step = strchr(c->raw, '.') ? 0.05 : 0.5;
-	size_t n = strlen(c->raw);
-	char suffix = n ? c->raw[n - 1] : 0;
-	double mult = suffix == 'k' ? 1024.0 : suffix == 'm' ? 1048576.0 : suffix == 'g' ? 1073741824.0 : 1.0;
-	if (c->converted && mult == 1.0)
-		mult = 1024.0; /* K/sec */
-	return step * mult + 1024.0 * (mult > 1.0);
-}
-
-static bool same_cell(json_t *res, const struct bl_btab_cell *c, bool latency)
-{
-	json_t *v = json_object_get(res, "value");
-	json_t *flags = json_object_get(res, "flags");
-	const char *f0 = json_string_value(json_array_get(flags, 0));
-	switch (c->kind) {
-	case BL_BTAB_BLANK: return f0 && strcmp(f0, "not-run") == 0;
-	case BL_BTAB_CENSORED: return f0 && strcmp(f0, "censored") == 0;
-	case BL_BTAB_VALUE:
-		if (!json_is_number(v))
-			return false;
-		if (latency) {
-			const char *raw = json_string_value(json_object_get(res, "raw"));
-			return raw ? strcmp(raw, c->raw) == 0 : fabs(json_number_value(v) - c->v) < 1e-9;
-		}
-		return fabs(json_number_value(v) - c->v) <= tolerance(c);
-	default: return true;
-	}
-}
-
-static void merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t)
-{
-	struct bl_run *run = &doc->runs[ri];
-	int mismatches = 0;
-	char first[128] = "";
-	bool file_bug = false;
-	for (int k = 0; k < BL_T_COUNT; k++) {
-		if ((k < BL_T_SEQ_CREATE && !t->io) || (k >= BL_T_SEQ_CREATE && !t->files))
-			continue;
-		for (int part = 0; part < 3; part++) {
-			const struct bl_btab_cell *c = part == 0 ? &t->rate[k] : part == 1 ? &t->cpu[k] : &t->lat[k];
-			if (part == 2 && !t->has_lat)
-				continue;
-			char metric[48];
-			snprintf(metric, sizeof metric, "%s%s", bl_btab_metric[k],
-				 part == 0 ? "" : part == 1 ? "_cpu" : "_latency");
-			json_t *res = bl_btab_find_result(run, metric);
-			if (!res)
-				continue;
-			if (c->kind != BL_BTAB_BLANK)
-				json_object_set_new(res, "table_raw", json_string(c->raw));
-			if (!same_cell(res, c, part == 2)) {
-				if (k >= BL_T_SEQ_CREATE && part == 0 && (t->notes & BPP_N_FILE_RATE_BUG))
-					file_bug = true;
-				else if (!mismatches++)
-					snprintf(first, sizeof first, "%s (table '%s')", metric, c->raw);
-			}
-		}
-	}
-	if (mismatches)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-csv-mismatch", t->off,
-			    "the table and the CSV line of this run disagree in %d cell(s), first %s; the CSV's values are kept",
-			    mismatches, first);
-	if (file_bug)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-file-rates", t->off,
-			    "the table's file-test rates are the number of files x 1024 (a bonnie++ 2.00 printing bug); the CSV's rates are kept");
-	rec_params(run, t);
-	if (t->off < run->off)
-		run->off = t->off;
-	if (t->end > run->end_off)
-		run->end_off = t->end;
-	if (t->name[0] && (!run->label || strlen(t->name) > strlen(run->label)) &&
-	    names_match(run->label ? run->label : "", t->name)) {
-		free(run->label);
-		run->label = strdup(t->name);
-	}
-	run->variant = paired_variant(t->variant);
+	return strcmp(a->name, b->name) == 0 && a->io == b->io && a->files == b->files &&
+	       (isnan(a->file_size) ? isnan(b->file_size) : a->file_size == b->file_size) &&
+	       (isnan(a->num_files) ? isnan(b->num_files) : a->num_files == b->num_files) &&
+	       strcmp(a->files_spec, b->files_spec) == 0 && a->concurrency == b->concurrency;
 }
 
 static bool recs_pair(const struct bpp_rec *csv, const struct bpp_rec *tab)
 {
-	if (!names_match(csv->name, tab->name) || csv->repeat != tab->repeat)
+	if (!bpp_names_match(csv->name, tab->name) || csv->repeat != tab->repeat)
 		return false;
 	if (csv->io != tab->io || csv->files != tab->files)
 		return false;
@@ -607,22 +432,6 @@ static bool recs_pair(const struct bpp_rec *csv, const struct bpp_rec *tab)
 	if (csv->files && csv->num_files != tab->num_files)
 		return false;
 	return true;
-}
-
-static long make_run(struct bl_scan *sc, const struct bpp_rec *r, long first_ri)
-{
-	struct bl_doc *doc = bl_scan_doc(sc);
-	struct bl_run *run = bl_doc_add_run(doc, "bonnie++", r->variant, r->off, r->end);
-	if (!run)
-		return -1;
-	long ri = (long)doc->nruns - 1;
-	if (r->name[0])
-		run->label = strdup(r->name);
-	run->repeat_of_prev = r->repeat && ri > first_ri;
-	rec_params(run, r);
-	rec_results(run, r);
-	rec_notes(doc, ri, r);
-	return ri;
 }
 
 /* A table with -q: its CSV line went to stdout, above it, and was claimed
@@ -637,7 +446,7 @@ static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct b
 		return -1;
 	const char *name = json_string_value(json_object_get(p->params, "machine"));
 	json_t *fs = json_object_get(p->params, "file_size");
-	if (!names_match(name ? name : "", t->name))
+	if (!bpp_names_match(name ? name : "", t->name))
 		return -1;
 	if (t->io && json_is_number(fs) && json_number_value(fs) != t->file_size)
 		return -1;
@@ -752,9 +561,8 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 				recs[nrec] = *csv;
 				recs[nrec].off = cur.off;
 				recs[nrec].end = cur.next;
-				if (nrec && recs[nrec - 1].csv && names_match(recs[nrec - 1].name, csv->name) &&
-				    !strcmp(recs[nrec - 1].name, csv->name))
-					recs[nrec].repeat = true; /* -x N: same machine again */
+				if (nrec && recs[nrec - 1].csv && same_test(&recs[nrec - 1], csv))
+					recs[nrec].repeat = true; /* -x N: the same test again */
 				nrec++;
 			}
 			t->section = 0;
@@ -813,14 +621,14 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (recs[i].csv && partner[i] >= 0)
 			continue; /* made with its table */
 		if (!recs[i].csv && partner[i] >= 0) {
-			ri = make_run(sc, &recs[partner[i]], first_ri);
+			ri = bpp_make_run(doc, &recs[partner[i]], first_ri);
 			if (ri >= 0)
-				merge_table(doc, ri, &recs[i]);
+				bpp_merge_table(doc, ri, &recs[i]);
 		} else if (!recs[i].csv && i == 0 && (ri = earlier_csv_run(doc, first_run, &recs[i])) >= 0) {
-			merge_table(doc, ri, &recs[i]);
+			bpp_merge_table(doc, ri, &recs[i]);
 			continue;
 		} else {
-			ri = make_run(sc, &recs[i], first_ri);
+			ri = bpp_make_run(doc, &recs[i], first_ri);
 		}
 		if (ri < 0)
 			break;
@@ -927,7 +735,7 @@ const struct bl_parser bl_parser_bonniepp = {
 		  "|^[ \\t]*files(?::max(?::min)?)? +/sec %CP"
 		  "|^[ \\t]*[12]\\.\\d\\d[a-z]?,[12]\\.\\d\\d[a-z]?,"
 		  "|^(?:format_version,bonnie_version|name,file_size,putc),"
-		  "|^[ \\t]*[^,\\s]{0,64},\\d+[MG](?::\\d+k?)?,(?:[^,\\n]*,){12}",
+		  "|^[ \\t]*[^,\\s]{0,64},(?:\\d+[MG](?::\\d+k?)?)?,(?:[^,\\n]*,){12}",
 	.command_word = "bonnie++",
 	.claim = bpp_claim,
 	.command = bpp_command,

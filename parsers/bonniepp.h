@@ -55,4 +55,18 @@ bool bpp_csv_header(const char *s, size_t len);
  * table prints it. */
 bool bpp_files_spec(const char *s, size_t len, struct bpp_rec *rec);
 
+/* Names that may be the same machine: one a prefix of the other, or
+ * one empty (tables truncate names). */
+bool bpp_names_match(const char *a, const char *b);
+
+/* Adds the run of a record (params, results, diagnostics); a repeat record
+ * after the block's first run (index first_ri) joins its group. Returns
+ * the run index or -1. */
+long bpp_make_run(struct bl_doc *doc, const struct bpp_rec *r, long first_ri);
+
+/* Merges a table record into run ri, made from the CSV line of the same
+ * run: the table's text as `table_raw`, a warning where they disagree,
+ * missing params, the span and the longer name. */
+void bpp_merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t);
+
 #endif

@@ -144,7 +144,8 @@ static bool row_10x(struct field *f, size_t nf, struct bpp_rec *r)
 		r->files = true;
 		cells(r, &f[15], BL_T_SEQ_CREATE, BL_T_COUNT);
 	}
-	return r->io || r->files;
+	/* any cell that is no number: some other CSV with 27 columns */
+	return (r->io || r->files) && !(r->notes & BPP_N_BAD_CELL);
 }
 
 static const char *csv_variant(const char *fv)
