@@ -415,7 +415,8 @@ static void latency_row(struct tab *t, struct bpp_rec *recs, struct bl_btab_row 
 /* Two CSV lines of one -x series: same machine, same sizes, same files. */
 static bool same_test(const struct bpp_rec *a, const struct bpp_rec *b)
 {
-	return strcmp(a->name, b->name) == 0 && a->io == b->io && a->files == b->files &&
+	return strcmp(a->name, b->name) == 0 && strcmp(a->version, b->version) == 0 &&
+	       a->io == b->io && a->files == b->files &&
 	       (isnan(a->file_size) ? isnan(b->file_size) : a->file_size == b->file_size) &&
 	       (isnan(a->num_files) ? isnan(b->num_files) : a->num_files == b->num_files) &&
 	       strcmp(a->files_spec, b->files_spec) == 0 && a->concurrency == b->concurrency;
