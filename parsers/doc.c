@@ -208,7 +208,9 @@ void bl_doc_group_repeats(struct bl_doc *doc)
 	for (size_t i = 0; i < doc->nruns; i++) {
 		struct bl_run *r = &doc->runs[i];
 		struct bl_run *p = i ? &doc->runs[i - 1] : NULL;
-		if (p && r->command && same_str(p->tool, r->tool) &&
+		if (p && r->repeat_of_prev && same_str(p->tool, r->tool))
+			r->group = p->group;
+		else if (p && r->command && same_str(p->tool, r->tool) &&
 		    same_str(p->command, r->command) && same_str(p->label, r->label) &&
 		    nothing_between(doc->msg, p->end_off, r->off))
 			r->group = p->group;

@@ -45,6 +45,9 @@ struct bl_run {
 	json_t *results;      /* array of result objects */
 	struct bl_time time;
 	long group;           /* repeat group id, -1 until assigned */
+	bool repeat_of_prev;  /* a repeat of the run before it (bonnie++ -x rows
+			       * that carry no name): same group whatever the
+			       * command and label */
 	int quote_depth;
 };
 

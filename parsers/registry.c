@@ -11,10 +11,14 @@
 
 extern const struct bl_parser bl_parser_dd;
 extern const struct bl_parser bl_parser_time;
+extern const struct bl_parser bl_parser_bonnie;
+extern const struct bl_parser bl_parser_bonniepp;
 
 const struct bl_parser *const bl_parsers[] = {
 	&bl_parser_dd,
 	&bl_parser_time,
+	&bl_parser_bonnie,
+	&bl_parser_bonniepp,
 	NULL,
 };
 

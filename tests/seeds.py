@@ -11,10 +11,10 @@ import sys
 # seed number -> {tool: number of runs}; tools not listed must find nothing
 EXPECTED_RUNS = {
     "000": {"dd": 16},
-    "001": {"dd": 5},
+    "001": {"dd": 5, "bonnie": 3},
     "002": {},
     "003": {},
-    "004": {"dd": 18, "time": 18},
+    "004": {"dd": 18, "time": 18, "bonnie++": 4},
 }
 
 
@@ -40,6 +40,15 @@ def checks_001(runs):
     dd = [r for r in runs if r["tool"] == "dd"]
     yield "Chinese captions", [r["label"] for r in dd] == ["測試", "測試", "測試讀寫效能", "測試讀寫效能", "接著測看看速度"]
     yield "count=8k", dd[4]["params"].get("count") == 8192 and results(dd[4])["bytes"] == 8589934592
+    bo = [r for r in runs if r["tool"] == "bonnie"]
+    yield "bonnie rows labelled by machine", [r["label"] for r in bo] == ["zfs"] * 3
+    yield "bonnie 4096 MB", all(r["params"].get("file_size") == 4096 * 1048576 for r in bo)
+    v = results(bo[0])
+    yield "bonnie row 1 block write 106960 K/sec", v["seq_output_block"] == 106960 * 1024 and v["seq_output_block_cpu"] == 20.8
+    yield "bonnie row 1 seeks 121.5/s", v["random_seeks"] == 121.5 and v["random_seeks_cpu"] == 0.5
+    v = results(bo[2])
+    yield "bonnie row 3 input block 81775 K/sec", v["seq_input_block"] == 81775 * 1024 and v["seq_input_char_cpu"] == 53.0
+    yield "two rows of one table are repeats", bo[0]["group"] == bo[1]["group"] != bo[2]["group"]
 
 
 def checks_004(runs):
@@ -56,6 +65,18 @@ def checks_004(runs):
     yield "records out x 512 = bytes", all(results(r)["records_out_full"] * 512 == results(r)["bytes"] for r in dd)
     yield "records in x 64k = bytes", all(results(r)["records_in_full"] * 65536 == results(r)["bytes"] for r in dd)
     yield "every tar/rm report is bash's", all(r["time"]["variant"] == "bash" for r in tm)
+    bp = [r for r in runs if r["tool"] == "bonnie++"]
+    yield "bonnie++ 1.93d text", all(r["variant"] == "1.9x" and r["params"]["version"] == "1.93d" for r in bp)
+    yield "bonnie++ machine from the file table", all(r["label"] == "freebsd.javaforum.h" for r in bp)
+    yield "bonnie++ sizes 2G, 2G, 2G, 8G", [r["params"]["file_size"] >> 30 for r in bp] == [2, 2, 2, 8]
+    yield "bonnie++ -n 128", all(r["params"]["num_files"] == 128 * 1024 for r in bp)
+    v = results(bp[0])
+    yield "bonnie++ run 1 IO", (v["seq_output_char"], v["seq_output_block"], v["random_seeks"], v["random_seeks_cpu"]) == (430 * 1024, 44175 * 1024, 160.6, 3)
+    yield "bonnie++ run 1 latency", (v["seq_output_char_latency"], v["random_seeks_latency"]) == (0.088046, 3.532)
+    yield "bonnie++ run 1 files", (v["seq_create"], v["seq_read"], v["random_delete"], v["seq_read_latency"]) == (336, 97558, 403, 58e-6)
+    v = results(bp[3])
+    yield "bonnie++ run 4", (v["seq_output_block"], v["seq_create"], v["seq_create_latency"], v["random_read_latency"]) == (39459 * 1024, 19152, 0.055629, 0.026973)
+    yield "bonnie++ repeats: three 2G runs grouped", bp[0]["group"] == bp[1]["group"] == bp[2]["group"] != bp[3]["group"]
 
 
 def main():
