@@ -361,7 +361,10 @@ static const char *gnu_variant(const struct dd_line *s)
 	size_t wl, vl, sul, hl;
 	const char *word = gs(s, G_WORD, &wl), *verb = gs(s, G_VERB, &vl);
 	const char *su = gs(s, G_SUNIT, &sul), *human = gs(s, G_HUMAN, &hl);
-	if (span_is(su, sul, "seconds"))
+	/* busybox glues number and unit, "(324.0MB) copied, 30.257324 seconds,
+	 * 10.7MB/s"; coreutils 5.93 to 7.x also wrote "seconds" but kept the
+	 * blank: "(1.0 GB) copied, 2.57314 seconds, 398 MB/s" (RHEL 5) */
+	if (span_is(su, sul, "seconds") && !(hl && memchr(human, ' ', hl)))
 		return "busybox";
 	bool english = (span_is(word, wl, "bytes") || span_is(word, wl, "byte")) &&
 		       span_is(verb, vl, "copied") && s->g == gmap_gnu;
@@ -576,6 +579,20 @@ static void make_snapshot(struct bl_run *run)
 	}
 }
 
+/* One word of output, not a prompt: "Lc+GsxecLeV67NVjGy0=" */
+static bool one_word(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	if (!len || len > 200 || strchr("#$%>[", s[0]))
+		return false;
+	return !memchr(s, ' ', len) && !memchr(s, '\t', len);
+}
+
 static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			      size_t *end)
 {
@@ -593,12 +610,32 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	 * room to spare: the walk always reaches the anchor */
 	struct dd_line lines[12];
 	size_t n = 0, nrec = 0;
+	bool foreign = false;
 	struct bl_line cur = start;
 	for (;;) {
 		struct dd_line *d = &lines[n];
 		enum line_kind k = classify(&cur, d);
-		if (k == K_OTHER)
+		if (k == K_OTHER) {
+			/* the stdout of a pipe between dd's records and its
+			 * summary (both on the terminal):
+			 *   $ dd if=/dev/urandom bs=1 count=14 | base64 ; echo
+			 *   14+0 records in
+			 *   14+0 records out
+			 *   Lc+GsxecLeV67NVjGy0=
+			 *   14 bytes copied, 9.2765e-05 s, 151 kB/s
+			 * One line, one word, no prompt, and the summary next. */
+			struct bl_line nx;
+			struct dd_line nd;
+			enum line_kind nk;
+			if (nrec == 2 && !foreign && one_word(cur.s, cur.len) &&
+			    bl_line_next(msg, &cur, &nx) &&
+			    ((nk = classify(&nx, &nd)) == K_GNU || nk == K_BSD)) {
+				foreign = true;
+				cur = nx;
+				continue;
+			}
 			break;
+		}
 		/* what comes after records belongs to the next block */
 		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec) ||
 		    (k == K_EXTRA && nrec < 2))
@@ -831,9 +868,10 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 }
 
 static const char *const dd_variants[] = {
-	"bsd (FreeBSD, NetBSD, OpenBSD, macOS, Android toolbox: bytes transferred in ... secs; FreeBSD/macOS status=progress)",
+	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs; FreeBSD/macOS status=progress; "
+	"the same line with 'seconds' from Android toolbox and GNU coreutils before 5.3)",
 	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress)",
-	"gnu-old (coreutils before 8.24: bytes (SI) copied)",
+	"gnu-old (coreutils before 8.24: bytes (SI) copied; 5.93-7.x: copied, 2.57314 seconds, 398 MB/s)",
 	"gnu-localized (de, fr, es, ru, ...: translated words, decimal comma, ru verb first)",
 	"busybox (bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s)",
 	"records-only (status=noxfer, or no summary printed)",

@@ -20,6 +20,7 @@ struct bl_scan {
 	struct bl_doc *doc;
 	size_t floor;     /* end of the previous claimed block */
 	char *section;    /* section heading in force (owned) */
+	bool near_caption; /* the last label was a caption under the heading */
 };
 
 struct bl_message *bl_scan_message(struct bl_scan *sc) { return sc->msg; }
@@ -35,9 +36,14 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
  *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
+ *   tankywoo@gentoo-local ~ % sudo dd if=2015-09-24-raspbian-jessie.img of=/dev/sdb
+ * (zsh's "user@host dir %": blanks inside the prompt, so it must start
+ * with user@host to tell it from "echo 3 > file")
  * Group 1: the wrappers; the command starts at the end of the match. */
 static struct bl_re cmdline_re = BL_RE(
-	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>]{1,80}[ \\t][#$%>](?=[ \\t])"
+	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]"
+	"|[^\\s#$%>@]{1,40}@[^\\s#$%>]{1,80}(?:[ \\t][^\\s#$%>]{1,80}){1,2}[ \\t][#$%>](?=[ \\t])"
+	"|[^\\s#$%>]{1,80}[ \\t][#$%>](?=[ \\t])"
 	"|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
 	"((?:(?:/usr/bin/|/bin/)?time(?:[ \\t]+-[a-zA-Z]+)*[ \\t]+|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*"
 	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+)*)",
@@ -65,12 +71,35 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 		out->cmd_start = start;
 		out->timed = bl_re_glen(&m, 1) > 0 &&
 			     memmem(line + m.ov[2], bl_re_glen(&m, 1), "time", 4) != NULL;
+		if (!out->timed) {
+			/* a prompt the shell reads as a command, so that a pasted
+			 * line runs as it is:
+			 *   : || nomad@omics1 fs2test ; time cp -rp 004test omics1/004test-1 */
+			for (size_t k = start; k + 7 <= len; k++) {
+				if (line[k] != ';' && line[k] != '&')
+					continue;
+				size_t j = k + 1;
+				while (j < len && (line[j] == ' ' || line[j] == '\t'))
+					j++;
+				if (j > k + 1 && word_at(line, len, j, "time", 4)) {
+					j += 4;
+					while (j < len && (line[j] == ' ' || line[j] == '\t'))
+						j++;
+					if (j < len) {
+						out->cmd_start = j;
+						out->timed = true;
+					}
+					break;
+				}
+			}
+		}
 		return true;
 	}
 	size_t wlen = strlen(word);
-	/* the word itself, allowing a path before it: /usr/sbin/diskinfo */
+	/* the word itself, allowing a path before it: /usr/sbin/diskinfo,
+	 * ./bonnie++, ../bin/iozone */
 	size_t i = start;
-	while (i < len && line[i] == '/') {
+	while (i < len && (line[i] == '/' || line[i] == '.')) {
 		const char *slash = NULL;
 		for (size_t k = i; k < len && line[k] != ' ' && line[k] != '\t'; k++)
 			if (line[k] == '/')
@@ -163,6 +192,34 @@ static char *join_continued(struct bl_message *msg, const struct bl_line *first,
 	return cmd;
 }
 
+/* The next command of a list is not part of this one: cuts `cmd` at a
+ * ';', "&&" or "||" outside quotes and parentheses.
+ *   dd if=/dev/zero of=tempfile bs=1M count=1024; sync  ->  dd ... count=1024
+ * A pipeline stays whole ("dd if=/dev/urandom bs=1 count=14 | base64"). */
+static void list_cut(char *cmd)
+{
+	int depth = 0;
+	char quote = 0;
+	for (size_t i = 0; cmd[i]; i++) {
+		char c = cmd[i];
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			depth--;
+		} else if (depth <= 0 && (c == ';' || ((c == '&' || c == '|') && cmd[i + 1] == c))) {
+			while (i && (cmd[i - 1] == ' ' || cmd[i - 1] == '\t'))
+				i--;
+			cmd[i] = '\0';
+			return;
+		}
+	}
+}
+
 bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 			  struct bl_run *run)
 {
@@ -183,6 +240,7 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		cmd = join_continued(sc->msg, &cur, run->off, cmd);
 		if (!cmd)
 			return false;
+		list_cut(cmd);
 		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
 		size_t cl_len = strlen(cmd);
 		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len && cmd[cl_len - 1] == ')')
@@ -290,6 +348,10 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 		return false;
 	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len))
 		return false;
+	/* a path alone is a program's output, not the author's words:
+	 *   /dev/md0:                       (hdparm -t) */
+	if (s[0] == '/' && !memchr(s, ' ', len))
+		return false;
 	bool colon = s[len - 1] == ':';
 	if (!colon && !alone)
 		return false;
@@ -312,6 +374,25 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 	*ts = s;
 	*tlen = len;
 	return true;
+}
+
+/* A code fence of markdown or Jekyll says nothing about the block:
+ *   ```bash      ~~~console      ``` bash      {% highlight console lineos %} */
+static bool code_fence(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (len >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0)) {
+		size_t i = 3;
+		while (i < len && s[i] == s[0])
+			i++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		for (; i < len; i++)
+			if (s[i] == ' ' || s[i] == '\t' || s[i] == '`')
+				return false;
+		return true;
+	}
+	return len >= 4 && memcmp(s, "{%", 2) == 0 && memcmp(s + len - 2, "%}", 2) == 0;
 }
 
 /* "$", "#", "[root@freebsd:~]$": a prompt with nothing typed after it */
@@ -352,7 +433,8 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 		walked++;
 		/* a bare prompt ("$", "[root@freebsd:~]$") between repeats says
 		 * nothing about what follows: it counts as blank */
-		bool blank = bl_is_blank(above.s, above.len) || bare_prompt(above.s, above.len);
+		bool blank = bl_is_blank(above.s, above.len) || bare_prompt(above.s, above.len) ||
+			     code_fence(above.s, above.len);
 		if (!blank) {
 			nonblank++;
 			const char *ts;
@@ -364,7 +446,8 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			}
 			struct bl_line up;
 			bool up_blank = !bl_line_prev(sc->msg, &above, &up) ||
-					up.off < sc->floor || bl_is_blank(up.s, up.len);
+					up.off < sc->floor || bl_is_blank(up.s, up.len) ||
+					code_fence(up.s, up.len);
 			/* the end of a sentence that began on the line above is
 			 * not a caption: "... three lines\nwere longer than 80:" */
 			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
@@ -389,9 +472,23 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 		free(sc->section);
 		sc->section = NULL;
 	}
-	if (run->label)
+	if (run->label) {
+		sc->near_caption = false;
 		return;
-	if (sc->section)
+	}
+	/* a caption between the heading and the block is the nearer word:
+	 *   ### MetaMap
+	 *   Second run (ii-server6):        -> "Second run (ii-server6)" */
+	bool near = sc->near_caption && nonblank == 0 && prev && prev->label;
+	sc->near_caption = false;
+	if (sec && cap) {
+		run->label = bl_strndup_trim(cap, caplen);
+		sc->near_caption = true;
+	} else if (near) {
+		/* the runs that follow it at once share that caption */
+		run->label = strdup(prev->label);
+		sc->near_caption = true;
+	} else if (sc->section)
 		run->label = strdup(sc->section);
 	else if (cap)
 		run->label = bl_strndup_trim(cap, caplen);

@@ -13,11 +13,13 @@
 #include "re.h"
 #include "units.h"
 
-/* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w" */
+/* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w";
+ * tcsh puts a tab after the percent, which a paste turns into blanks:
+ * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
 static struct bl_re csh_re = BL_RE(
 	"^[ \\t]*(\\d{1,12}\\.\\d{1,6})u (\\d{1,12}\\.\\d{1,6})s "
 	"(\\d{1,6}:\\d{1,2}(?::\\d{1,2})?(?:\\.\\d{1,6})?) (\\d{1,6}(?:\\.\\d{1,3})?)%"
-	"(?: (\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
+	"(?:[ \\t]+(\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
 	0);
 
 /* bash, ksh: "real\t4m37.724s"; POSIX -p: "real 1.23"; one line each of
@@ -337,15 +339,22 @@ static void add_time_results(struct bl_run *run)
 		bl_run_result(run, "cpu", run->time.cpu_percent, "percent", NULL, 0);
 }
 
+/* How far above its report a timed command may stand: the command's own
+ * output comes between (f3write prints nine lines before GNU time's). */
+#define TIMED_LOOKBACK 16
+
 /* The command a report timed, when the report does not print it:
  *   $ time (tar xvf ports.tar 2>/dev/null)
- *   [root@freebsd:/ufs]$ time rm -R ports */
+ *   [root@freebsd:/ufs]$ time rm -R ports
+ *   $ /usr/bin/time f3write -e 1 /run/media/jimis/KINGSTON/   (output between)
+ * Only a line with a time wrapper is taken, and a block claimed above
+ * (the floor) ends the search. */
 static bool find_timed_command(struct bl_scan *sc, struct bl_run *run)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_line cur, prev;
 	bl_line_at(msg, run->off, &cur);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < TIMED_LOOKBACK; k++) {
 		if (!bl_line_prev(msg, &cur, &prev) || prev.off < bl_scan_floor(sc))
 			return false;
 		cur = prev;
