@@ -24,20 +24,25 @@ static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *c
 
 /* "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU"
  * "Machine    GB M/sec %CPU M/sec %CPU ..."                       (Bonnie-64)
- * "Kernel     MB K/sec %CPU ..."                         (posts that relabel it) */
+ * "Kernel     MB K/sec %CPU ..."                         (posts that relabel it)
+ * "ST318451LW MB K/sec %CPU ..."    (a disk model written over the word) */
 static struct bl_re hdr_re =
-	BL_RE("^[ \\t]*(?:<pre>)?(Machine|Kernel)[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU", 0);
+	BL_RE("^[ \\t]*(?:<pre>)?(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU", 0);
 
 /* "              -------Sequential Output-------- ---Sequential Input-- --Random--"
- * "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-" */
+ * "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-"
+ * "Quantum       -------Sequential Output-------- ---Sequential Input-- --Random--"
+ *   (the blank machine column of the headers carries a word of the author's) */
 static struct bl_re dash1_re =
-	BL_RE("^[ \\t]*(?:<pre>)?-{2,}Sequential Output(?: \\((no)?sync\\))?-*", 0);
+	BL_RE("^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output(?: \\((no)?sync\\))?-*", 0);
 
 /* "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---"
  * "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --04k (03)-"
- * "              -CharUnlk- --Block--- -Rewrite-- -CharUnlk- --Block--- --00k (03)-" */
+ * "              -CharUnlk- --Block--- -Rewrite-- -CharUnlk- --Block--- --00k (03)-"
+ * "Seagate       -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---" */
 static struct bl_re dash2_re =
-	BL_RE("^[ \\t]*-(?:Per Char|CharUnlk)- --Block--- -Rewrite--(?:.*--(\\d+)k \\((\\d+)\\)-)?", 0);
+	BL_RE("^[ \\t]*(?:[A-Za-z]\\S{0,13}[ \\t]+)?-(?:Per Char|CharUnlk)- --Block--- -Rewrite--"
+	      "(?:.*--(\\d+)k \\((\\d+)\\)-)?", 0);
 
 /* "File './Bonnie.2276', size: 1073741824, volumes: 1"
  * "Bonnie 1.4: File './Bonnie.1557', size: 268435456, volumes: 1"
@@ -577,8 +582,8 @@ const struct bl_parser bl_parser_bonnie = {
 	.variants = bonnie_variants,
 	/* "Machine    MB K/sec %CPU", "---Sequential Output (nosync)---",
 	 * "File './Bonnie.2276', size: 1073741824, volumes: 1" */
-	.anchor = "^[ \\t]*(?:<pre>)?(?:Machine|Kernel)[ \\t]+[MG]B[ \\t]+[KM]/sec"
-		  "|^[ \\t]*(?:<pre>)?-{2,}Sequential Output"
+	.anchor = "^[ \\t]*(?:<pre>)?(?:Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+[MG]B[ \\t]+[KM]/sec"
+		  "|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
 		  "|File '[^'\\n]{0,300}', size: \\d",
 	.command_word = "bonnie",
 	.claim = bonnie_claim,

@@ -34,9 +34,11 @@ extern const struct bl_parser bl_parser_bonniepp;
 static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 
 /* "Version 1.93d       ------Sequential Output------ --Sequential Input- --Random-"
- * "Version  2.00       ------Sequential Create------ --------Random Create--------" */
+ * "Version  2.00       ------Sequential Create------ --------Random Create--------"
+ * "1.02b           ------Sequential Output------ --Sequential Input- --Random-"
+ *   (a summary table whose author kept the version and dropped the word) */
 static struct bl_re ver_re = BL_RE(
-	"^[ \\t]*(?:<pre>)?Version +(\\S{1,12}) +-{3,}Sequential (Output|Create)", 0);
+	"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-{3,}Sequential (Output|Create)", 0);
 
 /* "                    ------Sequential Create------ --------Random Create--------" (1.0x) */
 static struct bl_re dashfile_re = BL_RE("^[ \\t]*-{3,}Sequential Create-{3,}", 0);
@@ -49,9 +51,10 @@ static struct bl_re sub_io_re = BL_RE("^[ \\t]*(?:Concurrency +(\\d{1,6}) +)?-Pe
 static struct bl_re sub_file_re = BL_RE("^[ \\t]*([^-\\s].{0,40}?)? *-Create-- --Read---", 0);
 
 /* "Machine        Size K/sec %CP K/sec %CP ..."   "Machine   Size:chnk K/sec %CP"
- * "Name:Size etc        /sec %CP  /sec %CP ..."                          (2.00) */
+ * "Name:Size etc        /sec %CP  /sec %CP ..."                          (2.00)
+ * " Size K/sec %CP K/sec %CP ..."        (the machine column cut off by hand) */
 static struct bl_re hdr_io_re = BL_RE(
-	"^[ \\t]*(?:<pre>)?(?:(?:Machine|Kernel) +Size(?::chnk)?|Name:Size etc) +(?:K/sec|/sec) +%CP", 0);
+	"^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size(?::chnk)?|Name:Size etc) +(?:K/sec|/sec) +%CP", 0);
 
 /* "              files  /sec %CP  /sec %CP ..."   "files:max:min        /sec %CP" */
 static struct bl_re hdr_file_re = BL_RE("^[ \\t]*(?:<pre>)?files(?::max(?::min)?)? +/sec +%CP", 0);
@@ -69,7 +72,7 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 	if (bl_is_blank(l->s, l->len))
 		return K_BLANK;
 	if (bl_re_match(&ver_re, l->s, l->len, 0, m))
-		return l->s[m->ov[4]] == 'O' ? K_VER_IO : K_VER_FILE;
+		return l->s[m->ov[6]] == 'O' ? K_VER_IO : K_VER_FILE;
 	if (bl_re_match(&hdr_io_re, l->s, l->len, 0, m))
 		return K_HDR_IO;
 	if (bl_re_match(&hdr_file_re, l->s, l->len, 0, m))
@@ -257,6 +260,12 @@ static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, struct tab *t, s
 	return r;
 }
 
+/* Equal, or both not printed (NAN). */
+static bool same_num(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
 /* An IO row: name, size, 12 cells. False when the line is no row. */
 static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct bl_line *l,
 		   struct bl_btab_row *r)
@@ -292,6 +301,16 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 		} else if (k > 1) {
 			size_t a = r->tok[0].a, b = r->tok[k - 2].b;
 			snprintf(tmp.name, sizeof tmp.name, "%.*s", (int)(b - a), r->s + a);
+		}
+		/* 1.0x -x N names every row: the same machine and size as the
+		 * row above is the same test again
+		 *   v4.128M          1G 19903  89 37911  20 ...
+		 *   v4.128M          1G 19965  89 37600  20 ... */
+		if (t->nio && tmp.name[0]) {
+			const struct bpp_rec *up = &recs[t->io_recs[t->nio - 1]];
+			if (strcmp(up->name, tmp.name) == 0 && same_num(up->file_size, tmp.file_size) &&
+			    same_num(up->chunk_size, tmp.chunk_size))
+				tmp.repeat = true;
 		}
 	}
 	struct bpp_rec *rec = new_rec(recs, n, t, l->off, l->next);
@@ -454,6 +473,42 @@ static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct b
 	return (long)first_run - 1;
 }
 
+/* What bonnie++ prints while it runs, between the command and the table:
+ * "Using uid:65534, gid:65534."  "Writing a byte at a time...done"
+ * "start 'em...done...done...done...done...done..."
+ * "Create files in sequential order...done."  "Delete files in random order...done." */
+static struct bl_re progress_re = BL_RE(
+	"^[ \\t]*(?:Using uid:\\d{1,10}, gid:\\d{1,10}\\.|(?:Writing|Rewriting|Reading|Create|Stat|Delete"
+	"|start 'em)[^\\n]{0,60}?\\.\\.\\.done)", 0);
+
+/* The first run of a block starts at the progress lines above its table
+ * (when there are any), so that the command above them is found. */
+static void include_progress(struct bl_scan *sc, struct bl_run *run)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_line cur, prev;
+	struct bl_re_match m;
+	bool found = false;
+	bl_line_at(msg, run->off, &cur);
+	for (int k = 0; k < 24; k++) {
+		if (!bl_line_prev(msg, &cur, &prev) || prev.off < bl_scan_floor(sc))
+			break;
+		if (bl_re_match(&progress_re, prev.s, prev.len, 0, &m)) {
+			found = true;
+		} else if (found) {
+			break;
+		} else {
+			/* the table's own header lines lie between */
+			enum kind hk = classify(&prev, &m, NULL);
+			if (hk != K_VER_IO && hk != K_SUB_IO && hk != K_HDR_IO && hk != K_HFRAG)
+				break;
+		}
+		cur = prev;
+	}
+	if (found)
+		run->off = cur.off;
+}
+
 static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
@@ -489,7 +544,14 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			if (!bl_line_next(msg, &cur, &nx))
 				break;
 			enum kind kn = classify(&nx, &m, csv);
-			if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE)
+			/* ... or before the 1.0x file table of the rows above
+			 * (a summary table of several machines):
+			 *   tri (v3+)  300M  2708  96  5997  65 ...
+			 *
+			 *                 ------Sequential Create------ ... */
+			bool file_part = kn == K_DASH_FILE && t->section == 1 && t->nio > 0;
+			if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE &&
+			    !file_part)
 				break;
 			cur = nx;
 			continue;
@@ -498,7 +560,12 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		switch (k) {
 		case K_VER_IO:
 		case K_VER_FILE:
-			snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 1), cur.s + m.ov[2]);
+			if (bl_re_gset(&m, 1))
+				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 1),
+					 cur.s + m.ov[2]);
+			else
+				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 2),
+					 cur.s + m.ov[4]);
 			if (t->version[0] == '2')
 				t->variant = "2.00", t->is200 = true;
 			else if (strncmp(t->version, "1.0", 3) != 0)
@@ -635,6 +702,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			break;
 		struct bl_run *run = &doc->runs[ri];
 		if (ri == first_ri) {
+			include_progress(sc, run);
 			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
 		} else if (ri > first_ri && doc->runs[first_ri].command) {
 			run->command = strdup(doc->runs[first_ri].command);
@@ -731,8 +799,8 @@ const struct bl_parser bl_parser_bonniepp = {
 	 * "Machine        Size K/sec %CP", "Name:Size etc        /sec %CP",
 	 * "              files  /sec %CP", "1.98,2.00a,feasvm,1,...",
 	 * "format_version,bonnie_version,...", "host,4G,547,99,62287,..." */
-	.anchor = "^[ \\t]*(?:<pre>)?Version +\\S{1,12} +-{3,}Sequential"
-		  "|^[ \\t]*(?:<pre>)?(?:(?:Machine|Kernel) +Size|Name:Size etc) "
+	.anchor = "^[ \\t]*(?:<pre>)?(?:Version +\\S{1,12}|[12]\\.\\d\\d[a-z]?) +-{3,}Sequential"
+		  "|^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size|Name:Size etc) "
 		  "|^[ \\t]*files(?::max(?::min)?)? +/sec %CP"
 		  "|^[ \\t]*[12]\\.\\d\\d[a-z]?,[12]\\.\\d\\d[a-z]?,"
 		  "|^(?:format_version,bonnie_version|name,file_size,putc),"
