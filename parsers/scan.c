@@ -344,6 +344,9 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 		    size_t *tlen)
 {
 	trim(&s, &len);
+	/* markdown emphasis around a caption: "**Measurement:**" */
+	while (len > 2 && (s[len - 1] == '*' || s[len - 1] == '_') && s[0] == s[len - 1])
+		len--;
 	if (len < 2 || len > 120 || !has_letter(s, len) || has_decimal(s, len))
 		return false;
 	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len))

@@ -29,10 +29,14 @@ static struct bl_re sh_re = BL_RE(
 	0);
 
 /* zsh: "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
- * (the command comes first: its numbers are not times) */
+ * (the command comes first: its numbers are not times). Pasted reports
+ * pad the fields and may lose the job name or carry a note after them:
+ *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total"
+ *   "0.03s user  0.01s system  98% cpu  0.048 total"
+ *   "readStream, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)" */
 static struct bl_re zsh_re = BL_RE(
-	"^(.{0,2000}?)[ \\t]+(\\d{1,9}\\.\\d{1,6})s user (\\d{1,9}\\.\\d{1,6})s system "
-	"(\\d{1,6})% cpu ((?:\\d{1,6}:){0,2}\\d{1,9}\\.\\d{1,6}) total[ \\t]*$",
+	"^(?:(.{0,2000}?)[ \\t]+|[ \\t]*)(\\d{1,9}\\.\\d{1,6})s user[ \\t]+(\\d{1,9}\\.\\d{1,6})s system[ \\t]+"
+	"(\\d{1,6})% cpu[ \\t]+((?:\\d{1,6}:){0,2}\\d{1,9}\\.\\d{1,6}) total[ \\t]*(?:\\([^()\\n]{1,80}\\)[ \\t]*)?$",
 	0);
 
 /* BSD /usr/bin/time: "        1.23 real         0.00 user         0.01 sys" */
@@ -136,6 +140,7 @@ struct report {
 	struct bl_time t;
 	size_t off, end;   /* text span of the report */
 	char *command;     /* printed inside the report (zsh, GNU -v), or NULL */
+	char *label;       /* a caption written in place of zsh's job name */
 };
 
 /* Reads the report that starts at or around `anchor`. */
@@ -249,7 +254,19 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 	}
 	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m)) {
 		r->t.variant = "zsh";
-		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s, bl_re_glen(&m, 1)) : NULL;
+		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s + m.ov[2], bl_re_glen(&m, 1)) : NULL;
+		size_t cl = r->command ? strlen(r->command) : 0;
+		if (cl && r->command[cl - 1] == ':') {
+			/* "fh.read every buffer:   29.86s user ...": the author's
+			 * words in place of the job name */
+			r->command[cl - 1] = '\0';
+			r->label = bl_strndup_trim(r->command, cl - 1);
+			free(r->command);
+			r->command = NULL;
+		} else if (cl == 0) {
+			free(r->command);
+			r->command = NULL;
+		}
 		r->t.user = num(l, &m, 2);
 		r->t.system = num(l, &m, 3);
 		r->t.cpu_percent = num(l, &m, 4);
@@ -405,16 +422,19 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 		last->time = r.t;
 		last->end_off = r.end;
 		free(r.command);
+		free(r.label);
 		return BL_CLAIMED;
 	}
 
 	struct bl_run *run = bl_doc_add_run(doc, "time", r.t.variant, r.off, r.end);
 	if (!run) {
 		free(r.command);
+		free(r.label);
 		json_decref(r.t.extra);
 		return BL_NOT_MINE;
 	}
 	run->time = r.t;
+	run->label = r.label;
 	if (r.command) {
 		run->command = r.command;
 		run->has_command = true;
@@ -443,7 +463,7 @@ const struct bl_parser bl_parser_time = {
 	.summary = "time(1) and shell time reports, attached to the run they timed",
 	.variants = time_variants,
 	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\ds? real[ \\t]+\\d|"
-		  "\\dsystem \\d|s system \\d+% cpu|Command being timed:",
+		  "\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
 	.command_word = NULL,
 	.claim = time_claim,
 	.command = NULL,
