@@ -72,19 +72,32 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 		out->timed = bl_re_glen(&m, 1) > 0 &&
 			     memmem(line + m.ov[2], bl_re_glen(&m, 1), "time", 4) != NULL;
 		if (!out->timed) {
-			/* a prompt the shell reads as a command, so that a pasted
-			 * line runs as it is:
-			 *   : || nomad@omics1 fs2test ; time cp -rp 004test omics1/004test-1 */
+			/* time later in a list or a pipeline: a prompt the shell
+			 * reads as a command, so that a pasted line runs as it is,
+			 * or the last stage of a pipeline timed on its own:
+			 *   : || nomad@omics1 fs2test ; time cp -rp 004test omics1/004test-1
+			 *   ％ echo "..." | cat - sample2.ts | /usr/bin/time nc localhost 53561 */
 			for (size_t k = start; k + 7 <= len; k++) {
-				if (line[k] != ';' && line[k] != '&')
+				if (line[k] != ';' && line[k] != '&' && line[k] != '|')
 					continue;
 				size_t j = k + 1;
 				while (j < len && (line[j] == ' ' || line[j] == '\t'))
 					j++;
-				if (j > k + 1 && word_at(line, len, j, "time", 4)) {
-					j += 4;
+				size_t w = j;
+				if (len - w >= 9 && memcmp(line + w, "/usr/bin/", 9) == 0)
+					w += 9;
+				else if (len - w >= 5 && memcmp(line + w, "/bin/", 5) == 0)
+					w += 5;
+				if (j > k + 1 && word_at(line, len, w, "time", 4)) {
+					j = w + 4;
 					while (j < len && (line[j] == ' ' || line[j] == '\t'))
 						j++;
+					while (j + 1 < len && line[j] == '-' && line[j + 1] != ' ') {
+						while (j < len && line[j] != ' ' && line[j] != '\t')
+							j++; /* -l, -p, -v */
+						while (j < len && (line[j] == ' ' || line[j] == '\t'))
+							j++;
+					}
 					if (j < len) {
 						out->cmd_start = j;
 						out->timed = true;
@@ -351,10 +364,17 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 		return false;
 	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len))
 		return false;
-	/* a path alone is a program's output, not the author's words:
-	 *   /dev/md0:                       (hdparm -t) */
-	if (s[0] == '/' && !memchr(s, ' ', len))
-		return false;
+	/* a path alone, or one word full of digits, is a program's output, not
+	 * the author's words:
+	 *   /dev/md0:                       (hdparm -t)
+	 *   5d41402abc4b2a76b9719d911017c592  (md5) */
+	if (!memchr(s, ' ', len)) {
+		size_t digits = 0;
+		for (size_t i = 0; i < len; i++)
+			digits += s[i] >= '0' && s[i] <= '9';
+		if (s[0] == '/' || digits >= 8)
+			return false;
+	}
 	bool colon = s[len - 1] == ':';
 	if (!colon && !alone)
 		return false;
