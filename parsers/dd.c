@@ -67,6 +67,12 @@ static struct bl_re gnuw_re = BL_RE(
 	"(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
 	0);
 
+/* A GNU summary whose seconds and rate were lost in the paste:
+ * "314572800 bytes (315 MB, 300 MiB) copied"
+ * Read only right after the records lines. Group 1: bytes. */
+static struct bl_re cut_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) bytes? \\([^)\\n]{1,40}\\) copied[ \\t]*$", 0);
+
 /* Group numbers of a GNU summary, by meaning, for the two orders above. */
 enum { G_BYTES, G_WORD, G_HUMAN, G_VERB, G_SECS, G_SUNIT, G_RATE, G_RUNIT };
 static const int gmap_gnu[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -304,6 +310,12 @@ static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
 		double hi = (double)(c->out_full + c->out_part) * (double)obs;
 		bool ok = c->out_part ? ((double)c->bytes > lo && (double)c->bytes < hi)
 				      : (double)c->bytes == lo;
+		/* the write that failed counts its bytes but no record:
+		 *   dd: error writing '/dev/sdX': No space left on device
+		 *   116+0 records in / 115+0 records out
+		 *   483094528 bytes (483 MB, 461 MiB) copied, ...   (115 x 4 MiB + 749568) */
+		if (!ok && c->had_error)
+			ok = (double)c->bytes >= lo && (double)c->bytes < hi + (double)obs;
 		if (!ok)
 			bl_doc_diag(doc, ri, BL_WARNING, "dd.bytes-mismatch", sum_off,
 				    "%llu bytes does not match %llu+%llu records of %llu bytes",
@@ -697,6 +709,16 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	const char *variant = !sum ? "records-only"
 			      : sum->kind == K_BSD ? "bsd"
 						   : gnu_variant(sum);
+	/* a GNU summary cut after its byte count (the rest lost in the paste) */
+	struct bl_line cut = {0};
+	struct bl_re_match cm;
+	bool have_cut = false;
+	if (!sum && nrec == 2 && last->kind == K_REC && bl_line_next(msg, &last->line, &cut) &&
+	    bl_re_match(&cut_re, cut.s, cut.len, 0, &cm)) {
+		have_cut = true;
+		variant = "gnu";
+	}
+	size_t block_end = have_cut ? cut.next : last->line.next;
 
 	struct dd_counts c = {0};
 	if (nrec >= 1) {
@@ -733,9 +755,9 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		ri = (long)(doc->nruns - 1);
 		make_snapshot(run);
 		drop_diags(doc, ri, "dd.count-mismatch");
-		run->end_off = last->line.next;
+		run->end_off = block_end;
 	} else {
-		run = bl_doc_add_run(doc, "dd", variant, start.off, last->line.next);
+		run = bl_doc_add_run(doc, "dd", variant, start.off, block_end);
 		if (!run)
 			return BL_NOT_MINE;
 		ri = (long)(doc->nruns - 1);
@@ -765,6 +787,12 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	if (sum) {
 		summary_results(doc, ri, sum, &c, variant);
 		run = &doc->runs[ri];
+	} else if (have_cut) {
+		c.have_bytes = u64_group(&cut, &cm, 1, &c.bytes);
+		if (c.have_bytes)
+			bl_run_result(run, "bytes", (double)c.bytes, "B", NULL, 0);
+		bl_doc_diag(doc, ri, BL_WARNING, "dd.summary-cut", cut.off,
+			    "the summary stops after the byte count: its seconds and rate are not in the post");
 	} else if (!param_has(run, "status", "noxfer")) {
 		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", start.off,
 			    "dd printed its records but no transfer summary (status=noxfer, or a system whose dd prints none)");
@@ -782,7 +810,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		free(e);
 	}
 	consistency(doc, ri, &c, sum ? sum->line.off : start.off);
-	*end = last->line.next;
+	*end = block_end;
 	return BL_CLAIMED;
 }
 
@@ -870,7 +898,8 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 static const char *const dd_variants[] = {
 	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs; FreeBSD/macOS status=progress; "
 	"the same line with 'seconds' from Android toolbox and GNU coreutils before 5.3)",
-	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress)",
+	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress; "
+	"a summary cut after 'copied' in the paste, with a warning)",
 	"gnu-old (coreutils before 8.24: bytes (SI) copied; 5.93-7.x: copied, 2.57314 seconds, 398 MB/s)",
 	"gnu-localized (de, fr, es, ru, ...: translated words, decimal comma, ru verb first)",
 	"busybox (bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s)",

@@ -205,6 +205,61 @@ static char *join_continued(struct bl_message *msg, const struct bl_line *first,
 	return cmd;
 }
 
+/* Only operands ("bs=1M count=5"): the rest of a command line that a mail
+ * client wrapped. */
+static bool operands_only(const char *s, size_t len)
+{
+	size_t i = 0, n = 0;
+	while (i < len) {
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		if (!(s[i] >= 'a' && s[i] <= 'z'))
+			return false;
+		bool eq = false;
+		for (; i < len && s[i] != ' ' && s[i] != '\t'; i++)
+			eq |= s[i] == '=';
+		if (!eq)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* A command line wrapped by a mail client, up to text offset `limit`:
+ *   [root@kerneltest008.06.prn3 ~]# dd if=/dev/urandom of=/mnt/ram15/test2
+ *   bs=1M count=5
+ * becomes "dd if=/dev/urandom of=/mnt/ram15/test2 bs=1M count=5".
+ * Takes `cmd` (owned) and returns the joined string, or NULL. */
+static char *join_wrapped(struct bl_message *msg, const struct bl_line *first,
+			  size_t limit, char *cmd)
+{
+	struct bl_line next;
+	if (!bl_line_next(msg, first, &next) || next.off >= limit ||
+	    !operands_only(next.s, next.len))
+		return cmd;
+	char *part = bl_strndup_trim(next.s, next.len);
+	if (!part) {
+		free(cmd);
+		return NULL;
+	}
+	size_t n = strlen(cmd), pl = strlen(part);
+	if (n + 1 + pl + 1 <= COMMAND_MAX) {
+		char *j = realloc(cmd, n + 1 + pl + 1);
+		if (!j) {
+			free(part);
+			free(cmd);
+			return NULL;
+		}
+		cmd = j;
+		cmd[n] = ' ';
+		memcpy(cmd + n + 1, part, pl + 1);
+	}
+	free(part);
+	return cmd;
+}
+
 /* The next command of a list is not part of this one: cuts `cmd` at a
  * ';', "&&" or "||" outside quotes and parentheses.
  *   dd if=/dev/zero of=tempfile bs=1M count=1024; sync  ->  dd ... count=1024
@@ -251,6 +306,9 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		if (!cmd)
 			return false;
 		cmd = join_continued(sc->msg, &cur, run->off, cmd);
+		if (!cmd)
+			return false;
+		cmd = join_wrapped(sc->msg, &cur, run->off, cmd);
 		if (!cmd)
 			return false;
 		list_cut(cmd);
