@@ -196,6 +196,19 @@ static void test_continued(void)
 	json_decref(d);
 }
 
+static void test_wrapped(void)
+{
+	/* a mail client wrapped the command: its operands on the next line */
+	json_t *d = parse_cmd("[root@host ~]# dd if=/dev/urandom of=/mnt/t\nbs=1M count=1");
+	CHECK(command(d) && strcmp(command(d), "dd if=/dev/urandom of=/mnt/t bs=1M count=1") == 0);
+	CHECK(param_int(d, "block_size") == 1048576);
+	json_decref(d);
+	/* output that is not operands is not joined */
+	d = parse_cmd("$ dd if=a of=b bs=1k\nPassword:");
+	CHECK(command(d) && strcmp(command(d), "dd if=a of=b bs=1k") == 0);
+	json_decref(d);
+}
+
 static void test_prompts(void)
 {
 	static const char *const cmds[] = {
@@ -205,6 +218,9 @@ static void test_prompts(void)
 		"user@host:~$ sudo dd if=a of=b bs=1k",
 		"% dd if=a of=b bs=1k",
 		"dd if=a of=b bs=1k",
+		"tankywoo@gentoo-local ~ % sudo dd if=a of=b bs=1k",
+		"$ sync; dd if=a of=b bs=1k; sync",
+		"$ dd if=a of=b bs=1k && ls -l b",
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		json_t *d = parse_cmd(cmds[i]);
@@ -320,6 +336,7 @@ int main(void)
 	test_shell_operators();
 	test_prompts();
 	test_continued();
+	test_wrapped();
 	test_consistency();
 	test_not_dd();
 	bl_cleanup();

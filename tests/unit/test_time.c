@@ -151,9 +151,37 @@ static void test_variants(void)
 	json_decref(d);
 }
 
+static void test_real_shapes(void)
+{
+	/* time after a prompt the shell reads as a command */
+	json_t *d = parse(": || nomad@omics1 fs2test ; time cp -rp a b\n\nreal\t22m27.225s\nuser\t0m0.188s\nsys\t0m29.880s\n");
+	CHECK(nruns(d) == 1 && is(str(run(d, 0), "command"), "cp -rp a b"));
+	json_decref(d);
+	/* /usr/bin/time -l as the last stage of a pipeline */
+	d = parse("％ echo x | cat - f | /usr/bin/time -l nc localhost 53561\n"
+		  "        0.14 real         0.00 user         0.00 sys\n");
+	CHECK(nruns(d) == 1 && is(str(run(d, 0), "command"), "nc localhost 53561"));
+	json_decref(d);
+	/* zsh padded, with the author's caption in place of the job name */
+	d = parse("readStream, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n");
+	CHECK(nruns(d) == 1 && is(str(run(d, 0), "label"), "readStream, no parsing"));
+	CHECK(json_is_null(json_object_get(run(d, 0), "command")));
+	CHECK_NEAR(num(json_object_get(run(d, 0), "time"), "real"), 1.164, 1e-9);
+	json_decref(d);
+	/* tcsh's tab after the percent, pasted as blanks */
+	d = parse("time cp a b\n0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w\n");
+	CHECK(nruns(d) == 1 && is(str(run(d, 0), "command"), "cp a b"));
+	json_decref(d);
+	/* another program's own "real ... user ... sys" line is no report */
+	d = parse("97800 records/s\nreal 10.00 s user  0.25 s sys  13.54 s\n");
+	CHECK(nruns(d) == 0);
+	json_decref(d);
+}
+
 int main(void)
 {
 	test_attach();
+	test_real_shapes();
 	test_own_runs();
 	test_variants();
 	bl_cleanup();
