@@ -1,6 +1,7 @@
 /* message.c - decoded text with an offset map back to the original bytes. */
 #include "message.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,17 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 	const unsigned char *u = (const unsigned char *)raw;
 	size_t bad = 0, nul = 0, first_bad = 0, first_nul = 0;
 	for (size_t i = 0; i < len;) {
+		/* eight ASCII bytes, none of them NUL, at a time: most text */
+		while (len - i >= 8) {
+			uint64_t w;
+			memcpy(&w, u + i, 8);
+			if ((w & 0x8080808080808080ull) ||
+			    ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		if (u[i] == 0) {
 			if (!nul++)
 				first_nul = i;
@@ -167,29 +179,38 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 	return m->raw_offset + r;
 }
 
+/* Newlines in p[0, n): eight bytes at a time, exact (no borrow between
+ * bytes: the high bit is set for a byte of x exactly when it is zero). */
+static size_t count_newlines(const unsigned char *p, size_t n)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, nl = 0x0a0a0a0a0a0a0a0aull;
+	size_t c = 0, i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+		memcpy(&x, p + i, 8);
+		x ^= nl;
+		uint64_t t = ~(((x & lo7) + lo7) | x | lo7) >> 7; /* 1 per NL byte */
+		c += (size_t)((t * 0x0101010101010101ull) >> 56);  /* their sum */
+	}
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
 size_t bl_message_line(struct bl_message *m, size_t text_off)
 {
 	size_t target = bl_message_origin(m, text_off) - m->raw_offset;
 	size_t off = m->line_cache_off, line = m->line_cache_line;
+	const unsigned char *raw = (const unsigned char *)m->raw;
 	if (target < off) {
-		/* walk back: usually a few lines */
-		while (off > target) {
-			off--;
-			if (m->raw[off] == '\n')
-				line--;
-		}
+		if (off - target < target)
+			line -= count_newlines(raw + target, off - target);
+		else
+			line = m->raw_line + count_newlines(raw, target);
 	} else {
-		const char *p = m->raw + off, *end = m->raw + target;
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			if (!nl)
-				break;
-			line++;
-			p = nl + 1;
-		}
-		off = target;
+		line += count_newlines(raw + off, target - off);
 	}
-	m->line_cache_off = off;
+	m->line_cache_off = target;
 	m->line_cache_line = line;
 	return line;
 }
