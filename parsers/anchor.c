@@ -423,7 +423,7 @@ static bool build(void)
 
 struct bl_anchor_scan {
 	const struct bl_message *msg;
-	size_t cursor;            /* needles before it are used up */
+	size_t qpos, qi;          /* where the needle search goes on */
 	bool in_win;              /* the window may hold more fast hits */
 	size_t ws, we;            /* the window: text[ws, we) */
 	bool cut;                 /* we is not the end of a line */
@@ -448,20 +448,33 @@ static bool verify(const struct bl_needle *n, const unsigned char *s)
 	return true;
 }
 
-/* Start of the first needle found in scan order at or after `from` (all
- * of its line comes before any later find), or SIZE_MAX. On x86-64 GCC
- * builds an AVX2 copy is picked at load time where the CPU has it. */
+/* The next needle found, in the order of the positions tested by the
+ * vector pass (*q, then needle index *qi at that position), that starts at
+ * or after min_p. Returns its start and sets *which, *q and *qi past it;
+ * SIZE_MAX when there is none. On x86-64 GCC builds an AVX2 copy is picked
+ * at load time where the CPU has it. */
+static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			 size_t *p)
+{
+	const struct bl_needle *nd = &A.needles[i];
+	if (q < A.trig[i] || q - A.trig[i] < min_p)
+		return false;
+	*p = q - A.trig[i];
+	return *p + nd->ntok <= len && verify(nd, t + *p);
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static size_t next_needle(const struct bl_message *m, size_t from, size_t *which)
+static size_t next_needle(const struct bl_message *m, size_t *qpos, size_t *qi, size_t min_p,
+			  size_t *which)
 {
 	const unsigned char *t = (const unsigned char *)m->text;
-	size_t len = m->len, q = from;
+	size_t len = m->len, q = *qpos, first_i = *qi, p;
 	size_t n = A.nneedles;
 	const size_t W = sizeof(vbytes);
 	/* the vector pass: each needle's window at W positions at once */
-	for (; q + W + 2 <= len; q += W) {
+	for (; q + W + 2 <= len; q += W, first_i = 0) {
 		vbytes w[3], any = {0};
 		memcpy(&w[0], t + q, W);
 		memcpy(&w[1], t + q + 1, W);
@@ -481,30 +494,26 @@ static size_t next_needle(const struct bl_message *m, size_t from, size_t *which
 		for (size_t j = 0; j < W; j++) {
 			if (!any[j])
 				continue;
-			for (size_t i = 0; i < n; i++) {
-				const struct bl_needle *nd = &A.needles[i];
-				if (q + j < from + A.trig[i])
-					continue;
-				size_t p = q + j - A.trig[i];
-				if (p + nd->ntok <= len && verify(nd, t + p)) {
+			for (size_t i = j ? 0 : first_i; i < n; i++)
+				if (found(t, len, q + j, i, min_p, &p)) {
+					*qpos = q + j;
+					*qi = i + 1;
 					*which = i;
 					return p;
 				}
-			}
 		}
 	}
 	/* the last few bytes, one by one */
-	for (; q < len; q++)
-		for (size_t i = 0; i < n; i++) {
-			const struct bl_needle *nd = &A.needles[i];
-			if (q < from + A.trig[i])
-				continue;
-			size_t p = q - A.trig[i];
-			if (p + nd->ntok <= len && verify(nd, t + p)) {
+	for (; q < len; q++, first_i = 0)
+		for (size_t i = first_i; i < n; i++)
+			if (found(t, len, q, i, min_p, &p)) {
+				*qpos = q;
+				*qi = i + 1;
 				*which = i;
 				return p;
 			}
-		}
+	*qpos = len;
+	*qi = 0;
 	return SIZE_MAX;
 }
 
@@ -605,16 +614,21 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 			size_t start = pos > s->ws ? pos : s->ws;
 			if (match(s, A.fast, s->we, start, s->cut ? PCRE2_NOTEOL : 0, h))
 				return true;
-			if (s->cursor < s->resume)
-				s->cursor = s->resume;
+			/* every match starting before `resume` has been offered */
+			if (s->qpos < s->resume) {
+				s->qpos = s->resume;
+				s->qi = 0;
+			}
 		}
 		s->in_win = false;
-		if (s->cursor < pos)
-			s->cursor = pos;
-		size_t i = 0, c = next_needle(m, s->cursor, &i);
+		/* a needle tested before pos starts before it: so would its match */
+		if (s->qpos < pos) {
+			s->qpos = pos;
+			s->qi = 0;
+		}
+		size_t i = 0, c = next_needle(m, &s->qpos, &s->qi, pos, &i);
 		if (c >= m->len)
 			return false;
-		s->cursor = c + 1;
 		if (c < s->clear[i])
 			continue; /* its branch cannot match here: seen already */
 		window(s, c);
