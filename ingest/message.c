@@ -5,12 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Past this many segments (16 MB of map) the map stops growing: later
+ * offsets are then approximate, never out of the message. Text that is
+ * invalid byte after valid byte for megabytes gets there. */
+#define MAX_SEGS ((size_t)1 << 20)
+
 static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 {
 	if (m->nsegs && m->segs[m->nsegs - 1].text_off == text_off) {
 		m->segs[m->nsegs - 1].raw_off = raw_off;
 		return 0;
 	}
+	if (m->nsegs >= MAX_SEGS)
+		return 0;
 	if (m->nsegs == m->segcap) {
 		size_t cap = m->segcap ? m->segcap * 2 : 8;
 		struct bl_offset_seg *v = realloc(m->segs, cap * sizeof *v);
@@ -69,7 +76,7 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 	/* First pass: count what needs replacing, so that valid input (the
 	 * usual case) is copied once with no map beyond one segment. */
 	const unsigned char *u = (const unsigned char *)raw;
-	size_t bad = 0, nul = 0, first_bad = 0, first_nul = 0;
+	size_t bad = 0, nul = 0, nul_runs = 0, first_bad = 0, first_nul = 0;
 	for (size_t i = 0; i < len;) {
 		/* eight ASCII bytes, none of them NUL, at a time: most text */
 		while (len - i >= 8) {
@@ -85,6 +92,8 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 		if (u[i] == 0) {
 			if (!nul++)
 				first_nul = i;
+			if (!i || u[i - 1] != 0)
+				nul_runs++;
 			i++;
 			continue;
 		}
@@ -101,9 +110,11 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 			i += k;
 		}
 	}
-	size_t out_len = len + 2 * (bad + nul); /* U+FFFD is 3 bytes */
-	if (out_len < len)
+	/* U+FFFD is 3 bytes: one per invalid byte, one per run of NUL bytes (a
+	 * sparse file or zero padding must not triple in size) */
+	if (len > SIZE_MAX / 3)
 		goto oom;
+	size_t out_len = len - nul + 3 * nul_runs + 2 * bad;
 	m->text = malloc(out_len + 1);
 	if (!m->text || seg_push(m, 0, 0) < 0)
 		goto oom;
@@ -120,11 +131,21 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 				i += k;
 				continue;
 			}
+			/* a run of bytes that are not text, mapped as one segment */
 			if (seg_push(m, o, i) < 0)
 				goto oom;
-			memcpy(m->text + o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i++;
+			if (u[i] == 0) {
+				while (i < len && u[i] == 0)
+					i++;
+				memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+			} else {
+				do {
+					memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+					o += 3;
+					i++;
+				} while (i < len && u[i] >= 0x80 && !utf8_valid_len(u + i, len - i));
+			}
 			if (seg_push(m, o, i) < 0)
 				goto oom;
 		}

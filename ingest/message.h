@@ -53,7 +53,8 @@ struct bl_message {
 };
 
 /* Builds a message from bytes taken as UTF-8 text: invalid sequences and
- * NUL bytes become U+FFFD, each kind reported once with its first position
+ * NUL bytes become U+FFFD (a run of NUL bytes becomes one), each kind
+ * reported once with its first position
  * and a count. `raw` must outlive the message. Returns 0, or -1 when memory
  * ran out (the message is then empty but valid to free). */
 int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
@@ -79,7 +80,7 @@ void bl_message_free(struct bl_message *m);
  * the lines around any offset costs at most BL_LINE_MAX (+3) bytes, whatever the
  * length of the line: scanning stays linear. A piece's `next` is the start
  * of the following piece; the last piece ends at the newline. */
-#define BL_LINE_MAX 16384
+#define BL_LINE_MAX 4096
 
 struct bl_line {
 	const char *s;

@@ -67,7 +67,7 @@ static double rarity(unsigned t)
 	if (t == ' ')
 		return 0.2;
 	if (t >= 'a' && t <= 'z')
-		return strchr("etaoinshrdlu", (int)t) ? 0.5 : 1.0;
+		return strchr("etaoinsr", (int)t) ? 0.5 : 1.0;
 	if (t >= 'A' && t <= 'Z')
 		return 1.5;
 	if (t >= '0' && t <= '9')
@@ -424,10 +424,8 @@ static bool build(void)
 struct bl_anchor_scan {
 	const struct bl_message *msg;
 	size_t qpos, qi;          /* where the needle search goes on */
-	bool in_win;              /* the window may hold more fast hits */
-	size_t ws, we;            /* the window: text[ws, we) */
+	size_t ws, we;            /* the window around a needle: text[ws, we) */
 	bool cut;                 /* we is not the end of a line */
-	size_t resume;            /* where needles are looked for after it */
 	size_t clear[MAX_NEEDLES]; /* no match of needle i's branch starts before */
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
@@ -581,7 +579,6 @@ static void window(struct bl_anchor_scan *s, size_t c)
 	s->ws = line.off;
 	s->we = line.next;
 	s->cut = s->we < m->len && m->text[s->we - 1] != '\n';
-	s->resume = s->we;
 	if (s->we - s->ws <= LONG_LINE)
 		return;
 	if (c - s->ws > LOOKBACK)
@@ -589,7 +586,6 @@ static void window(struct bl_anchor_scan *s, size_t c)
 	if (s->we - c > AHEAD) {
 		s->we = c + AHEAD;
 		s->cut = true;
-		s->resume = s->we - LOOKBACK;
 	}
 	/* windows start and end on characters */
 	while (s->ws < c && ((unsigned char)m->text[s->ws] & 0xC0) == 0x80)
@@ -600,33 +596,25 @@ static void window(struct bl_anchor_scan *s, size_t c)
 
 /* The first hit at or after pos among the parsers found by needles.
  *
- * A needle found is first checked with its own branch of the anchor
- * (cheap: PCRE2 optimizes a single branch far better than the
- * alternation), and what that branch cannot match is remembered, so a run
- * of needles costs linear time. Only a window where a branch matches is
- * searched with the whole alternation, which decides which anchor matches
- * leftmost and which parser is asked first. */
+ * Needles come in the order of the vector pass. A needle found is first
+ * checked with its own branch of the anchor (cheap: PCRE2 optimizes one
+ * branch far better than the alternation), and what that branch cannot
+ * match is remembered, so a run of needles costs linear time. Where the
+ * branch matches, the whole alternation decides which anchor matches
+ * leftmost there and which parser is asked first; it need only look from
+ * LOOKBACK (and a needle's length) before the needle: a match starting
+ * earlier would have a needle found earlier. */
 static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *h)
 {
 	const struct bl_message *m = s->msg;
+	/* a needle tested before pos starts before it: so would its match */
+	if (s->qpos < pos) {
+		s->qpos = pos;
+		s->qi = 0;
+	}
 	for (;;) {
-		if (s->in_win && pos < s->we) {
-			size_t start = pos > s->ws ? pos : s->ws;
-			if (match(s, A.fast, s->we, start, s->cut ? PCRE2_NOTEOL : 0, h))
-				return true;
-			/* every match starting before `resume` has been offered */
-			if (s->qpos < s->resume) {
-				s->qpos = s->resume;
-				s->qi = 0;
-			}
-		}
-		s->in_win = false;
-		/* a needle tested before pos starts before it: so would its match */
-		if (s->qpos < pos) {
-			s->qpos = pos;
-			s->qi = 0;
-		}
-		size_t i = 0, c = next_needle(m, &s->qpos, &s->qi, pos, &i);
+		size_t q = s->qpos, qi = s->qi, i = 0;
+		size_t c = next_needle(m, &s->qpos, &s->qi, pos, &i);
 		if (c >= m->len)
 			return false;
 		if (c < s->clear[i])
@@ -636,13 +624,27 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 		if (from < pos)
 			from = pos;
 		struct bl_anchor_hit bh;
-		if (!match(s, A.branch[i], s->we, from, s->cut ? PCRE2_NOTEOL : 0, &bh)) {
+		uint32_t opts = s->cut ? PCRE2_NOTEOL : 0;
+		if (!match(s, A.branch[i], s->we, from, opts, &bh)) {
 			/* no match of this branch starts before the window's end,
 			 * or, in a cut window, before a match could still fit */
 			s->clear[i] = s->cut ? s->we - LOOKBACK : s->we;
 			continue;
 		}
-		s->in_win = true;
+		size_t near = s->qpos > BL_NEEDLE_MAX + LOOKBACK ? s->qpos - BL_NEEDLE_MAX - LOOKBACK : 0;
+		from = s->ws > pos ? s->ws : pos;
+		if (from < near)
+			from = near;
+		while (from < bh.start && ((unsigned char)m->text[from] & 0xC0) == 0x80)
+			from++;
+		if (!match(s, A.fast, s->we, from, opts, h))
+			*h = bh; /* cannot happen: the branch is in the alternation */
+		if (h->start < bh.start) {
+			/* an earlier anchor: this needle's match is still to come */
+			s->qpos = q;
+			s->qi = qi;
+		}
+		return true;
 	}
 }
 
