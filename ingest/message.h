@@ -22,6 +22,9 @@ struct bl_offset_seg {
 
 #define BL_MAX_DECODINGS 12
 
+/* Zero bytes after a message's text, for code that reads a little ahead. */
+#define BL_TEXT_PAD 64
+
 struct bl_message {
 	size_t index;          /* 0-based position in the input (mbox order) */
 	const char *raw;       /* original bytes of this message (borrowed) */
@@ -29,7 +32,8 @@ struct bl_message {
 	size_t raw_offset;     /* offset of raw[0] in the input file */
 	size_t raw_line;       /* 1-based line of raw[0] in the input file */
 
-	char *text;            /* decoded UTF-8, NUL-terminated (owned) */
+	char *text;            /* decoded UTF-8, NUL-terminated and followed by
+				* BL_TEXT_PAD - 1 more zero bytes (owned) */
 	size_t len;
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */
