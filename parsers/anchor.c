@@ -431,6 +431,8 @@ struct bl_anchor_scan {
 	pcre2_match_context *mctx;
 	struct bl_anchor_hit slow_hit;
 	bool slow_valid, slow_done;
+	size_t failed_at;         /* a search that gave up (match limit): where */
+	bool failed;
 };
 
 static bool verify(const struct bl_needle *n, const unsigned char *s)
@@ -534,6 +536,13 @@ struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg)
 	return s;
 }
 
+bool bl_anchor_incomplete(const struct bl_anchor_scan *s, size_t *where)
+{
+	if (s->failed && where)
+		*where = s->failed_at;
+	return s->failed;
+}
+
 void bl_anchor_scan_free(struct bl_anchor_scan *s)
 {
 	if (!s)
@@ -548,8 +557,14 @@ static bool match(struct bl_anchor_scan *s, pcre2_code *re, size_t sublen, size_
 {
 	int rc = pcre2_match(re, (PCRE2_SPTR)s->msg->text, sublen, start,
 			     opts | PCRE2_NO_UTF_CHECK, s->md, s->mctx);
-	if (rc < 0)
+	if (rc < 0) {
+		/* not "no match" but a limit: what lies there was not searched */
+		if (rc != PCRE2_ERROR_NOMATCH && !s->failed) {
+			s->failed = true;
+			s->failed_at = start;
+		}
 		return false;
+	}
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
 	size_t idx = 0;
 	for (PCRE2_SPTR c = pcre2_get_mark(s->md); c && *c; c++)

@@ -53,6 +53,9 @@ struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg);
  * a pattern could not be compiled). `pos` must not decrease between calls
  * and must be on a character boundary. */
 bool bl_anchor_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *h);
+/* True when a search gave up (PCRE2's match or depth limit on hostile
+ * text) instead of saying "no match"; *where is the offset it started at. */
+bool bl_anchor_incomplete(const struct bl_anchor_scan *s, size_t *where);
 void bl_anchor_scan_free(struct bl_anchor_scan *s);
 
 /* For tests: with the prefilter off, every anchor runs as a plain regex

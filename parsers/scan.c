@@ -328,6 +328,14 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 		while (pos < msg->len && ((unsigned char)msg->text[pos] & 0xC0) == 0x80)
 			pos++;
 	}
+	size_t where = 0;
+	if (bl_anchor_incomplete(as, &where)) {
+		/* the document says so: its runs may not be all there are */
+		doc->partial = true;
+		bl_doc_diag(doc, -1, BL_WARNING, "scan.incomplete", where,
+			    "the search for benchmark output gave up on this text "
+			    "(regular expression limit); runs may be missing");
+	}
 	bl_anchor_scan_free(as);
 	free(sc.section);
 	bl_doc_group_repeats(doc);
