@@ -302,6 +302,7 @@ static struct {
 	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
 	struct vtok vt[MAX_NEEDLES][3]; /* and its three tokens */
 	pcre2_code *branch[MAX_NEEDLES];  /* the anchor branch of each needle */
+	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
 	size_t nneedles;
 	pcre2_code *fast; /* parsers found by their needles */
 	pcre2_code *slow; /* parsers found by the regex alone */
@@ -409,6 +410,15 @@ static bool build(void)
 			}
 		}
 	}
+	/* needles that share a window ("real", "\d real") share its test */
+	A.nvwin = 0;
+	for (size_t i = 0; i < A.nneedles; i++) {
+		size_t u = 0;
+		while (u < A.nvwin && memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) != 0)
+			u++;
+		if (u == A.nvwin)
+			A.vwin[A.nvwin++] = i;
+	}
 	if (!err) {
 		A.fast = alternation(fast, &err);
 		A.slow = alternation(slow, &err);
@@ -479,7 +489,8 @@ static size_t next_needle(const struct bl_message *m, size_t *qpos, size_t *qi, 
 		memcpy(&w[0], t + q, W);
 		memcpy(&w[1], t + q + 1, W);
 		memcpy(&w[2], t + q + 2, W);
-		for (size_t i = 0; i < n; i++) {
+		for (size_t u = 0; u < A.nvwin; u++) {
+			size_t i = A.vwin[u];
 			vbytes m0 = (vbytes)((vbytes)(w[0] - A.vt[i][0].lo) <= A.vt[i][0].span);
 			m0 &= (vbytes)((vbytes)(w[1] - A.vt[i][1].lo) <= A.vt[i][1].span);
 			m0 &= (vbytes)((vbytes)(w[2] - A.vt[i][2].lo) <= A.vt[i][2].span);
