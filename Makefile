@@ -3,7 +3,9 @@
 #   make            build build/benchlog
 #   make demo       install missing packages, build, parse the bundled corpus into out/
 #   make check      install missing packages, then every test under ASan and UBSan
-#   make bench      parse throughput and peak memory on generated inputs
+#   make bench      parse throughput and peak memory on generated inputs, and the
+#                   pathological inputs at full size
+#   make valgrind   the corpus and hostile inputs under valgrind (part of check)
 #   make fuzz       run the libFuzzer targets (FUZZ_SECONDS each, default 300)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make golden-update   rewrite corpus/*/*/expected.json (review the diff!)
@@ -44,7 +46,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format
+	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check
 
 all: build/benchlog
 
@@ -112,7 +114,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check install-check fuzz-smoke
+test: unit golden schema-check seeds-check install-check pathological valgrind parallel-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -140,6 +142,18 @@ install-check: build/benchlog
 	@build/install-check/opt/bl/bin/benchlog --version | grep -q '^benchlog '
 	@echo "install: 1 passed, 0 failed"
 
+# Hostile inputs with bounds on time and memory (the optimized build: the
+# sanitizers cannot run under an address-space limit).
+pathological: build/benchlog
+	$(PYTHON) tests/pathological/run.py build/benchlog
+
+valgrind: build/benchlog
+	@./tests/valgrind.sh build/benchlog
+
+# A run under GNU parallel gives the serial run's documents.
+parallel-check: build/benchlog
+	$(PYTHON) tests/parallel.py build/benchlog
+
 # ---------------------------------------------------------------- fuzzing
 
 FUZZ_SECONDS ?= 300
@@ -164,6 +178,7 @@ fuzz-smoke: $(FUZZ_TARGETS)
 bench: deps
 	@$(MAKE) --no-print-directory build/benchlog
 	$(PYTHON) tests/bench/bench.py build/benchlog
+	$(PYTHON) tests/pathological/run.py --full build/benchlog
 
 # ---------------------------------------------------------------- install
 
