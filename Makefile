@@ -1,7 +1,8 @@
 # benchlog - plain Makefile.
 #
 #   make            build build/benchlog
-#   make demo       install missing packages, build, parse the bundled corpus into out/
+#   make demo       install missing packages, build, parse the bundled corpus into out/,
+#                   draw its charts there and print its comparison tables
 #   make check      install missing packages, then every test under ASan and UBSan
 #   make bench      parse throughput and peak memory on generated inputs
 #   make fuzz       run the libFuzzer targets (FUZZ_SECONDS each, default 300)
@@ -20,7 +21,7 @@ PKG_CONFIG ?= pkg-config
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
 
-PKGS := libpcre2-8 jansson cairo pangocairo
+PKGS := libpcre2-8 jansson cairo pangocairo fontconfig
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
@@ -43,7 +44,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all deps demo check test unit golden schema-check seeds-check golden-update \
+.PHONY: all deps demo check test unit golden schema-check seeds-check chart-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
@@ -112,7 +113,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check fuzz-smoke
+test: unit golden schema-check seeds-check chart-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -129,6 +130,11 @@ schema-check: build-san/benchlog
 
 seeds-check: build-san/benchlog
 	@./tests/seeds.sh build-san/benchlog
+
+# chart and table end to end: every format opens, provenance, --all, pipes,
+# exit codes, same bytes for the same input
+chart-check: build-san/benchlog
+	$(PYTHON) tests/chart_cli.py build-san/benchlog
 
 # ---------------------------------------------------------------- fuzzing
 

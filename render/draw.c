@@ -5,6 +5,7 @@
  * and drawing, so text is as wide on the PNG as in the layout and the same
  * on every surface. */
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
@@ -13,21 +14,32 @@
 
 #define FONT_FAMILY "DejaVu Sans, Noto Sans CJK SC, sans-serif"
 
+static PangoContext *shared;
+
 static PangoContext *shared_ctx(void)
 {
-	static PangoContext *ctx;
-	if (!ctx) {
+	if (!shared) {
 		PangoFontMap *fm = pango_cairo_font_map_get_default();
-		ctx = pango_font_map_create_context(fm);
+		shared = pango_font_map_create_context(fm);
 		cairo_font_options_t *fo = cairo_font_options_create();
 		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-		pango_cairo_context_set_font_options(ctx, fo);
-		pango_cairo_context_set_resolution(ctx, 72);
+		pango_cairo_context_set_font_options(shared, fo);
+		pango_cairo_context_set_resolution(shared, 72);
 		cairo_font_options_destroy(fo);
 	}
-	return ctx;
+	return shared;
+}
+
+void bl_render_cleanup(void)
+{
+	if (shared)
+		g_object_unref(shared);
+	shared = NULL;
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	FcFini();
 }
 
 static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)

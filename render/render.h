@@ -195,6 +195,10 @@ struct bl_render_opts {
 int bl_measure_pango_new(struct bl_measure *m);
 void bl_measure_pango_free(struct bl_measure *m);
 
+/* Releases the fonts and caches drawing loaded (at exit, for leak
+ * checkers). */
+void bl_render_cleanup(void);
+
 /* Draws one laid-out chart on a cairo context (cairo_t *, as void * so this
  * header needs no cairo). */
 void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,
