@@ -5,6 +5,7 @@
 #                   draw its charts there and print its comparison tables
 #   make check      install missing packages, then every test under ASan and UBSan
 #   make bench      parse throughput and peak memory on generated inputs
+#   make chart-bench   rendering time of a 100-bar chart (PNG, SVG, PDF)
 #   make fuzz       run the libFuzzer targets (FUZZ_SECONDS each, default 300)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make golden-update   rewrite corpus/*/*/expected.json (review the diff!)
@@ -21,7 +22,7 @@ PKG_CONFIG ?= pkg-config
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
 
-PKGS := libpcre2-8 jansson cairo pangocairo fontconfig
+PKGS := libpcre2-8 jansson cairo pangocairo fontconfig zlib
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
@@ -45,7 +46,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check chart-check golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format
+	bench chart-bench fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
 
@@ -160,6 +161,14 @@ fuzz-smoke: $(FUZZ_TARGETS)
 bench: deps
 	@$(MAKE) --no-print-directory build/benchlog
 	$(PYTHON) tests/bench/bench.py build/benchlog
+
+# rendering time of a 100-bar chart in each format (CPU time, in process)
+build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+
+chart-bench: build/tests/chart_bench
+	build/tests/chart_bench
 
 # ---------------------------------------------------------------- install
 

@@ -32,8 +32,22 @@ static PangoContext *shared_ctx(void)
 	return shared;
 }
 
+/* Layouts are reused per font (size, weight): a chart sets a few hundred
+ * texts in four or five fonts. Each call returns a new reference. */
+#define NCACHE 8
+static struct {
+	PangoLayout *layout;
+	double size;
+	bool bold;
+} cache[NCACHE];
+
 void bl_render_cleanup(void)
 {
+	for (size_t i = 0; i < NCACHE; i++) {
+		if (cache[i].layout)
+			g_object_unref(cache[i].layout);
+		cache[i].layout = NULL;
+	}
 	if (shared)
 		g_object_unref(shared);
 	shared = NULL;
@@ -44,19 +58,34 @@ void bl_render_cleanup(void)
 
 static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)
 {
-	PangoLayout *l = pango_layout_new(shared_ctx());
-	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
-	pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-	if (bold)
-		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-	pango_layout_set_font_description(l, fd);
-	pango_font_description_free(fd);
-	if (wrap > 0) {
-		pango_layout_set_width(l, (int)(wrap * PANGO_SCALE));
-		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	PangoLayout *l = NULL;
+	size_t i = 0;
+	for (; i < NCACHE && cache[i].layout; i++)
+		if (cache[i].size == size && cache[i].bold == bold) {
+			l = cache[i].layout;
+			break;
+		}
+	if (!l) {
+		l = pango_layout_new(shared_ctx());
+		PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+		pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+		if (bold)
+			pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+		pango_layout_set_font_description(l, fd);
+		pango_font_description_free(fd);
+		if (i == NCACHE) { /* full: replace the last one */
+			i = NCACHE - 1;
+			g_object_unref(cache[i].layout);
+		}
+		cache[i].layout = l;
+		cache[i].size = size;
+		cache[i].bold = bold;
 	}
+	pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
 	pango_layout_set_text(l, text, -1);
-	return l;
+	return g_object_ref(l);
 }
 
 static void pango_size(void *ctx, const char *text, double size, double wrap, bool bold,
