@@ -147,6 +147,13 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 	g_object_unref(l);
 }
 
+/* Black or white, whichever reads better on colour c. */
+static struct bl_rgb on_colour(struct bl_rgb c)
+{
+	double lum = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+	return lum > 0.55 ? (struct bl_rgb){0.1, 0.1, 0.1} : (struct bl_rgb){1, 1, 1};
+}
+
 static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
 {
 	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
@@ -288,7 +295,7 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		}
 		text_in(cr, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
 		text_in(cr, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
-			b->censored ? t->text : t->background);
+			b->censored ? t->text : on_colour(col));
 	}
 
 	/* the base line */

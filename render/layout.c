@@ -16,6 +16,7 @@
 #define MARGIN 20.0
 #define GAP 8.0
 #define MAX_LABEL_LINES 3
+#define MAX_HEIGHT 30000.0 /* cairo image surfaces stop at 32767 px */
 #define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
 
 static void measure(const struct bl_measure *m, const char *t, double size, double wrap,
@@ -198,6 +199,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 		l->height = 200 + (double)nslots * slot;
 		if (l->height < 360)
 			l->height = 360;
+		if (l->height > MAX_HEIGHT)
+			l->height = MAX_HEIGHT; /* the bars get thinner */
 	} else
 		l->height = 540;
 

@@ -287,8 +287,8 @@ static char **run_names(json_t *doc)
 		char nb[32], key[1024], tell[1024];
 		const char *base = base_name(run, nb, sizeof nb);
 		const char *label = json_string_value(json_object_get(run, "label"));
-		snprintf(key, sizeof key, "%s\x1f%s\x1f%s",
-			 json_string_value(json_object_get(run, "tool")), base,
+		const char *tool = json_string_value(json_object_get(run, "tool"));
+		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
 			 is_dd(run) ? dd_direction(run) : "");
 		const char *cmd = json_string_value(json_object_get(run, "command"));
 		if (label && *label)

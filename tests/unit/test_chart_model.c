@@ -285,6 +285,18 @@ static void test_iozone_zpool_diskinfo(void)
 	bl_charts_free(&cs);
 	json_decref(docs);
 
+	/* the system line comes from the chart's own documents only */
+	docs = doc("tests/render/bonniepp.json");
+	json_array_append_new(docs, json_load_file("tests/render/iozone.json", 0, NULL));
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 5);
+	c = chart_id(&cs, "iozone-tests");
+	CHECK(c && strstr(c->subtitle, "FreeBSD") == NULL && strstr(c->subtitle, "iozone-auto.txt"));
+	c = chart_id(&cs, "bonniepp-rates");
+	CHECK(c && strstr(c->subtitle, "FreeBSD") && !strstr(c->subtitle, "iozone-auto.txt"));
+	CHECK(c && c->nsources == 1 && strcmp(c->sources[0], "bonniepp-two-hosts.txt") == 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
 	docs = doc("tests/render/diskinfo.json");
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 2);
 	c = chart_id(&cs, "diskinfo-seek");
