@@ -230,8 +230,8 @@ enum bl_table_style { BL_TABLE_TEXT, BL_TABLE_MARKDOWN };
 
 /* The chart as a table: categories down, series across, each cell the
  * median with its unit, spread and N. Returns 0 or -1 on a write error. */
-int bl_table_chart(const struct bl_chart *c, enum bl_table_style style,
-		   enum bl_units units, bl_write_fn write, void *ctx);
+int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
+		   void *ctx);
 /* Every result of the documents as tidy CSV: one row per result. */
 int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 		 void *ctx);

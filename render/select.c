@@ -247,7 +247,8 @@ static bool is_dd(json_t *run)
 }
 
 /* The name a run goes by before repeats are told apart: its label; for dd
- * without one, the file it writes or reads; else its command. */
+ * without one, the file it writes or reads; else the machine or device its
+ * output names; else its command. */
 static const char *base_name(json_t *run, char *buf, size_t len)
 {
 	const char *label = json_string_value(json_object_get(run, "label"));
@@ -258,6 +259,13 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 		const char *p = strcmp(dir, "write") == 0 ? param_str(run, "output")
 				: strcmp(dir, "read") == 0 ? param_str(run, "input") : NULL;
 		if (p)
+			return p;
+	}
+	/* what a tool's own output names: bonnie's machine column, a device */
+	static const char *const names[] = {"machine", "device", "pool"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *p = param_str(run, names[i]);
+		if (p && *p)
 			return p;
 	}
 	const char *cmd = json_string_value(json_object_get(run, "command"));

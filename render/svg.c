@@ -92,6 +92,8 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		goto out;
 	cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
+	/* the same size as the PNG: width="960px", not 960pt */
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 	cairo_t *cr = cairo_create(s);
 	bl_draw_chart(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL));
 	cairo_destroy(cr);

@@ -87,10 +87,9 @@ static void md_escape(const char *s, char *buf, size_t len)
 	buf[j] = '\0';
 }
 
-int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, enum bl_units units,
-		   bl_write_fn write, void *ctx)
+int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
+		   void *ctx)
 {
-	(void)units; /* the chart's scale already carries them */
 	size_t cols = c->nseries + 1, rows = c->ncats + 1;
 	char **cells = calloc(cols * rows, sizeof *cells);
 	size_t *width = calloc(cols, sizeof *width);

@@ -150,6 +150,11 @@ def main():
     r = run(bl, "table", "-", stdin=jsonl)
     check("JSON Lines input", r.returncode == 0 and b"/zfs/testfile #2" in r.stdout)
 
+    # standard output with --format
+    r = run(bl, "chart", "--format", "svg", str(seed4), "-o", "-")
+    check("--format svg -o -: SVG on stdout", r.returncode == 0 and r.stdout.startswith(b"<?xml")
+          and r.stdout == (tmp / "direct.svg").read_bytes())
+
     # --all: one file per chart, named after the chart
     r = run(bl, "chart", "--all", "--format", "svg", str(seed4), *map(str, fixtures), "-o", str(tmp / "all") + "/")
     files = sorted(p.name for p in (tmp / "all").iterdir())

@@ -73,8 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct bl_layout l;
 			if (bl_layout_chart(&cs.v[i], 960, 0, (enum bl_orient)(sel % 3), &m, &l) == 0)
 				bl_layout_free(&l);
-			bl_table_chart(&cs.v[i], (sel & 1) ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT, o.units,
-				       sink, &n);
+			bl_table_chart(&cs.v[i], (sel & 1) ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT, sink, &n);
 		}
 		bl_charts_free(&cs);
 	}
