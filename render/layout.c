@@ -268,7 +268,7 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 				tip -= ARROW + 2; /* the open end's arrow */
 			value_text(c, b, bb->text, sizeof bb->text);
 			measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-			if (w > bw + slot * 0.1 && c->nseries > 1)
+			if (w > bw + slot * 0.1)
 				bb->text[0] = '\0'; /* too narrow: the axis tells */
 			bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
 			if (b->n > 1) {
@@ -317,8 +317,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 			tip += ARROW + 2;
 		value_text(c, b, bb->text, sizeof bb->text);
 		measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-		if (h > bh + slot * 0.1 && c->nseries > 1)
-			bb->text[0] = '\0';
+		if (h > bh + slot * 0.1)
+			bb->text[0] = '\0'; /* too thin: the axis tells */
 		bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
 		if (b->n > 1) {
 			snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);

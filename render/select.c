@@ -288,7 +288,8 @@ static char **run_names(json_t *doc)
 	char **names = calloc(n ? n : 1, sizeof *names);
 	char **keys = calloc(n ? n : 1, sizeof *keys);  /* tool, name, direction */
 	char **tells = calloc(n ? n : 1, sizeof *tells); /* what tells groups apart */
-	if (!names || !keys || !tells)
+	size_t *ords = calloc(n ? n : 1, sizeof *ords);  /* 1, 2, ... under a key */
+	if (!names || !keys || !tells || !ords)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		json_t *run = json_array_get(runs, i);
@@ -308,29 +309,25 @@ static char **run_names(json_t *doc)
 		tells[i] = strdup(tell);
 		if (!keys[i] || !tells[i])
 			goto fail;
-		/* ordinal: distinct `tell`s seen before under the same key */
+		/* the same key and tell as an earlier run: the same name; else the
+		 * next ordinal under the key */
 		size_t ord = 1;
 		bool same = false;
-		for (size_t j = 0; j < i && !same; j++) {
+		for (size_t j = 0; j < i; j++) {
 			if (strcmp(keys[j], key) != 0)
 				continue;
 			if (strcmp(tells[j], tell) == 0) {
 				same = true;
+				ords[i] = ords[j];
 				names[i] = strdup(names[j]);
 				break;
 			}
-			/* count each distinct earlier tell once */
-			bool first = true;
-			for (size_t k = 0; k < j; k++)
-				if (strcmp(keys[k], key) == 0 && strcmp(tells[k], tells[j]) == 0) {
-					first = false;
-					break;
-				}
-			if (first)
-				ord++;
+			if (ords[j] + 1 > ord)
+				ord = ords[j] + 1;
 		}
 		if (!same) {
-			size_t len = strlen(base) + 16;
+			ords[i] = ord;
+			size_t len = strlen(base) + 24;
 			names[i] = malloc(len);
 			if (names[i]) {
 				if (ord > 1)
@@ -348,6 +345,7 @@ static char **run_names(json_t *doc)
 	}
 	free(keys);
 	free(tells);
+	free(ords);
 	return names;
 fail:
 	for (size_t i = 0; i < n; i++) {
@@ -361,6 +359,7 @@ fail:
 	free(names);
 	free(keys);
 	free(tells);
+	free(ords);
 	return NULL;
 }
 
