@@ -1,11 +1,13 @@
 # benchlog - plain Makefile.
 #
 #   make            build build/benchlog
-#   make demo       install missing packages, build, parse the bundled corpus into out/
+#   make demo       install missing packages, build, parse the bundled corpus into out/,
+#                   draw its charts there and print its comparison tables
 #   make check      install missing packages, then every test under ASan and UBSan
 #   make bench      parse throughput and peak memory on generated inputs, and the
 #                   pathological inputs at full size
 #   make valgrind   the corpus and hostile inputs under valgrind (part of check)
+#   make chart-bench   rendering time of a 100-bar chart (PNG, SVG, PDF)
 #   make fuzz       run the libFuzzer targets (FUZZ_SECONDS each, default 300)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make golden-update   rewrite corpus/*/*/expected.json (review the diff!)
@@ -22,7 +24,7 @@ PKG_CONFIG ?= pkg-config
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
 
-PKGS := libpcre2-8 jansson cairo pangocairo
+PKGS := libpcre2-8 jansson cairo pangocairo fontconfig zlib
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
@@ -46,7 +48,8 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check
+	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check \
+	chart-check chart-bench
 
 all: build/benchlog
 
@@ -114,7 +117,8 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check install-check pathological valgrind parallel-check fuzz-smoke
+test: unit golden schema-check seeds-check chart-check install-check pathological valgrind \
+	parallel-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -154,6 +158,11 @@ valgrind: build/benchlog
 parallel-check: build/benchlog
 	$(PYTHON) tests/parallel.py build/benchlog
 
+# chart and table end to end: every format opens, provenance, --all, pipes,
+# exit codes, same bytes for the same input
+chart-check: build-san/benchlog
+	$(PYTHON) tests/chart_cli.py build-san/benchlog
+
 # ---------------------------------------------------------------- fuzzing
 
 FUZZ_SECONDS ?= 300
@@ -179,6 +188,14 @@ bench: deps
 	@$(MAKE) --no-print-directory build/benchlog
 	$(PYTHON) tests/bench/bench.py build/benchlog
 	$(PYTHON) tests/pathological/run.py --full build/benchlog
+
+# rendering time of a 100-bar chart in each format (CPU time, in process)
+build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+
+chart-bench: build/tests/chart_bench
+	build/tests/chart_bench
 
 # ---------------------------------------------------------------- install
 
