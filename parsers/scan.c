@@ -34,9 +34,11 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   #dd if=/dev/zero of=/dev/ad4 bs=1m count=1
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
+ *   root@nas:~ # diskinfo -v ada2           (FreeBSD's sh prompt for root)
  * Group 1: the wrappers; the command starts at the end of the match. */
 static struct bl_re cmdline_re = BL_RE(
-	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
+	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>@]{1,40}@[^\\s#$%>]{1,80} [#$%>]"
+	"|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
 	"((?:(?:/usr/bin/|/bin/)?time(?:[ \\t]+-[a-zA-Z]+)*[ \\t]+|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*"
 	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+)*)",
 	0);

@@ -11,7 +11,7 @@ import sys
 # seed number -> {tool: number of runs}; tools not listed must find nothing
 EXPECTED_RUNS = {
     "000": {"dd": 16},
-    "001": {"dd": 5},
+    "001": {"dd": 5, "diskinfo": 1},
     "002": {},
     "003": {},
     "004": {"dd": 18, "time": 18},
@@ -38,6 +38,26 @@ def checks_001(runs):
     dd = [r for r in runs if r["tool"] == "dd"]
     yield "Chinese captions", [r["label"] for r in dd] == ["測試", "測試", "測試讀寫效能", "測試讀寫效能", "接著測看看速度"]
     yield "count=8k", dd[4]["params"].get("count") == 8192 and results(dd[4])["bytes"] == 8589934592
+    di = [r for r in runs if r["tool"] == "diskinfo"][0]
+    v = results(di)
+    yield "diskinfo device and command", (di["label"], di["command"]) == ("/dev/ad10", "diskinfo -t /dev/ad10")
+    yield "diskinfo -v params", {k: di["params"].get(k) for k in ("sectorsize", "mediasize", "mediasize_sectors", "firmware_cylinders", "firmware_heads", "firmware_sectors", "ident")} == {
+        "sectorsize": 512, "mediasize": 1500301910016, "mediasize_sectors": 2930277168,
+        "firmware_cylinders": 2907021, "firmware_heads": 16, "firmware_sectors": 63, "ident": "WD-WMAVU3127845"}
+    seeks = {"full_stroke": (250, 5.759155, 23.037), "half_stroke": (250, 4.177206, 16.709),
+             "quarter_stroke": (500, 7.581140, 15.162), "short_forward": (400, 2.664591, 6.661),
+             "short_backward": (400, 2.181377, 5.453), "seq_outer": (2048, 0.273239, 0.133),
+             "seq_inner": (2048, 0.238800, 0.117)}
+    yield "diskinfo seek times", all(
+        v[f"seek_{k}_iterations"] == n and abs(v[f"seek_{k}_elapsed"] - s) < 1e-9 and abs(v[f"seek_{k}"] - ms / 1000) < 1e-12
+        for k, (n, s, ms) in seeks.items())
+    rates = {"outside": (1.065353, 96118), "middle": (1.264815, 80960), "inside": (2.177371, 47029)}
+    yield "diskinfo transfer rates (kbytes of 1024)", all(
+        v[f"transfer_{k}_bytes"] == 102400 * 1024 and abs(v[f"transfer_{k}_elapsed"] - s) < 1e-9 and v[f"transfer_{k}"] == kb * 1024
+        for k, (s, kb) in rates.items())
+    yield "diskinfo units", all(r["unit"] == ("B/s" if r["metric"] in ("transfer_outside", "transfer_middle", "transfer_inside") else
+                                              "B" if r["metric"].endswith("_bytes") else
+                                              "count" if r["metric"].endswith("_iterations") else "s") for r in di["results"])
 
 
 def checks_004(runs):
