@@ -72,6 +72,70 @@ def checks_004(runs):
     yield "rm command", tm[-1]["command"] == "rm -R ports"
 
 
+def nice(tok):
+    """zpool's niced number: K/M/G/T base 1024, rounded to an integer"""
+    mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+    if tok[-1] in mult:
+        return round(float(tok[:-1]) * mult[tok[-1]])
+    return int(tok)
+
+
+def check_zfs_fuse_sample(binary, path):
+    """Every number of every zpool iostat report in the real zfs-fuse
+    capture is a result, with its pool, vdev, depth and sample."""
+    text = path.read_text().split("\n")
+    want = []
+    report = -1
+    sample = 0
+    in_report = new_report = False
+    for line in text:
+        if line.startswith("$ "):
+            in_report = line.startswith("$ zpool iostat")
+            new_report = in_report  # counted at its first row: errors print none
+            if in_report:
+                sample = -1
+                seen = set()
+                stack = []
+            continue
+        if not in_report or not line.strip() or line.startswith(("#", "-", "=")) or "capacity" in line:
+            continue
+        if line.strip().startswith("pool "):
+            continue
+        tok = line.split()
+        if len(tok) == 1 or len(tok) != 7:
+            if len(tok) == 1 and tok[0].isdigit():
+                sample += 1
+                seen = set()
+            elif line.startswith(("Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun ")):
+                sample += 1
+                seen = set()
+            continue
+        if new_report:
+            report += 1
+            new_report = False
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        stack = stack[:depth] + [tok[0]]
+        vdev = "/".join(stack)
+        if vdev in seen or sample < 0:
+            sample += 1
+            seen = set()
+        seen.add(vdev)
+        for metric, t in zip(["alloc", "free", "read_ops", "write_ops", "read_bandwidth", "write_bandwidth"], tok[1:]):
+            if t == "-":
+                continue
+            unit = "B" if metric in ("alloc", "free") else "ops/s" if metric.endswith("ops") else "B/s"
+            want.append((report, sample, stack[0], vdev, depth, metric, nice(t), unit))
+    out = subprocess.run([binary, "parse", "--jsonl", "-q", str(path)], capture_output=True, text=True, timeout=60)
+    runs = [r for l in out.stdout.splitlines() if l.strip() for r in json.loads(l)["runs"] if r["tool"] == "zpool-iostat"]
+    got = [(i, r["sample"], r["pool"], r["vdev"], r["depth"], r["metric"], r["value"], r["unit"])
+           for i, run in enumerate(runs) for r in run["results"]]
+    yield "zfs-fuse sample: 14 reports", len(runs) == 14
+    yield f"zfs-fuse sample: all {len(want)} values with pool, vdev, depth, sample, unit", got == want
+    yield "zfs-fuse sample: first sample since boot only", all(
+        r.get("since_boot", False) == (r["sample"] == 0) for run in runs for r in run["results"])
+    yield "zfs-fuse sample: -T u timestamps", [r["timestamp"] for r in runs[8]["results"]][::6] == [1796018647, 1796018648]
+
+
 def main():
     binary, seeds = sys.argv[1], pathlib.Path(sys.argv[2])
     passed = failed = 0
@@ -101,6 +165,14 @@ def main():
                 else:
                     print(f"FAIL {path.name}: {name}")
                     failed += 1
+    sample = seeds.parent / "samples" / "zfs-fuse-zpool-iostat.txt"
+    if sample.exists():
+        for name, ok in check_zfs_fuse_sample(binary, sample):
+            if ok:
+                passed += 1
+            else:
+                print(f"FAIL {sample.name}: {name}")
+                failed += 1
     print(f"seeds: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

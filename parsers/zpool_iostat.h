@@ -1,0 +1,49 @@
+/* zpool_iostat.h - what zpool_iostat.c and zpool_histo.c share: the
+ * columns of a report, its numbers, and the bucket labels of -w and -r. */
+#ifndef BL_ZPOOL_IOSTAT_H
+#define BL_ZPOOL_IOSTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a column holds, and so its unit. */
+enum zcol_kind {
+	ZC_CAPACITY,   /* alloc, free: B */
+	ZC_OPS,        /* operations read/write: ops/s */
+	ZC_BANDWIDTH,  /* bandwidth read/write: B/s */
+	ZC_LATENCY,    /* -l averages: s (ns/us/ms/s, base 1000) */
+	ZC_QUEUE,      /* -q pend/activ: count */
+	ZC_HISTO,      /* -w and -r bucket counts: ops (since boot) or ops/s */
+	ZC_OTHER,
+};
+
+struct zcol {
+	char metric[64];
+	enum zcol_kind kind;
+};
+
+#define ZP_MAX_COLS 48
+
+/* A printed number of zpool iostat:
+ *   "1.44K" "86.1K" "623M" "16K" "1015" "0"   base 1024 (sizes, ops, bandwidth)
+ *   "12ms" "345us" "1s" "20ns"                base 1000 (latency columns)
+ *   "-"                                        zero latency, or not applicable
+ *   "1638" "123456789"                         -p: exact
+ * Sets *dash for "-". *approximate when the text was rounded (a decimal
+ * point, or a latency floored to us/ms/s). Returns false when the token is
+ * not a number of this kind. */
+bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash,
+		     bool *approximate);
+
+/* Histogram bucket labels.
+ * -w: the bucket's upper end in ns, niced ("1ns" "3ns" ... "1us" "2us" ...
+ *     "137s"), or exact with -H ("1" "3" "7" ...): bucket j holds
+ *     [2^j, 2^(j+1) - 1] ns.
+ * -r: the bucket's lower end in bytes ("512" "1K" ... "16M", or exact):
+ *     bucket j holds [2^j, 2^(j+1) - 1] bytes.
+ * Returns the bucket index j, or -1. */
+int bl_zpool_latency_bucket(const char *s, size_t n);
+int bl_zpool_size_bucket(const char *s, size_t n);
+
+#endif
