@@ -265,8 +265,11 @@ struct zp {
 	size_t ncols;
 	bool histo, histo_lat;     /* -w (latency) or -r (request size) */
 	bool scripted, vdev_title;
+	bool scripted_verbose;     /* -Hv: vdev rows among the pools, unindented */
 	bool omit_since_boot;      /* -y */
 	bool indented;             /* some row of the report is indented */
+	size_t base_indent;        /* where the header's title starts: a quoted
+				    * or code-block paste shifts the whole table */
 	char cmd_pool[MAX_NAME];   /* the only pool the command names, if one */
 	char cmd_first[MAX_NAME];  /* the first pool or vdev it names */
 	/* the vdev tree as read so far */
@@ -488,6 +491,7 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	if (!split_row(z, l, t, &nt, &name_end, &nv))
 		return false;
 	size_t indent = (size_t)(t[0].s - l->s);
+	indent = indent > z->base_indent ? indent - z->base_indent : 0;
 	char name[MAX_NAME];
 	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
 	snprintf(name, sizeof name, "%.*s", (int)(nl < MAX_NAME ? nl : MAX_NAME - 1), t[0].s);
@@ -532,14 +536,13 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 		pool = z->path[0];
 	} else {
 		/* -H, or named vdevs ("zpool iostat -v tank ada0"): no tree to
-		 * place the row in */
+		 * place the row in. Without -v every -H row is a pool; with it,
+		 * only a command naming one pool says which. */
 		pool = z->cmd_pool[0] ? z->cmd_pool : NULL;
 		if (z->vdev_title && z->cmd_first[0])
 			pool = z->cmd_first;
-		if (z->scripted && !pool && z->rows_in_sample == 0)
-			snprintf(z->path[0], MAX_NAME, "%s", name);
-		if (z->scripted && !pool)
-			pool = z->path[0][0] ? z->path[0] : NULL;
+		if (z->scripted && !pool && !z->scripted_verbose)
+			pool = name;
 		snprintf(vpath, sizeof vpath, "%s", name);
 	}
 	char key[1100];
@@ -643,6 +646,7 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 	z->histo = histo;
 	z->histo_lat = histo && tok_is(&bt[0], "latency");
 	z->vdev_title = tok_is(&bt[0], "vdev");
+	z->base_indent = (size_t)(bt[0].s - bot.s);
 	if (histo)
 		snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
 	*after = bot;
@@ -755,6 +759,23 @@ static size_t scripted_fields(const struct bl_line *l)
 	return n;
 }
 
+/* -H -v without its command: a row named like a vdev ("mirror-0",
+ * "raidz1-0") among the next lines says the tree is there. */
+static bool scripted_has_vdevs(const struct bl_message *msg, const struct bl_line *from)
+{
+	struct bl_line l = *from, nx;
+	for (int k = 0; k < 64; k++) {
+		struct bl_re_match m;
+		const char *tab = memchr(l.s, '\t', l.len);
+		if (tab && bl_re_match(&vtype_re, l.s, (size_t)(tab - l.s), 0, &m))
+			return true;
+		if (!bl_line_next(msg, &l, &nx) || nx.off == l.off)
+			break;
+		l = nx;
+	}
+	return false;
+}
+
 static bool has_time_unit(const struct tok *t, size_t from, size_t n)
 {
 	for (size_t i = from; i < n; i++)
@@ -838,6 +859,11 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		}
 		z->scripted = true;
 		z->ncols = scripted_columns(lat, queue, nvals, z->cols);
+		z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(msg, anchor);
+		if (z->scripted_verbose && !z->cmd_pool[0])
+			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
+				    "-H -v rows carry no indentation: which pool each vdev row "
+				    "belongs to, and its depth, are not in the text");
 		run = &doc->runs[z->ri];
 	}
 	/* the kind of report */
@@ -875,7 +901,6 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			timestamp(z, &start, true);
 	}
 	int blanks = 0;
-	bool elided = false;
 	for (;;) {
 		enum zline k = classify(z, &l);
 		bool took = true;
@@ -900,7 +925,6 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		} else if (k == ZL_ELISION) {
 			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.elision", l.off,
 				    "the author left part of the report out here");
-			elided = true;
 		} else if (k == ZL_ROW) {
 			if (z->scripted && z->histo) {
 				took = false;
@@ -935,9 +959,10 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", z->stamp_off,
 			    "a time line with no report after it: the last sample is cut");
 		doc->partial = true;
-	} else if (z->sample > 0 && z->rows_in_sample < z->rows_first && !elided) {
+	} else if (z->sample > 0 && z->rows_in_sample < z->rows_first) {
 		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", last.off,
-			    "sample %ld has %zu rows where the first had %zu: the rest is cut",
+			    "sample %ld has %zu rows where the ones before had %zu: the rest is "
+			    "cut, and its last row may be too",
 			    z->sample, z->rows_in_sample, z->rows_first);
 		doc->partial = true;
 	}
@@ -1056,7 +1081,7 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	 * "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M"  (-H) */
 	.anchor = "^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
 		  "|^[ \\t]*\\S{1,256}[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)"
-		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,8}[KMGTPE]?|-)\\t(?:[\\d.]{1,8}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
+		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
 	.command_word = "zpool",
 	.claim = zpool_claim,
 	.command = zpool_command,
