@@ -125,7 +125,9 @@ static const char *const top_labels[] = {
 	"capacity", "operations", "bandwidth", "total_wait", "disk_wait", "syncq_wait",
 	"asyncq_wait", "scrub", "trim", "rebuild", "syncq_read", "syncq_write", "asyncq_read",
 	"asyncq_write", "scrubq_read", "trimq_write", "rebuildq_write", "sync_read",
-	"sync_write", "async_read", "async_write", "initialize", NULL,
+	"sync_write", "async_read", "async_write", "initialize",
+	"sync_queue", "async_queue", /* -w of 0.7 */
+	NULL,
 };
 
 static bool is_top_label(const struct tok *t)
@@ -888,6 +890,18 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			bl_run_param_str(run, "header", "alloc free", 10);
 	}
 	json_object_set_new(run->params, "scripted", json_boolean(scripted));
+	json_t *ops = json_object_get(run->params, "pools");
+	if (z->vdev_title && json_array_size(ops) > 1) {
+		/* "zpool iostat -v tank sda sdb": a pool, then the vdevs asked for */
+		json_t *vdevs = json_array();
+		for (size_t i = 1; vdevs && i < json_array_size(ops); i++)
+			json_array_append(vdevs, json_array_get(ops, i));
+		json_array_remove(ops, 1);
+		while (json_array_size(ops) > 1)
+			json_array_remove(ops, 1);
+		if (vdevs)
+			json_object_set_new(run->params, "vdevs", vdevs);
+	}
 
 	/* walk the report */
 	struct bl_line l = scripted ? *anchor : first_data, last = first_data;
