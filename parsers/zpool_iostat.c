@@ -252,6 +252,30 @@ static size_t scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *
 	return nc;
 }
 
+/* -H -w / -r columns, by count: 0.7 printed 9 / 10, 0.8 10 / 12, 2.0 on
+ * 11 / 14. */
+static size_t scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols)
+{
+	static const char *const w[][2] = {
+		{"total_wait", "read"}, {"total_wait", "write"}, {"disk_wait", "read"},
+		{"disk_wait", "write"}, {"syncq_wait", "read"}, {"syncq_wait", "write"},
+		{"asyncq_wait", "read"}, {"asyncq_wait", "write"}, {NULL, "scrub"},
+		{NULL, "trim"}, {NULL, "rebuild"}};
+	static const char *const r[][2] = {
+		{"sync_read", "ind"}, {"sync_read", "agg"}, {"sync_write", "ind"},
+		{"sync_write", "agg"}, {"async_read", "ind"}, {"async_read", "agg"},
+		{"async_write", "ind"}, {"async_write", "agg"}, {"scrub", "ind"},
+		{"scrub", "agg"}, {"trim", "ind"}, {"trim", "agg"}, {"rebuild", "ind"},
+		{"rebuild", "agg"}};
+	size_t max = lat ? 11 : 14, nc = nvals < max ? nvals : max;
+	for (size_t k = 0; k < nc; k++) {
+		const char *const *e = lat ? w[k] : r[k];
+		struct tok a = {e[0], e[0] ? strlen(e[0]) : 0}, b = {e[1], strlen(e[1])};
+		set_col(&cols[k], e[0] ? &a : NULL, &b, true);
+	}
+	return nc;
+}
+
 /* ----------------------------------------------------------------- state */
 
 #define MAX_DEPTH 16
@@ -281,7 +305,9 @@ struct zp {
 	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
 	/* samples */
 	long sample;
-	char *seen[MAX_SEEN];
+	/* keys of the rows of the current sample: an open-addressed set */
+	char *seen[MAX_SEEN * 2];
+	size_t used[MAX_SEEN];     /* the slots taken, to clear them */
 	size_t nseen;
 	size_t rows_in_sample, rows_first;
 	json_t *stamp;             /* timestamp of the current sample */
@@ -292,8 +318,10 @@ struct zp {
 
 static void seen_clear(struct zp *z)
 {
-	for (size_t i = 0; i < z->nseen; i++)
-		free(z->seen[i]);
+	for (size_t i = 0; i < z->nseen; i++) {
+		free(z->seen[z->used[i]]);
+		z->seen[z->used[i]] = NULL;
+	}
 	z->nseen = 0;
 }
 
@@ -309,19 +337,31 @@ static void new_sample(struct zp *z)
 	z->cls[0] = '\0';
 }
 
+static size_t key_hash(const char *k)
+{
+	size_t h = 14695981039346656037u;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211u;
+	return h;
+}
+
 /* Starts a new sample when `key` was already seen in this one: the same
  * pool or vdev again means the report was printed again. */
 static void sample_key(struct zp *z, const char *key)
 {
-	for (size_t i = 0; i < z->nseen; i++)
+	size_t mask = MAX_SEEN * 2 - 1, i = key_hash(key) & mask;
+	for (; z->seen[i]; i = (i + 1) & mask)
 		if (strcmp(z->seen[i], key) == 0) {
 			new_sample(z);
+			i = key_hash(key) & mask;
 			break;
 		}
 	if (z->nseen < MAX_SEEN) {
-		char *k = strdup(key);
-		if (k)
-			z->seen[z->nseen++] = k;
+		while (z->seen[i])
+			i = (i + 1) & mask;
+		z->seen[i] = strdup(key);
+		if (z->seen[i])
+			z->used[z->nseen++] = i;
 	}
 }
 
@@ -802,6 +842,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	struct bl_line start = *anchor, first_data, prev;
 	enum bl_claim ret = BL_NOT_MINE;
 	bool scripted = false;
+	double capacity = 0;
 	if (!read_header(z, anchor, &first_data)) {
 		/* -H: rows only, each "name\tvalue\t..." */
 		size_t nf = scripted_fields(anchor);
@@ -811,11 +852,21 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			goto out;
 		double v;
 		bool dash, approx;
-		for (size_t i = 1; i < nt && i < 7; i++)
+		for (size_t i = 1; i < nt && i < 7; i++) {
 			if (!bl_zpool_number(t[i].s, t[i].n, false, &v, &dash, &approx))
 				goto out;
+			if (i <= 2)
+				capacity += v;
+		}
 		scripted = true;
 		first_data = *anchor;
+		/* -H -w / -r: the vdev's name on its own line above the buckets */
+		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+		    !memchr(prev.s, '\t', prev.len) && split(prev.s, prev.len, t, 2) == 1 &&
+		    prev.len < MAX_NAME) {
+			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
+			start = prev;
+		}
 	} else if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor && timestamp(z, &prev, false)) {
 		/* -T: the time line stands above the first header */
 		start = prev;
@@ -840,13 +891,31 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	}
 	json_t *opt = json_object_get(run->params, "options");
 	const char *opts = json_is_string(opt) ? json_string_value(opt) : "";
-	if (scripted) {
+	if (scripted && run->has_command && strchr(opts, 'H') &&
+	    (strchr(opts, 'w') || strchr(opts, 'r'))) {
+		/* -H -w / -r: buckets under each vdev's name */
+		struct tok t[MAX_TOK];
+		size_t nt = split(anchor->s, anchor->len, t, MAX_TOK);
+		z->scripted = true;
+		z->histo = true;
+		z->histo_lat = strchr(opts, 'w') != NULL;
+		z->ncols = scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
+		if (!z->histo_name[0])
+			bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
+				    "-H histogram rows without the vdev name line above them");
+	} else if (scripted) {
 		bool cmd_h = strchr(opts, 'H') != NULL;
 		struct tok t[MAX_TOK];
 		size_t nt = split(anchor->s, anchor->len, t, MAX_TOK);
 		size_t nvals = nt - 1;
 		bool lat = strchr(opts, 'l') != NULL, queue = strchr(opts, 'q') != NULL;
 		if (!run->has_command) {
+			/* a pool holds at least 64 MiB (SPA_MINDEVSIZE): alloc +
+			 * free says a table of small numbers is something else */
+			if (capacity < 64.0 * 1024 * 1024) {
+				bl_doc_drop_last_run(doc);
+				goto out;
+			}
 			/* by shape: 6 default; 15-17 -l (by release); 20 -q; 31 -l -q */
 			lat = nvals == 15 || nvals == 16 || nvals == 17 || nvals == 31 ||
 			      (nvals > 6 && has_time_unit(t, 7, nt));
@@ -940,8 +1009,15 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.elision", l.off,
 				    "the author left part of the report out here");
 		} else if (k == ZL_ROW) {
-			if (z->scripted && z->histo) {
-				took = false;
+			struct tok nt2[2];
+			if (z->scripted && z->histo && !memchr(l.s, '\t', l.len) &&
+			    split(l.s, l.len, nt2, 2) == 1 && l.len < MAX_NAME) {
+				/* -H -w: the next vdev's name */
+				snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)nt2[0].n,
+					 nt2[0].s);
+			} else if (z->scripted && z->histo) {
+				took = scripted_fields(&l) == z->ncols + 1 &&
+				       read_bucket(z, &doc->runs[z->ri], &l);
 			} else if (z->histo) {
 				took = read_bucket(z, &doc->runs[z->ri], &l);
 			} else if (z->scripted && scripted_fields(&l) != z->ncols + 1) {
