@@ -624,9 +624,31 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 	struct bl_line l = start, last = start;
 	int blanks = 0;
 	bool any = false;
+	char joined[808];
 	for (;;) {
 		k = classify(&l, &m);
 		bool took = true;
+		struct bl_line nx2;
+		if (k == L_ROWISH && bl_line_next(msg, &l, &nx2) && nx2.off != l.off &&
+		    l.len + 1 + nx2.len <= sizeof joined) {
+			/* a row a mail client wrapped:
+			 *   "\tFull stroke:\t  250 iter in"
+			 *   "5.759155 sec =   23.037 msec" */
+			memcpy(joined, l.s, l.len);
+			joined[l.len] = ' ';
+			memcpy(joined + l.len + 1, nx2.s, nx2.len);
+			struct bl_line jl = {.s = joined, .len = l.len + 1 + nx2.len, .off = l.off,
+					     .next = nx2.next};
+			struct bl_re_match jm;
+			enum kind jk = classify(&jl, &jm);
+			if (jk >= L_SEEK && jk <= L_SYNC) {
+				bl_doc_diag(doc, st.ri, BL_INFO, "diskinfo.rejoined", l.off,
+					    "a row wrapped onto two lines was read as one");
+				k = jk;
+				m = jm;
+				l = jl;
+			}
+		}
 		if (k == L_BLANK) {
 			took = false;
 			if (++blanks > 2)
@@ -686,6 +708,18 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 	if (!any || st.ri < 0)
 		return BL_NOT_MINE;
 	finish_run(&st, last.next);
+	struct bl_run *lr = cur(&st);
+	if (lr && json_array_size(lr->results) == 0 && !json_object_get(lr->params, "sectorsize")) {
+		/* malformed: a section header with no row that could be read, and
+		 * no device lines: nothing to keep but the error */
+		size_t off = lr->off;
+		bl_doc_drop_last_run(doc);
+		for (size_t i = 0; i < doc->diags.n; i++)
+			if (doc->diags.v[i].run == (long)doc->nruns)
+				doc->diags.v[i].run = -1;
+		bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
+			    "a diskinfo section with no readable rows");
+	}
 	*end = last.next;
 	return BL_CLAIMED;
 }

@@ -867,8 +867,10 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
 			start = prev;
 		}
-	} else if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor && timestamp(z, &prev, false)) {
-		/* -T: the time line stands above the first header */
+	}
+	if (start.off == anchor->off && bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+	    timestamp(z, &prev, false)) {
+		/* -T: the time line stands above the first header (or -H row) */
 		start = prev;
 	}
 
@@ -972,19 +974,13 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			json_object_set_new(run->params, "vdevs", vdevs);
 	}
 
-	/* walk the report */
-	struct bl_line l = scripted ? *anchor : first_data, last = first_data;
-	if (!scripted && !bl_line_next(msg, &first_data, &l))
-		l = first_data;
-	else if (!scripted && l.off == first_data.off)
-		l = first_data;
-	if (!scripted) {
-		/* apply the time line above the first header */
-		if (start.off != anchor->off)
-			timestamp(z, &start, true);
-	}
+	/* walk the report: from the first row (-H: the anchor itself) */
+	struct bl_line l = first_data, last = first_data;
+	bool more = scripted || (bl_line_next(msg, &first_data, &l) && l.off != first_data.off);
+	if (start.off != anchor->off)
+		timestamp(z, &start, true); /* the time line above the first header */
 	int blanks = 0;
-	for (;;) {
+	while (more) {
 		enum zline k = classify(z, &l);
 		bool took = true;
 		if (k == ZL_BLANK) {
@@ -1041,9 +1037,18 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	}
 	run = &doc->runs[z->ri];
 	if (!z->any_row) {
-		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-rows", start.off,
+		/* malformed: a header and nothing to read under it; the block is
+		 * still claimed so that its lines are not read again */
+		bl_doc_drop_last_run(doc);
+		for (size_t i = 0; i < doc->diags.n; i++)
+			if (doc->diags.v[i].run == (long)doc->nruns)
+				doc->diags.v[i].run = -1;
+		bl_doc_diag(doc, -1, BL_ERROR, "zpool.no-rows", start.off,
 			    "a zpool iostat header with no rows below it");
 		doc->partial = true;
+		*end = last.next;
+		ret = BL_CLAIMED;
+		goto out;
 	}
 	if (z->stamp_pending) {
 		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", z->stamp_off,
