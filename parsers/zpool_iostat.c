@@ -71,7 +71,7 @@ static struct bl_re elision_re = BL_RE(
 /* "mirror-0" "raidz2-1" "draid2:3d:8c:1s-0" "spare-3" "replacing-0", and
  * the unnumbered "mirror" "raidz1" of zfs-fuse and old releases */
 static struct bl_re vtype_re = BL_RE(
-	"^(mirror|raidz[123]?|draid[123]?|spare|replacing|indirect|root)(?:[:\\-][\\w:]*)?$", 0);
+	"^(mirror|raidz[123]?|draid[123]?|spare|replacing|indirect|root)(?:[:\\-][\\w:\\-]*)?$", 0);
 
 /* ---------------------------------------------------------------- tokens */
 
