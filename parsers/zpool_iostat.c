@@ -97,8 +97,16 @@ static size_t split(const char *s, size_t len, struct tok *t, size_t max)
 		while (i < len && s[i] != ' ' && s[i] != '\t' &&
 		       !((unsigned char)s[i] == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0xA0))
 			i++;
+		/* markdown emphasis an author put on a number: "**1.60K**", "`12ms`" */
+		size_t e = i;
+		while (b < e && (s[b] == '*' || s[b] == '`'))
+			b++;
+		while (e > b && (s[e - 1] == '*' || s[e - 1] == '`'))
+			e--;
+		if (e == b)
+			continue;
 		t[n].s = s + b;
-		t[n].n = i - b;
+		t[n].n = e - b;
 		n++;
 	}
 	return n;
@@ -542,6 +550,9 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	if (z->stamp_pending)
 		z->stamp_pending = false;
 	z->any_row = true;
+	if (memchr(l->s, '*', l->len) || memchr(l->s, '`', l->len))
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.author-mark", l->off,
+			    "emphasis marks around values of this row were set aside");
 
 	/* "logs  -  -  -  -  -  -": the class of the vdevs below */
 	bool all_dash = true;
