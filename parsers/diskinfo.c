@@ -172,8 +172,6 @@ struct di_state {
 	unsigned sections;    /* bit per section seen in this run */
 	uint64_t sectorsize;  /* of the current device, 0 if unknown */
 	size_t ndevices;      /* runs started in this block */
-	char **cmd_devices;   /* device operands of the command (owned) */
-	size_t ncmd_devices;
 };
 
 static struct bl_run *cur(struct di_state *st)
@@ -609,11 +607,14 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 	enum kind k = classify(anchor, &m);
 	struct bl_line start = *anchor, prev;
 	if (k == L_PARAM) {
-		/* the device line is above the first -v line */
-		if (!bl_line_prev(msg, anchor, &prev) || prev.off < floor ||
-		    !device_line(msg, &prev, &m))
+		/* the device line is above the first -v line, unless the author
+		 * left it out */
+		struct bl_re_match dm;
+		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+		    device_line(msg, &prev, &dm))
+			start = prev;
+		else if (!gis(anchor, &m, 2, "sectorsize"))
 			return BL_NOT_MINE;
-		start = prev;
 	} else if (k == L_PLAIN) {
 		if (!plain_line(&st, anchor, &m, true))
 			return BL_NOT_MINE;
@@ -658,6 +659,9 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 		} else {
 			switch (k) {
 			case L_PARAM:
+				/* -v lines pasted without the device line above them */
+				if (!cur(&st) && gis(&l, &m, 2, "sectorsize"))
+					start_run(&st, "verbose", l.off, NULL, 0);
 				if (!cur(&st)) {
 					took = false;
 					break;
@@ -668,13 +672,19 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 				if (!plain_line(&st, &l, &m, false))
 					took = false;
 				break;
-			case L_SECTION:
+			case L_SECTION: {
+				/* the same section again: the next device of the
+				 * command, pasted without its -v lines */
+				enum section sn = section_of(&l, &m);
+				if (cur(&st) && (st.sections & (1u << sn)))
+					start_run(&st, "tests", l.off, NULL, 0);
 				need_run(&st, l.off);
 				close_section(&st);
-				st.sec = section_of(&l, &m);
+				st.sec = sn;
 				st.sec_off = l.off;
 				st.sections |= 1u << st.sec;
 				break;
+			}
 			case L_SEEK: row_in(&st, S_SEEK, l.off); seek_row(&st, &l, &m); break;
 			case L_TRANSFER: row_in(&st, S_TRANSFER, l.off); transfer_row(&st, &l, &m); break;
 			case L_OVERHEAD: row_in(&st, S_OVERHEAD, l.off); overhead_row(&st, &l, &m); break;
