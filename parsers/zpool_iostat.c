@@ -51,6 +51,13 @@ static struct bl_re histo_top_re = BL_RE(
 static struct bl_re bottom_re = BL_RE(
 	"^[ \\t]*(pool|vdev|latency|req_size)[ \\t]+(?:alloc|used|read|ind)[ \\t]", 0);
 
+/* The bottom line alone, its top line cut by the author or lost to a
+ * markdown heading: "pool        alloc   free   read  write   read  write" */
+static struct bl_re bottom_only_re = BL_RE(
+	"^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
+	"[ \\t]+read[ \\t]+write\\b",
+	0);
+
 /* "----------  -----  -----  -----  -----  -----  -----", and what markdown
  * or a mail client made of it: "---", "———", "== ==" */
 static struct bl_re dashes_re = BL_RE("^[ \\t|+]*(?:[-=_\\x{2013}\\x{2014}\\x{2500}]{3,}[ \\t|+]*)+$", 0);
@@ -671,10 +678,41 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 
 /* Reads a header at `l` (its top line); on success sets the columns and
  * returns the line after the dash row (or after the bottom line). */
+static size_t scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols);
+
+/* A header whose top line is missing: the groups follow from the bottom
+ * labels ("wait" only under -l, "pend activ" only under -q). */
+static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_line *after)
+{
+	struct tok bt[MAX_TOK];
+	struct bl_re_match m;
+	size_t nbot = split(bot->s, bot->len, bt, MAX_TOK);
+	bool lat = false, queue = false;
+	for (size_t i = 7; i < nbot; i++) {
+		lat |= tok_is(&bt[i], "wait");
+		queue |= tok_is(&bt[i], "pend");
+	}
+	struct zcol cols[ZP_MAX_COLS];
+	size_t nc = scripted_columns(lat, queue, nbot - 1, cols);
+	if (nc != nbot - 1 || (z->ncols && nc != z->ncols))
+		return false;
+	memcpy(z->cols, cols, sizeof cols);
+	z->ncols = nc;
+	z->vdev_title = tok_is(&bt[0], "vdev");
+	z->base_indent = (size_t)(bt[0].s - bot->s);
+	*after = *bot;
+	struct bl_line dash;
+	if (bl_line_next(z->msg, bot, &dash) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
+		*after = dash;
+	return true;
+}
+
 static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *after)
 {
 	struct bl_line bot, dash;
 	struct bl_re_match m;
+	if (bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
+		return read_bottom_only(z, l, after);
 	bool histo = !bl_re_match(&top_re, l->s, l->len, 0, &m);
 	if (histo && !bl_re_match(&histo_top_re, l->s, l->len, 0, &m))
 		return false;
@@ -788,7 +826,8 @@ static enum zline classify(struct zp *z, const struct bl_line *l)
 		return ZL_BLANK;
 	if (l->len > 2000)
 		return ZL_OTHER;
-	if (bl_re_match(&top_re, l->s, l->len, 0, &m) || bl_re_match(&histo_top_re, l->s, l->len, 0, &m))
+	if (bl_re_match(&top_re, l->s, l->len, 0, &m) || bl_re_match(&histo_top_re, l->s, l->len, 0, &m) ||
+	    bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
 		return ZL_HEADER;
 	if (bl_re_match(&dashes_re, l->s, l->len, 0, &m))
 		return ZL_DASHES;
@@ -965,8 +1004,14 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		run->variant = "queue";
 	if (!z->histo && z->ncols >= 2 && strcmp(z->cols[0].metric, "alloc") == 0) {
 		/* which header words: the old "used avail" or "alloc free" */
-		struct bl_line bot;
-		if (!scripted && bl_line_next(msg, anchor, &bot) && memmem(bot.s, bot.len, " used ", 6))
+		struct bl_line bot = *anchor;
+		struct bl_re_match bm;
+		bool bottom_only = bl_re_match(&bottom_only_re, anchor->s, anchor->len, 0, &bm);
+		if (bottom_only)
+			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
+				    "the header's first line is missing: columns read from the second");
+		if (!scripted && (bottom_only || bl_line_next(msg, anchor, &bot)) &&
+		    memmem(bot.s, bot.len, " used ", 6))
 			bl_run_param_str(run, "header", "used avail", 10);
 		else if (!scripted)
 			bl_run_param_str(run, "header", "alloc free", 10);
@@ -1186,6 +1231,7 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	 * "tank         total_wait     disk_wait    syncq_wait    asyncq_wait"
 	 * "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M"  (-H) */
 	.anchor = "^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
+		  "|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
 		  "|^[ \\t]*\\S{1,256}[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)"
 		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
 	.command_word = "zpool",
