@@ -329,6 +329,7 @@ struct zp {
 	bool stamp_pending;        /* a time line with no rows after it yet */
 	size_t stamp_off;
 	bool any_row;
+	bool niced;                /* some value had a unit suffix or decimals */
 };
 
 static void seen_clear(struct zp *z)
@@ -470,6 +471,9 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct tok *val
 			continue;
 		}
 		done++;
+		char lastc = vals[i].s[vals[i].n - 1];
+		if (approx || (!dash && (lastc < '0' || lastc > '9')))
+			z->niced = true;
 		/* a leaf has no capacity of its own: "-", or "0" with -p */
 		if (c->kind == ZC_CAPACITY && (dash || (leaf && v == 0 && i + 1 < nv &&
 							vals[0].n == 1 && vals[1].n == 1 &&
@@ -1118,6 +1122,10 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		doc->partial = true;
 	}
 	bl_run_param_int(run, "samples", z->any_row ? z->sample + 1 : 0);
+	/* -p: exact numbers; said by the command, or by numbers with no unit */
+	json_object_set_new(run->params, "parsable",
+			    json_boolean(strchr(opts, 'p') != NULL ||
+					 (!run->has_command && !z->niced)));
 	if (z->indented)
 		json_object_set_new(run->params, "verbose", json_true());
 	run->end_off = last.next;
