@@ -15,7 +15,7 @@
  *
  * Old releases print "used  avail" for "alloc  free". -l and -q append
  * column groups to the same header; -w and -r print one histogram per
- * vdev instead (see zpool_histo.c for its labels). "zpool iostat 5 10"
+ * vdev instead (see zpool_numbers.c for its labels). "zpool iostat 5 10"
  * repeats the report: with -v the header comes again each time, without
  * it only the rows do; -T prints a time line before each. The first report
  * averages the time since boot (or import), unless -y.
@@ -79,217 +79,6 @@ static struct bl_re elision_re = BL_RE(
  * the unnumbered "mirror" "raidz1" of zfs-fuse and old releases */
 static struct bl_re vtype_re = BL_RE(
 	"^(mirror|raidz[123]?|draid[123]?|spare|replacing|indirect|root)(?:[:\\-][\\w:\\-]*)?$", 0);
-
-/* ---------------------------------------------------------------- tokens */
-
-#define MAX_TOK 64
-
-struct tok {
-	const char *s;
-	size_t n;
-};
-
-/* Splits on blanks (and tabs, and no-break spaces); returns the count. */
-static size_t split(const char *s, size_t len, struct tok *t, size_t max)
-{
-	size_t n = 0, i = 0;
-	while (i < len && n < max) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t' ||
-				   (i + 1 < len && (unsigned char)s[i] == 0xC2 &&
-				    (unsigned char)s[i + 1] == 0xA0 && ++i)))
-			i++;
-		if (i >= len)
-			break;
-		size_t b = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' &&
-		       !((unsigned char)s[i] == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0xA0))
-			i++;
-		/* markdown emphasis an author put on a number: "**1.60K**", "`12ms`" */
-		size_t e = i;
-		while (b < e && (s[b] == '*' || s[b] == '`'))
-			b++;
-		while (e > b && (s[e - 1] == '*' || s[e - 1] == '`'))
-			e--;
-		if (e == b)
-			continue;
-		t[n].s = s + b;
-		t[n].n = e - b;
-		n++;
-	}
-	return n;
-}
-
-static bool tok_is(const struct tok *t, const char *w)
-{
-	size_t n = strlen(w);
-	return t->n == n && memcmp(t->s, w, n) == 0;
-}
-
-/* --------------------------------------------------------------- columns */
-
-/* The two labels of a two-column group. */
-static bool partner(const struct tok *a, const struct tok *b)
-{
-	return (tok_is(a, "read") && tok_is(b, "write")) ||
-	       (tok_is(a, "alloc") && tok_is(b, "free")) ||
-	       (tok_is(a, "used") && tok_is(b, "avail")) ||
-	       (tok_is(a, "pend") && tok_is(b, "activ")) || (tok_is(a, "ind") && tok_is(b, "agg"));
-}
-
-static const char *const top_labels[] = {
-	"capacity", "operations", "bandwidth", "total_wait", "disk_wait", "syncq_wait",
-	"asyncq_wait", "scrub", "trim", "rebuild", "syncq_read", "syncq_write", "asyncq_read",
-	"asyncq_write", "scrubq_read", "trimq_write", "rebuildq_write", "sync_read",
-	"sync_write", "async_read", "async_write", "initialize",
-	"sync_queue", "async_queue", /* -w of 0.7 */
-	NULL,
-};
-
-static bool is_top_label(const struct tok *t)
-{
-	for (size_t i = 0; top_labels[i]; i++)
-		if (tok_is(t, top_labels[i]))
-			return true;
-	return false;
-}
-
-static void set_col(struct zcol *c, const struct tok *top, const struct tok *bot, bool histo)
-{
-	char tb[32], bb[24];
-	snprintf(tb, sizeof tb, "%.*s", top ? (int)top->n : 0, top ? top->s : "");
-	snprintf(bb, sizeof bb, "%.*s", (int)bot->n, bot->s);
-	c->kind = ZC_OTHER;
-	if (histo) {
-		c->kind = ZC_HISTO;
-		if (top)
-			snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
-		else
-			snprintf(c->metric, sizeof c->metric, "%s", bb);
-		return;
-	}
-	if (top && strcmp(tb, "capacity") == 0) {
-		c->kind = ZC_CAPACITY;
-		/* old "used avail" are today's "alloc free" */
-		snprintf(c->metric, sizeof c->metric, "%s",
-			 (strcmp(bb, "alloc") == 0 || strcmp(bb, "used") == 0) ? "alloc" : "free");
-	} else if (top && strcmp(tb, "operations") == 0) {
-		c->kind = ZC_OPS;
-		snprintf(c->metric, sizeof c->metric, "%s_ops", bb);
-	} else if (top && strcmp(tb, "bandwidth") == 0) {
-		c->kind = ZC_BANDWIDTH;
-		snprintf(c->metric, sizeof c->metric, "%s_bandwidth", bb);
-	} else if (top && strstr(tb, "_wait")) {
-		c->kind = ZC_LATENCY;
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
-	} else if (top && (strcmp(tb, "scrub") == 0 || strcmp(tb, "trim") == 0 ||
-			   strcmp(tb, "rebuild") == 0 || strcmp(tb, "initialize") == 0)) {
-		c->kind = ZC_LATENCY; /* "scrub" over "wait" */
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
-	} else if (top && strstr(tb, "q_")) {
-		c->kind = ZC_QUEUE;
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
-	} else {
-		snprintf(c->metric, sizeof c->metric, "%s%s%s", tb, top ? "_" : "", bb);
-	}
-}
-
-/* Columns from the header's two lines: each top label spans the bottom
- * labels that pair up under it ("read write", "alloc free", "pend activ",
- * "ind agg") or one ("scrub" over "wait"); bottom labels past the last top
- * label are columns of their own (-w's "scrub trim rebuild"). Reading by
- * order, not by position, survives collapsed spacing. Returns the count. */
-static size_t columns(const struct tok *top, size_t ntop, const struct tok *bot,
-		      size_t nbot, bool histo, struct zcol *cols)
-{
-	size_t nc = 0, b = 1; /* bot[0] is the title: pool, vdev, latency, req_size */
-	for (size_t t = 0; t < ntop && b < nbot && nc < ZP_MAX_COLS; t++) {
-		if (!is_top_label(&top[t]))
-			continue; /* -w / -r: the vdev's name */
-		set_col(&cols[nc++], &top[t], &bot[b], histo);
-		if (b + 1 < nbot && partner(&bot[b], &bot[b + 1]) && nc < ZP_MAX_COLS) {
-			set_col(&cols[nc++], &top[t], &bot[b + 1], histo);
-			b++;
-		}
-		b++;
-	}
-	for (; b < nbot && nc < ZP_MAX_COLS; b++)
-		set_col(&cols[nc++], NULL, &bot[b], histo);
-	return nc;
-}
-
-/* Columns when there is no header (-H): from the command's flags or, with
- * no command, from the number of fields. */
-static size_t scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols)
-{
-	static const char *const dflt[][2] = {{"capacity", "alloc"}, {"capacity", "free"},
-					      {"operations", "read"}, {"operations", "write"},
-					      {"bandwidth", "read"}, {"bandwidth", "write"}};
-	static const char *const l[][2] = {
-		{"total_wait", "read"}, {"total_wait", "write"}, {"disk_wait", "read"},
-		{"disk_wait", "write"}, {"syncq_wait", "read"}, {"syncq_wait", "write"},
-		{"asyncq_wait", "read"}, {"asyncq_wait", "write"}, {"scrub", "wait"},
-		{"trim", "wait"}, {"rebuild", "wait"}};
-	static const char *const q[][2] = {
-		{"syncq_read", "pend"}, {"syncq_read", "activ"}, {"syncq_write", "pend"},
-		{"syncq_write", "activ"}, {"asyncq_read", "pend"}, {"asyncq_read", "activ"},
-		{"asyncq_write", "pend"}, {"asyncq_write", "activ"}, {"scrubq_read", "pend"},
-		{"scrubq_read", "activ"}, {"trimq_write", "pend"}, {"trimq_write", "activ"},
-		{"rebuildq_write", "pend"}, {"rebuildq_write", "activ"}};
-	size_t nc = 0;
-	struct tok a, b;
-#define ADD(arr, k)                                                           \
-	do {                                                                  \
-		a.s = arr[k][0];                                              \
-		a.n = strlen(a.s);                                            \
-		b.s = arr[k][1];                                              \
-		b.n = strlen(b.s);                                            \
-		set_col(&cols[nc++], &a, &b, false);                          \
-	} while (0)
-	for (size_t k = 0; k < 6; k++)
-		ADD(dflt, k);
-	/* releases before 0.8 print no trim, before 2.0 no rebuild columns */
-	size_t rest = nvals > 6 ? nvals - 6 : 0;
-	size_t nl = 0, nq = 0;
-	if (lat && queue) {
-		nl = rest >= 25 ? 11 : rest >= 22 ? 10 : 9;
-		nq = rest - nl > 14 ? 14 : rest - nl;
-	} else if (lat) {
-		nl = rest > 11 ? 11 : rest;
-	} else if (queue) {
-		nq = rest > 14 ? 14 : rest;
-	}
-	for (size_t k = 0; k < nl; k++)
-		ADD(l, k);
-	/* without trim and rebuild the queue groups end at scrubq_read */
-	for (size_t k = 0; k < nq; k++)
-		ADD(q, k);
-#undef ADD
-	return nc;
-}
-
-/* -H -w / -r columns, by count: 0.7 printed 9 / 10, 0.8 10 / 12, 2.0 on
- * 11 / 14. */
-static size_t scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols)
-{
-	static const char *const w[][2] = {
-		{"total_wait", "read"}, {"total_wait", "write"}, {"disk_wait", "read"},
-		{"disk_wait", "write"}, {"syncq_wait", "read"}, {"syncq_wait", "write"},
-		{"asyncq_wait", "read"}, {"asyncq_wait", "write"}, {NULL, "scrub"},
-		{NULL, "trim"}, {NULL, "rebuild"}};
-	static const char *const r[][2] = {
-		{"sync_read", "ind"}, {"sync_read", "agg"}, {"sync_write", "ind"},
-		{"sync_write", "agg"}, {"async_read", "ind"}, {"async_read", "agg"},
-		{"async_write", "ind"}, {"async_write", "agg"}, {"scrub", "ind"},
-		{"scrub", "agg"}, {"trim", "ind"}, {"trim", "agg"}, {"rebuild", "ind"},
-		{"rebuild", "agg"}};
-	size_t max = lat ? 11 : 14, nc = nvals < max ? nvals : max;
-	for (size_t k = 0; k < nc; k++) {
-		const char *const *e = lat ? w[k] : r[k];
-		struct tok a = {e[0], e[0] ? strlen(e[0]) : 0}, b = {e[1], strlen(e[1])};
-		set_col(&cols[k], e[0] ? &a : NULL, &b, true);
-	}
-	return nc;
-}
 
 /* ----------------------------------------------------------------- state */
 
@@ -406,10 +195,10 @@ static const char *vdev_type(const char *name, int depth, bool *leaf)
 
 /* ------------------------------------------------------------------ rows */
 
-static bool is_class(const struct tok *t)
+static bool is_class(const struct bl_ztok *t)
 {
-	return tok_is(t, "logs") || tok_is(t, "cache") || tok_is(t, "special") ||
-	       tok_is(t, "dedup") || tok_is(t, "spares");
+	return bl_zpool_tok_is(t, "logs") || bl_zpool_tok_is(t, "cache") || bl_zpool_tok_is(t, "special") ||
+	       bl_zpool_tok_is(t, "dedup") || bl_zpool_tok_is(t, "spares");
 }
 
 static void place(struct zp *z, json_t *r, const char *pool, const char *vpath,
@@ -453,7 +242,7 @@ static const char *unit_of(const struct zp *z, enum zcol_kind k)
 
 /* Reads the values of a row into results. vals[0..nv) are the printed
  * tokens; returns how many were read. */
-static size_t row_values(struct zp *z, struct bl_run *run, const struct tok *vals,
+static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals,
 			 size_t nv, const char *pool, const char *vpath, const char *name,
 			 int depth, const char *type, bool leaf, json_t *bucket, size_t off)
 {
@@ -501,10 +290,10 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct tok *val
  * is the first word; when the rest does not read as numbers (a name with a
  * blank in it), the values are the last ncols words. Words past the values
  * are the author's ("<-- here"): reported, not read. */
-static bool split_row(struct zp *z, const struct bl_line *l, struct tok *t, size_t *nt,
+static bool split_row(struct zp *z, const struct bl_line *l, struct bl_ztok *t, size_t *nt,
 		      size_t *name_end_tok, size_t *nvals)
 {
-	*nt = split(l->s, l->len, t, MAX_TOK);
+	*nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
 	if (*nt < 2)
 		return false;
 	bool time_col;
@@ -547,7 +336,7 @@ marks:
 /* One row of the report; returns false when the line is not a row. */
 static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 {
-	struct tok t[MAX_TOK];
+	struct bl_ztok t[ZP_MAX_TOK];
 	size_t nt, name_end, nv;
 	if (!split_row(z, l, t, &nt, &name_end, &nv))
 		return false;
@@ -556,7 +345,7 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	char name[MAX_NAME];
 	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
 	snprintf(name, sizeof name, "%.*s", (int)(nl < MAX_NAME ? nl : MAX_NAME - 1), t[0].s);
-	const struct tok *vals = &t[name_end];
+	const struct bl_ztok *vals = &t[name_end];
 
 	if (z->stamp_pending)
 		z->stamp_pending = false;
@@ -639,8 +428,8 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 /* One bucket row of a -w / -r histogram: "1us   0  0  12  ..." */
 static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *l)
 {
-	struct tok t[MAX_TOK];
-	size_t nt = split(l->s, l->len, t, MAX_TOK);
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
 	if (nt < 2)
 		return false;
 	int j = z->histo_lat ? bl_zpool_latency_bucket(t[0].s, t[0].n)
@@ -682,27 +471,25 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 
 /* Reads a header at `l` (its top line); on success sets the columns and
  * returns the line after the dash row (or after the bottom line). */
-static size_t scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols);
-
 /* A header whose top line is missing: the groups follow from the bottom
  * labels ("wait" only under -l, "pend activ" only under -q). */
 static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_line *after)
 {
-	struct tok bt[MAX_TOK];
+	struct bl_ztok bt[ZP_MAX_TOK];
 	struct bl_re_match m;
-	size_t nbot = split(bot->s, bot->len, bt, MAX_TOK);
+	size_t nbot = bl_zpool_split(bot->s, bot->len, bt, ZP_MAX_TOK);
 	bool lat = false, queue = false;
 	for (size_t i = 7; i < nbot; i++) {
-		lat |= tok_is(&bt[i], "wait");
-		queue |= tok_is(&bt[i], "pend");
+		lat |= bl_zpool_tok_is(&bt[i], "wait");
+		queue |= bl_zpool_tok_is(&bt[i], "pend");
 	}
 	struct zcol cols[ZP_MAX_COLS];
-	size_t nc = scripted_columns(lat, queue, nbot - 1, cols);
+	size_t nc = bl_zpool_scripted_columns(lat, queue, nbot - 1, cols);
 	if (nc != nbot - 1 || (z->ncols && nc != z->ncols))
 		return false;
 	memcpy(z->cols, cols, sizeof cols);
 	z->ncols = nc;
-	z->vdev_title = tok_is(&bt[0], "vdev");
+	z->vdev_title = bl_zpool_tok_is(&bt[0], "vdev");
 	z->base_indent = (size_t)(bt[0].s - bot->s);
 	*after = *bot;
 	struct bl_line dash;
@@ -722,14 +509,14 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 		return false;
 	if (!bl_line_next(z->msg, l, &bot) || !bl_re_match(&bottom_re, bot.s, bot.len, 0, &m))
 		return false;
-	struct tok top[MAX_TOK], bt[MAX_TOK];
-	size_t ntop = split(l->s, l->len, top, MAX_TOK);
-	size_t nbot = split(bot.s, bot.len, bt, MAX_TOK);
-	bool title_histo = tok_is(&bt[0], "latency") || tok_is(&bt[0], "req_size");
+	struct bl_ztok top[ZP_MAX_TOK], bt[ZP_MAX_TOK];
+	size_t ntop = bl_zpool_split(l->s, l->len, top, ZP_MAX_TOK);
+	size_t nbot = bl_zpool_split(bot.s, bot.len, bt, ZP_MAX_TOK);
+	bool title_histo = bl_zpool_tok_is(&bt[0], "latency") || bl_zpool_tok_is(&bt[0], "req_size");
 	if (histo != title_histo)
 		return false;
 	struct zcol cols[ZP_MAX_COLS];
-	size_t nc = columns(top, ntop, bt, nbot, histo, cols);
+	size_t nc = bl_zpool_columns(top, ntop, bt, nbot, histo, cols);
 	if (nc < 2)
 		return false;
 	if (z->ncols && (nc != z->ncols || histo != z->histo)) {
@@ -739,8 +526,8 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 	memcpy(z->cols, cols, sizeof cols);
 	z->ncols = nc;
 	z->histo = histo;
-	z->histo_lat = histo && tok_is(&bt[0], "latency");
-	z->vdev_title = tok_is(&bt[0], "vdev");
+	z->histo_lat = histo && bl_zpool_tok_is(&bt[0], "latency");
+	z->vdev_title = bl_zpool_tok_is(&bt[0], "vdev");
 	z->base_indent = (size_t)(bt[0].s - bot.s);
 	if (histo)
 		snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
@@ -872,7 +659,7 @@ static bool scripted_has_vdevs(const struct bl_message *msg, const struct bl_lin
 	return false;
 }
 
-static bool has_time_unit(const struct tok *t, size_t from, size_t n)
+static bool has_time_unit(const struct bl_ztok *t, size_t from, size_t n)
 {
 	for (size_t i = from; i < n; i++)
 		if (t[i].n >= 2 && t[i].s[t[i].n - 1] == 's' && t[i].s[0] >= '0' && t[i].s[0] <= '9')
@@ -900,8 +687,8 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	if (!read_header(z, anchor, &first_data)) {
 		/* -H: rows only, each "name\tvalue\t..." */
 		size_t nf = scripted_fields(anchor);
-		struct tok t[MAX_TOK];
-		size_t nt = split(anchor->s, anchor->len, t, MAX_TOK);
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
 		if (nf < 7 || nt != nf)
 			goto out;
 		double v;
@@ -916,7 +703,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		first_data = *anchor;
 		/* -H -w / -r: the vdev's name on its own line above the buckets */
 		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
-		    !memchr(prev.s, '\t', prev.len) && split(prev.s, prev.len, t, 2) == 1 &&
+		    !memchr(prev.s, '\t', prev.len) && bl_zpool_split(prev.s, prev.len, t, 2) == 1 &&
 		    prev.len < MAX_NAME) {
 			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
 			start = prev;
@@ -950,19 +737,19 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	if (scripted && run->has_command && strchr(opts, 'H') &&
 	    (strchr(opts, 'w') || strchr(opts, 'r'))) {
 		/* -H -w / -r: buckets under each vdev's name */
-		struct tok t[MAX_TOK];
-		size_t nt = split(anchor->s, anchor->len, t, MAX_TOK);
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
 		z->scripted = true;
 		z->histo = true;
 		z->histo_lat = strchr(opts, 'w') != NULL;
-		z->ncols = scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
+		z->ncols = bl_zpool_scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
 		if (!z->histo_name[0])
 			bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
 				    "-H histogram rows without the vdev name line above them");
 	} else if (scripted) {
 		bool cmd_h = strchr(opts, 'H') != NULL;
-		struct tok t[MAX_TOK];
-		size_t nt = split(anchor->s, anchor->len, t, MAX_TOK);
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
 		size_t nvals = nt - 1;
 		bool lat = strchr(opts, 'l') != NULL, queue = strchr(opts, 'q') != NULL;
 		if (!run->has_command) {
@@ -985,7 +772,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			goto out;
 		}
 		z->scripted = true;
-		z->ncols = scripted_columns(lat, queue, nvals, z->cols);
+		z->ncols = bl_zpool_scripted_columns(lat, queue, nvals, z->cols);
 		z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(msg, anchor);
 		if (z->scripted_verbose && !z->cmd_pool[0])
 			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
@@ -1065,9 +852,9 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.elision", l.off,
 				    "the author left part of the report out here");
 		} else if (k == ZL_ROW) {
-			struct tok nt2[2];
+			struct bl_ztok nt2[2];
 			if (z->scripted && z->histo && !memchr(l.s, '\t', l.len) &&
-			    split(l.s, l.len, nt2, 2) == 1 && l.len < MAX_NAME) {
+			    bl_zpool_split(l.s, l.len, nt2, 2) == 1 && l.len < MAX_NAME) {
 				/* -H -w: the next vdev's name */
 				snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)nt2[0].n,
 					 nt2[0].s);

@@ -1,5 +1,6 @@
-/* zpool_iostat.h - what zpool_iostat.c and zpool_histo.c share: the
- * columns of a report, its numbers, and the bucket labels of -w and -r. */
+/* zpool_iostat.h - what the zpool iostat files share: words of a line
+ * (zpool_columns.c), the columns of a report (zpool_columns.c), its
+ * numbers and the bucket labels of -w and -r (zpool_numbers.c). */
 #ifndef BL_ZPOOL_IOSTAT_H
 #define BL_ZPOOL_IOSTAT_H
 
@@ -24,6 +25,30 @@ struct zcol {
 };
 
 #define ZP_MAX_COLS 48
+#define ZP_MAX_TOK 64
+
+/* A word of a line: [s, s+n). */
+struct bl_ztok {
+	const char *s;
+	size_t n;
+};
+
+/* Splits a line on blanks, tabs and no-break spaces, setting aside the
+ * markdown emphasis an author put around a word ("**1.60K**"). Returns
+ * the number of words (at most max). */
+size_t bl_zpool_split(const char *s, size_t len, struct bl_ztok *t, size_t max);
+bool bl_zpool_tok_is(const struct bl_ztok *t, const char *w);
+
+/* Columns from the header's top and bottom words (bot[0] is the title:
+ * pool, vdev, latency, req_size). Returns the count. */
+size_t bl_zpool_columns(const struct bl_ztok *top, size_t ntop, const struct bl_ztok *bot,
+			size_t nbot, bool histo, struct zcol *cols);
+/* Columns without a header (-H, or a header whose top line is cut): the
+ * default six, then -l latency and -q queue columns as many as there are
+ * values (releases before 0.8 had no trim, before 2.0 no rebuild). */
+size_t bl_zpool_scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols);
+/* -H -w / -r histogram columns, by count. */
+size_t bl_zpool_scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols);
 
 /* A printed number of zpool iostat:
  *   "1.44K" "86.1K" "623M" "16K" "1015" "0"   base 1024 (sizes, ops, bandwidth)

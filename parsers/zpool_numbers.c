@@ -1,4 +1,4 @@
-/* zpool_histo.c - the numbers of zpool iostat and the bucket labels of its
+/* zpool_numbers.c - the numbers of zpool iostat and the bucket labels of its
  * -w (latency) and -r (request size) histograms.
  *
  * zpool prints numbers "nicely" in at most 5 characters: an exact multiple

@@ -1,5 +1,5 @@
-/* test_zpool_histo.c - zpool iostat's numbers and histogram bucket labels
- * (parsers/zpool_histo.c). */
+/* test_zpool_numbers.c - zpool iostat's numbers and histogram bucket labels
+ * (parsers/zpool_numbers.c). */
 #include <string.h>
 
 #include "../../parsers/zpool_iostat.h"
