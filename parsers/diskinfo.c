@@ -119,7 +119,7 @@ static struct bl_re rowish_re = BL_RE(
 	"|calculated command overhead)" WS "*:?",
 	0);
 
-/* ------------------------------------------------------------ helpers */
+/* ------------------------------------------------------ reading groups */
 
 static double gnum(const struct bl_line *l, const struct bl_re_match *m, int g)
 {
