@@ -561,6 +561,16 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m)
 	return L_OTHER;
 }
 
+/* "\t512         \t# sectorsize" with a sector size a disk can have: a
+ * "# sectorsize" comment elsewhere ("ashift=12 # sectorsize") is not one. */
+static bool sectorsize_line(const struct bl_line *l, const struct bl_re_match *m)
+{
+	uint64_t v;
+	return gis(l, m, 2, "sectorsize") && bl_re_gset(m, 1) &&
+	       bl_parse_u64(l->s + m->ov[2], bl_re_glen(m, 1), &v, NULL) && v >= 512 &&
+	       v <= 65536 && !(v & (v - 1));
+}
+
 /* True when `l` names a device whose -v block follows: the next line is
  * the "# sectorsize" line. */
 static bool device_line(const struct bl_message *msg, const struct bl_line *l,
@@ -571,7 +581,7 @@ static bool device_line(const struct bl_message *msg, const struct bl_line *l,
 	struct bl_line nx;
 	struct bl_re_match pm;
 	return bl_line_next(msg, l, &nx) && bl_re_match(&param_re, nx.s, nx.len, 0, &pm) &&
-	       bl_re_glen(&pm, 2) == 10 && memcmp(nx.s + pm.ov[4], "sectorsize", 10) == 0;
+	       sectorsize_line(&nx, &pm);
 }
 
 static enum section section_of(const struct bl_line *l, const struct bl_re_match *m)
@@ -613,7 +623,7 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
 		    device_line(msg, &prev, &dm))
 			start = prev;
-		else if (!gis(anchor, &m, 2, "sectorsize"))
+		else if (!sectorsize_line(anchor, &m))
 			return BL_NOT_MINE;
 	} else if (k == L_PLAIN) {
 		if (!plain_line(&st, anchor, &m, true))
@@ -660,7 +670,7 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 			switch (k) {
 			case L_PARAM:
 				/* -v lines pasted without the device line above them */
-				if (!cur(&st) && gis(&l, &m, 2, "sectorsize"))
+				if (!cur(&st) && sectorsize_line(&l, &m))
 					start_run(&st, "verbose", l.off, NULL, 0);
 				if (!cur(&st)) {
 					took = false;
