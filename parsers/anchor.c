@@ -441,6 +441,11 @@ struct bl_anchor_scan {
 	pcre2_match_context *mctx;
 	struct bl_anchor_hit slow_hit;
 	bool slow_valid, slow_done;
+	/* a hit of the needle search not yet handed out, because a hit of the
+	 * whole-text regex came first: the needle search has moved past it and
+	 * would not find it again */
+	struct bl_anchor_hit fast_hit;
+	bool fast_valid;
 	size_t failed_at;         /* a search that gave up (match limit): where */
 	bool failed;
 };
@@ -694,8 +699,20 @@ bool bl_anchor_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *
 	if (pos > s->msg->len)
 		return false;
 	struct bl_anchor_hit f, w;
-	bool hf = A.fast && fast_next(s, pos, &f);
+	bool hf;
+	if (s->fast_valid && s->fast_hit.start >= pos) {
+		f = s->fast_hit;
+		hf = true;
+	} else {
+		hf = A.fast && fast_next(s, pos, &f);
+	}
+	s->fast_valid = false;
 	bool hw = slow_next(s, pos, &w);
+	if (hf && hw && !(f.start < w.start || (f.start == w.start && f.parser < w.parser))) {
+		/* the whole-text hit goes first; keep the needle's for later */
+		s->fast_hit = f;
+		s->fast_valid = true;
+	}
 	if (hf && hw)
 		*h = (f.start < w.start || (f.start == w.start && f.parser < w.parser)) ? f : w;
 	else if (hf)

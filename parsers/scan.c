@@ -35,6 +35,7 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   #dd if=/dev/zero of=/dev/ad4 bs=1m count=1
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
+ *   root@nas:~ # diskinfo -v ada2           (FreeBSD's sh prompt for root)
  *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
  * Group 1: the wrappers; the command starts at the end of the match. */
 static struct bl_re cmdline_re = BL_RE(

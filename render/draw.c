@@ -52,8 +52,10 @@ void bl_render_cleanup(void)
 		g_object_unref(shared);
 	shared = NULL;
 	pango_cairo_font_map_set_default(NULL);
-	cairo_debug_reset_static_data();
-	FcFini();
+	/* No cairo_debug_reset_static_data() or FcFini() here: pango may still
+	 * hold a scaled font at exit, and cairo 1.16 then aborts in
+	 * _cairo_hash_table_destroy ("live_entries == 0"), now and then, under
+	 * load. What cairo and fontconfig keep is reachable, not leaked. */
 }
 
 static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)

@@ -109,7 +109,9 @@ def main():
     for src in corpus + fixtures:
         name = src.parent.name if src.name == "input" else src.stem
         runs = runs_of(bl, src)
-        chartable = any(x["value"] is not None and x["unit"] in ("B/s", "s", "ops/s") for r in runs for x in r["results"])
+        # histogram buckets (zpool iostat -w/-r) have no default chart
+        chartable = any(x["value"] is not None and x["unit"] in ("B/s", "s", "ops/s") and "bucket" not in x
+                        for r in runs for x in r["results"])
         has_command = any(r.get("command") for r in runs)
         for ext in ("png", "svg", "pdf"):
             out = tmp / f"{name}.{ext}"

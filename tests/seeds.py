@@ -11,7 +11,7 @@ import sys
 # seed number -> {tool: number of runs}; tools not listed must find nothing
 EXPECTED_RUNS = {
     "000": {"dd": 16},
-    "001": {"dd": 5, "bonnie": 3},
+    "001": {"dd": 5, "bonnie": 3, "diskinfo": 1},
     "002": {},
     "003": {},
     "004": {"dd": 18, "time": 18, "bonnie++": 4},
@@ -49,6 +49,26 @@ def checks_001(runs):
     v = results(bo[2])
     yield "bonnie row 3 input block 81775 K/sec", v["seq_input_block"] == 81775 * 1024 and v["seq_input_char_cpu"] == 53.0
     yield "two rows of one table are repeats", bo[0]["group"] == bo[1]["group"] != bo[2]["group"]
+    di = [r for r in runs if r["tool"] == "diskinfo"][0]
+    v = results(di)
+    yield "diskinfo device and command", (di["label"], di["command"]) == ("/dev/ad10", "diskinfo -t /dev/ad10")
+    yield "diskinfo -v params", {k: di["params"].get(k) for k in ("sectorsize", "mediasize", "mediasize_sectors", "firmware_cylinders", "firmware_heads", "firmware_sectors", "ident")} == {
+        "sectorsize": 512, "mediasize": 1500301910016, "mediasize_sectors": 2930277168,
+        "firmware_cylinders": 2907021, "firmware_heads": 16, "firmware_sectors": 63, "ident": "WD-WMAVU3127845"}
+    seeks = {"full_stroke": (250, 5.759155, 23.037), "half_stroke": (250, 4.177206, 16.709),
+             "quarter_stroke": (500, 7.581140, 15.162), "short_forward": (400, 2.664591, 6.661),
+             "short_backward": (400, 2.181377, 5.453), "seq_outer": (2048, 0.273239, 0.133),
+             "seq_inner": (2048, 0.238800, 0.117)}
+    yield "diskinfo seek times", all(
+        v[f"seek_{k}_iterations"] == n and abs(v[f"seek_{k}_elapsed"] - s) < 1e-9 and abs(v[f"seek_{k}"] - ms / 1000) < 1e-12
+        for k, (n, s, ms) in seeks.items())
+    rates = {"outside": (1.065353, 96118), "middle": (1.264815, 80960), "inside": (2.177371, 47029)}
+    yield "diskinfo transfer rates (kbytes of 1024)", all(
+        v[f"transfer_{k}_bytes"] == 102400 * 1024 and abs(v[f"transfer_{k}_elapsed"] - s) < 1e-9 and v[f"transfer_{k}"] == kb * 1024
+        for k, (s, kb) in rates.items())
+    yield "diskinfo units", all(r["unit"] == ("B/s" if r["metric"] in ("transfer_outside", "transfer_middle", "transfer_inside") else
+                                              "B" if r["metric"].endswith("_bytes") else
+                                              "count" if r["metric"].endswith("_iterations") else "s") for r in di["results"])
 
 
 def checks_004(runs):
@@ -77,6 +97,70 @@ def checks_004(runs):
     v = results(bp[3])
     yield "bonnie++ run 4", (v["seq_output_block"], v["seq_create"], v["seq_create_latency"], v["random_read_latency"]) == (39459 * 1024, 19152, 0.055629, 0.026973)
     yield "bonnie++ repeats: three 2G runs grouped", bp[0]["group"] == bp[1]["group"] == bp[2]["group"] != bp[3]["group"]
+
+
+def nice(tok):
+    """zpool's niced number: K/M/G/T base 1024, rounded to an integer"""
+    mult = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3, "T": 1024 ** 4}
+    if tok[-1] in mult:
+        return round(float(tok[:-1]) * mult[tok[-1]])
+    return int(tok)
+
+
+def check_zfs_fuse_sample(binary, path):
+    """Every number of every zpool iostat report in the real zfs-fuse
+    capture is a result, with its pool, vdev, depth and sample."""
+    text = path.read_text().split("\n")
+    want = []
+    report = -1
+    sample = 0
+    in_report = new_report = False
+    for line in text:
+        if line.startswith("$ "):
+            in_report = line.startswith("$ zpool iostat")
+            new_report = in_report  # counted at its first row: errors print none
+            if in_report:
+                sample = -1
+                seen = set()
+                stack = []
+            continue
+        if not in_report or not line.strip() or line.startswith(("#", "-", "=")) or "capacity" in line:
+            continue
+        if line.strip().startswith("pool "):
+            continue
+        tok = line.split()
+        if len(tok) == 1 or len(tok) != 7:
+            if len(tok) == 1 and tok[0].isdigit():
+                sample += 1
+                seen = set()
+            elif line.startswith(("Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun ")):
+                sample += 1
+                seen = set()
+            continue
+        if new_report:
+            report += 1
+            new_report = False
+        depth = (len(line) - len(line.lstrip(" "))) // 2
+        stack = stack[:depth] + [tok[0]]
+        vdev = "/".join(stack)
+        if vdev in seen or sample < 0:
+            sample += 1
+            seen = set()
+        seen.add(vdev)
+        for metric, t in zip(["alloc", "free", "read_ops", "write_ops", "read_bandwidth", "write_bandwidth"], tok[1:]):
+            if t == "-":
+                continue
+            unit = "B" if metric in ("alloc", "free") else "ops/s" if metric.endswith("ops") else "B/s"
+            want.append((report, sample, stack[0], vdev, depth, metric, nice(t), unit))
+    out = subprocess.run([binary, "parse", "--jsonl", "-q", str(path)], capture_output=True, text=True, timeout=60)
+    runs = [r for l in out.stdout.splitlines() if l.strip() for r in json.loads(l)["runs"] if r["tool"] == "zpool-iostat"]
+    got = [(i, r["sample"], r["pool"], r["vdev"], r["depth"], r["metric"], r["value"], r["unit"])
+           for i, run in enumerate(runs) for r in run["results"]]
+    yield "zfs-fuse sample: 14 reports", len(runs) == 14
+    yield f"zfs-fuse sample: all {len(want)} values with pool, vdev, depth, sample, unit", got == want
+    yield "zfs-fuse sample: first sample since boot only", all(
+        r.get("since_boot", False) == (r["sample"] == 0) for run in runs for r in run["results"])
+    yield "zfs-fuse sample: -T u timestamps", [r["timestamp"] for r in runs[8]["results"]][::6] == [1796018647, 1796018648]
 
 
 def main():
@@ -108,6 +192,14 @@ def main():
                 else:
                     print(f"FAIL {path.name}: {name}")
                     failed += 1
+    sample = seeds.parent / "samples" / "zfs-fuse-zpool-iostat.txt"
+    if sample.exists():
+        for name, ok in check_zfs_fuse_sample(binary, sample):
+            if ok:
+                passed += 1
+            else:
+                print(f"FAIL {sample.name}: {name}")
+                failed += 1
     print(f"seeds: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
