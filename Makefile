@@ -53,6 +53,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 all: build/benchlog
 
+# library leaks that benchlog cannot free (see the file) are not findings
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+
 # The Debian packages, installed when pkg-config (or a test tool) is missing.
 deps:
 	@if ! $(PKG_CONFIG) --exists $(PKGS) 2>/dev/null || ! $(PYTHON) -c 'import jsonschema' 2>/dev/null \
