@@ -13,7 +13,7 @@ EXPECTED_RUNS = {
     "000": {"dd": 16},
     "001": {"dd": 5},
     "002": {},
-    "003": {},
+    "003": {"dd": 16},
     "004": {"dd": 18, "time": 18},
 }
 
@@ -40,6 +40,29 @@ def checks_001(runs):
     yield "count=8k", dd[4]["params"].get("count") == 8192 and results(dd[4])["bytes"] == 8589934592
 
 
+def checks_003(runs):
+    """A whole quoted-printable mail flattened onto one line."""
+    dd = [r for r in runs if r["tool"] == "dd"]
+    yield "every run has bytes, seconds and a rate", all(
+        {"bytes", "elapsed", "throughput"} <= set(results(r)) and all(v is not None for v in results(r).values())
+        for r in dd)
+    yield "QP decoded in the commands", all("=3D" not in (r["command"] or "") and r["command"].startswith("dd if=") for r in dd)
+    v = results(dd[0])
+    yield "first run", (v["bytes"], v["elapsed"], v["throughput"]) == (209715200, 6.158355, 34053769)
+    raw = dd[12]
+    yield "raw-device read", raw["params"].get("input") == "/dev/ad4s1a" and raw["params"].get("count") == 2000 \
+        and results(raw)["records_in_full"] == 1024
+    yield "2 GB writes", [results(r)["bytes"] for r in dd[9:12]] == [2097152000] * 3
+    yield "last run", results(dd[15])["throughput"] == 61431828
+
+
+def doc_checks_003(docs):
+    d = docs[0]
+    yield "decodings", d["source"]["decoding"] == ["quoted-printable", "unflatten"]
+    mism = [x for x in d["diagnostics"] if x["code"] == "dd.count-mismatch"]
+    yield "count-mismatch on the raw-device read", len(mism) == 1 and mism[0].get("run") == 12
+
+
 def checks_004(runs):
     dd = [r for r in runs if r["tool"] == "dd"]
     tm = [r for r in runs if r["tool"] == "time"]
@@ -62,7 +85,8 @@ def main():
             print(f"FAIL {path.name}: exit {out.returncode}: {out.stderr[:300]}")
             failed += 1
             continue
-        runs = [r for line in out.stdout.splitlines() if line.strip() for r in json.loads(line)["runs"]]
+        docs = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+        runs = [r for d in docs for r in d["runs"]]
         counts = {}
         for r in runs:
             counts[r["tool"]] = counts.get(r["tool"], 0) + 1
@@ -74,8 +98,14 @@ def main():
                 print(f"FAIL {path.name}: runs per tool {counts}, expected {want}")
                 failed += 1
         fn = globals().get(f"checks_{num}")
+        dfn = globals().get(f"doc_checks_{num}")
+        checks = []
         if fn and want is not None and counts == want:
-            for name, ok in fn(runs):
+            checks += list(fn(runs))
+        if dfn:
+            checks += list(dfn(docs))
+        if checks:
+            for name, ok in checks:
                 if ok:
                     passed += 1
                 else:

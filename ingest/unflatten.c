@@ -1,0 +1,152 @@
+/* unflatten.c - a post flattened onto one line, given its lines back.
+ *
+ * Web scrapes and some archives join a whole mail into one line:
+ *   ...partition): # dd if=/dev/zero of=/root/z bs=1M count=200 200+0
+ *   records in 200+0 records out 209715200 bytes transferred in 6.158355
+ *   secs (34053769 bytes/sec) # dd if=...
+ * In a long line, the blank before a prompt, a command, or a tool line
+ * becomes a line break, and so does the blank after a complete tool line.
+ * Each break replaces one blank, so the text keeps its length and its
+ * offsets. To teach it a new tool, add the tool's line shapes below. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/re.h"
+#include "decode.h"
+
+/* Lines shorter than this are left alone. */
+#define UNFLATTEN_MIN 250
+
+/* A line break before and after these. */
+static struct bl_re whole_re = BL_RE(
+	/* "200+0 records in", "4194304+0 records out" */
+	"\\d+\\+\\d+ records (?:in|out)"
+	/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
+	"|\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
+	/* "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s" */
+	"|\\d+ bytes? (?:\\([^)]{1,40}\\) )?copied, [\\d.,e+-]+ s, [\\d.,]+ [kMGT]?B/s"
+	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
+	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept) */
+	"|(?:real|user|sys)[ \\t]+\\d+m[\\d.]+s",
+	0);
+
+/* A line break before these. */
+static struct bl_re start_re = BL_RE(
+	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd" */
+	"(?:[#$%>]|\\[[^\\]\\s]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
+	"(?=(?:time |sudo |nice )?(?:dd|bonnie\\+\\+|bonnie|iozone|diskinfo|zpool|zfs|gmirror|"
+	"geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|time) )"
+	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
+	"|(?<![#$%>] )(?<!time )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	/* a heading: "*** (mirror hdd, eli) zfs:" */
+	"|\\*{2,}(?= |$)",
+	0);
+
+/* A line break at the blank between two sentences, so that the one before
+ * a block can serve as its caption:
+ *   "...than the non-zfs test. With a 2GB test file: # dd if=..." */
+static struct bl_re sentence_re = BL_RE("(?<=[a-z)][.!?]) (?=[A-Z])", 0);
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct breaks {
+	size_t *v;
+	size_t n, cap;
+};
+
+static void add_break(struct breaks *b, size_t at)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		size_t *v = realloc(b->v, cap * sizeof *v);
+		if (!v)
+			return;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = at;
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
+static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (a > 0 && blank(s[a - 1]))
+			add_break(b, base + a - 1);
+		if (e < len && blank(s[e]))
+			add_break(b, base + e);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (a > 0 && blank(s[a - 1]))
+			add_break(b, base + a - 1);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
+		add_break(b, base + m.ov[0]);
+		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
+	}
+}
+
+bool bl_unflatten_detect(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - s) : len;
+		if (end - i >= UNFLATTEN_MIN)
+			return true;
+		i = end + 1;
+	}
+	return false;
+}
+
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	(void)m;
+	const char *s = in->s;
+	size_t n = in->len, i = 0;
+	struct breaks b = {NULL, 0, 0};
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		/* GNU dd progress lines are long and separated by '\r': leave them */
+		if (end - i >= UNFLATTEN_MIN && !memchr(s + i, '\r', end - i > 1 ? end - i - 1 : 0))
+			line_breaks(s + i, end - i, i, &b);
+		i = end + 1;
+	}
+	if (!b.n) {
+		free(b.v);
+		return false;
+	}
+	qsort(b.v, b.n, sizeof *b.v, cmp_size);
+	if (!bl_tbuf_reserve(out, n)) {
+		free(b.v);
+		return false;
+	}
+	size_t from = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		size_t at = b.v[k];
+		if (at < from)
+			continue; /* the same blank twice */
+		bl_tbuf_copy(out, in, from, at - from);
+		bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
+		from = at + 1;
+	}
+	bl_tbuf_copy(out, in, from, n - from);
+	free(b.v);
+	return true;
+}
