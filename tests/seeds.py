@@ -56,6 +56,42 @@ def checks_003(runs):
     yield "last run", results(dd[15])["throughput"] == 61431828
 
 
+def doc_checks_000(docs):
+    sysd = docs[0].get("system", {})
+    yield "system: cpu", [c.get("cores") for c in sysd.get("cpu", [])] == [2] and "Atom 330" in sysd["cpu"][0]["value"]
+    yield "system: chipset", [c["value"] for c in sysd.get("chipset", [])] == ["Intel 82945G"]
+    yield "system: os", [(o.get("name"), o.get("release")) for o in sysd.get("os", [])] == [("FreeBSD", "8.0-RELEASE")]
+    disks = sysd.get("disks", [])
+    yield "system: disks", [(d["device"], d["bytes"], d["model"], d["attachment"], d["interface"]) for d in disks] == [
+        ("ad4", 953869 * 1048576, "Seagate ST31000533CS SC15", "ata2-master", "SATA150"),
+        ("ad6", 953869 * 1048576, "Seagate ST31000533CS SC15", "ata3-master", "SATA150")]
+    yield "system: geli", [(g["action"], g["sector_size"], g["keyfile"], g["provider"]) for g in sysd.get("geli", [])] == [
+        ("init", 4096, "/etc/keys/ad4s2.key", "/dev/ad4s2"), ("init", 4096, "/etc/keys/ad6s2.key", "/dev/ad6s2")]
+    yield "system: empty loader.conf", any(f.get("path") == "/boot/loader.conf" and f.get("empty") for f in sysd.get("files", []))
+    yield "system: gmirror list", [g.get("fields", {}).get("balance") for g in sysd.get("gmirror", [])] == ["round-robin"]
+
+
+def doc_checks_001(docs):
+    tun = docs[0].get("system", {}).get("tunables", [])
+    yield "system: loader.conf tunables", [(t["key"], t["value"]) for t in tun[:4]] == [
+        ("ahci_load", "YES"), ("vm.kmem_size_max", "1024M"), ("vm.kmem_size", "1024M"), ("vfs.zfs.arc_max", "100M")]
+    yield "system: tunables name their file", all(t.get("file") == "/boot/loader.conf" for t in tun)
+    yield "system: arc_max bytes", tun[3].get("bytes") == 100 * 1048576
+    yield "system: second loader.conf", [t["key"] for t in tun[4:]] == [
+        "vm.kmem_size", "vm.kmem_size_max", "vfs.zfs.arc_max", "vfs.zfs.vdev.cache.size"]
+    zp = [z for z in docs[0]["system"].get("zpool", []) if "vdevs" in z]
+    yield "system: zpool status layout", len(zp) == 1 and zp[0]["pool"] == "tank" and \
+        [v["name"] for v in zp[0]["vdevs"]] == ["tank", "raidz1"] + [f"label/raidz1{i}" for i in range(1, 5)]
+
+
+def doc_checks_004(docs):
+    tun = docs[0].get("system", {}).get("tunables", [])
+    yield "system: tunables", [(t["key"], t["value"]) for t in tun] == [
+        ("vm.kmem_size", "768M"), ("kern.ipc.semmni", "1024"), ("kern.ipc.semmnu", "2048"), ("kern.ipc.semmns", "4096"),
+        ("vfs.zfs.arc_max", "512M"), ("vfs.zfs.prefetch_disable", "1"), ("vfs.zfs.txg.timeout", "5"), ("hw.bge.allow_asf", "1")]
+    yield "system: vm.kmem_size bytes", tun and tun[0].get("bytes") == 768 * 1048576
+
+
 def doc_checks_003(docs):
     d = docs[0]
     yield "decodings", d["source"]["decoding"] == ["quoted-printable", "unflatten"]
