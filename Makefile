@@ -43,7 +43,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all deps demo check test unit golden schema-check seeds-check golden-update \
+.PHONY: all deps demo check test unit golden schema-check seeds-check roundtrip golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
@@ -112,7 +112,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check fuzz-smoke
+test: unit golden schema-check seeds-check roundtrip fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -129,6 +129,11 @@ schema-check: build-san/benchlog
 
 seeds-check: build-san/benchlog
 	@./tests/seeds.sh build-san/benchlog
+
+# Every bare corpus case wrapped as QP, mbox, MIME+HTML, quoted, HTML and
+# flattened must give the same runs.
+roundtrip: build-san/benchlog
+	$(PYTHON) tests/roundtrip.py build-san/benchlog corpus
 
 # ---------------------------------------------------------------- fuzzing
 
