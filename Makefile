@@ -44,7 +44,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check roundtrip golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format
+	bench bench-mbox fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
 
@@ -159,6 +159,11 @@ fuzz-smoke: $(FUZZ_TARGETS)
 bench: deps
 	@$(MAKE) --no-print-directory build/benchlog
 	$(PYTHON) tests/bench/bench.py build/benchlog
+
+# Peak memory streaming generated mboxes (files removed afterwards).
+bench-mbox: deps
+	@$(MAKE) --no-print-directory build/benchlog
+	$(PYTHON) tests/bench/mbox_rss.py build/benchlog 10000 100000
 
 # ---------------------------------------------------------------- install
 

@@ -352,7 +352,9 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 			goto out;
 		}
 		/* keep only the current message, then read on */
-		size_t keep_from = inc ? sep : (r.len >= 6 ? r.len - 6 : 0);
+		/* resume the search at the '\n' before a cut candidate line, or
+		 * where "\nFrom " may straddle the end of what was read */
+		size_t keep_from = inc ? sep - 1 : (r.len >= 6 ? r.len - 6 : 0);
 		if (keep_from < start)
 			keep_from = start;
 		if (start)

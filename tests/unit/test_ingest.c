@@ -198,8 +198,23 @@ static int collect(struct bl_message *m, void *ctx)
 
 struct feed {
 	const char *s;
-	size_t len, pos;
+	size_t len, pos, step;
 };
+
+/* Uneven chunks: 1, 8, 57, ... bytes, so separators fall across reads. */
+static long uneven(void *ctx, char *buf, size_t cap)
+{
+	struct feed *f = ctx;
+	size_t n = f->len - f->pos;
+	if (n > f->step)
+		n = f->step;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, f->s + f->pos, n);
+	f->pos += n;
+	f->step = f->step * 7 % 1021 + 1;
+	return (long)n;
+}
 
 static long one_byte(void *ctx, char *buf, size_t cap)
 {
@@ -220,12 +235,27 @@ static void test_mbox(void)
 	CHECK(!bl_mbox_is_separator("From here on it is body.", 24));
 	struct count whole = {0}, streamed = {0};
 	bl_ingest_buffer(mbox, strlen(mbox), collect, &whole);
-	struct feed f = {mbox, strlen(mbox), 0};
+	struct feed f = {mbox, strlen(mbox), 0, 1};
 	CHECK(bl_ingest_stream(one_byte, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
 	CHECK(streamed.off[1] == whole.off[1]);
 	CHECK(strcmp(streamed.subj[0], "one") == 0 && strcmp(streamed.subj[1], "two") == 0);
+	/* past the first 64 KiB read, with separators cut by chunk ends */
+	size_t nmsg = 1500, cap = nmsg * 200, len = 0;
+	char *big = malloc(cap);
+	for (size_t i = 0; i < nmsg; i++)
+		len += (size_t)snprintf(big + len, cap - len,
+					"From n@x Mon Jan 11 10:%02zu:00 2010\nSubject: %zu\nFrom: n@x\n\n"
+					"From the body, line %zu.\n\n",
+					i % 60, i, i);
+	for (size_t step = 1; step < 5000; step = step * 13 + 2) {
+		struct count c = {0};
+		struct feed g = {big, len, 0, step};
+		CHECK(bl_ingest_stream(uneven, &g, BL_INPUT_AUTO, collect, &c) == 0);
+		CHECK(c.n == nmsg);
+	}
+	free(big);
 	CHECK(bl_detect_format("Subject: x\nFrom: y\n\nbody", 24) == BL_INPUT_EML);
 	CHECK(bl_detect_format("<html><body>x", 13) == BL_INPUT_HTML);
 	CHECK(bl_detect_format("2000+0 records in\n", 18) == BL_INPUT_TEXT);
