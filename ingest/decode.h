@@ -63,8 +63,8 @@ struct bl_headers {
 	bool has_body;        /* an empty line ended the headers */
 	size_t nfields;
 };
-/* Parses the header block at the start of src. With `decode_words`, the
- * Subject/From are RFC 2047 decoded. */
+/* Parses the header block at the start of src; Subject and From are RFC
+ * 2047 decoded, every kept value is valid UTF-8. */
 void bl_headers_parse(struct bl_src *src, struct bl_headers *h);
 void bl_headers_free(struct bl_headers *h);
 /* RFC 2047: a header value with =?charset?Q|B?...?= words decoded, as a new
@@ -114,9 +114,8 @@ bool bl_unflatten_detect(const char *s, size_t len);
 bool bl_mbox_is_separator(const char *line, size_t len);
 /* Whether the bytes start like an mbox archive. */
 bool bl_mbox_detect(const char *s, size_t len);
-/* One message of the archive: the separator line skipped, ">From "
- * unquoted (mboxrd). Returns the offset where the message's headers start
- * in `out`'s source coordinates via out. */
+/* One message of the archive: its separator line dropped and ">From "
+ * lines unquoted (mboxrd: one '>' removed). */
 void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out);
 
 #endif

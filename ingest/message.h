@@ -47,6 +47,8 @@ struct bl_message {
 	size_t ndecodings;
 
 	struct bl_diags diags; /* what ingest noticed */
+	bool truncated;        /* the input was cut off (MIME, base64, HTML): the
+				* document is partial */
 
 	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
 	size_t nquotes, quotecap;

@@ -144,6 +144,7 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		i = next;
 	}
 	if (!closed && in_part && np < MAX_PARTS) {
+		m->truncated = true;
 		bl_ingest_diag(m, BL_WARNING, "mime.truncated", bl_src_origin(body, n),
 			       "multipart body ends without its closing boundary '--%.60s--': "
 			       "the last part is read as far as it goes", h->boundary);

@@ -16,6 +16,8 @@
 
 /* Lines shorter than this are left alone. */
 #define UNFLATTEN_MIN 250
+/* A line this long is worth telling the user about. */
+#define LONG_LINE ((size_t)1 << 16)
 
 /* A line break before and after these. */
 static struct bl_re whole_re = BL_RE(
@@ -39,6 +41,8 @@ static struct bl_re start_re = BL_RE(
 	"geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|time) )"
 	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
 	"|(?<![#$%>] )(?<!time )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
+	"|dd: "
 	/* a heading: "*** (mirror hdd, eli) zfs:" */
 	"|\\*{2,}(?= |$)",
 	0);
@@ -116,18 +120,29 @@ bool bl_unflatten_detect(const char *s, size_t len)
 
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
-	(void)m;
 	const char *s = in->s;
-	size_t n = in->len, i = 0;
+	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
 	struct breaks b = {NULL, 0, 0};
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
+		if (end - i >= LONG_LINE) {
+			if (!nlong++)
+				first_long = i;
+			if (end - i > longest)
+				longest = end - i;
+		}
 		/* GNU dd progress lines are long and separated by '\r': leave them */
 		if (end - i >= UNFLATTEN_MIN && !memchr(s + i, '\r', end - i > 1 ? end - i - 1 : 0))
 			line_breaks(s + i, end - i, i, &b);
 		i = end + 1;
 	}
+	if (nlong)
+		bl_ingest_diag(m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
+			       "%zu line%s of %zu bytes or more (the longest %zu bytes, the first at byte %zu): "
+			       "read as a flattened post, split before prompts and tool output",
+			       nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,
+			       m->raw_offset + bl_src_origin(in, first_long));
 	if (!b.n) {
 		free(b.v);
 		return false;

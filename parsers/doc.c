@@ -342,6 +342,6 @@ json_t *bl_doc_to_json(struct bl_doc *doc)
 	size_t dropped = doc->diags.dropped + doc->msg->diags.dropped;
 	if (dropped)
 		json_object_set_new(root, "diagnostics_dropped", json_integer((json_int_t)dropped));
-	json_object_set_new(root, "partial", json_boolean(doc->partial));
+	json_object_set_new(root, "partial", json_boolean(doc->partial || doc->msg->truncated));
 	return root;
 }
