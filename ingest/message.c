@@ -234,11 +234,28 @@ void bl_message_free(struct bl_message *m)
 	memset(m, 0, sizeof *m);
 }
 
+/* The line cache is not part of the message's value: lookups through a
+ * const message may update it. */
+static void cache_line(const struct bl_message *m, size_t start, size_t end)
+{
+	struct bl_message *w = (struct bl_message *)m;
+	w->text_line_start = start;
+	w->text_line_end = end;
+	w->text_line_valid = true;
+}
+
 static void fill_line(const struct bl_message *m, size_t start,
 		      struct bl_line *out)
 {
-	const char *nl = memchr(m->text + start, '\n', m->len - start);
-	size_t end = nl ? (size_t)(nl - m->text) : m->len;
+	size_t end;
+	if (m->text_line_valid && m->text_line_start == start) {
+		end = m->text_line_end;
+	} else {
+		const char *nl = memchr(m->text + start, '\n', m->len - start);
+		end = nl ? (size_t)(nl - m->text) : m->len;
+		cache_line(m, start, end);
+	}
+	const char *nl = end < m->len ? m->text + end : NULL;
 	out->s = m->text + start;
 	out->off = start;
 	out->next = nl ? end + 1 : m->len;
@@ -252,6 +269,11 @@ void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 	if (off > m->len)
 		off = m->len;
 	size_t start = off;
+	if (m->text_line_valid && m->text_line_start <= off && off <= m->text_line_end &&
+	    m->text_line_end <= m->len) {
+		fill_line(m, m->text_line_start, out);
+		return;
+	}
 	while (start > 0 && m->text[start - 1] != '\n')
 		start--;
 	fill_line(m, start, out);

@@ -55,6 +55,10 @@ struct bl_message {
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
+	/* cache for bl_line_at: the last line found, [start, end) in text, so
+	 * that many lookups in one very long line cost O(1) each */
+	size_t text_line_start, text_line_end;
+	bool text_line_valid;
 };
 
 /* Builds a message from bytes taken as UTF-8 text: invalid sequences and

@@ -204,6 +204,7 @@ void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
 		m->text[b->len] = '\0';
 	m->len = m->text ? b->len : 0;
 	m->segs = b->segs;
+	m->text_line_valid = false;
 	m->nsegs = b->nsegs;
 	m->segcap = b->segcap;
 	if (!m->nsegs) {

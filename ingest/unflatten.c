@@ -16,8 +16,14 @@
 
 /* Lines shorter than this are left alone. */
 #define UNFLATTEN_MIN 250
-/* A line this long is worth telling the user about. */
+/* A line this long is worth telling the user about; and what remains of
+ * it after the breaks above is wrapped at blanks to at most WRAP_MAX bytes,
+ * so that the parsers, which read a whole line around each match, stay
+ * linear in the input. A GNU dd progress line ('\r'-separated updates) is
+ * left whole below HUGE_LINE. */
 #define LONG_LINE ((size_t)1 << 16)
+#define HUGE_LINE ((size_t)1 << 20)
+#define WRAP_MAX 4096
 
 /* A line break before and after these. */
 static struct bl_re whole_re = BL_RE(
@@ -105,6 +111,56 @@ static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b
 	}
 }
 
+/* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
+static void wrap_piece(const char *s, size_t from, size_t to, struct breaks *b)
+{
+	while (to - from > WRAP_MAX) {
+		const char *sp = NULL;
+		for (size_t k = from + WRAP_MAX; k > from; k--)
+			if (blank(s[k])) {
+				sp = s + k;
+				break;
+			}
+		if (!sp) {
+			/* one long word: wrap at the first blank after it */
+			size_t k = from + WRAP_MAX;
+			while (k < to && !blank(s[k]))
+				k++;
+			if (k >= to)
+				return;
+			sp = s + k;
+		}
+		add_break(b, (size_t)(sp - s));
+		from = (size_t)(sp - s) + 1;
+	}
+}
+
+/* Adds wrap breaks to the long lines; b is sorted on entry and on exit. */
+static void hard_wrap(const char *s, size_t n, struct breaks *b)
+{
+	size_t nb = b->n, k = 0, i = 0;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		size_t len = end - i;
+		bool wrap = len >= HUGE_LINE ||
+			    (len >= LONG_LINE && !memchr(s + i, '\r', len > 1 ? len - 1 : 0));
+		size_t from = i;
+		while (k < nb && b->v[k] < end) {
+			if (wrap && b->v[k] >= from)
+				wrap_piece(s, from, b->v[k], b);
+			if (b->v[k] >= from)
+				from = b->v[k] + 1;
+			k++;
+		}
+		if (wrap)
+			wrap_piece(s, from, end, b);
+		i = end + 1;
+	}
+	if (b->n > nb && b->v)
+		qsort(b->v, b->n, sizeof *b->v, cmp_size);
+}
+
 bool bl_unflatten_detect(const char *s, size_t len)
 {
 	size_t i = 0;
@@ -143,11 +199,14 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 			       "read as a flattened post, split before prompts and tool output",
 			       nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,
 			       m->raw_offset + bl_src_origin(in, first_long));
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_size);
+	if (nlong)
+		hard_wrap(s, n, &b);
 	if (!b.n) {
 		free(b.v);
 		return false;
 	}
-	qsort(b.v, b.n, sizeof *b.v, cmp_size);
 	if (!bl_tbuf_reserve(out, n)) {
 		free(b.v);
 		return false;

@@ -350,6 +350,18 @@ static void test_long_line(void)
 	CHECK(runs == reps);
 	CHECK(secs < 60);
 	printf("long line: %zu bytes, %zu runs in %.2f s\n", ul * reps, runs, secs);
+	/* an anchor every 5 bytes and no tool line: each used to cost a read
+	 * of the whole line (quadratic); wrapped, it is linear */
+	size_t n = 2 << 20;
+	for (size_t i = 0; i < n; i++)
+		big[i] = "1+1 a"[i % 5];
+	t0 = clock();
+	runs = 0;
+	bl_ingest_buffer(big, n, count_runs, &runs);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	CHECK(runs == 0);
+	CHECK(secs < 30);
+	printf("anchor storm: %zu bytes in %.2f s\n", n, secs);
 	free(big);
 }
 
