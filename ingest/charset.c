@@ -169,8 +169,8 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 				produced = sizeof obuf - ol;
 				break;
 			}
+			/* incomplete: iconv kept its shift state; offer one more byte */
 			if (errno == EINVAL && take < 8 && i + take < n) {
-				iconv(cd, NULL, NULL, NULL, NULL);
 				take++;
 				continue;
 			}
@@ -179,14 +179,15 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 		}
 		if (!take) {
 			/* rejected (or cut at the end): one byte becomes U+FFFD */
-			iconv(cd, NULL, NULL, NULL, NULL);
 			if (!bad++)
 				first_bad = i;
 			bl_tbuf_put_at(out, REPLACEMENT, 3, bl_src_origin(in, i));
 			i++;
 			continue;
 		}
-		if (produced == 1 && obuf[0] == 0) {
+		/* a NUL (or anything not UTF-8, which iconv should never
+		 * write) becomes U+FFFD like in text read as UTF-8 */
+		if (produced && (memchr(obuf, 0, produced) || !bl_utf8_valid(obuf, produced))) {
 			if (!bad++)
 				first_bad = i;
 			bl_tbuf_put_at(out, REPLACEMENT, 3, bl_src_origin(in, i));

@@ -106,6 +106,10 @@ bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
  * before prompts, commands and tool output. Returns true when some break
  * was put back. */
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* A whole mail flattened onto one line keeps its headers inline
+ * ("... Subject: More zfs benchmarks X-BeenThere: ..."): Subject, From,
+ * Date and Message-ID are read from there when nothing else set them. */
+void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
 /* Whether the text has lines long enough to be a flattened post. */
 bool bl_unflatten_detect(const char *s, size_t len);
 

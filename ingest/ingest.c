@@ -173,8 +173,11 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt)
 	}
 	if (flowed)
 		STEP(&st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
-	if (bl_unflatten_detect(st.cur.s, st.cur.len))
+	if (bl_unflatten_detect(st.cur.s, st.cur.len)) {
+		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
+			bl_unflatten_headers(m, st.cur.s, st.cur.len);
 		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
+	}
 	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
 	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
 	if (st.cur.failed)

@@ -8,6 +8,7 @@
  * becomes a line break, and so does the blank after a complete tool line.
  * Each break replaces one blank, so the text keeps its length and its
  * offsets. To teach it a new tool, add the tool's line shapes below. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,4 +224,67 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	bl_tbuf_copy(out, in, from, n - from);
 	free(b.v);
 	return true;
+}
+
+/* ------------------------------------------------- headers of a flat mail */
+
+/* The next header name in a flattened header block: " X-Mailer: ",
+ * " Content-Type: ", " Subject: ". */
+static struct bl_re next_field_re = BL_RE(" (?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*: ", 0);
+
+#define FLAT_HEAD_MAX 16384
+#define FLAT_VALUE_MAX 300
+
+/* Copies the value of field `name` ("Subject") from a flattened header
+ * block: the text after " Subject: " up to the next field name. */
+static char *flat_field(const char *s, size_t n, const char *name)
+{
+	char pat[32];
+	int pl = snprintf(pat, sizeof pat, "%s: ", name);
+	if (pl <= 0 || (size_t)pl >= sizeof pat)
+		return NULL;
+	for (size_t i = 0; i + (size_t)pl <= n;) {
+		const char *p = memmem(s + i, n - i, pat, (size_t)pl);
+		if (!p)
+			return NULL;
+		size_t at = (size_t)(p - s);
+		i = at + 1;
+		if (at > 0 && s[at - 1] != ' ')
+			continue; /* "X-List-Received-Date: " is not "Date: " */
+		size_t v = at + (size_t)pl, lim = n - v < FLAT_VALUE_MAX ? n - v : FLAT_VALUE_MAX;
+		struct bl_re_match m;
+		/* from the blank before the value, so that an empty value
+		 * ("Message-Id: To: ...", the <id> scrubbed away) is seen */
+		size_t end = bl_re_match(&next_field_re, s + v - 1, lim + 1, 0, &m) ? m.ov[0] : lim;
+		while (end && s[v + end - 1] == ' ')
+			end--;
+		if (!end)
+			return NULL;
+		return bl_charset_string(s + v, end, NULL);
+	}
+	return NULL;
+}
+
+void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n)
+{
+	if (m->subject || n < UNFLATTEN_MIN)
+		return;
+	const char *nl = memchr(s, '\n', n);
+	size_t first = nl ? (size_t)(nl - s) : n;
+	if (first < UNFLATTEN_MIN)
+		return;
+	if (first > FLAT_HEAD_MAX)
+		first = FLAT_HEAD_MAX;
+	/* a mail: it starts with an mbox separator or a header field */
+	bool mail = (first > 5 && memcmp(s, "From ", 5) == 0) ||
+		    (first > 12 && memcmp(s, "Return-Path:", 12) == 0) ||
+		    (first > 9 && memcmp(s, "Received:", 9) == 0);
+	if (!mail || !memmem(s, first, " Subject: ", 10))
+		return;
+	m->subject = flat_field(s, first, "Subject");
+	m->from = flat_field(s, first, "From");
+	m->date = flat_field(s, first, "Date");
+	m->message_id = flat_field(s, first, "Message-ID");
+	if (!m->message_id)
+		m->message_id = flat_field(s, first, "Message-Id");
 }

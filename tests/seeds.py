@@ -95,6 +95,9 @@ def doc_checks_004(docs):
 def doc_checks_003(docs):
     d = docs[0]
     yield "decodings", d["source"]["decoding"] == ["quoted-printable", "unflatten"]
+    msg = d["source"].get("message", {})
+    yield "flattened headers", (msg.get("subject"), msg.get("from"), msg.get("date"), msg.get("message_id")) == (
+        "More zfs benchmarks", "Jonathan Belson", "Sun, 14 Feb 2010 17:28:28 +0000", None)
     mism = [x for x in d["diagnostics"] if x["code"] == "dd.count-mismatch"]
     yield "count-mismatch on the raw-device read", len(mism) == 1 and mism[0].get("run") == 12
 

@@ -93,6 +93,11 @@ static void test_charset(void)
 	CHECK(strcmp(o.s, "\xE6\xB8\xAC\xE8\xA9\xA6 x") == 0);
 	CHECK(origin(&o, 3) == 2 && origin(&o, 6) == 4);
 	bl_tbuf_free(&o);
+	/* ISO-2022-JP is stateful: the shift survives characters fed one by one */
+	DECODE(o, "\x1b$B0\"\x1b(B x", bl_charset_to_utf8(&msg, &in, &o, "iso-2022-jp"));
+	CHECK(strcmp(o.s, "\xE5\x94\x96 x") == 0);
+	CHECK(origin(&o, 0) == 3);
+	bl_tbuf_free(&o);
 	DECODE(o, "a\xff" "b", bl_charset_to_utf8(&msg, &in, &o, "x-nonesuch"));
 	CHECK(strcmp(o.s, "a\xEF\xBF\xBD" "b") == 0);
 	CHECK(msg.diags.n == 2); /* unknown charset, invalid byte */
