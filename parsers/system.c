@@ -35,7 +35,7 @@ static struct bl_re mem_re = BL_RE("^[ \\t]*(?:RAM|Mem|Memory|real memory|MemTot
 static struct bl_re size_re = BL_RE("(\\d+(?:\\.\\d+)?)[ \\t]?([KMGT])i?B\\b", PCRE2_CASELESS);
 static struct bl_re chipset_re = BL_RE("^[ \\t]*(Chipset|MB|Motherboard|Mainboard|Board)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
 /* "ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master SATA150" */
-static struct bl_re ata_disk_re = BL_RE("^[ \\t]*([a-z]{2,6}\\d+): (\\d+)MB <([^>\\n]{1,100})> at (\\S+)(?: (\\S+))?", 0);
+static struct bl_re ata_disk_re = BL_RE("^[ \\t]*([a-z]{2,6}\\d+): (\\d+)MB <([^>\\n]{1,100})> at (\\S+)(?: (\\S.*?))?[ \\t]*$", 0);
 /* "ada0: <WDC WD15EARS-00Z5B1 80.00A80> ATA-8 SATA 2.x device" */
 static struct bl_re cam_disk_re = BL_RE("^[ \\t]*((?:ada|da|nda|nvd|cd)\\d+): <([^>\\n]{1,100})> (.*device.*)$", 0);
 /* "atapci1: <Intel ICH7 SATA300 controller> port 0x30c8-0x30cf,... irq 19 at device 31.2 on pci0" */
