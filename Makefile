@@ -49,7 +49,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check \
-	chart-check chart-bench
+	chart-check chart-bench roundtrip bench-mbox
 
 all: build/benchlog
 
@@ -120,7 +120,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check chart-check install-check pathological valgrind \
+test: unit golden schema-check seeds-check roundtrip chart-check install-check pathological valgrind \
 	parallel-check fuzz-smoke
 	@echo "make check: all tests passed"
 
@@ -166,6 +166,11 @@ parallel-check: build/benchlog
 chart-check: build-san/benchlog
 	$(PYTHON) tests/chart_cli.py build-san/benchlog
 
+# Every bare corpus case wrapped as QP, mbox, MIME+HTML, quoted, HTML and
+# flattened must give the same runs.
+roundtrip: build-san/benchlog
+	$(PYTHON) tests/roundtrip.py build-san/benchlog corpus
+
 # ---------------------------------------------------------------- fuzzing
 
 FUZZ_SECONDS ?= 300
@@ -199,6 +204,11 @@ build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a $(HDRS)
 
 chart-bench: build/tests/chart_bench
 	build/tests/chart_bench
+
+# Peak memory streaming generated mboxes (files removed afterwards).
+bench-mbox: deps
+	@$(MAKE) --no-print-directory build/benchlog
+	$(PYTHON) tests/bench/mbox_rss.py build/benchlog 10000 100000
 
 # ---------------------------------------------------------------- install
 

@@ -120,6 +120,38 @@ static void unguard(void)
 	pending_set = 0;
 }
 
+int cli_open_input(const char *path)
+{
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	return fd;
+}
+
+long cli_read_chunk(void *fdp, char *buf, size_t cap)
+{
+	int fd = *(int *)fdp;
+	for (;;) {
+		ssize_t r = read(fd, buf, cap);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return (long)r;
+	}
+}
+
+void cli_close_input(int fd)
+{
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
 int cli_out_open(struct cli_out *o, const char *path)
 {
 	memset(o, 0, sizeof *o);

@@ -248,8 +248,29 @@ size_t bl_message_line(struct bl_message *m, size_t text_off)
 
 void bl_message_add_decoding(struct bl_message *m, const char *name)
 {
+	for (size_t i = 0; i < m->ndecodings; i++)
+		if (strcmp(m->decodings[i], name) == 0)
+			return;
 	if (m->ndecodings < BL_MAX_DECODINGS)
 		m->decodings[m->ndecodings++] = name;
+}
+
+int bl_message_quote_depth(const struct bl_message *m, size_t text_off)
+{
+	if (!m->nquotes)
+		return 0;
+	size_t raw = bl_message_origin(m, text_off) - m->raw_offset;
+	if (m->quotes[0].raw_off > raw)
+		return 0;
+	size_t lo = 0, hi = m->nquotes;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->quotes[mid].raw_off <= raw)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return m->quotes[lo].depth;
 }
 
 void bl_message_free(struct bl_message *m)
@@ -260,6 +281,7 @@ void bl_message_free(struct bl_message *m)
 	free(m->from);
 	free(m->date);
 	free(m->message_id);
+	free(m->quotes);
 	bl_diags_free(&m->diags);
 	memset(m, 0, sizeof *m);
 }

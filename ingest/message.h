@@ -25,6 +25,13 @@ struct bl_offset_seg {
 /* Zero bytes after a message's text, for code that reads a little ahead. */
 #define BL_TEXT_PAD 64
 
+/* From original offset raw_off on, lines were quoted `depth` deep ("> ",
+ * ">> "), until the next entry. */
+struct bl_quote_seg {
+	size_t raw_off;
+	int depth;
+};
+
 struct bl_message {
 	size_t index;          /* 0-based position in the input (mbox order) */
 	const char *raw;       /* original bytes of this message (borrowed) */
@@ -44,6 +51,11 @@ struct bl_message {
 	size_t ndecodings;
 
 	struct bl_diags diags; /* what ingest noticed */
+	bool truncated;        /* the input was cut off (MIME, base64, HTML): the
+				* document is partial */
+
+	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
+	size_t nquotes, quotecap;
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
@@ -70,6 +82,9 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off);
 /* 1-based line in the input file of text[text_off] (counting '\n' in the
  * original bytes). Cheap for nondecreasing calls. */
 size_t bl_message_line(struct bl_message *m, size_t text_off);
+
+/* Quote depth (0 when not quoted) of the line holding text[text_off]. */
+int bl_message_quote_depth(const struct bl_message *m, size_t text_off);
 
 /* Records a decoding step ("utf-8-repair", "quoted-printable", "mbox"). */
 void bl_message_add_decoding(struct bl_message *m, const char *name);

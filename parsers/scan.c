@@ -423,8 +423,11 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			size_t before = doc->nruns, end = 0;
 			enum bl_claim c = p->claim(&sc, &line, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
-				for (size_t i = before; i < doc->nruns; i++)
+				for (size_t i = before; i < doc->nruns; i++) {
 					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
+					/* quoted from an earlier mail: "> 2000+0 records in" */
+					doc->runs[i].quote_depth = bl_message_quote_depth(msg, hit.start);
+				}
 				sc.floor = end;
 				pos = end;
 				continue;

@@ -19,7 +19,7 @@ printf 'real\t0m\xff\xfe1.5s\nuser\t\x000m0.1s\n64+0 records in\n64+0 records ou
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "64+0 records in 64+0 records out 1 real 0m1s "; print "" }' >"$work/long.txt"
 set -- $(ls "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$here"/../shared/seeds/*.txt 2>/dev/null) \
 	"$work/cut.txt" "$work/bytes.txt" "$work/long.txt"
-vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
+vg="valgrind -q --suppressions=$(dirname "$0")/valgrind.supp --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
 passed=0
 failed=0
 run() {
