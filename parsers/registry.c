@@ -11,10 +11,12 @@
 
 extern const struct bl_parser bl_parser_dd;
 extern const struct bl_parser bl_parser_time;
+extern const struct bl_parser bl_parser_iozone;
 
 const struct bl_parser *const bl_parsers[] = {
 	&bl_parser_dd,
 	&bl_parser_time,
+	&bl_parser_iozone,
 	NULL,
 };
 

@@ -1,0 +1,110 @@
+/* iozone.h - what the iozone parser's files share: the run being built,
+ * lines with mail quoting stripped, and the result helpers.
+ *
+ * iozone.c claims the block and reads the preamble; iozone_auto.c reads the
+ * -a / -i tables; iozone_throughput.c the -t / -l / -u sections;
+ * iozone_excel.c the -R report that follows either. */
+#ifndef BL_IOZONE_H
+#define BL_IOZONE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parser.h"
+
+extern const struct bl_parser bl_parser_iozone;
+
+/* How iozone printed its numbers: "Output is in kBytes/sec" (the default;
+ * "Kbytes/sec" before 3.430, both KiB), -O "operations per second", -N
+ * "microseconds per operation". */
+enum iz_unit { IZ_KBS, IZ_OPS, IZ_USEC };
+
+/* One line of the message with any "> " mail quoting taken off. */
+struct iz_line {
+	struct bl_line raw; /* the whole line as in the text */
+	const char *s;      /* content after the quote prefix */
+	size_t len;
+};
+
+bool iz_line_at(const struct bl_message *m, size_t off, struct iz_line *out);
+bool iz_line_next(const struct bl_message *m, const struct iz_line *cur,
+		  struct iz_line *out);
+bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur,
+		  struct iz_line *out);
+
+/* Lines with their tabs expanded to 8-column stops, so that cells can be
+ * placed by column. Returns the expanded length (at most cap - 1). */
+size_t iz_expand_tabs(const char *s, size_t len, char *out, size_t cap);
+
+/* A cell of an auto-mode table kept for the Excel report to check. */
+struct iz_row {
+	uint64_t file_kb, rec_kb;
+	uint64_t val[32];
+	uint32_t has;  /* bit i: column i+2 has a value */
+};
+
+#define IZ_MAX_COLS 34 /* kB, reclen, and up to 32 tests */
+
+struct iz_table {
+	int ncols;
+	char names[IZ_MAX_COLS][24]; /* metric of each column; [0] [1] unused */
+	struct iz_row *rows;
+	size_t nrows, cap;
+};
+
+/* One throughput_test() pass (a -t run, or one N of -l/-u). */
+struct iz_pass {
+	long count;   /* processes or threads */
+	int ntests;
+	char metric[16][24];
+	double children[16];
+};
+
+struct iz_ctx {
+	struct bl_scan *sc;
+	struct bl_message *msg;
+	struct bl_doc *doc;
+	long ri;            /* index of the run being built */
+	enum iz_unit unit;
+	bool unit_known;
+	bool threads;       /* -T: "thread" wording */
+	uint64_t file_kb;   /* "File size set to"; 0 if not printed */
+	uint64_t rec_kb;    /* the one "Record Size"; 0 if none or several */
+	struct iz_table table;
+	struct iz_pass passes[64];
+	int npasses;
+	long tests_mask;    /* -i selections from the command: bit per test */
+	bool cut;           /* something was cut off */
+	char *cmd_text;     /* "Command line used:" (owned until the run takes it) */
+};
+
+static inline struct bl_run *iz_run(struct iz_ctx *c)
+{
+	return &c->doc->runs[c->ri];
+}
+
+/* Adds a rate or a per-op figure printed in the run's unit; returns the
+ * result (borrowed) or NULL. */
+json_t *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
+		       const char *raw);
+
+/* "initial writers" -> "initial_writers": lower case, runs of anything
+ * but letters and digits become one '_'. */
+void iz_metric_name(const char *s, size_t len, char *out, size_t cap);
+
+/* Table: is this line the second header line ("kB  reclen   write ...")? */
+bool iz_is_table_header(const char *s, size_t len);
+/* Reads the table whose second header line is `hdr`; returns the text
+ * offset past the table. Adds the cells as results. */
+size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr);
+
+/* Throughput: does a throughput section start on this line? */
+bool iz_is_throughput_line(const char *s, size_t len);
+size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first);
+
+/* Excel report: "Excel output is below:" or a quoted report title. */
+bool iz_is_report_line(const char *s, size_t len);
+size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first);
+
+#endif
