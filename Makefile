@@ -44,7 +44,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format
+	samples-check bench fuzz fuzz-smoke install uninstall clean format
 
 all: build/benchlog
 
@@ -112,7 +112,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check fuzz-smoke
+test: unit golden schema-check seeds-check samples-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -129,6 +129,10 @@ schema-check: build-san/benchlog
 
 seeds-check: build-san/benchlog
 	@./tests/seeds.sh build-san/benchlog
+
+# Every value of the real iozone capture, placed by an independent reader.
+samples-check: build-san/benchlog
+	$(PYTHON) tests/iozone_sample.py build-san/benchlog corpus/iozone/sample-3.489/input
 
 # ---------------------------------------------------------------- fuzzing
 

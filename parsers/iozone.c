@@ -584,11 +584,10 @@ static size_t walk_back(struct iz_ctx *c, size_t off)
 		struct bl_re_match m;
 		int idx = pre_match(&cur, &m);
 		/* the first header line ("random  random  bkwd ...") */
-		bool hdr1 = memmem(cur.s, cur.len, "random", 6) != NULL && k < 2;
+		bool hdr1 = k < 2 && iz_is_top_header(cur.s, cur.len);
 		if (idx < 0 && !hdr1)
 			break;
-		if (idx >= 0)
-			start = cur.raw.off;
+		start = cur.raw.off;
 	}
 	return start;
 }
@@ -647,6 +646,8 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			} else if (is_complete(&cur)) {
 				last_end = cur.raw.next;
 				break;
+			} else if (iz_is_top_header(cur.s, cur.len)) {
+				last_end = cur.raw.next;
 			} else if (!banner || ++unknown > 40) {
 				break;
 			} else {

@@ -95,6 +95,8 @@ void iz_metric_name(const char *s, size_t len, char *out, size_t cap);
 
 /* Table: is this line the second header line ("kB  reclen   write ...")? */
 bool iz_is_table_header(const char *s, size_t len);
+/* ... or the first ("random    random     bkwd    record    stride")? */
+bool iz_is_top_header(const char *s, size_t len);
 /* Reads the table whose second header line is `hdr`; returns the text
  * offset past the table. Adds the cells as results. */
 size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr);

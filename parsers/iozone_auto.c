@@ -53,12 +53,12 @@ static int tokenize(const char *s, size_t len, struct tok *t, int max)
 	int n = 0;
 	size_t i = 0;
 	while (i < len && n < max) {
-		while (i < len && s[i] == ' ')
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
 			i++;
 		if (i >= len)
 			break;
 		size_t b = i;
-		while (i < len && s[i] != ' ')
+		while (i < len && s[i] != ' ' && s[i] != '\t')
 			i++;
 		t[n].start = (int)b;
 		t[n].end = (int)i;
@@ -111,6 +111,11 @@ static const char *const bottom_words[] = {
 	"repreadv", NULL,
 };
 static const char *const top_words[] = {"random", "bkwd", "record", "stride", NULL};
+
+bool iz_is_top_header(const char *s, size_t len)
+{
+	return len && words_only(s, len, top_words);
+}
 
 struct header {
 	int ncols;
@@ -303,7 +308,7 @@ static uint64_t tok_u64(const struct rowline *r, int k)
 /* Stores the cells of one line of a row; warns about cells that fit no
  * column or overflowed into their neighbour. */
 static void store_cells(struct iz_ctx *c, const struct header *h, struct iz_row *row,
-			const struct rowline *r, int from, const int *col, size_t off)
+			const struct rowline *r, int from, const int *col, size_t off, bool wrapped)
 {
 	for (int k = from; k < r->nt; k++) {
 		int j = col[k];
@@ -314,7 +319,9 @@ static void store_cells(struct iz_ctx *c, const struct header *h, struct iz_row 
 				    w, r->buf + r->t[k].start);
 			continue;
 		}
-		if (w > h->edge[j] - h->edge[j - 1] + 1) {
+		/* (a wrapped line's header edges are only known relative to
+		 * each other: no width to check against) */
+		if (!wrapped && w > h->edge[j] - h->edge[j - 1] + 1) {
 			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.cell-overflow", off,
 				    "'%.*s' under %s is wider than its column: two values ran together; not read",
 				    w, r->buf + r->t[k].start, c->table.names[j]);
@@ -444,7 +451,7 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		col[0] = 0;
 		col[1] = 1;
 		place(&h, r->t, 2, r->nt, 0, &last, col);
-		store_cells(c, &h, row, r, 2, col, cur.raw.off);
+		store_cells(c, &h, row, r, 2, col, cur.raw.off, false);
 		t->nrows++;
 		end = cur.raw.next;
 		/* continuation lines of a wrapped row */
@@ -455,7 +462,7 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 			if (!r->numeric || row_start(&h, r))
 				break;
 			if (place_continuation(&h, r->t, r->nt, last, col)) {
-				store_cells(c, &h, row, r, 0, col, nx.raw.off);
+				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
 				last = col[r->nt - 1];
 			} else {
 				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.wrap-unplaced", nx.raw.off,
