@@ -402,26 +402,30 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 			/* "The test completed too quickly ...": the table goes on
 			 * a few lines further down */
 			struct bl_re_match m;
-			if (t->nrows && cur.len && bl_re_match(&interject_re, cur.s, cur.len, 0, &m)) {
-				struct iz_line look = cur, nx;
-				bool found = false;
-				for (int k = 0; k < 8 && iz_line_next(c->msg, &look, &nx); k++) {
-					look = nx;
-					load(r, &look);
-					if (row_start(&h, r)) {
-						found = true;
-						break;
-					}
+			struct iz_line look = cur, nx, note = cur;
+			bool found = false, noted = false;
+			for (int k = 0; t->nrows && k < 8; k++) {
+				if (!noted && look.len && bl_re_match(&interject_re, look.s, look.len, 0, &m)) {
+					noted = true;
+					note = look;
 				}
-				if (found) {
-					if (!interjected)
-						bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.interjection",
-							    cur.raw.off, "iozone's note between rows: %.*s",
-							    (int)(cur.len > 120 ? 120 : cur.len), cur.s);
-					interjected = true;
-					cur = look;
-					continue;
+				if (!iz_line_next(c->msg, &look, &nx))
+					break;
+				look = nx;
+				load(r, &look);
+				if (row_start(&h, r)) {
+					found = noted;
+					break;
 				}
+			}
+			if (found) {
+				if (!interjected)
+					bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.interjection",
+						    note.raw.off, "iozone's note between rows: %.*s",
+						    (int)(note.len > 120 ? 120 : note.len), note.s);
+				interjected = true;
+				cur = look;
+				continue;
 			}
 			break;
 		}
