@@ -40,6 +40,11 @@ def checks_001(runs):
     yield "count=8k", dd[4]["params"].get("count") == 8192 and results(dd[4])["bytes"] == 8589934592
 
 
+def checks_002(runs):
+    # iozone, its -e flag and bonnie++ are only named in prose here
+    yield "iozone named in prose gives no iozone run", not any(r["tool"] == "iozone" for r in runs)
+
+
 def checks_004(runs):
     dd = [r for r in runs if r["tool"] == "dd"]
     tm = [r for r in runs if r["tool"] == "time"]
