@@ -540,6 +540,34 @@ static bool is_complete(const struct iz_line *l)
 	return l->len && bl_re_match(&complete_re, l->s, l->len, 0, &m);
 }
 
+/* A "Command line used:" that a mail client wrapped: iozone indents every
+ * preamble line with a tab, so a line right below it that starts at the
+ * margin, and is nothing iozone prints, is the rest of the command.
+ *	Command line used: iozone -I -a -s 512M -r 4k -r 64k -r 1m -i 0 -i
+ * 1 -i 2 */
+static void cmd_rest(struct iz_ctx *c, struct iz_line *cur, size_t *last_end)
+{
+	struct iz_line nx;
+	struct bl_re_match m;
+	if (!c->cmd_text || !iz_line_next(c->msg, cur, &nx) || !nx.len || nx.s[0] == ' ' ||
+	    nx.s[0] == '\t' || pre_match(&nx, &m) >= 0 || is_complete(&nx) ||
+	    iz_is_table_header(nx.s, nx.len) || iz_is_top_header(nx.s, nx.len) ||
+	    iz_is_throughput_line(nx.s, nx.len) || iz_is_report_line(nx.s, nx.len))
+		return;
+	size_t ol = strlen(c->cmd_text);
+	char *joined = malloc(ol + 1 + nx.len + 1);
+	if (!joined)
+		return;
+	memcpy(joined, c->cmd_text, ol);
+	joined[ol] = ' ';
+	memcpy(joined + ol + 1, nx.s, nx.len);
+	joined[ol + 1 + nx.len] = '\0';
+	free(c->cmd_text);
+	c->cmd_text = joined;
+	*cur = nx;
+	*last_end = nx.raw.next;
+}
+
 /* What the command (hook) said, read back into the context. */
 static void ctx_from_params(struct iz_ctx *c)
 {
@@ -643,6 +671,8 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			if (idx >= 0) {
 				apply_pre(c, idx, &cur, &m, &nrec);
 				last_end = cur.raw.next;
+				if (pre_pats[idx].kind == P_CMD)
+					cmd_rest(c, &cur, &last_end);
 			} else if (is_complete(&cur)) {
 				last_end = cur.raw.next;
 				break;

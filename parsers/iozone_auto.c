@@ -237,11 +237,13 @@ static bool read_header(struct iz_ctx *c, const struct iz_line *hdr, struct head
 /* Places tokens [from, n) of a line: each in the free column whose edge is
  * nearest (within TOL), left to right. col[k] = -1 where none fits. */
 static void place(const struct header *h, const struct tok *t, int from, int n,
-		  int shift, int *last, int *col)
+		  int shift, uint32_t allowed, int *last, int *col)
 {
 	for (int k = from; k < n; k++) {
 		int e = t[k].end + shift, best = -1, bestd = TOL + 1;
 		for (int j = *last + 1; j < h->ncols; j++) {
+			if (allowed && j >= 2 && j - 2 < 32 && !(allowed & (1u << (j - 2))))
+				continue;
 			int d = h->edge[j] > e ? h->edge[j] - e : e - h->edge[j];
 			if (d < bestd) {
 				bestd = d;
@@ -257,13 +259,17 @@ static void place(const struct header *h, const struct tok *t, int from, int n,
 }
 
 /* A wrapped row's continuation: the first shift at which every cell of
- * the line lands on a free column. */
+ * the line lands on a free column. When the wrap fell inside blank cells
+ * the gap is gone: only the columns the -i tests fill (`allowed`, when
+ * known) are candidates. */
 static bool place_continuation(const struct header *h, const struct tok *t, int n,
-			       int last, int *col)
+			       int last, uint32_t allowed, int *col)
 {
 	for (int c0 = last + 1; c0 < h->ncols; c0++) {
+		if (allowed && c0 - 2 < 32 && !(allowed & (1u << (c0 - 2))))
+			continue;
 		int shift = h->edge[c0] - t[0].end, l = last;
-		place(h, t, 0, n, shift, &l, col);
+		place(h, t, 0, n, shift, allowed, &l, col);
 		bool ok = true;
 		for (int k = 0; k < n; k++)
 			ok = ok && col[k] >= 0;
@@ -294,8 +300,16 @@ static bool row_start(const struct header *h, const struct rowline *r)
 {
 	if (!r->numeric || r->nt < 2)
 		return false;
+	/* iozone prints both with fixed widths (%16, %8): they stand right
+	 * under "kB" and "reclen", and a record is never larger than its
+	 * file; a wrapped row's rest rarely passes both tests */
 	int d0 = r->t[0].end - h->edge[0], d1 = r->t[1].end - h->edge[1];
-	return d0 >= -TOL && d0 <= TOL && d1 >= -TOL && d1 <= TOL;
+	if (d0 < -1 || d0 > 1 || d1 < -1 || d1 > 1)
+		return false;
+	uint64_t f = 0, rec = 0;
+	bl_parse_u64(r->buf + r->t[0].start, (size_t)(r->t[0].end - r->t[0].start), &f, NULL);
+	bl_parse_u64(r->buf + r->t[1].start, (size_t)(r->t[1].end - r->t[1].start), &rec, NULL);
+	return rec <= f;
 }
 
 static uint64_t tok_u64(const struct rowline *r, int k)
@@ -396,34 +410,43 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 	if (!r)
 		return end;
 	bool interjected = false;
+	uint32_t allowed = expected_from_tests(c);
 	while (cur.raw.off < c->msg->len && t->nrows < MAX_ROWS) {
 		load(r, &cur);
 		if (!row_start(&h, r)) {
-			/* "The test completed too quickly ...": the table goes on
-			 * a few lines further down */
+			/* The table goes on past iozone's own notes ("The test
+			 * completed too quickly ...") and past a blank line or
+			 * two (a wrapper's leftover of a row's trailing blanks);
+			 * prose ends it. */
 			struct bl_re_match m;
 			struct iz_line look = cur, nx, note = cur;
 			bool found = false, noted = false;
+			int blank = 0;
 			for (int k = 0; t->nrows && k < 8; k++) {
-				if (!noted && look.len && bl_re_match(&interject_re, look.s, look.len, 0, &m)) {
+				if (bl_is_blank(look.s, look.len)) {
+					blank++;
+				} else if (bl_re_match(&interject_re, look.s, look.len, 0, &m)) {
+					if (!noted)
+						note = look;
 					noted = true;
-					note = look;
+				} else if (!noted) {
+					break;
 				}
 				if (!iz_line_next(c->msg, &look, &nx))
 					break;
 				look = nx;
 				load(r, &look);
 				if (row_start(&h, r)) {
-					found = noted;
+					found = noted || blank <= 2;
 					break;
 				}
 			}
 			if (found) {
-				if (!interjected)
+				if (noted && !interjected)
 					bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.interjection",
 						    note.raw.off, "iozone's note between rows: %.*s",
 						    (int)(note.len > 120 ? 120 : note.len), note.s);
-				interjected = true;
+				interjected = interjected || noted;
 				cur = look;
 				continue;
 			}
@@ -454,7 +477,7 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		int last = 1;
 		col[0] = 0;
 		col[1] = 1;
-		place(&h, r->t, 2, r->nt, 0, &last, col);
+		place(&h, r->t, 2, r->nt, 0, 0, &last, col);
 		store_cells(c, &h, row, r, 2, col, cur.raw.off, false);
 		t->nrows++;
 		end = cur.raw.next;
@@ -465,7 +488,8 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 			load(r, &nx);
 			if (!r->numeric || row_start(&h, r))
 				break;
-			if (place_continuation(&h, r->t, r->nt, last, col)) {
+			if (place_continuation(&h, r->t, r->nt, last, allowed, col) ||
+			    (allowed && place_continuation(&h, r->t, r->nt, last, 0, col))) {
 				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
 				last = col[r->nt - 1];
 			} else {

@@ -61,11 +61,58 @@ static struct bl_re each_re = BL_RE(
 static struct bl_re with_re = BL_RE(
 	"^[ \\t]*(?:Throughput test with \\d{1,9} (?:process|thread)|(?:Min|Max) (?:process|thread) = )", 0);
 
+/* The start of a throughput line that a mail client wrapped:
+ * "\tChildren see throughput for  2 initial writers \t=" / "4540367.50 kB/sec" */
+static struct bl_re prefix_re = BL_RE(
+	"^[ \\t]*(?:Children see throughput for[ \\t]+\\d|Parent sees throughput for[ \\t]+\\d"
+	"|(?:Min|Max|Avg) throughput per (?:process|thread)|Min xfer|Child\\[\\d{1,9}\\] xfer"
+	"|CPU [Uu]tilization: Wall|Each (?:process|thread) writes a)", 0);
+
 bool iz_is_throughput_line(const char *s, size_t len)
 {
 	struct bl_re_match m;
+	size_t k = 0;
+	while (k < len && (s[k] == ' ' || s[k] == '\t'))
+		k++;
 	return len && (bl_re_match(&total_re, s, len, 0, &m) ||
-		       bl_re_match(&each_re, s, len, 0, &m));
+		       bl_re_match(&each_re, s, len, 0, &m) ||
+		       (len - k >= 27 && memcmp(s + k, "Children see throughput for", 27) == 0));
+}
+
+static bool any_full(const char *s, size_t len)
+{
+	struct bl_re_match m;
+	return bl_re_match(&total_re, s, len, 0, &m) || bl_re_match(&per_re, s, len, 0, &m) ||
+	       bl_re_match(&xfer_re, s, len, 0, &m) || bl_re_match(&cpu_re, s, len, 0, &m) ||
+	       bl_re_match(&child_re, s, len, 0, &m) || bl_re_match(&each_re, s, len, 0, &m);
+}
+
+/* Joins a wrapped throughput line with the line below it into `buf`;
+ * `line` then covers both. */
+static bool unwrap(struct iz_ctx *c, struct iz_line *line, char *buf, size_t cap)
+{
+	struct bl_re_match m;
+	struct iz_line nx;
+	if (!bl_re_match(&prefix_re, line->s, line->len, 0, &m) || any_full(line->s, line->len) ||
+	    !iz_line_next(c->msg, line, &nx) || bl_is_blank(nx.s, nx.len))
+		return false;
+	const char *t = nx.s;
+	size_t tl = nx.len;
+	while (tl && (*t == ' ' || *t == '\t')) {
+		t++;
+		tl--;
+	}
+	if (line->len + 1 + tl >= cap)
+		return false;
+	memcpy(buf, line->s, line->len);
+	buf[line->len] = ' ';
+	memcpy(buf + line->len + 1, t, tl);
+	if (!any_full(buf, line->len + 1 + tl))
+		return false;
+	line->s = buf;
+	line->len += 1 + tl;
+	line->raw.next = nx.raw.next;
+	return true;
 }
 
 /* the throughput tests, as printed, and their metric names */
@@ -164,9 +211,11 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 	struct iz_line cur = *first, nx;
 	size_t end = first->raw.off;
 	int blanks = 0;
+	char joined[600];
 	for (;;) {
 		struct bl_re_match m;
 		bool known = true;
+		unwrap(c, &cur, joined, sizeof joined);
 		if (bl_is_blank(cur.s, cur.len)) {
 			if (++blanks > 4)
 				break;
