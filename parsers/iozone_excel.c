@@ -47,6 +47,42 @@ static struct bl_re tprow_re = BL_RE("^[ \\t]*\"[ \\t]*([A-Za-z][A-Za-z -]{0,40}
 /* "\"Record size = 64 kBytes \"", "\"Output is in kBytes/sec\"" */
 static struct bl_re tpinfo_re = BL_RE("^[ \\t]*\"(?:Record size = (\\d{1,19}) [kK][bB]ytes|Output is in [^\"]{1,40}) ?\"[ \\t]*$", 0);
 
+/* The rest of a row or of the record sizes that a mail client wrapped:
+ * "2381058  2565989  4570058" or "\"4096\"  \"8192\"  \"16384\"" alone. */
+static struct bl_re more_nums_re = BL_RE("^[ \\t]*\\d{1,20}(?:\\.\\d{1,9})?(?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64}[ \\t]*$", 0);
+static struct bl_re more_recs_re = BL_RE("^[ \\t]*(?:\"\\d{1,19}\"[ \\t]*){1,64}$", 0);
+
+/* Joins `line` and the wrapped rests below it into buf; `line` then
+ * covers them all. */
+static void unwrap(struct iz_ctx *c, struct iz_line *line, struct bl_re *more, char *buf,
+		   size_t cap)
+{
+	struct iz_line nx, at = *line;
+	struct bl_re_match m;
+	size_t n = 0;
+	bool joined = false;
+	while (iz_line_next(c->msg, &at, &nx) && nx.len && bl_re_match(more, nx.s, nx.len, 0, &m)) {
+		if (!joined) {
+			if (line->len >= cap)
+				return;
+			memcpy(buf, line->s, line->len);
+			n = line->len;
+			joined = true;
+		}
+		if (n + 1 + nx.len >= cap)
+			break;
+		buf[n++] = ' ';
+		memcpy(buf + n, nx.s, nx.len);
+		n += nx.len;
+		at = nx;
+	}
+	if (!joined)
+		return;
+	line->s = buf;
+	line->len = n;
+	line->raw.next = at.raw.next;
+}
+
 bool iz_is_report_line(const char *s, size_t len)
 {
 	struct bl_re_match m;
@@ -294,6 +330,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 	struct iz_line cur = *first, nx;
 	size_t end = first->raw.next;
 	int blanks = 0;
+	char joined[4096];
 	for (;;) {
 		struct bl_re_match m;
 		bool known = true;
@@ -323,6 +360,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				r.col = table_col(c, r.metric);
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&recs_re, cur.s, cur.len, 0, &m)) {
+			unwrap(c, &cur, &more_recs_re, joined, sizeof joined);
 			r.nrecs = 0;
 			for (size_t i = 0; i < cur.len && r.nrecs < 64; i++) {
 				if (cur.s[i] != '"' || i + 1 >= cur.len || cur.s[i + 1] < '0' || cur.s[i + 1] > '9')
@@ -334,12 +372,22 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				i += used + 1;
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&row_re, cur.s, cur.len, 0, &m)) {
-			test_row(c, &r, &cur, &m);
+			unwrap(c, &cur, &more_nums_re, joined, sizeof joined);
+			if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
+				test_row(c, &r, &cur, &m);
+			else
+				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
+					    "a report row too long to read (with its wrapped rest): not read");
 		} else if (r.mode == M_TP && bl_re_match(&tpinfo_re, cur.s, cur.len, 0, &m)) {
 			if (bl_re_gset(&m, 1) && !c->rec_kb)
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &c->rec_kb, NULL);
 		} else if (r.mode == M_TP && bl_re_match(&tprow_re, cur.s, cur.len, 0, &m)) {
-			tp_row(c, &r, &cur, &m);
+			unwrap(c, &cur, &more_nums_re, joined, sizeof joined);
+			if (bl_re_match(&tprow_re, cur.s, cur.len, 0, &m))
+				tp_row(c, &r, &cur, &m);
+			else
+				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
+					    "a report row too long to read (with its wrapped rest): not read");
 		} else {
 			break;
 		}
