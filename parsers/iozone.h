@@ -59,6 +59,8 @@ struct iz_pass {
 	int ntests;
 	char metric[16][24];
 	double children[16];
+	double cpu[16];       /* -+u "CPU utilization" of the test, percent */
+	bool has_cpu[16];
 };
 
 struct iz_ctx {

@@ -272,20 +272,22 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 		if (!bl_parse_double(v[k], vl[k], false, &x, NULL))
 			continue;
 		long count = tp_count(c, k);
-		if (!r->cpu && k < c->npasses) {
+		if (k < c->npasses) {
 			const struct iz_pass *p = &c->passes[k];
 			int t = -1;
 			for (int i = 0; i < p->ntests; i++)
-				if (strcmp(p->metric[i], metric) == 0)
+				if (strcmp(p->metric[i], metric) == 0 && (!r->cpu || p->has_cpu[i]))
 					t = i;
 			if (t >= 0) {
-				double d = x - p->children[t];
+				double was = r->cpu ? p->cpu[t] : p->children[t];
+				double d = x - was;
 				if (d > 0.006 || d < -0.006) {
 					if (!r->mismatches++) {
 						r->first_mismatch_off = l->raw.off;
 						snprintf(r->first_mismatch, sizeof r->first_mismatch,
-							 "%s with %ld: sections %.2f, report %.*s", metric,
-							 count, p->children[t], (int)(vl[k] < 24 ? vl[k] : 24), v[k]);
+							 "%s%s with %ld: sections %.2f, report %.*s", metric,
+							 r->cpu ? " CPU" : "", count, was,
+							 (int)(vl[k] < 24 ? vl[k] : 24), v[k]);
 					}
 				}
 				continue;
@@ -302,7 +304,7 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 			json_object_set_new(res, c->threads ? "threads" : "processes", json_integer(count));
 		if (c->rec_kb)
 			json_object_set_new(res, "record_size", json_integer((json_int_t)(c->rec_kb * 1024)));
-		if (c->npasses && !r->cpu)
+		if (c->npasses)
 			r->added++;
 	}
 }

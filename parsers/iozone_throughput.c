@@ -51,7 +51,7 @@ static struct bl_re cpu_re = BL_RE(
  * (with -+u: ", wall= 0.001, cpu= 0.001, %=100.00" after it) */
 static struct bl_re child_re = BL_RE(
 	"^[ \\t]*Child\\[(\\d{1,9})\\] xfer count =[ \\t]*" NUM "[ \\t]*(kB|KB|ops), Throughput =[ \\t]*"
-	NUM "[ \\t]*(kB|KB|ops)/sec", 0);
+	NUM "[ \\t]*(kB|KB|ops)/sec(?:, wall=[ \\t]*" NUM ", cpu=[ \\t]*" NUM ", %=[ \\t]*" NUM ")?", 0);
 
 /* lines of the preamble that iozone repeats in this mode:
  * "\tEach process writes a 4096 kByte file in 64 kByte records",
@@ -255,6 +255,12 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				add(c, &st, "min_xfer", &cur, &m, 1, 2, false, -1);
 			st.in_section = false;
 		} else if (bl_re_match(&cpu_re, cur.s, cur.len, 0, &m)) {
+			struct iz_pass *p = c->npasses ? &c->passes[c->npasses - 1] : NULL;
+			for (int i = 0; p && i < p->ntests; i++)
+				if (strcmp(p->metric[i], st.metric) == 0) {
+					p->cpu[i] = num(&cur, &m, 3);
+					p->has_cpu[i] = true;
+				}
 			if (st.metric[0]) {
 				struct bl_run *run = iz_run(c);
 				static const char *const scope[] = {"cpu_wall", "cpu_time", "cpu_util"};
@@ -274,6 +280,18 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &id, NULL);
 				add(c, &st, "child_xfer", &cur, &m, 2, 3, false, (long)id);
 				add(c, &st, "child", &cur, &m, 4, 5, true, (long)id);
+				static const char *const scope[] = {"child_cpu_wall", "child_cpu_time",
+								    "child_cpu_util"};
+				for (int g = 6; g <= 8 && bl_re_gset(&m, g); g++) {
+					json_t *r = bl_run_result(iz_run(c), st.metric, num(&cur, &m, g),
+								  g == 8 ? "percent" : "s", NULL, 0);
+					if (!r)
+						continue;
+					json_object_set_new(r, "scope", json_string(scope[g - 6]));
+					json_object_set_new(r, c->threads ? "threads" : "processes",
+							    json_integer(st.count));
+					json_object_set_new(r, "child", json_integer((json_int_t)id));
+				}
 			}
 		} else if (bl_re_match(&each_re, cur.s, cur.len, 0, &m)) {
 			c->threads = cur.s[m.ov[2]] == 't';
