@@ -1,9 +1,11 @@
 /* iozone.h - what the iozone parser's files share: the run being built,
  * lines with mail quoting stripped, and the result helpers.
  *
- * iozone.c claims the block and reads the preamble; iozone_auto.c reads the
- * -a / -i tables; iozone_throughput.c the -t / -l / -u sections;
- * iozone_excel.c the -R report that follows either. */
+ * iozone.c claims the block; iozone_preamble.c reads the lines before the
+ * results, iozone_command.c the command line; iozone_auto.c the -a / -i
+ * tables; iozone_throughput.c the -t / -l / -u sections; iozone_excel.c
+ * the -R report that follows either. docs/iozone.md says how it all maps
+ * to results. */
 #ifndef BL_IOZONE_H
 #define BL_IOZONE_H
 
@@ -85,6 +87,31 @@ static inline struct bl_run *iz_run(struct iz_ctx *c)
 {
 	return &c->doc->runs[c->ri];
 }
+
+/* ---- preamble (iozone_preamble.c) */
+enum iz_pre_kind {
+	IZ_P_BANNER, IZ_P_VERSION, IZ_P_COMPILED, IZ_P_BUILD, IZ_P_RUN_BEGAN, IZ_P_AUTO,
+	IZ_P_FILE_SIZE, IZ_P_REC_SIZE, IZ_P_ODIRECT, IZ_P_FSYNC, IZ_P_CLOSE, IZ_P_OPS,
+	IZ_P_USEC, IZ_P_EXCEL, IZ_P_CMD, IZ_P_OUTPUT, IZ_P_TIMERES, IZ_P_CACHE,
+	IZ_P_CACHELINE, IZ_P_STRIDE, IZ_P_TP_WITH, IZ_P_MINMAX, IZ_P_EACH, IZ_P_CONTRIB,
+	IZ_P_SYNC, IZ_P_CPU_RES, IZ_P_USING,
+};
+struct bl_re_match;
+/* Which preamble line this is (an index for iz_apply_pre), or -1. */
+int iz_pre_match(const struct iz_line *l, struct bl_re_match *m);
+bool iz_pre_is(int idx, enum iz_pre_kind kind);
+/* Sets the params (and context) the line says; *nrec counts "Record Size"
+ * lines. */
+void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l,
+		  const struct bl_re_match *m, int *nrec);
+/* "iozone test complete." */
+bool iz_is_complete(const struct iz_line *l);
+void iz_param_true(struct bl_run *run, const char *key);
+/* record_size, and record_sizes when there are several (-r 4k -r 1m) */
+void iz_add_record_size(struct bl_run *run, uint64_t bytes);
+
+/* ---- command line (iozone_command.c): the parser's `command` hook */
+void iz_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 
 /* Adds a rate or a per-op figure printed in the run's unit; returns the
  * result (borrowed) or NULL. */
