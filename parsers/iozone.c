@@ -234,6 +234,13 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		free(c);
 		return BL_NOT_MINE;
 	}
+	/* a report a few lines below the run it belongs to */
+	if (!banner && !iz_is_table_header(cur.s, cur.len) &&
+	    !iz_is_throughput_line(cur.s, cur.len) &&
+	    iz_rejoin_report((struct iz_scan_ref){sc, c->msg, c->doc}, &cur, end)) {
+		free(c);
+		return BL_CLAIMED;
+	}
 	size_t start = banner ? cur.raw.off : walk_back(c, cur.raw.off);
 	size_t ndiags0 = c->doc->diags.n;
 	struct bl_run *run = bl_doc_add_run(c->doc, "iozone", "table", start, cur.raw.next);

@@ -134,6 +134,21 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr);
 bool iz_is_throughput_line(const char *s, size_t len);
 size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first);
 
+/* Throughput passes, for the report to check: the children figure and the
+ * CPU use of a test in the current pass (a new pass when the count
+ * changes or the test repeats). */
+void iz_pass_children(struct iz_ctx *c, const char *metric, long count, double printed);
+void iz_pass_cpu(struct iz_ctx *c, const char *metric, double percent);
+
+/* A report that stands a few lines below its run: read into that run.
+ * Returns true (and *end) when it did. */
+struct iz_scan_ref {
+	struct bl_scan *sc;
+	struct bl_message *msg;
+	struct bl_doc *doc;
+};
+bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_t *end);
+
 /* Excel report: "Excel output is below:" or a quoted report title. */
 bool iz_is_report_line(const char *s, size_t len);
 size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first);

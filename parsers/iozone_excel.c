@@ -150,8 +150,12 @@ struct rep {
 	int nrecs;
 	int mismatches, added;
 	size_t first_mismatch_off;
+	int added_total;          /* over the whole report */
+	size_t first_added_off;
+	char added_in[120];       /* the tests they belong to */
 	char first_mismatch[160];
 	bool align_noted;
+	size_t block_off;         /* the title line of the block */
 };
 
 static int table_col(const struct iz_ctx *c, const char *metric)
@@ -316,12 +320,26 @@ static void block_done(struct iz_ctx *c, struct rep *r)
 			    "the Excel report disagrees with the output above it in %d value%s "
 			    "(first: %s); the output above is kept",
 			    r->mismatches, r->mismatches == 1 ? "" : "s", r->first_mismatch);
-	if (r->added)
-		bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.report-only", r->first_mismatch_off,
-			    "%d value%s of the %s report %s not in the output above: read from the report",
-			    r->added, r->added == 1 ? "" : "s", r->mode == M_TP ? "throughput" : r->metric,
-			    r->added == 1 ? "is" : "are");
+	if (r->added) {
+		if (!r->added_total)
+			r->first_added_off = r->block_off;
+		size_t n = strlen(r->added_in);
+		snprintf(r->added_in + n, sizeof r->added_in - n, "%s%s", n ? ", " : "",
+			 r->mode == M_TP ? "throughput" : r->metric);
+		r->added_total += r->added;
+	}
 	r->mismatches = r->added = 0;
+}
+
+/* One note for all the values only the report has. */
+static void report_done(struct iz_ctx *c, struct rep *r)
+{
+	block_done(c, r);
+	if (r->added_total)
+		bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.report-only", r->first_added_off,
+			    "%d value%s of the report (%s) %s not in the output above: read from the report",
+			    r->added_total, r->added_total == 1 ? "" : "s", r->added_in,
+			    r->added_total == 1 ? "is" : "are");
 }
 
 size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
@@ -344,6 +362,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			/* the start */
 		} else if (bl_re_match(&title_re, cur.s, cur.len, 0, &m)) {
 			block_done(c, &r);
+			r.block_off = cur.raw.off;
 			const char *name = cur.s + m.ov[2];
 			size_t nl = bl_re_glen(&m, 1);
 			r.cpu = bl_re_gset(&m, 2);
@@ -401,6 +420,6 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			break;
 		cur = nx;
 	}
-	block_done(c, &r);
+	report_done(c, &r);
 	return end;
 }

@@ -178,23 +178,33 @@ static void add(struct iz_ctx *c, const struct tp_state *st, const char *scope,
 		json_object_set_new(r, "record_size", json_integer((json_int_t)(c->rec_kb * 1024)));
 }
 
-static void pass_children(struct iz_ctx *c, const struct tp_state *st, double v)
+void iz_pass_children(struct iz_ctx *c, const char *metric, long count, double printed)
 {
 	struct iz_pass *p = c->npasses ? &c->passes[c->npasses - 1] : NULL;
 	bool repeat = false;
 	for (int i = 0; p && i < p->ntests; i++)
-		repeat = repeat || strcmp(p->metric[i], st->metric) == 0;
-	if (!p || p->count != st->count || repeat) {
+		repeat = repeat || strcmp(p->metric[i], metric) == 0;
+	if (!p || p->count != count || repeat) {
 		if (c->npasses == (int)(sizeof c->passes / sizeof c->passes[0]))
 			return;
 		p = &c->passes[c->npasses++];
 		memset(p, 0, sizeof *p);
-		p->count = st->count;
+		p->count = count;
 	}
 	if (p->ntests < 16) {
-		snprintf(p->metric[p->ntests], sizeof p->metric[0], "%s", st->metric);
-		p->children[p->ntests++] = v;
+		snprintf(p->metric[p->ntests], sizeof p->metric[0], "%s", metric);
+		p->children[p->ntests++] = printed;
 	}
+}
+
+void iz_pass_cpu(struct iz_ctx *c, const char *metric, double percent)
+{
+	struct iz_pass *p = c->npasses ? &c->passes[c->npasses - 1] : NULL;
+	for (int i = 0; p && i < p->ntests; i++)
+		if (strcmp(p->metric[i], metric) == 0) {
+			p->cpu[i] = percent;
+			p->has_cpu[i] = true;
+		}
 }
 
 static void section_cut(struct iz_ctx *c, const struct tp_state *st)
@@ -234,7 +244,7 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				st.in_section = true;
 				st.section_off = cur.raw.off;
 				add(c, &st, "children", &cur, &m, 4, 5, true, -1);
-				pass_children(c, &st, num(&cur, &m, 4));
+				iz_pass_children(c, st.metric, st.count, num(&cur, &m, 4));
 			} else if (st.in_section && strcmp(metric, st.metric) == 0) {
 				add(c, &st, "parent", &cur, &m, 4, 5, true, -1);
 			} else {
@@ -255,12 +265,7 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				add(c, &st, "min_xfer", &cur, &m, 1, 2, false, -1);
 			st.in_section = false;
 		} else if (bl_re_match(&cpu_re, cur.s, cur.len, 0, &m)) {
-			struct iz_pass *p = c->npasses ? &c->passes[c->npasses - 1] : NULL;
-			for (int i = 0; p && i < p->ntests; i++)
-				if (strcmp(p->metric[i], st.metric) == 0) {
-					p->cpu[i] = num(&cur, &m, 3);
-					p->has_cpu[i] = true;
-				}
+			iz_pass_cpu(c, st.metric, num(&cur, &m, 3));
 			if (st.metric[0]) {
 				struct bl_run *run = iz_run(c);
 				static const char *const scope[] = {"cpu_wall", "cpu_time", "cpu_util"};
