@@ -171,6 +171,9 @@ static void ctx_from_params(struct iz_ctx *c)
 			c->unit_known = true;
 		}
 	}
+	/* a command without -O or -N: iozone's default, kBytes/sec */
+	if (run->has_command)
+		c->unit_known = true;
 	if (json_is_true(json_object_get(run->params, "use_threads")))
 		c->threads = true;
 	json_t *tests = json_object_get(run->params, "tests");

@@ -312,6 +312,56 @@ static bool row_start(const struct header *h, const struct rowline *r)
 	return rec <= f;
 }
 
+/* A forum that collapsed runs of spaces leaves no columns to go by:
+ *	kB reclen write rewrite read reread read write read rewrite ...
+ *	4096 64 2884558 9019223 9419791 9105266
+ * Such a table is read in order (order mode). */
+static bool collapsed(const char *s, size_t len)
+{
+	char buf[LINE_CAP];
+	size_t n = iz_expand_tabs(s, len, buf, sizeof buf);
+	struct tok t[IZ_MAX_COLS];
+	int nt = tokenize(buf, n, t, IZ_MAX_COLS);
+	for (int i = 1; i < nt; i++)
+		if (t[i].start - t[i - 1].end != 1)
+			return false;
+	return nt >= 3;
+}
+
+static bool order_row(const struct rowline *r)
+{
+	if (!r->numeric || r->nt < 3)
+		return false;
+	uint64_t f = 0, rec = 0;
+	bl_parse_u64(r->buf + r->t[0].start, (size_t)(r->t[0].end - r->t[0].start), &f, NULL);
+	bl_parse_u64(r->buf + r->t[1].start, (size_t)(r->t[1].end - r->t[1].start), &rec, NULL);
+	return rec <= f;
+}
+
+static int popcount32(uint32_t m)
+{
+	int n = 0;
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/* Cells [from, n) in order: into the -i columns when their number fits,
+ * else into the columns from `last` on. */
+static void place_in_order(const struct header *h, int from, int n, uint32_t allowed,
+			   int *last, int *col)
+{
+	bool use_mask = allowed && popcount32(allowed) == n - from && *last == 1;
+	for (int k = from; k < n; k++) {
+		int j = *last + 1;
+		while (use_mask && j < h->ncols && j - 2 < 32 && !(allowed & (1u << (j - 2))))
+			j++;
+		col[k] = j < h->ncols ? j : -1;
+		if (j < h->ncols)
+			*last = j;
+	}
+}
+
 static uint64_t tok_u64(const struct rowline *r, int k)
 {
 	uint64_t v = 0;
@@ -409,11 +459,19 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 	size_t *row_off = NULL;
 	if (!r)
 		return end;
-	bool interjected = false;
+	bool interjected = false, order = false;
 	uint32_t allowed = expected_from_tests(c);
+	load(r, &cur);
+	if (!row_start(&h, r) && order_row(r) && collapsed(hdr->s, hdr->len)) {
+		order = true;
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.columns-lost", hdr->raw.off,
+			    "the table's spacing was collapsed: cells are read in order%s",
+			    allowed ? " (into the columns of the -i tests when their number fits)"
+				    : ", as if no test before the last one printed were blank");
+	}
 	while (cur.raw.off < c->msg->len && t->nrows < MAX_ROWS) {
 		load(r, &cur);
-		if (!row_start(&h, r)) {
+		if (order ? !order_row(r) : !row_start(&h, r)) {
 			/* The table goes on past iozone's own notes ("The test
 			 * completed too quickly ...") and past a blank line or
 			 * two (a wrapper's leftover of a row's trailing blanks);
@@ -436,7 +494,7 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 					break;
 				look = nx;
 				load(r, &look);
-				if (row_start(&h, r)) {
+				if (order ? order_row(r) : row_start(&h, r)) {
 					found = noted || blank <= 2;
 					break;
 				}
@@ -477,8 +535,11 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		int last = 1;
 		col[0] = 0;
 		col[1] = 1;
-		place(&h, r->t, 2, r->nt, 0, 0, &last, col);
-		store_cells(c, &h, row, r, 2, col, cur.raw.off, false);
+		if (order)
+			place_in_order(&h, 2, r->nt, allowed, &last, col);
+		else
+			place(&h, r->t, 2, r->nt, 0, 0, &last, col);
+		store_cells(c, &h, row, r, 2, col, cur.raw.off, order);
 		t->nrows++;
 		end = cur.raw.next;
 		/* continuation lines of a wrapped row */
@@ -486,9 +547,12 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		bool more = iz_line_next(c->msg, &cur, &nx);
 		while (more) {
 			load(r, &nx);
-			if (!r->numeric || row_start(&h, r))
+			if (!r->numeric || (order ? order_row(r) : row_start(&h, r)))
 				break;
-			if (place_continuation(&h, r->t, r->nt, last, allowed, col) ||
+			if (order) {
+				place_in_order(&h, 0, r->nt, 0, &last, col);
+				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
+			} else if (place_continuation(&h, r->t, r->nt, last, allowed, col) ||
 			    (allowed && place_continuation(&h, r->t, r->nt, last, 0, col))) {
 				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
 				last = col[r->nt - 1];
