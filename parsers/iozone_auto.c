@@ -461,6 +461,11 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		return end;
 	bool interjected = false, order = false;
 	uint32_t allowed = expected_from_tests(c);
+	/* where each column's cells end in the rows read so far: a row whose
+	 * last cell ends elsewhere was cut inside that cell ("4995" of
+	 * "4995276" still stands near the freread column) */
+	int data_edge[IZ_MAX_COLS] = {0};
+	bool last_odd = false;
 	load(r, &cur);
 	if (!row_start(&h, r) && order_row(r) && collapsed(hdr->s, hdr->len)) {
 		order = true;
@@ -528,8 +533,11 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		memset(row, 0, sizeof *row);
 		row->file_kb = tok_u64(r, 0);
 		row->rec_kb = tok_u64(r, 1);
-		if (row->file_kb > INT64_MAX / 1024 || row->rec_kb > INT64_MAX / 1024)
+		if (row->file_kb > INT64_MAX / 1024 || row->rec_kb > INT64_MAX / 1024) {
+			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.row-unreadable", cur.raw.off,
+				    "a file size or record length too large to be iozone's: the table ends here");
 			break;
+		}
 		row_off[t->nrows] = cur.raw.off;
 		int col[IZ_MAX_COLS + 4];
 		int last = 1;
@@ -540,6 +548,16 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		else
 			place(&h, r->t, 2, r->nt, 0, 0, &last, col);
 		store_cells(c, &h, row, r, 2, col, cur.raw.off, order);
+		last_odd = false;
+		for (int k = 2; !order && k < r->nt; k++) {
+			int j = col[k];
+			if (j < 0)
+				continue;
+			if (k == r->nt - 1 && data_edge[j] && data_edge[j] != r->t[k].end)
+				last_odd = true;
+			if (!data_edge[j])
+				data_edge[j] = r->t[k].end;
+		}
 		t->nrows++;
 		end = cur.raw.next;
 		/* continuation lines of a wrapped row */
@@ -572,6 +590,9 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		cur = nx;
 	}
 	free(r);
+	if (t->nrows >= MAX_ROWS)
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.too-many-rows", cur.raw.off,
+			    "the table goes on past %d rows: the rest is not read", MAX_ROWS);
 
 	/* A row with fewer cells than the rows before it (or than its -i
 	 * tests), where the table ends, was cut off: its last cell may be cut
@@ -583,7 +604,7 @@ size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 		if (t->nrows == 1)
 			expect = expected_from_tests(c);
 		struct iz_row *lastrow = &t->rows[t->nrows - 1];
-		if (expect && top_bit(lastrow->has) < top_bit(expect)) {
+		if ((expect && top_bit(lastrow->has) < top_bit(expect)) || last_odd) {
 			int have = 0;
 			for (int i = 0; i < 32; i++)
 				have += (lastrow->has >> i) & 1;

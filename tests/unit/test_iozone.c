@@ -185,6 +185,14 @@ static void test_outcomes(void)
 	CHECK(find(doc, 0, "write", NULL, 1048576, 8192) == NULL);
 	CHECK(value(find(doc, 0, "reread", NULL, 1048576, 4096)) == 3483896.0 * 1024);
 	json_decref(doc);
+	/* cut inside its last cell: "42" of "4211" still stands near reread */
+	doc = parse(H1 H2
+		"            1024       4   973296  2295784  4317393  3483896\n"
+		"            1024       8  1532928  4321737  8610501  42\n");
+	CHECK(diags(doc, "iozone.table-cut") == 1);
+	CHECK(find(doc, 0, "reread", NULL, 1048576, 8192) == NULL);
+	CHECK(json_array_size(json_object_get(run(doc, 0), "results")) == 4);
+	json_decref(doc);
 }
 
 int main(void)
