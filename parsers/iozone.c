@@ -268,6 +268,9 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		}
 		if (!bl_is_blank(cur.s, cur.len)) {
 			int idx = iz_pre_match(&cur, &m);
+			/* a second banner: this run printed nothing more */
+			if (iz_pre_is(idx, IZ_P_BANNER) && cur.raw.off != start)
+				break;
 			if (idx >= 0) {
 				iz_apply_pre(c, idx, &cur, &m, &nrec);
 				last_end = cur.raw.next;

@@ -185,6 +185,15 @@ static void test_outcomes(void)
 	CHECK(find(doc, 0, "write", NULL, 1048576, 8192) == NULL);
 	CHECK(value(find(doc, 0, "reread", NULL, 1048576, 4096)) == 3483896.0 * 1024);
 	json_decref(doc);
+	/* a banner right after a banner: the first run printed nothing */
+	doc = parse("\tIozone: Performance Test of File I/O\n\t        Version $Revision: 3.489 $\n\n"
+		    "\tIozone: Performance Test of File I/O\n\t        Version $Revision: 3.465 $\n"
+		    H1 H2 "              64       4   973296  2295784\n");
+	CHECK(nruns(doc) == 1);
+	CHECK(diags(doc, "iozone.no-results") == 1);
+	CHECK(strcmp(json_string_value(json_object_get(json_object_get(run(doc, 0), "params"), "version")),
+		     "3.465") == 0);
+	json_decref(doc);
 	/* cut inside its last cell: "42" of "4211" still stands near reread */
 	doc = parse(H1 H2
 		"            1024       4   973296  2295784  4317393  3483896\n"
