@@ -29,11 +29,18 @@
 
 /* ------------------------------------------------------------------ lines */
 
-/* Mail quoting: "> " or ">" per level, at the very start of the line. */
+/* Mail quoting: "> " or ">" per level, at the start of the line (after
+ * an indent, where a quoted post was indented again). */
 static void strip_quote(struct iz_line *l)
 {
 	const char *s = l->raw.s;
-	size_t n = l->raw.len;
+	size_t n = l->raw.len, k = 0;
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k < n && s[k] == '>') {
+		s += k;
+		n -= k;
+	}
 	while (n && s[0] == '>') {
 		s++;
 		n--;
