@@ -49,7 +49,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check \
-	chart-check chart-bench roundtrip bench-mbox
+	chart-check chart-bench roundtrip bench-mbox samples-check
 
 all: build/benchlog
 
@@ -120,8 +120,8 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check roundtrip chart-check install-check pathological valgrind \
-	parallel-check fuzz-smoke
+test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check \
+	pathological valgrind parallel-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -170,6 +170,10 @@ chart-check: build-san/benchlog
 # flattened must give the same runs.
 roundtrip: build-san/benchlog
 	$(PYTHON) tests/roundtrip.py build-san/benchlog corpus
+
+# Every value of the real iozone capture, placed by an independent reader.
+samples-check: build-san/benchlog
+	$(PYTHON) tests/iozone_sample.py build-san/benchlog corpus/iozone/sample-3.489/input
 
 # ---------------------------------------------------------------- fuzzing
 

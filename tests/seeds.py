@@ -133,6 +133,11 @@ def doc_checks_003(docs):
     yield "count-mismatch on the raw-device read", len(mism) == 1 and mism[0].get("run") == 12
 
 
+def checks_002(runs):
+    # iozone, its -e flag and bonnie++ are only named in prose here
+    yield "iozone named in prose gives no iozone run", not any(r["tool"] == "iozone" for r in runs)
+
+
 def checks_004(runs):
     dd = [r for r in runs if r["tool"] == "dd"]
     tm = [r for r in runs if r["tool"] == "time"]
