@@ -13,6 +13,12 @@ enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* Reads a whole file ("-" is stdin). Returns 0, or -1 with errno set. */
 int cli_read_file(const char *path, char **data, size_t *len);
 
+/* Opens an input for streaming ("-" is stdin); -1 with errno set (a
+ * directory is EISDIR). cli_read_chunk is a bl_read_fn over &fd. */
+int cli_open_input(const char *path);
+long cli_read_chunk(void *fdp, char *buf, size_t cap);
+void cli_close_input(int fd);
+
 /* Output that lands atomically: written to a temporary file beside the
  * target and renamed over it on commit; abandoned on abort. "-" or NULL is
  * stdout. */

@@ -21,10 +21,11 @@ static void help(void)
 	       "benchlog JSON ('-' is stdin). Repeats become one bar at the median with a\n"
 	       "min-max whisker; censored values are hatched lower bounds.\n\n"
 	       "options:\n"
-	       "  -o, --output PATH    the chart file; its extension picks the format. PNG\n"
-	       "                       and SVG hold the first chart, PDF one page per chart\n"
+	       "  -o, --output PATH    the chart file ('-': standard output); its extension\n"
+	       "                       picks the format. PNG and SVG hold the first chart,\n"
+	       "                       PDF one page per chart\n"
 	       "  --all                one file per chart in the directory -o names\n"
-	       "  --format FMT         png, svg or pdf for --all (default png)\n"
+	       "  --format FMT         png, svg or pdf (default: the extension; png for --all)\n"
 	       "%s"
 	       "  --horizontal         horizontal bars (default: when labels are long)\n"
 	       "  --vertical           vertical bars\n"
@@ -124,8 +125,9 @@ int cmd_chart(int argc, char **argv)
 		cli_error("chart: no INPUT (use '-' for standard input)");
 		return EXIT_USAGE;
 	}
+	/* --format wins; else the extension of -o (not for a directory) */
 	int fmt;
-	if (all) {
+	if (format || all) {
 		char probe[16];
 		snprintf(probe, sizeof probe, ".%s", format ? format : "png");
 		fmt = strlen(probe) < 6 ? bl_format_from_path(probe) : -1;
@@ -134,7 +136,12 @@ int cmd_chart(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	} else if ((fmt = bl_format_from_path(output)) < 0) {
-		cli_error("chart: cannot tell the format of '%s': name it .png, .svg or .pdf", output);
+		cli_error("chart: cannot tell the format of '%s': name it .png, .svg or .pdf, "
+			  "or give --format", output);
+		return EXIT_USAGE;
+	}
+	if (all && strcmp(output, "-") == 0) {
+		cli_error("chart: --all writes files into a directory: -o DIR/");
 		return EXIT_USAGE;
 	}
 

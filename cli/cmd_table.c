@@ -102,7 +102,7 @@ int cmd_table(int argc, char **argv)
 			if (i && cli_write_out(out.f, (const unsigned char *)"\n", 1) < 0)
 				bad = 1;
 			if (!bad && bl_table_chart(&charts.v[i], markdown ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT,
-						   o.units, cli_write_out, out.f) < 0)
+						   cli_write_out, out.f) < 0)
 				bad = 1;
 		}
 		bl_charts_free(&charts);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../parsers/benchlog.h"
+#include "../render/render.h"
 #include "cli.h"
 
 struct subcommand {
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], c->name) == 0) {
 			int rc = c->run(argc - 1, argv + 1);
 			bl_cleanup();
+			bl_render_cleanup();
 			return rc;
 		}
 	}

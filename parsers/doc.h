@@ -58,6 +58,7 @@ struct bl_doc {
 	size_t nruns, cap;
 	struct bl_diags diags;
 	bool partial;            /* something was cut or could not be read */
+	json_t *system;          /* what the post says about the machine, or NULL */
 };
 
 int bl_doc_init(struct bl_doc *doc, struct bl_message *msg, const char *path);

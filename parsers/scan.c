@@ -1,9 +1,9 @@
 /* scan.c - finds benchmark blocks in a message and gives each its context:
  * the command line that produced it and the label its author wrote above.
  *
- * One PCRE2 pattern, the alternation of every parser's anchor, runs over
- * the whole text; each hit is offered to its parser, which claims a block
- * or declines. Labels are read from the text between the previous block and
+ * Every parser's anchor is looked for (anchor.c: needles found with
+ * memchr/memmem, then the JIT-compiled alternation on their lines); each
+ * hit is offered to its parser, which claims a block or declines. Labels are read from the text between the previous block and
  * this one (the "gap"), so every line is looked at a bounded number of
  * times and the scan stays linear. */
 #include "parser.h"
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anchor.h"
 #include "re.h"
 #include "units.h"
 
@@ -35,6 +36,7 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   #dd if=/dev/zero of=/dev/ad4 bs=1m count=1
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
+ *   root@nas:~ # diskinfo -v ada2           (FreeBSD's sh prompt for root)
  *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
  *   tankywoo@gentoo-local ~ % sudo dd if=2015-09-24-raspbian-jessie.img of=/dev/sdb
  * (zsh's "user@host dir %": blanks inside the prompt, so it must start
@@ -579,90 +581,51 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 
 /* ---------------------------------------------------------------- scanning */
 
-static pcre2_code *anchors;
-static pcre2_match_data *anchors_md;
-
-static void free_anchors(void)
-{
-	pcre2_code_free(anchors);
-	pcre2_match_data_free(anchors_md);
-	anchors = NULL;
-	anchors_md = NULL;
-}
-
-/* (*MARK:i)anchor_i | ... : the mark names the parser that matched. */
-static bool build_anchors(void)
-{
-	if (anchors)
-		return true;
-	size_t need = 64;
-	for (size_t i = 0; bl_parsers[i]; i++)
-		need += strlen(bl_parsers[i]->anchor) + 32;
-	char *pat = malloc(need);
-	if (!pat)
-		return false;
-	size_t o = 0;
-	o += (size_t)snprintf(pat + o, need - o, "(?m)");
-	for (size_t i = 0; bl_parsers[i]; i++)
-		o += (size_t)snprintf(pat + o, need - o, "%s(*MARK:%zu)(?:%s)", i ? "|" : "",
-				      i, bl_parsers[i]->anchor);
-	anchors = bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK);
-	free(pat);
-	if (!anchors)
-		return false;
-	anchors_md = pcre2_match_data_create_from_pattern(anchors, NULL);
-	if (!anchors_md) {
-		free_anchors();
-		return false;
-	}
-	atexit(free_anchors);
-	return true;
-}
-
 int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 {
-	if (!build_anchors())
+	/* the anchors, found by their needles first (anchor.c) */
+	struct bl_anchor_scan *as = bl_anchor_scan_new(msg);
+	if (!as)
 		return -1;
 	struct bl_scan sc = {.msg = msg, .doc = doc, .floor = 0, .section = NULL};
-	pcre2_match_context *mctx = pcre2_match_context_create(NULL);
-	if (!mctx)
-		return -1;
-	pcre2_set_match_limit(mctx, 1000000);
 	size_t pos = 0;
-	while (pos <= msg->len) {
-		int rc = pcre2_match(anchors, (PCRE2_SPTR)msg->text, msg->len, pos,
-				     PCRE2_NO_UTF_CHECK, anchors_md, mctx);
-		if (rc < 0)
-			break;
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(anchors_md);
-		PCRE2_SPTR mark = pcre2_get_mark(anchors_md);
-		size_t idx = 0;
-		for (const unsigned char *c = mark; c && *c; c++)
-			idx = idx * 10 + (size_t)(*c - '0');
-		const struct bl_parser *p = bl_parsers[idx];
+	struct bl_anchor_hit hit;
+	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {
+		const struct bl_parser *p = bl_parsers[hit.parser];
 		struct bl_line line;
-		bl_line_at(msg, ov[0], &line);
+		bl_line_at(msg, hit.start, &line);
 		if (line.off < sc.floor) {
 			/* the anchor shares a line with the end of the last block */
-			pos = line.next > ov[1] ? line.next : ov[1] + 1;
-			continue;
-		}
-		size_t before = doc->nruns, end = 0;
-		enum bl_claim c = p->claim(&sc, &line, &end);
-		if (c == BL_CLAIMED && end > ov[0]) {
-			for (size_t i = before; i < doc->nruns; i++)
-				assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
-			sc.floor = end;
-			pos = end;
+			pos = line.next > hit.end ? line.next : hit.end + 1;
 		} else {
+			size_t before = doc->nruns, end = 0;
+			enum bl_claim c = p->claim(&sc, &line, &end);
+			if (c == BL_CLAIMED && end > hit.start) {
+				for (size_t i = before; i < doc->nruns; i++) {
+					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
+					/* quoted from an earlier mail: "> 2000+0 records in" */
+					doc->runs[i].quote_depth = bl_message_quote_depth(msg, hit.start);
+				}
+				sc.floor = end;
+				pos = end;
+				continue;
+			}
 			/* not mine: other anchors may still match later on the line */
-			pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
-			/* keep pos on a character boundary */
-			while (pos < msg->len && ((unsigned char)msg->text[pos] & 0xC0) == 0x80)
-				pos++;
+			pos = hit.end > hit.start ? hit.end : hit.start + 1;
 		}
+		/* keep pos on a character boundary */
+		while (pos < msg->len && ((unsigned char)msg->text[pos] & 0xC0) == 0x80)
+			pos++;
 	}
-	pcre2_match_context_free(mctx);
+	size_t where = 0;
+	if (bl_anchor_incomplete(as, &where)) {
+		/* the document says so: its runs may not be all there are */
+		doc->partial = true;
+		bl_doc_diag(doc, -1, BL_WARNING, "scan.incomplete", where,
+			    "the search for benchmark output gave up on this text "
+			    "(regular expression limit); runs may be missing");
+	}
+	bl_anchor_scan_free(as);
 	free(sc.section);
 	bl_doc_group_repeats(doc);
 	return 0;

@@ -462,7 +462,7 @@ const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
 	.variants = time_variants,
-	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\ds? real[ \\t]+\\d|"
+	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|\\ds real[ \\t]+\\d|"
 		  "\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
 	.command_word = NULL,
 	.claim = time_claim,

@@ -5,6 +5,7 @@
  * and drawing, so text is as wide on the PNG as in the layout and the same
  * on every surface. */
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
@@ -13,38 +14,80 @@
 
 #define FONT_FAMILY "DejaVu Sans, Noto Sans CJK SC, sans-serif"
 
+static PangoContext *shared;
+
 static PangoContext *shared_ctx(void)
 {
-	static PangoContext *ctx;
-	if (!ctx) {
+	if (!shared) {
 		PangoFontMap *fm = pango_cairo_font_map_get_default();
-		ctx = pango_font_map_create_context(fm);
+		shared = pango_font_map_create_context(fm);
 		cairo_font_options_t *fo = cairo_font_options_create();
 		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-		pango_cairo_context_set_font_options(ctx, fo);
-		pango_cairo_context_set_resolution(ctx, 72);
+		pango_cairo_context_set_font_options(shared, fo);
+		pango_cairo_context_set_resolution(shared, 72);
 		cairo_font_options_destroy(fo);
 	}
-	return ctx;
+	return shared;
+}
+
+/* Layouts are reused per font (size, weight): a chart sets a few hundred
+ * texts in four or five fonts. Each call returns a new reference. */
+#define NCACHE 8
+static struct {
+	PangoLayout *layout;
+	double size;
+	bool bold;
+} cache[NCACHE];
+
+void bl_render_cleanup(void)
+{
+	for (size_t i = 0; i < NCACHE; i++) {
+		if (cache[i].layout)
+			g_object_unref(cache[i].layout);
+		cache[i].layout = NULL;
+	}
+	if (shared)
+		g_object_unref(shared);
+	shared = NULL;
+	pango_cairo_font_map_set_default(NULL);
+	/* No cairo_debug_reset_static_data() or FcFini() here: pango may still
+	 * hold a scaled font at exit, and cairo 1.16 then aborts in
+	 * _cairo_hash_table_destroy ("live_entries == 0"), now and then, under
+	 * load. What cairo and fontconfig keep is reachable, not leaked. */
 }
 
 static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)
 {
-	PangoLayout *l = pango_layout_new(shared_ctx());
-	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
-	pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-	if (bold)
-		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-	pango_layout_set_font_description(l, fd);
-	pango_font_description_free(fd);
-	if (wrap > 0) {
-		pango_layout_set_width(l, (int)(wrap * PANGO_SCALE));
-		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	PangoLayout *l = NULL;
+	size_t i = 0;
+	for (; i < NCACHE && cache[i].layout; i++)
+		if (cache[i].size == size && cache[i].bold == bold) {
+			l = cache[i].layout;
+			break;
+		}
+	if (!l) {
+		l = pango_layout_new(shared_ctx());
+		PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+		pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+		if (bold)
+			pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+		pango_layout_set_font_description(l, fd);
+		pango_font_description_free(fd);
+		if (i == NCACHE) { /* full: replace the last one */
+			i = NCACHE - 1;
+			g_object_unref(cache[i].layout);
+		}
+		cache[i].layout = l;
+		cache[i].size = size;
+		cache[i].bold = bold;
 	}
+	pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
 	pango_layout_set_text(l, text, -1);
-	return l;
+	return g_object_ref(l);
 }
 
 static void pango_size(void *ctx, const char *text, double size, double wrap, bool bold,
@@ -104,6 +147,13 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 	cairo_move_to(cr, x, y);
 	pango_cairo_show_layout(cr, l);
 	g_object_unref(l);
+}
+
+/* Black or white, whichever reads better on colour c. */
+static struct bl_rgb on_colour(struct bl_rgb c)
+{
+	double lum = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+	return lum > 0.55 ? (struct bl_rgb){0.1, 0.1, 0.1} : (struct bl_rgb){1, 1, 1};
 }
 
 static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
@@ -247,7 +297,7 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		}
 		text_in(cr, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
 		text_in(cr, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
-			b->censored ? t->text : t->background);
+			b->censored ? t->text : on_colour(col));
 	}
 
 	/* the base line */

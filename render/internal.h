@@ -80,9 +80,8 @@ struct bl_membuf {
 cairo_status_t bl_membuf_write(void *closure, const unsigned char *data, unsigned int len);
 void bl_membuf_free(struct bl_membuf *b);
 
-/* Lays out and draws chart c on a cairo context of o's size. */
-int bl_render_page(void *cr, const struct bl_chart *c, const struct bl_render_opts *o);
-/* The size a chart takes with these options (height chosen when 0). */
-int bl_render_size(const struct bl_chart *c, const struct bl_render_opts *o, double *w, double *h);
+/* Lays out chart c with the render options and pango's measures (free
+ * with bl_layout_free). 0, or -1 on out of memory. */
+int bl_render_layout(const struct bl_chart *c, const struct bl_render_opts *o, struct bl_layout *l);
 
 #endif

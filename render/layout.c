@@ -16,6 +16,7 @@
 #define MARGIN 20.0
 #define GAP 8.0
 #define MAX_LABEL_LINES 3
+#define MAX_HEIGHT 30000.0 /* cairo image surfaces stop at 32767 px */
 #define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
 
 static void measure(const struct bl_measure *m, const char *t, double size, double wrap,
@@ -198,6 +199,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 		l->height = 200 + (double)nslots * slot;
 		if (l->height < 360)
 			l->height = 360;
+		if (l->height > MAX_HEIGHT)
+			l->height = MAX_HEIGHT; /* the bars get thinner */
 	} else
 		l->height = 540;
 
@@ -265,7 +268,7 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 				tip -= ARROW + 2; /* the open end's arrow */
 			value_text(c, b, bb->text, sizeof bb->text);
 			measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-			if (w > bw + slot * 0.1 && c->nseries > 1)
+			if (w > bw + slot * 0.1)
 				bb->text[0] = '\0'; /* too narrow: the axis tells */
 			bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
 			if (b->n > 1) {
@@ -314,8 +317,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 			tip += ARROW + 2;
 		value_text(c, b, bb->text, sizeof bb->text);
 		measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-		if (h > bh + slot * 0.1 && c->nseries > 1)
-			bb->text[0] = '\0';
+		if (h > bh + slot * 0.1)
+			bb->text[0] = '\0'; /* too thin: the axis tells */
 		bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
 		if (b->n > 1) {
 			snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);

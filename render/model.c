@@ -180,18 +180,24 @@ static const char *unit_word(const char *unit)
 	return "value";
 }
 
-/* System description from the document's `system` object: its string
- * members, "os, disks". */
-static void system_text(json_t *docs, char *buf, size_t len)
+/* System description from the `system` object (its string members,
+ * "os, disks") of the first document the chart's items came from. */
+static void system_text(const struct bl_select *s, const struct bl_items *it,
+			const size_t *members, size_t nm, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t i, used = 0;
 	json_t *d;
-	json_array_foreach(docs, i, d)
+	json_array_foreach(s->docs, i, d)
 	{
-		const char *k;
+		bool mine = false;
+		for (size_t k = 0; k < nm && !mine; k++)
+			mine = it->v[members[k]].src == s->src_of_doc[i];
+		if (!mine)
+			continue;
+		const char *key;
 		json_t *v;
-		json_object_foreach(json_object_get(d, "system"), k, v)
+		json_object_foreach(json_object_get(d, "system"), key, v)
 		{
 			if (!json_is_string(v) || used + 4 >= len)
 				continue;
@@ -336,7 +342,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		used = w > 0 && (size_t)w < sizeof srcs - used ? used + (size_t)w : sizeof srcs - 1;
 		nnames++;
 	}
-	system_text(s->docs, sys, sizeof sys);
+	system_text(s, it, members, nm, sys, sizeof sys);
 	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", nnames > 1 ? "sources" : "source", srcs,
 		 *sys ? " — " : "", sys);
 	c->subtitle = strdup(tbuf);

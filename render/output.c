@@ -53,29 +53,14 @@ int bl_format_from_path(const char *path)
 	return -1;
 }
 
-int bl_render_size(const struct bl_chart *c, const struct bl_render_opts *o, double *w, double *h)
+int bl_render_layout(const struct bl_chart *c, const struct bl_render_opts *o, struct bl_layout *l)
 {
 	struct bl_measure m;
-	struct bl_layout l;
-	if (bl_measure_pango_new(&m) < 0 || bl_layout_chart(c, o->width, o->height, o->orient, &m, &l) < 0)
+	if (bl_measure_pango_new(&m) < 0)
 		return -1;
-	*w = l.width;
-	*h = l.height;
-	bl_layout_free(&l);
+	int r = bl_layout_chart(c, o->width, o->height, o->orient, &m, l);
 	bl_measure_pango_free(&m);
-	return 0;
-}
-
-int bl_render_page(void *cr, const struct bl_chart *c, const struct bl_render_opts *o)
-{
-	struct bl_measure m;
-	struct bl_layout l;
-	if (bl_measure_pango_new(&m) < 0 || bl_layout_chart(c, o->width, o->height, o->orient, &m, &l) < 0)
-		return -1;
-	bl_draw_chart(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL));
-	bl_layout_free(&l);
-	bl_measure_pango_free(&m);
-	return 0;
+	return r;
 }
 
 char *bl_chart_provenance(const struct bl_chart *c, const char *what)

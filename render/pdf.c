@@ -29,16 +29,18 @@ int bl_render_pdf(const struct bl_chart *charts, size_t n, const struct bl_rende
 		  bl_write_fn write, void *ctx)
 {
 	struct sink k = {write, ctx, false};
-	double w, h;
-	if (n == 0 || bl_render_size(&charts[0], o, &w, &h) < 0)
+	if (n == 0)
 		return -1;
-	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, &k, w, h);
+	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(sink_write, &k, 100, 100);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
 		cairo_surface_destroy(s);
 		return -1;
 	}
 	char *src = bl_chart_provenance(&charts[0], "source");
 	char *cmds = bl_chart_provenance(&charts[0], "commands");
+	for (char *p = cmds; p && *p; p++)
+		if (*p == '\n')
+			*p = ';'; /* one line in the document information */
 	char *sw = bl_chart_provenance(&charts[0], "software");
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, charts[0].title);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_SUBJECT, src ? src : "");
@@ -51,17 +53,16 @@ int bl_render_pdf(const struct bl_chart *charts, size_t n, const struct bl_rende
 	int rc = 0;
 	cairo_t *cr = cairo_create(s);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct bl_render_opts fixed = *o;
-		if (bl_render_size(&charts[i], o, &w, &h) < 0) {
+		struct bl_layout l;
+		if (bl_render_layout(&charts[i], o, &l) < 0) {
 			rc = -1;
 			break;
 		}
-		fixed.width = w;
-		fixed.height = h;
-		cairo_pdf_surface_set_size(s, w, h);
-		if (bl_render_page(cr, &charts[i], &fixed) < 0)
-			rc = -1;
+		/* each page the size of its chart (set before drawing on it) */
+		cairo_pdf_surface_set_size(s, l.width, l.height);
+		bl_draw_chart(cr, &charts[i], &l, o->theme ? o->theme : bl_theme_get(NULL));
 		cairo_show_page(cr);
+		bl_layout_free(&l);
 	}
 	cairo_destroy(cr);
 	cairo_surface_finish(s);

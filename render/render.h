@@ -195,6 +195,10 @@ struct bl_render_opts {
 int bl_measure_pango_new(struct bl_measure *m);
 void bl_measure_pango_free(struct bl_measure *m);
 
+/* Releases the fonts and caches drawing loaded (at exit, for leak
+ * checkers). */
+void bl_render_cleanup(void);
+
 /* Draws one laid-out chart on a cairo context (cairo_t *, as void * so this
  * header needs no cairo). */
 void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,
@@ -226,8 +230,8 @@ enum bl_table_style { BL_TABLE_TEXT, BL_TABLE_MARKDOWN };
 
 /* The chart as a table: categories down, series across, each cell the
  * median with its unit, spread and N. Returns 0 or -1 on a write error. */
-int bl_table_chart(const struct bl_chart *c, enum bl_table_style style,
-		   enum bl_units units, bl_write_fn write, void *ctx);
+int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
+		   void *ctx);
 /* Every result of the documents as tidy CSV: one row per result. */
 int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 		 void *ctx);

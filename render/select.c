@@ -247,7 +247,8 @@ static bool is_dd(json_t *run)
 }
 
 /* The name a run goes by before repeats are told apart: its label; for dd
- * without one, the file it writes or reads; else its command. */
+ * without one, the file it writes or reads; else the machine or device its
+ * output names; else its command. */
 static const char *base_name(json_t *run, char *buf, size_t len)
 {
 	const char *label = json_string_value(json_object_get(run, "label"));
@@ -258,6 +259,13 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 		const char *p = strcmp(dir, "write") == 0 ? param_str(run, "output")
 				: strcmp(dir, "read") == 0 ? param_str(run, "input") : NULL;
 		if (p)
+			return p;
+	}
+	/* what a tool's own output names: bonnie's machine column, a device */
+	static const char *const names[] = {"machine", "device", "pool"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *p = param_str(run, names[i]);
+		if (p && *p)
 			return p;
 	}
 	const char *cmd = json_string_value(json_object_get(run, "command"));
@@ -280,15 +288,16 @@ static char **run_names(json_t *doc)
 	char **names = calloc(n ? n : 1, sizeof *names);
 	char **keys = calloc(n ? n : 1, sizeof *keys);  /* tool, name, direction */
 	char **tells = calloc(n ? n : 1, sizeof *tells); /* what tells groups apart */
-	if (!names || !keys || !tells)
+	size_t *ords = calloc(n ? n : 1, sizeof *ords);  /* 1, 2, ... under a key */
+	if (!names || !keys || !tells || !ords)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		json_t *run = json_array_get(runs, i);
 		char nb[32], key[1024], tell[1024];
 		const char *base = base_name(run, nb, sizeof nb);
 		const char *label = json_string_value(json_object_get(run, "label"));
-		snprintf(key, sizeof key, "%s\x1f%s\x1f%s",
-			 json_string_value(json_object_get(run, "tool")), base,
+		const char *tool = json_string_value(json_object_get(run, "tool"));
+		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
 			 is_dd(run) ? dd_direction(run) : "");
 		const char *cmd = json_string_value(json_object_get(run, "command"));
 		if (label && *label)
@@ -300,29 +309,25 @@ static char **run_names(json_t *doc)
 		tells[i] = strdup(tell);
 		if (!keys[i] || !tells[i])
 			goto fail;
-		/* ordinal: distinct `tell`s seen before under the same key */
+		/* the same key and tell as an earlier run: the same name; else the
+		 * next ordinal under the key */
 		size_t ord = 1;
 		bool same = false;
-		for (size_t j = 0; j < i && !same; j++) {
+		for (size_t j = 0; j < i; j++) {
 			if (strcmp(keys[j], key) != 0)
 				continue;
 			if (strcmp(tells[j], tell) == 0) {
 				same = true;
+				ords[i] = ords[j];
 				names[i] = strdup(names[j]);
 				break;
 			}
-			/* count each distinct earlier tell once */
-			bool first = true;
-			for (size_t k = 0; k < j; k++)
-				if (strcmp(keys[k], key) == 0 && strcmp(tells[k], tells[j]) == 0) {
-					first = false;
-					break;
-				}
-			if (first)
-				ord++;
+			if (ords[j] + 1 > ord)
+				ord = ords[j] + 1;
 		}
 		if (!same) {
-			size_t len = strlen(base) + 16;
+			ords[i] = ord;
+			size_t len = strlen(base) + 24;
 			names[i] = malloc(len);
 			if (names[i]) {
 				if (ord > 1)
@@ -340,6 +345,7 @@ static char **run_names(json_t *doc)
 	}
 	free(keys);
 	free(tells);
+	free(ords);
 	return names;
 fail:
 	for (size_t i = 0; i < n; i++) {
@@ -353,6 +359,7 @@ fail:
 	free(names);
 	free(keys);
 	free(tells);
+	free(ords);
 	return NULL;
 }
 

@@ -83,23 +83,22 @@ static void renumber(const unsigned char *p, size_t n, struct bl_membuf *out)
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
 		  void *ctx)
 {
-	double w, h;
-	if (bl_render_size(c, o, &w, &h) < 0)
+	struct bl_layout l;
+	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	struct bl_render_opts fixed = *o;
-	fixed.width = w;
-	fixed.height = h;
 	struct bl_membuf raw = {0}, out = {0};
 	int rc = -1;
-	cairo_surface_t *s = cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, w, h);
+	cairo_surface_t *s = cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		goto out;
 	cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
+	/* the same size as the PNG: width="960px", not 960pt */
+	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 	cairo_t *cr = cairo_create(s);
-	int dr = bl_render_page(cr, c, &fixed);
+	bl_draw_chart(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL));
 	cairo_destroy(cr);
 	cairo_surface_finish(s);
-	if (dr < 0 || raw.failed || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+	if (raw.failed || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		goto out;
 	/* the end of the opening <svg ...> tag */
 	const unsigned char *svg = NULL;
@@ -129,6 +128,7 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 		rc = 0;
 out:
 	cairo_surface_destroy(s);
+	bl_layout_free(&l);
 	bl_membuf_free(&raw);
 	bl_membuf_free(&out);
 	return rc;

@@ -87,10 +87,19 @@ static void md_escape(const char *s, char *buf, size_t len)
 	buf[j] = '\0';
 }
 
-int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, enum bl_units units,
-		   bl_write_fn write, void *ctx)
+/* A label as a cell (new string): escaped for Markdown when md. */
+static char *label_cell(const char *s, bool md)
 {
-	(void)units; /* the chart's scale already carries them */
+	char buf[512];
+	if (!md)
+		return strdup(s);
+	md_escape(s, buf, sizeof buf);
+	return strdup(buf);
+}
+
+int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
+		   void *ctx)
+{
 	size_t cols = c->nseries + 1, rows = c->ncats + 1;
 	char **cells = calloc(cols * rows, sizeof *cells);
 	size_t *width = calloc(cols, sizeof *width);
@@ -98,15 +107,12 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, enum bl_
 	if (!cells || !width)
 		goto done;
 	char buf[512];
-	md_escape(c->metric_label, buf, sizeof buf);
-	cells[0] = strdup(style == BL_TABLE_MARKDOWN ? buf : c->metric_label);
-	for (size_t s = 0; s < c->nseries; s++) {
-		md_escape(c->series[s][0] ? c->series[s] : "value", buf, sizeof buf);
-		cells[1 + s] = strdup(style == BL_TABLE_MARKDOWN ? buf : (c->series[s][0] ? c->series[s] : "value"));
-	}
+	bool md = style == BL_TABLE_MARKDOWN;
+	cells[0] = label_cell(c->metric_label, md);
+	for (size_t s = 0; s < c->nseries; s++)
+		cells[1 + s] = label_cell(c->series[s][0] ? c->series[s] : "value", md);
 	for (size_t r = 0; r < c->ncats; r++) {
-		md_escape(c->cats[r], buf, sizeof buf);
-		cells[(r + 1) * cols] = strdup(style == BL_TABLE_MARKDOWN ? buf : c->cats[r]);
+		cells[(r + 1) * cols] = label_cell(c->cats[r], md);
 		for (size_t s = 0; s < c->nseries; s++) {
 			cell_text(c, bl_chart_bar(c, r, s), buf, sizeof buf);
 			cells[(r + 1) * cols + 1 + s] = strdup(buf);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The main job on the bundled corpus: parse every corpus post into
-# OUT/<tool>/<case>.json and print a summary of what was found.
+# OUT/<tool>/<case>.json and print a summary of what was found; draw each
+# post's charts into OUT/<tool>/<case>/*.png, and print the comparison
+# tables of the whole corpus.
 # usage: demo.sh BENCHLOG CORPUS OUT
 set -eu
 bin=$1
@@ -46,3 +48,18 @@ PY
 	n=$((n + 1))
 done
 echo "demo: parsed $n corpus cases into $out/"
+
+# charts: one PNG per chart of each post
+charts=0
+for input in "$corpus"/*/*/input; do
+	case_dir=$(dirname "$input")
+	tool=$(basename "$(dirname "$case_dir")")
+	name=$(basename "$case_dir")
+	rm -rf "$out/$tool/$name"
+	if files=$("$bin" chart --all --format png -o "$out/$tool/$name/" "$input" 2>/dev/null); then
+		charts=$((charts + $(printf '%s\n' "$files" | grep -c .)))
+	fi
+done
+echo "demo: drew $charts charts into $out/<tool>/<case>/"
+echo
+"$bin" table "$corpus"/*/*/input

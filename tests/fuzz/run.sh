@@ -38,7 +38,7 @@ for t in "$@"; do
 		status=1
 		continue
 	fi
-	log="$here/build-fuzz/$name.log"
+	log="$here/build-fuzz/$name-${secs}s.log"
 	work="$here/build-fuzz/corpus-$name"
 	mkdir -p "$work"
 	# Seed with every corpus input (copied, so the fuzzer never writes into
