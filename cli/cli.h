@@ -13,6 +13,12 @@ enum { EXIT_OK = 0, EXIT_DATA = 1, EXIT_USAGE = 2 };
 /* Reads a whole file ("-" is stdin). Returns 0, or -1 with errno set. */
 int cli_read_file(const char *path, char **data, size_t *len);
 
+/* Opens an input for streaming ("-" is stdin); -1 with errno set (a
+ * directory is EISDIR). cli_read_chunk is a bl_read_fn over &fd. */
+int cli_open_input(const char *path);
+long cli_read_chunk(void *fdp, char *buf, size_t cap);
+void cli_close_input(int fd);
+
 /* Output that lands atomically: written to a temporary file beside the
  * target and renamed over it on commit; abandoned on abort. "-" or NULL is
  * stdout. */
@@ -27,7 +33,16 @@ void cli_out_abort(struct cli_out *o);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Loads every input (a post, or benchlog JSON documents) into the array
+ * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
+#include <jansson.h>
+int cli_load_docs(char **files, int nfiles, json_t *docs);
+/* A bl_write_fn onto a FILE * context. */
+int cli_write_out(void *ctx, const unsigned char *data, size_t len);
+
 int cmd_parse(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
+int cmd_table(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -18,6 +18,9 @@ static void help(void)
 	     "      --jsonl        one compact document per line (JSON Lines)\n"
 	     "  -q, --quiet        do not print diagnostics on stderr\n"
 	     "      --strict       exit 1 when a document has an error diagnostic\n"
+	     "      --input-format auto|text|mbox|eml|html|qp\n"
+	     "                     what the input is (default auto: detected from its\n"
+	     "                     first bytes; an mbox is streamed message by message)\n"
 	     "  -h, --help         this help\n\n"
 	     "Diagnostics go to stderr as 'file:line: level: message [code]'.\n"
 	     "exit status: 0 ok, 1 an input could not be read (or --strict and an\n"
@@ -74,11 +77,13 @@ int cmd_parse(int argc, char **argv)
 		{"jsonl", no_argument, NULL, 'j'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"strict", no_argument, NULL, 's'},
+		{"input-format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL;
 	bool jsonl = false, quiet = false, strict = false;
+	enum bl_input_format fmt = BL_INPUT_AUTO;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -87,6 +92,13 @@ int cmd_parse(int argc, char **argv)
 		case 'j': jsonl = true; break;
 		case 'q': quiet = true; break;
 		case 's': strict = true; break;
+		case 'f':
+			if (!bl_input_format_parse(optarg, &fmt)) {
+				cli_error("parse: unknown input format '%s' (auto, text, mbox, eml, html, qp)",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
@@ -101,17 +113,21 @@ int cmd_parse(int argc, char **argv)
 	int rc = EXIT_OK;
 	struct parse_ctx ctx = {.out = out.f, .jsonl = jsonl, .quiet = quiet};
 	for (int i = 0; i < nfiles; i++) {
-		char *data;
-		size_t len;
 		ctx.path = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
-		if (cli_read_file(files[i], &data, &len) < 0) {
+		int fd = cli_open_input(files[i]);
+		if (fd < 0) {
 			cli_error("%s: %s", ctx.path, strerror(errno));
 			rc = EXIT_DATA;
 			continue;
 		}
-		int r = bl_ingest_buffer(data, len, each_message, &ctx);
-		free(data);
-		if (r != 0) {
+		/* streamed: an mbox is never held whole in memory */
+		int r = bl_ingest_stream(cli_read_chunk, &fd, fmt, each_message, &ctx);
+		int e = errno;
+		cli_close_input(fd);
+		if (r == -2) {
+			cli_error("%s: %s", ctx.path, strerror(e));
+			rc = EXIT_DATA;
+		} else if (r != 0) {
 			cli_error("%s: out of memory", ctx.path);
 			rc = EXIT_DATA;
 		}

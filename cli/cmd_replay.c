@@ -13,6 +13,7 @@
 #include "../parsers/benchlog.h"
 #include "../parsers/units.h"
 #include "../replay/replay.h"
+#include "../render/render.h"
 #include "cli.h"
 
 static void help(void)
@@ -41,14 +42,47 @@ static void help(void)
 	     "      --chart-data FILE  write the archived runs and their replays as two\n"
 	     "                       benchlog/1 documents per input (JSON Lines), for\n"
 	     "                       'benchlog chart' to draw then and now side by side\n"
-	     "      --chart FILE     not available in this build (no renderer in this tree):\n"
-	     "                       use --chart-data\n"
+	     "      --chart FILE     draw archived vs replayed (.png, .svg or .pdf; PNG and\n"
+	     "                       SVG hold the first chart, PDF one page per chart)\n"
 	     "  -q, --quiet          no progress and no summary on stderr\n"
 	     "  -h, --help           this help\n\n"
 	     "Ctrl-C stops the current tool, removes the scratch directory and still\n"
 	     "writes what finished.\n"
 	     "exit status: 0 ok, 1 an input could not be read, a run failed or was\n"
 	     "interrupted, 2 usage.");
+}
+
+/* --chart: the archived runs beside their replays, drawn by the same
+ * renderer as `benchlog chart` (default views: one series per source). */
+static int write_chart(json_t *docs, enum bl_format fmt, const char *path)
+{
+	struct bl_chart_opts o = {0};
+	struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
+	struct bl_charts charts;
+	char err[160];
+	if (bl_chart_build(docs, &o, &charts, err, sizeof err) < 0) {
+		cli_error("--chart: %s", err);
+		return -1;
+	}
+	int rc = 0;
+	if (charts.n == 0) {
+		cli_error("--chart: %s: no replayed values to chart", path);
+		rc = -1;
+	} else {
+		struct cli_out out;
+		if (cli_out_open(&out, path) < 0) {
+			rc = -1;
+		} else if (bl_render(charts.v, charts.n, fmt, &ro, cli_write_out, out.f, err,
+				     sizeof err) < 0) {
+			cli_error("%s: %s", path, err);
+			cli_out_abort(&out);
+			rc = -1;
+		} else {
+			rc = cli_out_commit(&out);
+		}
+	}
+	bl_charts_free(&charts);
+	return rc;
 }
 
 static volatile sig_atomic_t interrupted;
@@ -68,6 +102,7 @@ struct replay_ctx {
 	bool dry, json, jsonl, quiet, tty;
 	FILE *out;
 	FILE *chart;        /* --chart-data, or NULL */
+	json_t *chart_docs; /* --chart: the then-and-now documents, or NULL */
 	int failed, write_failed;
 };
 
@@ -276,12 +311,16 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 		cli_error("%s: out of memory", c->path);
 		return -1;
 	}
-	if (c->chart) {
+	if (c->chart || c->chart_docs) {
 		json_t *pair = bl_replay_chart_docs(doc, cmp);
+		if (c->chart_docs && pair)
+			json_array_extend(c->chart_docs, pair);
 		size_t i;
 		json_t *d;
 		json_array_foreach(pair, i, d)
 		{
+			if (!c->chart)
+				break;
 			if (json_dumpf(d, c->chart, JSON_COMPACT | JSON_PRESERVE_ORDER |
 							   JSON_REAL_PRECISION(15)) < 0 ||
 			    fputc('\n', c->chart) == EOF)
@@ -438,10 +477,15 @@ int cmd_replay(int argc, char **argv)
 		cli_error("replay: no input (benchlog replay --help)");
 		return EXIT_USAGE;
 	}
-	if (chart) {
-		cli_error("--chart: no chart renderer in this build; --chart-data FILE writes "
-			  "the documents for 'benchlog chart'");
-		return EXIT_USAGE;
+	int chart_fmt = -1;
+	if (chart && !c.dry) {
+		if ((chart_fmt = bl_format_from_path(chart)) < 0) {
+			cli_error("--chart: cannot tell the format of '%s': name it .png, .svg or .pdf",
+				  chart);
+			return EXIT_USAGE;
+		}
+		if (!(c.chart_docs = json_array()))
+			return EXIT_DATA;
 	}
 	char *tools_default = tools ? NULL : default_tools_dir();
 	c.opts.tools_dir = tools ? tools : tools_default;
@@ -515,6 +559,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (c.chart && cli_out_commit(&chart_out) < 0)
 		rc = EXIT_DATA;
+	if (c.chart_docs) {
+		if (write_chart(c.chart_docs, (enum bl_format)chart_fmt, chart) < 0)
+			rc = EXIT_DATA;
+		json_decref(c.chart_docs);
+	}
 	if (cli_out_commit(&out) < 0)
 		return EXIT_DATA;
 	if (interrupted) {

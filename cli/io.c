@@ -1,6 +1,7 @@
 /* io.c - reading inputs and writing outputs atomically. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,97 @@ fail:;
 	return -1;
 }
 
+/* ------------------------------------------------------ interrupted writes
+ *
+ * While an output file is being written under its temporary name, SIGINT,
+ * SIGTERM, SIGHUP and SIGPIPE remove the temporary file, then take their
+ * default action: Ctrl-C never leaves a truncated document behind, and the
+ * target keeps its old content. The name is copied into a fixed buffer at
+ * open so that the handler only calls unlink(2), which is safe there. */
+
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending_set;
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static struct sigaction saved[sizeof caught / sizeof caught[0]];
+
+static void on_signal(int sig)
+{
+	/* A command that handles the signal itself (replay stops its tool on
+	 * Ctrl-C, then commits what finished) or ignores it (SIGPIPE during a
+	 * replay) keeps that behaviour: the temporary file is still its to
+	 * commit or abort. */
+	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+		if (caught[i] != sig)
+			continue;
+		if (saved[i].sa_handler == SIG_IGN)
+			return;
+		if (saved[i].sa_handler != SIG_DFL && !(saved[i].sa_flags & SA_SIGINFO)) {
+			saved[i].sa_handler(sig);
+			return;
+		}
+	}
+	if (pending_set)
+		unlink(pending_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard(const char *tmp)
+{
+	size_t n = strlen(tmp);
+	if (n >= sizeof pending_tmp)
+		return; /* a path this long cannot be guarded; rename still is atomic */
+	memcpy(pending_tmp, tmp, n + 1);
+	pending_set = 1;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+		sigaction(caught[i], &sa, &saved[i]);
+}
+
+static void unguard(void)
+{
+	if (!pending_set)
+		return;
+	for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+		sigaction(caught[i], &saved[i], NULL);
+	pending_set = 0;
+}
+
+int cli_open_input(const char *path)
+{
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	return fd;
+}
+
+long cli_read_chunk(void *fdp, char *buf, size_t cap)
+{
+	int fd = *(int *)fdp;
+	for (;;) {
+		ssize_t r = read(fd, buf, cap);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return (long)r;
+	}
+}
+
+void cli_close_input(int fd)
+{
+	if (fd != STDIN_FILENO)
+		close(fd);
+}
+
 int cli_out_open(struct cli_out *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
@@ -94,6 +186,7 @@ int cli_out_open(struct cli_out *o, const char *path)
 		o->tmp = NULL;
 		goto fail;
 	}
+	guard(o->tmp);
 	fchmod(fd, 0644);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
@@ -127,6 +220,7 @@ int cli_out_commit(struct cli_out *o)
 		cli_out_abort(o);
 		return -1;
 	}
+	unguard();
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -140,6 +234,7 @@ void cli_out_abort(struct cli_out *o)
 	o->f = NULL;
 	if (o->tmp)
 		unlink(o->tmp);
+	unguard();
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../parsers/benchlog.h"
+#include "../render/render.h"
 #include "cli.h"
 
 struct subcommand {
@@ -13,6 +14,8 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
 	{"parse", "find benchmark runs in posts and write benchlog/1 JSON", cmd_parse},
+	{"chart", "draw comparison charts (PNG, SVG, PDF) from posts or documents", cmd_chart},
+	{"table", "print the same comparisons as a terminal, Markdown or CSV table", cmd_table},
 	{"list", "list the tool parsers and the variants each knows", cmd_list},
 	{"schema", "print the JSON Schema of benchlog/1 documents", cmd_schema},
 	{"replay", "run the posts' commands again here, safely, and compare", cmd_replay},
@@ -24,7 +27,8 @@ static void usage(FILE *f)
 	fputs("usage: benchlog <command> [options] [FILE...]\n"
 	      "       benchlog --version | --help\n\n"
 	      "benchlog reads storage-benchmark output pasted into mails, posts and\n"
-	      "archives (dd, time, ...), and turns it into normalized JSON.\n\n"
+	      "archives (dd, time, ...), turns it into normalized JSON, and draws\n"
+	      "comparison charts and tables.\n\n"
 	      "commands:\n",
 	      f);
 	for (const struct subcommand *c = subcommands; c->name; c++)
@@ -53,6 +57,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], c->name) == 0) {
 			int rc = c->run(argc - 1, argv + 1);
 			bl_cleanup();
+			bl_render_cleanup();
 			return rc;
 		}
 	}

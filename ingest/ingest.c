@@ -1,15 +1,375 @@
-/* ingest.c - raw input bytes to messages. For now every input is one
- * message of text; mail archives and HTML come in through here. */
+/* ingest.c - raw bytes to messages: framing (mbox or one message), then
+ * each message's decoding pipeline:
+ *
+ *   mbox:  ">From " unquoted, then as eml
+ *   eml:   headers (RFC 2047), MIME body (qp/base64, charset, HTML)
+ *   html:  <meta> charset, then text from the markup
+ *   text:  quoted-printable if it looks so, then UTF-8 repaired
+ *   all:   flattened lines split, quoting stripped, wrapped lines joined
+ *
+ * Each step reads the previous text with its map and writes a new one, so
+ * the map always leads back to the input; a step that changes nothing is
+ * dropped and leaves no trace in source.decoding. */
 #include "ingest.h"
 
-int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx)
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
+		    size_t origin, const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	bl_diags_add(&m->diags, level, code, 0, m->raw_offset + origin, "%s", buf);
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+	const struct bl_diag *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void bl_ingest_diag_lines(struct bl_message *m)
+{
+	if (!m->diags.n)
+		return;
+	/* stable enough: diagnostics at one offset keep their order in practice */
+	qsort(m->diags.v, m->diags.n, sizeof *m->diags.v, cmp_diag);
+	size_t line = m->raw_line, pos = 0;
+	for (size_t i = 0; i < m->diags.n; i++) {
+		size_t target = m->diags.v[i].offset - m->raw_offset;
+		if (target > m->raw_len)
+			target = m->raw_len;
+		while (pos < target) {
+			const char *nl = memchr(m->raw + pos, '\n', target - pos);
+			if (!nl) {
+				pos = target;
+				break;
+			}
+			line++;
+			pos = (size_t)(nl - m->raw) + 1;
+		}
+		m->diags.v[i].line = line;
+	}
+}
+
+static void add_decoding(struct bl_message *m, const char *name)
+{
+	if (name)
+		bl_message_add_decoding(m, name);
+}
+
+/* The current text of a message being decoded. */
+struct stage {
+	struct bl_tbuf cur;
+};
+
+/* Runs one step: on `changed`, the output replaces the current text. */
+#define STEP(st, call_expr, name, m)                                          \
+	do {                                                                  \
+		struct bl_src in_;                                            \
+		struct bl_tbuf out_;                                          \
+		bl_src_from_tbuf(&in_, &(st)->cur);                           \
+		bl_tbuf_init(&out_);                                          \
+		struct bl_src *in = &in_;                                     \
+		struct bl_tbuf *out = &out_;                                  \
+		bool changed_ = (call_expr);                                  \
+		(void)in;                                                     \
+		(void)out;                                                    \
+		if (changed_ && !out_.failed) {                               \
+			bl_tbuf_free(&(st)->cur);                             \
+			(st)->cur = out_;                                     \
+			add_decoding((m), (name));                            \
+		} else {                                                      \
+			bl_tbuf_free(&out_);                                  \
+		}                                                             \
+	} while (0)
+
+static bool qp_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	bl_qp_decode(m, in, out, bl_unflatten_detect(in->s, in->len));
+	return true;
+}
+
+static bool mbox_step(struct bl_src *in, struct bl_tbuf *out)
+{
+	bl_mbox_unquote(in, out);
+	return true;
+}
+
+static bool html_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	bl_html_to_text(m, in, out);
+	return true;
+}
+
+static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		     bool *flowed, bool *delsp)
+{
+	struct bl_headers h;
+	bl_headers_parse(in, &h);
+	if (!h.has_body)
+		bl_ingest_diag(m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
+			       "the mail headers are not followed by an empty line: "
+			       "the body is taken to start at the first line that is not a header");
+	m->subject = h.subject;
+	m->from = h.from;
+	m->date = h.date;
+	m->message_id = h.message_id;
+	h.subject = h.from = h.date = h.message_id = NULL;
+	if (!h.type[0])
+		snprintf(h.type, sizeof h.type, "text/plain");
+	*flowed = h.flowed && strcmp(h.type, "text/plain") == 0;
+	*delsp = h.delsp;
+	bl_mime_body(m, in, &h, out);
+	bl_headers_free(&h);
+	return true;
+}
+
+
+static int decode_message(struct bl_message *m, enum bl_input_format fmt)
+{
+	struct stage st;
+	bl_tbuf_init(&st.cur);
+	bl_tbuf_reserve(&st.cur, m->raw_len);
+	bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
+	if (st.cur.failed)
+		goto oom;
+	bool flowed = false, delsp = false;
+	switch (fmt) {
+	case BL_INPUT_MBOX:
+		STEP(&st, mbox_step(in, out), "mbox", m);
+		/* fall through */
+	case BL_INPUT_EML:
+		STEP(&st, eml_step(m, in, out, &flowed, &delsp), NULL, m);
+		break;
+	case BL_INPUT_HTML:
+		{
+			char cs[48];
+			if (bl_html_meta_charset(st.cur.s, st.cur.len, cs, sizeof cs) &&
+			    strcmp(cs, "utf-8") != 0)
+				STEP(&st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
+			else
+				STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		}
+		STEP(&st, html_step(m, in, out), "html", m);
+		break;
+	case BL_INPUT_QP:
+		STEP(&st, qp_step(m, in, out), "quoted-printable", m);
+		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		break;
+	default:
+		if (bl_qp_detect(st.cur.s, st.cur.len))
+			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
+		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		break;
+	}
+	if (flowed)
+		STEP(&st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
+	if (bl_unflatten_detect(st.cur.s, st.cur.len)) {
+		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
+			bl_unflatten_headers(m, st.cur.s, st.cur.len);
+		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
+	}
+	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
+	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (st.cur.failed)
+		goto oom;
+	bl_tbuf_to_message(&st.cur, m);
+	if (!m->text)
+		return -1;
+	bl_ingest_diag_lines(m);
+	return 0;
+oom:
+	bl_tbuf_free(&st.cur);
+	return -1;
+}
+
+static int one_message(const char *raw, size_t len, size_t raw_offset, size_t raw_line,
+		       size_t index, enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {
 	struct bl_message m;
-	if (bl_message_from_text(&m, raw, len, 0, 1) < 0) {
+	memset(&m, 0, sizeof m);
+	m.raw = raw;
+	m.raw_len = len;
+	m.raw_offset = raw_offset;
+	m.raw_line = raw_line ? raw_line : 1;
+	m.line_cache_line = m.raw_line;
+	m.index = index;
+	if (decode_message(&m, fmt) < 0) {
 		bl_message_free(&m);
 		return -1;
 	}
 	int rc = each(&m, ctx);
 	bl_message_free(&m);
+	return rc;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t c = 0;
+	const char *p = s, *e = s + n;
+	while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* Finds the next separator line at or after `from` (which must be a line
+ * start or just after one). Returns its offset, or len when there is none
+ * in [from, len); *incomplete when a candidate's line is cut by the end of
+ * the buffer. */
+static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof,
+			     bool *incomplete)
+{
+	*incomplete = false;
+	size_t i = from;
+	while (i < len) {
+		const char *p = memmem(s + i, len - i, "\nFrom ", 6);
+		if (!p)
+			return len;
+		size_t at = (size_t)(p - s) + 1;
+		const char *nl = memchr(s + at, '\n', len - at);
+		if (!nl && !at_eof) {
+			*incomplete = true;
+			return at;
+		}
+		size_t ll = nl ? (size_t)(nl - s) - at : len - at;
+		if (ll && s[at + ll - 1] == '\r')
+			ll--;
+		if (bl_mbox_is_separator(s + at, ll))
+			return at;
+		i = at;
+	}
+	return len;
+}
+
+int bl_ingest_buffer_as(const char *raw, size_t len, enum bl_input_format fmt,
+			bl_message_fn each, void *ctx)
+{
+	if (fmt == BL_INPUT_AUTO)
+		fmt = bl_detect_format(raw, len);
+	if (fmt != BL_INPUT_MBOX)
+		return one_message(raw, len, 0, 1, 0, fmt, each, ctx);
+	size_t start = 0, line = 1, index = 0;
+	while (start < len) {
+		bool inc;
+		size_t sep = next_separator(raw, len, start, true, &inc);
+		int rc = one_message(raw + start, sep - start, start, line, index++, fmt, each, ctx);
+		if (rc)
+			return rc;
+		line += count_lines(raw + start, sep - start);
+		start = sep;
+	}
+	if (!len)
+		return one_message(raw, 0, 0, 1, 0, fmt, each, ctx);
+	return 0;
+}
+
+int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx)
+{
+	return bl_ingest_buffer_as(raw, len, BL_INPUT_AUTO, each, ctx);
+}
+
+#define CHUNK ((size_t)1 << 16)
+
+struct reader {
+	bl_read_fn rd;
+	void *rctx;
+	char *buf;
+	size_t len, cap;
+	bool eof;
+};
+
+/* Reads one more chunk (growing the buffer when it is full). */
+static int fill(struct reader *r)
+{
+	if (r->eof)
+		return 0;
+	if (r->cap - r->len < CHUNK) {
+		size_t cap = r->cap ? r->cap : CHUNK * 2;
+		while (cap - r->len < CHUNK)
+			cap *= 2;
+		char *b = realloc(r->buf, cap);
+		if (!b)
+			return -1;
+		r->buf = b;
+		r->cap = cap;
+	}
+	long got = r->rd(r->rctx, r->buf + r->len, r->cap - r->len);
+	if (got < 0)
+		return -2;
+	if (got == 0)
+		r->eof = true;
+	r->len += (size_t)got;
+	return 0;
+}
+
+int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+		     bl_message_fn each, void *ctx)
+{
+	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	int rc = 0;
+	/* enough of the start to tell what it is */
+	while (!r.eof && r.len < CHUNK)
+		if ((rc = fill(&r)) < 0)
+			goto out;
+	if (fmt == BL_INPUT_AUTO)
+		fmt = bl_detect_format(r.buf ? r.buf : "", r.len);
+	if (fmt != BL_INPUT_MBOX) {
+		while (!r.eof)
+			if ((rc = fill(&r)) < 0)
+				goto out;
+		rc = one_message(r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, each, ctx);
+		goto out;
+	}
+	/* mbox: one message at a time; buf[0] is at file offset `base` */
+	size_t base = 0, start = 0, scan = 0, line = 1, index = 0;
+	for (;;) {
+		bool inc;
+		size_t sep = next_separator(r.buf, r.len, scan, r.eof, &inc);
+		if (sep < r.len && !inc) {
+			if (sep > start) {
+				rc = one_message(r.buf + start, sep - start, base + start, line, index++,
+						 fmt, each, ctx);
+				if (rc)
+					goto out;
+				line += count_lines(r.buf + start, sep - start);
+			}
+			start = sep;
+			scan = sep;
+			continue;
+		}
+		if (r.eof) {
+			if (r.len > start || index == 0)
+				rc = one_message(r.buf + start, r.len - start, base + start, line,
+						 index++, fmt, each, ctx);
+			goto out;
+		}
+		/* keep only the current message, then read on */
+		/* resume the search at the '\n' before a cut candidate line, or
+		 * where "\nFrom " may straddle the end of what was read */
+		size_t keep_from = inc ? sep - 1 : (r.len >= 6 ? r.len - 6 : 0);
+		if (keep_from < start)
+			keep_from = start;
+		if (start)
+			memmove(r.buf, r.buf + start, r.len - start);
+		r.len -= start;
+		base += start;
+		scan = keep_from - start;
+		start = 0;
+		if ((rc = fill(&r)) < 0)
+			goto out;
+	}
+out:
+	free(r.buf);
 	return rc;
 }

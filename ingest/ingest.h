@@ -1,20 +1,54 @@
 /* ingest.h - raw input bytes to messages of clean text.
  *
- * The input is split into messages and each is handed to a callback as soon
- * as it is decoded, so memory is bounded by the largest message. */
+ * The input is split into messages (an mbox holds many; anything else is
+ * one) and each is handed to a callback as soon as it is decoded, so
+ * memory is bounded by the largest message, not by the input. Decoding
+ * undoes what mail and archives did to a transcript: MIME,
+ * quoted-printable, base64, charsets, HTML, mail quoting, re-wrapped lines
+ * and posts flattened onto one line. Every text byte keeps its offset in
+ * the input (see message.h). */
 #ifndef BL_INGEST_H
 #define BL_INGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "message.h"
 
 /* Called once per message; a non-zero return stops ingestion and is
- * returned by bl_ingest_buffer. The message is freed after the call. */
+ * returned by bl_ingest_*. The message is freed after the call. */
 typedef int (*bl_message_fn)(struct bl_message *m, void *ctx);
 
-/* Ingests a whole buffer. Returns 0, the callback's non-zero value, or -1
- * when memory ran out. */
+enum bl_input_format {
+	BL_INPUT_AUTO,  /* detect from the first bytes */
+	BL_INPUT_TEXT,  /* plain text (quoted-printable still detected) */
+	BL_INPUT_MBOX,  /* mbox archive: many messages */
+	BL_INPUT_EML,   /* one RFC 5322 message */
+	BL_INPUT_HTML,  /* an HTML page */
+	BL_INPUT_QP,    /* quoted-printable text without headers */
+};
+
+const char *bl_input_format_name(enum bl_input_format f);
+/* "auto", "text", "mbox", "eml", "html", "qp"; false if unknown. */
+bool bl_input_format_parse(const char *s, enum bl_input_format *out);
+/* What the first bytes of an input look like (never BL_INPUT_AUTO/QP). */
+enum bl_input_format bl_detect_format(const char *s, size_t len);
+
+/* Ingests a whole buffer (format detected). Returns 0, the callback's
+ * non-zero value, or -1 when memory ran out. */
 int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx);
+int bl_ingest_buffer_as(const char *raw, size_t len, enum bl_input_format fmt,
+			bl_message_fn each, void *ctx);
+
+/* Reads up to cap bytes into buf: returns the count, 0 at the end, -1 on
+ * a read error. */
+typedef long (*bl_read_fn)(void *rctx, char *buf, size_t cap);
+
+/* Ingests a stream read in chunks: an mbox is split at its "From " lines
+ * and each message handed over before the next is read; other formats are
+ * read whole. Returns 0, the callback's value, -1 when memory ran out,
+ * -2 on a read error. */
+int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+		     bl_message_fn each, void *ctx);
 
 #endif

@@ -1,8 +1,14 @@
 /* message.c - decoded text with an offset map back to the original bytes. */
 #include "message.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Past this many segments (16 MB of map) the map stops growing: later
+ * offsets are then approximate, never out of the message. Text that is
+ * invalid byte after valid byte for megabytes gets there. */
+#define MAX_SEGS ((size_t)1 << 20)
 
 static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 {
@@ -10,6 +16,8 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 		m->segs[m->nsegs - 1].raw_off = raw_off;
 		return 0;
 	}
+	if (m->nsegs >= MAX_SEGS)
+		return 0;
 	if (m->nsegs == m->segcap) {
 		size_t cap = m->segcap ? m->segcap * 2 : 8;
 		struct bl_offset_seg *v = realloc(m->segs, cap * sizeof *v);
@@ -68,11 +76,24 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 	/* First pass: count what needs replacing, so that valid input (the
 	 * usual case) is copied once with no map beyond one segment. */
 	const unsigned char *u = (const unsigned char *)raw;
-	size_t bad = 0, nul = 0, first_bad = 0, first_nul = 0;
+	size_t bad = 0, nul = 0, nul_runs = 0, first_bad = 0, first_nul = 0;
 	for (size_t i = 0; i < len;) {
+		/* eight ASCII bytes, none of them NUL, at a time: most text */
+		while (len - i >= 8) {
+			uint64_t w;
+			memcpy(&w, u + i, 8);
+			if ((w & 0x8080808080808080ull) ||
+			    ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		if (u[i] == 0) {
 			if (!nul++)
 				first_nul = i;
+			if (!i || u[i - 1] != 0)
+				nul_runs++;
 			i++;
 			continue;
 		}
@@ -89,10 +110,12 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 			i += k;
 		}
 	}
-	size_t out_len = len + 2 * (bad + nul); /* U+FFFD is 3 bytes */
-	if (out_len < len)
+	/* U+FFFD is 3 bytes: one per invalid byte, one per run of NUL bytes (a
+	 * sparse file or zero padding must not triple in size) */
+	if (len > SIZE_MAX / 3)
 		goto oom;
-	m->text = malloc(out_len + 1);
+	size_t out_len = len - nul + 3 * nul_runs + 2 * bad;
+	m->text = malloc(out_len + BL_TEXT_PAD);
 	if (!m->text || seg_push(m, 0, 0) < 0)
 		goto oom;
 	if (!bad && !nul) {
@@ -108,18 +131,31 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 				i += k;
 				continue;
 			}
+			/* a run of bytes that are not text, mapped as one segment */
 			if (seg_push(m, o, i) < 0)
 				goto oom;
-			memcpy(m->text + o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i++;
+			if (u[i] == 0) {
+				while (i < len && u[i] == 0)
+					i++;
+				memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+			} else {
+				do {
+					memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+					o += 3;
+					i++;
+				} while (i < len && u[i] >= 0x80 && !utf8_valid_len(u + i, len - i));
+			}
 			if (seg_push(m, o, i) < 0)
 				goto oom;
 		}
 		m->len = o;
 		bl_message_add_decoding(m, "utf-8-repair");
 	}
-	m->text[m->len] = '\0';
+	/* zeroed past the end: PCRE2's JIT and the vector scan read ahead of
+	 * a subject's end (harmless, but valgrind would see uninitialized
+	 * bytes) */
+	memset(m->text + m->len, 0, out_len + BL_TEXT_PAD - m->len);
 	if (bad)
 		bl_diags_add(&m->diags, BL_WARNING, "ingest.invalid-utf8",
 			     0, raw_offset + first_bad,
@@ -167,37 +203,74 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 	return m->raw_offset + r;
 }
 
+/* Newlines in p[0, n): 32 bytes at a time with GCC vector extensions,
+ * each lane counting up to 255 before the lanes are summed. */
+typedef unsigned char nl_vec __attribute__((vector_size(32)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static size_t count_newlines(const unsigned char *p, size_t n)
+{
+	size_t c = 0, i = 0;
+	while (n - i >= sizeof(nl_vec)) {
+		nl_vec acc = {0};
+		for (int k = 0; k < 255 && n - i >= sizeof(nl_vec); k++, i += sizeof(nl_vec)) {
+			nl_vec v;
+			memcpy(&v, p + i, sizeof v);
+			acc -= (nl_vec)(v == '\n'); /* a match is all ones: -1 */
+		}
+		for (size_t j = 0; j < sizeof acc; j++)
+			c += acc[j];
+	}
+	for (; i < n; i++)
+		c += p[i] == '\n';
+	return c;
+}
+
 size_t bl_message_line(struct bl_message *m, size_t text_off)
 {
 	size_t target = bl_message_origin(m, text_off) - m->raw_offset;
 	size_t off = m->line_cache_off, line = m->line_cache_line;
+	const unsigned char *raw = (const unsigned char *)m->raw;
 	if (target < off) {
-		/* walk back: usually a few lines */
-		while (off > target) {
-			off--;
-			if (m->raw[off] == '\n')
-				line--;
-		}
+		if (off - target < target)
+			line -= count_newlines(raw + target, off - target);
+		else
+			line = m->raw_line + count_newlines(raw, target);
 	} else {
-		const char *p = m->raw + off, *end = m->raw + target;
-		while (p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			if (!nl)
-				break;
-			line++;
-			p = nl + 1;
-		}
-		off = target;
+		line += count_newlines(raw + off, target - off);
 	}
-	m->line_cache_off = off;
+	m->line_cache_off = target;
 	m->line_cache_line = line;
 	return line;
 }
 
 void bl_message_add_decoding(struct bl_message *m, const char *name)
 {
+	for (size_t i = 0; i < m->ndecodings; i++)
+		if (strcmp(m->decodings[i], name) == 0)
+			return;
 	if (m->ndecodings < BL_MAX_DECODINGS)
 		m->decodings[m->ndecodings++] = name;
+}
+
+int bl_message_quote_depth(const struct bl_message *m, size_t text_off)
+{
+	if (!m->nquotes)
+		return 0;
+	size_t raw = bl_message_origin(m, text_off) - m->raw_offset;
+	if (m->quotes[0].raw_off > raw)
+		return 0;
+	size_t lo = 0, hi = m->nquotes;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->quotes[mid].raw_off <= raw)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return m->quotes[lo].depth;
 }
 
 void bl_message_free(struct bl_message *m)
@@ -208,31 +281,91 @@ void bl_message_free(struct bl_message *m)
 	free(m->from);
 	free(m->date);
 	free(m->message_id);
+	free(m->quotes);
 	bl_diags_free(&m->diags);
 	memset(m, 0, sizeof *m);
 }
 
-static void fill_line(const struct bl_message *m, size_t start,
-		      struct bl_line *out)
+/* ------------------------------------------------------------------ lines
+ *
+ * Finding the line around an offset walks back to the previous newline. On
+ * ordinary text that is a few dozen bytes; on a flattened post it would be
+ * the whole 100 MB line, once per anchor: quadratic. So long lines are
+ * remembered (start and how far they are known to run without a newline),
+ * and handed out in pieces of at most BL_LINE_MAX bytes. */
+
+/* Piece boundary k: k * BL_LINE_MAX, moved forward to a character start. */
+static size_t boundary(const struct bl_message *m, size_t k)
 {
-	const char *nl = memchr(m->text + start, '\n', m->len - start);
-	size_t end = nl ? (size_t)(nl - m->text) : m->len;
-	out->s = m->text + start;
-	out->off = start;
-	out->next = nl ? end + 1 : m->len;
-	out->len = end - start;
-	if (out->len && out->s[out->len - 1] == '\r')
-		out->len--;
+	if (k == 0)
+		return 0;
+	size_t b = k * BL_LINE_MAX;
+	for (int i = 0; i < 3 && b < m->len && ((unsigned char)m->text[b] & 0xC0) == 0x80; i++)
+		b++;
+	return b;
+}
+
+/* Start of the line holding `off`; *is_long when that line is known to be
+ * longer than BL_LINE_MAX. The cache is not part of the message's value,
+ * so it is updated through a const pointer. */
+static size_t line_start(const struct bl_message *cm, size_t off, bool *is_long)
+{
+	struct bl_message *m = (struct bl_message *)cm;
+	for (unsigned i = 0; i < 2; i++) {
+		size_t st = m->lc_start[i], hi = m->lc_hi[i];
+		if (hi - st <= BL_LINE_MAX || off < st ||
+		    (off > hi && memrchr(m->text + hi, '\n', off - hi)))
+			continue;
+		/* [st, off) holds no newline: off is on the cached line */
+		if (off > hi)
+			m->lc_hi[i] = off;
+		m->lc_last = i;
+		*is_long = true;
+		return st;
+	}
+	const char *nl = off ? memrchr(m->text, '\n', off) : NULL;
+	size_t ls = nl ? (size_t)(nl - m->text) + 1 : 0;
+	/* is it long? look at most BL_LINE_MAX + 1 bytes ahead */
+	size_t ahead = m->len - ls < BL_LINE_MAX + 1 ? m->len - ls : BL_LINE_MAX + 1;
+	size_t known = off - ls;
+	if (known <= BL_LINE_MAX)
+		known = memchr(m->text + ls, '\n', ahead) ? 0 : ahead;
+	*is_long = known > BL_LINE_MAX;
+	if (*is_long) {
+		unsigned i = m->lc_last ^ 1;
+		m->lc_start[i] = ls;
+		m->lc_hi[i] = ls + known > off ? ls + known : off;
+		m->lc_last = i;
+	}
+	return ls;
 }
 
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 {
 	if (off > m->len)
 		off = m->len;
-	size_t start = off;
-	while (start > 0 && m->text[start - 1] != '\n')
-		start--;
-	fill_line(m, start, out);
+	bool is_long;
+	size_t ls = line_start(m, off, &is_long);
+	size_t ps = ls, cut = m->len; /* piece start; where a long line is cut */
+	if (is_long) {
+		size_t k = off / BL_LINE_MAX, b = boundary(m, k);
+		if (b > off)
+			b = boundary(m, k - 1);
+		if (b > ps)
+			ps = b;
+		cut = boundary(m, ps / BL_LINE_MAX + 1);
+		if (cut > m->len)
+			cut = m->len;
+	}
+	const char *nl = memchr(m->text + ps, '\n', cut - ps);
+	size_t end = nl ? (size_t)(nl - m->text) : cut;
+	out->s = m->text + ps;
+	out->off = ps;
+	out->len = end - ps;
+	out->next = nl ? end + 1 : end;
+	/* a cut piece keeps its last byte; a line drops the '\r' of "\r\n" */
+	if ((nl || end == m->len) && out->len && out->s[out->len - 1] == '\r')
+		out->len--;
 }
 
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
@@ -240,7 +373,7 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 {
 	if (cur->next >= m->len)
 		return false;
-	fill_line(m, cur->next, out);
+	bl_line_at(m, cur->next, out);
 	return true;
 }
 

@@ -22,6 +22,16 @@ struct bl_offset_seg {
 
 #define BL_MAX_DECODINGS 12
 
+/* Zero bytes after a message's text, for code that reads a little ahead. */
+#define BL_TEXT_PAD 64
+
+/* From original offset raw_off on, lines were quoted `depth` deep ("> ",
+ * ">> "), until the next entry. */
+struct bl_quote_seg {
+	size_t raw_off;
+	int depth;
+};
+
 struct bl_message {
 	size_t index;          /* 0-based position in the input (mbox order) */
 	const char *raw;       /* original bytes of this message (borrowed) */
@@ -29,7 +39,8 @@ struct bl_message {
 	size_t raw_offset;     /* offset of raw[0] in the input file */
 	size_t raw_line;       /* 1-based line of raw[0] in the input file */
 
-	char *text;            /* decoded UTF-8, NUL-terminated (owned) */
+	char *text;            /* decoded UTF-8, NUL-terminated and followed by
+				* BL_TEXT_PAD - 1 more zero bytes (owned) */
 	size_t len;
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */
@@ -40,13 +51,26 @@ struct bl_message {
 	size_t ndecodings;
 
 	struct bl_diags diags; /* what ingest noticed */
+	bool truncated;        /* the input was cut off (MIME, base64, HTML): the
+				* document is partial */
+
+	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
+	size_t nquotes, quotecap;
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
+
+	/* cache for bl_line_at on long lines (two, least recently used goes):
+	 * text[lc_start[i]] starts a line and [lc_start[i], lc_hi[i]) holds no
+	 * newline. Zero-initialized is valid; text must not change once lines
+	 * have been read. */
+	size_t lc_start[2], lc_hi[2];
+	unsigned lc_last;
 };
 
 /* Builds a message from bytes taken as UTF-8 text: invalid sequences and
- * NUL bytes become U+FFFD, each kind reported once with its first position
+ * NUL bytes become U+FFFD (a run of NUL bytes becomes one), each kind
+ * reported once with its first position
  * and a count. `raw` must outlive the message. Returns 0, or -1 when memory
  * ran out (the message is then empty but valid to free). */
 int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
@@ -59,12 +83,24 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off);
  * original bytes). Cheap for nondecreasing calls. */
 size_t bl_message_line(struct bl_message *m, size_t text_off);
 
+/* Quote depth (0 when not quoted) of the line holding text[text_off]. */
+int bl_message_quote_depth(const struct bl_message *m, size_t text_off);
+
 /* Records a decoding step ("utf-8-repair", "quoted-printable", "mbox"). */
 void bl_message_add_decoding(struct bl_message *m, const char *name);
 
 void bl_message_free(struct bl_message *m);
 
-/* A line of text: [s, s+len) without its terminator ("\n" or "\r\n"). */
+/* A line of text: [s, s+len) without its terminator ("\n" or "\r\n").
+ *
+ * A line longer than BL_LINE_MAX bytes (a post whose newlines an archive
+ * dropped) is handed out in pieces, cut at fixed text offsets (multiples of
+ * BL_LINE_MAX, moved forward to a UTF-8 character start), so that reading
+ * the lines around any offset costs at most BL_LINE_MAX (+3) bytes, whatever the
+ * length of the line: scanning stays linear. A piece's `next` is the start
+ * of the following piece; the last piece ends at the newline. */
+#define BL_LINE_MAX 4096
+
 struct bl_line {
 	const char *s;
 	size_t len;
@@ -72,7 +108,8 @@ struct bl_line {
 	size_t next; /* text offset of the following line (== m->len at end) */
 };
 
-/* The line containing text offset `off` (off <= m->len). */
+/* The line (or piece of a long line) containing text offset `off`
+ * (off <= m->len). Amortized O(length of the line or piece). */
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out);
 /* The next / previous line; false at the end / start of the text. */
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,

@@ -16,22 +16,39 @@
 extern const struct bl_parser bl_parser_dd;
 
 /* "2000+0 records in", "32768+0 records in", "64+0 Datensätze ein",
- * "64+0 enregistrements lus": two counts, then words in any language. */
-static struct bl_re rec_re = BL_RE("^[ \\t]*(\\d{1,20})\\+(\\d{1,20}) ([^\\d\\s][^\\d]{0,40})$", 0);
+ * "64+0 enregistrements lus", "1+0 записей получено": two counts, then
+ * words in any language. A terminal that echoed the interrupt puts "^C"
+ * in front: "^C11771330744+0 записей получено". */
+static struct bl_re rec_re =
+	BL_RE("^[ \\t]*(?:\\^C)?(\\d{1,20})\\+(\\d{1,20}) ([^\\d\\s][^\\d]{0,40})$", 0);
 
 /* BSD, macOS:
- * "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)" */
+ * "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)"
+ * NetBSD, OpenBSD (milliseconds):
+ * "1073741824 bytes transferred in 12.345 secs (86978681 bytes/sec)"
+ * Android's toolbox dd spells the unit out:
+ * "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)" */
 static struct bl_re bsd_re = BL_RE(
-	"^[ \\t]*(\\d{1,20}) bytes transferred in ([\\d.]{1,30}) secs? "
+	"^[ \\t]*(\\d{1,20}) bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
 	"\\((\\d{1,20}) bytes/sec\\)",
+	0);
+
+/* FreeBSD 12+ and macOS status=progress, the last update as pasted (the
+ * '\r' before each update is lost in a copy from the terminal):
+ * "  4013948928 bytes (4014 MB, 3828 MiB) transferred 415.226s, 9667 kB/s"
+ * Groups: 1 bytes, 2 seconds. */
+static struct bl_re bsdprog_re = BL_RE(
+	"^[ \\t]*(\\d{1,20}) bytes \\([^)\\n]{1,40}\\) transferred (\\d{1,12}(?:\\.\\d{1,9})?)s, "
+	"\\d[\\d.]{0,20} ?\\S{1,12}/s[ \\t]*$",
 	0);
 
 /* GNU coreutils, every version and locale, and busybox:
  * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"   (8.24+)
- * "1073741824 bytes (1.1 GB) copied, 9.2 s, 117 MB/s"              (older)
+ * "1073741824 bytes (1.1 GB) copied, 9.20145 s, 117 MB/s"          (older)
  * "512 bytes copied, 9.5351e-05 s, 5.4 MB/s"  "1 byte copied, ..."
- * "67108864 Bytes (67 MB, 64 MiB) kopiert, 0,0153913 s, 4,4 GB/s"  (de)
- * "1048576 bytes (1.0MB) copied, 0.004234 seconds, 236.2MB/s"     (busybox)
+ * "5242880000 Bytes (5,2 GB, 4,9 GiB) kopiert, 43,5399 s, 120 MB/s" (de)
+ * "300490752 байт (300 MB, 286 MiB) скопирован, 14,6916 c, 20,5 MB/c" (ru)
+ * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s"     (busybox)
  * Groups: 1 bytes, 2 bytes word, 3 human size, 4 verb, 5 seconds,
  * 6 seconds unit, 7 rate, 8 rate unit. */
 static struct bl_re gnu_re = BL_RE(
@@ -40,43 +57,130 @@ static struct bl_re gnu_re = BL_RE(
 	"(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
 	0);
 
+/* Older Russian coreutils put the verb first:
+ * " скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c"
+ * Groups: 1 verb, 2 bytes, 3 bytes word, 4 human size, 5 seconds,
+ * 6 seconds unit, 7 rate, 8 rate unit. */
+static struct bl_re gnuw_re = BL_RE(
+	"^[ \\t]*([^\\d\\s]\\S{0,29}) (\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))?, "
+	"(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
+	"(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
+	0);
+
+/* A GNU summary whose seconds and rate were lost in the paste:
+ * "314572800 bytes (315 MB, 300 MiB) copied"
+ * Read only right after the records lines. Group 1: bytes. */
+static struct bl_re cut_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) bytes? \\([^)\\n]{1,40}\\) copied[ \\t]*$", 0);
+
+/* Group numbers of a GNU summary, by meaning, for the two orders above. */
+enum { G_BYTES, G_WORD, G_HUMAN, G_VERB, G_SECS, G_SUNIT, G_RATE, G_RUNIT };
+static const int gmap_gnu[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const int gmap_verb_first[8] = {2, 3, 4, 1, 5, 6, 7, 8};
+
 /* "dd: error writing '/tmp/x/small/f': No space left on device"
  * "dd: /dev/ad4: Input/output error"
+ * "dd: Lesen von /dev/cdrom: Eingabe-/Ausgabefehler"
  * "dd: warning: partial read (958464 bytes); suggest iflag=fullblock" */
 static struct bl_re err_re = BL_RE("^[ \\t]*dd: (.{1,300})$", 0);
 
-enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR };
+/* Counts between the records and the summary:
+ * "3 truncated records" (GNU conv=block), "1 truncated block" and
+ * "2 odd length swab blocks" (BSD), "5 sparse output blocks" (NetBSD). */
+static struct bl_re extra_re = BL_RE(
+	"^[ \\t]*(\\d{1,20}) (truncated records?|truncated blocks?|odd length swab blocks?|"
+	"sparse output blocks?)[ \\t]*$",
+	0);
+
+enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR, K_EXTRA };
 
 struct dd_line {
 	enum line_kind kind;
 	struct bl_line line;
 	struct bl_re_match m;
+	const int *g; /* group map of a K_GNU line */
 };
 
-static enum line_kind classify(const struct bl_line *l, struct bl_re_match *m)
+/* Start and length of GNU group `what` (G_*) of a summary line. */
+static const char *gs(const struct dd_line *d, int what, size_t *len)
 {
-	if (l->len == 0)
-		return K_OTHER;
-	/* status=progress: "\r933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r..." */
-	if (memchr(l->s, '\r', l->len))
-		return K_PROGRESS;
-	if (bl_re_match(&rec_re, l->s, l->len, 0, m))
-		return K_REC;
-	if (bl_re_match(&bsd_re, l->s, l->len, 0, m))
-		return K_BSD;
-	if (bl_re_match(&gnu_re, l->s, l->len, 0, m))
-		return K_GNU;
-	if (bl_re_match(&err_re, l->s, l->len, 0, m))
-		return K_ERR;
-	return K_OTHER;
+	int g = d->g[what];
+	*len = bl_re_glen(&d->m, g);
+	return bl_re_gset(&d->m, g) ? d->line.s + d->m.ov[2 * g] : d->line.s;
 }
 
-static bool get(struct bl_message *msg, const struct bl_line *at, struct dd_line *out)
+/* One update of a progress line: a GNU summary with whole seconds, or the
+ * FreeBSD/macOS "bytes (...) transferred 415.226s, 9667 kB/s". */
+static bool progress_part(const char *s, size_t len, uint64_t *bytes, double *secs)
 {
-	out->line = *at;
-	out->kind = classify(at, &out->m);
-	(void)msg;
-	return true;
+	struct bl_re_match m;
+	int bg, sg;
+	if (bl_re_match(&gnu_re, s, len, 0, &m)) {
+		bg = 1;
+		sg = 5;
+	} else if (bl_re_match(&bsdprog_re, s, len, 0, &m)) {
+		bg = 1;
+		sg = 2;
+	} else {
+		return false;
+	}
+	return bl_parse_u64(s + m.ov[2 * bg], bl_re_glen(&m, bg), bytes, NULL) &&
+	       bl_parse_double(s + m.ov[2 * sg], bl_re_glen(&m, sg), true, secs, NULL);
+}
+
+/* Walks the '\r'-separated updates of a progress line; with a run, adds
+ * one result per update. Returns the number of updates read. */
+static size_t progress_walk(const struct bl_line *l, struct bl_run *run)
+{
+	size_t i = 0, sample = 0;
+	while (i < l->len) {
+		const char *cr = memchr(l->s + i, '\r', l->len - i);
+		size_t end = cr ? (size_t)(cr - l->s) : l->len;
+		uint64_t bytes;
+		double secs;
+		if (end > i && progress_part(l->s + i, end - i, &bytes, &secs)) {
+			if (run) {
+				json_t *r = bl_run_result(run, "progress_bytes", (double)bytes,
+							  "B", NULL, 0);
+				if (r) {
+					json_object_set_new(r, "sample", json_integer((json_int_t)sample));
+					json_object_set_new(r, "at", json_real(secs));
+				}
+			}
+			sample++;
+		}
+		i = end + 1;
+	}
+	return sample;
+}
+
+static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
+{
+	struct bl_re_match *m = &d->m;
+	d->line = *l;
+	d->g = gmap_gnu;
+	if (l->len == 0)
+		return d->kind = K_OTHER;
+	/* status=progress: "\r933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r..." */
+	if (memchr(l->s, '\r', l->len))
+		return d->kind = progress_walk(l, NULL) ? K_PROGRESS : K_OTHER;
+	if (bl_re_match(&rec_re, l->s, l->len, 0, m))
+		return d->kind = K_REC;
+	if (bl_re_match(&bsd_re, l->s, l->len, 0, m))
+		return d->kind = K_BSD;
+	if (bl_re_match(&gnu_re, l->s, l->len, 0, m))
+		return d->kind = K_GNU;
+	if (bl_re_match(&gnuw_re, l->s, l->len, 0, m)) {
+		d->g = gmap_verb_first;
+		return d->kind = K_GNU;
+	}
+	if (bl_re_match(&bsdprog_re, l->s, l->len, 0, m))
+		return d->kind = K_PROGRESS;
+	if (bl_re_match(&extra_re, l->s, l->len, 0, m))
+		return d->kind = K_EXTRA;
+	if (bl_re_match(&err_re, l->s, l->len, 0, m))
+		return d->kind = K_ERR;
+	return d->kind = K_OTHER;
 }
 
 static bool u64_group(const struct bl_line *l, const struct bl_re_match *m, int g,
@@ -89,35 +193,6 @@ static bool u64_group(const struct bl_line *l, const struct bl_re_match *m, int 
 static char *group_dup(const struct bl_line *l, const struct bl_re_match *m, int g)
 {
 	return bl_strndup_trim(l->s + m->ov[2 * g], bl_re_glen(m, g));
-}
-
-/* Reads a GNU progress line: updates separated by '\r', each a summary
- * with whole seconds. Adds one result per update. */
-static void progress_results(struct bl_run *run, const struct bl_line *l)
-{
-	size_t i = 0, sample = 0;
-	while (i < l->len) {
-		const char *cr = memchr(l->s + i, '\r', l->len - i);
-		size_t end = cr ? (size_t)(cr - l->s) : l->len;
-		struct bl_re_match m;
-		if (end > i && bl_re_match(&gnu_re, l->s + i, end - i, 0, &m)) {
-			struct bl_line part = {.s = l->s + i, .len = end - i};
-			uint64_t bytes;
-			double secs;
-			if (u64_group(&part, &m, 1, &bytes) &&
-			    bl_parse_double(part.s + m.ov[10], bl_re_glen(&m, 5), true, &secs,
-					    NULL)) {
-				json_t *r = bl_run_result(run, "progress_bytes", (double)bytes,
-							  "B", NULL, 0);
-				if (r) {
-					json_object_set_new(r, "sample", json_integer((json_int_t)sample));
-					json_object_set_new(r, "at", json_real(secs));
-				}
-				sample++;
-			}
-		}
-		i = end + 1;
-	}
 }
 
 static void record_results(struct bl_run *run, const struct dd_line *l,
@@ -142,38 +217,110 @@ static bool param_u64(const struct bl_run *run, const char *key, uint64_t *v)
 	return true;
 }
 
-/* The checks a reader would do by hand: do the records, the byte count, the
- * time and the printed rate agree with each other and with the command? */
-static void consistency(struct bl_doc *doc, long ri, uint64_t in_full,
-			uint64_t in_part, uint64_t out_full, uint64_t out_part,
-			bool have_records, bool have_bytes, uint64_t bytes,
+static bool param_has(const struct bl_run *run, const char *key, const char *word)
+{
+	const char *v = json_string_value(json_object_get(run->params, key));
+	return v && strstr(v, word) != NULL;
+}
+
+/* The value of the first result named `metric`. */
+static bool result_value(const struct bl_run *run, const char *metric, double *v)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(run->results, i, r) {
+		if (strcmp(json_string_value(json_object_get(r, "metric")), metric) == 0) {
+			json_t *j = json_object_get(r, "value");
+			if (!json_is_number(j))
+				return false;
+			*v = json_number_value(j);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Does the command carry operand `key` ("bs=")? Then a missing param means
+ * its value could not be read, and no default applies. */
+static bool command_has_operand(const struct bl_run *run, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *p = run->command; p && (p = strstr(p, key)) != NULL; p += kl)
+		if (p == run->command || p[-1] == ' ' || p[-1] == '\t')
+			return true;
+	return false;
+}
+
+/* Removes the diagnostics `code` of run `ri` (a snapshot that turned out
+ * not to be the last one: its count check no longer applies). */
+static void drop_diags(struct bl_doc *doc, long ri, const char *code)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < doc->diags.n; i++) {
+		struct bl_diag *d = &doc->diags.v[i];
+		if (d->run == ri && strcmp(d->code, code) == 0) {
+			free(d->message);
+			continue;
+		}
+		doc->diags.v[o++] = *d;
+	}
+	doc->diags.n = o;
+}
+
+struct dd_counts {
+	uint64_t in_full, in_part, out_full, out_part, bytes;
+	bool have_records, have_bytes, had_error;
+};
+
+/* The checks a reader would do by hand: do the records, the byte count and
+ * the command agree with each other? (The rate is checked where it is
+ * read.) dd counts input records in ibs blocks and output records in obs
+ * blocks; bs= overrides both; either defaults to 512. */
+static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
 			size_t sum_off)
 {
 	struct bl_run *run = &doc->runs[ri];
 	uint64_t count, bs, obs = 0;
-	if (have_records && param_u64(run, "count", &count) &&
-	    in_full + in_part != count)
-		bl_doc_diag(doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
-			    "the command says count=%llu but dd read %llu+%llu records: "
-			    "the input ended early, or the transcript was edited",
-			    (unsigned long long)count, (unsigned long long)in_full,
-			    (unsigned long long)in_part);
+	bool count_bytes = param_has(run, "iflag", "count_bytes");
+	/* An error explains a short count; the dd.error warning says so. */
+	if (param_u64(run, "count", &count) && !c->had_error) {
+		if (count_bytes && c->have_bytes && c->bytes != count)
+			bl_doc_diag(doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
+				    "the command says count=%llu with iflag=count_bytes but dd copied %llu bytes",
+				    (unsigned long long)count, (unsigned long long)c->bytes);
+		else if (!count_bytes && c->have_records && c->in_full + c->in_part != count)
+			bl_doc_diag(doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
+				    "the command says count=%llu but dd read %llu+%llu records: "
+				    "the input ended early, dd was interrupted, or the transcript was edited",
+				    (unsigned long long)count, (unsigned long long)c->in_full,
+				    (unsigned long long)c->in_part);
+	}
 	if (param_u64(run, "block_size", &bs))
 		obs = bs;
 	else if (param_u64(run, "output_block_size", &bs))
 		obs = bs;
-	else if (run->has_command)
+	else if (run->has_command && !command_has_operand(run, "bs=") &&
+		 !command_has_operand(run, "obs="))
 		obs = 512; /* dd's default output block size */
-	if (have_records && have_bytes && obs) {
-		double lo = (double)out_full * (double)obs;
-		double hi = (double)(out_full + out_part) * (double)obs;
-		bool ok = out_part ? ((double)bytes > lo && (double)bytes < hi)
-				   : (double)bytes == lo;
+	/* conv=block/unblock change record lengths on the way */
+	if (param_has(run, "conv", "block"))
+		obs = 0;
+	if (c->have_records && c->have_bytes && obs) {
+		double lo = (double)c->out_full * (double)obs;
+		double hi = (double)(c->out_full + c->out_part) * (double)obs;
+		bool ok = c->out_part ? ((double)c->bytes > lo && (double)c->bytes < hi)
+				      : (double)c->bytes == lo;
+		/* the write that failed counts its bytes but no record:
+		 *   dd: error writing '/dev/sdX': No space left on device
+		 *   116+0 records in / 115+0 records out
+		 *   483094528 bytes (483 MB, 461 MiB) copied, ...   (115 x 4 MiB + 749568) */
+		if (!ok && c->had_error)
+			ok = (double)c->bytes >= lo && (double)c->bytes < hi + (double)obs;
 		if (!ok)
 			bl_doc_diag(doc, ri, BL_WARNING, "dd.bytes-mismatch", sum_off,
 				    "%llu bytes does not match %llu+%llu records of %llu bytes",
-				    (unsigned long long)bytes, (unsigned long long)out_full,
-				    (unsigned long long)out_part, (unsigned long long)obs);
+				    (unsigned long long)c->bytes, (unsigned long long)c->out_full,
+				    (unsigned long long)c->out_part, (unsigned long long)obs);
 	}
 }
 
@@ -187,12 +334,19 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 	int want_rec = kind == K_REC ? 1 : (kind == K_BSD || kind == K_GNU) ? 2 : 0;
 	/* A summary has its two records lines above it; "records out" has
 	 * "records in" above it. */
-	for (int k = 0; k < want_rec; k++) {
+	for (int k = 0, extra = 0; k < want_rec; k++) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		struct dd_line d;
-		get(msg, &prev, &d);
-		if (d.kind != K_REC)
+		enum line_kind pk = classify(&prev, &d);
+		if (pk == K_EXTRA && want_rec == 2 && k == 0 && extra < 3) {
+			/* "3 truncated records" between the records and the summary */
+			start = prev;
+			extra++;
+			k--;
+			continue;
+		}
+		if (pk != K_REC)
 			break;
 		start = prev;
 	}
@@ -201,38 +355,254 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		struct dd_line d;
-		get(msg, &prev, &d);
-		if (d.kind != K_PROGRESS && d.kind != K_ERR)
+		enum line_kind pk = classify(&prev, &d);
+		if (pk != K_PROGRESS && pk != K_ERR)
 			break;
 		start = prev;
 	}
 	return start;
 }
 
+static bool span_is(const char *s, size_t len, const char *word)
+{
+	return len == strlen(word) && memcmp(s, word, len) == 0;
+}
+
 static const char *gnu_variant(const struct dd_line *s)
 {
-	const struct bl_line *l = &s->line;
-	size_t wl = bl_re_glen(&s->m, 2), vl = bl_re_glen(&s->m, 4);
-	const char *word = l->s + s->m.ov[4], *verb = l->s + s->m.ov[8];
-	const char *su = l->s + s->m.ov[12];
-	size_t sul = bl_re_glen(&s->m, 6);
-	if (sul == 7 && memcmp(su, "seconds", 7) == 0)
+	size_t wl, vl, sul, hl;
+	const char *word = gs(s, G_WORD, &wl), *verb = gs(s, G_VERB, &vl);
+	const char *su = gs(s, G_SUNIT, &sul), *human = gs(s, G_HUMAN, &hl);
+	/* busybox glues number and unit, "(324.0MB) copied, 30.257324 seconds,
+	 * 10.7MB/s"; coreutils 5.93 to 7.x also wrote "seconds" but kept the
+	 * blank: "(1.0 GB) copied, 2.57314 seconds, 398 MB/s" (RHEL 5) */
+	if (span_is(su, sul, "seconds") && !(hl && memchr(human, ' ', hl)))
 		return "busybox";
-	bool english = ((wl == 5 && memcmp(word, "bytes", 5) == 0) ||
-			(wl == 4 && memcmp(word, "byte", 4) == 0)) &&
-		       vl == 6 && memcmp(verb, "copied", 6) == 0;
+	bool english = (span_is(word, wl, "bytes") || span_is(word, wl, "byte")) &&
+		       span_is(verb, vl, "copied") && s->g == gmap_gnu;
 	if (!english)
 		return "gnu-localized";
-	if (bl_re_gset(&s->m, 3) && !memchr(l->s + s->m.ov[6], ',', bl_re_glen(&s->m, 3)) &&
-	    strstr(l->s, "iB") == NULL) {
-		/* "(1.1 GB)" alone, where 8.24+ prints "(1.1 GB, 1.0 GiB)" for
-		 * every count past 1023 bytes */
+	/* Before 8.24 the parentheses hold the SI figure alone, for every
+	 * count ("0 bytes (0 B) copied", "(1.1 GB)"); 8.24+ prints none below
+	 * 1000 bytes and both figures from 1024 on ("(67 MB, 64 MiB)"). From
+	 * 1000 to 1023 both print "(1.0 kB)". */
+	if (hl && !memmem(human, hl, ", ", 2) && !memmem(human, hl, "iB", 2)) {
 		uint64_t b = 0;
-		u64_group(l, &s->m, 1, &b);
-		if (b >= 1024)
+		size_t bl;
+		const char *bs = gs(s, G_BYTES, &bl);
+		bl_parse_u64(bs, bl, &b, NULL);
+		if (b >= 1024 || b < 1000)
 			return "gnu-old";
 	}
 	return "gnu";
+}
+
+/* The first word of a records line: "records", "Datensätze", "записей". */
+static size_t first_word(const struct dd_line *d, const char **w)
+{
+	*w = d->line.s + d->m.ov[6];
+	size_t n = 0, len = bl_re_glen(&d->m, 3);
+	while (n < len && (*w)[n] != ' ' && (*w)[n] != '\t')
+		n++;
+	return n;
+}
+
+/* Two "N+M words" lines and nothing else: dd's records (status=noxfer,
+ * or a dd that prints no summary) only when they look like it, so that
+ * prose such as "2+2 words" is left alone. English must read "records
+ * in"/"records out"; a translation must repeat its first word ("Datensätze
+ * ein"/"Datensätze aus") and be a known one or stand under a dd command. */
+static const char *const record_words[] = {
+	"Datensätze", "enregistrements", "registros", "записей", "record", "rekordów",
+	"záznamů", "registres", "records", NULL,
+};
+
+static int records_look_like_dd(const struct dd_line *in, const struct dd_line *out)
+{
+	const char *wi, *wo;
+	size_t li = first_word(in, &wi), lo = first_word(out, &wo);
+	if (li != lo || memcmp(wi, wo, li) != 0)
+		return 0;
+	if (span_is(wi, li, "records"))
+		return span_is(wi, bl_re_glen(&in->m, 3), "records in") &&
+		       span_is(wo, bl_re_glen(&out->m, 3), "records out") ? 2 : 0;
+	for (size_t i = 0; record_words[i]; i++)
+		if (span_is(wi, li, record_words[i]))
+			return 2;
+	return 1; /* only under a dd command */
+}
+
+/* GNU and busybox rates: "4.4 GB/s" (SI), "1.2GB/s" (busybox: powers of
+ * 1024), "515 MB/c" (ru: the Cyrillic or Latin 'c' for seconds). */
+static bool printed_rate(const struct dd_line *s, bool busybox, double *out,
+			 double *tol)
+{
+	size_t nl, ul;
+	const char *num = gs(s, G_RATE, &nl), *unit = gs(s, G_RUNIT, &ul);
+	double v;
+	size_t used;
+	if (!bl_parse_double(num, nl, true, &v, &used) || used != nl)
+		return false;
+	const char *slash = memchr(unit, '/', ul);
+	if (!slash)
+		return false;
+	size_t pl = (size_t)(slash - unit), sl = ul - pl - 1;
+	const char *per = slash + 1;
+	if (!(span_is(per, sl, "s") || span_is(per, sl, "c") || span_is(per, sl, "\xD1\x81")))
+		return false;
+	double mult;
+	if (busybox) {
+		static const char pfx[] = "KMGTPE";
+		if (span_is(unit, pl, "B")) {
+			mult = 1;
+		} else if (pl == 2 && unit[1] == 'B' && strchr(pfx, unit[0] == 'k' ? 'K' : unit[0])) {
+			mult = pow(1024.0, (double)(strchr(pfx, unit[0] == 'k' ? 'K' : unit[0]) - pfx + 1));
+		} else {
+			return false;
+		}
+	} else if (!bl_unit_multiplier(unit, pl, &mult)) {
+		return false;
+	}
+	/* half a unit of the last printed digit: "4.4" is 4.35 to 4.45 */
+	const char *dot = memchr(num, '.', nl);
+	if (!dot)
+		dot = memchr(num, ',', nl);
+	double step = dot ? pow(10.0, -(double)(num + nl - dot - 1)) : 1;
+	*out = v * mult;
+	*tol = step * mult * (busybox ? 1.0 : 0.5);
+	return true;
+}
+
+/* Adds the results of one summary (records, bytes, seconds, rate). */
+static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *sum,
+			    const struct dd_counts *c, const char *variant)
+{
+	struct bl_run *run = &doc->runs[ri];
+	const struct bl_line *l = &sum->line;
+	const struct bl_re_match *m = &sum->m;
+	double secs = NAN;
+	if (sum->kind == K_BSD) {
+		bl_parse_double(l->s + m->ov[4], bl_re_glen(m, 2), false, &secs, NULL);
+	} else {
+		size_t sl;
+		const char *ss = gs(sum, G_SECS, &sl);
+		bl_parse_double(ss, sl, true, &secs, NULL);
+	}
+	bl_run_result(run, "bytes", (double)c->bytes, "B", NULL, 0);
+	bl_run_result(run, "elapsed", secs, "s", NULL, 0);
+	if (sum->kind == K_BSD) {
+		uint64_t rate = 0;
+		u64_group(l, m, 3, &rate);
+		char *raw = group_dup(l, m, 3);
+		char buf[64];
+		snprintf(buf, sizeof buf, "%s bytes/sec", raw ? raw : "");
+		free(raw);
+		bl_run_result(run, "throughput", (double)rate, "B/s", buf, 0);
+		/* FreeBSD prints bytes / seconds rounded; NetBSD and OpenBSD
+		 * bytes * 1000 / milliseconds, truncated */
+		if (secs > 0 && (rate > 0 || c->bytes > 0)) {
+			double calc = (double)c->bytes / secs;
+			if (fabs(calc - (double)rate) > 0.01 * (double)rate + 2)
+				bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
+					    "%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
+					    (unsigned long long)c->bytes, secs, calc,
+					    (unsigned long long)rate);
+		}
+		return;
+	}
+	size_t rl, ul;
+	const char *rs = gs(sum, G_RATE, &rl), *us = gs(sum, G_RUNIT, &ul);
+	char *raw = bl_strndup_trim(rs, (size_t)(us + ul - rs));
+	bool busybox = strcmp(variant, "busybox") == 0;
+	double printed = NAN, tol = 0;
+	bool have_printed = printed_rate(sum, busybox, &printed, &tol);
+	if (secs > 0) {
+		double calc = (double)c->bytes / secs;
+		bl_run_result(run, "throughput", calc, "B/s", raw, BL_FLAG_COMPUTED);
+		/* GNU rounds to the digits it shows ("4.4 GB/s", "989 MB/s"), from
+		 * a time more precise than the printed seconds; busybox to one
+		 * decimal of a power of 1024 ("1.2GB/s") */
+		if (have_printed && fabs(calc - printed) > tol + 0.01 * printed + 1)
+			bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
+				    "%llu bytes in %g s is %.3g B/s, but %s is printed",
+				    (unsigned long long)c->bytes, secs, calc, raw ? raw : "");
+	} else {
+		/* no elapsed time to divide by: keep what dd printed */
+		bl_run_result(run, "throughput", have_printed ? printed : NAN, "B/s", raw,
+			      BL_FLAG_APPROXIMATE);
+	}
+	free(raw);
+}
+
+/* SIGUSR1 makes dd print its summary mid-run; a transcript then shows
+ * several summaries of one command in a row, each larger than the last:
+ *
+ *   100+0 records in / 100+0 records out / 104857600 bytes (...) copied, 0.334353 s, ...
+ *   386+1 records in / ... / 405708800 bytes (...) copied, 1.3361 s, ...
+ *   1198+2 records in / ... / 1257529344 bytes (...) copied, 5.77265 s, ...
+ *
+ * They are one run: its results are the last summary, and each earlier one
+ * is kept as snapshot_<metric> results with a "sample" number (0, 1, ...).
+ * A block is a snapshot of the run above when it follows it directly (no
+ * command, prompt or blank line between), its bytes and seconds are both
+ * larger, and that run had not yet read the count= it was given. */
+static const char *const snapshot_metrics[] = {
+	"records_in_full", "records_in_partial", "records_out_full",
+	"records_out_partial", "bytes", "elapsed", "throughput", NULL,
+};
+
+static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t bytes,
+			   double secs)
+{
+	double pb, pe, pin = 0, pip = 0;
+	uint64_t count;
+	if (strcmp(prev->tool, "dd") != 0 || prev->end_off != start || prev->time.present)
+		return false;
+	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
+		return false;
+	if (!((double)bytes > pb && secs > pe))
+		return false;
+	if (param_u64(prev, "count", &count) && result_value(prev, "records_in_full", &pin) &&
+	    result_value(prev, "records_in_partial", &pip) && pin + pip >= (double)count)
+		return false;
+	return true;
+}
+
+static void make_snapshot(struct bl_run *run)
+{
+	size_t i, sample = 0;
+	json_t *r;
+	json_array_foreach(run->results, i, r) {
+		const char *m = json_string_value(json_object_get(r, "metric"));
+		if (strcmp(m, "snapshot_bytes") == 0)
+			sample++;
+	}
+	json_array_foreach(run->results, i, r) {
+		const char *m = json_string_value(json_object_get(r, "metric"));
+		for (size_t k = 0; snapshot_metrics[k]; k++) {
+			if (strcmp(m, snapshot_metrics[k]) != 0)
+				continue;
+			char name[48];
+			snprintf(name, sizeof name, "snapshot_%s", m);
+			json_object_set_new(r, "metric", json_string(name));
+			json_object_set_new(r, "sample", json_integer((json_int_t)sample));
+			break;
+		}
+	}
+}
+
+/* One word of output, not a prompt: "Lc+GsxecLeV67NVjGy0=" */
+static bool one_word(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	if (!len || len > 200 || strchr("#$%>[", s[0]))
+		return false;
+	return !memchr(s, ' ', len) && !memchr(s, '\t', len);
 }
 
 static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
@@ -241,32 +611,72 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct dd_line a;
-	get(msg, anchor, &a);
-	if (a.kind == K_OTHER || a.kind == K_ERR)
+	enum line_kind ak = classify(anchor, &a);
+	if (ak == K_OTHER || ak == K_ERR)
 		return BL_NOT_MINE;
 
-	struct bl_line start = block_start(sc, anchor, a.kind);
-	/* Walk the block from its start. */
-	struct dd_line lines[8];
-	size_t n = 0;
+	struct bl_line start = block_start(sc, anchor, ak);
+	/* Walk the block from its start: errors and progress, two records
+	 * lines, a summary. */
+	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
+	 * room to spare: the walk always reaches the anchor */
+	struct dd_line lines[12];
+	size_t n = 0, nrec = 0;
+	bool foreign = false;
 	struct bl_line cur = start;
 	for (;;) {
-		get(msg, &cur, &lines[n]);
-		enum line_kind k = lines[n].kind;
-		if (k == K_OTHER)
+		struct dd_line *d = &lines[n];
+		enum line_kind k = classify(&cur, d);
+		if (k == K_OTHER) {
+			/* the stdout of a pipe between dd's records and its
+			 * summary (both on the terminal):
+			 *   $ dd if=/dev/urandom bs=1 count=14 | base64 ; echo
+			 *   14+0 records in
+			 *   14+0 records out
+			 *   Lc+GsxecLeV67NVjGy0=
+			 *   14 bytes copied, 9.2765e-05 s, 151 kB/s
+			 * One line, one word, no prompt, and the summary next. */
+			struct bl_line nx;
+			struct dd_line nd;
+			enum line_kind nk;
+			if (nrec == 2 && !foreign && one_word(cur.s, cur.len) &&
+			    bl_line_next(msg, &cur, &nx) &&
+			    ((nk = classify(&nx, &nd)) == K_GNU || nk == K_BSD)) {
+				foreign = true;
+				cur = nx;
+				continue;
+			}
 			break;
-		n++;
-		if (k == K_BSD || k == K_GNU || n == 8)
+		}
+		/* what comes after records belongs to the next block */
+		if ((k == K_REC && nrec == 2) || ((k == K_ERR || k == K_PROGRESS) && nrec) ||
+		    (k == K_EXTRA && nrec < 2))
 			break;
 		struct bl_line next;
-		if (!bl_line_next(msg, &cur, &next))
+		bool more = bl_line_next(msg, &cur, &next);
+		if ((k == K_GNU || k == K_BSD) && nrec == 0 && more) {
+			/* A summary line right above the records is the last
+			 * status=progress update, pasted without its '\r':
+			 *   421527552 octets (422 MB, 402 MiB) copiés, 1 s, 421 MB/s
+			 *   500+0 enregistrements lus */
+			struct dd_line nd;
+			if (classify(&next, &nd) == K_REC)
+				d->kind = k = K_PROGRESS;
+		}
+		if (k == K_REC)
+			nrec++;
+		n++;
+		if (k == K_BSD || k == K_GNU || n == sizeof lines / sizeof lines[0] || !more)
 			break;
 		cur = next;
 	}
+	if (n == 0)
+		return BL_NOT_MINE;
 	/* What the walk found: recs[0..1], a summary, progress and errors. */
 	const struct dd_line *recs[2] = {NULL, NULL}, *sum = NULL, *progress = NULL;
-	const struct dd_line *errs[3];
-	size_t nerr = 0, nrec = 0;
+	const struct dd_line *errs[3], *extras[3];
+	size_t nerr = 0, nextra = 0;
+	nrec = 0;
 	for (size_t i = 0; i < n; i++) {
 		switch (lines[i].kind) {
 		case K_REC:
@@ -280,6 +690,10 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			if (nerr < 3)
 				errs[nerr++] = &lines[i];
 			break;
+		case K_EXTRA:
+			if (nextra < 3)
+				extras[nextra++] = &lines[i];
+			break;
 		default: break;
 		}
 	}
@@ -287,107 +701,116 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	 * is not enough to call it dd. */
 	if (!sum && nrec < 2)
 		return BL_NOT_MINE;
-	if (progress && !sum && nrec < 2)
+	int looks = sum ? 2 : records_look_like_dd(recs[0], recs[1]);
+	if (!looks)
 		return BL_NOT_MINE;
 
 	const struct dd_line *last = &lines[n - 1];
 	const char *variant = !sum ? "records-only"
 			      : sum->kind == K_BSD ? "bsd"
 						   : gnu_variant(sum);
-	struct bl_run *run = bl_doc_add_run(doc, "dd", variant, start.off, last->line.next);
-	if (!run)
-		return BL_NOT_MINE;
-	long ri = (long)(doc->nruns - 1);
-	bl_scan_find_command(sc, &bl_parser_dd, run);
+	/* a GNU summary cut after its byte count (the rest lost in the paste) */
+	struct bl_line cut = {0};
+	struct bl_re_match cm;
+	bool have_cut = false;
+	if (!sum && nrec == 2 && last->kind == K_REC && bl_line_next(msg, &last->line, &cut) &&
+	    bl_re_match(&cut_re, cut.s, cut.len, 0, &cm)) {
+		have_cut = true;
+		variant = "gnu";
+	}
+	size_t block_end = have_cut ? cut.next : last->line.next;
 
-	uint64_t in_full = 0, in_part = 0, out_full = 0, out_part = 0;
+	struct dd_counts c = {0};
 	if (nrec >= 1) {
-		u64_group(&recs[0]->line, &recs[0]->m, 1, &in_full);
-		u64_group(&recs[0]->line, &recs[0]->m, 2, &in_part);
-		record_results(run, recs[0], "in");
+		u64_group(&recs[0]->line, &recs[0]->m, 1, &c.in_full);
+		u64_group(&recs[0]->line, &recs[0]->m, 2, &c.in_part);
 	}
 	if (nrec >= 2) {
-		u64_group(&recs[1]->line, &recs[1]->m, 1, &out_full);
-		u64_group(&recs[1]->line, &recs[1]->m, 2, &out_part);
-		record_results(run, recs[1], "out");
+		u64_group(&recs[1]->line, &recs[1]->m, 1, &c.out_full);
+		u64_group(&recs[1]->line, &recs[1]->m, 2, &c.out_part);
+		c.have_records = true;
 	}
-	if (progress)
-		progress_results(run, &progress->line);
-
-	uint64_t bytes = 0;
-	bool have_bytes = false;
+	double secs = NAN;
 	if (sum) {
-		const struct bl_line *l = &sum->line;
-		const struct bl_re_match *m = &sum->m;
-		double secs = NAN;
-		have_bytes = u64_group(l, m, 1, &bytes);
-		int sg = 2;
-		bool comma = sum->kind == K_GNU;
-		if (sum->kind == K_GNU)
-			sg = 5;
-		bl_parse_double(l->s + m->ov[2 * sg], bl_re_glen(m, sg), comma, &secs, NULL);
-		bl_run_result(run, "bytes", (double)bytes, "B", NULL, 0);
-		bl_run_result(run, "elapsed", secs, "s", NULL, 0);
+		size_t bl;
+		const char *bs = sum->kind == K_BSD ? sum->line.s + sum->m.ov[2] : gs(sum, G_BYTES, &bl);
+		if (sum->kind == K_BSD)
+			bl = bl_re_glen(&sum->m, 1);
+		c.have_bytes = bl_parse_u64(bs, bl, &c.bytes, NULL);
 		if (sum->kind == K_BSD) {
-			uint64_t rate = 0;
-			u64_group(l, m, 3, &rate);
-			char *raw = bl_strndup_trim(l->s + m->ov[6], bl_re_glen(m, 3));
-			size_t rl = raw ? strlen(raw) : 0;
-			char buf[64];
-			snprintf(buf, sizeof buf, "%.*s bytes/sec", (int)rl, raw ? raw : "");
-			free(raw);
-			bl_run_result(run, "throughput", (double)rate, "B/s", buf, 0);
-			/* BSD prints bytes * 1e6 / microseconds, truncated */
-			if (secs > 0 && rate > 0) {
-				double calc = (double)bytes / secs;
-				if (fabs(calc - (double)rate) > 0.01 * (double)rate + 2)
-					bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
-						    "%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
-						    (unsigned long long)bytes, secs, calc,
-						    (unsigned long long)rate);
-			}
+			bl_parse_double(sum->line.s + sum->m.ov[4], bl_re_glen(&sum->m, 2), false,
+					&secs, NULL);
 		} else {
-			char *raw = NULL;
-			size_t rs = m->ov[14], re_ = m->ov[17];
-			raw = bl_strndup_trim(l->s + rs, re_ - rs);
-			double printed = NAN;
-			char *num = group_dup(l, m, 7), *unit = group_dup(l, m, 8);
-			char rate_txt[64];
-			snprintf(rate_txt, sizeof rate_txt, "%s %s", num ? num : "", unit ? unit : "");
-			bool have_printed = bl_parse_rate(rate_txt, strlen(rate_txt), true, &printed);
-			/* translated rate units ("MB/c" in ru) parse as unknown: keep raw */
-			if (secs > 0) {
-				double calc = (double)bytes / secs;
-				bl_run_result(run, "throughput", calc, "B/s", raw, BL_FLAG_COMPUTED);
-				/* GNU rounds to 2-3 significant digits */
-				if (have_printed && printed > 0 &&
-				    fabs(calc - printed) > 0.06 * printed)
-					bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
-						    "%llu bytes in %g s is %.3g B/s, but %s is printed",
-						    (unsigned long long)bytes, secs, calc, raw ? raw : "");
-			} else {
-				bl_run_result(run, "throughput", have_printed ? printed : NAN, "B/s", raw,
-					      BL_FLAG_APPROXIMATE);
-			}
-			free(num);
-			free(unit);
-			free(raw);
+			size_t sl;
+			const char *ss = gs(sum, G_SECS, &sl);
+			bl_parse_double(ss, sl, true, &secs, NULL);
 		}
+	}
+
+	struct bl_run *run;
+	long ri;
+	struct bl_run *prev = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+	if (sum && c.have_bytes && prev && is_snapshot_of(prev, start.off, c.bytes, secs)) {
+		run = prev;
+		ri = (long)(doc->nruns - 1);
+		make_snapshot(run);
+		drop_diags(doc, ri, "dd.count-mismatch");
+		run->end_off = block_end;
 	} else {
+		run = bl_doc_add_run(doc, "dd", variant, start.off, block_end);
+		if (!run)
+			return BL_NOT_MINE;
+		ri = (long)(doc->nruns - 1);
+		bl_scan_find_command(sc, &bl_parser_dd, run);
+		if (looks == 1 && !run->has_command) {
+			bl_doc_drop_last_run(doc);
+			return BL_NOT_MINE;
+		}
+	}
+
+	if (nrec >= 1)
+		record_results(run, recs[0], "in");
+	if (nrec >= 2)
+		record_results(run, recs[1], "out");
+	if (progress)
+		progress_walk(&progress->line, run);
+	for (size_t i = 0; i < nextra; i++) {
+		uint64_t v = 0;
+		u64_group(&extras[i]->line, &extras[i]->m, 1, &v);
+		const char *w = extras[i]->line.s + extras[i]->m.ov[4];
+		const char *metric = w[0] == 't' ? "truncated_records"
+				     : w[0] == 'o' ? "odd_length_swab_blocks"
+						   : "sparse_output_blocks";
+		bl_run_result(run, metric, (double)v, "records", NULL, 0);
+	}
+
+	if (sum) {
+		summary_results(doc, ri, sum, &c, variant);
+		run = &doc->runs[ri];
+	} else if (have_cut) {
+		c.have_bytes = u64_group(&cut, &cm, 1, &c.bytes);
+		if (c.have_bytes)
+			bl_run_result(run, "bytes", (double)c.bytes, "B", NULL, 0);
+		bl_doc_diag(doc, ri, BL_WARNING, "dd.summary-cut", cut.off,
+			    "the summary stops after the byte count: its seconds and rate are not in the post");
+	} else if (!param_has(run, "status", "noxfer")) {
 		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", start.off,
 			    "dd printed its records but no transfer summary (status=noxfer, or a system whose dd prints none)");
 	}
 	for (size_t i = 0; i < nerr; i++) {
 		char *e = group_dup(&errs[i]->line, &errs[i]->m, 1);
-		bl_doc_diag(doc, ri, BL_WARNING, "dd.error", errs[i]->line.off, "dd reported: %s",
-			    e ? e : "");
-		if (e && !json_object_get(run->params, "error"))
-			bl_run_param_str(run, "error", e, strlen(e));
+		bool warning = e && strncmp(e, "warning: ", 9) == 0;
+		bl_doc_diag(doc, ri, BL_WARNING, warning ? "dd.warning" : "dd.error",
+			    errs[i]->line.off, "dd reported: %s", e ? e : "");
+		if (e && !warning) {
+			c.had_error = true;
+			if (!json_object_get(run->params, "error"))
+				bl_run_param_str(run, "error", e, strlen(e));
+		}
 		free(e);
 	}
-	consistency(doc, ri, in_full, in_part, out_full, out_part, nrec >= 2, have_bytes,
-		    bytes, sum ? sum->line.off : start.off);
-	*end = last->line.next;
+	consistency(doc, ri, &c, sum ? sum->line.off : start.off);
+	*end = block_end;
 	return BL_CLAIMED;
 }
 
@@ -412,9 +835,18 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 	while (*p) {
 		while (*p == ' ' || *p == '\t')
 			p++;
+		/* a word; blanks inside quotes belong to it: of='/tmp/out file' */
 		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
+		char q = 0;
+		while (*p && (q || (*p != ' ' && *p != '\t'))) {
+			if (q) {
+				if (*p == q)
+					q = 0;
+			} else if (*p == '"' || *p == '\'') {
+				q = *p;
+			}
 			p++;
+		}
 		size_t wl = (size_t)(p - w);
 		if (!wl)
 			break;
@@ -427,7 +859,7 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 		size_t kl = (size_t)(eq - w);
 		const char *v = eq + 1;
 		size_t vl = wl - kl - 1;
-		/* strip one level of quotes: of="/tmp/a b" is rare, of='x' less so */
+		/* strip one level of quotes: of="/tmp/a b", of='x' */
 		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
 			v++;
 			vl -= 2;
@@ -464,12 +896,14 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 }
 
 static const char *const dd_variants[] = {
-	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs)",
-	"gnu (coreutils 8.24+: bytes (SI, IEC) copied)",
-	"gnu-old (coreutils before 8.24: bytes (SI) copied)",
-	"gnu-localized (translated words, decimal comma)",
-	"busybox (copied, ... seconds, ...MB/s)",
-	"records-only (status=noxfer, Solaris)",
+	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs; FreeBSD/macOS status=progress; "
+	"the same line with 'seconds' from Android toolbox and GNU coreutils before 5.3)",
+	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress; "
+	"a summary cut after 'copied' in the paste, with a warning)",
+	"gnu-old (coreutils before 8.24: bytes (SI) copied; 5.93-7.x: copied, 2.57314 seconds, 398 MB/s)",
+	"gnu-localized (de, fr, es, ru, ...: translated words, decimal comma, ru verb first)",
+	"busybox (bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s)",
+	"records-only (status=noxfer, or no summary printed)",
 	NULL,
 };
 

@@ -49,6 +49,7 @@ void bl_doc_free(struct bl_doc *doc)
 		run_free(&doc->runs[i]);
 	free(doc->runs);
 	free(doc->path);
+	json_decref(doc->system);
 	bl_diags_free(&doc->diags);
 	memset(doc, 0, sizeof *doc);
 }
@@ -208,7 +209,9 @@ void bl_doc_group_repeats(struct bl_doc *doc)
 	for (size_t i = 0; i < doc->nruns; i++) {
 		struct bl_run *r = &doc->runs[i];
 		struct bl_run *p = i ? &doc->runs[i - 1] : NULL;
-		if (p && r->command && same_str(p->tool, r->tool) &&
+		if (p && r->repeat_of_prev && same_str(p->tool, r->tool))
+			r->group = p->group;
+		else if (p && r->command && same_str(p->tool, r->tool) &&
 		    same_str(p->command, r->command) && same_str(p->label, r->label) &&
 		    nothing_between(doc->msg, p->end_off, r->off))
 			r->group = p->group;
@@ -310,6 +313,8 @@ json_t *bl_doc_to_json(struct bl_doc *doc)
 		return NULL;
 	json_object_set_new(root, "schema", json_string(BL_SCHEMA_ID));
 	json_object_set_new(root, "source", source_json(doc));
+	if (doc->system)
+		json_object_set(root, "system", doc->system);
 	json_t *runs = json_array();
 	for (size_t i = 0; i < doc->nruns; i++) {
 		struct bl_run *r = &doc->runs[i];
@@ -339,6 +344,6 @@ json_t *bl_doc_to_json(struct bl_doc *doc)
 	size_t dropped = doc->diags.dropped + doc->msg->diags.dropped;
 	if (dropped)
 		json_object_set_new(root, "diagnostics_dropped", json_integer((json_int_t)dropped));
-	json_object_set_new(root, "partial", json_boolean(doc->partial));
+	json_object_set_new(root, "partial", json_boolean(doc->partial || doc->msg->truncated));
 	return root;
 }

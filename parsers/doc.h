@@ -26,7 +26,7 @@ enum {
 /* A time(1) report: what the shell or /usr/bin/time printed. */
 struct bl_time {
 	bool present;
-	const char *variant;  /* "csh", "bash", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
+	const char *variant;  /* "csh", "bash", "ksh", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
 	double real, user, system, cpu_percent; /* NAN where not printed */
 	json_t *extra;        /* other printed fields by name (object), or NULL */
 	size_t off, end_off;  /* text offsets of the report */
@@ -45,6 +45,9 @@ struct bl_run {
 	json_t *results;      /* array of result objects */
 	struct bl_time time;
 	long group;           /* repeat group id, -1 until assigned */
+	bool repeat_of_prev;  /* a repeat of the run before it (bonnie++ -x rows
+			       * that carry no name): same group whatever the
+			       * command and label */
 	int quote_depth;
 };
 
@@ -55,6 +58,7 @@ struct bl_doc {
 	size_t nruns, cap;
 	struct bl_diags diags;
 	bool partial;            /* something was cut or could not be read */
+	json_t *system;          /* what the post says about the machine, or NULL */
 };
 
 int bl_doc_init(struct bl_doc *doc, struct bl_message *msg, const char *path);

@@ -2,6 +2,7 @@
 #include "benchlog.h"
 
 #include "re.h"
+#include "system.h"
 
 json_t *bl_parse_message(struct bl_message *m, const char *path)
 {
@@ -12,6 +13,7 @@ json_t *bl_parse_message(struct bl_message *m, const char *path)
 		bl_doc_free(&doc);
 		return NULL;
 	}
+	doc.system = bl_system_extract(m);
 	json_t *j = bl_doc_to_json(&doc);
 	bl_doc_free(&doc);
 	return j;

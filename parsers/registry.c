@@ -11,10 +11,20 @@
 
 extern const struct bl_parser bl_parser_dd;
 extern const struct bl_parser bl_parser_time;
+extern const struct bl_parser bl_parser_bonnie;
+extern const struct bl_parser bl_parser_bonniepp;
+extern const struct bl_parser bl_parser_diskinfo;
+extern const struct bl_parser bl_parser_zpool_iostat;
+extern const struct bl_parser bl_parser_iozone;
 
 const struct bl_parser *const bl_parsers[] = {
 	&bl_parser_dd,
 	&bl_parser_time,
+	&bl_parser_bonnie,
+	&bl_parser_bonniepp,
+	&bl_parser_diskinfo,
+	&bl_parser_zpool_iostat,
+	&bl_parser_iozone,
 	NULL,
 };
 

@@ -1,9 +1,9 @@
 /* scan.c - finds benchmark blocks in a message and gives each its context:
  * the command line that produced it and the label its author wrote above.
  *
- * One PCRE2 pattern, the alternation of every parser's anchor, runs over
- * the whole text; each hit is offered to its parser, which claims a block
- * or declines. Labels are read from the text between the previous block and
+ * Every parser's anchor is looked for (anchor.c: needles found with
+ * memchr/memmem, then the JIT-compiled alternation on their lines); each
+ * hit is offered to its parser, which claims a block or declines. Labels are read from the text between the previous block and
  * this one (the "gap"), so every line is looked at a bounded number of
  * times and the scan stays linear. */
 #include "parser.h"
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anchor.h"
 #include "re.h"
 #include "units.h"
 
@@ -20,6 +21,7 @@ struct bl_scan {
 	struct bl_doc *doc;
 	size_t floor;     /* end of the previous claimed block */
 	char *section;    /* section heading in force (owned) */
+	bool near_caption; /* the last label was a caption under the heading */
 };
 
 struct bl_message *bl_scan_message(struct bl_scan *sc) { return sc->msg; }
@@ -34,12 +36,28 @@ size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
  *   #dd if=/dev/zero of=/dev/ad4 bs=1m count=1
  *   $ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=10
  *   user@host:~$ sudo dd if=/dev/sda of=/dev/null bs=1M count=100
+ *   root@nas:~ # diskinfo -v ada2           (FreeBSD's sh prompt for root)
+ *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
+ *   tankywoo@gentoo-local ~ % sudo dd if=2015-09-24-raspbian-jessie.img of=/dev/sdb
+ * (zsh's "user@host dir %": blanks inside the prompt, so it must start
+ * with user@host to tell it from "echo 3 > file")
  * Group 1: the wrappers; the command starts at the end of the match. */
 static struct bl_re cmdline_re = BL_RE(
-	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
+	"^[ \\t]*(?:\\[[^\\]\\n]{0,80}\\][ \\t]*[#$%>]"
+	"|[^\\s#$%>@]{1,40}@[^\\s#$%>]{1,80}(?:[ \\t][^\\s#$%>]{1,80}){1,2}[ \\t][#$%>](?=[ \\t])"
+	"|[^\\s#$%>]{1,80}[ \\t][#$%>](?=[ \\t])"
+	"|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
 	"((?:(?:/usr/bin/|/bin/)?time(?:[ \\t]+-[a-zA-Z]+)*[ \\t]+|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*"
 	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+)*)",
 	0);
+
+/* `word` at line[i], followed by a blank or the end of the line. */
+static bool word_at(const char *line, size_t len, size_t i, const char *word, size_t wlen)
+{
+	if (i > len || len - i < wlen || memcmp(line + i, word, wlen) != 0)
+		return false;
+	return i + wlen == len || line[i + wlen] == ' ' || line[i + wlen] == '\t';
+}
 
 bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 			   struct bl_cmdline *out)
@@ -55,12 +73,48 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 		out->cmd_start = start;
 		out->timed = bl_re_glen(&m, 1) > 0 &&
 			     memmem(line + m.ov[2], bl_re_glen(&m, 1), "time", 4) != NULL;
+		if (!out->timed) {
+			/* time later in a list or a pipeline: a prompt the shell
+			 * reads as a command, so that a pasted line runs as it is,
+			 * or the last stage of a pipeline timed on its own:
+			 *   : || nomad@omics1 fs2test ; time cp -rp 004test omics1/004test-1
+			 *   ％ echo "..." | cat - sample2.ts | /usr/bin/time nc localhost 53561 */
+			for (size_t k = start; k + 7 <= len; k++) {
+				if (line[k] != ';' && line[k] != '&' && line[k] != '|')
+					continue;
+				size_t j = k + 1;
+				while (j < len && (line[j] == ' ' || line[j] == '\t'))
+					j++;
+				size_t w = j;
+				if (len - w >= 9 && memcmp(line + w, "/usr/bin/", 9) == 0)
+					w += 9;
+				else if (len - w >= 5 && memcmp(line + w, "/bin/", 5) == 0)
+					w += 5;
+				if (j > k + 1 && word_at(line, len, w, "time", 4)) {
+					j = w + 4;
+					while (j < len && (line[j] == ' ' || line[j] == '\t'))
+						j++;
+					while (j + 1 < len && line[j] == '-' && line[j + 1] != ' ') {
+						while (j < len && line[j] != ' ' && line[j] != '\t')
+							j++; /* -l, -p, -v */
+						while (j < len && (line[j] == ' ' || line[j] == '\t'))
+							j++;
+					}
+					if (j < len) {
+						out->cmd_start = j;
+						out->timed = true;
+					}
+					break;
+				}
+			}
+		}
 		return true;
 	}
 	size_t wlen = strlen(word);
-	/* the word itself, allowing a path before it: /usr/sbin/diskinfo */
+	/* the word itself, allowing a path before it: /usr/sbin/diskinfo,
+	 * ./bonnie++, ../bin/iozone */
 	size_t i = start;
-	while (i < len && line[i] == '/') {
+	while (i < len && (line[i] == '/' || line[i] == '.')) {
 		const char *slash = NULL;
 		for (size_t k = i; k < len && line[k] != ' ' && line[k] != '\t'; k++)
 			if (line[k] == '/')
@@ -69,10 +123,30 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 			break;
 		i = (size_t)(slash - line) + 1;
 	}
-	if (len - i < wlen || memcmp(line + i, word, wlen) != 0)
-		return false;
-	if (i + wlen < len && line[i + wlen] != ' ' && line[i + wlen] != '\t')
-		return false;
+	/* "(dd if=... | gzip > x)" under time: the subshell's parenthesis */
+	if (i < len && line[i] == '(')
+		i++;
+	if (!word_at(line, len, i, word, wlen)) {
+		/* later in a list or pipeline:
+		 *   sync; echo 3 > /proc/sys/vm/drop_caches; dd bs=1M if=/tmp/x/f of=/dev/null
+		 *   head -c 100000 /dev/zero | dd bs=1M of=/tmp/x/g */
+		size_t k = i;
+		for (; k + 1 < len; k++) {
+			if (line[k] != ';' && line[k] != '|' && line[k] != '&')
+				continue;
+			size_t j = k + 1;
+			if (j < len && line[j] == line[k])
+				j++; /* "&&", "||" */
+			while (j < len && (line[j] == ' ' || line[j] == '\t'))
+				j++;
+			if (j > k + 1 && word_at(line, len, j, word, wlen)) {
+				i = j;
+				break;
+			}
+		}
+		if (k + 1 >= len)
+			return false;
+	}
 	out->cmd_start = i;
 	out->timed = false;
 	if (bl_re_gset(&m, 1)) {
@@ -88,6 +162,133 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 /* How far above a block its command may stand: sample captures put a
  * status line and a rule between them ("$ dd ...", "# exit=0", "-----"). */
 #define COMMAND_LOOKBACK 6
+
+/* A command continued with backslashes, up to text offset `limit`:
+ *   # dd \
+ *       status=progress \
+ *       if=FreeBSD-14.3-RELEASE-amd64-mini-memstick.img \
+ *       of=/dev/disk6 \
+ *       bs=1m
+ * becomes one line, "dd status=progress if=... of=/dev/disk6 bs=1m".
+ * Takes `cmd` (owned) and returns the joined string, or NULL. */
+#define COMMAND_MAX 4096
+static char *join_continued(struct bl_message *msg, const struct bl_line *first,
+			    size_t limit, char *cmd)
+{
+	struct bl_line cur = *first, next;
+	size_t n = strlen(cmd);
+	while (n && cmd[n - 1] == '\\' && bl_line_next(msg, &cur, &next) && next.off < limit) {
+		cmd[--n] = '\0';
+		while (n && (cmd[n - 1] == ' ' || cmd[n - 1] == '\t'))
+			cmd[--n] = '\0';
+		char *part = bl_strndup_trim(next.s, next.len);
+		if (!part) {
+			free(cmd);
+			return NULL;
+		}
+		size_t pl = strlen(part);
+		if (n + 1 + pl + 1 > COMMAND_MAX) {
+			free(part);
+			break;
+		}
+		char *j = realloc(cmd, n + 1 + pl + 1);
+		if (!j) {
+			free(part);
+			free(cmd);
+			return NULL;
+		}
+		cmd = j;
+		cmd[n++] = ' ';
+		memcpy(cmd + n, part, pl + 1);
+		n += pl;
+		free(part);
+		cur = next;
+	}
+	return cmd;
+}
+
+/* Only operands ("bs=1M count=5"): the rest of a command line that a mail
+ * client wrapped. */
+static bool operands_only(const char *s, size_t len)
+{
+	size_t i = 0, n = 0;
+	while (i < len) {
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		if (!(s[i] >= 'a' && s[i] <= 'z'))
+			return false;
+		bool eq = false;
+		for (; i < len && s[i] != ' ' && s[i] != '\t'; i++)
+			eq |= s[i] == '=';
+		if (!eq)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/* A command line wrapped by a mail client, up to text offset `limit`:
+ *   [root@kerneltest008.06.prn3 ~]# dd if=/dev/urandom of=/mnt/ram15/test2
+ *   bs=1M count=5
+ * becomes "dd if=/dev/urandom of=/mnt/ram15/test2 bs=1M count=5".
+ * Takes `cmd` (owned) and returns the joined string, or NULL. */
+static char *join_wrapped(struct bl_message *msg, const struct bl_line *first,
+			  size_t limit, char *cmd)
+{
+	struct bl_line next;
+	if (!bl_line_next(msg, first, &next) || next.off >= limit ||
+	    !operands_only(next.s, next.len))
+		return cmd;
+	char *part = bl_strndup_trim(next.s, next.len);
+	if (!part) {
+		free(cmd);
+		return NULL;
+	}
+	size_t n = strlen(cmd), pl = strlen(part);
+	if (n + 1 + pl + 1 <= COMMAND_MAX) {
+		char *j = realloc(cmd, n + 1 + pl + 1);
+		if (!j) {
+			free(part);
+			free(cmd);
+			return NULL;
+		}
+		cmd = j;
+		cmd[n] = ' ';
+		memcpy(cmd + n + 1, part, pl + 1);
+	}
+	free(part);
+	return cmd;
+}
+
+/* The next command of a list is not part of this one: cuts `cmd` at a
+ * ';', "&&" or "||" outside quotes and parentheses.
+ *   dd if=/dev/zero of=tempfile bs=1M count=1024; sync  ->  dd ... count=1024
+ * A pipeline stays whole ("dd if=/dev/urandom bs=1 count=14 | base64"). */
+static void list_cut(char *cmd)
+{
+	int depth = 0;
+	char quote = 0;
+	for (size_t i = 0; cmd[i]; i++) {
+		char c = cmd[i];
+		if (quote) {
+			if (c == quote)
+				quote = 0;
+		} else if (c == '\'' || c == '"') {
+			quote = c;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			depth--;
+		} else if (depth <= 0 && (c == ';' || ((c == '&' || c == '|') && cmd[i + 1] == c))) {
+			while (i && (cmd[i - 1] == ' ' || cmd[i - 1] == '\t'))
+				i--;
+			cmd[i] = '\0';
+			return;
+		}
+	}
+}
 
 bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 			  struct bl_run *run)
@@ -106,6 +307,17 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		char *cmd = bl_strndup_trim(cur.s + cl.cmd_start, cur.len - cl.cmd_start);
 		if (!cmd)
 			return false;
+		cmd = join_continued(sc->msg, &cur, run->off, cmd);
+		if (!cmd)
+			return false;
+		cmd = join_wrapped(sc->msg, &cur, run->off, cmd);
+		if (!cmd)
+			return false;
+		list_cut(cmd);
+		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
+		size_t cl_len = strlen(cmd);
+		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len && cmd[cl_len - 1] == ')')
+			cmd[cl_len - 1] = '\0';
 		free(run->command);
 		run->command = cmd;
 		run->timed = cl.timed;
@@ -205,10 +417,24 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 		    size_t *tlen)
 {
 	trim(&s, &len);
+	/* markdown emphasis around a caption: "**Measurement:**" */
+	while (len > 2 && (s[len - 1] == '*' || s[len - 1] == '_') && s[0] == s[len - 1])
+		len--;
 	if (len < 2 || len > 120 || !has_letter(s, len) || has_decimal(s, len))
 		return false;
 	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len))
 		return false;
+	/* a path alone, or one word full of digits, is a program's output, not
+	 * the author's words:
+	 *   /dev/md0:                       (hdparm -t)
+	 *   5d41402abc4b2a76b9719d911017c592  (md5) */
+	if (!memchr(s, ' ', len)) {
+		size_t digits = 0;
+		for (size_t i = 0; i < len; i++)
+			digits += s[i] >= '0' && s[i] <= '9';
+		if (s[0] == '/' || digits >= 8)
+			return false;
+	}
 	bool colon = s[len - 1] == ':';
 	if (!colon && !alone)
 		return false;
@@ -233,6 +459,45 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 	return true;
 }
 
+/* A code fence of markdown or Jekyll says nothing about the block:
+ *   ```bash      ~~~console      ``` bash      {% highlight console lineos %} */
+static bool code_fence(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (len >= 3 && (memcmp(s, "```", 3) == 0 || memcmp(s, "~~~", 3) == 0)) {
+		size_t i = 3;
+		while (i < len && s[i] == s[0])
+			i++;
+		while (i < len && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		for (; i < len; i++)
+			if (s[i] == ' ' || s[i] == '\t' || s[i] == '`')
+				return false;
+		return true;
+	}
+	return len >= 4 && memcmp(s, "{%", 2) == 0 && memcmp(s + len - 2, "%}", 2) == 0;
+}
+
+/* "$", "#", "[root@freebsd:~]$": a prompt with nothing typed after it */
+static bool bare_prompt(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len || len > 80 || memchr(s, ' ', len) || memchr(s, '\t', len))
+		return false;
+	char last = s[len - 1];
+	return last == '$' || last == '#' || last == '%' || last == '>';
+}
+
+/* A line that ends a sentence or introduces something: ". ! ? :" */
+static bool ends_sentence(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len)
+		return true;
+	char c = s[len - 1];
+	return c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == ')';
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -249,7 +514,10 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
 		walked++;
-		bool blank = bl_is_blank(above.s, above.len);
+		/* a bare prompt ("$", "[root@freebsd:~]$") between repeats says
+		 * nothing about what follows: it counts as blank */
+		bool blank = bl_is_blank(above.s, above.len) || bare_prompt(above.s, above.len) ||
+			     code_fence(above.s, above.len);
 		if (!blank) {
 			nonblank++;
 			const char *ts;
@@ -261,8 +529,13 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			}
 			struct bl_line up;
 			bool up_blank = !bl_line_prev(sc->msg, &above, &up) ||
-					up.off < sc->floor || bl_is_blank(up.s, up.len);
-			if (!cap && nonblank <= CAPTION_LOOKBACK &&
+					up.off < sc->floor || bl_is_blank(up.s, up.len) ||
+					code_fence(up.s, up.len);
+			/* the end of a sentence that began on the line above is
+			 * not a caption: "... three lines\nwere longer than 80:" */
+			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
+					 !ends_sentence(up.s, up.len);
+			if (!cap && nonblank <= CAPTION_LOOKBACK && !continued &&
 			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
 				cap = ts;
 				caplen = tl;
@@ -282,9 +555,23 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 		free(sc->section);
 		sc->section = NULL;
 	}
-	if (run->label)
+	if (run->label) {
+		sc->near_caption = false;
 		return;
-	if (sc->section)
+	}
+	/* a caption between the heading and the block is the nearer word:
+	 *   ### MetaMap
+	 *   Second run (ii-server6):        -> "Second run (ii-server6)" */
+	bool near = sc->near_caption && nonblank == 0 && prev && prev->label;
+	sc->near_caption = false;
+	if (sec && cap) {
+		run->label = bl_strndup_trim(cap, caplen);
+		sc->near_caption = true;
+	} else if (near) {
+		/* the runs that follow it at once share that caption */
+		run->label = strdup(prev->label);
+		sc->near_caption = true;
+	} else if (sc->section)
 		run->label = strdup(sc->section);
 	else if (cap)
 		run->label = bl_strndup_trim(cap, caplen);
@@ -294,90 +581,51 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 
 /* ---------------------------------------------------------------- scanning */
 
-static pcre2_code *anchors;
-static pcre2_match_data *anchors_md;
-
-static void free_anchors(void)
-{
-	pcre2_code_free(anchors);
-	pcre2_match_data_free(anchors_md);
-	anchors = NULL;
-	anchors_md = NULL;
-}
-
-/* (*MARK:i)anchor_i | ... : the mark names the parser that matched. */
-static bool build_anchors(void)
-{
-	if (anchors)
-		return true;
-	size_t need = 64;
-	for (size_t i = 0; bl_parsers[i]; i++)
-		need += strlen(bl_parsers[i]->anchor) + 32;
-	char *pat = malloc(need);
-	if (!pat)
-		return false;
-	size_t o = 0;
-	o += (size_t)snprintf(pat + o, need - o, "(?m)");
-	for (size_t i = 0; bl_parsers[i]; i++)
-		o += (size_t)snprintf(pat + o, need - o, "%s(*MARK:%zu)(?:%s)", i ? "|" : "",
-				      i, bl_parsers[i]->anchor);
-	anchors = bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK);
-	free(pat);
-	if (!anchors)
-		return false;
-	anchors_md = pcre2_match_data_create_from_pattern(anchors, NULL);
-	if (!anchors_md) {
-		free_anchors();
-		return false;
-	}
-	atexit(free_anchors);
-	return true;
-}
-
 int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 {
-	if (!build_anchors())
+	/* the anchors, found by their needles first (anchor.c) */
+	struct bl_anchor_scan *as = bl_anchor_scan_new(msg);
+	if (!as)
 		return -1;
 	struct bl_scan sc = {.msg = msg, .doc = doc, .floor = 0, .section = NULL};
-	pcre2_match_context *mctx = pcre2_match_context_create(NULL);
-	if (!mctx)
-		return -1;
-	pcre2_set_match_limit(mctx, 1000000);
 	size_t pos = 0;
-	while (pos <= msg->len) {
-		int rc = pcre2_match(anchors, (PCRE2_SPTR)msg->text, msg->len, pos,
-				     PCRE2_NO_UTF_CHECK, anchors_md, mctx);
-		if (rc < 0)
-			break;
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(anchors_md);
-		PCRE2_SPTR mark = pcre2_get_mark(anchors_md);
-		size_t idx = 0;
-		for (const unsigned char *c = mark; c && *c; c++)
-			idx = idx * 10 + (size_t)(*c - '0');
-		const struct bl_parser *p = bl_parsers[idx];
+	struct bl_anchor_hit hit;
+	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {
+		const struct bl_parser *p = bl_parsers[hit.parser];
 		struct bl_line line;
-		bl_line_at(msg, ov[0], &line);
+		bl_line_at(msg, hit.start, &line);
 		if (line.off < sc.floor) {
 			/* the anchor shares a line with the end of the last block */
-			pos = line.next > ov[1] ? line.next : ov[1] + 1;
-			continue;
-		}
-		size_t before = doc->nruns, end = 0;
-		enum bl_claim c = p->claim(&sc, &line, &end);
-		if (c == BL_CLAIMED && end > ov[0]) {
-			for (size_t i = before; i < doc->nruns; i++)
-				assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
-			sc.floor = end;
-			pos = end;
+			pos = line.next > hit.end ? line.next : hit.end + 1;
 		} else {
+			size_t before = doc->nruns, end = 0;
+			enum bl_claim c = p->claim(&sc, &line, &end);
+			if (c == BL_CLAIMED && end > hit.start) {
+				for (size_t i = before; i < doc->nruns; i++) {
+					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
+					/* quoted from an earlier mail: "> 2000+0 records in" */
+					doc->runs[i].quote_depth = bl_message_quote_depth(msg, hit.start);
+				}
+				sc.floor = end;
+				pos = end;
+				continue;
+			}
 			/* not mine: other anchors may still match later on the line */
-			pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
-			/* keep pos on a character boundary */
-			while (pos < msg->len && ((unsigned char)msg->text[pos] & 0xC0) == 0x80)
-				pos++;
+			pos = hit.end > hit.start ? hit.end : hit.start + 1;
 		}
+		/* keep pos on a character boundary */
+		while (pos < msg->len && ((unsigned char)msg->text[pos] & 0xC0) == 0x80)
+			pos++;
 	}
-	pcre2_match_context_free(mctx);
+	size_t where = 0;
+	if (bl_anchor_incomplete(as, &where)) {
+		/* the document says so: its runs may not be all there are */
+		doc->partial = true;
+		bl_doc_diag(doc, -1, BL_WARNING, "scan.incomplete", where,
+			    "the search for benchmark output gave up on this text "
+			    "(regular expression limit); runs may be missing");
+	}
+	bl_anchor_scan_free(as);
 	free(sc.section);
 	bl_doc_group_repeats(doc);
 	return 0;

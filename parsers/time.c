@@ -13,11 +13,13 @@
 #include "re.h"
 #include "units.h"
 
-/* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w" */
+/* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w";
+ * tcsh puts a tab after the percent, which a paste turns into blanks:
+ * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
 static struct bl_re csh_re = BL_RE(
 	"^[ \\t]*(\\d{1,12}\\.\\d{1,6})u (\\d{1,12}\\.\\d{1,6})s "
 	"(\\d{1,6}:\\d{1,2}(?::\\d{1,2})?(?:\\.\\d{1,6})?) (\\d{1,6}(?:\\.\\d{1,3})?)%"
-	"(?: (\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
+	"(?:[ \\t]+(\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
 	0);
 
 /* bash, ksh: "real\t4m37.724s"; POSIX -p: "real 1.23"; one line each of
@@ -27,10 +29,14 @@ static struct bl_re sh_re = BL_RE(
 	0);
 
 /* zsh: "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
- * (the command comes first: its numbers are not times) */
+ * (the command comes first: its numbers are not times). Pasted reports
+ * pad the fields and may lose the job name or carry a note after them:
+ *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total"
+ *   "0.03s user  0.01s system  98% cpu  0.048 total"
+ *   "readStream, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)" */
 static struct bl_re zsh_re = BL_RE(
-	"^(.{0,2000}?)[ \\t]+(\\d{1,9}\\.\\d{1,6})s user (\\d{1,9}\\.\\d{1,6})s system "
-	"(\\d{1,6})% cpu ((?:\\d{1,6}:){0,2}\\d{1,9}\\.\\d{1,6}) total[ \\t]*$",
+	"^(?:(.{0,2000}?)[ \\t]+|[ \\t]*)(\\d{1,9}\\.\\d{1,6})s user[ \\t]+(\\d{1,9}\\.\\d{1,6})s system[ \\t]+"
+	"(\\d{1,6})% cpu[ \\t]+((?:\\d{1,6}:){0,2}\\d{1,9}\\.\\d{1,6}) total[ \\t]*(?:\\([^()\\n]{1,80}\\)[ \\t]*)?$",
 	0);
 
 /* BSD /usr/bin/time: "        1.23 real         0.00 user         0.01 sys" */
@@ -56,7 +62,21 @@ static struct bl_re gnu2_re = BL_RE(
 /* GNU -v: "\tCommand being timed: \"dd if=/dev/zero of=x\"" and lines of
  * "\t<what>: <value>" up to "\tExit status: 0". */
 static struct bl_re gnuv_cmd_re = BL_RE("^[ \\t]*Command being timed: \"(.{0,2000})\"[ \\t]*$", 0);
-static struct bl_re gnuv_kv_re = BL_RE("^[ \\t]+([A-Z][^:\\n]{2,80}): (.{0,100})$", 0);
+/* keys may hold colons: "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
+static struct bl_re gnuv_kv_re = BL_RE("^[ \\t]+([A-Z][^\\n]{2,80}?): (.{0,100})$", 0);
+
+/* GNU time, before its report, when the command did not end well:
+ * "Command exited with non-zero status 1", "Command terminated by signal 2" */
+static struct bl_re gnu_status_re = BL_RE(
+	"^[ \\t]*Command (exited with non-zero status|terminated by signal|stopped by signal) (\\d{1,5})[ \\t]*$",
+	0);
+
+/* pdksh and mksh (OpenBSD's ksh, Android's shell), one line:
+ * "    0m18.40s real     0m00.00s user     0m02.85s system" */
+static struct bl_re pdksh_re = BL_RE(
+	"^[ \\t]*(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) real[ \\t]+(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) user[ \\t]+"
+	"(\\d{1,9}m\\d{1,2}\\.\\d{1,6}s) system[ \\t]*$",
+	0);
 
 static double num(const struct bl_line *l, const struct bl_re_match *m, int g)
 {
@@ -120,6 +140,7 @@ struct report {
 	struct bl_time t;
 	size_t off, end;   /* text span of the report */
 	char *command;     /* printed inside the report (zsh, GNU -v), or NULL */
+	char *label;       /* a caption written in place of zsh's job name */
 };
 
 /* Reads the report that starts at or around `anchor`. */
@@ -224,9 +245,28 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 		r->end = cur.next;
 		return true;
 	}
+	if (bl_re_match(&pdksh_re, l->s, l->len, 0, &m)) {
+		r->t.variant = "ksh";
+		r->t.real = dur(l, &m, 1);
+		r->t.user = dur(l, &m, 2);
+		r->t.system = dur(l, &m, 3);
+		return true;
+	}
 	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m)) {
 		r->t.variant = "zsh";
-		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s, bl_re_glen(&m, 1)) : NULL;
+		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s + m.ov[2], bl_re_glen(&m, 1)) : NULL;
+		size_t cl = r->command ? strlen(r->command) : 0;
+		if (cl && r->command[cl - 1] == ':') {
+			/* "fh.read every buffer:   29.86s user ...": the author's
+			 * words in place of the job name */
+			r->command[cl - 1] = '\0';
+			r->label = bl_strndup_trim(r->command, cl - 1);
+			free(r->command);
+			r->command = NULL;
+		} else if (cl == 0) {
+			free(r->command);
+			r->command = NULL;
+		}
 		r->t.user = num(l, &m, 2);
 		r->t.system = num(l, &m, 3);
 		r->t.cpu_percent = num(l, &m, 4);
@@ -238,7 +278,7 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 		struct bl_line cur = *l;
 		const char *names[3] = {"real", "user", "sys"};
 		double *dst[3] = {&r->t.real, &r->t.user, &r->t.system};
-		bool posix = true;
+		bool posix = true, ksh93 = true;
 		for (int i = 0; i < 3; i++) {
 			if (i) {
 				struct bl_line next;
@@ -254,9 +294,14 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 			size_t vl = bl_re_glen(&m, 2);
 			if (memchr(v, 'm', vl) || memchr(v, 'h', vl) || v[vl - 1] == 's')
 				posix = false;
+			/* ksh93 pads the seconds and prints two decimals:
+			 * "real\t0m09.14s"; bash prints "0m9.140s" */
+			const char *mm = memchr(v, 'm', vl);
+			if (!mm || (size_t)(v + vl - mm) != 7 || mm[3] != '.')
+				ksh93 = false;
 			*dst[i] = dur(&cur, &m, 2);
 		}
-		r->t.variant = posix ? "posix" : "bash";
+		r->t.variant = posix ? "posix" : ksh93 ? "ksh" : "bash";
 		r->end = cur.next;
 		return true;
 	}
@@ -290,6 +335,18 @@ static bool same_command(const char *a, const char *b)
 	}
 }
 
+/* Is `printed` (what zsh or GNU -v print) the command of the run? zsh
+ * prints what was typed after "time", wrappers included ("sudo dd ..."),
+ * where the run's command starts at the tool's word. */
+static bool names_command(const char *printed, const char *cmd)
+{
+	if (same_command(printed, cmd))
+		return true;
+	struct bl_cmdline cl;
+	return bl_scan_parse_cmdline(printed, strlen(printed), NULL, &cl) &&
+	       cl.cmd_start > 0 && same_command(printed + cl.cmd_start, cmd);
+}
+
 static void add_time_results(struct bl_run *run)
 {
 	bl_run_result(run, "elapsed", run->time.real, "s", NULL, 0);
@@ -299,15 +356,22 @@ static void add_time_results(struct bl_run *run)
 		bl_run_result(run, "cpu", run->time.cpu_percent, "percent", NULL, 0);
 }
 
+/* How far above its report a timed command may stand: the command's own
+ * output comes between (f3write prints nine lines before GNU time's). */
+#define TIMED_LOOKBACK 16
+
 /* The command a report timed, when the report does not print it:
  *   $ time (tar xvf ports.tar 2>/dev/null)
- *   [root@freebsd:/ufs]$ time rm -R ports */
+ *   [root@freebsd:/ufs]$ time rm -R ports
+ *   $ /usr/bin/time f3write -e 1 /run/media/jimis/KINGSTON/   (output between)
+ * Only a line with a time wrapper is taken, and a block claimed above
+ * (the floor) ends the search. */
 static bool find_timed_command(struct bl_scan *sc, struct bl_run *run)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_line cur, prev;
 	bl_line_at(msg, run->off, &cur);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < TIMED_LOOKBACK; k++) {
 		if (!bl_line_prev(msg, &cur, &prev) || prev.off < bl_scan_floor(sc))
 			return false;
 		cur = prev;
@@ -332,6 +396,18 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 	struct report r;
 	if (!read_report(sc, anchor, &r))
 		return BL_NOT_MINE;
+	/* GNU time's "Command exited with non-zero status 1" above its report */
+	if (strcmp(r.t.variant, "gnu") == 0 || strcmp(r.t.variant, "gnu-verbose") == 0) {
+		struct bl_line at, up;
+		struct bl_re_match m;
+		bl_line_at(msg, r.off, &at);
+		if (bl_line_prev(msg, &at, &up) && up.off >= bl_scan_floor(sc) &&
+		    bl_re_match(&gnu_status_re, up.s, up.len, 0, &m)) {
+			const char *what = up.s + m.ov[2];
+			extra_int(&r.t.extra, what[0] == 'e' ? "exit_status" : "signal", &up, &m, 2);
+			r.off = up.off;
+		}
+	}
 	r.t.off = r.off;
 	r.t.end_off = r.end;
 	*end = r.end;
@@ -341,21 +417,24 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 	struct bl_run *last = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
 	if (last && !last->time.present && strcmp(last->tool, "time") != 0 &&
 	    only_blank(msg, last->end_off, r.off) &&
-	    (r.command ? (last->command && same_command(last->command, r.command))
+	    (r.command ? (last->command && names_command(r.command, last->command))
 		       : last->timed)) {
 		last->time = r.t;
 		last->end_off = r.end;
 		free(r.command);
+		free(r.label);
 		return BL_CLAIMED;
 	}
 
 	struct bl_run *run = bl_doc_add_run(doc, "time", r.t.variant, r.off, r.end);
 	if (!run) {
 		free(r.command);
+		free(r.label);
 		json_decref(r.t.extra);
 		return BL_NOT_MINE;
 	}
 	run->time = r.t;
+	run->label = r.label;
 	if (r.command) {
 		run->command = r.command;
 		run->has_command = true;
@@ -369,11 +448,12 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 
 static const char *const time_variants[] = {
 	"csh (tcsh: 0.068u 10.386s 1:32.46 11.2% ...)",
-	"bash (ksh: real/user/sys with 0m1.597s)",
+	"bash (real/user/sys with 0m1.597s, after a blank line)",
+	"ksh (ksh93: real 0m09.14s; pdksh/mksh: 0m18.40s real 0m00.00s user 0m02.85s system)",
 	"posix (time -p: real 1.23)",
 	"zsh (command, then: 0.00s user 0.21s system 95% cpu 0.220 total)",
 	"bsd (/usr/bin/time: 1.23 real 0.00 user 0.01 sys, and -l)",
-	"gnu (/usr/bin/time: 0.00user 0.00system 0:00.00elapsed 100%CPU)",
+	"gnu (/usr/bin/time: 0.00user 0.00system 0:00.00elapsed 100%CPU, after \"Command exited with non-zero status N\")",
 	"gnu-verbose (/usr/bin/time -v)",
 	NULL,
 };
@@ -382,8 +462,8 @@ const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
 	.variants = time_variants,
-	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|"
-		  "\\dsystem \\d|s system \\d+% cpu|Command being timed:",
+	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|\\ds real[ \\t]+\\d|"
+		  "\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
 	.command_word = NULL,
 	.claim = time_claim,
 	.command = NULL,

@@ -37,9 +37,22 @@ static bool is_meta(const char *k)
 	       strcmp(k, "flags") == 0 || (l >= 3 && strcmp(k + l - 3, "raw") == 0);
 }
 
+/* A size coordinate the plan scaled with the data: iozone's -s 512m run as
+ * -s4m puts the replayed cells at file_size 4194304, the archived ones at
+ * 536870912. */
+static bool scaled_size(const char *k, json_t *av, json_t *bv, double scale)
+{
+	if (strcmp(k, "file_size") != 0 || !json_is_integer(av) || !json_is_integer(bv) ||
+	    !(scale > 0.0 && scale < 1.0))
+		return false;
+	double want = (double)json_integer_value(av) * scale;
+	return fabs(want - (double)json_integer_value(bv)) < 0.5;
+}
+
 /* Same metric and the same coordinates; the replay's vdev names are read
- * through `rename` (its pool and file disks stand for the post's). */
-static bool same_cell(json_t *a, json_t *b, json_t *rename)
+ * through `rename` (its pool and file disks stand for the post's), its
+ * file sizes through the plan's scale. */
+static bool same_cell(json_t *a, json_t *b, json_t *rename, double scale)
 {
 	if (!json_equal(json_object_get(a, "metric"), json_object_get(b, "metric")))
 		return false;
@@ -57,7 +70,7 @@ static bool same_cell(json_t *a, json_t *b, json_t *rename)
 			if (to)
 				bv = to;
 		}
-		if (!json_equal(v, bv))
+		if (!json_equal(v, bv) && !scaled_size(k, v, bv, scale))
 			return false;
 	}
 	json_object_foreach(b, k, v)
@@ -68,7 +81,7 @@ static bool same_cell(json_t *a, json_t *b, json_t *rename)
 	return na == nb;
 }
 
-static json_t *find_cell(json_t *runs, json_t *cell, json_t *rename)
+static json_t *find_cell(json_t *runs, json_t *cell, json_t *rename, double scale)
 {
 	size_t i, k;
 	json_t *run, *r;
@@ -76,7 +89,7 @@ static json_t *find_cell(json_t *runs, json_t *cell, json_t *rename)
 	{
 		json_array_foreach(json_object_get(run, "results"), k, r)
 		{
-			if (same_cell(cell, r, rename))
+			if (same_cell(cell, r, rename, scale))
 				return r;
 		}
 	}
@@ -160,7 +173,7 @@ json_t *bl_compare_run(json_t *archived, json_t *replayed, const struct bl_plan 
 			if (!is_meta(k))
 				json_object_set(coords, k, v);
 		}
-		json_t *match = find_cell(replayed, r, p->rename);
+		json_t *match = find_cell(replayed, r, p->rename, p->scale);
 		double rv = NAN;
 		if (match && json_is_number(json_object_get(match, "value")))
 			rv = json_number_value(json_object_get(match, "value"));

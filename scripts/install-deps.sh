@@ -6,8 +6,8 @@
 set -eu
 
 packages="build-essential pkg-config libpcre2-dev libjansson-dev
-libcairo2-dev libpango1.0-dev clang libclang-rt-14-dev python3
-python3-jsonschema fonts-dejavu-core fonts-noto-cjk
+libcairo2-dev libpango1.0-dev libfontconfig-dev zlib1g-dev clang libclang-rt-14-dev
+python3 python3-jsonschema fonts-dejavu-core fonts-noto-cjk valgrind parallel
 bonnie++ bubblewrap zfs-fuse"
 # bonnie++, bubblewrap (the replay sandbox) and zfs-fuse (zpool iostat
 # replays) are for `benchlog replay`; iozone is in Debian's non-free only

@@ -128,7 +128,10 @@ def paths_in(argv):
 DD_EXPECT = [
     ("of=/dev/sda", "refused"),
     ("of=/etc/passwd", "done"),
-    ("; rm -rf ~", "refused"),
+    # the scanner ends a command at ';' and '&&': the dd part is replayed,
+    # the rest never reaches the plan (the refusal of a whole command line
+    # with them is in hostile-docs.json)
+    ("of=/tmp/x bs=1m count=1", "done"),
     ("| tee", "refused"),
     ("$(mktemp)", "refused"),
     ("`id -un`", "refused"),
@@ -139,13 +142,15 @@ DD_EXPECT = [
     ("if=/dev/sda", "done"),
     ("if=/etc/shadow", "done"),
     ("of=/proc/sys", "refused"),
-    ("&& reboot", "refused"),
+    ("of=/dev/null bs=1m count=10", "done"),
     ("> /dev/sda", "refused"),
 ]
 DOC_EXPECT = {
     "bonnie++ -d /": "done",
     "bonnie++ -d /etc": "done",
     "bonnie++ then reboot": "refused",
+    "dd then rm": "refused",
+    "dd and reboot": "refused",
     "bonnie++ semaphores": "refused",
     "iozone -f /etc/shadow": "done",
     "iozone report over /etc/passwd": "done",
@@ -203,6 +208,9 @@ def safety(bench, sandbox):
             check(f"{name}: command", needle in (entry["command"] or ""), entry["command"])
             check(f"{name}: {want}", entry["status"] == want, f"{entry['status']} {entry.get('reason', '')}")
         check(f"{tag}: all dd cases seen", len(docs[0]["replays"]) == len(DD_EXPECT))
+        for entry in docs[0]["replays"]:
+            cmd = entry["command"] or ""
+            check(f"{tag}: no second command in '{cmd}'", "rm -rf" not in cmd and "reboot" not in cmd)
         for entry in docs[1]["replays"]:
             want = DOC_EXPECT.get(entry["label"])
             check(f"{tag}: '{entry['label']}': {want}", entry["status"] == want,
@@ -245,8 +253,24 @@ def rows(entry):
 
 def end_to_end_dd(bench, tmp):
     chart = tmp / "chart.jsonl"
+    png, svg = tmp / "then-now.png", tmp / "then-now.svg"
     p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8M", "--scratch", str(tmp), "--chart-data",
-                        str(chart), str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=120)
+                        str(chart), "--chart", str(png), str(HERE / "dd-post.txt")],
+                       capture_output=True, text=True, timeout=120)
+    head = png.read_bytes()[:24] if png.exists() else b""
+    check("dd e2e: --chart PNG written", head[:8] == b"\x89PNG\r\n\x1a\n" and
+          int.from_bytes(head[16:20], "big") > 100, str(head))
+    # the chart file alone, from the same post: an SVG naming both sources
+    q = subprocess.run([bench, "replay", "-q", "--max-bytes", "1M", "--scratch", str(tmp), "--chart", str(svg),
+                        str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=120)
+    text = svg.read_text() if svg.exists() else ""
+    check("dd e2e: --chart SVG names archived and replay", q.returncode == 0 and "<svg" in text and
+          "(archived)" in text and "replay on " in text, q.stderr[-300:])
+    bad = subprocess.run([bench, "replay", "--chart", str(tmp / "chart.txt"), str(HERE / "dd-post.txt")],
+                         capture_output=True, text=True, timeout=60)
+    check("dd e2e: --chart with an unknown extension is a usage error",
+          bad.returncode == 2 and "png, .svg or .pdf" in bad.stderr and not (tmp / "chart.txt").exists(),
+          bad.stderr[-300:])
     pair = docs_of(chart.read_text()) if chart.exists() else []
     check("dd e2e: chart data: two documents", len(pair) == 2 and all(len(d["runs"]) == 3 for d in pair))
     try:

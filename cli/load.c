@@ -1,0 +1,94 @@
+/* load.c - inputs for chart and table: a raw post (parsed here through the
+ * library) or benchlog/1 JSON (one document, several concatenated, or JSON
+ * Lines), told apart by their first bytes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/benchlog.h"
+#include "cli.h"
+
+struct collect {
+	json_t *docs;
+	const char *path;
+};
+
+static int each_message(struct bl_message *m, void *vctx)
+{
+	struct collect *c = vctx;
+	json_t *doc = bl_parse_message(m, c->path);
+	if (!doc)
+		return -1;
+	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
+}
+
+/* Documents from JSON text: 1 when the text is benchlog JSON, 0 when it is
+ * not JSON at all (a post), -1 when it starts as JSON but is broken. */
+static int load_json(const char *data, size_t len, const char *path, json_t *docs)
+{
+	size_t i = 0;
+	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+		i++;
+	if (i >= len || data[i] != '{')
+		return 0;
+	size_t ndocs = 0;
+	while (i < len) {
+		json_error_t e;
+		json_t *d = json_loadb(data + i, len - i, JSON_DISABLE_EOF_CHECK, &e);
+		if (!d) {
+			if (ndocs == 0)
+				return 0; /* a post that happens to start with '{' */
+			cli_error("%s:%d: not benchlog JSON: %s", path, e.line, e.text);
+			return -1;
+		}
+		const char *schema = json_string_value(json_object_get(d, "schema"));
+		if (!schema || strcmp(schema, BL_SCHEMA_ID) != 0) {
+			json_decref(d);
+			if (ndocs == 0)
+				return 0;
+			cli_error("%s: a JSON value that is not a %s document", path, BL_SCHEMA_ID);
+			return -1;
+		}
+		json_array_append_new(docs, d);
+		ndocs++;
+		i += e.position;
+		while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+			i++;
+	}
+	return 1;
+}
+
+int cli_load_docs(char **files, int nfiles, json_t *docs)
+{
+	int rc = 0;
+	for (int f = 0; f < nfiles; f++) {
+		char *data;
+		size_t len;
+		const char *path = strcmp(files[f], "-") == 0 ? "<stdin>" : files[f];
+		if (cli_read_file(files[f], &data, &len) < 0) {
+			cli_error("%s: %s", path, strerror(errno));
+			rc = -1;
+			continue;
+		}
+		int j = load_json(data, len, path, docs);
+		if (j < 0)
+			rc = -1;
+		else if (j == 0) {
+			struct collect c = {docs, path};
+			if (bl_ingest_buffer(data, len, each_message, &c) != 0) {
+				cli_error("%s: out of memory", path);
+				rc = -1;
+			}
+		}
+		free(data);
+	}
+	return rc;
+}
+
+int cli_write_out(void *ctx, const unsigned char *data, size_t len)
+{
+	FILE *f = ctx;
+	return len == 0 || fwrite(data, 1, len, f) == len ? 0 : -1;
+}

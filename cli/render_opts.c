@@ -1,0 +1,54 @@
+/* render_opts.c - the options chart and table share: what to select and
+ * how to group, sort and scale it. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "render_opts.h"
+
+const char cli_select_help[] =
+	"  --tool NAME          only runs of this tool (dd, time, bonnie++, iozone, ...)\n"
+	"  --metric NAME        chart this metric (throughput, elapsed, seq_output_block, ...)\n"
+	"  --group-by KEY       categories by label (default), run, source, tool or metric\n"
+	"  --where REGEX        only runs whose label or command matches (PCRE2, caseless)\n"
+	"  --sort ORDER         input (default), name or value (largest first)\n"
+	"  --units U            decimal (MB/s, default) or binary (MiB/s)\n"
+	"  --title TEXT         the chart's title\n"
+	"  --log                logarithmic value axis\n";
+
+/* Returns 1 when ch was one of the shared options, 0 when not, -1 on a bad
+ * value (reported). */
+int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
+{
+	int v;
+	switch (ch) {
+	case OPT_TOOL: o->tool = arg; return 1;
+	case OPT_METRIC: o->metric = arg; return 1;
+	case OPT_WHERE: o->where = arg; return 1;
+	case OPT_TITLE: o->title = arg; return 1;
+	case OPT_LOG: o->log = true; return 1;
+	case OPT_GROUP_BY:
+		if ((v = bl_key_parse(arg)) < 0) {
+			cli_error("--group-by: '%s' is not label, run, source, tool or metric", arg);
+			return -1;
+		}
+		o->group_by = (enum bl_key)v;
+		return 1;
+	case OPT_SORT:
+		if ((v = bl_sort_parse(arg)) < 0) {
+			cli_error("--sort: '%s' is not input, name or value", arg);
+			return -1;
+		}
+		o->sort = (enum bl_sort)v;
+		return 1;
+	case OPT_UNITS:
+		if ((v = bl_units_parse(arg)) < 0) {
+			cli_error("--units: '%s' is not decimal or binary", arg);
+			return -1;
+		}
+		o->units = (enum bl_units)v;
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,125 @@
+/* decode.h - the decoders of the ingest stage, each in its own file.
+ *
+ * Each reads a struct bl_src and appends to a struct bl_tbuf (tbuf.h), so
+ * that every output byte keeps its offset in the original input. What a
+ * decoder notices about bad input goes to the message's diagnostics with
+ * that offset; a decoder never stops at bad input: it keeps what it can
+ * read and says what it could not. All of them run in time linear in
+ * their input. */
+#ifndef BL_DECODE_H
+#define BL_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "message.h"
+#include "tbuf.h"
+
+/* An ingest diagnostic at original offset `origin` (relative to the
+ * message's raw bytes); its line is filled in by bl_ingest_diag_lines. */
+void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
+		    size_t origin, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Fills in the line of every ingest diagnostic (one pass over the bytes). */
+void bl_ingest_diag_lines(struct bl_message *m);
+
+/* qp.c - quoted-printable (RFC 2045 6.7). `flattened`: the text lost its
+ * line breaks, so a soft break shows as "= " between words. Invalid
+ * escapes are kept as they are, and reported. */
+void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  bool flattened);
+/* Whether text with no headers looks quoted-printable: escapes ("=3D",
+ * "=20") and soft breaks, and few '=' that are neither. */
+bool bl_qp_detect(const char *s, size_t len);
+
+/* base64.c - base64 (RFC 2045 6.8); white space skipped, other stray
+ * characters and a truncated end reported. */
+void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* Decodes into a plain buffer (for RFC 2047 words); returns bytes written. */
+size_t bl_base64_decode_plain(const char *s, size_t n, unsigned char *out);
+
+/* charset.c - text in `charset` to UTF-8 (iconv). NULL, "us-ascii" and
+ * "utf-8" only repair: invalid UTF-8 and NUL become U+FFFD. An unknown
+ * charset is reported and repaired as UTF-8. Returns true when bytes
+ * changed (a decoding worth recording). */
+bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+			const char *charset);
+/* A header string in `charset` as a new UTF-8 string (invalid bytes as
+ * U+FFFD); NULL only when memory ran out. */
+char *bl_charset_string(const char *s, size_t n, const char *charset);
+/* True when [s, s+n) is valid UTF-8 without NUL. */
+bool bl_utf8_valid(const char *s, size_t n);
+
+/* rfc822.c - a header block. */
+struct bl_headers {
+	char *subject, *from, *date, *message_id; /* UTF-8, RFC 2047 decoded */
+	char type[64];        /* "text/plain" (lower case); "" if absent */
+	char charset[48];
+	char boundary[128];
+	char encoding[32];    /* Content-Transfer-Encoding, lower case */
+	char disposition[32]; /* "inline", "attachment" */
+	bool flowed, delsp;   /* format=flowed; delsp=yes */
+	size_t body;          /* offset of the body in the source */
+	bool has_body;        /* an empty line ended the headers */
+	size_t nfields;
+};
+/* Parses the header block at the start of src; Subject and From are RFC
+ * 2047 decoded, every kept value is valid UTF-8. */
+void bl_headers_parse(struct bl_src *src, struct bl_headers *h);
+void bl_headers_free(struct bl_headers *h);
+/* RFC 2047: a header value with =?charset?Q|B?...?= words decoded, as a new
+ * UTF-8 string. */
+char *bl_rfc2047_decode(const char *s, size_t n);
+/* Whether the text starts with a mail header block (eml detection). */
+bool bl_headers_detect(const char *s, size_t len);
+
+/* mime.c - the text of a MIME entity (headers already parsed into h; the
+ * body starts at h->body): multipart walked (text/plain preferred, then
+ * text/html), transfer encodings and charsets undone, HTML made text. */
+void bl_mime_body(struct bl_message *m, struct bl_src *entity,
+		  const struct bl_headers *h, struct bl_tbuf *out);
+
+/* html.c - the text of an HTML page: <pre> layout kept, <br> and block
+ * elements as line breaks, entities decoded, script and style dropped. */
+void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* Whether bytes look like an HTML page or fragment. */
+bool bl_html_detect(const char *s, size_t len);
+/* The charset named by <meta charset> / http-equiv in the page head, copied
+ * to out (lower case); false when none. */
+bool bl_html_meta_charset(const char *s, size_t len, char *out, size_t outsz);
+
+/* quote.c - mail quoting ("> ", ">> ", "> > ", "| ") stripped; the depth of
+ * each line kept in the message (bl_message_quote_depth). Returns true when
+ * some line was quoted. */
+bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+
+/* rewrap.c - lines a mail client broke undone: format=flowed (RFC 3676)
+ * when `flowed`, and tool lines broken near 72 columns. Returns true when
+ * something was joined. */
+bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+	       bool flowed, bool delsp);
+/* format=flowed undone before quoting is stripped (quote marks kept on
+ * the first line of each joined paragraph). */
+bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool delsp);
+
+/* unflatten.c - a post flattened onto one line: line breaks put back
+ * before prompts, commands and tool output. Returns true when some break
+ * was put back. */
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* A whole mail flattened onto one line keeps its headers inline
+ * ("... Subject: More zfs benchmarks X-BeenThere: ..."): Subject, From,
+ * Date and Message-ID are read from there when nothing else set them. */
+void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
+/* Whether the text has lines long enough to be a flattened post. */
+bool bl_unflatten_detect(const char *s, size_t len);
+
+/* mbox.c - mbox framing. */
+/* Whether a line (without its newline) is an mbox "From " separator. */
+bool bl_mbox_is_separator(const char *line, size_t len);
+/* Whether the bytes start like an mbox archive. */
+bool bl_mbox_detect(const char *s, size_t len);
+/* One message of the archive: its separator line dropped and ">From "
+ * lines unquoted (mboxrd: one '>' removed). */
+void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out);
+
+#endif

@@ -1,0 +1,366 @@
+/* html.c - the text of an HTML page: mailing-list archives (pipermail,
+ * hypermail: the mail inside <pre>), forums and blogs.
+ *
+ *   <pre>srebrny# time dd if=/dev/zero of=/data01/test01 bs=1m</pre>
+ *   2000+0 records in<br>2000+0 records out<br>
+ *   <td>eli.zfs</td><td>19</td>      cells become blank-separated
+ *   &gt; quoted&nbsp;&nbsp;text      entities decoded; &nbsp; is a space
+ *
+ * Outside <pre>, white space collapses as a browser shows it; <br> and
+ * block elements end lines; script, style and comments are dropped. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "decode.h"
+
+#define MAX_TAG 4096
+
+struct html {
+	struct bl_message *m;
+	struct bl_src *in;
+	struct bl_tbuf *out;
+	int pre;
+	bool pending_space;
+	int newlines; /* newlines at the end of out */
+};
+
+static bool has_prefix_ci(const char *s, size_t n, const char *p)
+{
+	size_t pl = strlen(p);
+	return n >= pl && strncasecmp(s, p, pl) == 0;
+}
+
+static void emit_newline(struct html *h, size_t origin)
+{
+	h->pending_space = false;
+	if (h->newlines >= 2 || !h->out->len)
+		return;
+	bl_tbuf_putc(h->out, '\n', origin);
+	h->newlines++;
+}
+
+static void emit_text(struct html *h, size_t off, size_t n)
+{
+	if (h->pending_space && h->out->len && !h->newlines)
+		bl_tbuf_putc(h->out, ' ', bl_src_origin(h->in, off));
+	h->pending_space = false;
+	bl_tbuf_copy(h->out, h->in, off, n);
+	h->newlines = 0;
+}
+
+static void emit_bytes(struct html *h, const char *s, size_t n, size_t origin)
+{
+	if (h->pending_space && h->out->len && !h->newlines)
+		bl_tbuf_putc(h->out, ' ', origin);
+	h->pending_space = false;
+	bl_tbuf_put_at(h->out, s, n, origin);
+	h->newlines = 0;
+}
+
+static size_t put_utf8(unsigned long cp, char *o)
+{
+	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+static const struct {
+	const char *name;
+	unsigned long cp;
+} entities[] = {
+	{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''},
+	{"nbsp", ' '}, {"copy", 0xA9}, {"reg", 0xAE}, {"deg", 0xB0}, {"micro", 0xB5},
+	{"middot", 0xB7}, {"times", 0xD7}, {"laquo", 0xAB}, {"raquo", 0xBB},
+	{"hellip", 0x2026}, {"ndash", 0x2013}, {"mdash", 0x2014}, {"lsquo", 0x2018},
+	{"rsquo", 0x2019}, {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"bull", 0x2022},
+	{"euro", 0x20AC}, {"shy", 0xAD}, {"aacute", 0xE1}, {"eacute", 0xE9},
+	{"iacute", 0xED}, {"oacute", 0xF3}, {"uacute", 0xFA}, {"ouml", 0xF6},
+	{"uuml", 0xFC}, {"auml", 0xE4}, {"szlig", 0xDF}, {"ccedil", 0xE7},
+	{"egrave", 0xE8}, {"agrave", 0xE0}, {"ntilde", 0xF1}, {"odblac", 0x151},
+	{"Aacute", 0xC1}, {"Eacute", 0xC9}, {"Ouml", 0xD6}, {"Uuml", 0xDC},
+	{"Auml", 0xC4}, {"thinsp", 0x2009}, {"ensp", 0x2002}, {"emsp", 0x2003},
+	{NULL, 0},
+};
+
+/* "&gt;", "&#62;", "&#x3e;" at s: the code point and the length, or 0. */
+static size_t entity(const char *s, size_t n, unsigned long *cp)
+{
+	if (n < 3 || s[0] != '&')
+		return 0;
+	size_t i = 1;
+	if (s[1] == '#') {
+		bool hex = n > 2 && (s[2] == 'x' || s[2] == 'X');
+		i = hex ? 3 : 2;
+		unsigned long v = 0;
+		size_t d = 0;
+		while (i < n && d < 8 && (hex ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i]))) {
+			int c = (unsigned char)s[i];
+			v = v * (hex ? 16 : 10) +
+			    (unsigned long)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
+			i++;
+			d++;
+		}
+		if (!d)
+			return 0;
+		if (i < n && s[i] == ';')
+			i++;
+		*cp = v;
+		return i;
+	}
+	while (i < n && i < 12 && isalnum((unsigned char)s[i]))
+		i++;
+	size_t nl = i - 1;
+	for (size_t k = 0; entities[k].name; k++)
+		if (strlen(entities[k].name) == nl && memcmp(entities[k].name, s + 1, nl) == 0) {
+			if (i < n && s[i] == ';')
+				i++;
+			else if (nl > 4)
+				return 0;
+			*cp = entities[k].cp;
+			return i;
+		}
+	return 0;
+}
+
+static bool block_element(const char *t, size_t tl)
+{
+	static const char *const blocks[] = {
+		"p", "div", "tr", "li", "ul", "ol", "dl", "dt", "dd", "table", "h1", "h2",
+		"h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "title", "section",
+		"article", "header", "footer", "address", "center", "form", "tbody",
+		"thead", "caption", "figure", "figcaption", "main", "nav", "aside", NULL,
+	};
+	for (const char *const *b = blocks; *b; b++)
+		if (strlen(*b) == tl && strncasecmp(*b, t, tl) == 0)
+			return true;
+	return false;
+}
+
+/* Finds the end of raw-text content (</script>, </style>) from i. */
+static size_t skip_raw(const char *s, size_t n, size_t i, const char *name)
+{
+	size_t nl = strlen(name);
+	while (i < n) {
+		const char *lt = memchr(s + i, '<', n - i);
+		if (!lt)
+			return n;
+		i = (size_t)(lt - s);
+		if (i + 2 + nl <= n && s[i + 1] == '/' && strncasecmp(s + i + 2, name, nl) == 0) {
+			const char *gt = memchr(s + i, '>', n - i);
+			return gt ? (size_t)(gt - s) + 1 : n;
+		}
+		i++;
+	}
+	return n;
+}
+
+void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	struct html h = {.m = m, .in = in, .out = out};
+	const char *s = in->s;
+	size_t n = in->len, i = 0;
+	bool unclosed_comment = false;
+	if (!bl_tbuf_reserve(out, n / 2))
+		return;
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '<') {
+			if (has_prefix_ci(s + i, n - i, "<!--")) {
+				const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
+				if (!e) {
+					unclosed_comment = true;
+					m->truncated = true;
+					bl_ingest_diag(m, BL_WARNING, "html.unclosed-comment",
+						       bl_src_origin(in, i),
+						       "an HTML comment is never closed: the rest of the page is hidden");
+					break;
+				}
+				i = (size_t)(e - s) + 3;
+				continue;
+			}
+			if (has_prefix_ci(s + i, n - i, "<![CDATA[")) {
+				const char *e = memmem(s + i + 9, n - i - 9, "]]>", 3);
+				size_t end = e ? (size_t)(e - s) : n;
+				emit_text(&h, i + 9, end - i - 9);
+				i = e ? end + 3 : n;
+				continue;
+			}
+			size_t j = i + 1;
+			bool close = j < n && s[j] == '/';
+			if (close)
+				j++;
+			size_t t0 = j;
+			while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '-' || s[j] == ':'))
+				j++;
+			size_t tl = j - t0;
+			bool decl = i + 1 < n && (s[i + 1] == '!' || s[i + 1] == '?');
+			if (!tl && !decl) {
+				/* a lone '<' ("a < b"): text */
+				emit_text(&h, i, 1);
+				i++;
+				continue;
+			}
+			/* the end of the tag, quotes respected, within MAX_TAG */
+			size_t k = j;
+			char q = 0;
+			while (k < n && k - i < MAX_TAG) {
+				if (q) {
+					if (s[k] == q)
+						q = 0;
+				} else if (s[k] == '"' || s[k] == '\'') {
+					q = s[k];
+				} else if (s[k] == '>') {
+					break;
+				}
+				k++;
+			}
+			if (k >= n || s[k] != '>') {
+				emit_text(&h, i, 1);
+				i++;
+				continue;
+			}
+			const char *t = s + t0;
+			size_t origin = bl_src_origin(in, i);
+			if (!close && (tl == 6 && strncasecmp(t, "script", 6) == 0)) {
+				i = skip_raw(s, n, k + 1, "script");
+				continue;
+			}
+			if (!close && (tl == 5 && strncasecmp(t, "style", 5) == 0)) {
+				i = skip_raw(s, n, k + 1, "style");
+				continue;
+			}
+			if (tl == 3 && strncasecmp(t, "pre", 3) == 0) {
+				h.pre += close ? (h.pre > 0 ? -1 : 0) : 1;
+				emit_newline(&h, origin);
+			} else if (tl == 2 && strncasecmp(t, "br", 2) == 0) {
+				h.pending_space = false;
+				bl_tbuf_putc(out, '\n', origin);
+				h.newlines++;
+			} else if (tl && block_element(t, tl)) {
+				emit_newline(&h, origin);
+			} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 ||
+						strncasecmp(t, "th", 2) == 0)) && !close) {
+				if (out->len && !h.newlines)
+					h.pending_space = true;
+			}
+			i = k + 1;
+			continue;
+		}
+		if (c == '&') {
+			unsigned long cp;
+			size_t el = entity(s + i, n - i, &cp);
+			if (el) {
+				char buf[4];
+				size_t bl = put_utf8(cp, buf);
+				emit_bytes(&h, buf, bl, bl_src_origin(in, i));
+				i += el;
+				continue;
+			}
+			emit_text(&h, i, 1);
+			i++;
+			continue;
+		}
+		if (h.pre) {
+			size_t j = i;
+			while (j < n && s[j] != '<' && s[j] != '&')
+				j++;
+			emit_text(&h, i, j - i);
+			/* the run may end with line breaks */
+			size_t nlc = 0;
+			for (size_t k = j; k > i && (s[k - 1] == '\n' || s[k - 1] == '\r'); k--)
+				nlc += s[k - 1] == '\n';
+			h.newlines = (int)nlc;
+			i = j;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+			if (out->len && !h.newlines)
+				h.pending_space = true;
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && s[j] != '<' && s[j] != '&' && s[j] != ' ' && s[j] != '\t' &&
+		       s[j] != '\n' && s[j] != '\r' && s[j] != '\f')
+			j++;
+		emit_text(&h, i, j - i);
+		i = j;
+	}
+	(void)unclosed_comment;
+	if (out->len && out->s[out->len - 1] != '\n')
+		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
+}
+
+static bool find_ci(const char *s, size_t n, const char *p, size_t *at)
+{
+	size_t pl = strlen(p);
+	for (size_t i = 0; i + pl <= n; i++)
+		if (strncasecmp(s + i, p, pl) == 0) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+bool bl_html_detect(const char *s, size_t len)
+{
+	size_t i = 0;
+	if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && isspace((unsigned char)s[i]))
+		i++;
+	if (i >= len || s[i] != '<')
+		return false;
+	size_t n = len - i < 2048 ? len - i : 2048, at;
+	static const char *const marks[] = {"<!doctype html", "<html", "<head", "<body",
+					    "<pre", "<div", "<p>", "<br", "<table", NULL};
+	for (const char *const *mk = marks; *mk; mk++)
+		if (find_ci(s + i, n, *mk, &at))
+			return true;
+	return false;
+}
+
+bool bl_html_meta_charset(const char *s, size_t len, char *out, size_t outsz)
+{
+	size_t n = len < 8192 ? len : 8192, i = 0, at;
+	while (i < n && find_ci(s + i, n - i, "<meta", &at)) {
+		size_t t = i + at;
+		const char *gt = memchr(s + t, '>', n - t);
+		size_t te = gt ? (size_t)(gt - s) : n, c;
+		if (find_ci(s + t, te - t, "charset=", &c)) {
+			size_t v = t + c + 8;
+			while (v < te && (s[v] == '"' || s[v] == '\'' || s[v] == ' '))
+				v++;
+			size_t o = 0;
+			while (v < te && o + 1 < outsz &&
+			       (isalnum((unsigned char)s[v]) || s[v] == '-' || s[v] == '_' ||
+				s[v] == ':' || s[v] == '.'))
+				out[o++] = (char)tolower((unsigned char)s[v++]);
+			out[o] = '\0';
+			return o > 0;
+		}
+		i = te;
+	}
+	return false;
+}

@@ -1,0 +1,63 @@
+/* mbox.c - mbox framing: the "From " line that starts each message, and
+ * the ">From " quoting of body lines (mboxrd: one '>' removed).
+ *   From owner-freebsd-stable@FreeBSD.ORG Sun Feb 14 17:42:38 2010
+ * A body line "From here on ..." is not a separator: a separator names a
+ * sender and carries a time of day. */
+#include <string.h>
+
+#include "decode.h"
+
+bool bl_mbox_is_separator(const char *s, size_t len)
+{
+	if (len < 7 || memcmp(s, "From ", 5) != 0 || s[5] == ' ')
+		return false;
+	if (len > 1000)
+		len = 1000;
+	/* a time of day: "17:42:38" or "17:42" */
+	for (size_t i = 5; i + 4 < len; i++)
+		if (s[i] >= '0' && s[i] <= '9' && s[i + 1] >= '0' && s[i + 1] <= '9' &&
+		    s[i + 2] == ':' && s[i + 3] >= '0' && s[i + 3] <= '9' && s[i + 4] >= '0' &&
+		    s[i + 4] <= '9')
+			return true;
+	return false;
+}
+
+bool bl_mbox_detect(const char *s, size_t len)
+{
+	const char *nl = memchr(s, '\n', len);
+	if (!nl)
+		return false;
+	size_t l1 = (size_t)(nl - s);
+	if (l1 && s[l1 - 1] == '\r')
+		l1--;
+	if (!bl_mbox_is_separator(s, l1))
+		return false;
+	size_t rest = (size_t)(nl - s) + 1;
+	return bl_headers_detect(s + rest, len - rest);
+}
+
+void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
+{
+	const char *s = in->s;
+	size_t n = in->len, i = 0;
+	/* the separator line is framing, not message */
+	const char *nl = memchr(s, '\n', n);
+	if (nl && bl_mbox_is_separator(s, (size_t)(nl - s)))
+		i = (size_t)(nl - s) + 1;
+	if (!bl_tbuf_reserve(out, n - i))
+		return;
+	size_t from = i;
+	while (i < n) {
+		const char *e = memchr(s + i, '\n', n - i);
+		size_t end = e ? (size_t)(e - s) + 1 : n;
+		size_t k = i;
+		while (k < end && s[k] == '>')
+			k++;
+		if (k > i && end - k >= 5 && memcmp(s + k, "From ", 5) == 0) {
+			bl_tbuf_copy(out, in, from, i - from);
+			from = i + 1; /* drop one '>' */
+		}
+		i = end;
+	}
+	bl_tbuf_copy(out, in, from, n - from);
+}

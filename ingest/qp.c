@@ -1,0 +1,119 @@
+/* qp.c - quoted-printable, in mail bodies and in text that kept it.
+ *
+ * Archives show it as plain text:
+ *   # dd if=3D/dev/zero of=3D/root/zerofile.000 bs=3D1M count=3D200
+ *   I decided to =
+ *   test my own server.
+ * and a flattened page shows the soft break as "= " between two words. */
+#include <string.h>
+
+#include "decode.h"
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  bool flattened)
+{
+	const unsigned char *s = (const unsigned char *)in->s;
+	size_t n = in->len, bad = 0, first_bad = 0, i = 0;
+	if (!bl_tbuf_reserve(out, n))
+		return;
+	while (i < n) {
+		const unsigned char *eq = memchr(s + i, '=', n - i);
+		size_t stop = eq ? (size_t)(eq - s) : n;
+		if (stop > i)
+			bl_tbuf_copy(out, in, i, stop - i);
+		i = stop;
+		if (i >= n)
+			break;
+		/* s[i] == '=' */
+		if (i + 2 < n && hexval(s[i + 1]) >= 0 &&
+		    hexval(s[i + 2]) >= 0) {
+			char c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+			bl_tbuf_putc(out, c, bl_src_origin(in, i));
+			i += 3;
+			continue;
+		}
+		/* soft break: "=" then optional blanks then the line end */
+		size_t k = i + 1;
+		while (k < n && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (k >= n) {
+			i = n;
+			break;
+		}
+		if (s[k] == '\n') {
+			i = k + 1;
+			continue;
+		}
+		if (s[k] == '\r' && k + 1 < n && s[k + 1] == '\n') {
+			i = k + 2;
+			continue;
+		}
+		if (flattened && k == i + 2 && s[i + 1] == ' ') {
+			/* "to = test": the newline after '=' became one space */
+			i += 2;
+			continue;
+		}
+		/* not an escape: keep it, as RFC 2045 advises */
+		if (!bad++)
+			first_bad = i;
+		bl_tbuf_copy(out, in, i, 1);
+		i++;
+	}
+	if (bad)
+		bl_ingest_diag(m, BL_WARNING, "qp.bad-escape", bl_src_origin(in, first_bad),
+			       "%zu '=' not followed by two hex digits or a line end kept as "
+			       "text (first at byte %zu)",
+			       bad, m->raw_offset + bl_src_origin(in, first_bad));
+}
+
+bool bl_qp_detect(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t esc = 0, soft = 0, bad = 0, strong = 0;
+	for (size_t i = 0; i < len;) {
+		const unsigned char *eq = memchr(s + i, '=', len - i);
+		if (!eq)
+			break;
+		i = (size_t)(eq - s);
+		bool h1 = i + 1 < len && ((s[i + 1] >= '0' && s[i + 1] <= '9') ||
+					  (s[i + 1] >= 'A' && s[i + 1] <= 'F'));
+		bool h2 = i + 2 < len && ((s[i + 2] >= '0' && s[i + 2] <= '9') ||
+					  (s[i + 2] >= 'A' && s[i + 2] <= 'F'));
+		if (h1 && h2) {
+			esc++;
+			/* "=3D" (a literal '='), "=20"/"=09" (trailing blanks) and
+			 * 8-bit bytes are what encoders write; count=2000 is not */
+			if ((s[i + 1] == '3' && s[i + 2] == 'D') ||
+			    (s[i + 1] == '2' && s[i + 2] == '0' &&
+			     (i + 3 >= len || s[i + 3] == '\n' || s[i + 3] == '\r' || s[i + 3] == ' ')) ||
+			    (s[i + 1] >= '8'))
+				strong++;
+			i += 3;
+			continue;
+		}
+		size_t k = i + 1;
+		while (k < len && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (k < len && (s[k] == '\n' || s[k] == '\r'))
+			soft++;
+		else if (k == i + 2 && k < len && s[k] != '=')
+			soft++; /* "= " in a flattened text */
+		else
+			bad++;
+		i++;
+	}
+	if (!strong)
+		return false;
+	return esc + soft >= 3 && bad * 4 <= esc + soft;
+}

@@ -1,0 +1,159 @@
+/* rewrap.c - lines a mail client broke, joined again.
+ *
+ * format=flowed (RFC 3676): a line ending in a space continues on the
+ * next line of the same quote depth; a leading space was stuffed.
+ *
+ * Clients that wrap at 72-76 columns break long tool lines in two:
+ *   2097152000 bytes transferred in 35.290738 secs (59417943
+ *   bytes/sec)
+ *   srebrny# time dd if=/dev/zero of=/data01/a/very/long/path/test01
+ *   bs=1m count=2000
+ * A short line is joined to the one above when the joined line is a tool
+ * line (or a command with its operands) and the upper line alone is not. */
+#include <string.h>
+
+#include "../parsers/re.h"
+#include "decode.h"
+
+/* "2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)" */
+static struct bl_re bsd_dd = BL_RE(
+	"^[ \\t]*\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)[ \\t]*$", 0);
+/* "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.2 s, 117 MB/s" */
+static struct bl_re gnu_dd = BL_RE(
+	"^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, [\\d.,e+-]+ ?\\S+, [\\d.,]+ ?\\S+/\\S+[ \\t]*$", 0);
+/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
+static struct bl_re csh_time = BL_RE(
+	"^[ \\t]*\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w[ \\t]*$", 0);
+/* a dd command line, then a line of nothing but operands: "bs=1m count=2000" */
+static struct bl_re dd_cmd = BL_RE("(?:^|[\\s#$%>])dd (?:[a-z]+=\\S+ ?)+$", 0);
+static struct bl_re operands = BL_RE("^(?:[a-z]+=\\S+[ \\t]*)+$", 0);
+
+static bool tool_line(const char *s, size_t n)
+{
+	return bl_re_match(&bsd_dd, s, n, 0, NULL) || bl_re_match(&gnu_dd, s, n, 0, NULL) ||
+	       bl_re_match(&csh_time, s, n, 0, NULL);
+}
+
+#define JOIN_MAX 200
+
+static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
+{
+	if (ll < 30 || ll > 100 || nl == 0 || nl > 40 || ll + nl + 1 > JOIN_MAX)
+		return false;
+	if (nx[0] == ' ' || nx[0] == '\t')
+		return false;
+	/* zeroed, with room past the end: PCRE2's JIT may read a few bytes
+	 * past its subject */
+	char buf[JOIN_MAX + 1 + 64] = {0};
+	size_t k = ll;
+	while (k && (l[k - 1] == ' ' || l[k - 1] == '\t'))
+		k--;
+	memcpy(buf, l, k);
+	buf[k] = ' ';
+	memcpy(buf + k + 1, nx, nl);
+	size_t bl = k + 1 + nl;
+	if (tool_line(buf, bl) && !tool_line(l, ll))
+		return true;
+	return bl_re_match(&dd_cmd, l, k, 0, NULL) && bl_re_match(&operands, nx, nl, 0, NULL);
+}
+
+bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+	       bool flowed, bool delsp)
+{
+	(void)m;
+	const char *s = in->s;
+	size_t n = in->len, i = 0;
+	bool any = false;
+	if (!bl_tbuf_reserve(out, n))
+		return false;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		if (!nl) {
+			bl_tbuf_copy(out, in, i, n - i);
+			break;
+		}
+		size_t end = (size_t)(nl - s);
+		size_t ll = end - i;
+		size_t cr = ll && s[end - 1] == '\r';
+		ll -= cr;
+		size_t next = end + 1;
+		const char *nx = s + next;
+		const char *nnl = next < n ? memchr(nx, '\n', n - next) : NULL;
+		size_t nlen = next < n ? (nnl ? (size_t)(nnl - nx) : n - next) : 0;
+		if (nlen && nx[nlen - 1] == '\r')
+			nlen--;
+		bool join = false, drop_space = false;
+		if (flowed && ll && s[end - 1 - cr] == ' ' && !(ll == 3 && memcmp(s + i, "-- ", 3) == 0) &&
+		    nlen) {
+			join = true;
+			drop_space = delsp;
+		} else if (!flowed && should_join(s + i, ll, nx, nlen)) {
+			join = true;
+		}
+		if (!join) {
+			bl_tbuf_copy(out, in, i, next - i);
+			i = next;
+			continue;
+		}
+		any = true;
+		size_t keep = ll;
+		bool trailing_blank = keep && (s[i + keep - 1] == ' ' || s[i + keep - 1] == '\t');
+		if (drop_space && trailing_blank)
+			keep--;
+		bl_tbuf_copy(out, in, i, keep);
+		if (!flowed && !trailing_blank)
+			bl_tbuf_putc(out, ' ', bl_src_origin(in, end)); /* the newline's place */
+		i = next;
+	}
+	return any;
+}
+
+/* RFC 3676 quote depth and stuffing: ">> text" has depth 2; " text" was
+ * stuffed. Joins flowed lines of equal depth; keeps the first line's
+ * quote marks so that quote.c still sees them. */
+bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool delsp)
+{
+	(void)m;
+	const char *s = in->s;
+	size_t n = in->len, i = 0;
+	bool any = false, joining = false;
+	int jdepth = 0;
+	if (!bl_tbuf_reserve(out, n))
+		return false;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		size_t next = nl ? end + 1 : n;
+		size_t ll = end - i;
+		if (ll && s[end - 1] == '\r')
+			ll--;
+		int d = 0;
+		size_t p = 0;
+		while (p < ll && s[i + p] == '>') {
+			d++;
+			p++;
+		}
+		size_t text = p;
+		if (text < ll && s[i + text] == ' ')
+			text++; /* stuffing (or the space after '>') */
+		bool sig = ll - text == 3 && memcmp(s + i + text, "-- ", 3) == 0;
+		bool soft = ll > text && s[i + ll - 1] == ' ' && !sig;
+		if (joining && d != jdepth)
+			bl_tbuf_putc(out, '\n', bl_src_origin(in, i));
+		size_t from = (joining && d == jdepth) ? i + text : i;
+		size_t to = i + ll;
+		if (soft && nl) {
+			if (delsp)
+				to--;
+			bl_tbuf_copy(out, in, from, to - from);
+			joining = true;
+			jdepth = d;
+			any = true;
+		} else {
+			bl_tbuf_copy(out, in, from, next - from);
+			joining = false;
+		}
+		i = next;
+	}
+	return any;
+}

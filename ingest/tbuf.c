@@ -1,0 +1,230 @@
+/* tbuf.c - decoded text with its offset map, built byte by byte. */
+#include "tbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bl_tbuf_init(struct bl_tbuf *b) { memset(b, 0, sizeof *b); }
+
+void bl_tbuf_free(struct bl_tbuf *b)
+{
+	free(b->s);
+	free(b->segs);
+	memset(b, 0, sizeof *b);
+}
+
+bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
+{
+	if (b->failed)
+		return false;
+	if (n > BL_TBUF_MAX || b->len + n > BL_TBUF_MAX) {
+		b->failed = true;
+		return false;
+	}
+	/* room for BL_TEXT_PAD more bytes than asked, all initialized: the
+	 * decoders run PCRE2's JIT over this buffer, and it may read a few
+	 * bytes past the end of its subject */
+	if (b->len + n + BL_TEXT_PAD > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->len + n + BL_TEXT_PAD)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			b->failed = true;
+			return false;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	return true;
+}
+
+/* Where the next byte would come from if the current segment went on. */
+static bool continues(const struct bl_tbuf *b, size_t origin)
+{
+	if (!b->nsegs)
+		return false;
+	const struct bl_offset_seg *g = &b->segs[b->nsegs - 1];
+	return g->raw_off + (b->len - g->text_off) == origin;
+}
+
+static void seg_push(struct bl_tbuf *b, size_t origin)
+{
+	if (b->nsegs && b->segs[b->nsegs - 1].text_off == b->len) {
+		b->segs[b->nsegs - 1].raw_off = origin;
+		return;
+	}
+	if (b->nsegs == b->segcap) {
+		size_t cap = b->segcap ? b->segcap * 2 : 16;
+		struct bl_offset_seg *v = realloc(b->segs, cap * sizeof *v);
+		if (!v) {
+			b->failed = true;
+			return;
+		}
+		b->segs = v;
+		b->segcap = cap;
+	}
+	b->segs[b->nsegs].text_off = b->len;
+	b->segs[b->nsegs].raw_off = origin;
+	b->nsegs++;
+}
+
+void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin)
+{
+	if (!bl_tbuf_reserve(b, 1))
+		return;
+	if (!continues(b, origin))
+		seg_push(b, origin);
+	b->s[b->len++] = c;
+}
+
+void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
+{
+	if (!n || !bl_tbuf_reserve(b, n))
+		return;
+	if (!continues(b, origin))
+		seg_push(b, origin);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+}
+
+void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
+{
+	if (!n || !bl_tbuf_reserve(b, n))
+		return;
+	/* one segment per byte, all pointing at the same origin */
+	for (size_t i = 0; i < n; i++) {
+		seg_push(b, origin);
+		b->s[b->len++] = s[i];
+	}
+	/* the next byte starts a fresh segment */
+}
+
+/* Index of the segment holding map coordinate t (last with text_off <= t). */
+static size_t seg_find(struct bl_src *src, size_t t)
+{
+	size_t i = src->cursor < src->nsegs ? src->cursor : 0;
+	if (src->segs[i].text_off > t)
+		i = 0;
+	/* forward a few steps, then binary search */
+	for (int k = 0; k < 8; k++) {
+		if (i + 1 >= src->nsegs || src->segs[i + 1].text_off > t) {
+			src->cursor = i;
+			return i;
+		}
+		i++;
+	}
+	size_t lo = i, hi = src->nsegs;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (src->segs[mid].text_off <= t)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	src->cursor = lo;
+	return lo;
+}
+
+size_t bl_src_origin(struct bl_src *src, size_t off)
+{
+	if (!src->segs || !src->nsegs)
+		return src->base + src->shift + off;
+	size_t t = src->shift + off;
+	size_t i = seg_find(src, t);
+	return src->segs[i].raw_off + (t - src->segs[i].text_off);
+}
+
+void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
+{
+	if (off > src->len)
+		return;
+	if (n > src->len - off)
+		n = src->len - off;
+	if (!src->segs || !src->nsegs) {
+		bl_tbuf_put(b, src->s + off, n, src->base + src->shift + off);
+		return;
+	}
+	while (n) {
+		size_t t = src->shift + off;
+		size_t i = seg_find(src, t);
+		size_t run = n;
+		if (i + 1 < src->nsegs && src->segs[i + 1].text_off - t < run)
+			run = src->segs[i + 1].text_off - t;
+		if (!run)
+			run = 1;
+		bl_tbuf_put(b, src->s + off, run, src->segs[i].raw_off + (t - src->segs[i].text_off));
+		off += run;
+		n -= run;
+		if (b->failed)
+			return;
+	}
+}
+
+void bl_src_from_tbuf(struct bl_src *src, const struct bl_tbuf *b)
+{
+	/* the next decoder runs PCRE2's JIT over this text, which may read a
+	 * few bytes past its end: make them zeros (bl_tbuf_reserve always
+	 * leaves BL_TEXT_PAD bytes of room; the cache of the text is not part
+	 * of its value, so this writes through the const pointer) */
+	if (b->s && b->cap >= b->len + BL_TEXT_PAD)
+		memset(((struct bl_tbuf *)b)->s + b->len, 0, BL_TEXT_PAD);
+	memset(src, 0, sizeof *src);
+	src->s = b->s ? b->s : "";
+	src->len = b->len;
+	src->segs = b->segs;
+	src->nsegs = b->nsegs;
+}
+
+void bl_src_plain(struct bl_src *src, const char *s, size_t len, size_t base)
+{
+	memset(src, 0, sizeof *src);
+	src->s = s;
+	src->len = len;
+	src->base = base;
+}
+
+void bl_src_sub(struct bl_src *out, const struct bl_src *src, size_t off, size_t len)
+{
+	*out = *src;
+	if (off > src->len)
+		off = src->len;
+	if (len > src->len - off)
+		len = src->len - off;
+	out->s = src->s + off;
+	out->len = len;
+	out->shift = src->shift + off;
+	out->cursor = 0;
+}
+
+void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
+{
+	/* the text is followed by BL_TEXT_PAD zero bytes, as every message's
+	 * is: PCRE2's JIT may read a little past the end of a subject */
+	if (!bl_tbuf_reserve(b, BL_TEXT_PAD) || !b->s) {
+		/* keep the message valid: empty text */
+		free(b->s);
+		b->s = calloc(1, BL_TEXT_PAD);
+		b->len = 0;
+		b->failed = b->s == NULL;
+	}
+	free(m->text);
+	free(m->segs);
+	m->text = b->s;
+	if (m->text)
+		memset(m->text + b->len, 0, BL_TEXT_PAD);
+	m->len = m->text ? b->len : 0;
+	m->segs = b->segs;
+	/* the line cache described the old text */
+	m->lc_start[0] = m->lc_start[1] = m->lc_hi[0] = m->lc_hi[1] = 0;
+	m->lc_last = 0;
+	m->nsegs = b->nsegs;
+	m->segcap = b->segcap;
+	if (!m->nsegs) {
+		/* an empty text still maps to the start of the message */
+		free(m->segs);
+		m->segs = NULL;
+		m->segcap = 0;
+	}
+	memset(b, 0, sizeof *b);
+}

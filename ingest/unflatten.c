@@ -1,0 +1,290 @@
+/* unflatten.c - a post flattened onto one line, given its lines back.
+ *
+ * Web scrapes and some archives join a whole mail into one line:
+ *   ...partition): # dd if=/dev/zero of=/root/z bs=1M count=200 200+0
+ *   records in 200+0 records out 209715200 bytes transferred in 6.158355
+ *   secs (34053769 bytes/sec) # dd if=...
+ * In a long line, the blank before a prompt, a command, or a tool line
+ * becomes a line break, and so does the blank after a complete tool line.
+ * Each break replaces one blank, so the text keeps its length and its
+ * offsets. To teach it a new tool, add the tool's line shapes below. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parsers/re.h"
+#include "decode.h"
+
+/* Lines shorter than this are left alone. */
+#define UNFLATTEN_MIN 250
+/* A line this long is worth telling the user about; and what remains of
+ * it after the breaks above is wrapped at blanks to at most WRAP_MAX bytes,
+ * so that the parsers, which read a whole line around each match, stay
+ * linear in the input. A GNU dd progress line ('\r'-separated updates) is
+ * left whole below HUGE_LINE. */
+#define LONG_LINE ((size_t)1 << 16)
+#define HUGE_LINE ((size_t)1 << 20)
+#define WRAP_MAX 4096
+
+/* A line break before and after these. */
+static struct bl_re whole_re = BL_RE(
+	/* "200+0 records in", "4194304+0 records out" */
+	"\\d+\\+\\d+ records (?:in|out)"
+	/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
+	"|\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
+	/* "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s" */
+	"|\\d+ bytes? (?:\\([^)]{1,40}\\) )?copied, [\\d.,e+-]+ s, [\\d.,]+ [kMGT]?B/s"
+	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
+	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept) */
+	"|(?:real|user|sys)[ \\t]+\\d+m[\\d.]+s",
+	0);
+
+/* A line break before these. */
+static struct bl_re start_re = BL_RE(
+	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd" */
+	"(?:[#$%>]|\\[[^\\]\\s]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
+	"(?=(?:time |sudo |nice )?(?:dd|bonnie\\+\\+|bonnie|iozone|diskinfo|zpool|zfs|gmirror|"
+	"geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|time) )"
+	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
+	"|(?<![#$%>] )(?<!time )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
+	"|dd: "
+	/* a heading: "*** (mirror hdd, eli) zfs:" */
+	"|\\*{2,}(?= |$)",
+	0);
+
+/* A line break at the blank between two sentences, so that the one before
+ * a block can serve as its caption:
+ *   "...than the non-zfs test. With a 2GB test file: # dd if=..." */
+static struct bl_re sentence_re = BL_RE("(?<=[a-z)][.!?]) (?=[A-Z])", 0);
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct breaks {
+	size_t *v;
+	size_t n, cap;
+};
+
+static void add_break(struct breaks *b, size_t at)
+{
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		size_t *v = realloc(b->v, cap * sizeof *v);
+		if (!v)
+			return;
+		b->v = v;
+		b->cap = cap;
+	}
+	b->v[b->n++] = at;
+}
+
+static bool blank(char c) { return c == ' ' || c == '\t'; }
+
+/* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
+static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (a > 0 && blank(s[a - 1]))
+			add_break(b, base + a - 1);
+		if (e < len && blank(s[e]))
+			add_break(b, base + e);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (a > 0 && blank(s[a - 1]))
+			add_break(b, base + a - 1);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
+		add_break(b, base + m.ov[0]);
+		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
+	}
+}
+
+/* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
+static void wrap_piece(const char *s, size_t from, size_t to, struct breaks *b)
+{
+	while (to - from > WRAP_MAX) {
+		const char *sp = NULL;
+		for (size_t k = from + WRAP_MAX; k > from; k--)
+			if (blank(s[k])) {
+				sp = s + k;
+				break;
+			}
+		if (!sp) {
+			/* one long word: wrap at the first blank after it */
+			size_t k = from + WRAP_MAX;
+			while (k < to && !blank(s[k]))
+				k++;
+			if (k >= to)
+				return;
+			sp = s + k;
+		}
+		add_break(b, (size_t)(sp - s));
+		from = (size_t)(sp - s) + 1;
+	}
+}
+
+/* Adds wrap breaks to the long lines; b is sorted on entry and on exit. */
+static void hard_wrap(const char *s, size_t n, struct breaks *b)
+{
+	size_t nb = b->n, k = 0, i = 0;
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		size_t len = end - i;
+		bool wrap = len >= HUGE_LINE ||
+			    (len >= LONG_LINE && !memchr(s + i, '\r', len > 1 ? len - 1 : 0));
+		size_t from = i;
+		while (k < nb && b->v[k] < end) {
+			if (wrap && b->v[k] >= from)
+				wrap_piece(s, from, b->v[k], b);
+			if (b->v[k] >= from)
+				from = b->v[k] + 1;
+			k++;
+		}
+		if (wrap)
+			wrap_piece(s, from, end, b);
+		i = end + 1;
+	}
+	if (b->n > nb && b->v)
+		qsort(b->v, b->n, sizeof *b->v, cmp_size);
+}
+
+bool bl_unflatten_detect(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - s) : len;
+		if (end - i >= UNFLATTEN_MIN)
+			return true;
+		i = end + 1;
+	}
+	return false;
+}
+
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	const char *s = in->s;
+	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
+	struct breaks b = {NULL, 0, 0};
+	while (i < n) {
+		const char *nl = memchr(s + i, '\n', n - i);
+		size_t end = nl ? (size_t)(nl - s) : n;
+		if (end - i >= LONG_LINE) {
+			if (!nlong++)
+				first_long = i;
+			if (end - i > longest)
+				longest = end - i;
+		}
+		/* GNU dd progress lines are long and separated by '\r': leave them */
+		if (end - i >= UNFLATTEN_MIN && !memchr(s + i, '\r', end - i > 1 ? end - i - 1 : 0))
+			line_breaks(s + i, end - i, i, &b);
+		i = end + 1;
+	}
+	if (nlong)
+		bl_ingest_diag(m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
+			       "%zu line%s of %zu bytes or more (the longest %zu bytes, the first at byte %zu): "
+			       "read as a flattened post, split before prompts and tool output",
+			       nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,
+			       m->raw_offset + bl_src_origin(in, first_long));
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_size);
+	if (nlong)
+		hard_wrap(s, n, &b);
+	if (!b.n) {
+		free(b.v);
+		return false;
+	}
+	if (!bl_tbuf_reserve(out, n)) {
+		free(b.v);
+		return false;
+	}
+	size_t from = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		size_t at = b.v[k];
+		if (at < from)
+			continue; /* the same blank twice */
+		bl_tbuf_copy(out, in, from, at - from);
+		bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
+		from = at + 1;
+	}
+	bl_tbuf_copy(out, in, from, n - from);
+	free(b.v);
+	return true;
+}
+
+/* ------------------------------------------------- headers of a flat mail */
+
+/* The next header name in a flattened header block: " X-Mailer: ",
+ * " Content-Type: ", " Subject: ". */
+static struct bl_re next_field_re = BL_RE(" (?:[A-Z][A-Za-z0-9]*-)*[A-Z][A-Za-z0-9]*: ", 0);
+
+#define FLAT_HEAD_MAX 16384
+#define FLAT_VALUE_MAX 300
+
+/* Copies the value of field `name` ("Subject") from a flattened header
+ * block: the text after " Subject: " up to the next field name. */
+static char *flat_field(const char *s, size_t n, const char *name)
+{
+	char pat[32];
+	int pl = snprintf(pat, sizeof pat, "%s: ", name);
+	if (pl <= 0 || (size_t)pl >= sizeof pat)
+		return NULL;
+	for (size_t i = 0; i + (size_t)pl <= n;) {
+		const char *p = memmem(s + i, n - i, pat, (size_t)pl);
+		if (!p)
+			return NULL;
+		size_t at = (size_t)(p - s);
+		i = at + 1;
+		if (at > 0 && s[at - 1] != ' ')
+			continue; /* "X-List-Received-Date: " is not "Date: " */
+		size_t v = at + (size_t)pl, lim = n - v < FLAT_VALUE_MAX ? n - v : FLAT_VALUE_MAX;
+		struct bl_re_match m;
+		/* from the blank before the value, so that an empty value
+		 * ("Message-Id: To: ...", the <id> scrubbed away) is seen */
+		size_t end = bl_re_match(&next_field_re, s + v - 1, lim + 1, 0, &m) ? m.ov[0] : lim;
+		while (end && s[v + end - 1] == ' ')
+			end--;
+		if (!end)
+			return NULL;
+		return bl_charset_string(s + v, end, NULL);
+	}
+	return NULL;
+}
+
+void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n)
+{
+	if (m->subject || n < UNFLATTEN_MIN)
+		return;
+	const char *nl = memchr(s, '\n', n);
+	size_t first = nl ? (size_t)(nl - s) : n;
+	if (first < UNFLATTEN_MIN)
+		return;
+	if (first > FLAT_HEAD_MAX)
+		first = FLAT_HEAD_MAX;
+	/* a mail: it starts with an mbox separator or a header field */
+	bool mail = (first > 5 && memcmp(s, "From ", 5) == 0) ||
+		    (first > 12 && memcmp(s, "Return-Path:", 12) == 0) ||
+		    (first > 9 && memcmp(s, "Received:", 9) == 0);
+	if (!mail || !memmem(s, first, " Subject: ", 10))
+		return;
+	m->subject = flat_field(s, first, "Subject");
+	m->from = flat_field(s, first, "From");
+	m->date = flat_field(s, first, "Date");
+	m->message_id = flat_field(s, first, "Message-ID");
+	if (!m->message_id)
+		m->message_id = flat_field(s, first, "Message-Id");
+}

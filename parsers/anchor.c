@@ -1,0 +1,723 @@
+/* anchor.c - anchors reduced to needles, searched with memchr/memmem; the
+ * JIT-compiled alternation runs only on the lines that hold a needle. */
+#include "anchor.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+#include "re.h"
+
+/* ------------------------------------------------------ anchors to needles */
+
+/* Past a character class "[...]" at p, or NULL. */
+static const char *skip_class(const char *p, const char *e)
+{
+	p++;
+	if (p < e && *p == '^')
+		p++;
+	if (p < e && *p == ']')
+		p++; /* a leading ']' is a member */
+	while (p < e && *p != ']') {
+		if (*p == '\\')
+			p++;
+		else if (*p == '[' && p + 1 < e && p[1] == ':') {
+			const char *q = strstr(p + 2, ":]");
+			if (!q || q >= e)
+				return NULL;
+			p = q + 1;
+		}
+		p++;
+	}
+	return p < e ? p + 1 : NULL;
+}
+
+/* Past the group "(...)" at p, or NULL. */
+static const char *skip_group(const char *p, const char *e)
+{
+	int depth = 0;
+	while (p < e) {
+		if (*p == '\\') {
+			p += 2;
+			continue;
+		}
+		if (*p == '[') {
+			p = skip_class(p, e);
+			if (!p)
+				return NULL;
+			continue;
+		}
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && --depth == 0)
+			return p + 1;
+		p++;
+	}
+	return NULL;
+}
+
+/* How unlikely a token is in prose; a needle's score is the sum. */
+static double rarity(unsigned t)
+{
+	if (t == BL_NEEDLE_DIGIT)
+		return 0.7;
+	if (t == ' ')
+		return 0.2;
+	if (t >= 'a' && t <= 'z')
+		return strchr("etaoinsr", (int)t) ? 0.5 : 1.0;
+	if (t >= 'A' && t <= 'Z')
+		return 1.5;
+	if (t >= '0' && t <= '9')
+		return 1.0;
+	if (t == '.' || t == ',')
+		return 0.6;
+	return 2.5;
+}
+
+/* Where the three tokens of needle n tested in the vector pass start:
+ * its rarest window. */
+static size_t trigger_at(const struct bl_needle *n)
+{
+	if (n->ntok <= 3)
+		return 0;
+	size_t best = 0;
+	double bs = -1;
+	for (size_t i = 0; i + 3 <= n->ntok; i++) {
+		double sc = rarity(n->tok[i]) + rarity(n->tok[i + 1]) + rarity(n->tok[i + 2]);
+		if (sc > bs) {
+			bs = sc;
+			best = i;
+		}
+	}
+	return best;
+}
+
+struct reducer {
+	unsigned short run[BL_NEEDLE_MAX];
+	size_t n;
+	struct bl_needle best;
+	double best_score;
+};
+
+/* Ends the current run of required tokens; keeps it if it is the best. */
+static void close_run(struct reducer *r)
+{
+	double score = 0;
+	size_t key_at = 0, key_len = 0;
+	double key_score = -1;
+	for (size_t i = 0; i < r->n;) {
+		if (r->run[i] == BL_NEEDLE_DIGIT) {
+			score += rarity(BL_NEEDLE_DIGIT);
+			i++;
+			continue;
+		}
+		size_t j = i;
+		double ks = 0;
+		while (j < r->n && r->run[j] != BL_NEEDLE_DIGIT)
+			ks += rarity(r->run[j++]);
+		score += ks;
+		if (ks > key_score) {
+			key_score = ks;
+			key_at = i;
+			key_len = j - i;
+		}
+		i = j;
+	}
+	/* a needle needs bytes to search for, and more than blanks */
+	if (key_len && key_score >= 0.5 && score > r->best_score) {
+		r->best_score = score;
+		memset(&r->best, 0, sizeof r->best);
+		memcpy(r->best.tok, r->run, r->n * sizeof r->run[0]);
+		r->best.ntok = r->n;
+		r->best.key_at = key_at;
+		r->best.key_len = key_len;
+		for (size_t k = 0; k < key_len; k++)
+			r->best.key[k] = (char)r->run[key_at + k];
+	}
+	r->n = 0;
+}
+
+static void push(struct reducer *r, unsigned short t)
+{
+	if (r->n == BL_NEEDLE_MAX)
+		close_run(r); /* any piece of a required run is required too */
+	r->run[r->n++] = t;
+}
+
+/* The best needle of one branch [p, e); false when it has none. */
+static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
+{
+	struct reducer r = {.n = 0, .best_score = -1};
+	while (p < e) {
+		unsigned char c = (unsigned char)*p;
+		unsigned short tok = 0;
+		bool other = false;
+		if (c == '\\') {
+			if (p + 1 >= e)
+				return false;
+			unsigned char d = (unsigned char)p[1];
+			if (d == 'd')
+				tok = BL_NEEDLE_DIGIT;
+			else if (d && strchr("sSwWDbBntrfehHvVRAzZGK", d))
+				other = true;
+			else if ((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+				 (d >= 'A' && d <= 'Z') || d >= 0x80)
+				return false; /* \x41, \p{L}, \Q..\E, back references */
+			else
+				tok = d;
+			p += 2;
+		} else if (c == '[') {
+			p = skip_class(p, e);
+			if (!p)
+				return false;
+			other = true;
+		} else if (c == '(') {
+			/* verbs (*MARK) and option settings (?i) change what follows */
+			if (p + 1 < e && p[1] == '*')
+				return false;
+			if (p + 2 < e && p[1] == '?' &&
+			    ((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z') ||
+			     p[2] == '-' || p[2] == '^'))
+				return false;
+			p = skip_group(p, e);
+			if (!p)
+				return false;
+			other = true;
+		} else if (c == '.' || c == '^' || c == '$') {
+			other = true;
+			p++;
+		} else if (c >= 0x80) {
+			other = true; /* a multibyte character: left to the regex */
+			p++;
+			while (p < e && ((unsigned char)*p & 0xC0) == 0x80)
+				p++;
+		} else if (strchr("*+?{)|#", c)) {
+			return false;
+		} else {
+			tok = c;
+			p++;
+		}
+		/* the quantifier, if any */
+		unsigned long lo = 1, hi = 1;
+		if (p < e && (*p == '?' || *p == '*' || *p == '+' || *p == '{')) {
+			if (*p == '?')
+				lo = 0;
+			else if (*p == '*')
+				lo = 0, hi = ULONG_MAX;
+			else if (*p == '+')
+				hi = ULONG_MAX;
+			else {
+				char *q;
+				const char *s = p + 1;
+				lo = (*s == ',') ? 0 : strtoul(s, &q, 10);
+				if (*s != ',' && q == s)
+					return false;
+				if (*s != ',')
+					s = q;
+				if (*s == ',') {
+					s++;
+					hi = (*s == '}') ? ULONG_MAX : strtoul(s, &q, 10);
+					if (*s != '}')
+						s = q;
+				} else {
+					hi = lo;
+				}
+				if (*s != '}')
+					return false;
+				p = s;
+			}
+			p++;
+			if (p < e && (*p == '?' || *p == '+'))
+				p++; /* lazy or possessive */
+		}
+		if (other || lo == 0) {
+			close_run(&r);
+		} else if (hi == 1) {
+			push(&r, tok);
+		} else {
+			/* the first copy ends this run, the last starts the next */
+			push(&r, tok);
+			close_run(&r);
+			push(&r, tok);
+		}
+	}
+	close_run(&r);
+	if (r.best_score < 0)
+		return false;
+	*out = r.best;
+	return true;
+}
+
+int bl_anchor_needles(const char *anchor, struct bl_needle *out, size_t max)
+{
+	const char *p = anchor, *e = anchor + strlen(anchor), *b = anchor;
+	size_t n = 0;
+	for (;;) {
+		if (p == e || *p == '|') {
+			if (n == max || !reduce_branch(b, p, &out[n]))
+				return -1;
+			out[n].branch_off = (size_t)(b - anchor);
+			out[n].branch_len = (size_t)(p - b);
+			n++;
+			if (p == e)
+				return (int)n;
+			b = ++p;
+			continue;
+		}
+		if (*p == '\\')
+			p = p + 1 < e ? p + 2 : e;
+		else if (*p == '[')
+			p = skip_class(p, e);
+		else if (*p == '(')
+			p = skip_group(p, e);
+		else
+			p++;
+		if (!p)
+			return -1;
+	}
+}
+
+/* The needle search: each needle contributes its rarest window of three
+ * tokens (a byte or a digit), and one pass over the text tests every
+ * window against 32 positions at a time (GCC vector extensions: SSE2 or
+ * AVX2 on x86-64, NEON on arm64, plain code elsewhere). Positions that
+ * pass are verified against the whole needle. Prose passes almost never. */
+typedef unsigned char vbytes __attribute__((vector_size(32)));
+
+/* One token of a needle's window, as a byte range: mask = x - lo <= span. */
+struct vtok {
+	unsigned char lo, span;
+};
+
+/* ------------------------------------------------------- compiled patterns */
+
+#define MAX_NEEDLES 128
+
+static struct {
+	bool built, failed, off;
+	struct bl_needle needles[MAX_NEEDLES];
+	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
+	struct vtok vt[MAX_NEEDLES][3]; /* and its three tokens */
+	pcre2_code *branch[MAX_NEEDLES];  /* the anchor branch of each needle */
+	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
+	size_t nneedles;
+	pcre2_code *fast; /* parsers found by their needles */
+	pcre2_code *slow; /* parsers found by the regex alone */
+} A;
+
+static void free_patterns(void)
+{
+	pcre2_code_free(A.fast);
+	pcre2_code_free(A.slow);
+	for (size_t i = 0; i < A.nneedles; i++) {
+		pcre2_code_free(A.branch[i]);
+		A.branch[i] = NULL;
+	}
+	A.fast = A.slow = NULL;
+	A.built = A.failed = false;
+	A.nneedles = 0;
+}
+
+void bl_anchor_set_prefilter(bool on)
+{
+	free_patterns();
+	A.off = !on;
+}
+
+/* (*MARK:i)anchor_i | ... over the parsers in `use`; NULL when none. */
+static pcre2_code *alternation(const bool *use, bool *err)
+{
+	size_t need = 16, any = 0;
+	for (size_t i = 0; bl_parsers[i]; i++)
+		if (use[i])
+			need += strlen(bl_parsers[i]->anchor) + 32;
+	char *pat = malloc(need);
+	if (!pat) {
+		*err = true;
+		return NULL;
+	}
+	size_t o = (size_t)snprintf(pat, need, "(?m)");
+	for (size_t i = 0; bl_parsers[i]; i++)
+		if (use[i])
+			o += (size_t)snprintf(pat + o, need - o, "%s(*MARK:%zu)(?:%s)",
+					      any++ ? "|" : "", i, bl_parsers[i]->anchor);
+	pcre2_code *c = any ? bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK) : NULL;
+	free(pat);
+	if (any && !c)
+		*err = true;
+	return c;
+}
+
+static bool build(void)
+{
+	if (A.built)
+		return !A.failed;
+	static bool registered;
+	if (!registered) {
+		atexit(free_patterns);
+		registered = true;
+	}
+	A.built = true;
+	size_t np = 0;
+	while (bl_parsers[np])
+		np++;
+	bool *fast = calloc(np + 1, sizeof *fast), *slow = calloc(np + 1, sizeof *slow);
+	bool err = !fast || !slow;
+	for (size_t i = 0; i < np && !err; i++) {
+		int k = A.off ? -1
+			      : bl_anchor_needles(bl_parsers[i]->anchor, A.needles + A.nneedles,
+						  MAX_NEEDLES - A.nneedles);
+		if (k <= 0) {
+			slow[i] = true;
+			continue;
+		}
+		fast[i] = true;
+		for (int j = 0; j < k; j++)
+			A.needles[A.nneedles++].parser = i;
+	}
+	for (size_t i = 0; i < A.nneedles && !err; i++) {
+		/* each needle's own branch, to look closer at a find cheaply */
+		const struct bl_needle *nd = &A.needles[i];
+		char pat[2048];
+		int w = snprintf(pat, sizeof pat, "(?m)(?:%.*s)", (int)nd->branch_len,
+				 bl_parsers[nd->parser]->anchor + nd->branch_off);
+		A.branch[i] = w > 0 && (size_t)w < sizeof pat
+				      ? bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK)
+				      : NULL;
+		if (!A.branch[i])
+			err = true;
+		A.trig[i] = trigger_at(&A.needles[i]);
+		for (size_t t = 0; t < 3; t++) {
+			size_t at = A.trig[i] + t;
+			struct vtok *v = &A.vt[i][t];
+			if (at >= A.needles[i].ntok)
+				{
+				v->lo = 0; /* past a short needle: any byte */
+				v->span = 255;
+			}
+			else if (A.needles[i].tok[at] == BL_NEEDLE_DIGIT)
+				{
+				v->lo = '0';
+				v->span = 9;
+			}
+			else
+				{
+				v->lo = (unsigned char)A.needles[i].tok[at];
+				v->span = 0;
+			}
+		}
+	}
+	/* needles that share a window ("real", "\d real") share its test */
+	A.nvwin = 0;
+	for (size_t i = 0; i < A.nneedles; i++) {
+		size_t u = 0;
+		while (u < A.nvwin && memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) != 0)
+			u++;
+		if (u == A.nvwin)
+			A.vwin[A.nvwin++] = i;
+	}
+	if (!err) {
+		A.fast = alternation(fast, &err);
+		A.slow = alternation(slow, &err);
+	}
+	free(fast);
+	free(slow);
+	A.failed = err;
+	return !err;
+}
+
+/* ----------------------------------------------------------------- the scan */
+
+struct bl_anchor_scan {
+	const struct bl_message *msg;
+	size_t qpos, qi;          /* where the needle search goes on */
+	size_t ws, we;            /* the window around a needle: text[ws, we) */
+	bool cut;                 /* we is not the end of a line */
+	size_t clear[MAX_NEEDLES]; /* no match of needle i's branch starts before */
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	struct bl_anchor_hit slow_hit;
+	bool slow_valid, slow_done;
+	/* a hit of the needle search not yet handed out, because a hit of the
+	 * whole-text regex came first: the needle search has moved past it and
+	 * would not find it again */
+	struct bl_anchor_hit fast_hit;
+	bool fast_valid;
+	size_t failed_at;         /* a search that gave up (match limit): where */
+	bool failed;
+};
+
+static bool verify(const struct bl_needle *n, const unsigned char *s)
+{
+	for (size_t i = 0; i < n->ntok; i++) {
+		if (n->tok[i] == BL_NEEDLE_DIGIT) {
+			if (s[i] < '0' || s[i] > '9')
+				return false;
+		} else if (s[i] != n->tok[i]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The next needle found, in the order of the positions tested by the
+ * vector pass (*q, then needle index *qi at that position), that starts at
+ * or after min_p. Returns its start and sets *which, *q and *qi past it;
+ * SIZE_MAX when there is none. On x86-64 GCC builds an AVX2 copy is picked
+ * at load time where the CPU has it. */
+static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			 size_t *p)
+{
+	const struct bl_needle *nd = &A.needles[i];
+	if (q < A.trig[i] || q - A.trig[i] < min_p)
+		return false;
+	*p = q - A.trig[i];
+	return *p + nd->ntok <= len && verify(nd, t + *p);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static size_t next_needle(const struct bl_message *m, size_t *qpos, size_t *qi, size_t min_p,
+			  size_t *which)
+{
+	const unsigned char *t = (const unsigned char *)m->text;
+	size_t len = m->len, q = *qpos, first_i = *qi, p;
+	size_t n = A.nneedles;
+	const size_t W = sizeof(vbytes);
+	/* the vector pass: each needle's window at W positions at once */
+	for (; q + W + 2 <= len; q += W, first_i = 0) {
+		vbytes w[3], any = {0};
+		memcpy(&w[0], t + q, W);
+		memcpy(&w[1], t + q + 1, W);
+		memcpy(&w[2], t + q + 2, W);
+		for (size_t u = 0; u < A.nvwin; u++) {
+			size_t i = A.vwin[u];
+			vbytes m0 = (vbytes)((vbytes)(w[0] - A.vt[i][0].lo) <= A.vt[i][0].span);
+			m0 &= (vbytes)((vbytes)(w[1] - A.vt[i][1].lo) <= A.vt[i][1].span);
+			m0 &= (vbytes)((vbytes)(w[2] - A.vt[i][2].lo) <= A.vt[i][2].span);
+			any |= m0;
+		}
+		uint64_t lanes[sizeof(vbytes) / 8], or = 0;
+		memcpy(lanes, &any, sizeof lanes);
+		for (size_t j = 0; j < sizeof lanes / 8; j++)
+			or |= lanes[j];
+		if (!or)
+			continue;
+		for (size_t j = 0; j < W; j++) {
+			if (!any[j])
+				continue;
+			for (size_t i = j ? 0 : first_i; i < n; i++)
+				if (found(t, len, q + j, i, min_p, &p)) {
+					*qpos = q + j;
+					*qi = i + 1;
+					*which = i;
+					return p;
+				}
+		}
+	}
+	/* the last few bytes, one by one */
+	for (; q < len; q++, first_i = 0)
+		for (size_t i = first_i; i < n; i++)
+			if (found(t, len, q, i, min_p, &p)) {
+				*qpos = q;
+				*qi = i + 1;
+				*which = i;
+				return p;
+			}
+	*qpos = len;
+	*qi = 0;
+	return SIZE_MAX;
+}
+
+struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg)
+{
+	if (!build())
+		return NULL;
+	struct bl_anchor_scan *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->msg = msg;
+	s->md = pcre2_match_data_create(2, NULL);
+	s->mctx = pcre2_match_context_create(NULL);
+	if (!s->md || !s->mctx) {
+		bl_anchor_scan_free(s);
+		return NULL;
+	}
+	/* bound backtracking on hostile input */
+	pcre2_set_match_limit(s->mctx, 1000000);
+	return s;
+}
+
+bool bl_anchor_incomplete(const struct bl_anchor_scan *s, size_t *where)
+{
+	if (s->failed && where)
+		*where = s->failed_at;
+	return s->failed;
+}
+
+void bl_anchor_scan_free(struct bl_anchor_scan *s)
+{
+	if (!s)
+		return;
+	pcre2_match_data_free(s->md);
+	pcre2_match_context_free(s->mctx);
+	free(s);
+}
+
+static bool match(struct bl_anchor_scan *s, pcre2_code *re, size_t sublen, size_t start,
+		  uint32_t opts, struct bl_anchor_hit *h)
+{
+	int rc = pcre2_match(re, (PCRE2_SPTR)s->msg->text, sublen, start,
+			     opts | PCRE2_NO_UTF_CHECK, s->md, s->mctx);
+	if (rc < 0) {
+		/* not "no match" but a limit: what lies there was not searched */
+		if (rc != PCRE2_ERROR_NOMATCH && !s->failed) {
+			s->failed = true;
+			s->failed_at = start;
+		}
+		return false;
+	}
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+	size_t idx = 0;
+	for (PCRE2_SPTR c = pcre2_get_mark(s->md); c && *c; c++)
+		idx = idx * 10 + (size_t)(*c - '0');
+	h->start = ov[0];
+	h->end = ov[1] > ov[0] ? ov[1] : ov[0];
+	h->parser = idx;
+	return true;
+}
+
+/* A match lies within LOOKBACK bytes before its needle and is shorter
+ * than that; lines longer than LONG_LINE are searched in windows of
+ * [needle - LOOKBACK, needle + AHEAD), not whole. */
+#define LOOKBACK 512
+#define AHEAD 2048
+#define LONG_LINE 4096
+
+/* The window of text around a needle at c: its line, or a part of a long
+ * line. */
+static void window(struct bl_anchor_scan *s, size_t c)
+{
+	const struct bl_message *m = s->msg;
+	struct bl_line line;
+	bl_line_at(m, c, &line);
+	/* the line with its newline, so that '$' matches before it; a piece
+	 * cut out of a long line does not end a line */
+	s->ws = line.off;
+	s->we = line.next;
+	s->cut = s->we < m->len && m->text[s->we - 1] != '\n';
+	if (s->we - s->ws <= LONG_LINE)
+		return;
+	if (c - s->ws > LOOKBACK)
+		s->ws = c - LOOKBACK;
+	if (s->we - c > AHEAD) {
+		s->we = c + AHEAD;
+		s->cut = true;
+	}
+	/* windows start and end on characters */
+	while (s->ws < c && ((unsigned char)m->text[s->ws] & 0xC0) == 0x80)
+		s->ws++;
+	while (s->we < m->len && ((unsigned char)m->text[s->we] & 0xC0) == 0x80)
+		s->we++;
+}
+
+/* The first hit at or after pos among the parsers found by needles.
+ *
+ * Needles come in the order of the vector pass. A needle found is first
+ * checked with its own branch of the anchor (cheap: PCRE2 optimizes one
+ * branch far better than the alternation), and what that branch cannot
+ * match is remembered, so a run of needles costs linear time. Where the
+ * branch matches, the whole alternation decides which anchor matches
+ * leftmost there and which parser is asked first; it need only look from
+ * LOOKBACK (and a needle's length) before the needle: a match starting
+ * earlier would have a needle found earlier. */
+static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *h)
+{
+	const struct bl_message *m = s->msg;
+	/* a needle tested before pos starts before it: so would its match */
+	if (s->qpos < pos) {
+		s->qpos = pos;
+		s->qi = 0;
+	}
+	for (;;) {
+		size_t q = s->qpos, qi = s->qi, i = 0;
+		size_t c = next_needle(m, &s->qpos, &s->qi, pos, &i);
+		if (c >= m->len)
+			return false;
+		if (c < s->clear[i])
+			continue; /* its branch cannot match here: seen already */
+		window(s, c);
+		size_t from = s->ws > s->clear[i] ? s->ws : s->clear[i];
+		if (from < pos)
+			from = pos;
+		struct bl_anchor_hit bh;
+		uint32_t opts = s->cut ? PCRE2_NOTEOL : 0;
+		if (!match(s, A.branch[i], s->we, from, opts, &bh)) {
+			/* no match of this branch starts before the window's end,
+			 * or, in a cut window, before a match could still fit */
+			s->clear[i] = s->cut ? s->we - LOOKBACK : s->we;
+			continue;
+		}
+		size_t near = s->qpos > BL_NEEDLE_MAX + LOOKBACK ? s->qpos - BL_NEEDLE_MAX - LOOKBACK : 0;
+		from = s->ws > pos ? s->ws : pos;
+		if (from < near)
+			from = near;
+		while (from < bh.start && ((unsigned char)m->text[from] & 0xC0) == 0x80)
+			from++;
+		if (!match(s, A.fast, s->we, from, opts, h))
+			*h = bh; /* cannot happen: the branch is in the alternation */
+		if (h->start < bh.start) {
+			/* an earlier anchor: this needle's match is still to come */
+			s->qpos = q;
+			s->qi = qi;
+		}
+		return true;
+	}
+}
+
+static bool slow_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *h)
+{
+	if (!A.slow || s->slow_done)
+		return false;
+	if (!s->slow_valid || s->slow_hit.start < pos) {
+		s->slow_valid = match(s, A.slow, s->msg->len, pos, 0, &s->slow_hit);
+		if (!s->slow_valid) {
+			s->slow_done = true;
+			return false;
+		}
+	}
+	*h = s->slow_hit;
+	return true;
+}
+
+bool bl_anchor_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *h)
+{
+	if (pos > s->msg->len)
+		return false;
+	struct bl_anchor_hit f, w;
+	bool hf;
+	if (s->fast_valid && s->fast_hit.start >= pos) {
+		f = s->fast_hit;
+		hf = true;
+	} else {
+		hf = A.fast && fast_next(s, pos, &f);
+	}
+	s->fast_valid = false;
+	bool hw = slow_next(s, pos, &w);
+	if (hf && hw && !(f.start < w.start || (f.start == w.start && f.parser < w.parser))) {
+		/* the whole-text hit goes first; keep the needle's for later */
+		s->fast_hit = f;
+		s->fast_valid = true;
+	}
+	if (hf && hw)
+		*h = (f.start < w.start || (f.start == w.start && f.parser < w.parser)) ? f : w;
+	else if (hf)
+		*h = f;
+	else if (hw)
+		*h = w;
+	return hf || hw;
+}

@@ -1,0 +1,591 @@
+/* bonnie.c - the original bonnie: Tim Bray's 1.x, Bonnie-64, and the
+ * Garloff/SUSE variant (per-test "done:" lines, "(nosync)", "--Rnd Seek-",
+ * sizes like "1*1024").
+ *
+ * A block is an optional progress part (File line, per-test lines, Seeker
+ * line), two dashed headers, the Machine header, then one row per run:
+ *               -------Sequential Output-------- ---Sequential Input-- --Random--
+ *               -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
+ * Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
+ * zfs      4096 79500 44.1 106960 20.8 60252 12.9 155730 70.2 170719 13.6 121.5  0.5
+ * Each row is a run labelled by its machine column. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonnie_table.h"
+#include "parser.h"
+#include "re.h"
+#include "units.h"
+
+extern const struct bl_parser bl_parser_bonnie;
+static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
+
+/* "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU"
+ * "Machine    GB M/sec %CPU M/sec %CPU ..."                       (Bonnie-64)
+ * "Kernel     MB K/sec %CPU ..."                         (posts that relabel it)
+ * "ST318451LW MB K/sec %CPU ..."    (a disk model written over the word) */
+static struct bl_re hdr_re =
+	BL_RE("^[ \\t]*(?:<pre>)?(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU", 0);
+
+/* "              -------Sequential Output-------- ---Sequential Input-- --Random--"
+ * "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-"
+ * "Quantum       -------Sequential Output-------- ---Sequential Input-- --Random--"
+ *   (the blank machine column of the headers carries a word of the author's) */
+static struct bl_re dash1_re =
+	BL_RE("^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output(?: \\((no)?sync\\))?-*", 0);
+
+/* "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---"
+ * "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --04k (03)-"
+ * "              -CharUnlk- --Block--- -Rewrite-- -CharUnlk- --Block--- --00k (03)-"
+ * "Seagate       -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---" */
+static struct bl_re dash2_re =
+	BL_RE("^[ \\t]*(?:[A-Za-z]\\S{0,13}[ \\t]+)?-(?:Per Char|CharUnlk)- --Block--- -Rewrite--"
+	      "(?:.*--(\\d+)k \\((\\d+)\\)-)?", 0);
+
+/* "File './Bonnie.2276', size: 1073741824, volumes: 1"
+ * "Bonnie 1.4: File './Bonnie.1557', size: 268435456, volumes: 1"
+ * "File './Bonnie.1234', size: 104857600"                      (Tim Bray) */
+static struct bl_re file_re = BL_RE(
+	"^[ \\t]*(?:Bonnie ([0-9][0-9.]{0,8}[a-z]?): )?File '([^'\\n]{0,300})', size: (\\d{1,20})"
+	"(?:, volumes: (\\d{1,6}))?",
+	0);
+
+/* "Writing with putc()...  done:  72692 kB/s  83.7 %CPU"
+ * "Writing intelligently...done: 103022 kB/s  40.5 %CPU"
+ * "Reading with getc_unlocked()...done:  10436 kB/s  14.3 %CPU"
+ * "Rewriting...done"                                          (Tim Bray) */
+static struct bl_re done_re = BL_RE(
+	"^[ \\t]*(Writing with putc|Rewriting|Writing intelligently|Reading with getc"
+	"|Reading intelligently)[^.\\n]{0,20}\\.\\.\\.[ \\t]*done(?::[ \\t]+(\\d{1,12}) kB/s"
+	"[ \\t]+(\\d{1,3}(?:\\.\\d+)?) %CPU)?",
+	0);
+
+/* "Seeker 1...Seeker 2...Seeker 3...start 'em...done...done...done..." */
+static struct bl_re seeker_re = BL_RE("^[ \\t]*Seeker \\d+\\.\\.\\.", 0);
+
+enum kind { K_OTHER, K_BLANK, K_FILE, K_DONE, K_SEEKER, K_DASH1, K_DASH2, K_HDR, K_HFRAG };
+
+static enum kind classify(const struct bl_line *l, struct bl_re_match *m)
+{
+	if (bl_is_blank(l->s, l->len))
+		return K_BLANK;
+	if (bl_re_match(&hdr_re, l->s, l->len, 0, m))
+		return K_HDR;
+	if (bl_re_match(&dash1_re, l->s, l->len, 0, m))
+		return K_DASH1;
+	if (bl_re_match(&dash2_re, l->s, l->len, 0, m))
+		return K_DASH2;
+	if (bl_re_match(&file_re, l->s, l->len, 0, m))
+		return K_FILE;
+	if (bl_re_match(&done_re, l->s, l->len, 0, m))
+		return K_DONE;
+	if (bl_re_match(&seeker_re, l->s, l->len, 0, m))
+		return K_SEEKER;
+	if (bl_btab_header_fragment(l->s, l->len))
+		return K_HFRAG;
+	return K_OTHER;
+}
+
+/* What the lines above the rows said. */
+struct ctx {
+	const char *variant;
+	double rate_mult;       /* 1024 for K/sec, 1048576 for M/sec (Bonnie-64) */
+	bool gb;                /* size column in GB (Bonnie-64) */
+	long size_edge;         /* right edge of the MB/GB column */
+	long edge[12];          /* right edges of the data columns */
+	const char *sync;       /* "nosync", "sync" or NULL */
+	long seek_kb, seek_procs; /* Garloff "--04k (03)-", or -1 */
+	bool has_file;
+	char version[16];
+	char path[128];
+	unsigned long long file_bytes, volumes;
+	struct bl_btab_cell done_rate[5], done_cpu[5];
+	bool have_done[5];
+	size_t first_off;       /* text offset where the block starts */
+};
+
+static const int done_test[5] = {BL_T_OUT_CHAR, BL_T_OUT_REWRITE, BL_T_OUT_BLOCK,
+				 BL_T_IN_CHAR, BL_T_IN_BLOCK};
+
+static int done_index(const char *s, size_t n)
+{
+	static const char *const names[5] = {"Writing with putc", "Rewriting",
+					     "Writing intelligently", "Reading with getc",
+					     "Reading intelligently"};
+	for (int i = 0; i < 5; i++)
+		if (n == strlen(names[i]) && memcmp(s, names[i], n) == 0)
+			return i;
+	return -1;
+}
+
+static void read_done(struct ctx *c, const struct bl_line *l, const struct bl_re_match *m)
+{
+	int i = done_index(l->s + m->ov[2], bl_re_glen(m, 1));
+	if (i < 0 || !bl_re_gset(m, 2))
+		return;
+	bl_btab_rate(l->s + m->ov[4], bl_re_glen(m, 2), 1024.0, false, &c->done_rate[i]);
+	bl_btab_cpu(l->s + m->ov[6], bl_re_glen(m, 3), &c->done_cpu[i]);
+	c->have_done[i] = true;
+}
+
+static void read_file(struct ctx *c, const struct bl_line *l, const struct bl_re_match *m)
+{
+	c->has_file = true;
+	if (bl_re_gset(m, 1))
+		snprintf(c->version, sizeof c->version, "%.*s", (int)bl_re_glen(m, 1), l->s + m->ov[2]);
+	snprintf(c->path, sizeof c->path, "%.*s", (int)bl_re_glen(m, 2), l->s + m->ov[4]);
+	uint64_t v;
+	if (bl_parse_u64(l->s + m->ov[6], bl_re_glen(m, 3), &v, NULL))
+		c->file_bytes = v;
+	if (bl_re_gset(m, 4) && bl_parse_u64(l->s + m->ov[8], bl_re_glen(m, 4), &v, NULL))
+		c->volumes = v;
+}
+
+/* Column edges from the Machine header: its rate and %CPU words; where the
+ * header was cut short, the rest follow bonnie's 11-column pairs. */
+static void read_header(struct ctx *c, const struct bl_line *l, const struct bl_re_match *m)
+{
+	struct bl_btab_row r;
+	bl_btab_row_init(&r, l->s, l->len);
+	c->gb = l->s[m->ov[4]] == 'G';
+	c->rate_mult = l->s[m->ov[6]] == 'M' ? 1048576.0 : 1024.0;
+	size_t n = 0;
+	c->size_edge = r.ntok > 1 ? (long)r.tok[1].b : 13;
+	for (size_t i = 2; i < r.ntok && n < 12; i++)
+		c->edge[n++] = (long)r.tok[i].b;
+	if (n == 0) {
+		c->edge[0] = c->size_edge + 6;
+		c->edge[1] = c->size_edge + 11;
+		n = 2;
+	} else if (n == 1) {
+		c->edge[1] = c->edge[0] + 5;
+		n = 2;
+	}
+	for (; n < 12; n++)
+		c->edge[n] = c->edge[n - 2] + 11;
+}
+
+/* A row: name, size, then 12 cells. The size is "4096", "1*1024",
+ * "1* 512" (Garloff) or "1" (GB, Bonnie-64); a name may run into it
+ * ("localhost4096"). Returns false when the line is not a row. */
+struct row {
+	struct bl_btab_row r;
+	char name[64];
+	double size_mb;      /* per volume */
+	unsigned long volumes;
+	bool joined;         /* name ran into the size */
+	size_t first;        /* first data token */
+};
+
+static bool is_num(const char *s, size_t n)
+{
+	double v;
+	size_t used;
+	return n && bl_parse_double(s, n, false, &v, &used) && used == n;
+}
+
+static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row *w)
+{
+	bl_btab_row_init(&w->r, s, len);
+	struct bl_btab_row *r = &w->r;
+	w->name[0] = '\0';
+	w->volumes = 0;
+	w->joined = false;
+	if (r->ntok < 2)
+		return false;
+	/* the size: the first numeric token ending near the size column */
+	for (size_t i = 0; i < r->ntok && i < 8; i++) {
+		const char *t = r->s + r->tok[i].a;
+		size_t n = r->tok[i].b - r->tok[i].a;
+		long end = (long)r->tok[i].b;
+		const char *star = memchr(t, '*', n);
+		size_t ntok_size = 1;
+		double mb = 0;
+		bool ok = false;
+		if (star) {
+			/* "1*1024", or "1*" then " 512" */
+			uint64_t vol;
+			size_t used;
+			if (bl_parse_u64(t, (size_t)(star - t), &vol, &used) && used == (size_t)(star - t)) {
+				const char *rest = star + 1;
+				size_t rn = n - (size_t)(rest - t);
+				if (rn == 0 && i + 1 < r->ntok) {
+					rest = r->s + r->tok[i + 1].a;
+					rn = r->tok[i + 1].b - r->tok[i + 1].a;
+					end = (long)r->tok[i + 1].b;
+					ntok_size = 2;
+				}
+				if (is_num(rest, rn) && bl_parse_double(rest, rn, false, &mb, NULL)) {
+					ok = true;
+					w->volumes = (unsigned long)vol;
+				}
+			}
+		} else if (is_num(t, n)) {
+			ok = bl_parse_double(t, n, false, &mb, NULL);
+		}
+		if (ok && labs(end - c->size_edge) > 4 && i + ntok_size < r->ntok)
+			ok = false; /* a number in the name, or a data cell */
+		if (!ok && i == 0 && labs(end - c->size_edge) <= 4 && !star) {
+			/* "localhost4096": a name run into the size */
+			size_t k = n;
+			while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
+				k--;
+			if (k && k < n && is_num(t + k, n - k) &&
+			    bl_parse_double(t + k, n - k, false, &mb, NULL)) {
+				snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
+				w->joined = true;
+				w->size_mb = c->gb ? mb * 1024.0 : mb;
+				w->first = 1;
+				return true;
+			}
+		}
+		if (!ok)
+			continue;
+		if (i > 0) {
+			size_t a = r->tok[0].a, b = r->tok[i - 1].b;
+			size_t nl = b - a < sizeof w->name ? b - a : sizeof w->name - 1;
+			memcpy(w->name, r->s + a, nl);
+			w->name[nl] = '\0';
+		}
+		w->size_mb = c->gb ? mb * 1024.0 : mb;
+		w->first = i + ntok_size;
+		/* every cell after the size must look like a number */
+		for (size_t k = w->first; k < r->ntok; k++) {
+			const char *u = r->s + r->tok[k].a;
+			size_t un = r->tok[k].b - r->tok[k].a;
+			if (!is_num(u, un) && !(un && u[0] == '+'))
+				return false;
+		}
+		return w->first < r->ntok;
+	}
+	return false;
+}
+
+/* A line that only continues the row above (cut by a mail client):
+ * "6.4"  "11.4  382.1  2.4" */
+static bool numeric_fragment(const char *s, size_t len)
+{
+	struct bl_btab_row r;
+	bl_btab_row_init(&r, s, len);
+	if (!r.ntok || r.ntok > 11)
+		return false;
+	for (size_t i = 0; i < r.ntok; i++)
+		if (!is_num(r.s + r.tok[i].a, r.tok[i].b - r.tok[i].a))
+			return false;
+	return true;
+}
+
+static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const struct row *w)
+{
+	struct bl_run *run = &doc->runs[ri];
+	if (w->name[0])
+		bl_run_param_str(run, "machine", w->name, strlen(w->name));
+	bl_run_param_real(run, "file_size", w->size_mb * 1048576.0);
+	if (w->volumes)
+		bl_run_param_int(run, "volumes", (long long)w->volumes);
+	if (c->version[0])
+		bl_run_param_str(run, "version", c->version, strlen(c->version));
+	if (c->sync)
+		bl_run_param_str(run, "sync", c->sync, strlen(c->sync));
+	if (c->seek_kb >= 0)
+		bl_run_param_int(run, "seek_block_size", c->seek_kb * 1024);
+	if (c->seek_procs >= 0)
+		bl_run_param_int(run, "seek_proc_count", c->seek_procs);
+	if (c->has_file) {
+		bl_run_param_str(run, "file", c->path, strlen(c->path));
+		double total = w->size_mb * 1048576.0 * (w->volumes ? (double)w->volumes : 1.0);
+		if (c->file_bytes && fabs((double)c->file_bytes - total) > 1048576.0 &&
+		    fabs((double)c->file_bytes - w->size_mb * 1048576.0) > 1048576.0)
+			bl_doc_diag(doc, ri, BL_WARNING, "bonnie.size-mismatch", run->off,
+				    "the File line says %llu bytes but the row says %g MB",
+				    c->file_bytes, w->size_mb);
+	}
+}
+
+static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
+		       const struct row *w, size_t row_off, bool compare_done)
+{
+	struct bl_run *run = &doc->runs[ri];
+	int cell[12], uncertain = 0;
+	const struct bl_btab_row *r = &w->r;
+	if (!bl_btab_place(r, w->first, c->edge, 12, cell, &uncertain)) {
+		bl_doc_diag(doc, ri, BL_WARNING, "bonnie.extra-cells", row_off,
+			    "the row has %zu cells where bonnie prints 12; the first 12 are read",
+			    r->ntok - w->first);
+		for (int k = 0; k < 12; k++)
+			cell[k] = w->first + (size_t)k < r->ntok ? (int)w->first + k : -1;
+	} else if (uncertain) {
+		bl_doc_diag(doc, ri, BL_WARNING, "bonnie.misaligned", row_off,
+			    "%d cell(s) of the row stand away from the header's columns; placed at the nearest",
+			    uncertain);
+	}
+	static const int order[6] = {BL_T_OUT_CHAR, BL_T_OUT_BLOCK, BL_T_OUT_REWRITE,
+				     BL_T_IN_CHAR, BL_T_IN_BLOCK, BL_T_SEEKS};
+	for (int t = 0; t < 6; t++) {
+		struct bl_btab_cell rate, cpu;
+		int a = cell[2 * t], b = cell[2 * t + 1];
+		const char *as = a >= 0 ? r->s + r->tok[a].a : NULL;
+		size_t an = a >= 0 ? r->tok[a].b - r->tok[a].a : 0;
+		const char *bs = b >= 0 ? r->s + r->tok[b].a : NULL;
+		size_t bn = b >= 0 ? r->tok[b].b - r->tok[b].a : 0;
+		bl_btab_rate(as, an, t == 5 ? 1.0 : c->rate_mult, false, &rate);
+		bl_btab_cpu(bs, bn, &cpu);
+		if (rate.kind == BL_BTAB_BAD || cpu.kind == BL_BTAB_BAD)
+			bl_doc_diag(doc, ri, BL_WARNING, "bonnie.bad-cell", row_off,
+				    "cannot read the %s cells '%s' '%s'", bl_btab_metric[order[t]],
+				    rate.raw, cpu.raw);
+		bl_btab_emit(run, (enum bl_btab_test)order[t], &rate, &cpu, NULL);
+	}
+	if (!compare_done)
+		return;
+	for (int i = 0; i < 5; i++) {
+		if (!c->have_done[i])
+			continue;
+		json_t *res = bl_btab_find_result(run, bl_btab_metric[done_test[i]]);
+		json_t *v = json_object_get(res, "value");
+		if (json_is_number(v) && c->done_rate[i].kind == BL_BTAB_VALUE &&
+		    fabs(json_number_value(v) - c->done_rate[i].v) > 1024.0)
+			bl_doc_diag(doc, ri, BL_WARNING, "bonnie.done-mismatch", row_off,
+				    "the table says %s = %.0f B/s, but its progress line says %s kB/s",
+				    bl_btab_metric[done_test[i]], json_number_value(v),
+				    c->done_rate[i].raw);
+	}
+}
+
+/* A run from the progress lines alone (a post that cut the table off). */
+static void done_only_run(struct bl_scan *sc, const struct ctx *c, size_t end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct bl_run *run = bl_doc_add_run(doc, "bonnie", "garloff", c->first_off, end);
+	if (!run)
+		return;
+	long ri = (long)doc->nruns - 1;
+	bl_scan_find_command(sc, &bl_parser_bonnie, run);
+	if (c->version[0])
+		bl_run_param_str(run, "version", c->version, strlen(c->version));
+	bl_run_param_str(run, "file", c->path, strlen(c->path));
+	if (c->file_bytes)
+		bl_run_param_real(run, "file_size", (double)c->file_bytes);
+	if (c->volumes)
+		bl_run_param_int(run, "volumes", (long long)c->volumes);
+	for (int i = 0; i < 5; i++)
+		if (c->have_done[i])
+			bl_btab_emit(run, (enum bl_btab_test)done_test[i], &c->done_rate[i],
+				     &c->done_cpu[i], NULL);
+	bl_doc_diag(doc, ri, BL_INFO, "bonnie.no-table", c->first_off,
+		    "bonnie's progress lines without its result table: the seek test is missing");
+}
+
+static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor,
+				  size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
+	size_t floor = bl_scan_floor(sc);
+	struct bl_re_match m;
+	enum kind k = classify(anchor, &m);
+	if (k != K_HDR && k != K_DASH1 && k != K_FILE)
+		return BL_NOT_MINE;
+
+	/* The start: the File, progress and dashed header lines above. */
+	struct bl_line start = *anchor, prev;
+	for (int i = 0; i < 12 && bl_line_prev(msg, &start, &prev) && prev.off >= floor; i++) {
+		enum kind pk = classify(&prev, &m);
+		if (pk == K_BLANK || pk == K_OTHER || pk == K_HDR)
+			break;
+		start = prev;
+	}
+
+	struct ctx c;
+	memset(&c, 0, sizeof c);
+	c.variant = "bray";
+	c.rate_mult = 1024.0;
+	c.seek_kb = c.seek_procs = -1;
+	c.first_off = start.off;
+	c.size_edge = 13;
+	for (int i = 0; i < 12; i++) /* Tim Bray's columns, until a header says */
+		c.edge[i] = 19 + 11 * (i / 2) + 5 * (i % 2);
+
+	/* The head: everything up to and including the Machine header. */
+	struct bl_line cur = start, next;
+	bool have_hdr = false, any_done = false;
+	size_t last_end = start.next;
+	for (int i = 0; i < 24; i++) {
+		enum kind ck = classify(&cur, &m);
+		if (ck == K_HDR) {
+			read_header(&c, &cur, &m);
+			have_hdr = true;
+			last_end = cur.next;
+			/* a header cut short continues on the next line */
+			if (bl_line_next(msg, &cur, &next) && classify(&next, &m) == K_HFRAG) {
+				cur = next;
+				last_end = cur.next;
+			}
+			break;
+		}
+		if (ck == K_BLANK || ck == K_OTHER)
+			break;
+		if (ck == K_FILE) {
+			read_file(&c, &cur, &m);
+			/* Tim Bray's prints "File './Bonnie.4711', size: 104857600";
+			 * Garloff's adds the volumes and its version */
+			if (bl_re_gset(&m, 1) || bl_re_gset(&m, 4))
+				c.variant = "garloff";
+		} else if (ck == K_DONE) {
+			read_done(&c, &cur, &m);
+			if (c.have_done[0] || c.have_done[1] || c.have_done[2])
+				any_done = true;
+		} else if (ck == K_DASH1) {
+			if (bl_re_gset(&m, 1))
+				c.sync = bl_re_glen(&m, 1) ? "nosync" : "sync";
+			else if (memmem(cur.s, cur.len, "(sync)", 6))
+				c.sync = "sync";
+		} else if (ck == K_DASH2) {
+			uint64_t v;
+			if (bl_re_gset(&m, 1) && bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &v, NULL))
+				c.seek_kb = (long)v;
+			if (bl_re_gset(&m, 2) && bl_parse_u64(cur.s + m.ov[4], bl_re_glen(&m, 2), &v, NULL))
+				c.seek_procs = (long)v;
+		}
+		last_end = cur.next;
+		if (!bl_line_next(msg, &cur, &next))
+			break;
+		cur = next;
+	}
+	if (c.sync || c.seek_kb >= 0 || any_done)
+		c.variant = "garloff";
+	if (c.gb)
+		c.variant = "bonnie-64";
+	if (!have_hdr) {
+		if (any_done) {
+			done_only_run(sc, &c, last_end);
+			*end = last_end;
+			return BL_CLAIMED;
+		}
+		return BL_NOT_MINE;
+	}
+
+	/* The rows; blank lines may stand between the header and the first. */
+	size_t first_run = doc->nruns;
+	int blanks = 0;
+	while (bl_line_next(msg, &cur, &next)) {
+		cur = next;
+		if (bl_is_blank(cur.s, cur.len)) {
+			if (doc->nruns > first_run || ++blanks > 2)
+				break;
+			continue;
+		}
+		struct row *w = malloc(sizeof *w);
+		if (!w)
+			break;
+		if (!parse_row(&c, cur.s, cur.len, w)) {
+			free(w);
+			break;
+		}
+		size_t row_off = cur.off, row_end = cur.next;
+		/* a row cut by a mail client: "... 167240 97.6 1504.4" / "6.4" */
+		if (w->r.ntok - w->first < 12 && bl_line_next(msg, &cur, &next) &&
+		    numeric_fragment(next.s, next.len)) {
+			bl_btab_row_append(&w->r, next.s, next.len);
+			cur = next;
+			row_end = cur.next;
+		}
+		bool first = doc->nruns == first_run;
+		struct bl_run *run = bl_doc_add_run(doc, "bonnie", c.variant,
+						    first ? start.off : row_off, row_end);
+		if (!run) {
+			free(w);
+			break;
+		}
+		long ri = (long)doc->nruns - 1;
+		if (w->name[0])
+			run->label = strdup(w->name);
+		add_params(doc, ri, &c, w);
+		if (first) {
+			bl_scan_find_command(sc, &bl_parser_bonnie, &doc->runs[ri]);
+		} else {
+			const struct bl_run *r0 = &doc->runs[first_run];
+			run = &doc->runs[ri];
+			if (r0->command) {
+				run->command = strdup(r0->command);
+				run->timed = r0->timed;
+				if (run->command)
+					bonnie_command(doc, run, run->command);
+			}
+		}
+		if (w->joined)
+			bl_doc_diag(doc, ri, BL_INFO, "bonnie.name-joined", row_off,
+				    "the machine name runs into the size column; read as '%s' and %g MB",
+				    w->name, w->size_mb);
+		read_cells(doc, ri, &c, w, row_off, first);
+		last_end = row_end;
+		free(w);
+	}
+	if (doc->nruns == first_run) {
+		if (any_done) {
+			done_only_run(sc, &c, last_end);
+			*end = last_end;
+			return BL_CLAIMED;
+		}
+		bl_doc_diag(doc, -1, BL_WARNING, "bonnie.no-rows", anchor->off,
+			    "a bonnie header without result rows");
+	}
+	*end = last_end;
+	return BL_CLAIMED;
+}
+
+/* ------------------------------------------------------------- command */
+
+/* "bonnie -d /home/dslab/data -s 4096 -m zfs": -s in MB, -m machine. */
+static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
+{
+	(void)doc;
+	const char *p = cmd;
+	while (*p && *p != ' ')
+		p++;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (wl != 2 || w[0] != '-')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *v = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t vl = (size_t)(p - v);
+		if (!vl)
+			break;
+		if (w[1] == 'd')
+			bl_run_param_str(run, "directory", v, vl);
+		else if (w[1] == 'm' && !json_object_get(run->params, "machine"))
+			bl_run_param_str(run, "machine", v, vl);
+	}
+}
+
+static const char *const bonnie_variants[] = {
+	"bray (Tim Bray's bonnie 1.x: Machine MB K/sec %CPU)",
+	"bonnie-64 (Machine GB M/sec %CPU)",
+	"garloff (Garloff/SUSE bonnie 1.2-1.4: File ... volumes, done: lines, (nosync), --Rnd Seek-, 1*1024)",
+	NULL,
+};
+
+const struct bl_parser bl_parser_bonnie = {
+	.name = "bonnie",
+	.summary = "bonnie result tables: sequential output/input per char and block, rewrite, seeks",
+	.variants = bonnie_variants,
+	/* "Machine    MB K/sec %CPU", "---Sequential Output (nosync)---",
+	 * "File './Bonnie.2276', size: 1073741824, volumes: 1" */
+	.anchor = "^[ \\t]*(?:<pre>)?(?:Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+[MG]B[ \\t]+[KM]/sec"
+		  "|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
+		  "|File '[^'\\n]{0,300}', size: \\d",
+	.command_word = "bonnie",
+	.claim = bonnie_claim,
+	.command = bonnie_command,
+};

@@ -1,0 +1,811 @@
+/* bonniepp.c - bonnie++ text tables (1.0x, 1.9x, 2.00) and CSV lines.
+ *
+ * 1.9x prints, per run, an IO table and a file table, each with a Latency
+ * row; 1.0x has neither Concurrency nor Latency, and its file table hangs
+ * under the IO table without a Version; 2.00 heads the IO table with
+ * "Name:Size etc" and prints speeds as 1149k / 322m / 1.5g:
+ *
+ * Version 1.93d       ------Sequential Output------ --Sequential Input- --Random-
+ * Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+ * Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+ * freebsd.javaforu 2G   430  98 44175   8 18723   4   716  96 50878   7 160.6   3
+ * Latency             88046us     273ms     440ms     142ms     120ms    3532ms
+ * Version 1.93d       ------Sequential Create------ --------Random Create--------
+ * freebsd.javaforum.h -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+ *               files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+ *                 128   336   1 97558  99   652   2   336   1 82804  99   403   1
+ * Latency               295ms      58us     143ms     295ms      66us     713ms
+ *
+ * A CSV line (bonniepp_csv.c) may follow the table of the same run (or,
+ * with -q, precede it): the two become one run with the CSV's values, the
+ * table's text kept beside them as `table_raw`, and a warning where they
+ * disagree. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bonniepp.h"
+#include "parser.h"
+#include "re.h"
+#include "units.h"
+
+extern const struct bl_parser bl_parser_bonniepp;
+static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
+
+/* "Version 1.93d       ------Sequential Output------ --Sequential Input- --Random-"
+ * "Version  2.00       ------Sequential Create------ --------Random Create--------"
+ * "1.02b           ------Sequential Output------ --Sequential Input- --Random-"
+ *   (a summary table whose author kept the version and dropped the word) */
+static struct bl_re ver_re = BL_RE(
+	"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-{3,}Sequential (Output|Create)", 0);
+
+/* "                    ------Sequential Create------ --------Random Create--------" (1.0x) */
+static struct bl_re dashfile_re = BL_RE("^[ \\t]*-{3,}Sequential Create-{3,}", 0);
+
+/* "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--"
+ * "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--" */
+static struct bl_re sub_io_re = BL_RE("^[ \\t]*(?:Concurrency +(\\d{1,6}) +)?-Per Chr- --Block--", 0);
+
+/* "freebsd.javaforum.h -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--" */
+static struct bl_re sub_file_re = BL_RE("^[ \\t]*([^-\\s].{0,40}?)? *-Create-- --Read---", 0);
+
+/* "Machine        Size K/sec %CP K/sec %CP ..."   "Machine   Size:chnk K/sec %CP"
+ * "Name:Size etc        /sec %CP  /sec %CP ..."                          (2.00)
+ * " Size K/sec %CP K/sec %CP ..."        (the machine column cut off by hand) */
+static struct bl_re hdr_io_re = BL_RE(
+	"^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size(?::chnk)?|Name:Size etc) +(?:K/sec|/sec) +%CP", 0);
+
+/* "              files  /sec %CP  /sec %CP ..."   "files:max:min        /sec %CP" */
+static struct bl_re hdr_file_re = BL_RE("^[ \\t]*(?:<pre>)?files(?::max(?::min)?)? +/sec +%CP", 0);
+
+/* "Latency             88046us     273ms     440ms     142ms     120ms    3532ms" */
+static struct bl_re lat_re = BL_RE("^[ \\t]*Latency(?: |$)", 0);
+
+enum kind {
+	K_OTHER, K_BLANK, K_VER_IO, K_VER_FILE, K_DASH_FILE, K_SUB_IO, K_SUB_FILE,
+	K_HDR_IO, K_HDR_FILE, K_LAT, K_CSV_HDR, K_CSV, K_HFRAG
+};
+
+static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct bpp_rec *csv)
+{
+	if (bl_is_blank(l->s, l->len))
+		return K_BLANK;
+	if (bl_re_match(&ver_re, l->s, l->len, 0, m))
+		return l->s[m->ov[6]] == 'O' ? K_VER_IO : K_VER_FILE;
+	if (bl_re_match(&hdr_io_re, l->s, l->len, 0, m))
+		return K_HDR_IO;
+	if (bl_re_match(&hdr_file_re, l->s, l->len, 0, m))
+		return K_HDR_FILE;
+	if (bl_re_match(&sub_io_re, l->s, l->len, 0, m))
+		return K_SUB_IO;
+	if (bl_re_match(&sub_file_re, l->s, l->len, 0, m))
+		return K_SUB_FILE;
+	if (bl_re_match(&dashfile_re, l->s, l->len, 0, m))
+		return K_DASH_FILE;
+	if (bl_re_match(&lat_re, l->s, l->len, 0, m))
+		return K_LAT;
+	if (bpp_csv_header(l->s, l->len))
+		return K_CSV_HDR;
+	if (csv && bpp_csv_row(l->s, l->len, csv))
+		return K_CSV;
+	if (bl_btab_header_fragment(l->s, l->len))
+		return K_HFRAG;
+	return K_OTHER;
+}
+
+/* ------------------------------------------------------------ the tables */
+
+#define MAX_RECS 128
+
+struct tab {
+	char version[16];
+	const char *variant;   /* "1.0x", "1.9x", "2.00" */
+	bool is200;
+	long concurrency;
+	long io_edge[12], f_edge[12];
+	long io_start, f_start; /* column where the data cells begin */
+	char fname[64];        /* name over the file table (1.9x, 2.00) */
+	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
+	size_t nio, fpos;
+	int last;              /* record the next Latency row belongs to */
+	int section;           /* 0 none, 1 IO rows, 2 file rows */
+	bool full;             /* MAX_RECS reached: the block ends there */
+};
+
+/* Right edges of the 12 data columns: the header's words where it has
+ * them, bonnie++'s 10-column pairs where a mail client cut it short. */
+static void header_edges(const struct bl_line *l, const char *after, long *edge, long *start)
+{
+	struct bl_btab_row r;
+	bl_btab_row_init(&r, l->s, l->len);
+	size_t i = 0, n = 0;
+	while (i < r.ntok) {
+		const char *t = r.s + r.tok[i].a;
+		size_t tl = r.tok[i].b - r.tok[i].a;
+		i++;
+		if (memmem(t, tl, after, strlen(after)))
+			break;
+	}
+	for (; i < r.ntok && n < 12; i++)
+		edge[n++] = (long)r.tok[i].b;
+	if (n == 0)
+		edge[n++] = 25;
+	for (; n < 12; n++)
+		edge[n] = edge[n - 1] + (n % 2 ? 4 : 6);
+	*start = edge[0] - 6;
+}
+
+static void longer_name(char *dst, size_t cap, const char *other)
+{
+	if (strlen(other) > strlen(dst) && bpp_names_match(dst, other))
+		snprintf(dst, cap, "%s", other);
+}
+
+static bool is_cellish(const char *t, size_t n)
+{
+	if (!n)
+		return false;
+	if (t[0] == '+')
+		return true;
+	if (!((t[0] >= '0' && t[0] <= '9') || t[0] == '.'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!strchr("0123456789.kmgus", t[i]))
+			return false;
+	return true;
+}
+
+/* A piece of a row cut by a mail client: a few cells at the left margin.
+ * ("11.4  382.1  2.4", "26152us") A -x repeat row starts far right. */
+static bool cell_fragment(const char *s, size_t len, long data_start)
+{
+	struct bl_btab_row r;
+	bl_btab_row_init(&r, s, len);
+	if (!r.ntok || r.ntok > 11 || (long)r.tok[0].a >= data_start)
+		return false;
+	for (size_t i = 0; i < r.ntok; i++)
+		if (!is_cellish(r.s + r.tok[i].a, r.tok[i].b - r.tok[i].a))
+			return false;
+	return true;
+}
+
+/* Reads the cells of tests [t0, t0+6) of a row from token `first` on. */
+static void row_cells(struct bpp_rec *rec, const struct bl_btab_row *r, size_t first,
+		      const long *edge, int t0, bool suffix_ok)
+{
+	int cell[12], uncertain = 0;
+	if (!bl_btab_place(r, first, edge, 12, cell, &uncertain)) {
+		rec->notes |= BPP_N_FIELD_COUNT;
+		for (int k = 0; k < 12; k++)
+			cell[k] = first + (size_t)k < r->ntok ? (int)(first + (size_t)k) : -1;
+	}
+	if (uncertain)
+		rec->notes |= BPP_N_MISALIGNED;
+	for (int k = 0; k < 6; k++) {
+		int t = t0 + k, a = cell[2 * k], b = cell[2 * k + 1];
+		bl_btab_rate(a >= 0 ? r->s + r->tok[a].a : NULL, a >= 0 ? r->tok[a].b - r->tok[a].a : 0,
+			     t < BL_T_SEEKS ? 1024.0 : 1.0, suffix_ok && t < BL_T_SEEKS, &rec->rate[t]);
+		bl_btab_cpu(b >= 0 ? r->s + r->tok[b].a : NULL, b >= 0 ? r->tok[b].b - r->tok[b].a : 0,
+			    &rec->cpu[t]);
+		if (rec->rate[t].kind == BL_BTAB_BAD || rec->cpu[t].kind == BL_BTAB_BAD) {
+			if (!(rec->notes & BPP_N_BAD_CELL))
+				snprintf(rec->bad, sizeof rec->bad, "%s",
+					 rec->rate[t].kind == BL_BTAB_BAD ? rec->rate[t].raw : rec->cpu[t].raw);
+			rec->notes |= BPP_N_BAD_CELL;
+		}
+	}
+}
+
+/* "2G" "300M" "4G:8k" (1.0x, 1.9x); "64M" "16M::2" "64G:4k::65536" (2.00:
+ * size:chunk:concurrency:seeks:seekers, defaults left empty) */
+static bool size_cell(struct bpp_rec *rec, const char *s, size_t n, bool is200)
+{
+	const char *p = s, *end = s + n;
+	int field = 0;
+	while (p <= end && field < 5) {
+		const char *c = memchr(p, ':', (size_t)(end - p));
+		size_t fl = c ? (size_t)(c - p) : (size_t)(end - p);
+		double v;
+		uint64_t u;
+		size_t used;
+		if (fl) {
+			switch (field) {
+			case 0:
+				if (!bl_btab_size(p, fl, true, &v) || p[fl - 1] < 'A')
+					return false;
+				rec->file_size = v;
+				break;
+			case 1:
+				if (!bl_btab_size(p, fl, false, &v))
+					return false;
+				rec->chunk_size = v;
+				break;
+			default:
+				if (!is200 || !bl_parse_u64(p, fl, &u, &used) || used != fl)
+					return false;
+				if (field == 2)
+					rec->concurrency = (long)u;
+				else if (field == 3)
+					rec->seeks = (long)u;
+				else
+					rec->seek_procs = (long)u;
+			}
+		} else if (field == 0) {
+			return false;
+		}
+		field++;
+		if (!c)
+			return true;
+		p = c + 1;
+	}
+	return false;
+}
+
+static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, struct tab *t, size_t off,
+			       size_t end)
+{
+	if (*n >= MAX_RECS) {
+		t->full = true;
+		return NULL;
+	}
+	struct bpp_rec *r = &recs[(*n)++];
+	bpp_rec_init(r);
+	r->off = off;
+	r->end = end;
+	r->variant = t->variant;
+	snprintf(r->version, sizeof r->version, "%s", t->version);
+	if (!t->is200 && t->concurrency >= 0)
+		r->concurrency = t->concurrency;
+	return r;
+}
+
+/* Equal, or both not printed (NAN). */
+static bool same_num(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* An IO row: name, size, 12 cells. False when the line is no row. */
+static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct bl_line *l,
+		   struct bl_btab_row *r)
+{
+	size_t k = 0;
+	while (k < r->ntok && (long)r->tok[k].a < t->io_start)
+		k++;
+	for (size_t i = k; i < r->ntok; i++)
+		if (!is_cellish(r->s + r->tok[i].a, r->tok[i].b - r->tok[i].a))
+			return false;
+	struct bpp_rec tmp;
+	bpp_rec_init(&tmp);
+	if (k == 0) {
+		/* a -x repeat: no name, no size */
+		if (!t->nio || r->ntok == 0)
+			return false;
+		tmp = recs[t->io_recs[t->nio - 1]];
+		tmp.repeat = true;
+		tmp.notes = 0;
+	} else {
+		const char *s = r->s + r->tok[k - 1].a;
+		size_t sl = r->tok[k - 1].b - r->tok[k - 1].a;
+		if (!size_cell(&tmp, s, sl, t->is200)) {
+			/* "averylongmachinename2G": the name ran into the size */
+			size_t cut = sl;
+			while (cut && s[cut - 1] != ':' && !(s[cut - 1] >= 'a' && s[cut - 1] <= 'z'))
+				cut--;
+			while (cut < sl && !(s[cut] >= '0' && s[cut] <= '9'))
+				cut++;
+			if (k != 1 || cut == 0 || cut >= sl || !size_cell(&tmp, s + cut, sl - cut, t->is200))
+				return false;
+			snprintf(tmp.name, sizeof tmp.name, "%.*s", (int)cut, s);
+		} else if (k > 1) {
+			size_t a = r->tok[0].a, b = r->tok[k - 2].b;
+			snprintf(tmp.name, sizeof tmp.name, "%.*s", (int)(b - a), r->s + a);
+		}
+		/* 1.0x -x N names every row: the same machine and size as the
+		 * row above is the same test again
+		 *   v4.128M          1G 19903  89 37911  20 ...
+		 *   v4.128M          1G 19965  89 37600  20 ... */
+		if (t->nio && tmp.name[0]) {
+			const struct bpp_rec *up = &recs[t->io_recs[t->nio - 1]];
+			if (strcmp(up->name, tmp.name) == 0 && same_num(up->file_size, tmp.file_size) &&
+			    same_num(up->chunk_size, tmp.chunk_size))
+				tmp.repeat = true;
+		}
+	}
+	struct bpp_rec *rec = new_rec(recs, n, t, l->off, l->next);
+	if (!rec)
+		return false;
+	long conc = rec->concurrency;
+	snprintf(rec->name, sizeof rec->name, "%s", tmp.name);
+	rec->repeat = tmp.repeat;
+	rec->file_size = tmp.file_size;
+	rec->chunk_size = tmp.chunk_size;
+	rec->concurrency = tmp.concurrency >= 0 ? tmp.concurrency : (t->is200 ? 1 : conc);
+	rec->seeks = tmp.seeks;
+	rec->seek_procs = tmp.seek_procs;
+	rec->io = true;
+	row_cells(rec, r, k, t->io_edge, BL_T_OUT_CHAR, t->is200);
+	if (t->nio < MAX_RECS)
+		t->io_recs[t->nio++] = (int)(rec - recs);
+	t->last = (int)(rec - recs);
+	return true;
+}
+
+/* A file row: [name] spec, 12 cells. */
+static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct bl_line *l,
+		     struct bl_btab_row *r)
+{
+	size_t k = 0;
+	while (k < r->ntok && (long)r->tok[k].a < t->f_start)
+		k++;
+	for (size_t i = k; i < r->ntok; i++)
+		if (!is_cellish(r->s + r->tok[i].a, r->tok[i].b - r->tok[i].a))
+			return false;
+	struct bpp_rec spec;
+	bpp_rec_init(&spec);
+	char name[96] = "";
+	bool repeat = false;
+	if (k == 0) {
+		if (t->last < 0 || !recs[t->last].files || r->ntok == 0)
+			return false;
+		spec = recs[t->last];
+		repeat = true;
+	} else {
+		const char *s = r->s + r->tok[k - 1].a;
+		if (!bpp_files_spec(s, r->tok[k - 1].b - r->tok[k - 1].a, &spec))
+			return false;
+		if (k > 1)
+			snprintf(name, sizeof name, "%.*s", (int)(r->tok[k - 2].b - r->tok[0].a),
+				 r->s + r->tok[0].a);
+	}
+	/* the IO row of the same run, or a run of its own */
+	struct bpp_rec *rec = NULL;
+	if (t->fpos < t->nio) {
+		struct bpp_rec *io = &recs[t->io_recs[t->fpos]];
+		if (!io->files && bpp_names_match(io->name, name[0] ? name : t->fname)) {
+			rec = io;
+			t->fpos++;
+			if (l->next > rec->end)
+				rec->end = l->next;
+		}
+	}
+	if (!rec) {
+		rec = new_rec(recs, n, t, l->off, l->next);
+		if (!rec)
+			return false;
+		snprintf(rec->name, sizeof rec->name, "%s", repeat ? spec.name : name);
+		rec->repeat = repeat;
+	}
+	if (name[0])
+		longer_name(rec->name, sizeof rec->name, name);
+	if (t->fname[0]) {
+		if (!rec->name[0])
+			snprintf(rec->name, sizeof rec->name, "%s", t->fname);
+		else
+			longer_name(rec->name, sizeof rec->name, t->fname);
+	}
+	rec->files = true;
+	rec->num_files = spec.num_files;
+	rec->max_size = spec.max_size;
+	rec->min_size = spec.min_size;
+	rec->num_dirs = spec.num_dirs;
+	memcpy(rec->file_kind, spec.file_kind, sizeof rec->file_kind);
+	memcpy(rec->files_spec, spec.files_spec, sizeof rec->files_spec);
+	row_cells(rec, r, k, t->f_edge, BL_T_SEQ_CREATE, false);
+	/* bonnie++ 2.00 prints num_files x 1024 for each measured file rate */
+	if (t->is200)
+		for (int i = BL_T_SEQ_CREATE; i < BL_T_COUNT; i++)
+			if (rec->rate[i].kind == BL_BTAB_VALUE && rec->rate[i].v == rec->num_files)
+				rec->notes |= BPP_N_FILE_RATE_BUG;
+	t->last = (int)(rec - recs);
+	return true;
+}
+
+/* "Latency             88046us     273ms ..." for the record above: its
+ * cells are right-aligned at 27, 37, ... columns from the word. */
+static void latency_row(struct tab *t, struct bpp_rec *recs, struct bl_btab_row *r,
+			const struct bl_line *l)
+{
+	if (t->last < 0 || t->section == 0)
+		return;
+	struct bpp_rec *rec = &recs[t->last];
+	long base = (long)r->tok[0].a, edge[6];
+	for (int i = 0; i < 6; i++)
+		edge[i] = base + 27 + 10 * i;
+	int cell[6], uncertain = 0;
+	int t0 = t->section == 1 ? BL_T_OUT_CHAR : BL_T_SEQ_CREATE;
+	if (!bl_btab_place(r, 1, edge, 6, cell, &uncertain)) {
+		rec->notes |= BPP_N_FIELD_COUNT;
+		return;
+	}
+	for (int i = 0; i < 6; i++) {
+		int c = cell[i];
+		bl_btab_latency(c >= 0 ? r->s + r->tok[c].a : NULL, c >= 0 ? r->tok[c].b - r->tok[c].a : 0,
+				&rec->lat[t0 + i]);
+		if (rec->lat[t0 + i].kind == BL_BTAB_BAD)
+			rec->notes |= BPP_N_BAD_CELL;
+	}
+	rec->has_lat = true;
+	if (l->next > rec->end)
+		rec->end = l->next;
+}
+
+/* Two CSV lines of one -x series: same machine, same sizes, same files. */
+static bool same_test(const struct bpp_rec *a, const struct bpp_rec *b)
+{
+	return strcmp(a->name, b->name) == 0 && strcmp(a->version, b->version) == 0 &&
+	       a->io == b->io && a->files == b->files &&
+	       (isnan(a->file_size) ? isnan(b->file_size) : a->file_size == b->file_size) &&
+	       (isnan(a->num_files) ? isnan(b->num_files) : a->num_files == b->num_files) &&
+	       strcmp(a->files_spec, b->files_spec) == 0 && a->concurrency == b->concurrency;
+}
+
+static bool recs_pair(const struct bpp_rec *csv, const struct bpp_rec *tab)
+{
+	if (!bpp_names_match(csv->name, tab->name) || csv->repeat != tab->repeat)
+		return false;
+	if (csv->io != tab->io || csv->files != tab->files)
+		return false;
+	if (csv->io && !isnan(csv->file_size) && !isnan(tab->file_size) && csv->file_size != tab->file_size)
+		return false;
+	if (csv->files && csv->num_files != tab->num_files)
+		return false;
+	return true;
+}
+
+/* A table with -q: its CSV line went to stdout, above it, and was claimed
+ * as a block of its own. */
+static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct bpp_rec *t)
+{
+	if (!first_run)
+		return -1;
+	struct bl_run *p = &doc->runs[first_run - 1];
+	if (strcmp(p->tool, "bonnie++") != 0 || strncmp(p->variant, "csv-", 4) != 0 ||
+	    t->off < p->end_off || t->off - p->end_off > 400)
+		return -1;
+	const char *name = json_string_value(json_object_get(p->params, "machine"));
+	json_t *fs = json_object_get(p->params, "file_size");
+	if (!bpp_names_match(name ? name : "", t->name))
+		return -1;
+	if (t->io && json_is_number(fs) && json_number_value(fs) != t->file_size)
+		return -1;
+	return (long)first_run - 1;
+}
+
+/* What bonnie++ prints while it runs, between the command and the table:
+ * "Using uid:65534, gid:65534."  "Writing a byte at a time...done"
+ * "start 'em...done...done...done...done...done..."
+ * "Create files in sequential order...done."  "Delete files in random order...done." */
+static struct bl_re progress_re = BL_RE(
+	"^[ \\t]*(?:Using uid:\\d{1,10}, gid:\\d{1,10}\\.|(?:Writing|Rewriting|Reading|Create|Stat|Delete"
+	"|start 'em)[^\\n]{0,60}?\\.\\.\\.done)", 0);
+
+/* The first run of a block starts at the progress lines above its table
+ * (when there are any), so that the command above them is found. */
+static void include_progress(struct bl_scan *sc, struct bl_run *run)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_line cur, prev;
+	struct bl_re_match m;
+	bool found = false;
+	bl_line_at(msg, run->off, &cur);
+	for (int k = 0; k < 24; k++) {
+		if (!bl_line_prev(msg, &cur, &prev) || prev.off < bl_scan_floor(sc))
+			break;
+		if (bl_re_match(&progress_re, prev.s, prev.len, 0, &m)) {
+			found = true;
+		} else if (found) {
+			break;
+		} else {
+			/* the table's own header lines lie between */
+			enum kind hk = classify(&prev, &m, NULL);
+			if (hk != K_VER_IO && hk != K_SUB_IO && hk != K_HDR_IO && hk != K_HFRAG)
+				break;
+		}
+		cur = prev;
+	}
+	if (found)
+		run->off = cur.off;
+}
+
+static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct bl_re_match m;
+	struct bpp_rec *csv = malloc(sizeof *csv);
+	struct bpp_rec *recs = malloc(MAX_RECS * sizeof *recs);
+	struct tab *t = calloc(1, sizeof *t);
+	struct bl_btab_row *row = malloc(sizeof *row);
+	enum bl_claim result = BL_NOT_MINE;
+	if (!csv || !recs || !t || !row)
+		goto done;
+	enum kind k0 = classify(anchor, &m, csv);
+	if (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT)
+		goto done;
+
+	snprintf(t->version, sizeof t->version, "%s", "");
+	t->variant = "1.0x";
+	t->concurrency = -1;
+	t->last = -1;
+	header_edges(&(struct bl_line){.s = "", .len = 0}, "", t->io_edge, &t->io_start);
+	memcpy(t->f_edge, t->io_edge, sizeof t->f_edge);
+	t->f_start = t->io_start;
+
+	size_t nrec = 0, last_end = anchor->off;
+	struct bl_line cur = *anchor, next;
+	bool have = true;
+	while (have) {
+		enum kind k = classify(&cur, &m, csv);
+		if (k == K_BLANK) {
+			/* one blank line may stand before the CSV line (bonnie++ -n 0) */
+			struct bl_line nx;
+			if (!bl_line_next(msg, &cur, &nx))
+				break;
+			enum kind kn = classify(&nx, &m, csv);
+			/* ... or before the 1.0x file table of the rows above
+			 * (a summary table of several machines):
+			 *   tri (v3+)  300M  2708  96  5997  65 ...
+			 *
+			 *                 ------Sequential Create------ ... */
+			bool file_part = kn == K_DASH_FILE && t->section == 1 && t->nio > 0;
+			if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE &&
+			    !file_part)
+				break;
+			cur = nx;
+			continue;
+		}
+		bool ok = true;
+		switch (k) {
+		case K_VER_IO:
+		case K_VER_FILE:
+			if (bl_re_gset(&m, 1))
+				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 1),
+					 cur.s + m.ov[2]);
+			else
+				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 2),
+					 cur.s + m.ov[4]);
+			if (t->version[0] == '2')
+				t->variant = "2.00", t->is200 = true;
+			else if (strncmp(t->version, "1.0", 3) != 0)
+				t->variant = "1.9x";
+			if (k == K_VER_IO) {
+				t->nio = t->fpos = 0;
+				t->fname[0] = '\0';
+			}
+			t->section = 0;
+			break;
+		case K_DASH_FILE: t->section = 0; break;
+		case K_SUB_IO:
+			if (bl_re_gset(&m, 1)) {
+				uint64_t v;
+				if (bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &v, NULL))
+					t->concurrency = (long)v;
+				if (!t->is200)
+					t->variant = "1.9x";
+			}
+			break;
+		case K_SUB_FILE:
+			if (bl_re_gset(&m, 1))
+				snprintf(t->fname, sizeof t->fname, "%.*s", (int)bl_re_glen(&m, 1),
+					 cur.s + m.ov[2]);
+			else
+				t->fname[0] = '\0';
+			break;
+		case K_HDR_IO: {
+			bool is200 = memmem(cur.s, cur.len, "Name:Size", 9) != NULL;
+			if (is200)
+				t->variant = "2.00", t->is200 = true;
+			header_edges(&cur, is200 ? "etc" : "Size", t->io_edge, &t->io_start);
+			t->section = 1;
+			t->nio = t->fpos = 0;
+			if (bl_line_next(msg, &cur, &next) && classify(&next, &m, NULL) == K_HFRAG)
+				cur = next;
+			break;
+		}
+		case K_HDR_FILE:
+			/* "files:max:min        /sec" or "              files  /sec" */
+			header_edges(&cur, "files",
+				     t->f_edge, &t->f_start);
+			t->section = 2;
+			if (bl_line_next(msg, &cur, &next) && classify(&next, &m, NULL) == K_HFRAG)
+				cur = next;
+			break;
+		case K_LAT:
+			bl_btab_row_init(row, cur.s, cur.len);
+			if (row->ntok < 7 && bl_line_next(msg, &cur, &next) &&
+			    cell_fragment(next.s, next.len, 17)) {
+				bl_btab_row_append(row, next.s, next.len);
+				cur = next;
+			}
+			latency_row(t, recs, row, &cur);
+			break;
+		case K_CSV_HDR: t->section = 0; break;
+		case K_CSV:
+			if (nrec >= MAX_RECS) {
+				ok = false; /* the next block starts at this line */
+			} else {
+				recs[nrec] = *csv;
+				recs[nrec].off = cur.off;
+				recs[nrec].end = cur.next;
+				if (nrec && recs[nrec - 1].csv && same_test(&recs[nrec - 1], csv))
+					recs[nrec].repeat = true; /* -x N: the same test again */
+				nrec++;
+			}
+			t->section = 0;
+			break;
+		case K_HFRAG: break;
+		default:
+			ok = false;
+			if (t->section == 1 || t->section == 2) {
+				bl_btab_row_init(row, cur.s, cur.len);
+				long start = t->section == 1 ? t->io_start : t->f_start;
+				if (row->ntok && bl_line_next(msg, &cur, &next) &&
+				    row->tok[row->ntok - 1].b + 4 < (size_t)(t->section == 1 ? t->io_edge : t->f_edge)[11] &&
+				    classify(&next, &m, NULL) == K_OTHER && cell_fragment(next.s, next.len, start)) {
+					bl_btab_row_append(row, next.s, next.len);
+					struct bl_line joined = cur;
+					joined.next = next.next;
+					ok = t->section == 1 ? io_row(t, recs, &nrec, &joined, row)
+							     : file_row(t, recs, &nrec, &joined, row);
+					if (ok)
+						cur = next;
+				} else {
+					ok = t->section == 1 ? io_row(t, recs, &nrec, &cur, row)
+							     : file_row(t, recs, &nrec, &cur, row);
+				}
+			}
+		}
+		if (!ok)
+			break;
+		last_end = cur.next;
+		have = bl_line_next(msg, &cur, &next);
+		cur = next;
+	}
+	if (last_end <= anchor->off)
+		goto done;
+	result = BL_CLAIMED;
+	*end = last_end;
+
+	/* Pair each table record with the CSV line of the same run. */
+	int partner[MAX_RECS];
+	for (size_t i = 0; i < nrec; i++)
+		partner[i] = -1;
+	for (size_t i = 0; i < nrec; i++) {
+		if (recs[i].csv || partner[i] >= 0)
+			continue;
+		for (size_t j = 0; j < nrec; j++)
+			if (recs[j].csv && partner[j] < 0 && recs_pair(&recs[j], &recs[i])) {
+				partner[i] = (int)j;
+				partner[j] = (int)i;
+				break;
+			}
+	}
+	size_t first_run = doc->nruns;
+	long first_ri = (long)first_run;
+	for (size_t i = 0; i < nrec; i++) {
+		long ri;
+		if (recs[i].csv && partner[i] >= 0)
+			continue; /* made with its table */
+		if (!recs[i].csv && partner[i] >= 0) {
+			ri = bpp_make_run(doc, &recs[partner[i]], first_ri);
+			if (ri >= 0)
+				bpp_merge_table(doc, ri, &recs[i]);
+		} else if (!recs[i].csv && i == 0 && (ri = earlier_csv_run(doc, first_run, &recs[i])) >= 0) {
+			bpp_merge_table(doc, ri, &recs[i]);
+			continue;
+		} else {
+			ri = bpp_make_run(doc, &recs[i], first_ri);
+		}
+		if (ri < 0)
+			break;
+		struct bl_run *run = &doc->runs[ri];
+		if (ri == first_ri) {
+			include_progress(sc, run);
+			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
+		} else if (ri > first_ri && doc->runs[first_ri].command) {
+			run->command = strdup(doc->runs[first_ri].command);
+			run->timed = doc->runs[first_ri].timed;
+			if (run->command)
+				bpp_command(doc, run, run->command);
+		}
+	}
+	if (nrec == 0)
+		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.no-rows", anchor->off,
+			    "a bonnie++ header without result rows");
+	if (t->full) {
+		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.too-many-rows", last_end,
+			    "more than %d bonnie++ results in one block: the block is cut here",
+			    MAX_RECS);
+		doc->partial = true;
+	}
+done:
+	free(csv);
+	free(recs);
+	free(t);
+	free(row);
+	return result;
+}
+
+/* ------------------------------------------------------------- command */
+
+/* "bonnie++ -d . -s 2048 -n 128 -u auth.gabor": -d directory, -x repeats,
+ * -r RAM (MiB), -f/-b/-D/-q switches. Sizes and names come from the
+ * output, which says what was run. */
+static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
+{
+	(void)doc;
+	const char *p = cmd;
+	while (*p && *p != ' ')
+		p++;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (wl < 2 || w[0] != '-')
+			continue;
+		if (wl == 2 && (w[1] == 'f' || w[1] == 'b' || w[1] == 'D' || w[1] == 'q')) {
+			const char *key = w[1] == 'f' ? "fast" : w[1] == 'b' ? "no_buffering"
+				       : w[1] == 'D' ? "direct_io" : "quiet";
+			if (!json_object_get(run->params, key))
+				json_object_set_new(run->params, key, json_true());
+			continue;
+		}
+		const char *v = w + 2;
+		size_t vl = wl - 2;
+		if (!vl) {
+			while (*p == ' ' || *p == '\t')
+				p++;
+			v = p;
+			while (*p && *p != ' ' && *p != '\t')
+				p++;
+			vl = (size_t)(p - v);
+		}
+		if (!vl)
+			break;
+		uint64_t u;
+		size_t used;
+		if (w[1] == 'd' && !json_object_get(run->params, "directory"))
+			bl_run_param_str(run, "directory", v, vl);
+		else if (w[1] == 'x' && bl_parse_u64(v, vl, &u, &used) && used == vl &&
+			 !json_object_get(run->params, "repeats"))
+			bl_run_param_int(run, "repeats", (long long)u);
+		else if (w[1] == 'r' && bl_parse_u64(v, vl, &u, &used) && used == vl &&
+			 !json_object_get(run->params, "ram_size"))
+			bl_run_param_real(run, "ram_size", (double)u * 1048576.0);
+	}
+}
+
+static const char *const bpp_variants[] = {
+	"1.0x (1.00-1.03e text: Machine Size[:chnk] K/sec %CP, files block)",
+	"1.9x (1.90-1.97 text: Concurrency and Latency rows)",
+	"2.00 (1.98-2.00a text: Name:Size etc, k/m/g speeds, size:chunk:conc:seeks:seekers)",
+	"csv-1.0x (27 fields)",
+	"csv-1.92, csv-1.92b, csv-1.93b, csv-1.96, csv-1.97 (48 fields; 1.96's -s0 row one short)",
+	"csv-1.98 (1.98 and 2.00a: 50 fields, seeks and seek_proc_count)",
+	"-x CSV header line; 1.0x+csv, 1.9x+csv, 2.00+csv: a table and its CSV line as one run",
+	NULL,
+};
+
+const struct bl_parser bl_parser_bonniepp = {
+	.name = "bonnie++",
+	.summary = "bonnie++ tables and CSV: IO and file tests, CPU, latency",
+	.variants = bpp_variants,
+	/* "Version 1.03e       ------Sequential Output------",
+	 * "Machine        Size K/sec %CP", "Name:Size etc        /sec %CP",
+	 * "              files  /sec %CP", "1.98,2.00a,feasvm,1,...",
+	 * "format_version,bonnie_version,...", "host,4G,547,99,62287,..." */
+	.anchor = "^[ \\t]*(?:<pre>)?(?:Version +\\S{1,12}|[12]\\.\\d\\d[a-z]?) +-{3,}Sequential"
+		  "|^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size|Name:Size etc) "
+		  "|^[ \\t]*files(?::max(?::min)?)? +/sec %CP"
+		  "|^[ \\t]*[12]\\.\\d\\d[a-z]?,[12]\\.\\d\\d[a-z]?,"
+		  "|^(?:format_version,bonnie_version|name,file_size,putc),"
+		  "|^[ \\t]*[^,\\s]{0,64},(?:\\d+[MG](?::\\d+k?)?)?,(?:[^,\\n]*,){12}",
+	.command_word = "bonnie++",
+	.claim = bpp_claim,
+	.command = bpp_command,
+};

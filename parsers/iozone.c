@@ -1,0 +1,413 @@
+/* iozone.c - iozone output: finds the block, has its preamble and command
+ * line read (iozone_preamble.c, iozone_command.c), and hands the body to
+ * the table, throughput and Excel readers (iozone_auto.c,
+ * iozone_throughput.c, iozone_excel.c).
+ *
+ * A block is what one iozone run printed, whole or in part:
+ *
+ *	Iozone: Performance Test of File I/O
+ *	        Version $Revision: 3.489 $
+ *	...
+ *	Command line used: /usr/bin/iozone -i 0 -i 1 -s 4m -r 64k -f /tmp/x/ioz.tmp
+ *	Output is in kBytes/sec
+ *	...
+ *	(a table, or throughput sections)
+ *	iozone test complete.
+ *	Excel output is below:           (with -R)
+ *
+ * Posts often keep only the table or only the throughput lines: those are
+ * claimed too, from the table header or the first "Children see" line. */
+#include "iozone.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "re.h"
+#include "units.h"
+
+/* ------------------------------------------------------------------ lines */
+
+/* Mail quoting: "> " or ">" per level, at the start of the line (after
+ * an indent, where a quoted post was indented again). */
+static void strip_quote(struct iz_line *l)
+{
+	const char *s = l->raw.s;
+	size_t n = l->raw.len, k = 0;
+	while (k < n && (s[k] == ' ' || s[k] == '\t'))
+		k++;
+	if (k < n && s[k] == '>') {
+		s += k;
+		n -= k;
+	}
+	while (n && s[0] == '>') {
+		s++;
+		n--;
+		if (n && s[0] == ' ') {
+			s++;
+			n--;
+		}
+	}
+	while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	l->s = s;
+	l->len = n;
+}
+
+bool iz_line_at(const struct bl_message *m, size_t off, struct iz_line *out)
+{
+	if (off > m->len)
+		return false;
+	bl_line_at(m, off, &out->raw);
+	strip_quote(out);
+	return true;
+}
+
+bool iz_line_next(const struct bl_message *m, const struct iz_line *cur,
+		  struct iz_line *out)
+{
+	if (!bl_line_next(m, &cur->raw, &out->raw))
+		return false;
+	strip_quote(out);
+	return true;
+}
+
+bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur,
+		  struct iz_line *out)
+{
+	if (!bl_line_prev(m, &cur->raw, &out->raw))
+		return false;
+	strip_quote(out);
+	return true;
+}
+
+size_t iz_expand_tabs(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < len && o + 1 < cap; i++) {
+		if (s[i] == '\t') {
+			size_t to = (o / 8 + 1) * 8;
+			while (o < to && o + 1 < cap)
+				out[o++] = ' ';
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	out[o] = '\0';
+	return o;
+}
+
+void iz_metric_name(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t o = 0;
+	bool sep = false;
+	for (size_t i = 0; i < len && o + 2 < cap; i++) {
+		char ch = s[i];
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		bool alnum = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
+		if (!alnum) {
+			sep = o > 0;
+			continue;
+		}
+		if (sep)
+			out[o++] = '_';
+		sep = false;
+		out[o++] = ch;
+	}
+	out[o] = '\0';
+	if (!o && cap > 1)
+		snprintf(out, cap, "unknown");
+}
+
+json_t *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
+		       const char *raw)
+{
+	switch (c->unit) {
+	case IZ_OPS:
+		return bl_run_result(iz_run(c), metric, printed, "ops/s", raw, 0);
+	case IZ_USEC:
+		return bl_run_result(iz_run(c), metric, printed * 1e-6, "s", raw, 0);
+	case IZ_KBS:
+	default:
+		return bl_run_result(iz_run(c), metric, printed * 1024.0, "B/s", raw, 0);
+	}
+}
+
+/* ------------------------------------------------------------------ claim */
+
+/* A "Command line used:" that a mail client wrapped: iozone indents every
+ * preamble line with a tab, so a line right below it that starts at the
+ * margin, and is nothing iozone prints, is the rest of the command.
+ *	Command line used: iozone -I -a -s 512M -r 4k -r 64k -r 1m -i 0 -i
+ * 1 -i 2 */
+static void cmd_rest(struct iz_ctx *c, struct iz_line *cur, size_t *last_end)
+{
+	struct iz_line nx;
+	struct bl_re_match m;
+	if (!c->cmd_text || !iz_line_next(c->msg, cur, &nx) || !nx.len || nx.s[0] == ' ' ||
+	    nx.s[0] == '\t' || iz_pre_match(&nx, &m) >= 0 || iz_is_complete(&nx) ||
+	    iz_is_table_header(nx.s, nx.len) || iz_is_top_header(nx.s, nx.len) ||
+	    iz_is_throughput_line(nx.s, nx.len) || iz_is_report_line(nx.s, nx.len))
+		return;
+	size_t ol = strlen(c->cmd_text);
+	char *joined = malloc(ol + 1 + nx.len + 1);
+	if (!joined)
+		return;
+	memcpy(joined, c->cmd_text, ol);
+	joined[ol] = ' ';
+	memcpy(joined + ol + 1, nx.s, nx.len);
+	joined[ol + 1 + nx.len] = '\0';
+	free(c->cmd_text);
+	c->cmd_text = joined;
+	*cur = nx;
+	*last_end = nx.raw.next;
+}
+
+/* What the command (hook) said, read back into the context. */
+static void ctx_from_params(struct iz_ctx *c)
+{
+	struct bl_run *run = iz_run(c);
+	if (!c->unit_known) {
+		if (json_is_true(json_object_get(run->params, "ops_mode"))) {
+			c->unit = IZ_OPS;
+			c->unit_known = true;
+		} else if (json_is_true(json_object_get(run->params, "usec_mode"))) {
+			c->unit = IZ_USEC;
+			c->unit_known = true;
+		}
+	}
+	/* a command without -O or -N: iozone's default, kBytes/sec */
+	if (run->has_command)
+		c->unit_known = true;
+	if (json_is_true(json_object_get(run->params, "use_threads")))
+		c->threads = true;
+	json_t *tests = json_object_get(run->params, "tests");
+	size_t i;
+	json_t *v;
+	c->tests_mask = 0;
+	json_array_foreach(tests, i, v)
+	{
+		json_int_t t = json_integer_value(v);
+		if (t >= 0 && t < 31)
+			c->tests_mask |= 1L << t;
+	}
+}
+
+/* Walks up from a table header or a throughput line (no banner above) over
+ * the preamble lines a post kept: "Command line used:", "Output is in ...".
+ * Returns the offset of the first such line, or `off`. */
+static size_t walk_back(struct iz_ctx *c, size_t off)
+{
+	struct iz_line cur, prev;
+	size_t floor = bl_scan_floor(c->sc), start = off;
+	iz_line_at(c->msg, off, &cur);
+	for (int k = 0; k < 40; k++) {
+		if (!iz_line_prev(c->msg, &cur, &prev) || prev.raw.off < floor)
+			break;
+		cur = prev;
+		if (bl_is_blank(cur.s, cur.len))
+			continue;
+		struct bl_re_match m;
+		int idx = iz_pre_match(&cur, &m);
+		/* the first header line ("random  random  bkwd ...") */
+		bool hdr1 = k < 2 && iz_is_top_header(cur.s, cur.len);
+		if (idx < 0 && !hdr1)
+			break;
+		start = cur.raw.off;
+	}
+	return start;
+}
+
+static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
+			      size_t *end)
+{
+	struct iz_ctx *c = calloc(1, sizeof *c);
+	if (!c)
+		return BL_NOT_MINE;
+	c->sc = sc;
+	c->msg = bl_scan_message(sc);
+	c->doc = bl_scan_doc(sc);
+	c->unit = IZ_KBS;
+	enum bl_claim ret = BL_NOT_MINE;
+
+	struct iz_line cur;
+	iz_line_at(c->msg, anchor->off, &cur);
+	struct bl_re_match m;
+	int first = iz_pre_match(&cur, &m);
+	bool banner = iz_pre_is(first, IZ_P_BANNER);
+	bool body_line = iz_is_table_header(cur.s, cur.len) ||
+			 iz_is_throughput_line(cur.s, cur.len) ||
+			 iz_is_report_line(cur.s, cur.len);
+	if (!banner && !body_line) {
+		free(c);
+		return BL_NOT_MINE;
+	}
+	/* a report a few lines below the run it belongs to */
+	if (!banner && !iz_is_table_header(cur.s, cur.len) &&
+	    !iz_is_throughput_line(cur.s, cur.len) &&
+	    iz_rejoin_report((struct iz_scan_ref){sc, c->msg, c->doc}, &cur, end)) {
+		free(c);
+		return BL_CLAIMED;
+	}
+	size_t start = banner ? cur.raw.off : walk_back(c, cur.raw.off);
+	size_t ndiags0 = c->doc->diags.n;
+	struct bl_run *run = bl_doc_add_run(c->doc, "iozone", "table", start, cur.raw.next);
+	if (!run) {
+		free(c);
+		return BL_NOT_MINE;
+	}
+	c->ri = (long)(c->doc->nruns - 1);
+	bl_scan_find_command(sc, &bl_parser_iozone, run);
+	size_t cmd_off = iz_run(c)->off;
+
+	/* the preamble, from the start of the block to the body */
+	int nrec = 0, unknown = 0;
+	iz_line_at(c->msg, start, &cur);
+	size_t last_end = cur.raw.next;
+	bool have_body = false;
+	for (int k = 0; k < 400; k++) {
+		if (iz_is_table_header(cur.s, cur.len) || iz_is_throughput_line(cur.s, cur.len) ||
+		    iz_is_report_line(cur.s, cur.len)) {
+			have_body = true;
+			break;
+		}
+		if (!bl_is_blank(cur.s, cur.len)) {
+			int idx = iz_pre_match(&cur, &m);
+			/* a second banner: this run printed nothing more */
+			if (iz_pre_is(idx, IZ_P_BANNER) && cur.raw.off != start)
+				break;
+			if (idx >= 0) {
+				iz_apply_pre(c, idx, &cur, &m, &nrec);
+				last_end = cur.raw.next;
+				if (iz_pre_is(idx, IZ_P_CMD))
+					cmd_rest(c, &cur, &last_end);
+			} else if (iz_is_complete(&cur)) {
+				last_end = cur.raw.next;
+				break;
+			} else if (iz_is_top_header(cur.s, cur.len)) {
+				last_end = cur.raw.next;
+			} else if (!banner || ++unknown > 40) {
+				break;
+			} else {
+				/* contributors' names, "Processor binding ...",
+				 * the first table header line: part of the block */
+				last_end = cur.raw.next;
+			}
+		}
+		struct iz_line nx;
+		if (!iz_line_next(c->msg, &cur, &nx))
+			break;
+		cur = nx;
+	}
+	if (c->cmd_text) {
+		run = iz_run(c);
+		free(run->command);
+		run->command = c->cmd_text;
+		c->cmd_text = NULL;
+		if (!run->has_command) {
+			run->has_command = true;
+			run->cmd_off = start;
+		}
+		iz_command(c->doc, run, run->command);
+	}
+	ctx_from_params(c);
+
+	/* the body: one table or one set of throughput sections, then
+	 * "iozone test complete." and the Excel report */
+	bool table = false, throughput = false, report = false;
+	int blanks = 0;
+	while (have_body || blanks <= 4) {
+		have_body = false;
+		size_t next = 0;
+		if (!table && !throughput && !report && iz_is_table_header(cur.s, cur.len)) {
+			next = iz_parse_table(c, &cur);
+			table = true;
+		} else if (!table && !throughput && !report &&
+			   iz_is_throughput_line(cur.s, cur.len)) {
+			next = iz_parse_throughput(c, &cur);
+			throughput = true;
+		} else if (!report && iz_is_report_line(cur.s, cur.len)) {
+			next = iz_parse_report(c, &cur);
+			report = true;
+		} else if (iz_is_complete(&cur)) {
+			next = cur.raw.next;
+		} else if (bl_is_blank(cur.s, cur.len)) {
+			blanks++;
+			struct iz_line nx;
+			if (!iz_line_next(c->msg, &cur, &nx))
+				break;
+			cur = nx;
+			continue;
+		} else {
+			break;
+		}
+		if (next <= cur.raw.off)
+			break;
+		last_end = next;
+		blanks = 0;
+		if (next >= c->msg->len || !iz_line_at(c->msg, next, &cur))
+			break;
+	}
+
+	run = iz_run(c);
+	run->end_off = last_end;
+	if (run->off > cmd_off)
+		run->off = cmd_off;
+	if (json_array_size(run->results) == 0) {
+		/* a banner with nothing measured: malformed; anything else
+		 * (a header quoted in prose) is not iozone output */
+		for (size_t i = ndiags0; i < c->doc->diags.n; i++)
+			c->doc->diags.v[i].run = -1;
+		bl_doc_drop_last_run(c->doc);
+		if (banner) {
+			bl_doc_diag(c->doc, -1, BL_ERROR, "iozone.no-results", start,
+				    "iozone's banner and preamble, but no table, throughput or report follows");
+			*end = last_end;
+			ret = BL_CLAIMED;
+		}
+	} else {
+		if (throughput)
+			run->variant = "throughput";
+		else if (table)
+			run->variant = json_is_true(json_object_get(run->params, "auto_mode")) ? "auto" : "table";
+		else
+			run->variant = "report";
+		if (!c->unit_known)
+			bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.unit-assumed", start,
+				    "no preamble or command says how iozone reported: kBytes/sec assumed");
+		if (c->cut)
+			c->doc->partial = true;
+		*end = last_end;
+		ret = BL_CLAIMED;
+	}
+	free(c->cmd_text);
+	free(c->table.rows);
+	free(c);
+	return ret;
+}
+
+static const char *const iz_variants[] = {
+	"auto (-a: file size x record size table, every test column)",
+	"table (-i selected tests, -s/-r single rows: blank cells for tests not run)",
+	"throughput (-t, -l/-u: children/parent, min/max/avg per process or thread, min xfer)",
+	"report (-R Excel report alone: per-test blocks, throughput report)",
+	"versions 3.2xx (KB, Kbytes/sec), 3.3xx, 3.4xx (kB, kBytes/sec); -O ops/sec, -N microseconds/op",
+	NULL,
+};
+
+const struct bl_parser bl_parser_iozone = {
+	.name = "iozone",
+	.summary = "iozone: auto-mode and -i tables, throughput mode, Excel report",
+	.variants = iz_variants,
+	/* "Iozone: Performance Test of File I/O"; "kB  reclen    write";
+	 * "Children see throughput for  2 initial writers"; "Excel output is below:";
+	 * "\"Writer report\"" */
+	.anchor = "Iozone: Performance Test of File I/O|\\b[kK][bB][ \\t]+reclen[ \\t]+write"
+		  "|Children see throughput for|Excel output is below:"
+		  "|\"(?:Writer|Reader|Throughput) report",
+	.command_word = "iozone",
+	.claim = iz_claim,
+	.command = iz_command,
+};

@@ -1,0 +1,442 @@
+/* system.c - the machine a post describes, read line by line.
+ *
+ *   Proc: Intell Atom 330 (2x1.6Ghz) - 1 package(s) x 2 core(s) x 2 HTT threads
+ *   Chipset: Intel 82945G
+ *   Sys: 8.0-RELEASE FreeBSD 8.0-RELEASE #0
+ *   ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master SATA150
+ *   geli init -s 4096 -K /etc/keys/ad4s2.key /dev/ad4s2
+ *   vfs.zfs.arc_max="100M"          (after a mention of /boot/loader.conf)
+ *   vm.kmem_size=768M
+ *   CPU：Intel Core 2 Duo E8400      (a full-width colon, as CJK posts write)
+ *   srebrny# gmirror list  /  Geom name: data02  /  Balance: round-robin
+ *   zpool status: config: / NAME STATE READ WRITE CKSUM / tank ONLINE 0 0 0
+ *
+ * Only lines of ordinary length are read (a flattened post is split by
+ * ingest first), so a hostile line costs one length check. */
+#include "system.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "re.h"
+#include "units.h"
+
+#define MAX_LINE 1000
+#define MAX_RAW 300
+#define MAX_ITEMS 200
+
+/* "Label: value" with an ASCII or full-width colon ("：" is EF BC 9A). */
+#define COLON "[ \\t]*(?::|\\x{FF1A})[ \\t]*"
+
+static struct bl_re cpu_re = BL_RE("^[ \\t]*(?:CPU|Proc|Processor|model name|hw\\.model)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re topo_re = BL_RE("(\\d+) package\\(s\\) x (\\d+) core\\(s\\)(?: x (\\d+) (?:HTT|SMT|hardware) threads)?", 0);
+static struct bl_re mem_re = BL_RE("^[ \\t]*(?:RAM|Mem|Memory|real memory|MemTotal|hw\\.physmem)(?:" COLON "|[ \\t]*=[ \\t]*)(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re size_re = BL_RE("(\\d+(?:\\.\\d+)?)[ \\t]?([KMGT])i?B\\b", PCRE2_CASELESS);
+static struct bl_re chipset_re = BL_RE("^[ \\t]*(Chipset|MB|Motherboard|Mainboard|Board)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+/* "ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master SATA150" */
+static struct bl_re ata_disk_re = BL_RE("^[ \\t]*([a-z]{2,6}\\d+): (\\d+)MB <([^>\\n]{1,100})> at (\\S+)(?: (\\S.*?))?[ \\t]*$", 0);
+/* "ada0: <WDC WD15EARS-00Z5B1 80.00A80> ATA-8 SATA 2.x device" */
+static struct bl_re cam_disk_re = BL_RE("^[ \\t]*((?:ada|da|nda|nvd|cd)\\d+): <([^>\\n]{1,100})> (.*device.*)$", 0);
+/* "atapci1: <Intel ICH7 SATA300 controller> port 0x30c8-0x30cf,... irq 19 at device 31.2 on pci0" */
+static struct bl_re ctl_re = BL_RE("^[ \\t]*((?:atapci|ahci|ahcich|mps|mpr|mpt|mfi|mrsas|siis|mvs|ciss|arcmsr|hptrr|twa|aac|ahc|ahd|isp)\\d+): <([^>\\n]{1,100})>", 0);
+static struct bl_re hdd_re = BL_RE("^[ \\t]*(?:HDD|Hdd|Disks?|Drives?|Storage)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re os_label_re = BL_RE("^[ \\t]*(?:OS|Sys|System|Operating system|uname -a)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+/* "FreeBSD srebrny 8.0-RELEASE FreeBSD 8.0-RELEASE #0: Sat Nov 21 ..." (uname -a)
+ * "FreeBSD 8.0-RELEASE #0: Sat Nov 21 15:02:08 UTC 2009" (dmesg) */
+static struct bl_re uname_re = BL_RE("^[ \\t]*(FreeBSD|NetBSD|OpenBSD|DragonFly|Linux|SunOS|Darwin) (?:\\S+ )?(\\d+\\.\\d+(?:\\.\\d+)*(?:-[A-Za-z0-9.]+)*) (?:#|\\S*BSD|\\S+ #|SMP|.*GNU/Linux)", 0);
+static struct bl_re os_name_re = BL_RE("\\b(FreeBSD|NetBSD|OpenBSD|DragonFly(?:BSD)?|Linux|Solaris|SunOS|illumos|OpenIndiana|Darwin|macOS|Debian|Ubuntu|CentOS|Fedora|OpenSolaris|Nexenta)\\b", 0);
+static struct bl_re release_re = BL_RE("\\b(\\d+\\.\\d+(?:\\.\\d+)?(?:-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?|R\\b)?)", 0);
+/* anywhere in prose: "I'm running amd64 7.2-STABLE from 14th Jan." */
+static struct bl_re bsd_release_re = BL_RE("\\b\\d+\\.\\d+-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?\\b", 0);
+/* vfs.zfs.arc_max="100M", vm.kmem_size=768M, vfs.zfs.prefetch_disable: 1 */
+static struct bl_re tunable_re = BL_RE("^[ \\t]*([a-z][a-z0-9_]*(?:\\.[a-zA-Z0-9_%-]+)+)[ \\t]*(=|:)[ \\t]*(?:\"([^\"\\n]*)\"|'([^'\\n]*)'|([^\\s\"'#]+))[ \\t\\x{A0}]*(?:#.*)?$", 0);
+/* ahci_load="YES", zfs_enable="YES" */
+static struct bl_re knob_re = BL_RE("^[ \\t]*([a-z][a-z0-9_]*_(?:load|enable|flags|name|type))[ \\t]*=[ \\t]*\"([^\"\\n]*)\"[ \\t\\x{A0}]*(?:#.*)?$", 0);
+static struct bl_re conffile_re = BL_RE("(/boot/loader\\.conf(?:\\.local)?|/etc/sysctl\\.conf|/etc/rc\\.conf(?:\\.local)?|/boot/device\\.hints)", 0);
+static struct bl_re empty_re = BL_RE("(?:^|\\s)empty(?: file)?:?[ \\t]+(/\\S+)|(/\\S+) is empty", PCRE2_CASELESS);
+/* "srebrny# geli init -s 4096 -K /etc/keys/ad4s2.key /dev/ad4s2" */
+static struct bl_re geli_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*geli (init|attach|onetime|configure|setkey|label) (.*?)[ \\t]*$", 0);
+static struct bl_re gmirror_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*gmirror (label|insert|list|status|configure|create)\\b[ \\t]*(.*?)[ \\t]*$", 0);
+static struct bl_re keyval_re = BL_RE("^[ \\t]*([A-Z][A-Za-z ]{0,30}): (\\S.*?)[ \\t]*$", 0);
+static struct bl_re zpool_create_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*zpool create ((?:-\\S+ (?:\\S+=\\S+ )?)*)(\\S+) (.+?)[ \\t]*$", 0);
+static struct bl_re pool_re = BL_RE("^[ \\t]*pool: (\\S+)[ \\t]*$", 0);
+static struct bl_re zhead_re = BL_RE("^[ \\t]*NAME[ \\t]+STATE[ \\t]+READ[ \\t]+WRITE[ \\t]+CKSUM[ \\t]*$", 0);
+static struct bl_re zrow_re = BL_RE("^([ \\t]*)(\\S+)[ \\t]+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)(?:[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*))?", 0);
+static struct bl_re zclass_re = BL_RE("^([ \\t]*)(logs|cache|spares|special|dedup)[ \\t]*$", 0);
+
+struct sys {
+	struct bl_message *m;
+	json_t *root;
+	size_t items;
+	const char *conf;     /* config file in force, or NULL */
+	long conf_until;      /* line index until which it stays in force */
+};
+
+static json_t *grp(struct sys *s, const char *name)
+{
+	json_t *a = json_object_get(s->root, name);
+	if (!a) {
+		a = json_array();
+		json_object_set_new(s->root, name, a);
+	}
+	return a;
+}
+
+/* A new item {raw, line} in group `name` (borrowed), or NULL past the cap. */
+static json_t *item(struct sys *s, const char *name, const struct bl_line *l)
+{
+	if (s->items >= MAX_ITEMS)
+		return NULL;
+	size_t n = l->len;
+	const char *p = l->s;
+	while (n && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n > MAX_RAW) {
+		n = MAX_RAW;
+		while (n && ((unsigned char)p[n] & 0xC0) == 0x80)
+			n--;
+	}
+	json_t *o = json_object();
+	json_object_set_new(o, "raw", json_stringn(p, n));
+	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(s->m, l->off)));
+	json_array_append_new(grp(s, name), o);
+	s->items++;
+	return o;
+}
+
+static void set_group(json_t *o, const char *key, const struct bl_line *l,
+		      const struct bl_re_match *m, int g)
+{
+	if (o && bl_re_gset(m, g))
+		json_object_set_new(o, key, json_stringn(l->s + m->ov[2 * g], bl_re_glen(m, g)));
+}
+
+/* The whole of [s, s+n) as a number. */
+static bool u64_of(const char *s, size_t n, uint64_t *v)
+{
+	size_t end;
+	return bl_parse_u64(s, n, v, &end) && end == n;
+}
+
+/* "2GB DDR2 x 3" -> 2 GiB; "2147483648 (2048 MB)" -> 2147483648 */
+static void mem_bytes(json_t *o, const char *v, size_t n)
+{
+	uint64_t b;
+	size_t end;
+	if (bl_parse_u64(v, n, &b, &end) && b > (1u << 20) && (end == n || v[end] == ' ')) {
+		json_object_set_new(o, "bytes", json_integer((json_int_t)b));
+		return;
+	}
+	struct bl_re_match m;
+	if (!bl_re_match(&size_re, v, n, 0, &m))
+		return;
+	double x;
+	if (!bl_parse_double(v + m.ov[2], bl_re_glen(&m, 1), false, &x, NULL))
+		return;
+	const char *units = "KMGT";
+	char u = v[m.ov[4]];
+	if (u >= 'a')
+		u = (char)(u - 32);
+	const char *k = strchr(units, u);
+	if (!k)
+		return;
+	double mul = 1024;
+	for (const char *q = units; q < k; q++)
+		mul *= 1024;
+	json_object_set_new(o, "bytes", json_integer((json_int_t)(x * mul)));
+}
+
+static void os_fields(json_t *o, const char *v, size_t n)
+{
+	struct bl_re_match m;
+	if (bl_re_match(&os_name_re, v, n, 0, &m))
+		json_object_set_new(o, "name", json_stringn(v + m.ov[2], bl_re_glen(&m, 1)));
+	if (bl_re_match(&release_re, v, n, 0, &m))
+		json_object_set_new(o, "release", json_stringn(v + m.ov[2], bl_re_glen(&m, 1)));
+}
+
+/* geli init options: -s sectorsize, -K keyfile, -e ealgo, -a aalgo,
+ * -l keylen, -B backupfile, -b, -P; the last word is the provider. */
+static void geli_fields(json_t *o, const char *a, size_t n)
+{
+	size_t i = 0;
+	const char *last = NULL;
+	size_t lastl = 0;
+	while (i < n) {
+		while (i < n && (a[i] == ' ' || a[i] == '\t'))
+			i++;
+		size_t w = i;
+		while (i < n && a[i] != ' ' && a[i] != '\t')
+			i++;
+		size_t wl = i - w;
+		if (!wl)
+			break;
+		if (a[w] == '-' && wl == 2) {
+			char f = a[w + 1];
+			const char *key = f == 's' ? "sector_size" : f == 'K' ? "keyfile" : f == 'e' ? "encryption" :
+					  f == 'a' ? "authentication" : f == 'l' ? "key_length" : f == 'B' ? "backup_file" :
+					  f == 'i' ? "iterations" : f == 'J' ? "passfile" : NULL;
+			if (!key) {
+				if (f == 'b')
+					json_object_set_new(o, "boot", json_true());
+				else if (f == 'P')
+					json_object_set_new(o, "no_passphrase", json_true());
+				continue;
+			}
+			while (i < n && (a[i] == ' ' || a[i] == '\t'))
+				i++;
+			size_t v = i;
+			while (i < n && a[i] != ' ' && a[i] != '\t')
+				i++;
+			uint64_t num;
+			if ((f == 's' || f == 'l' || f == 'i') && u64_of(a + v, i - v, &num))
+				json_object_set_new(o, key, json_integer((json_int_t)num));
+			else
+				json_object_set_new(o, key, json_stringn(a + v, i - v));
+			continue;
+		}
+		last = a + w;
+		lastl = wl;
+	}
+	if (last)
+		json_object_set_new(o, "provider", json_stringn(last, lastl));
+}
+
+static void tunable_value(json_t *o, const char *v, size_t n)
+{
+	json_object_set_new(o, "value", json_stringn(v, n));
+	uint64_t num;
+	if (n && u64_of(v, n, &num) && num <= INT64_MAX) {
+		json_object_set_new(o, "number", json_integer((json_int_t)num));
+		return;
+	}
+	/* "100M", "1024M", "5M": loader.conf sizes are powers of 1024 */
+	if (n >= 2 && n < 24 && strchr("KkMmGgTt", v[n - 1]) && bl_parse_size(v, n, &num) && num <= INT64_MAX)
+		json_object_set_new(o, "bytes", json_integer((json_int_t)num));
+}
+
+static void lower_key(char *out, size_t outsz, const char *s, size_t n)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 1 < outsz; i++) {
+		char c = s[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		out[o++] = c == ' ' ? '_' : c;
+	}
+	out[o] = '\0';
+}
+
+/* "Geom name: data02", "State: COMPLETE", ... after "gmirror list" */
+static struct bl_line gmirror_block(struct sys *s, json_t *o, struct bl_line cur)
+{
+	json_t *fields = json_object();
+	struct bl_line next;
+	int n = 0;
+	while (n < 40 && bl_line_next(s->m, &cur, &next)) {
+		struct bl_re_match m;
+		if (!bl_re_match(&keyval_re, next.s, next.len, 0, &m))
+			break;
+		char key[40];
+		lower_key(key, sizeof key, next.s + m.ov[2], bl_re_glen(&m, 1));
+		const char *v = next.s + m.ov[4];
+		size_t vl = bl_re_glen(&m, 2);
+		uint64_t num;
+		if (u64_of(v, vl, &num) && num <= INT64_MAX)
+			json_object_set_new(fields, key, json_integer((json_int_t)num));
+		else
+			json_object_set_new(fields, key, json_stringn(v, vl));
+		cur = next;
+		n++;
+	}
+	if (o && json_object_size(fields))
+		json_object_set(o, "fields", fields);
+	json_decref(fields);
+	return cur;
+}
+
+/* The vdev tree under "NAME STATE READ WRITE CKSUM". */
+static struct bl_line zpool_config(struct sys *s, const struct bl_line *head, const char *pool,
+				   size_t poollen)
+{
+	json_t *o = item(s, "zpool", head);
+	json_t *vdevs = json_array();
+	struct bl_line cur = *head, next;
+	size_t base_indent = (size_t)-1;
+	int n = 0;
+	while (n < 200 && bl_line_next(s->m, &cur, &next)) {
+		struct bl_re_match m;
+		if (bl_re_match(&zclass_re, next.s, next.len, 0, &m)) {
+			json_t *v = json_object();
+			json_object_set_new(v, "name", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+			json_object_set_new(v, "class", json_true());
+			json_array_append_new(vdevs, v);
+		} else if (bl_re_match(&zrow_re, next.s, next.len, 0, &m)) {
+			size_t indent = bl_re_glen(&m, 1);
+			if (base_indent == (size_t)-1)
+				base_indent = indent;
+			json_t *v = json_object();
+			json_object_set_new(v, "name", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+			json_object_set_new(v, "state", json_stringn(next.s + m.ov[6], bl_re_glen(&m, 3)));
+			json_object_set_new(v, "indent", json_integer((json_int_t)(indent >= base_indent ? indent - base_indent : 0)));
+			json_array_append_new(vdevs, v);
+			if (o && !pool && json_array_size(vdevs) == 1)
+				json_object_set_new(o, "pool", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+		} else if (!bl_is_blank(next.s, next.len) || json_array_size(vdevs)) {
+			break;
+		}
+		cur = next;
+		n++;
+	}
+	if (o) {
+		if (pool)
+			json_object_set_new(o, "pool", json_stringn(pool, poollen));
+		json_object_set(o, "vdevs", vdevs);
+	}
+	json_decref(vdevs);
+	return cur;
+}
+
+json_t *bl_system_extract(struct bl_message *msg)
+{
+	struct sys s = {.m = msg, .root = json_object(), .conf = NULL, .conf_until = -1};
+	if (!s.root || !msg->len)
+		goto done;
+	struct bl_line l;
+	bl_line_at(msg, 0, &l);
+	long idx = 0;
+	const char *pool = NULL;
+	size_t poollen = 0;
+	bool os_seen = false;
+	for (;; idx++) {
+		if (l.len && l.len <= MAX_LINE) {
+			struct bl_re_match m;
+			json_t *o;
+			if (bl_re_match(&conffile_re, l.s, l.len, 0, &m)) {
+				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
+								    "/etc/sysctl.conf", "/etc/rc.conf",
+								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
+				for (const char *const *f = files; *f; f++)
+					if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l.s + m.ov[2], strlen(*f)) == 0)
+						s.conf = *f;
+				s.conf_until = idx + 3;
+			}
+			if (bl_re_match(&empty_re, l.s, l.len, 0, &m) && (o = item(&s, "files", &l))) {
+				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
+				json_object_set_new(o, "empty", json_true());
+			}
+			if (bl_re_match(&tunable_re, l.s, l.len, 0, &m) &&
+			    (l.s[m.ov[4]] == '=' ||
+			     /* "name: value" only for sysctl roots, not prose */
+			     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
+			     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
+			     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
+			    !bl_re_match(&cpu_re, l.s, l.len, 0, NULL) && !bl_re_match(&mem_re, l.s, l.len, 0, NULL) &&
+			    (o = item(&s, "tunables", &l))) {
+				set_group(o, "key", &l, &m, 1);
+				int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
+				tunable_value(o, l.s + m.ov[2 * g], bl_re_glen(&m, g));
+				if (s.conf && idx <= s.conf_until)
+					json_object_set_new(o, "file", json_string(s.conf));
+				else if (l.s[m.ov[4]] == ':')
+					json_object_set_new(o, "file", json_string("sysctl"));
+				if (s.conf && idx <= s.conf_until)
+					s.conf_until = idx + 2;
+			} else if (bl_re_match(&knob_re, l.s, l.len, 0, &m) && (o = item(&s, "tunables", &l))) {
+				set_group(o, "key", &l, &m, 1);
+				tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
+				if (s.conf && idx <= s.conf_until) {
+					json_object_set_new(o, "file", json_string(s.conf));
+					s.conf_until = idx + 2;
+				}
+			} else if (bl_re_match(&cpu_re, l.s, l.len, 0, &m) && (o = item(&s, "cpu", &l))) {
+				set_group(o, "value", &l, &m, 1);
+				struct bl_re_match t;
+				if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
+					uint64_t v;
+					if (u64_of(l.s + t.ov[2], bl_re_glen(&t, 1), &v))
+						json_object_set_new(o, "packages", json_integer((json_int_t)v));
+					if (u64_of(l.s + t.ov[4], bl_re_glen(&t, 2), &v))
+						json_object_set_new(o, "cores", json_integer((json_int_t)v));
+					if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
+						json_object_set_new(o, "threads", json_integer((json_int_t)v));
+				}
+			} else if (bl_re_match(&mem_re, l.s, l.len, 0, &m) && (o = item(&s, "memory", &l))) {
+				set_group(o, "value", &l, &m, 1);
+				mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
+			} else if (bl_re_match(&chipset_re, l.s, l.len, 0, &m)) {
+				bool chip = bl_re_glen(&m, 1) == 7;
+				if ((o = item(&s, chip ? "chipset" : "board", &l)))
+					set_group(o, "value", &l, &m, 2);
+			} else if (bl_re_match(&ata_disk_re, l.s, l.len, 0, &m) && (o = item(&s, "disks", &l))) {
+				set_group(o, "device", &l, &m, 1);
+				uint64_t mb;
+				if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
+					json_object_set_new(o, "bytes", json_integer((json_int_t)(mb * 1048576)));
+				set_group(o, "model", &l, &m, 3);
+				set_group(o, "attachment", &l, &m, 4);
+				set_group(o, "interface", &l, &m, 5);
+			} else if (bl_re_match(&cam_disk_re, l.s, l.len, 0, &m) && (o = item(&s, "disks", &l))) {
+				set_group(o, "device", &l, &m, 1);
+				set_group(o, "model", &l, &m, 2);
+				set_group(o, "interface", &l, &m, 3);
+			} else if (bl_re_match(&ctl_re, l.s, l.len, 0, &m) && (o = item(&s, "controllers", &l))) {
+				set_group(o, "device", &l, &m, 1);
+				set_group(o, "model", &l, &m, 2);
+			} else if (bl_re_match(&hdd_re, l.s, l.len, 0, &m) && (o = item(&s, "disks", &l))) {
+				set_group(o, "value", &l, &m, 1);
+			} else if (bl_re_match(&os_label_re, l.s, l.len, 0, &m) && (o = item(&s, "os", &l))) {
+				set_group(o, "value", &l, &m, 1);
+				os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
+				os_seen = true;
+			} else if (bl_re_match(&uname_re, l.s, l.len, 0, &m) && (o = item(&s, "os", &l))) {
+				set_group(o, "name", &l, &m, 1);
+				set_group(o, "release", &l, &m, 2);
+				os_seen = true;
+			} else if (bl_re_match(&geli_re, l.s, l.len, 0, &m) && (o = item(&s, "geli", &l))) {
+				set_group(o, "action", &l, &m, 1);
+				geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
+			} else if (bl_re_match(&gmirror_re, l.s, l.len, 0, &m)) {
+				o = item(&s, "gmirror", &l);
+				set_group(o, "action", &l, &m, 1);
+				if (o && bl_re_glen(&m, 2))
+					set_group(o, "arguments", &l, &m, 2);
+				if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
+					l = gmirror_block(&s, o, l);
+			} else if (bl_re_match(&zpool_create_re, l.s, l.len, 0, &m) && (o = item(&s, "zpool", &l))) {
+				json_object_set_new(o, "action", json_string("create"));
+				set_group(o, "pool", &l, &m, 2);
+				set_group(o, "layout", &l, &m, 3);
+			} else if (bl_re_match(&pool_re, l.s, l.len, 0, &m)) {
+				pool = l.s + m.ov[2];
+				poollen = bl_re_glen(&m, 1);
+			} else if (bl_re_match(&zhead_re, l.s, l.len, 0, &m)) {
+				l = zpool_config(&s, &l, pool, poollen);
+				pool = NULL;
+			} else if (!os_seen && bl_re_match(&bsd_release_re, l.s, l.len, 0, &m) &&
+				   (o = item(&s, "os", &l))) {
+				/* a release named in prose, when nothing better says it */
+				json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
+				struct bl_re_match n2;
+				if (bl_re_match(&os_name_re, l.s, l.len, 0, &n2))
+					json_object_set_new(o, "name", json_stringn(l.s + n2.ov[2], bl_re_glen(&n2, 1)));
+				os_seen = true;
+			}
+		}
+		struct bl_line next;
+		if (!bl_line_next(msg, &l, &next))
+			break;
+		l = next;
+	}
+done:
+	if (s.root && !json_object_size(s.root)) {
+		json_decref(s.root);
+		return NULL;
+	}
+	return s.root;
+}

@@ -1,0 +1,18 @@
+/* system.h - what a post says about the machine it measured: CPU, memory,
+ * chipset and board, disks and controllers, OS and version, loader.conf
+ * and sysctl tunables, geli, gmirror and zpool layouts.
+ *
+ * Each item keeps the line as written ("raw") and its line number, plus
+ * the fields read from it. See "system" in schema/benchlog.schema.json. */
+#ifndef BL_SYSTEM_H
+#define BL_SYSTEM_H
+
+#include <jansson.h>
+
+#include "../ingest/message.h"
+
+/* The system object of a message (new reference): NULL when the post says
+ * nothing about its machine, or memory ran out. */
+json_t *bl_system_extract(struct bl_message *m);
+
+#endif

@@ -1,0 +1,1035 @@
+/* zpool_iostat.c - zpool iostat reports: Solaris, FreeBSD 8-12, zfs-fuse
+ * and OpenZFS, with -v -l -q -w -r -H -p -T and interval samples.
+ *
+ * A report is a two-line header, a dash row, then one row per pool (and
+ * with -v per vdev, indented two spaces a level):
+ *
+ *                 capacity     operations    bandwidth
+ *   pool        alloc   free   read  write   read  write
+ *   ----------  -----  -----  -----  -----  -----  -----
+ *   tank         181M  68.9M     15    355  61.2K  10.3M
+ *     mirror-0   181M  68.9M     15    355  61.2K  10.3M
+ *       ada0        -      -      2    263   126K  10.4M
+ *   logs            -      -      -      -      -      -
+ *     ada2         4K   123M      3     19   126K  1.34M
+ *
+ * Old releases print "used  avail" for "alloc  free". -l and -q append
+ * column groups to the same header; -w and -r print one histogram per
+ * vdev instead (see zpool_numbers.c for its labels). "zpool iostat 5 10"
+ * repeats the report: with -v the header comes again each time, without
+ * it only the rows do; -T prints a time line before each. The first report
+ * averages the time since boot (or import), unless -y.
+ *
+ * One run per report; every number is one result placed by pool, vdev
+ * (its path in the tree), name, depth, vdev_type, class and sample. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+#include "re.h"
+#include "units.h"
+#include "zpool_iostat.h"
+
+extern const struct bl_parser bl_parser_zpool_iostat;
+
+/* "               capacity     operations    bandwidth"
+ * "              capacity     operations    bandwidth    total_wait     disk_wait ..." */
+static struct bl_re top_re = BL_RE("^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth\\b", 0);
+
+/* -w / -r: the vdev's name over the histogram's column groups
+ * "tank         total_wait     disk_wait    syncq_wait    asyncq_wait"
+ * "tank          sync_read    sync_write    async_read   async_write      scrub ..." */
+static struct bl_re histo_top_re = BL_RE(
+	"^[ \\t]*(\\S{1,256})[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)\\b", 0);
+
+/* "pool        alloc   free   read  write   read  write"
+ * "pool         used  avail   read  write   read  write"        (old)
+ * "latency      read  write   read  write ... scrub   trim  rebuild"  (-w)
+ * "req_size      ind    agg    ind    agg ..."                         (-r) */
+static struct bl_re bottom_re = BL_RE(
+	"^[ \\t]*(pool|vdev|latency|req_size)[ \\t]+(?:alloc|used|read|ind)[ \\t]", 0);
+
+/* The bottom line alone, its top line cut by the author or lost to a
+ * markdown heading: "pool        alloc   free   read  write   read  write" */
+static struct bl_re bottom_only_re = BL_RE(
+	"^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
+	"[ \\t]+read[ \\t]+write\\b",
+	0);
+
+/* "----------  -----  -----  -----  -----  -----  -----", and what markdown
+ * or a mail client made of it: "---", "———", "== ==" */
+static struct bl_re dashes_re = BL_RE("^[ \\t|+]*(?:[-=_\\x{2013}\\x{2014}\\x{2500}]{3,}[ \\t|+]*)+$", 0);
+
+/* -T u: "1796018647"; -T d: "Mon Nov 30 06:04:08 UTC 2026", "Mon Nov 30 06:04:08 2026" */
+static struct bl_re stamp_u_re = BL_RE("^[ \\t]*(\\d{9,11})[ \\t]*$", 0);
+static struct bl_re stamp_d_re = BL_RE(
+	"^[ \\t]*((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[ \\t]+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+	"|Nov|Dec)[ \\t]+\\d{1,2}[ \\t]+\\d{1,2}:\\d\\d:\\d\\d(?:[ \\t]+[A-Z]{1,6}[+-]?\\d{0,4})?"
+	"[ \\t]+\\d{4})[ \\t]*$",
+	0);
+
+/* An elision an author put for what was left out: "...", "[...]", "(snip)", "…" */
+static struct bl_re elision_re = BL_RE(
+	"^[ \\t]*(?:\\.{3,}|\\[\\.{3}\\]|\\(\\.{3}\\)|\\x{2026}|\\[\\x{2026}\\]|[\\[(<]?snip[\\])>]?)[ \\t]*$",
+	PCRE2_CASELESS);
+
+/* "mirror-0" "raidz2-1" "draid2:3d:8c:1s-0" "spare-3" "replacing-0", and
+ * the unnumbered "mirror" "raidz1" of zfs-fuse and old releases */
+static struct bl_re vtype_re = BL_RE(
+	"^(mirror|raidz[123]?|draid[123]?|spare|replacing|indirect|root)(?:[:\\-][\\w:\\-]*)?$", 0);
+
+/* ----------------------------------------------------------------- state */
+
+#define MAX_DEPTH 16
+#define MAX_NAME 256
+#define MAX_SEEN 4096
+
+struct zp {
+	struct bl_scan *sc;
+	struct bl_doc *doc;
+	struct bl_message *msg;
+	long ri;
+	struct zcol cols[ZP_MAX_COLS];
+	size_t ncols;
+	bool histo, histo_lat;     /* -w (latency) or -r (request size) */
+	bool scripted, vdev_title;
+	bool scripted_verbose;     /* -Hv: vdev rows among the pools, unindented */
+	bool omit_since_boot;      /* -y */
+	bool indented;             /* some row of the report is indented */
+	size_t base_indent;        /* where the header's title starts: a quoted
+				    * or code-block paste shifts the whole table */
+	char cmd_pool[MAX_NAME];   /* the only pool the command names, if one */
+	char cmd_first[MAX_NAME];  /* the first pool or vdev it names */
+	/* the vdev tree as read so far */
+	char path[MAX_DEPTH][MAX_NAME];
+	int depth;                 /* depth of the last row */
+	char cls[16];              /* class row in force: logs, cache, special, dedup */
+	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
+	/* samples */
+	long sample;
+	/* keys of the rows of the current sample: an open-addressed set */
+	char *seen[MAX_SEEN * 2];
+	size_t used[MAX_SEEN];     /* the slots taken, to clear them */
+	size_t nseen;
+	size_t rows_in_sample, rows_first;
+	json_t *stamp;             /* timestamp of the current sample */
+	bool stamp_pending;        /* a time line with no rows after it yet */
+	size_t stamp_off;
+	bool any_row;
+	bool niced;                /* some value had a unit suffix or decimals */
+};
+
+static void seen_clear(struct zp *z)
+{
+	for (size_t i = 0; i < z->nseen; i++) {
+		free(z->seen[z->used[i]]);
+		z->seen[z->used[i]] = NULL;
+	}
+	z->nseen = 0;
+}
+
+static void new_sample(struct zp *z)
+{
+	if (z->rows_in_sample == 0)
+		return;
+	if (z->sample == 0 || z->rows_in_sample > z->rows_first)
+		z->rows_first = z->rows_in_sample;
+	z->sample++;
+	z->rows_in_sample = 0;
+	seen_clear(z);
+	z->cls[0] = '\0';
+}
+
+static size_t key_hash(const char *k)
+{
+	size_t h = 14695981039346656037u;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211u;
+	return h;
+}
+
+/* Starts a new sample when `key` was already seen in this one: the same
+ * pool or vdev again means the report was printed again. */
+static void sample_key(struct zp *z, const char *key)
+{
+	size_t mask = MAX_SEEN * 2 - 1, i = key_hash(key) & mask;
+	for (; z->seen[i]; i = (i + 1) & mask)
+		if (strcmp(z->seen[i], key) == 0) {
+			new_sample(z);
+			i = key_hash(key) & mask;
+			break;
+		}
+	if (z->nseen < MAX_SEEN) {
+		while (z->seen[i])
+			i = (i + 1) & mask;
+		z->seen[i] = strdup(key);
+		if (z->seen[i])
+			z->used[z->nseen++] = i;
+	}
+}
+
+static const char *vdev_type(const char *name, int depth, bool *leaf)
+{
+	struct bl_re_match m;
+	*leaf = false;
+	if (depth == 0)
+		return "root";
+	if (bl_re_match(&vtype_re, name, strlen(name), 0, &m)) {
+		static const char *const types[] = {"mirror", "raidz1", "raidz2", "raidz3",
+						    "draid1", "draid2", "draid3", "spare",
+						    "replacing", "indirect", "root"};
+		size_t n = bl_re_glen(&m, 1);
+		if (n == 5 && memcmp(name, "raidz", 5) == 0)
+			return "raidz1"; /* "raidz" is raidz1 */
+		if (n == 5 && memcmp(name, "draid", 5) == 0)
+			return "draid1";
+		for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+			if (strlen(types[i]) == n && memcmp(types[i], name, n) == 0)
+				return types[i];
+	}
+	*leaf = true;
+	return "leaf";
+}
+
+/* ------------------------------------------------------------------ rows */
+
+static bool is_class(const struct bl_ztok *t)
+{
+	return bl_zpool_tok_is(t, "logs") || bl_zpool_tok_is(t, "cache") || bl_zpool_tok_is(t, "special") ||
+	       bl_zpool_tok_is(t, "dedup") || bl_zpool_tok_is(t, "spares");
+}
+
+static void place(struct zp *z, json_t *r, const char *pool, const char *vpath,
+		  const char *name, int depth, const char *type)
+{
+	if (!r)
+		return;
+	if (pool)
+		json_object_set_new(r, "pool", json_string(pool));
+	if (vpath)
+		json_object_set_new(r, "vdev", json_string(vpath));
+	if (name)
+		json_object_set_new(r, "name", json_string(name));
+	if (depth >= 0)
+		json_object_set_new(r, "depth", json_integer(depth));
+	if (type)
+		json_object_set_new(r, "vdev_type", json_string(type));
+	if (z->cls[0])
+		json_object_set_new(r, "class", json_string(z->cls));
+	json_object_set_new(r, "sample", json_integer(z->sample));
+	if (z->sample == 0 && !z->omit_since_boot)
+		json_object_set_new(r, "since_boot", json_true());
+	if (z->stamp)
+		json_object_set_new(r, "timestamp", json_deep_copy(z->stamp));
+}
+
+static const char *unit_of(const struct zp *z, enum zcol_kind k)
+{
+	switch (k) {
+	case ZC_CAPACITY: return "B";
+	case ZC_OPS: return "ops/s";
+	case ZC_BANDWIDTH: return "B/s";
+	case ZC_LATENCY: return "s";
+	case ZC_QUEUE: return "count";
+	case ZC_HISTO:
+		/* with no interval, the first histogram counts since boot */
+		return z->sample == 0 && !z->omit_since_boot ? "ops" : "ops/s";
+	default: return "count";
+	}
+}
+
+/* Reads the values of a row into results. vals[0..nv) are the printed
+ * tokens; returns how many were read. */
+static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals,
+			 size_t nv, const char *pool, const char *vpath, const char *name,
+			 int depth, const char *type, bool leaf, json_t *bucket, size_t off)
+{
+	size_t done = 0;
+	for (size_t i = 0; i < nv && i < z->ncols; i++) {
+		const struct zcol *c = &z->cols[i];
+		double v;
+		bool dash, approx;
+		if (!bl_zpool_number(vals[i].s, vals[i].n, c->kind == ZC_LATENCY, &v, &dash,
+				     &approx)) {
+			bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.bad-number", off,
+				    "cannot read '%.*s' in column %s", (int)(vals[i].n > 40 ? 40 : vals[i].n),
+				    vals[i].s, c->metric);
+			z->doc->partial = true;
+			continue;
+		}
+		done++;
+		char lastc = vals[i].s[vals[i].n - 1];
+		if (approx || (!dash && (lastc < '0' || lastc > '9')))
+			z->niced = true;
+		/* a leaf has no capacity of its own: "-", or "0" with -p */
+		if (c->kind == ZC_CAPACITY && (dash || (leaf && v == 0 && i + 1 < nv &&
+							vals[0].n == 1 && vals[1].n == 1 &&
+							vals[0].s[0] == '0' && vals[1].s[0] == '0')))
+			continue;
+		char raw[32];
+		bool plain = !dash && vals[i].n < sizeof raw;
+		/* keep the printed text where it was scaled, rounded or a dash */
+		if (plain) {
+			snprintf(raw, sizeof raw, "%.*s", (int)vals[i].n, vals[i].s);
+			char last = raw[vals[i].n - 1];
+			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
+		}
+		json_t *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
+					  plain ? NULL : dash ? "-" : raw,
+					  approx ? BL_FLAG_APPROXIMATE : 0);
+		place(z, r, pool, vpath, name, depth, type);
+		if (r && bucket)
+			json_object_update(r, bucket);
+	}
+	return done;
+}
+
+/* Splits a row into its name (with indentation) and its values: the name
+ * is the first word; when the rest does not read as numbers (a name with a
+ * blank in it), the values are the last ncols words. Words past the values
+ * are the author's ("<-- here"): reported, not read. */
+static bool split_row(struct zp *z, const struct bl_line *l, struct bl_ztok *t, size_t *nt,
+		      size_t *name_end_tok, size_t *nvals)
+{
+	*nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
+	if (*nt < 2)
+		return false;
+	bool time_col;
+	double v;
+	bool dash, approx;
+	size_t good = 0;
+	for (size_t i = 1; i < *nt && i - 1 < z->ncols; i++) {
+		time_col = z->cols[i - 1].kind == ZC_LATENCY;
+		if (!bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx))
+			break;
+		good++;
+	}
+	if (good >= 1 && (good == z->ncols || good == *nt - 1)) {
+		*name_end_tok = 1;
+		*nvals = good;
+		return true;
+	}
+	/* a name with blanks: the values are the last ncols words */
+	if (*nt > z->ncols + 1) {
+		size_t first = *nt - z->ncols;
+		for (size_t i = first; i < *nt; i++) {
+			time_col = z->cols[i - first].kind == ZC_LATENCY;
+			if (!bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx))
+				goto marks;
+		}
+		*name_end_tok = first;
+		*nvals = z->ncols;
+		return true;
+	}
+marks:
+	/* values followed by the author's words */
+	if (good >= 1 && good >= (z->ncols + 1) / 2) {
+		*name_end_tok = 1;
+		*nvals = good;
+		return true;
+	}
+	return false;
+}
+
+/* One row of the report; returns false when the line is not a row. */
+static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
+{
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt, name_end, nv;
+	if (!split_row(z, l, t, &nt, &name_end, &nv))
+		return false;
+	size_t indent = (size_t)(t[0].s - l->s);
+	indent = indent > z->base_indent ? indent - z->base_indent : 0;
+	char name[MAX_NAME];
+	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
+	snprintf(name, sizeof name, "%.*s", (int)(nl < MAX_NAME ? nl : MAX_NAME - 1), t[0].s);
+	const struct bl_ztok *vals = &t[name_end];
+
+	if (z->stamp_pending)
+		z->stamp_pending = false;
+	z->any_row = true;
+	if (memchr(l->s, '*', l->len) || memchr(l->s, '`', l->len))
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.author-mark", l->off,
+			    "emphasis marks around values of this row were set aside");
+
+	/* "logs  -  -  -  -  -  -": the class of the vdevs below */
+	bool all_dash = true;
+	for (size_t i = 0; i < nv; i++)
+		if (!(vals[i].n == 1 && vals[i].s[0] == '-'))
+			all_dash = false;
+	if (name_end == 1 && is_class(&t[0]) && all_dash && (indent == 0 || !z->indented)) {
+		snprintf(z->cls, sizeof z->cls, "%.15s", name);
+		return true;
+	}
+
+	int depth = z->scripted ? -1 : (int)(indent / 2);
+	if (indent > 0)
+		z->indented = true;
+	if (depth >= MAX_DEPTH)
+		depth = MAX_DEPTH - 1;
+	if (depth == 0)
+		z->cls[0] = '\0';
+	if (depth >= 0) {
+		snprintf(z->path[depth], MAX_NAME, "%s", name);
+		for (int d = depth + 1; d < MAX_DEPTH; d++)
+			z->path[d][0] = '\0';
+	}
+
+	/* the key of this row in the sample, and its coordinates */
+	char vpath[1024];
+	const char *pool = NULL;
+	if (depth >= 0 && !z->vdev_title) {
+		size_t o = 0;
+		vpath[0] = '\0';
+		for (int d = 0; d <= depth && o < sizeof vpath; d++)
+			o += (size_t)snprintf(vpath + o, sizeof vpath - o, "%s%s", d ? "/" : "",
+					      z->path[d][0] ? z->path[d] : "?");
+		pool = z->path[0];
+	} else {
+		/* -H, or named vdevs ("zpool iostat -v tank ada0"): no tree to
+		 * place the row in. Without -v every -H row is a pool; with it,
+		 * only a command naming one pool says which. */
+		pool = z->cmd_pool[0] ? z->cmd_pool : NULL;
+		if (z->vdev_title && z->cmd_first[0])
+			pool = z->cmd_first;
+		if (z->scripted && !pool && !z->scripted_verbose)
+			pool = name;
+		snprintf(vpath, sizeof vpath, "%s", name);
+	}
+	char key[1100];
+	snprintf(key, sizeof key, "%s|%s", z->cls, vpath);
+	sample_key(z, key);
+	z->rows_in_sample++;
+
+	bool leaf = false;
+	const char *type = depth >= 0 ? vdev_type(name, depth, &leaf) : NULL;
+	if (z->vdev_title)
+		type = NULL;
+	row_values(z, run, vals, nv, pool, vpath, name, depth, type, leaf, NULL, l->off);
+	if (nv < z->ncols) {
+		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
+			    "the row of '%s' has %zu of %zu values: the rest is cut", name, nv,
+			    z->ncols);
+		z->doc->partial = true;
+	}
+	size_t used = name_end + nv;
+	if (used < nt) {
+		const char *ms = t[used].s;
+		size_t mlen = (size_t)(l->s + l->len - ms);
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.author-note", l->off,
+			    "words after the values of '%s' are not zpool's: %.*s", name,
+			    (int)(mlen > 80 ? 80 : mlen), ms);
+	}
+	return true;
+}
+
+/* One bucket row of a -w / -r histogram: "1us   0  0  12  ..." */
+static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *l)
+{
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
+	if (nt < 2)
+		return false;
+	int j = z->histo_lat ? bl_zpool_latency_bucket(t[0].s, t[0].n)
+			     : bl_zpool_size_bucket(t[0].s, t[0].n);
+	if (j < 0)
+		return false;
+	z->any_row = true;
+	z->stamp_pending = false;
+	json_t *b = json_object();
+	if (!b)
+		return true;
+	json_object_set_new(b, "bucket", json_stringn(t[0].s, t[0].n));
+	double lo = ldexp(1.0, j), hi = ldexp(1.0, j + 1) - 1;
+	if (z->histo_lat) {
+		lo /= 1e9;
+		hi /= 1e9;
+	}
+	json_object_set_new(b, "bucket_low", json_real(lo));
+	json_object_set_new(b, "bucket_high", json_real(hi));
+	char key[MAX_NAME + 16];
+	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
+	sample_key(z, key);
+	z->rows_in_sample++;
+	size_t nv = nt - 1;
+	const char *pool = z->cmd_pool[0] ? z->cmd_pool : z->path[0][0] ? z->path[0] : NULL;
+	row_values(z, run, &t[1], nv, pool, z->histo_name, z->histo_name, -1, NULL, false, b,
+		   l->off);
+	if (nv < z->ncols) {
+		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
+			    "bucket %.*s of '%s' has %zu of %zu values: the rest is cut",
+			    (int)t[0].n, t[0].s, z->histo_name, nv, z->ncols);
+		z->doc->partial = true;
+	}
+	json_decref(b);
+	return true;
+}
+
+/* --------------------------------------------------------------- headers */
+
+/* Reads a header at `l` (its top line); on success sets the columns and
+ * returns the line after the dash row (or after the bottom line). */
+/* A header whose top line is missing: the groups follow from the bottom
+ * labels ("wait" only under -l, "pend activ" only under -q). */
+static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_line *after)
+{
+	struct bl_ztok bt[ZP_MAX_TOK];
+	struct bl_re_match m;
+	size_t nbot = bl_zpool_split(bot->s, bot->len, bt, ZP_MAX_TOK);
+	bool lat = false, queue = false;
+	for (size_t i = 7; i < nbot; i++) {
+		lat |= bl_zpool_tok_is(&bt[i], "wait");
+		queue |= bl_zpool_tok_is(&bt[i], "pend");
+	}
+	struct zcol cols[ZP_MAX_COLS];
+	size_t nc = bl_zpool_scripted_columns(lat, queue, nbot - 1, cols);
+	if (nc != nbot - 1 || (z->ncols && nc != z->ncols))
+		return false;
+	memcpy(z->cols, cols, sizeof cols);
+	z->ncols = nc;
+	z->vdev_title = bl_zpool_tok_is(&bt[0], "vdev");
+	z->base_indent = (size_t)(bt[0].s - bot->s);
+	*after = *bot;
+	struct bl_line dash;
+	if (bl_line_next(z->msg, bot, &dash) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
+		*after = dash;
+	return true;
+}
+
+static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *after)
+{
+	struct bl_line bot, dash;
+	struct bl_re_match m;
+	if (bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
+		return read_bottom_only(z, l, after);
+	bool histo = !bl_re_match(&top_re, l->s, l->len, 0, &m);
+	if (histo && !bl_re_match(&histo_top_re, l->s, l->len, 0, &m))
+		return false;
+	if (!bl_line_next(z->msg, l, &bot) || !bl_re_match(&bottom_re, bot.s, bot.len, 0, &m))
+		return false;
+	struct bl_ztok top[ZP_MAX_TOK], bt[ZP_MAX_TOK];
+	size_t ntop = bl_zpool_split(l->s, l->len, top, ZP_MAX_TOK);
+	size_t nbot = bl_zpool_split(bot.s, bot.len, bt, ZP_MAX_TOK);
+	bool title_histo = bl_zpool_tok_is(&bt[0], "latency") || bl_zpool_tok_is(&bt[0], "req_size");
+	if (histo != title_histo)
+		return false;
+	struct zcol cols[ZP_MAX_COLS];
+	size_t nc = bl_zpool_columns(top, ntop, bt, nbot, histo, cols);
+	if (nc < 2)
+		return false;
+	if (z->ncols && (nc != z->ncols || histo != z->histo)) {
+		/* a different report: the block ends here */
+		return false;
+	}
+	memcpy(z->cols, cols, sizeof cols);
+	z->ncols = nc;
+	z->histo = histo;
+	z->histo_lat = histo && bl_zpool_tok_is(&bt[0], "latency");
+	z->vdev_title = bl_zpool_tok_is(&bt[0], "vdev");
+	z->base_indent = (size_t)(bt[0].s - bot.s);
+	if (histo)
+		snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
+	*after = bot;
+	if (bl_line_next(z->msg, &bot, &dash) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
+		*after = dash;
+	return true;
+}
+
+/* ----------------------------------------------------------------- claim */
+
+static bool timestamp(struct zp *z, const struct bl_line *l, bool apply)
+{
+	struct bl_re_match m;
+	json_t *v = NULL;
+	if (bl_re_match(&stamp_u_re, l->s, l->len, 0, &m)) {
+		uint64_t u;
+		if (bl_parse_u64(l->s + m.ov[2], bl_re_glen(&m, 1), &u, NULL))
+			v = json_integer((json_int_t)u);
+	} else if (bl_re_match(&stamp_d_re, l->s, l->len, 0, &m)) {
+		v = json_stringn(l->s + m.ov[2], bl_re_glen(&m, 1));
+	}
+	if (!v)
+		return false;
+	if (!apply) {
+		json_decref(v);
+		return true;
+	}
+	new_sample(z);
+	json_decref(z->stamp);
+	z->stamp = v;
+	z->stamp_pending = true;
+	z->stamp_off = l->off;
+	return true;
+}
+
+static void parse_command(struct zp *z, const char *cmd)
+{
+	/* "zpool iostat -v -T u tank 5 10" */
+	const char *p = cmd;
+	size_t npools = 0;
+	char first[MAX_NAME] = "";
+	bool want_arg = false;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (!wl || w[0] == '|' || w[0] == ';' || w[0] == '&' || w[0] == '>')
+			break;
+		if (want_arg) {
+			want_arg = false;
+			continue;
+		}
+		if (w[0] == '-') {
+			for (size_t i = 1; i < wl; i++) {
+				if (w[i] == 'y')
+					z->omit_since_boot = true;
+				if ((w[i] == 'T' || w[i] == 'c') && i + 1 == wl)
+					want_arg = true;
+				if (w[i] == 'T' || w[i] == 'c')
+					break;
+			}
+			continue;
+		}
+		if ((wl == 5 && memcmp(w, "zpool", 5) == 0) || (wl == 6 && memcmp(w, "iostat", 6) == 0))
+			continue;
+		uint64_t n;
+		if (bl_parse_u64(w, wl, &n, NULL))
+			continue;
+		if (npools++ == 0)
+			snprintf(first, sizeof first, "%.*s", (int)(wl < MAX_NAME ? wl : MAX_NAME - 1), w);
+	}
+	if (npools == 1)
+		snprintf(z->cmd_pool, sizeof z->cmd_pool, "%s", first);
+	snprintf(z->cmd_first, sizeof z->cmd_first, "%s", first);
+}
+
+enum zline { ZL_OTHER, ZL_BLANK, ZL_HEADER, ZL_DASHES, ZL_STAMP, ZL_ELISION, ZL_ROW };
+
+static enum zline classify(struct zp *z, const struct bl_line *l)
+{
+	struct bl_re_match m;
+	if (bl_is_blank(l->s, l->len))
+		return ZL_BLANK;
+	if (l->len > 2000)
+		return ZL_OTHER;
+	if (bl_re_match(&top_re, l->s, l->len, 0, &m) || bl_re_match(&histo_top_re, l->s, l->len, 0, &m) ||
+	    bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
+		return ZL_HEADER;
+	if (bl_re_match(&dashes_re, l->s, l->len, 0, &m))
+		return ZL_DASHES;
+	if (timestamp(z, l, false))
+		return ZL_STAMP;
+	if (bl_re_match(&elision_re, l->s, l->len, 0, &m))
+		return ZL_ELISION;
+	return ZL_ROW;
+}
+
+/* "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M": -H, no header. True when the
+ * line has the shape of a scripted row. */
+static size_t scripted_fields(const struct bl_line *l)
+{
+	if (!memchr(l->s, '\t', l->len))
+		return 0;
+	size_t n = 1;
+	for (size_t i = 0; i < l->len; i++)
+		if (l->s[i] == '\t')
+			n++;
+	return n;
+}
+
+/* -H -v without its command: a row named like a vdev ("mirror-0",
+ * "raidz1-0") among the next lines says the tree is there. */
+static bool scripted_has_vdevs(const struct bl_message *msg, const struct bl_line *from)
+{
+	struct bl_line l = *from, nx;
+	for (int k = 0; k < 64; k++) {
+		struct bl_re_match m;
+		const char *tab = memchr(l.s, '\t', l.len);
+		if (tab && bl_re_match(&vtype_re, l.s, (size_t)(tab - l.s), 0, &m))
+			return true;
+		if (!bl_line_next(msg, &l, &nx) || nx.off == l.off)
+			break;
+		l = nx;
+	}
+	return false;
+}
+
+static bool has_time_unit(const struct bl_ztok *t, size_t from, size_t n)
+{
+	for (size_t i = from; i < n; i++)
+		if (t[i].n >= 2 && t[i].s[t[i].n - 1] == 's' && t[i].s[0] >= '0' && t[i].s[0] <= '9')
+			return true;
+	return false;
+}
+
+static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
+	size_t floor = bl_scan_floor(sc);
+	struct zp *z = calloc(1, sizeof *z);
+	if (!z)
+		return BL_NOT_MINE;
+	z->sc = sc;
+	z->doc = doc;
+	z->msg = msg;
+	z->ri = -1;
+
+	struct bl_line start = *anchor, first_data, prev;
+	enum bl_claim ret = BL_NOT_MINE;
+	bool scripted = false;
+	double capacity = 0;
+	if (!read_header(z, anchor, &first_data)) {
+		/* -H: rows only, each "name\tvalue\t..." */
+		size_t nf = scripted_fields(anchor);
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+		if (nf < 7 || nt != nf)
+			goto out;
+		double v;
+		bool dash, approx;
+		for (size_t i = 1; i < nt && i < 7; i++) {
+			if (!bl_zpool_number(t[i].s, t[i].n, false, &v, &dash, &approx))
+				goto out;
+			if (i <= 2)
+				capacity += v;
+		}
+		scripted = true;
+		first_data = *anchor;
+		/* -H -w / -r: the vdev's name on its own line above the buckets */
+		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+		    !memchr(prev.s, '\t', prev.len) && bl_zpool_split(prev.s, prev.len, t, 2) == 1 &&
+		    prev.len < MAX_NAME) {
+			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
+			start = prev;
+		}
+	}
+	if (start.off == anchor->off && bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+	    timestamp(z, &prev, false)) {
+		/* -T: the time line stands above the first header (or -H row) */
+		start = prev;
+	}
+
+	struct bl_run *run = bl_doc_add_run(doc, "zpool-iostat", "default", start.off, start.next);
+	if (!run)
+		goto out;
+	z->ri = (long)(doc->nruns - 1);
+	size_t off0 = run->off;
+	if (bl_scan_find_command(sc, &bl_parser_zpool_iostat, run)) {
+		if (!strstr(run->command, "iostat")) {
+			/* "zpool list" above a report pasted without its command */
+			free(run->command);
+			run->command = NULL;
+			run->has_command = false;
+			run->off = off0;
+			json_object_clear(run->params);
+		} else {
+			parse_command(z, run->command);
+		}
+	}
+	json_t *opt = json_object_get(run->params, "options");
+	const char *opts = json_is_string(opt) ? json_string_value(opt) : "";
+	if (scripted && run->has_command && strchr(opts, 'H') &&
+	    (strchr(opts, 'w') || strchr(opts, 'r'))) {
+		/* -H -w / -r: buckets under each vdev's name */
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+		z->scripted = true;
+		z->histo = true;
+		z->histo_lat = strchr(opts, 'w') != NULL;
+		z->ncols = bl_zpool_scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
+		if (!z->histo_name[0])
+			bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
+				    "-H histogram rows without the vdev name line above them");
+	} else if (scripted) {
+		bool cmd_h = strchr(opts, 'H') != NULL;
+		struct bl_ztok t[ZP_MAX_TOK];
+		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+		size_t nvals = nt - 1;
+		bool lat = strchr(opts, 'l') != NULL, queue = strchr(opts, 'q') != NULL;
+		if (!run->has_command) {
+			/* a pool holds at least 64 MiB (SPA_MINDEVSIZE): alloc +
+			 * free says a table of small numbers is something else */
+			if (capacity < 64.0 * 1024 * 1024) {
+				bl_doc_drop_last_run(doc);
+				goto out;
+			}
+			/* by shape: 6 default; 15-17 -l (by release); 20 -q; 31 -l -q */
+			lat = nvals == 15 || nvals == 16 || nvals == 17 || nvals == 31 ||
+			      (nvals > 6 && has_time_unit(t, 7, nt));
+			queue = nvals == 18 || nvals == 20 || nvals == 31;
+			if (nvals != 6 && !lat && !queue) {
+				bl_doc_drop_last_run(doc);
+				goto out;
+			}
+		} else if (!cmd_h) {
+			bl_doc_drop_last_run(doc);
+			goto out;
+		}
+		z->scripted = true;
+		z->ncols = bl_zpool_scripted_columns(lat, queue, nvals, z->cols);
+		z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(msg, anchor);
+		if (z->scripted_verbose && !z->cmd_pool[0])
+			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
+				    "-H -v rows carry no indentation: which pool each vdev row "
+				    "belongs to, and its depth, are not in the text");
+		run = &doc->runs[z->ri];
+	}
+	/* the kind of report */
+	run->variant = z->histo ? (z->histo_lat ? "latency-histogram" : "size-histogram") : "default";
+	bool has_lat = false, has_q = false;
+	for (size_t i = 0; i < z->ncols; i++) {
+		has_lat |= z->cols[i].kind == ZC_LATENCY;
+		has_q |= z->cols[i].kind == ZC_QUEUE;
+	}
+	if (has_lat && has_q)
+		run->variant = "latency-queue";
+	else if (has_lat)
+		run->variant = "latency";
+	else if (has_q)
+		run->variant = "queue";
+	if (!z->histo && z->ncols >= 2 && strcmp(z->cols[0].metric, "alloc") == 0) {
+		/* which header words: the old "used avail" or "alloc free" */
+		struct bl_line bot = *anchor;
+		struct bl_re_match bm;
+		bool bottom_only = bl_re_match(&bottom_only_re, anchor->s, anchor->len, 0, &bm);
+		if (bottom_only)
+			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
+				    "the header's first line is missing: columns read from the second");
+		if (!scripted && (bottom_only || bl_line_next(msg, anchor, &bot)) &&
+		    memmem(bot.s, bot.len, " used ", 6))
+			bl_run_param_str(run, "header", "used avail", 10);
+		else if (!scripted)
+			bl_run_param_str(run, "header", "alloc free", 10);
+	}
+	json_object_set_new(run->params, "scripted", json_boolean(scripted));
+	json_t *ops = json_object_get(run->params, "pools");
+	if (z->vdev_title && json_array_size(ops) > 1) {
+		/* "zpool iostat -v tank sda sdb": a pool, then the vdevs asked for */
+		json_t *vdevs = json_array();
+		for (size_t i = 1; vdevs && i < json_array_size(ops); i++)
+			json_array_append(vdevs, json_array_get(ops, i));
+		json_array_remove(ops, 1);
+		while (json_array_size(ops) > 1)
+			json_array_remove(ops, 1);
+		if (vdevs)
+			json_object_set_new(run->params, "vdevs", vdevs);
+	}
+
+	/* walk the report: from the first row (-H: the anchor itself) */
+	struct bl_line l = first_data, last = first_data;
+	bool more = scripted || (bl_line_next(msg, &first_data, &l) && l.off != first_data.off);
+	if (start.off != anchor->off)
+		timestamp(z, &start, true); /* the time line above the first header */
+	int blanks = 0;
+	while (more) {
+		enum zline k = classify(z, &l);
+		bool took = true;
+		if (k == ZL_BLANK) {
+			took = false;
+			if (++blanks > 2 || (z->scripted && !z->histo && blanks > 1))
+				break;
+		} else if (k == ZL_HEADER) {
+			struct bl_line after;
+			if (!read_header(z, &l, &after))
+				break;
+			/* -v prints the header again each sample; a histogram
+			 * header names the next vdev */
+			if (!z->histo)
+				new_sample(z);
+			l = after;
+		} else if (k == ZL_DASHES) {
+			/* ends a pool (-v) or a sample of several pools */
+			z->cls[0] = '\0';
+		} else if (k == ZL_STAMP) {
+			timestamp(z, &l, true);
+		} else if (k == ZL_ELISION) {
+			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.elision", l.off,
+				    "the author left part of the report out here");
+		} else if (k == ZL_ROW) {
+			struct bl_ztok nt2[2];
+			if (z->scripted && z->histo && !memchr(l.s, '\t', l.len) &&
+			    bl_zpool_split(l.s, l.len, nt2, 2) == 1 && l.len < MAX_NAME) {
+				/* -H -w: the next vdev's name */
+				snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)nt2[0].n,
+					 nt2[0].s);
+			} else if (z->scripted && z->histo) {
+				took = scripted_fields(&l) == z->ncols + 1 &&
+				       read_bucket(z, &doc->runs[z->ri], &l);
+			} else if (z->histo) {
+				took = read_bucket(z, &doc->runs[z->ri], &l);
+			} else if (z->scripted && scripted_fields(&l) != z->ncols + 1) {
+				took = false;
+			} else {
+				took = read_row(z, &doc->runs[z->ri], &l);
+			}
+			if (!took)
+				break;
+		} else {
+			break;
+		}
+		if (took) {
+			blanks = 0;
+			last = l;
+		}
+		struct bl_line nx;
+		if (!bl_line_next(msg, &l, &nx) || nx.off == l.off)
+			break;
+		l = nx;
+	}
+	run = &doc->runs[z->ri];
+	if (!z->any_row) {
+		/* malformed: a header and nothing to read under it; the block is
+		 * still claimed so that its lines are not read again */
+		bl_doc_drop_last_run(doc);
+		for (size_t i = 0; i < doc->diags.n; i++)
+			if (doc->diags.v[i].run == (long)doc->nruns)
+				doc->diags.v[i].run = -1;
+		bl_doc_diag(doc, -1, BL_ERROR, "zpool.no-rows", start.off,
+			    "a zpool iostat header with no rows below it");
+		doc->partial = true;
+		*end = last.next;
+		ret = BL_CLAIMED;
+		goto out;
+	}
+	if (z->stamp_pending) {
+		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", z->stamp_off,
+			    "a time line with no report after it: the last sample is cut");
+		doc->partial = true;
+	} else if (z->sample > 0 && z->rows_in_sample < z->rows_first) {
+		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", last.off,
+			    "sample %ld has %zu rows where the ones before had %zu: the rest is "
+			    "cut, and its last row may be too",
+			    z->sample, z->rows_in_sample, z->rows_first);
+		doc->partial = true;
+	}
+	bl_run_param_int(run, "samples", z->any_row ? z->sample + 1 : 0);
+	/* -p: exact numbers; said by the command, or by numbers with no unit */
+	json_object_set_new(run->params, "parsable",
+			    json_boolean(strchr(opts, 'p') != NULL ||
+					 (!run->has_command && !z->niced)));
+	if (z->indented)
+		json_object_set_new(run->params, "verbose", json_true());
+	run->end_off = last.next;
+	*end = last.next;
+	ret = BL_CLAIMED;
+out:
+	seen_clear(z);
+	json_decref(z->stamp);
+	free(z);
+	return ret;
+}
+
+/* ------------------------------------------------------------ command */
+
+/* "zpool iostat -v -T u tank 5 10": options, pools, interval, count */
+static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
+{
+	(void)doc;
+	const char *p = cmd;
+	char opts[32];
+	size_t no = 0;
+	json_t *pools = json_array();
+	double nums[2] = {0, 0};
+	size_t nn = 0;
+	bool want_t = false, want_c = false, iostat = false;
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t wl = (size_t)(p - w);
+		if (!wl || w[0] == '|' || w[0] == ';' || w[0] == '&' || w[0] == '>' || w[0] == '<')
+			break;
+		if (!iostat) {
+			iostat = wl == 6 && memcmp(w, "iostat", 6) == 0;
+			continue;
+		}
+		if (want_t) {
+			bl_run_param_str(run, "timestamp_format", w, wl);
+			want_t = false;
+			continue;
+		}
+		if (want_c) {
+			want_c = false;
+			continue;
+		}
+		if (w[0] == '-') {
+			if (no == 0)
+				opts[no++] = '-';
+			for (size_t i = 1; i < wl && no + 1 < sizeof opts; i++) {
+				if (!memchr(opts, w[i], no))
+					opts[no++] = w[i];
+				if (w[i] == 'T' || w[i] == 'c') {
+					/* "-T u" or "-Tu"; "-c cmd" */
+					bool last = i + 1 == wl;
+					if (w[i] == 'T' && last)
+						want_t = true;
+					else if (w[i] == 'T')
+						bl_run_param_str(run, "timestamp_format", w + i + 1, wl - i - 1);
+					else if (last)
+						want_c = true;
+					break;
+				}
+			}
+			continue;
+		}
+		/* "5", "0.5": interval, then count */
+		double d;
+		size_t used = 0;
+		if (bl_parse_double(w, wl, false, &d, &used) && used == wl && w[0] >= '0' &&
+		    w[0] <= '9') {
+			if (nn < 2)
+				nums[nn++] = d;
+			continue;
+		}
+		if (pools)
+			json_array_append_new(pools, json_stringn(w, wl));
+	}
+	opts[no] = '\0';
+	if (no)
+		bl_run_param_str(run, "options", opts, no);
+	if (pools && json_array_size(pools))
+		json_object_set_new(run->params, "pools", pools);
+	else
+		json_decref(pools);
+	if (nn >= 1 && nums[0] == floor(nums[0]))
+		bl_run_param_int(run, "interval", (long long)nums[0]);
+	else if (nn >= 1)
+		bl_run_param_real(run, "interval", nums[0]);
+	if (nn >= 2)
+		bl_run_param_int(run, "count", (long long)nums[1]);
+}
+
+static const char *const zpool_variants[] = {
+	"default (capacity, operations, bandwidth per pool; old 'used avail' and new 'alloc free' headers)",
+	"default -v (the vdev tree: depth, vdev type, classes logs/cache/special/dedup)",
+	"latency (-l: total_wait, disk_wait, syncq_wait, asyncq_wait, scrub, trim, rebuild)",
+	"queue (-q: pend/activ per queue), latency-queue (-l -q)",
+	"latency-histogram (-w), size-histogram (-r)",
+	"scripted (-H: tab-separated, no header; by shape without a command line)",
+	"parsable (-p: exact numbers), interval samples with -T u|d timestamps",
+	NULL,
+};
+
+const struct bl_parser bl_parser_zpool_iostat = {
+	.name = "zpool-iostat",
+	.summary = "zpool iostat reports: pools and vdevs, latency, queues, histograms, interval samples",
+	.variants = zpool_variants,
+	/* "              capacity     operations    bandwidth"
+	 * "tank         total_wait     disk_wait    syncq_wait    asyncq_wait"
+	 * "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M"  (-H) */
+	.anchor = "^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
+		  "|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
+		  "|^[ \\t]*\\S{1,256}[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)"
+		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
+	.command_word = "zpool",
+	.claim = zpool_claim,
+	.command = zpool_command,
+};

@@ -1,0 +1,137 @@
+/* zpool_numbers.c - the numbers of zpool iostat and the bucket labels of its
+ * -w (latency) and -r (request size) histograms.
+ *
+ * zpool prints numbers "nicely" in at most 5 characters: an exact multiple
+ * of a unit without decimals ("16K"), anything else with as many decimals
+ * as fit ("1.44K", "86.1K", "623M"); sizes, bandwidth and operation counts
+ * in powers of 1024 (K M G T P E, no "B"); latencies in powers of 1000
+ * (ns us ms s) floored to an integer; a zero latency as "-". With -p every
+ * number is printed exact. */
+#include "zpool_iostat.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash,
+		     bool *approximate)
+{
+	*dash = false;
+	*approximate = false;
+	if (n == 1 && s[0] == '-') {
+		*dash = true;
+		*out = 0;
+		return true;
+	}
+	size_t i = 0;
+	bool dot = false;
+	while (i < n && (digit(s[i]) || (s[i] == '.' && !dot && i > 0))) {
+		if (s[i] == '.')
+			dot = true;
+		i++;
+	}
+	if (i == 0 || s[i - 1] == '.' || i > 24)
+		return false;
+	double v;
+	if (!bl_parse_double(s, i, false, &v, NULL))
+		return false;
+	const char *u = s + i;
+	size_t ul = n - i;
+	if (time) {
+		/* "-p" prints latencies as exact nanoseconds */
+		double mult = 1e-9;
+		if (ul == 0 || (ul == 2 && memcmp(u, "ns", 2) == 0))
+			mult = 1e-9;
+		else if (ul == 2 && memcmp(u, "us", 2) == 0)
+			mult = 1e-6;
+		else if (ul == 2 && memcmp(u, "ms", 2) == 0)
+			mult = 1e-3;
+		else if (ul == 1 && u[0] == 's')
+			mult = 1;
+		else
+			return false;
+		*out = v * mult;
+		/* zpool floors to an integer of the unit: 1999us prints "1ms" */
+		*approximate = dot || (ul > 0 && mult > 1e-9);
+		return true;
+	}
+	static const char units[] = "KMGTPE";
+	double mult = 1;
+	if (ul == 1) {
+		const char *p = memchr(units, u[0], 6);
+		if (!p)
+			return false;
+		mult = pow(1024.0, (double)(p - units + 1));
+	} else if (ul != 0) {
+		return false;
+	}
+	/* the counts behind these numbers are integers: "1.60K" is 1638 */
+	*out = mult > 1 ? round(v * mult) : v;
+	*approximate = dot;
+	return true;
+}
+
+/* zpool's own label of a latency bucket: its upper end, 2^(j+1) - 1 ns,
+ * in ns/us/ms/s floored ("1023" ns prints "1us"). */
+static void latency_label(int j, char *buf, size_t cap)
+{
+	uint64_t ns = (UINT64_C(1) << (j + 1)) - 1;
+	static const char *const u[] = {"ns", "us", "ms", "s"};
+	uint64_t n = ns;
+	int k = 0;
+	while (n >= 1000 && k < 3) {
+		n /= 1000;
+		k++;
+	}
+	snprintf(buf, cap, "%llu%s", (unsigned long long)n, u[k]);
+}
+
+/* ... and of a request-size bucket: its lower end, 2^j bytes, niced. */
+static void size_label(int j, char *buf, size_t cap)
+{
+	static const char units[] = " KMGTPE";
+	int k = j / 10;
+	if (k > 6)
+		k = 6;
+	uint64_t n = (UINT64_C(1) << j) >> (10 * k);
+	if (k == 0)
+		snprintf(buf, cap, "%llu", (unsigned long long)n);
+	else
+		snprintf(buf, cap, "%llu%c", (unsigned long long)n, units[k]);
+}
+
+static int bucket(const char *s, size_t n, void (*label)(int, char *, size_t), bool upper)
+{
+	char buf[32];
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	for (int j = 0; j < 62; j++) {
+		label(j, buf, sizeof buf);
+		if (strlen(buf) == n && memcmp(buf, s, n) == 0)
+			return j;
+	}
+	/* -H prints the exact bound */
+	uint64_t v;
+	if (!bl_parse_u64(s, n, &v, NULL))
+		return -1;
+	for (int j = 0; j < 62; j++) {
+		uint64_t b = upper ? (UINT64_C(1) << (j + 1)) - 1 : UINT64_C(1) << j;
+		if (b == v)
+			return j;
+	}
+	return -1;
+}
+
+int bl_zpool_latency_bucket(const char *s, size_t n)
+{
+	return bucket(s, n, latency_label, true);
+}
+
+int bl_zpool_size_bucket(const char *s, size_t n)
+{
+	return bucket(s, n, size_label, false);
+}

@@ -1,0 +1,328 @@
+/* draw.c - paints a laid-out chart with cairo; text through pango, so that
+ * accents and CJK labels render (fontconfig falls back to a CJK font).
+ *
+ * One pango context, with hinting off, serves both measuring (layout.c)
+ * and drawing, so text is as wide on the PNG as in the layout and the same
+ * on every surface. */
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "render.h"
+
+#define FONT_FAMILY "DejaVu Sans, Noto Sans CJK SC, sans-serif"
+
+static PangoContext *shared;
+
+static PangoContext *shared_ctx(void)
+{
+	if (!shared) {
+		PangoFontMap *fm = pango_cairo_font_map_get_default();
+		shared = pango_font_map_create_context(fm);
+		cairo_font_options_t *fo = cairo_font_options_create();
+		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
+		pango_cairo_context_set_font_options(shared, fo);
+		pango_cairo_context_set_resolution(shared, 72);
+		cairo_font_options_destroy(fo);
+	}
+	return shared;
+}
+
+/* Layouts are reused per font (size, weight): a chart sets a few hundred
+ * texts in four or five fonts. Each call returns a new reference. */
+#define NCACHE 8
+static struct {
+	PangoLayout *layout;
+	double size;
+	bool bold;
+} cache[NCACHE];
+
+void bl_render_cleanup(void)
+{
+	for (size_t i = 0; i < NCACHE; i++) {
+		if (cache[i].layout)
+			g_object_unref(cache[i].layout);
+		cache[i].layout = NULL;
+	}
+	if (shared)
+		g_object_unref(shared);
+	shared = NULL;
+	pango_cairo_font_map_set_default(NULL);
+	/* No cairo_debug_reset_static_data() or FcFini() here: pango may still
+	 * hold a scaled font at exit, and cairo 1.16 then aborts in
+	 * _cairo_hash_table_destroy ("live_entries == 0"), now and then, under
+	 * load. What cairo and fontconfig keep is reachable, not leaked. */
+}
+
+static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)
+{
+	PangoLayout *l = NULL;
+	size_t i = 0;
+	for (; i < NCACHE && cache[i].layout; i++)
+		if (cache[i].size == size && cache[i].bold == bold) {
+			l = cache[i].layout;
+			break;
+		}
+	if (!l) {
+		l = pango_layout_new(shared_ctx());
+		PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+		pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+		if (bold)
+			pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+		pango_layout_set_font_description(l, fd);
+		pango_font_description_free(fd);
+		if (i == NCACHE) { /* full: replace the last one */
+			i = NCACHE - 1;
+			g_object_unref(cache[i].layout);
+		}
+		cache[i].layout = l;
+		cache[i].size = size;
+		cache[i].bold = bold;
+	}
+	pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
+	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
+	pango_layout_set_text(l, text, -1);
+	return g_object_ref(l);
+}
+
+static void pango_size(void *ctx, const char *text, double size, double wrap, bool bold,
+		       double *w, double *h)
+{
+	(void)ctx;
+	PangoLayout *l = make_layout(text, size, wrap, bold);
+	PangoRectangle ink, logical;
+	pango_layout_get_extents(l, &ink, &logical);
+	*w = logical.width / (double)PANGO_SCALE;
+	*h = logical.height / (double)PANGO_SCALE;
+	g_object_unref(l);
+}
+
+int bl_measure_pango_new(struct bl_measure *m)
+{
+	m->size = pango_size;
+	m->ctx = NULL;
+	return shared_ctx() ? 0 : -1;
+}
+
+void bl_measure_pango_free(struct bl_measure *m)
+{
+	m->size = NULL;
+}
+
+static void set_rgb(cairo_t *cr, struct bl_rgb c)
+{
+	cairo_set_source_rgb(cr, c.r, c.g, c.b);
+}
+
+enum align { LEFT, CENTER, RIGHT };
+
+/* Text in box r: horizontally aligned, vertically centred when r.h > 0. */
+static void text_in(cairo_t *cr, const char *text, double size, bool bold, struct bl_rect r,
+		    double wrap, enum align a, struct bl_rgb colour)
+{
+	if (!text || !*text)
+		return;
+	PangoLayout *l = make_layout(text, size, wrap, bold);
+	if (wrap > 0)
+		pango_layout_set_alignment(l, a == CENTER ? PANGO_ALIGN_CENTER
+					      : a == RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
+	PangoRectangle logical;
+	pango_layout_get_extents(l, NULL, &logical);
+	double w = logical.width / (double)PANGO_SCALE, h = logical.height / (double)PANGO_SCALE;
+	double x = r.x, y = r.y;
+	if (wrap > 0)
+		x = r.x; /* pango aligns inside the wrap width */
+	else if (a == CENTER)
+		x = r.x + (r.w - w) / 2;
+	else if (a == RIGHT)
+		x = r.x + r.w - w;
+	if (r.h > 0 && h < r.h)
+		y = r.y + (r.h - h) / 2;
+	set_rgb(cr, colour);
+	cairo_move_to(cr, x, y);
+	pango_cairo_show_layout(cr, l);
+	g_object_unref(l);
+}
+
+/* Black or white, whichever reads better on colour c. */
+static struct bl_rgb on_colour(struct bl_rgb c)
+{
+	double lum = 0.2126 * c.r + 0.7152 * c.g + 0.0722 * c.b;
+	return lum > 0.55 ? (struct bl_rgb){0.1, 0.1, 0.1} : (struct bl_rgb){1, 1, 1};
+}
+
+static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
+{
+	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
+}
+
+/* A censored bar: pale fill, diagonal hatching, dashed outline; fainter
+ * still when no bound was printed (an open column, not a value). */
+static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open)
+{
+	cairo_save(cr);
+	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+	set_rgb(cr, mix(c, bg, open ? 0.9 : 0.7));
+	cairo_fill_preserve(cr);
+	cairo_clip(cr);
+	set_rgb(cr, open ? mix(c, bg, 0.55) : c);
+	cairo_set_line_width(cr, 1.5);
+	for (double d = -r.h; d < r.w; d += 6) {
+		cairo_move_to(cr, r.x + d, r.y + r.h);
+		cairo_line_to(cr, r.x + d + r.h, r.y);
+	}
+	cairo_stroke(cr);
+	cairo_restore(cr);
+	cairo_save(cr);
+	double dash[] = {4, 3};
+	cairo_set_dash(cr, dash, 2, 0);
+	cairo_set_line_width(cr, 1.2);
+	set_rgb(cr, c);
+	cairo_rectangle(cr, r.x + 0.6, r.y + 0.6, r.w - 1.2, r.h - 1.2);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+/* An open end: an arrow past the bar's tip, saying "more than this". */
+static void arrow(cairo_t *cr, struct bl_rect r, bool horizontal, struct bl_rgb c)
+{
+	set_rgb(cr, c);
+	if (horizontal) {
+		double x = r.x + r.w, y = r.y + r.h / 2, s = fmin(r.h / 2, 6);
+		cairo_move_to(cr, x + 2, y - s);
+		cairo_line_to(cr, x + 2 + s, y);
+		cairo_line_to(cr, x + 2, y + s);
+	} else {
+		double x = r.x + r.w / 2, y = r.y, s = fmin(r.w / 2, 6);
+		cairo_move_to(cr, x - s, y - 2);
+		cairo_line_to(cr, x, y - 2 - s);
+		cairo_line_to(cr, x + s, y - 2);
+	}
+	cairo_close_path(cr);
+	cairo_fill(cr);
+}
+
+void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *l,
+		   const struct bl_theme *t)
+{
+	cairo_t *cr = vcr;
+	double f = l->font;
+	const struct bl_rect P = l->plot;
+
+	set_rgb(cr, t->background);
+	cairo_paint(cr);
+	text_in(cr, c->title, f * 1.5, true, l->title, l->title.w, LEFT, t->text);
+	text_in(cr, c->subtitle, f * 0.9, false, l->subtitle, l->subtitle.w, LEFT, t->muted);
+
+	for (size_t i = 0; i < c->nseries && (c->nseries > 1 || c->series[0][0]); i++) {
+		const struct bl_legend_box *lb = &l->legend[i];
+		set_rgb(cr, bl_theme_series(t, i));
+		cairo_rectangle(cr, lb->swatch.x, lb->swatch.y, lb->swatch.w, lb->swatch.h);
+		cairo_fill(cr);
+		text_in(cr, c->series[i], f, false, (struct bl_rect){lb->tx, lb->ty, 0, 0}, -1, LEFT,
+			t->text);
+	}
+
+	/* grid and ticks */
+	cairo_set_line_width(cr, 1);
+	for (size_t i = 0; i < l->nticks; i++) {
+		double p = round(l->ticks[i].pos) + 0.5;
+		set_rgb(cr, t->grid);
+		if (l->horizontal) {
+			cairo_move_to(cr, p, P.y);
+			cairo_line_to(cr, p, P.y + P.h);
+		} else {
+			cairo_move_to(cr, P.x, p);
+			cairo_line_to(cr, P.x + P.w, p);
+		}
+		cairo_stroke(cr);
+		if (l->horizontal)
+			text_in(cr, l->ticks[i].text, f * 0.9, false,
+				(struct bl_rect){p - 40, P.y + P.h + 4, 80, 0}, -1, CENTER, t->muted);
+		else
+			text_in(cr, l->ticks[i].text, f * 0.9, false,
+				(struct bl_rect){P.x - 86, p - f * 0.6, 80, 0}, -1, RIGHT, t->muted);
+	}
+	/* axis title */
+	if (l->horizontal) {
+		text_in(cr, c->metric_label, f, false, l->axis_title, -1, CENTER, t->text);
+	} else {
+		cairo_save(cr);
+		cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
+		cairo_rotate(cr, -M_PI / 2);
+		text_in(cr, c->metric_label, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1,
+			CENTER, t->text);
+		cairo_restore(cr);
+	}
+
+	/* bars */
+	for (size_t i = 0; i < c->nbars; i++) {
+		const struct bl_bar *b = &c->bars[i];
+		const struct bl_bar_box *bb = &l->bars[i];
+		struct bl_rgb col = bl_theme_series(t, b->ser);
+		if (b->censored) {
+			hatched(cr, bb->r, col, t->background, bb->stub);
+			arrow(cr, bb->r, l->horizontal, col);
+		} else {
+			set_rgb(cr, col);
+			cairo_rectangle(cr, bb->r.x, bb->r.y, bb->r.w, bb->r.h);
+			cairo_fill(cr);
+		}
+		if (bb->whisker) {
+			set_rgb(cr, t->text);
+			cairo_set_line_width(cr, 1.5);
+			if (l->horizontal) {
+				double y = bb->r.y + bb->r.h / 2, cap = fmin(bb->r.h * 0.25, 6);
+				cairo_move_to(cr, bb->wlo, y);
+				cairo_line_to(cr, bb->whi, y);
+				cairo_move_to(cr, bb->wlo, y - cap);
+				cairo_line_to(cr, bb->wlo, y + cap);
+				cairo_move_to(cr, bb->whi, y - cap);
+				cairo_line_to(cr, bb->whi, y + cap);
+			} else {
+				double x = bb->r.x + bb->r.w / 2, cap = fmin(bb->r.w * 0.25, 6);
+				cairo_move_to(cr, x, bb->wlo);
+				cairo_line_to(cr, x, bb->whi);
+				cairo_move_to(cr, x - cap, bb->wlo);
+				cairo_line_to(cr, x + cap, bb->wlo);
+				cairo_move_to(cr, x - cap, bb->whi);
+				cairo_line_to(cr, x + cap, bb->whi);
+			}
+			cairo_stroke(cr);
+		}
+		text_in(cr, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
+		text_in(cr, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
+			b->censored ? t->text : on_colour(col));
+	}
+
+	/* the base line */
+	set_rgb(cr, t->axis);
+	cairo_set_line_width(cr, 1);
+	if (l->horizontal) {
+		cairo_move_to(cr, round(P.x) + 0.5, P.y);
+		cairo_line_to(cr, round(P.x) + 0.5, P.y + P.h);
+	} else {
+		cairo_move_to(cr, P.x, round(P.y + P.h) + 0.5);
+		cairo_line_to(cr, P.x + P.w, round(P.y + P.h) + 0.5);
+	}
+	cairo_stroke(cr);
+
+	for (size_t i = 0; i < c->ncats; i++) {
+		const struct bl_cat_box *cb = &l->cats[i];
+		if (l->horizontal) {
+			struct bl_rect r = cb->r;
+			text_in(cr, c->cats[i], f, false, r, cb->wrap, RIGHT, t->text);
+		} else {
+			struct bl_rect r = cb->r;
+			r.h = 0;
+			text_in(cr, c->cats[i], f, false, r, cb->wrap, CENTER, t->text);
+		}
+	}
+	text_in(cr, l->note_text, f * 0.85, false, (struct bl_rect){l->note.x, l->note.y, l->note.w, 0},
+		l->note.w, LEFT, t->muted);
+}

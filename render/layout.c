@@ -1,0 +1,332 @@
+/* layout.c - where everything of a chart goes, computed as data before any
+ * drawing: title, legend, plot area, one box per bar with its whisker and
+ * labels, category labels (wrapped), ticks. Tests check these boxes; draw.c
+ * only paints them.
+ *
+ * Vertical bars unless the category labels would need more than three
+ * lines in their slot (or there are many bars): then the chart turns
+ * horizontal, with the labels in a column on the left. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+#define MARGIN 20.0
+#define GAP 8.0
+#define MAX_LABEL_LINES 3
+#define MAX_HEIGHT 30000.0 /* cairo image surfaces stop at 32767 px */
+#define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
+
+static void measure(const struct bl_measure *m, const char *t, double size, double wrap,
+		    bool bold, double *w, double *h)
+{
+	m->size(m->ctx, t, size, wrap, bold, w, h);
+}
+
+/* Position along the value axis, 0..1 from the base. */
+static double frac(const struct bl_scale *s, double v)
+{
+	if (s->log) {
+		if (!(v > 0))
+			return 0;
+		double f = (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo));
+		return f < 0 ? 0 : f > 1 ? 1 : f;
+	}
+	if (!(s->hi > s->lo))
+		return 0;
+	double f = (v - s->lo) / (s->hi - s->lo);
+	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+static void value_text(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
+{
+	char num[32];
+	if (isnan(b->value)) {
+		snprintf(buf, len, "too fast");
+		return;
+	}
+	bl_scale_format(&c->scale, b->value, num, sizeof num);
+	snprintf(buf, len, "%s%s", b->censored ? "≥ " : b->approximate ? "~" : "", num);
+}
+
+void bl_layout_free(struct bl_layout *l)
+{
+	free(l->bars);
+	free(l->cats);
+	free(l->legend);
+	l->bars = NULL;
+	l->cats = NULL;
+	l->legend = NULL;
+}
+
+/* Legend items flow left to right and wrap; returns the height used. */
+static double place_legend(const struct bl_chart *c, const struct bl_measure *m,
+			   struct bl_layout *l, double y)
+{
+	bool show = c->nseries > 1 || (c->nseries == 1 && c->series[0][0]);
+	if (!show)
+		return 0;
+	double x = MARGIN, lh = 0, f = l->font;
+	for (size_t i = 0; i < c->nseries; i++) {
+		double w, h;
+		measure(m, c->series[i], f, -1, false, &w, &h);
+		double iw = f + 6 + w + 18;
+		if (x > MARGIN && x + iw > l->width - MARGIN) {
+			x = MARGIN;
+			y += lh + 4;
+			lh = 0;
+		}
+		l->legend[i].swatch = (struct bl_rect){x, y + (h - f) / 2, f, f};
+		l->legend[i].tx = x + f + 6;
+		l->legend[i].ty = y;
+		x += iw;
+		if (h > lh)
+			lh = h;
+	}
+	return y + lh - l->legend[0].ty + 0.5;
+}
+
+static void note_text(const struct bl_chart *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t used = 0;
+	const char *parts[3];
+	size_t n = 0;
+	if (c->any_repeats)
+		parts[n++] = "bars: median of n repeats, whiskers: min–max";
+	bool stub = false;
+	for (size_t i = 0; i < c->nbars; i++)
+		stub |= isnan(c->bars[i].value);
+	if (c->any_censored)
+		parts[n++] = stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
+				    "too fast: no bound printed)"
+				  : "hatched ≥: lower bound (the test ran too fast to time)";
+	if (c->any_approximate)
+		parts[n++] = "~: printed rounded";
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s", i ? "; " : "", parts[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* Would the category labels fit under vertical bars in three lines? */
+static bool labels_fit_vertical(const struct bl_chart *c, const struct bl_measure *m,
+				double slot, double font)
+{
+	if (slot < 28)
+		return false;
+	for (size_t i = 0; i < c->ncats; i++) {
+		double w, h, w1, h1;
+		measure(m, c->cats[i], font, slot - 6, false, &w, &h);
+		measure(m, "Xg", font, -1, false, &w1, &h1);
+		if (w > slot - 4 || h > h1 * MAX_LABEL_LINES + 1)
+			return false;
+	}
+	return true;
+}
+
+int bl_layout_chart(const struct bl_chart *c, double width, double height,
+		    enum bl_orient orient, const struct bl_measure *m, struct bl_layout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->bars = calloc(c->nbars ? c->nbars : 1, sizeof *l->bars);
+	l->cats = calloc(c->ncats ? c->ncats : 1, sizeof *l->cats);
+	l->legend = calloc(c->nseries ? c->nseries : 1, sizeof *l->legend);
+	if (!l->bars || !l->cats || !l->legend) {
+		bl_layout_free(l);
+		return -1;
+	}
+	l->width = width > 0 ? width : 960;
+	l->font = 13;
+	double f = l->font, w, h, lineh;
+	measure(m, "Xg", f, -1, false, &w, &lineh);
+
+	/* tick labels: their widest text decides the left margin */
+	double tickw = 0;
+	l->nticks = c->scale.nticks;
+	for (size_t i = 0; i < l->nticks; i++) {
+		bl_scale_format(&c->scale, c->scale.ticks[i], l->ticks[i].text, sizeof l->ticks[i].text);
+		measure(m, l->ticks[i].text, f * 0.9, -1, false, &w, &h);
+		if (w > tickw)
+			tickw = w;
+	}
+	note_text(c, l->note_text, sizeof l->note_text);
+
+	size_t nslots = c->ncats ? c->ncats : 1;
+	double ser = c->nseries ? (double)c->nseries : 1;
+	bool horiz;
+	if (orient == BL_ORIENT_HORIZONTAL)
+		horiz = true;
+	else if (orient == BL_ORIENT_VERTICAL)
+		horiz = false;
+	else {
+		double plot_w = l->width - 2 * MARGIN - tickw - lineh - 12;
+		horiz = c->nbars > 48 ? (c->ncats > 12)
+				      : !labels_fit_vertical(c, m, plot_w / (double)nslots, f);
+	}
+	l->horizontal = horiz;
+
+	/* the category label column of a horizontal chart */
+	double labcol = 0;
+	if (horiz) {
+		double maxcol = l->width * 0.35;
+		for (size_t i = 0; i < c->ncats; i++) {
+			measure(m, c->cats[i], f, -1, false, &w, &h);
+			if (w > labcol)
+				labcol = w;
+		}
+		if (labcol > maxcol)
+			labcol = maxcol;
+		labcol += 2;
+	}
+	double bar_thick = 18; /* horizontal: px per bar when the height is free */
+	if (height > 0)
+		l->height = height;
+	else if (horiz) {
+		double slot = ser * bar_thick / 0.8;
+		double minslot = 0;
+		for (size_t i = 0; i < c->ncats; i++) {
+			measure(m, c->cats[i], f, labcol, false, &w, &h);
+			if (h + 6 > minslot)
+				minslot = h + 6;
+		}
+		if (slot < minslot)
+			slot = minslot;
+		l->height = 200 + (double)nslots * slot;
+		if (l->height < 360)
+			l->height = 360;
+		if (l->height > MAX_HEIGHT)
+			l->height = MAX_HEIGHT; /* the bars get thinner */
+	} else
+		l->height = 540;
+
+	/* header: title, subtitle, legend */
+	double y = MARGIN;
+	measure(m, c->title, f * 1.5, l->width - 2 * MARGIN, true, &w, &h);
+	l->title = (struct bl_rect){MARGIN, y, l->width - 2 * MARGIN, h};
+	y += h + 2;
+	measure(m, c->subtitle, f * 0.9, l->width - 2 * MARGIN, false, &w, &h);
+	l->subtitle = (struct bl_rect){MARGIN, y, l->width - 2 * MARGIN, h};
+	y += h + GAP;
+	double lg = place_legend(c, m, l, y);
+	y += lg ? lg + GAP : 0;
+
+	/* footer: the note on marks */
+	double bottom = l->height - MARGIN;
+	if (l->note_text[0]) {
+		measure(m, l->note_text, f * 0.85, l->width - 2 * MARGIN, false, &w, &h);
+		l->note = (struct bl_rect){MARGIN, bottom - h, l->width - 2 * MARGIN, h};
+		bottom -= h + GAP;
+	}
+
+	if (!horiz) {
+		double left = MARGIN + lineh + 6 + tickw + 6;
+		double right = l->width - MARGIN;
+		double slot = (right - left) / (double)nslots;
+		double labh = 0;
+		for (size_t i = 0; i < c->ncats; i++) {
+			measure(m, c->cats[i], f, slot - 6, false, &w, &h);
+			if (h > labh)
+				labh = h;
+		}
+		if (labh > lineh * 5)
+			labh = lineh * 5;
+		double top = y + lineh; /* room for value labels above the tallest bar */
+		double base = bottom - labh - 6;
+		l->plot = (struct bl_rect){left, top, right - left, base - top};
+		l->axis_title = (struct bl_rect){MARGIN, top, lineh, base - top};
+		for (size_t i = 0; i < l->nticks; i++)
+			l->ticks[i].pos = base - frac(&c->scale, c->scale.ticks[i]) * l->plot.h;
+		for (size_t i = 0; i < c->ncats; i++) {
+			l->cats[i].r = (struct bl_rect){left + slot * (double)i + 3, base + 6, slot - 6, labh};
+			l->cats[i].wrap = slot - 6;
+		}
+		double group = slot * 0.8, bw = group / ser;
+		for (size_t i = 0; i < c->nbars; i++) {
+			const struct bl_bar *b = &c->bars[i];
+			struct bl_bar_box *bb = &l->bars[i];
+			double x = left + slot * (double)b->cat + slot * 0.1 + bw * (double)b->ser;
+			double v = isnan(b->value) ? NAN : b->value;
+			/* no printed bound: an open column the height of the plot, never a
+			 * short bar that would read as a small value */
+			double hpx = isnan(v) ? l->plot.h - ARROW - 2 : frac(&c->scale, v) * l->plot.h;
+			bb->stub = isnan(v);
+			bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
+			bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
+			double tip = base - hpx;
+			if (bb->whisker) {
+				bb->wlo = base - frac(&c->scale, b->min) * l->plot.h;
+				bb->whi = base - frac(&c->scale, b->max) * l->plot.h;
+				if (bb->whi < tip)
+					tip = bb->whi;
+			}
+			if (b->censored)
+				tip -= ARROW + 2; /* the open end's arrow */
+			value_text(c, b, bb->text, sizeof bb->text);
+			measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+			if (w > bw + slot * 0.1)
+				bb->text[0] = '\0'; /* too narrow: the axis tells */
+			bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
+			if (b->n > 1) {
+				snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
+				measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
+				bb->nbox = (struct bl_rect){x + bw / 2 - w / 2, base - h - 2, w, h};
+				if (w > bw - 2 || h + 4 > hpx)
+					bb->ntext[0] = '\0';
+			}
+		}
+		return 0;
+	}
+
+	/* horizontal: labels left, value axis along the bottom */
+	double left = MARGIN + labcol + GAP;
+	double right = l->width - MARGIN - 70; /* room for the last value label */
+	double axis_h = lineh * 0.9 + 4 + lineh + 4; /* tick labels and axis title */
+	double top = y, base = bottom - axis_h;
+	l->plot = (struct bl_rect){left, top, right - left, base - top};
+	l->axis_title = (struct bl_rect){left, bottom - lineh, right - left, lineh};
+	for (size_t i = 0; i < l->nticks; i++)
+		l->ticks[i].pos = left + frac(&c->scale, c->scale.ticks[i]) * l->plot.w;
+	double slot = l->plot.h / (double)nslots;
+	for (size_t i = 0; i < c->ncats; i++) {
+		l->cats[i].r = (struct bl_rect){MARGIN, top + slot * (double)i, labcol, slot};
+		l->cats[i].wrap = labcol;
+	}
+	double group = slot * 0.8, bh = group / ser;
+	for (size_t i = 0; i < c->nbars; i++) {
+		const struct bl_bar *b = &c->bars[i];
+		struct bl_bar_box *bb = &l->bars[i];
+		double yb = top + slot * (double)b->cat + slot * 0.1 + bh * (double)b->ser;
+		double v = b->value;
+		double wpx = isnan(v) ? l->plot.w - ARROW - 2 : frac(&c->scale, v) * l->plot.w;
+		bb->stub = isnan(v);
+		bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
+		bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
+		double tip = left + wpx;
+		if (bb->whisker) {
+			bb->wlo = left + frac(&c->scale, b->min) * l->plot.w;
+			bb->whi = left + frac(&c->scale, b->max) * l->plot.w;
+			if (bb->whi > tip)
+				tip = bb->whi;
+		}
+		if (b->censored)
+			tip += ARROW + 2;
+		value_text(c, b, bb->text, sizeof bb->text);
+		measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+		if (h > bh + slot * 0.1)
+			bb->text[0] = '\0'; /* too thin: the axis tells */
+		bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
+		if (b->n > 1) {
+			snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
+			measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
+			bb->nbox = (struct bl_rect){left + 3, yb + bh / 2 - h / 2, w, h};
+			if (h > bh - 1 || w + 6 > wpx)
+				bb->ntext[0] = '\0';
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,556 @@
+/* model.c - documents to chart models: for each tool its default views (or
+ * the one --metric asks for), the values grouped into categories and
+ * series, repeats aggregated to the median with their min-max spread and N,
+ * censored and approximate values marked, and a scale with nice ticks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double bl_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Index of s in list[0..*n), appended when absent. -1 on out of memory. */
+static long intern(char ***list, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*list)[i], s) == 0)
+			return (long)i;
+	char **v = realloc(*list, (*n + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	*list = v;
+	if (!(v[*n] = strdup(s)))
+		return -1;
+	return (long)(*n)++;
+}
+
+static void chart_free(struct bl_chart *c)
+{
+	free(c->id);
+	free(c->title);
+	free(c->subtitle);
+	free(c->metric_label);
+	for (size_t i = 0; i < c->ncats; i++)
+		free(c->cats[i]);
+	free(c->cats);
+	for (size_t i = 0; i < c->nseries; i++)
+		free(c->series[i]);
+	free(c->series);
+	free(c->bars);
+	for (size_t i = 0; i < c->nsources; i++)
+		free(c->sources[i]);
+	free(c->sources);
+	for (size_t i = 0; i < c->ncommands; i++)
+		free(c->commands[i]);
+	free(c->commands);
+	memset(c, 0, sizeof *c);
+}
+
+void bl_charts_free(struct bl_charts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		chart_free(&c->v[i]);
+	free(c->v);
+	c->v = NULL;
+	c->n = 0;
+}
+
+const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t ser)
+{
+	for (size_t i = 0; i < c->nbars; i++)
+		if (c->bars[i].cat == cat && c->bars[i].ser == ser)
+			return &c->bars[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ ordering */
+
+struct cat_sort {
+	size_t old;
+	const char *name;
+	double order, value;
+};
+
+static enum bl_sort sort_mode;
+
+static int cmp_cat(const void *a, const void *b)
+{
+	const struct cat_sort *x = a, *y = b;
+	int r = 0;
+	if (sort_mode == BL_SORT_VALUE) {
+		double vx = isnan(x->value) ? -INFINITY : x->value;
+		double vy = isnan(y->value) ? -INFINITY : y->value;
+		r = (vx < vy) - (vx > vy); /* largest first */
+	} else if (!isnan(x->order) && !isnan(y->order)) {
+		r = (x->order > y->order) - (x->order < y->order);
+	} else if (sort_mode == BL_SORT_NAME) {
+		r = strcmp(x->name, y->name);
+	}
+	return r ? r : (x->old > y->old) - (x->old < y->old);
+}
+
+/* Orders categories: coordinates numerically, else input order, by name, or
+ * by value (the largest bar of each category). */
+static int order_cats(struct bl_chart *c, const double *orders, enum bl_sort mode)
+{
+	struct cat_sort *cs = calloc(c->ncats ? c->ncats : 1, sizeof *cs);
+	size_t *map = calloc(c->ncats ? c->ncats : 1, sizeof *map);
+	char **names = calloc(c->ncats ? c->ncats : 1, sizeof *names);
+	if (!cs || !map || !names) {
+		free(cs);
+		free(map);
+		free(names);
+		return -1;
+	}
+	for (size_t i = 0; i < c->ncats; i++) {
+		cs[i].old = i;
+		cs[i].name = c->cats[i];
+		cs[i].order = mode == BL_SORT_VALUE ? NAN : orders[i];
+		cs[i].value = NAN;
+		for (size_t b = 0; b < c->nbars; b++)
+			if (c->bars[b].cat == i && !isnan(c->bars[b].value) &&
+			    (isnan(cs[i].value) || c->bars[b].value > cs[i].value))
+				cs[i].value = c->bars[b].value;
+	}
+	sort_mode = mode;
+	qsort(cs, c->ncats, sizeof *cs, cmp_cat);
+	for (size_t i = 0; i < c->ncats; i++) {
+		map[cs[i].old] = i;
+		names[i] = c->cats[cs[i].old];
+	}
+	memcpy(c->cats, names, c->ncats * sizeof *names);
+	for (size_t b = 0; b < c->nbars; b++)
+		c->bars[b].cat = map[c->bars[b].cat];
+	free(cs);
+	free(map);
+	free(names);
+	return 0;
+}
+
+static int cmp_bar(const void *a, const void *b)
+{
+	const struct bl_bar *x = a, *y = b;
+	if (x->cat != y->cat)
+		return (x->cat > y->cat) - (x->cat < y->cat);
+	return (x->ser > y->ser) - (x->ser < y->ser);
+}
+
+/* ------------------------------------------------------------ one chart */
+
+struct acc {
+	double *vals;
+	size_t n, cap;
+	bool censored, approximate, bound_missing;
+};
+
+/* "what (unit)" (new string). */
+static char *axis_title(const char *what, const char *unit)
+{
+	size_t n = strlen(what) + strlen(unit) + 4;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s (%s)", what, unit);
+	return s;
+}
+
+static const char *unit_word(const char *unit)
+{
+	if (strcmp(unit, "B/s") == 0)
+		return "throughput";
+	if (strcmp(unit, "s") == 0)
+		return "time";
+	if (strcmp(unit, "ops/s") == 0)
+		return "operations per second";
+	if (strcmp(unit, "B") == 0)
+		return "size";
+	return "value";
+}
+
+/* System description from the `system` object (its string members,
+ * "os, disks") of the first document the chart's items came from. */
+static void system_text(const struct bl_select *s, const struct bl_items *it,
+			const size_t *members, size_t nm, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	size_t i, used = 0;
+	json_t *d;
+	json_array_foreach(s->docs, i, d)
+	{
+		bool mine = false;
+		for (size_t k = 0; k < nm && !mine; k++)
+			mine = it->v[members[k]].src == s->src_of_doc[i];
+		if (!mine)
+			continue;
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(d, "system"), key, v)
+		{
+			if (!json_is_string(v) || used + 4 >= len)
+				continue;
+			int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 json_string_value(v));
+			used = w > 0 && (size_t)w < len - used ? used + (size_t)w : len - 1;
+		}
+		if (used)
+			return;
+	}
+}
+
+static int provenance(struct bl_chart *c, const struct bl_items *it, const size_t *members,
+		      size_t nm)
+{
+	for (size_t k = 0; k < nm; k++) {
+		const struct bl_item *x = &it->v[members[k]];
+		if (x->source && intern(&c->sources, &c->nsources, x->source) < 0)
+			return -1;
+	}
+	for (size_t k = 0; k < nm; k++) {
+		const char *cmd = it->v[members[k]].command;
+		if (cmd && intern(&c->commands, &c->ncommands, cmd) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_view *v,
+		     const char *view_title, const struct bl_items *it, const size_t *members,
+		     size_t nm, const char *split, const struct bl_chart_opts *o)
+{
+	int rc = -1;
+	double *orders = NULL;
+	struct acc *accs = NULL;
+	memset(c, 0, sizeof *c);
+	c->unit = v->unit ? v->unit : "B/s";
+
+	for (size_t k = 0; k < nm; k++) {
+		const struct bl_item *x = &it->v[members[k]];
+		long ci = intern(&c->cats, &c->ncats, x->cat);
+		if (ci < 0 || intern(&c->series, &c->nseries, x->ser) < 0)
+			goto out;
+		double *no = realloc(orders, c->ncats * sizeof *no);
+		if (!no)
+			goto out;
+		orders = no;
+		if ((size_t)ci == c->ncats - 1)
+			orders[ci] = x->cat_order;
+	}
+	size_t ncells = c->ncats * c->nseries;
+	accs = calloc(ncells ? ncells : 1, sizeof *accs);
+	if (!accs)
+		goto out;
+	for (size_t k = 0; k < nm; k++) {
+		const struct bl_item *x = &it->v[members[k]];
+		size_t ci = (size_t)intern(&c->cats, &c->ncats, x->cat);
+		size_t si = (size_t)intern(&c->series, &c->nseries, x->ser);
+		struct acc *a = &accs[ci * c->nseries + si];
+		if (a->n == a->cap) {
+			size_t cap = a->cap ? a->cap * 2 : 4;
+			double *nv = realloc(a->vals, cap * sizeof *nv);
+			if (!nv)
+				goto out;
+			a->vals = nv;
+			a->cap = cap;
+		}
+		if (isnan(x->value))
+			a->bound_missing = true;
+		else
+			a->vals[a->n++] = x->value;
+		a->censored |= x->censored;
+		a->approximate |= x->approximate;
+	}
+	c->bars = calloc(ncells ? ncells : 1, sizeof *c->bars);
+	if (!c->bars)
+		goto out;
+	double lo = INFINITY, hi = 0;
+	for (size_t ci = 0; ci < c->ncats; ci++) {
+		for (size_t si = 0; si < c->nseries; si++) {
+			struct acc *a = &accs[ci * c->nseries + si];
+			if (a->n == 0 && !a->bound_missing)
+				continue;
+			struct bl_bar *b = &c->bars[c->nbars++];
+			b->cat = ci;
+			b->ser = si;
+			b->n = a->n + (a->bound_missing ? 1 : 0);
+			b->censored = a->censored;
+			b->approximate = a->approximate;
+			if (a->n) {
+				b->value = bl_median(a->vals, a->n); /* sorts */
+				b->min = a->vals[0];
+				b->max = a->vals[a->n - 1];
+				/* a lower bound gets room above it for its open end */
+				double top = b->censored ? b->max * 1.08 : b->max;
+				if (top > hi)
+					hi = top;
+				if (b->min > 0 && b->min < lo)
+					lo = b->min;
+			} else {
+				b->value = b->min = b->max = NAN;
+			}
+			c->any_censored |= b->censored;
+			c->any_approximate |= b->approximate;
+			c->any_repeats |= b->n > 1;
+		}
+	}
+	if (order_cats(c, orders, o->sort) < 0)
+		goto out;
+	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
+	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, o->units);
+
+	/* names */
+	char idbuf[256], tbuf[1024], sys[256];
+	const char *tool = v->tool ? v->tool : "all";
+	snprintf(idbuf, sizeof idbuf, "%s-%s%s%s", tool, v->id, *split ? "-" : "", split);
+	for (char *p = idbuf; *p; p++)
+		if (*p == ' ' || *p == '/' || *p == '+')
+			*p = *p == '+' ? 'p' : '-';
+	if (o->title)
+		snprintf(tbuf, sizeof tbuf, "%s", o->title);
+	else if (*split)
+		snprintf(tbuf, sizeof tbuf, "%s, file size %s", view_title, split);
+	else
+		snprintf(tbuf, sizeof tbuf, "%s", view_title);
+	c->id = strdup(idbuf);
+	c->title = strdup(tbuf);
+	if (provenance(c, it, members, nm) < 0)
+		goto out;
+	char srcs[400];
+	size_t used = 0;
+	srcs[0] = '\0';
+	size_t nnames = 0;
+	for (size_t k = 0; k < nm && used + 8 < sizeof srcs; k++) {
+		const char *sn = it->v[members[k]].source_name;
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = it->v[members[j]].source_name == sn;
+		if (seen)
+			continue;
+		int w = snprintf(srcs + used, sizeof srcs - used, "%s%s", nnames ? ", " : "", sn);
+		used = w > 0 && (size_t)w < sizeof srcs - used ? used + (size_t)w : sizeof srcs - 1;
+		nnames++;
+	}
+	system_text(s, it, members, nm, sys, sizeof sys);
+	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", nnames > 1 ? "sources" : "source", srcs,
+		 *sys ? " — " : "", sys);
+	c->subtitle = strdup(tbuf);
+	char mbuf[64];
+	const char *what = o->metric ? bl_metric_title(tool, o->metric, mbuf, sizeof mbuf)
+				     : unit_word(c->unit);
+	c->metric_label = axis_title(what, c->scale.unit);
+	if (!c->id || !c->title || !c->subtitle || !c->metric_label)
+		goto out;
+	rc = 0;
+out:
+	if (accs)
+		for (size_t i = 0; i < c->ncats * c->nseries; i++)
+			free(accs[i].vals);
+	free(accs);
+	free(orders);
+	if (rc < 0)
+		chart_free(c);
+	return rc;
+}
+
+/* ------------------------------------------------------------ all charts */
+
+static int push_chart(struct bl_charts *out, struct bl_chart *c)
+{
+	struct bl_chart *v = realloc(out->v, (out->n + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	out->v = v;
+	out->v[out->n++] = *c;
+	return 0;
+}
+
+/* The view's keys with --group-by applied: the categories become the
+ * asked key; when that was the series key, the two swap. */
+static void apply_group_by(struct bl_view *v, enum bl_key g)
+{
+	if (g == BL_KEY_NONE || g == v->cat)
+		return;
+	if (v->ser == g || (g == BL_KEY_RUN && v->ser == BL_KEY_LABEL))
+		v->ser = v->cat == BL_KEY_LABEL && g == BL_KEY_RUN ? BL_KEY_METRIC : v->cat;
+	v->cat = g;
+	if (v->ser == v->cat)
+		v->ser = BL_KEY_NONE;
+}
+
+/* The unit of the first result of `metric` among the selected runs. */
+static const char *metric_unit(struct bl_select *s, const char *tool, const char *metric)
+{
+	size_t i, k, r;
+	json_t *d, *run, *res;
+	json_array_foreach(s->docs, i, d)
+	{
+		json_array_foreach(json_object_get(d, "runs"), k, run)
+		{
+			const char *t = json_string_value(json_object_get(run, "tool"));
+			if (!t || strcmp(t, tool) != 0 || !bl_select_run(s, run))
+				continue;
+			json_array_foreach(json_object_get(run, "results"), r, res)
+			{
+				const char *m = json_string_value(json_object_get(res, "metric"));
+				if (m && strcmp(m, metric) == 0)
+					return json_string_value(json_object_get(res, "unit"));
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Several inputs with the same categories (one post against another, or
+ * against its replay): the series carry the source's name so that the
+ * inputs stand side by side. Inputs with categories of their own share
+ * the series. */
+static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct bl_items *it)
+{
+	if (s->nsources < 2 || v->cat == BL_KEY_SOURCE || v->ser == BL_KEY_SOURCE)
+		return 0;
+	bool shared = false;
+	for (size_t i = 0; i < it->n && !shared; i++)
+		for (size_t j = i + 1; j < it->n && !shared; j++)
+			shared = it->v[j].src != it->v[i].src && strcmp(it->v[i].cat, it->v[j].cat) == 0;
+	if (!shared)
+		return 0;
+	for (size_t i = 0; i < it->n; i++) {
+		struct bl_item *x = &it->v[i];
+		size_t n = strlen(x->source_name) + strlen(x->ser) + 3;
+		char *t = malloc(n);
+		if (!t)
+			return -1;
+		snprintf(t, n, "%s%s%s", x->source_name, *x->ser ? ": " : "", x->ser);
+		free(x->ser);
+		x->ser = t;
+	}
+	return 0;
+}
+
+static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
+			  const struct bl_chart_opts *o, struct bl_charts *out)
+{
+	struct bl_items it = {0};
+	size_t *members = NULL;
+	char **splits = NULL;
+	size_t nsplits = 0;
+	int rc = -1;
+	if (bl_select_items(s, v, &it) < 0 || prefix_sources(s, v, &it) < 0)
+		goto out;
+	members = calloc(it.n ? it.n : 1, sizeof *members);
+	if (!members)
+		goto out;
+	/* one chart per split value, in numeric order where it has one */
+	for (size_t i = 0; i < it.n; i++)
+		if (intern(&splits, &nsplits, it.v[i].split) < 0)
+			goto out;
+	double *sorder = calloc(nsplits ? nsplits : 1, sizeof *sorder);
+	size_t *perm = calloc(nsplits ? nsplits : 1, sizeof *perm);
+	if (!sorder || !perm) {
+		free(sorder);
+		free(perm);
+		goto out;
+	}
+	for (size_t i = 0; i < it.n; i++)
+		sorder[intern(&splits, &nsplits, it.v[i].split)] = it.v[i].split_order;
+	for (size_t i = 0; i < nsplits; i++)
+		perm[i] = i;
+	for (size_t i = 1; i < nsplits; i++) /* insertion sort: few splits */
+		for (size_t j = i; j > 0 && !isnan(sorder[perm[j]]) && !isnan(sorder[perm[j - 1]]) &&
+				   sorder[perm[j]] < sorder[perm[j - 1]];
+		     j--) {
+			size_t t = perm[j];
+			perm[j] = perm[j - 1];
+			perm[j - 1] = t;
+		}
+	for (size_t p = 0; p < nsplits; p++) {
+		const char *sp = splits[perm[p]];
+		size_t nm = 0;
+		for (size_t i = 0; i < it.n; i++)
+			if (strcmp(it.v[i].split, sp) == 0)
+				members[nm++] = i;
+		struct bl_chart c;
+		if (build_one(&c, s, v, title, &it, members, nm, sp, o) < 0)
+			break;
+		if (push_chart(out, &c) < 0) {
+			chart_free(&c);
+			break;
+		}
+		if (p + 1 == nsplits)
+			rc = 0;
+	}
+	if (nsplits == 0)
+		rc = 0;
+	free(sorder);
+	free(perm);
+out:
+	for (size_t i = 0; i < nsplits; i++)
+		free(splits[i]);
+	free(splits);
+	free(members);
+	bl_items_free(&it);
+	return rc;
+}
+
+int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out,
+		   char *err, size_t errlen)
+{
+	struct bl_select s;
+	memset(out, 0, sizeof *out);
+	if (bl_select_init(&s, docs, o, err, errlen) < 0)
+		return -1;
+	const char *tools[64];
+	size_t ntools = bl_select_tools(&s, tools, 64);
+	for (size_t t = 0; t < ntools; t++) {
+		const struct bl_view *views[16];
+		size_t nv = bl_views_for(tools[t], views, 16);
+		if (o->metric) {
+			/* one chart of the asked metric, per label */
+			const char *unit = metric_unit(&s, tools[t], o->metric);
+			if (!unit)
+				continue;
+			const char *one[] = {o->metric, NULL};
+			char title[128];
+			snprintf(title, sizeof title, "%s %s", tools[t], o->metric);
+			struct bl_view v = {tools[t], o->metric, NULL, one, unit, BL_KEY_LABEL,
+					    strcmp(tools[t], "dd") == 0 ? BL_KEY_DIRECTION : BL_KEY_METRIC,
+					    BL_KEY_NONE, NULL, false};
+			apply_group_by(&v, o->group_by);
+			if (charts_of_view(&s, &v, title, o, out) < 0)
+				goto oom;
+			continue;
+		}
+		for (size_t i = 0; i < nv; i++) {
+			struct bl_view v = *views[i];
+			if (!v.tool)
+				v.tool = tools[t];
+			char title[128];
+			if (views[i]->tool)
+				snprintf(title, sizeof title, "%s", v.title);
+			else
+				snprintf(title, sizeof title, "%s %s", tools[t], v.title);
+			apply_group_by(&v, o->group_by);
+			if (charts_of_view(&s, &v, title, o, out) < 0)
+				goto oom;
+		}
+	}
+	bl_select_free(&s);
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	bl_select_free(&s);
+	bl_charts_free(out);
+	return -1;
+}

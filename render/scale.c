@@ -1,0 +1,162 @@
+/* scale.c - value axes: display units (decimal MB/s or binary MiB/s), nice
+ * ticks, and numbers formatted to three significant digits. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+
+struct prefix { double div; const char *dec, *bin; };
+
+/* Byte-based units: decimal prefixes (kB = 1000 B) or binary (KiB = 1024 B). */
+static const char *const dec_names[] = {"", "k", "M", "G", "T", "P"};
+static const char *const bin_names[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+
+static bool is_bytes(const char *unit)
+{
+	return strcmp(unit, "B") == 0 || strcmp(unit, "B/s") == 0;
+}
+
+/* The display unit for values up to `hi`: its divisor and its name. */
+static void pick_unit(const char *unit, double hi, enum bl_units units,
+		      double *div, char *name, size_t len)
+{
+	*div = 1;
+	if (is_bytes(unit)) {
+		double base = units == BL_UNITS_BINARY ? 1024 : 1000;
+		int i = 0;
+		while (i < 5 && hi / (*div * base) >= 1) {
+			*div *= base;
+			i++;
+		}
+		snprintf(name, len, "%s%s", units == BL_UNITS_BINARY ? bin_names[i] : dec_names[i], unit);
+		return;
+	}
+	if (strcmp(unit, "s") == 0) {
+		if (hi > 0 && hi < 1e-3) {
+			*div = 1e-6;
+			snprintf(name, len, "µs");
+		} else if (hi > 0 && hi < 1) {
+			*div = 1e-3;
+			snprintf(name, len, "ms");
+		} else {
+			snprintf(name, len, "s");
+		}
+		return;
+	}
+	if (strcmp(unit, "ops/s") == 0 || strcmp(unit, "ops") == 0 || strcmp(unit, "count") == 0 ||
+	    strcmp(unit, "records") == 0) {
+		if (hi >= 1e6) {
+			*div = 1e6;
+			snprintf(name, len, "M %s", unit);
+		} else if (hi >= 1e4) {
+			*div = 1e3;
+			snprintf(name, len, "k %s", unit);
+		} else {
+			snprintf(name, len, "%s", unit);
+		}
+		return;
+	}
+	if (strcmp(unit, "percent") == 0) {
+		snprintf(name, len, "%%");
+		return;
+	}
+	snprintf(name, len, "%s", unit);
+}
+
+/* 1, 2, 2.5 or 5 times a power of ten, at least x. */
+static double nice_step(double x)
+{
+	if (!(x > 0))
+		return 1;
+	double p = pow(10, floor(log10(x)));
+	double m = x / p;
+	double f = m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10;
+	return f * p;
+}
+
+void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi,
+		      bool log, enum bl_units units)
+{
+	memset(s, 0, sizeof *s);
+	if (!(hi > 0) || !isfinite(hi))
+		hi = 1;
+	pick_unit(unit, hi, units, &s->div, s->unit, sizeof s->unit);
+	s->log = log && lo > 0;
+	if (s->log) {
+		double a = floor(log10(lo)), b = ceil(log10(hi));
+		if (b <= a)
+			b = a + 1;
+		while (b - a > 20)
+			a++;
+		s->lo = pow(10, a);
+		s->hi = pow(10, b);
+		bool fine = b - a <= 2; /* few decades: add 2x and 5x */
+		for (double e = a; e <= b && s->nticks < 24; e++) {
+			double d = pow(10, e);
+			s->ticks[s->nticks++] = d;
+			if (fine && e < b && s->nticks + 2 <= 24) {
+				s->ticks[s->nticks++] = 2 * d;
+				s->ticks[s->nticks++] = 5 * d;
+			}
+		}
+		return;
+	}
+	/* ticks are chosen in display units so that they read 0, 20, 40 MB/s */
+	double dhi = hi / s->div;
+	double step = nice_step(dhi / 5);
+	double top = ceil(dhi / step - 1e-9) * step;
+	if (top < dhi * 1.0001)
+		top += 0; /* the top tick may equal the largest value */
+	s->lo = 0;
+	s->hi = top * s->div;
+	for (double t = 0; t <= top + step * 1e-6 && s->nticks < 24; t += step)
+		s->ticks[s->nticks++] = t * s->div;
+}
+
+static void trim_zeros(char *buf)
+{
+	if (!strchr(buf, '.'))
+		return;
+	size_t n = strlen(buf);
+	while (n && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
+/* Three significant digits, no exponent for the magnitudes charts show. */
+static void fmt3(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (a >= 100 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+	trim_zeros(buf);
+}
+
+void bl_scale_format(const struct bl_scale *s, double v, char *buf, size_t len)
+{
+	fmt3(v / (s->div > 0 ? s->div : 1), buf, len);
+}
+
+void bl_format_value(double v, const char *unit, enum bl_units units, char *buf, size_t len)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	double div;
+	char name[16], num[32];
+	pick_unit(unit, fabs(v), units, &div, name, sizeof name);
+	fmt3(v / div, num, sizeof num);
+	if (strcmp(name, "%") == 0)
+		snprintf(buf, len, "%s%%", num);
+	else
+		snprintf(buf, len, "%s %s", num, name);
+}

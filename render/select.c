@@ -1,0 +1,579 @@
+/* select.c - pulls the values a chart shows out of benchlog/1 documents:
+ * filters (--tool, --where), the names of runs, and the keys that make
+ * categories, series and separate charts (--group-by). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <math.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int bl_key_parse(const char *w)
+{
+	static const struct { const char *name; enum bl_key key; } keys[] = {
+		{"label", BL_KEY_LABEL}, {"run", BL_KEY_RUN}, {"source", BL_KEY_SOURCE},
+		{"tool", BL_KEY_TOOL}, {"metric", BL_KEY_METRIC},
+	};
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(w, keys[i].name) == 0)
+			return (int)keys[i].key;
+	return -1;
+}
+
+int bl_sort_parse(const char *w)
+{
+	if (strcmp(w, "input") == 0 || strcmp(w, "none") == 0)
+		return BL_SORT_INPUT;
+	if (strcmp(w, "name") == 0 || strcmp(w, "label") == 0)
+		return BL_SORT_NAME;
+	if (strcmp(w, "value") == 0)
+		return BL_SORT_VALUE;
+	return -1;
+}
+
+int bl_units_parse(const char *w)
+{
+	if (strcmp(w, "decimal") == 0 || strcmp(w, "si") == 0 || strcmp(w, "MB/s") == 0)
+		return BL_UNITS_DECIMAL;
+	if (strcmp(w, "binary") == 0 || strcmp(w, "iec") == 0 || strcmp(w, "MiB/s") == 0)
+		return BL_UNITS_BINARY;
+	return -1;
+}
+
+const char *bl_basename(const char *path)
+{
+	if (!path)
+		return "-";
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+/* The last `parts` components of path (borrowed pointer into path). */
+static const char *path_tail(const char *path, int parts)
+{
+	const char *p = path + strlen(path);
+	while (p > path && p[-1] == '/')
+		p--; /* trailing slashes */
+	for (int k = 0; k < parts && p > path; k++) {
+		p--;
+		while (p > path && p[-1] != '/')
+			p--;
+		if (k + 1 < parts && p > path)
+			p--;
+	}
+	return p;
+}
+
+/* Short names for the sources: the file name, with as many directories as
+ * it takes to tell them apart (corpus/a/input, corpus/b/input -> a/input,
+ * b/input), and "#k" for the k-th message of a mail archive. */
+static int source_names(struct bl_select *s)
+{
+	size_t nd = json_array_size(s->docs);
+	const char **paths = calloc(s->nsources ? s->nsources : 1, sizeof *paths);
+	json_int_t *msgs = calloc(s->nsources ? s->nsources : 1, sizeof *msgs);
+	if (!paths || !msgs) {
+		free(paths);
+		free(msgs);
+		return -1;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		json_t *src = json_object_get(json_array_get(s->docs, i), "source");
+		const char *p = json_string_value(json_object_get(src, "path"));
+		json_t *m = json_object_get(src, "message");
+		paths[s->src_of_doc[i]] = p ? p : "-";
+		msgs[s->src_of_doc[i]] = m ? json_integer_value(json_object_get(m, "index")) + 1 : 0;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < s->nsources && rc == 0; i++) {
+		int parts = 1;
+		const char *tail = path_tail(paths[i], parts);
+		for (bool clash = true; clash && parts < 8;) {
+			clash = false;
+			for (size_t j = 0; j < s->nsources; j++)
+				if (j != i && strcmp(paths[j], paths[i]) != 0 &&
+				    strcmp(path_tail(paths[j], parts), tail) == 0)
+					clash = true;
+			if (clash)
+				tail = path_tail(paths[i], ++parts);
+		}
+		char buf[512];
+		if (msgs[i])
+			snprintf(buf, sizeof buf, "%s #%lld", tail, (long long)msgs[i]);
+		else
+			snprintf(buf, sizeof buf, "%s", tail);
+		if (!(s->src_names[i] = strdup(buf)))
+			rc = -1;
+	}
+	free(paths);
+	free(msgs);
+	return rc;
+}
+
+int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o,
+		   char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	s->o = o;
+	s->docs = docs;
+	if (o->where) {
+		int ec;
+		PCRE2_SIZE eo;
+		pcre2_code *re = pcre2_compile((PCRE2_SPTR)o->where, PCRE2_ZERO_TERMINATED,
+					       PCRE2_UTF | PCRE2_CASELESS, &ec, &eo, NULL);
+		if (!re) {
+			unsigned char msg[128];
+			pcre2_get_error_message(ec, msg, sizeof msg);
+			snprintf(err, errlen, "--where: %s at offset %zu", (char *)msg, (size_t)eo);
+			return -1;
+		}
+		s->where = re;
+		s->md = pcre2_match_data_create_from_pattern(re, NULL);
+		if (!s->md) {
+			snprintf(err, errlen, "out of memory");
+			bl_select_free(s);
+			return -1;
+		}
+	}
+	/* distinct sources: the same path with several messages counts each */
+	size_t nd = json_array_size(docs);
+	s->src_of_doc = calloc(nd ? nd : 1, sizeof *s->src_of_doc);
+	s->src_names = calloc(nd ? nd : 1, sizeof *s->src_names);
+	if (!s->src_of_doc || !s->src_names) {
+		snprintf(err, errlen, "out of memory");
+		bl_select_free(s);
+		return -1;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		json_t *src = json_object_get(json_array_get(docs, i), "source");
+		size_t j = 0;
+		while (j < i && !json_equal(json_object_get(json_array_get(docs, j), "source"), src))
+			j++;
+		s->src_of_doc[i] = j < i ? s->src_of_doc[j] : s->nsources++;
+	}
+	if (source_names(s) < 0) {
+		snprintf(err, errlen, "out of memory");
+		bl_select_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+void bl_select_free(struct bl_select *s)
+{
+	pcre2_match_data_free(s->md);
+	pcre2_code_free(s->where);
+	s->md = s->where = NULL;
+	if (s->src_names)
+		for (size_t i = 0; i < s->nsources; i++)
+			free(s->src_names[i]);
+	free(s->src_names);
+	free(s->src_of_doc);
+	s->src_names = NULL;
+	s->src_of_doc = NULL;
+}
+
+const char *bl_select_source_name(const struct bl_select *s, size_t src)
+{
+	return src < s->nsources && s->src_names[src] ? s->src_names[src] : "-";
+}
+
+static bool re_hit(struct bl_select *s, const char *text)
+{
+	return text && pcre2_match(s->where, (PCRE2_SPTR)text, strlen(text), 0, 0, s->md, NULL) >= 0;
+}
+
+bool bl_select_run(struct bl_select *s, json_t *run)
+{
+	const char *tool = json_string_value(json_object_get(run, "tool"));
+	if (!tool || (s->o->tool && strcmp(s->o->tool, tool) != 0))
+		return false;
+	if (s->where && !re_hit(s, json_string_value(json_object_get(run, "label"))) &&
+	    !re_hit(s, json_string_value(json_object_get(run, "command"))))
+		return false;
+	return true;
+}
+
+size_t bl_select_tools(struct bl_select *s, const char **names, size_t max)
+{
+	size_t n = 0, i, k;
+	json_t *d, *run;
+	json_array_foreach(s->docs, i, d)
+	{
+		json_array_foreach(json_object_get(d, "runs"), k, run)
+		{
+			if (!bl_select_run(s, run))
+				continue;
+			const char *t = json_string_value(json_object_get(run, "tool"));
+			size_t j = 0;
+			while (j < n && strcmp(names[j], t) != 0)
+				j++;
+			if (j == n && n < max)
+				names[n++] = t;
+		}
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ run names */
+
+static const char *param_str(json_t *run, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(run, "params"), key));
+}
+
+/* dd: a write reads /dev/zero (or a random device); a read writes /dev/null. */
+static const char *dd_direction(json_t *run)
+{
+	const char *in = param_str(run, "input"), *out = param_str(run, "output");
+	bool from_dev = in && (strcmp(in, "/dev/zero") == 0 || strcmp(in, "/dev/random") == 0 ||
+			       strcmp(in, "/dev/urandom") == 0);
+	bool to_null = out && strcmp(out, "/dev/null") == 0;
+	if (from_dev && to_null)
+		return "memory";
+	if (from_dev)
+		return "write";
+	if (to_null)
+		return "read";
+	return "copy";
+}
+
+static bool is_dd(json_t *run)
+{
+	const char *t = json_string_value(json_object_get(run, "tool"));
+	return t && strcmp(t, "dd") == 0;
+}
+
+/* The name a run goes by before repeats are told apart: its label; for dd
+ * without one, the file it writes or reads; else the machine or device its
+ * output names; else its command. */
+static const char *base_name(json_t *run, char *buf, size_t len)
+{
+	const char *label = json_string_value(json_object_get(run, "label"));
+	if (label && *label)
+		return label;
+	if (is_dd(run)) {
+		const char *dir = dd_direction(run);
+		const char *p = strcmp(dir, "write") == 0 ? param_str(run, "output")
+				: strcmp(dir, "read") == 0 ? param_str(run, "input") : NULL;
+		if (p)
+			return p;
+	}
+	/* what a tool's own output names: bonnie's machine column, a device */
+	static const char *const names[] = {"machine", "device", "pool"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *p = param_str(run, names[i]);
+		if (p && *p)
+			return p;
+	}
+	const char *cmd = json_string_value(json_object_get(run, "command"));
+	if (cmd && *cmd)
+		return cmd;
+	snprintf(buf, len, "line %lld",
+		 (long long)json_integer_value(json_object_get(json_object_get(run, "span"), "line")));
+	return buf;
+}
+
+/* Names for every run of a document. Repeats (one group) share a name. Two
+ * groups that would share one (the post ran `dd of=/zfs/testfile` for two
+ * configurations without a heading) become "name", "name #2": the k-th
+ * write pairs with the k-th read. Under one label, runs of the same command
+ * are repeats wherever they stand. */
+static char **run_names(json_t *doc)
+{
+	json_t *runs = json_object_get(doc, "runs");
+	size_t n = json_array_size(runs);
+	char **names = calloc(n ? n : 1, sizeof *names);
+	char **keys = calloc(n ? n : 1, sizeof *keys);  /* tool, name, direction */
+	char **tells = calloc(n ? n : 1, sizeof *tells); /* what tells groups apart */
+	size_t *ords = calloc(n ? n : 1, sizeof *ords);  /* 1, 2, ... under a key */
+	if (!names || !keys || !tells || !ords)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		json_t *run = json_array_get(runs, i);
+		char nb[32], key[1024], tell[1024];
+		const char *base = base_name(run, nb, sizeof nb);
+		const char *label = json_string_value(json_object_get(run, "label"));
+		const char *tool = json_string_value(json_object_get(run, "tool"));
+		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
+			 is_dd(run) ? dd_direction(run) : "");
+		const char *cmd = json_string_value(json_object_get(run, "command"));
+		if (label && *label)
+			snprintf(tell, sizeof tell, "c:%s", cmd ? cmd : "");
+		else
+			snprintf(tell, sizeof tell, "g:%lld",
+				 (long long)json_integer_value(json_object_get(run, "group")));
+		keys[i] = strdup(key);
+		tells[i] = strdup(tell);
+		if (!keys[i] || !tells[i])
+			goto fail;
+		/* the same key and tell as an earlier run: the same name; else the
+		 * next ordinal under the key */
+		size_t ord = 1;
+		bool same = false;
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(keys[j], key) != 0)
+				continue;
+			if (strcmp(tells[j], tell) == 0) {
+				same = true;
+				ords[i] = ords[j];
+				names[i] = strdup(names[j]);
+				break;
+			}
+			if (ords[j] + 1 > ord)
+				ord = ords[j] + 1;
+		}
+		if (!same) {
+			ords[i] = ord;
+			size_t len = strlen(base) + 24;
+			names[i] = malloc(len);
+			if (names[i]) {
+				if (ord > 1)
+					snprintf(names[i], len, "%s #%zu", base, ord);
+				else
+					snprintf(names[i], len, "%s", base);
+			}
+		}
+		if (!names[i])
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(keys[i]);
+		free(tells[i]);
+	}
+	free(keys);
+	free(tells);
+	free(ords);
+	return names;
+fail:
+	for (size_t i = 0; i < n; i++) {
+		if (names)
+			free(names[i]);
+		if (keys)
+			free(keys[i]);
+		if (tells)
+			free(tells[i]);
+	}
+	free(names);
+	free(keys);
+	free(tells);
+	free(ords);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ keys */
+
+static char *format_size_key(double v)
+{
+	char buf[48];
+	bl_format_value(v, "B", BL_UNITS_BINARY, buf, sizeof buf);
+	return strdup(buf);
+}
+
+/* The text of key k for one result, or NULL when the result has no such
+ * key (an iozone cell without a record size). *order gets a numeric order
+ * for coordinates. Returns "" (new) for BL_KEY_NONE. */
+static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
+		      const char *srcname, double *order, bool *missing)
+{
+	char buf[256];
+	*order = NAN;
+	*missing = false;
+	const char *tool = json_string_value(json_object_get(run, "tool"));
+	const char *metric = json_string_value(json_object_get(res, "metric"));
+	switch (k) {
+	case BL_KEY_NONE:
+		return strdup("");
+	case BL_KEY_LABEL:
+		return strdup(name);
+	case BL_KEY_RUN: {
+		json_int_t line = json_integer_value(json_object_get(json_object_get(run, "span"), "line"));
+		snprintf(buf, sizeof buf, "%s (line %lld)", name, (long long)line);
+		return strdup(buf);
+	}
+	case BL_KEY_SOURCE:
+		return strdup(srcname);
+	case BL_KEY_TOOL:
+		return strdup(tool ? tool : "?");
+	case BL_KEY_METRIC:
+		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
+	case BL_KEY_DIRECTION:
+		if (is_dd(run))
+			return strdup(dd_direction(run));
+		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
+	case BL_KEY_RECORD_SIZE:
+	case BL_KEY_FILE_SIZE: {
+		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size" : "file_size");
+		if (!json_is_number(c)) {
+			*missing = true;
+			return NULL;
+		}
+		*order = json_number_value(c);
+		return format_size_key(*order);
+	}
+	case BL_KEY_VDEV: {
+		json_t *c = json_object_get(res, "vdev");
+		if (!c)
+			c = json_object_get(res, "pool");
+		if (json_is_string(c))
+			return strdup(json_string_value(c));
+		return strdup(name);
+	}
+	case BL_KEY_SAMPLE: {
+		json_t *c = json_object_get(res, "sample");
+		if (!json_is_integer(c)) {
+			*missing = true;
+			return NULL;
+		}
+		*order = (double)json_integer_value(c);
+		snprintf(buf, sizeof buf, "sample %lld", (long long)json_integer_value(c));
+		return strdup(buf);
+	}
+	}
+	return strdup("");
+}
+
+static bool has_flag(json_t *res, const char *flag)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(json_object_get(res, "flags"), i, f)
+	{
+		if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool metric_wanted(const struct bl_view *v, const char *metric)
+{
+	if (!v->metrics)
+		return true;
+	for (const char *const *m = v->metrics; *m; m++)
+		if (strcmp(*m, metric) == 0)
+			return true;
+	return false;
+}
+
+static json_int_t max_sample(json_t *run)
+{
+	json_int_t mx = -1;
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(run, "results"), i, r)
+	{
+		json_t *c = json_object_get(r, "sample");
+		if (json_is_integer(c) && json_integer_value(c) > mx)
+			mx = json_integer_value(c);
+	}
+	return mx;
+}
+
+static int push(struct bl_items *it, struct bl_item *x)
+{
+	if (it->n == it->cap) {
+		size_t cap = it->cap ? it->cap * 2 : 32;
+		struct bl_item *v = realloc(it->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		it->v = v;
+		it->cap = cap;
+	}
+	it->v[it->n++] = *x;
+	return 0;
+}
+
+void bl_items_free(struct bl_items *it)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		free(it->v[i].cat);
+		free(it->v[i].ser);
+		free(it->v[i].split);
+	}
+	free(it->v);
+	memset(it, 0, sizeof *it);
+}
+
+int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
+{
+	size_t di, ri, k;
+	json_t *doc, *run, *res;
+	json_array_foreach(s->docs, di, doc)
+	{
+		char **names = NULL;
+		json_t *runs = json_object_get(doc, "runs");
+		size_t src = s->src_of_doc[di];
+		const char *sname = bl_select_source_name(s, src);
+		json_array_foreach(runs, ri, run)
+		{
+			const char *tool = json_string_value(json_object_get(run, "tool"));
+			if (!tool || (v->tool && strcmp(tool, v->tool) != 0) || !bl_select_run(s, run))
+				continue;
+			if (!names && !(names = run_names(doc)))
+				return -1;
+			json_int_t last_sample = v->skip_since_boot ? max_sample(run) : -1;
+			json_array_foreach(json_object_get(run, "results"), k, res)
+			{
+				const char *metric = json_string_value(json_object_get(res, "metric"));
+				const char *unit = json_string_value(json_object_get(res, "unit"));
+				if (!metric || !unit || !metric_wanted(v, metric) ||
+				    (v->unit && strcmp(unit, v->unit) != 0))
+					continue;
+				if (v->without && json_object_get(res, v->without))
+					continue;
+				if (has_flag(res, "not-run"))
+					continue;
+				/* the first zpool iostat sample averages since boot */
+				json_t *smp = json_object_get(res, "sample");
+				if (last_sample > 0 && json_is_integer(smp) && json_integer_value(smp) == 0)
+					continue;
+				json_t *val = json_object_get(res, "value");
+				bool censored = has_flag(res, "censored");
+				if (!json_is_number(val) && !censored)
+					continue;
+				struct bl_item x = {0};
+				x.value = json_is_number(val) ? json_number_value(val) : NAN;
+				if (censored && x.value == 0)
+					x.value = NAN; /* no printed bound: never a zero */
+				x.censored = censored;
+				x.approximate = has_flag(res, "approximate");
+				x.src = src;
+				x.command = json_string_value(json_object_get(run, "command"));
+				x.source = json_string_value(
+					json_object_get(json_object_get(doc, "source"), "path"));
+				x.source_name = sname;
+				bool miss1, miss2, miss3;
+				double so;
+				x.cat = key_text(v->cat, run, res, names[ri], sname, &x.cat_order, &miss1);
+				x.ser = key_text(v->ser, run, res, names[ri], sname, &so, &miss2);
+				x.split = key_text(v->split, run, res, names[ri], sname, &x.split_order, &miss3);
+				if (miss1 || miss2 || miss3) {
+					free(x.cat);
+					free(x.ser);
+					free(x.split);
+					continue;
+				}
+				if (!x.cat || !x.ser || !x.split || push(out, &x) < 0) {
+					free(x.cat);
+					free(x.ser);
+					free(x.split);
+					goto oom;
+				}
+			}
+		}
+		if (names) {
+			for (size_t i = 0; i < json_array_size(runs); i++)
+				free(names[i]);
+			free(names);
+		}
+		continue;
+oom:
+		for (size_t i = 0; i < json_array_size(runs); i++)
+			free(names[i]);
+		free(names);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,331 @@
+/* table.c - the charts' comparisons as text: an aligned terminal table,
+ * a Markdown table, and tidy CSV (one row per result). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* East Asian wide and fullwidth ranges: two terminal columns. */
+static bool wide(unsigned long c)
+{
+	return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF && c != 0x303F) ||
+	       (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+	       (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+	       (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x20000 && c <= 0x3FFFD);
+}
+
+size_t bl_text_width(const char *s)
+{
+	size_t w = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		unsigned long c = *p;
+		int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+		if (extra)
+			c &= 0x3F >> extra;
+		p++;
+		for (int i = 0; i < extra && (*p & 0xC0) == 0x80; i++)
+			c = c << 6 | (*p++ & 0x3F);
+		if (c >= 0x300 && c <= 0x36F)
+			continue; /* combining marks */
+		w += wide(c) ? 2 : 1;
+	}
+	return w;
+}
+
+static int out(bl_write_fn write, void *ctx, const char *s)
+{
+	return write(ctx, (const unsigned char *)s, strlen(s));
+}
+
+static int pad(bl_write_fn write, void *ctx, size_t n)
+{
+	static const char spaces[] = "                                ";
+	while (n > 0) {
+		size_t k = n < 32 ? n : 32;
+		if (write(ctx, (const unsigned char *)spaces, k) != 0)
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
+/* A cell: "45.1", "≥ 120", "~1.4", "45.1 (44.7–47.6, n=3)", or "". */
+static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
+{
+	char v[32], lo[32], hi[32];
+	if (!b) {
+		buf[0] = '\0';
+		return;
+	}
+	if (isnan(b->value)) {
+		snprintf(buf, len, "too fast to time");
+		return;
+	}
+	bl_scale_format(&c->scale, b->value, v, sizeof v);
+	const char *mark = b->censored ? "≥ " : b->approximate ? "~" : "";
+	if (b->n > 1) {
+		bl_scale_format(&c->scale, b->min, lo, sizeof lo);
+		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
+		snprintf(buf, len, "%s%s (%s–%s, n=%zu)", mark, v, lo, hi, b->n);
+	} else {
+		snprintf(buf, len, "%s%s", mark, v);
+	}
+}
+
+/* Markdown cells: '|' escaped, line breaks as spaces. */
+static void md_escape(const char *s, char *buf, size_t len)
+{
+	size_t j = 0;
+	for (; *s && j + 3 < len; s++) {
+		if (*s == '|')
+			buf[j++] = '\\';
+		buf[j++] = *s == '\n' ? ' ' : *s;
+	}
+	buf[j] = '\0';
+}
+
+/* A label as a cell (new string): escaped for Markdown when md. */
+static char *label_cell(const char *s, bool md)
+{
+	char buf[512];
+	if (!md)
+		return strdup(s);
+	md_escape(s, buf, sizeof buf);
+	return strdup(buf);
+}
+
+int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
+		   void *ctx)
+{
+	size_t cols = c->nseries + 1, rows = c->ncats + 1;
+	char **cells = calloc(cols * rows, sizeof *cells);
+	size_t *width = calloc(cols, sizeof *width);
+	int rc = -1;
+	if (!cells || !width)
+		goto done;
+	char buf[512];
+	bool md = style == BL_TABLE_MARKDOWN;
+	cells[0] = label_cell(c->metric_label, md);
+	for (size_t s = 0; s < c->nseries; s++)
+		cells[1 + s] = label_cell(c->series[s][0] ? c->series[s] : "value", md);
+	for (size_t r = 0; r < c->ncats; r++) {
+		cells[(r + 1) * cols] = label_cell(c->cats[r], md);
+		for (size_t s = 0; s < c->nseries; s++) {
+			cell_text(c, bl_chart_bar(c, r, s), buf, sizeof buf);
+			cells[(r + 1) * cols + 1 + s] = strdup(buf);
+		}
+	}
+	for (size_t i = 0; i < cols * rows; i++) {
+		if (!cells[i])
+			goto done;
+		size_t w = bl_text_width(cells[i]);
+		if (w > width[i % cols])
+			width[i % cols] = w;
+	}
+	/* title line */
+	if (style == BL_TABLE_MARKDOWN) {
+		if (out(write, ctx, "**") || out(write, ctx, c->title) || out(write, ctx, "** — ") ||
+		    out(write, ctx, c->subtitle) || out(write, ctx, "\n\n"))
+			goto done;
+	} else if (out(write, ctx, c->title) || out(write, ctx, " — ") ||
+		   out(write, ctx, c->subtitle) || out(write, ctx, "\n")) {
+		goto done;
+	}
+	for (size_t r = 0; r < rows; r++) {
+		for (size_t k = 0; k < cols; k++) {
+			const char *t = cells[r * cols + k];
+			size_t gap = width[k] - bl_text_width(t);
+			bool right = k > 0 && r > 0; /* numbers right-aligned */
+			if (style == BL_TABLE_MARKDOWN && out(write, ctx, k ? " " : "| "))
+				goto done;
+			if (style == BL_TABLE_TEXT && k > 0 && out(write, ctx, "  "))
+				goto done;
+			if ((right && pad(write, ctx, gap)) || out(write, ctx, t) ||
+			    (!right && (style == BL_TABLE_MARKDOWN || k + 1 < cols) && pad(write, ctx, gap)))
+				goto done;
+			if (style == BL_TABLE_MARKDOWN && out(write, ctx, " |"))
+				goto done;
+		}
+		if (out(write, ctx, "\n"))
+			goto done;
+		if (r == 0) {
+			for (size_t k = 0; k < cols; k++) {
+				if (style == BL_TABLE_MARKDOWN) {
+					if (out(write, ctx, k ? " " : "| "))
+						goto done;
+					for (size_t i = 0; i + (k ? 1 : 0) < width[k]; i++)
+						if (out(write, ctx, "-"))
+							goto done;
+					if ((k && out(write, ctx, ":")) || out(write, ctx, " |"))
+						goto done;
+				} else {
+					if (k && out(write, ctx, "  "))
+						goto done;
+					for (size_t i = 0; i < width[k]; i++)
+						if (out(write, ctx, "-"))
+							goto done;
+				}
+			}
+			if (out(write, ctx, "\n"))
+				goto done;
+		}
+	}
+	rc = 0;
+done:
+	if (cells)
+		for (size_t i = 0; i < cols * rows; i++)
+			free(cells[i]);
+	free(cells);
+	free(width);
+	return rc;
+}
+
+/* ------------------------------------------------------------ CSV */
+
+/* RFC 4180: quoted when it holds a comma, quote or line break. */
+static int csv_field(bl_write_fn write, void *ctx, const char *s, bool last)
+{
+	if (!s)
+		s = "";
+	bool q = strpbrk(s, ",\"\r\n") != NULL;
+	if (q && out(write, ctx, "\""))
+		return -1;
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' && q && out(write, ctx, "\""))
+			return -1;
+		if (write(ctx, (const unsigned char *)p, 1))
+			return -1;
+	}
+	if (q && out(write, ctx, "\""))
+		return -1;
+	return out(write, ctx, last ? "\n" : ",");
+}
+
+static const char *const fixed_cols[] = {"source", "message", "tool", "variant", "label", "command",
+					  "group", "line", "metric", "value", "unit", "flags", "raw"};
+static const char *const result_own[] = {"metric", "value", "unit", "raw", "flags"};
+
+static bool is_own(const char *k)
+{
+	for (size_t i = 0; i < sizeof result_own / sizeof result_own[0]; i++)
+		if (strcmp(k, result_own[i]) == 0)
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A JSON scalar as CSV text (new string); "" for null. */
+static char *scalar(json_t *v)
+{
+	if (!v || json_is_null(v))
+		return strdup("");
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+}
+
+int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write, void *ctx)
+{
+	struct bl_select s;
+	char err[128];
+	if (bl_select_init(&s, docs, o, err, sizeof err) < 0)
+		return -1;
+	/* coordinate columns: every other member of a result, sorted */
+	const char *coords[32];
+	size_t nc = 0, di, ri, k;
+	json_t *doc, *run, *res;
+	json_array_foreach(docs, di, doc)
+	{
+		json_array_foreach(json_object_get(doc, "runs"), ri, run)
+		{
+			if (!bl_select_run(&s, run))
+				continue;
+			json_array_foreach(json_object_get(run, "results"), k, res)
+			{
+				const char *key;
+				json_t *v;
+				json_object_foreach(res, key, v)
+				{
+					if (is_own(key))
+						continue;
+					size_t i = 0;
+					while (i < nc && strcmp(coords[i], key) != 0)
+						i++;
+					if (i == nc && nc < 32)
+						coords[nc++] = key;
+				}
+			}
+		}
+	}
+	qsort(coords, nc, sizeof *coords, cmp_str);
+	int rc = -1;
+	size_t nfixed = sizeof fixed_cols / sizeof fixed_cols[0];
+	for (size_t i = 0; i < nfixed; i++)
+		if (csv_field(write, ctx, fixed_cols[i], i + 1 == nfixed && nc == 0))
+			goto done;
+	for (size_t i = 0; i < nc; i++)
+		if (csv_field(write, ctx, coords[i], i + 1 == nc))
+			goto done;
+	json_array_foreach(docs, di, doc)
+	{
+		json_t *src = json_object_get(doc, "source");
+		json_t *msg = json_object_get(src, "message");
+		json_array_foreach(json_object_get(doc, "runs"), ri, run)
+		{
+			if (!bl_select_run(&s, run))
+				continue;
+			json_array_foreach(json_object_get(run, "results"), k, res)
+			{
+				char *f[13];
+				f[0] = scalar(json_object_get(src, "path"));
+				f[1] = scalar(json_object_get(msg, "index"));
+				f[2] = scalar(json_object_get(run, "tool"));
+				f[3] = scalar(json_object_get(run, "variant"));
+				f[4] = scalar(json_object_get(run, "label"));
+				f[5] = scalar(json_object_get(run, "command"));
+				f[6] = scalar(json_object_get(run, "group"));
+				f[7] = scalar(json_object_get(json_object_get(run, "span"), "line"));
+				f[8] = scalar(json_object_get(res, "metric"));
+				f[9] = scalar(json_object_get(res, "value"));
+				f[10] = scalar(json_object_get(res, "unit"));
+				char flags[128] = "";
+				size_t fi, used = 0;
+				json_t *fl;
+				json_array_foreach(json_object_get(res, "flags"), fi, fl)
+				{
+					int w = snprintf(flags + used, sizeof flags - used, "%s%s",
+							 used ? ";" : "", json_string_value(fl));
+					if (w > 0 && (size_t)w < sizeof flags - used)
+						used += (size_t)w;
+				}
+				f[11] = strdup(flags);
+				f[12] = scalar(json_object_get(res, "raw"));
+				int bad = 0;
+				for (size_t i = 0; i < 13; i++) {
+					if (!bad && csv_field(write, ctx, f[i], i == 12 && nc == 0))
+						bad = 1;
+					free(f[i]);
+				}
+				for (size_t i = 0; i < nc && !bad; i++) {
+					char *v = scalar(json_object_get(res, coords[i]));
+					if (csv_field(write, ctx, v, i + 1 == nc))
+						bad = 1;
+					free(v);
+				}
+				if (bad)
+					goto done;
+			}
+		}
+	}
+	rc = 0;
+done:
+	bl_select_free(&s);
+	return rc;
+}

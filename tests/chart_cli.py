@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Checks `benchlog chart` and `benchlog table` end to end.
+
+usage: chart_cli.py BENCHLOG
+
+Renders the corpus posts and the hand-written documents in tests/render/
+to PNG, SVG and PDF and checks each file opens: the PNG's header gives the
+size and its text chunks the provenance, the SVG parses as XML with its
+metadata, the PDF has a page per chart. Also: input from a pipe of
+`benchlog parse`, --all, same bytes for the same input, atomic output
+(nothing left behind on failure), exit codes, and the three table styles.
+Prints 'chart-cli: N passed, N failed'."""
+import csv
+import io
+import json
+import os
+import pathlib
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL {name} {detail}".rstrip())
+
+
+ENV = dict(os.environ, LSAN_OPTIONS=f"suppressions={ROOT / 'tests/lsan.supp'}:print_suppressions=0")
+# full stacks for the PDF runs, so that the cairo suppression can match
+# (slow, so only there)
+PDF_ENV = dict(ENV, ASAN_OPTIONS="fast_unwind_on_malloc=0")
+
+
+def run(bl, *args, stdin=None):
+    pdf = any(str(a).endswith(".pdf") or a == "pdf" for a in args)
+    return subprocess.run([bl, *args], input=stdin, capture_output=True, env=PDF_ENV if pdf else ENV)
+
+
+def png_chunks(data):
+    """[(type, body)] after checking the signature and every CRC."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "signature"
+    out, i = [], 8
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        kind, body = data[i + 4:i + 8], data[i + 8:i + 8 + n]
+        (crc,) = struct.unpack(">I", data[i + 8 + n:i + 12 + n])
+        assert zlib.crc32(kind + body) & 0xFFFFFFFF == crc, f"crc of {kind}"
+        out.append((kind.decode("latin-1"), body))
+        i += 12 + n
+    return out
+
+
+def png_text(chunks):
+    text = {}
+    for kind, body in chunks:
+        if kind == "tEXt":
+            k, v = body.split(b"\0", 1)
+            text[k.decode("latin-1")] = v.decode("latin-1")
+        elif kind == "iTXt":
+            k, rest = body.split(b"\0", 1)
+            # compression flag, method, language NUL, translated keyword NUL
+            rest = rest[2:]
+            _, rest = rest.split(b"\0", 1)
+            _, v = rest.split(b"\0", 1)
+            text[k.decode("latin-1")] = v.decode("utf-8")
+    return text
+
+
+def source_of(src):
+    """The source a chart names: the post itself, or what a document says."""
+    if src.suffix == ".json":
+        return json.load(open(src))["source"]["path"]
+    return str(src)
+
+
+def runs_of(bl, src):
+    """The runs of an input, as benchlog parse (or the document) has them."""
+    if src.suffix == ".json":
+        docs = [json.load(open(src))]
+    else:
+        out = subprocess.run([bl, "parse", "--jsonl", "-q", str(src)], capture_output=True, text=True)
+        docs = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
+    docs = [d for x in docs for d in (x if isinstance(x, list) else [x])]
+    return [r for d in docs for r in d["runs"]]
+
+
+def pdf_pages(data):
+    return len(re.findall(rb"/Type /Page[^s]", data))
+
+
+def main():
+    bl = sys.argv[1]
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-chart-"))
+    corpus = sorted(ROOT.glob("corpus/*/*/input"))
+    fixtures = sorted(ROOT.glob("tests/render/*.json"))
+    NS = "{https://benchlog.invalid/ns/provenance-1}"
+
+    for src in corpus + fixtures:
+        name = src.parent.name if src.name == "input" else src.stem
+        runs = runs_of(bl, src)
+        # histogram buckets (zpool iostat -w/-r) have no default chart
+        chartable = any(x["value"] is not None and x["unit"] in ("B/s", "s", "ops/s") and "bucket" not in x
+                        for r in runs for x in r["results"])
+        has_command = any(r.get("command") for r in runs)
+        for ext in ("png", "svg", "pdf"):
+            out = tmp / f"{name}.{ext}"
+            r = run(bl, "chart", str(src), "-o", str(out))
+            if not chartable:
+                # nothing to draw is an error, and no file is left behind
+                check(f"{name}.{ext}: exit 1 with nothing to chart", r.returncode == 1 and not out.exists(),
+                      r.stderr.decode()[:200])
+                continue
+            check(f"{name}.{ext}: exit 0", r.returncode == 0, r.stderr.decode()[:200])
+            if r.returncode != 0:
+                continue
+            data = out.read_bytes()
+            again = tmp / f"{name}.again.{ext}"
+            run(bl, "chart", str(src), "-o", str(again))
+            check(f"{name}.{ext}: same bytes twice", again.read_bytes() == data)
+            if ext == "png":
+                try:
+                    chunks = png_chunks(data)
+                except AssertionError as e:
+                    check(f"{name}.png: decodes", False, str(e))
+                    continue
+                w, h = struct.unpack(">II", chunks[0][1][:8])
+                check(f"{name}.png: IHDR first, 960 wide", chunks[0][0] == "IHDR" and w == 960 and h >= 300)
+                t = png_text(chunks)
+                check(f"{name}.png: Software chunk", t.get("Software", "").startswith("benchlog "))
+                check(f"{name}.png: Source chunk", t.get("Source") == source_of(src), str(t.get("Source")))
+                check(f"{name}.png: Comment holds commands", bool(t.get("Comment")) == has_command)
+            elif ext == "svg":
+                try:
+                    tree = ET.fromstring(data)
+                except ET.ParseError as e:
+                    check(f"{name}.svg: parses as XML", False, str(e))
+                    continue
+                check(f"{name}.svg: parses as XML", tree.tag == "{http://www.w3.org/2000/svg}svg")
+                prov = tree.find(f"{{http://www.w3.org/2000/svg}}metadata/{NS}provenance")
+                check(f"{name}.svg: provenance metadata", prov is not None)
+                if prov is not None:
+                    check(f"{name}.svg: source", [e.text for e in prov.findall(f"{NS}source")] == [source_of(src)])
+                    check(f"{name}.svg: commands", (len(prov.findall(f"{NS}command")) >= 1) == has_command)
+                    check(f"{name}.svg: software", prov.find(f"{NS}software").text.startswith("benchlog "))
+            else:
+                tables = run(bl, "table", str(src)).stdout.decode()
+                ncharts = tables.count("\n\n") + 1
+                check(f"{name}.pdf: a page per chart", pdf_pages(data) == ncharts,
+                      f"{pdf_pages(data)} pages, {ncharts} charts")
+                check(f"{name}.pdf: no clock time", b"/CreationDate" not in data)
+
+    seed4 = ROOT / "corpus/dd/seed004-ufs-zfs-repeats/input"
+    # a pipe of benchlog parse gives the same chart as the post itself
+    parsed = run(bl, "parse", "-q", str(seed4)).stdout
+    r = run(bl, "chart", "-", "-o", str(tmp / "pipe.svg"), stdin=parsed)
+    run(bl, "chart", str(seed4), "-o", str(tmp / "direct.svg"))
+    check("parse | chart -: exit 0", r.returncode == 0, r.stderr.decode()[:200])
+    check("parse | chart -: same SVG as the post", (tmp / "pipe.svg").read_bytes() == (tmp / "direct.svg").read_bytes())
+    jsonl = run(bl, "parse", "-q", "--jsonl", str(seed4)).stdout
+    r = run(bl, "table", "-", stdin=jsonl)
+    check("JSON Lines input", r.returncode == 0 and b"/zfs/testfile #2" in r.stdout)
+
+    # standard output with --format
+    r = run(bl, "chart", "--format", "svg", str(seed4), "-o", "-")
+    check("--format svg -o -: SVG on stdout", r.returncode == 0 and r.stdout.startswith(b"<?xml")
+          and r.stdout == (tmp / "direct.svg").read_bytes())
+
+    # --all: one file per chart, named after the chart
+    r = run(bl, "chart", "--all", "--format", "svg", str(seed4), *map(str, fixtures), "-o", str(tmp / "all") + "/")
+    files = sorted(p.name for p in (tmp / "all").iterdir())
+    check("--all: exit 0", r.returncode == 0, r.stderr.decode()[:200])
+    check("--all: a file per chart", "dd-throughput.svg" in files and "time-elapsed.svg" in files
+          and "bonniepp-rates.svg" in files and "iozone-throughput-64-MiB.svg" in files
+          and "zpool-iostat-bandwidth.svg" in files and "diskinfo-seek.svg" in files, str(files))
+    check("--all: prints the files", len(r.stdout.decode().split()) == len(files))
+
+    # options
+    for args in (["--horizontal"], ["--vertical"], ["--log"], ["--theme", "dark"], ["--units", "binary"],
+                 ["--sort", "value"], ["--group-by", "run"], ["--group-by", "source"],
+                 ["--where", "ufs"], ["--width", "640", "--height", "480"], ["--title", "Ünïcode 測試"],
+                 ["--metric", "elapsed"], ["--tool", "time"]):
+        out = tmp / "opt.png"
+        r = run(bl, "chart", *args, str(seed4), "-o", str(out))
+        check(f"option {' '.join(args)}", r.returncode == 0 and out.exists(), r.stderr.decode()[:200])
+    w, h = struct.unpack(">II", png_chunks((tmp / "opt.png").read_bytes())[0][1][:8])
+    r = run(bl, "chart", "--width", "640", "--height", "480", str(seed4), "-o", str(tmp / "size.png"))
+    w, h = struct.unpack(">II", png_chunks((tmp / "size.png").read_bytes())[0][1][:8])
+    check("--width/--height", (w, h) == (640, 480), f"{w}x{h}")
+    r = run(bl, "chart", "--title", "Ünïcode 測試", str(seed4), "-o", str(tmp / "t.png"))
+    check("a UTF-8 title goes into an iTXt chunk",
+          png_text(png_chunks((tmp / "t.png").read_bytes())).get("Title") == "Ünïcode 測試")
+
+    # usage errors: 2, nothing written, nothing left behind
+    for args, what in ((["-o", str(tmp / "x.gif")], "unknown extension"),
+                       (["--theme", "neon", "-o", str(tmp / "x.png")], "unknown theme"),
+                       (["--group-by", "colour", "-o", str(tmp / "x.png")], "unknown key"),
+                       (["--where", "(", "-o", str(tmp / "x.png")], "bad regex"),
+                       (["--width", "ten", "-o", str(tmp / "x.png")], "bad width"),
+                       ([], "no -o")):
+        r = run(bl, "chart", *args, str(seed4))
+        check(f"usage error ({what}): exit 2", r.returncode == 2, f"exit {r.returncode}")
+    # nothing to chart: 1, no file, no temporary file
+    before = set(os.listdir(tmp))
+    r = run(bl, "chart", "--tool", "iozone", str(seed4), "-o", str(tmp / "none.png"))
+    check("nothing to chart: exit 1", r.returncode == 1)
+    check("nothing to chart: no file left", set(os.listdir(tmp)) == before, str(set(os.listdir(tmp)) - before))
+    r = run(bl, "chart", str(tmp / "missing.txt"), "-o", str(tmp / "m.png"))
+    check("missing input: exit 1", r.returncode == 1)
+    r = run(bl, "chart", str(seed4), "-o", str(tmp / "no-such-dir" / "c.png"))
+    check("unwritable output: exit 1", r.returncode == 1)
+
+    # tables
+    r = run(bl, "table", str(ROOT / "corpus/dd/seed000-geli-mirror-csh-time/input"))
+    lines = r.stdout.decode().splitlines()
+    check("table: exit 0", r.returncode == 0)
+    check("table: title, header, rule and 8 rows", len(lines) == 11, str(len(lines)))
+    widths = {len(l) for l in lines[1:]}
+    check("table: rows aligned", len(widths) == 1, str(widths))
+    r = run(bl, "table", str(ROOT / "corpus/dd/seed001-raidz-captions/input"))
+    rows = r.stdout.decode().split("\n\n")[0].splitlines()[3:]
+    # CJK counts two columns: the numbers end in the same column
+    def cols(s):
+        return sum(2 if 0x2E80 <= ord(ch) <= 0xFFE6 else 1 for ch in s)
+    check("table: CJK labels aligned", len({cols(x) for x in rows}) == 1, str([cols(x) for x in rows]))
+    r = run(bl, "table", "--markdown", str(seed4))
+    md = [l for l in r.stdout.decode().splitlines() if l.startswith("|")]
+    check("markdown: pipe tables", len(md) >= 5 and all(l.endswith("|") for l in md))
+    check("markdown: numbers right-aligned", any(re.match(r"^\| -+ \| -+: \|", l) for l in md), md[1] if len(md) > 1 else "")
+    r = run(bl, "table", "--csv", str(seed4), *map(str, fixtures))
+    table = list(csv.DictReader(io.StringIO(r.stdout.decode())))
+    expect = 0
+    for src in [seed4] + fixtures:
+        out = run(bl, "parse", "-q", "--jsonl", str(src)).stdout.decode() if src.suffix != ".json" else json.dumps(json.load(open(src)))
+        for line in out.splitlines():
+            if line.strip():
+                expect += sum(len(run_["results"]) for run_ in json.loads(line)["runs"])
+    check("csv: one row per result", len(table) == expect, f"{len(table)} rows, {expect} results")
+    check("csv: tidy columns", table and all(k in table[0] for k in ("source", "tool", "label", "metric", "value", "unit", "record_size", "vdev")))
+    check("csv: censored flag kept", any(t["flags"] == "censored" and t["metric"] == "seq_create" for t in table))
+    check("csv: not-run value empty", any(t["flags"] == "not-run" and t["value"] == "" for t in table))
+    r = run(bl, "table", "--csv", "--markdown", str(seed4))
+    check("table: --csv with --markdown is a usage error", r.returncode == 2)
+
+    print(f"chart-cli: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

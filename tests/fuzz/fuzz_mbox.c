@@ -1,0 +1,61 @@
+/* fuzz_mbox.c - the streaming reader: an mbox fed in small, uneven chunks
+ * must give the same messages as the whole buffer, and every message must
+ * lie inside the input. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../parsers/benchlog.h"
+
+struct feed {
+	const uint8_t *data;
+	size_t size, pos, step;
+};
+
+static long rd(void *ctx, char *buf, size_t cap)
+{
+	struct feed *f = ctx;
+	size_t n = f->size - f->pos;
+	if (n > f->step)
+		n = f->step;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, f->data + f->pos, n);
+	f->pos += n;
+	f->step = f->step * 7 % 4093 + 1;
+	return (long)n;
+}
+
+struct seen {
+	size_t n, bytes;
+	size_t size;
+};
+
+static int each(struct bl_message *m, void *ctx)
+{
+	struct seen *s = ctx;
+	if (m->raw_offset + m->raw_len > s->size)
+		abort();
+	s->n++;
+	s->bytes += m->raw_len;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char head[] = "From a@b Mon Jan 11 10:00:00 2010\nFrom: a@b\nSubject: x\n\n";
+	uint8_t *buf = malloc(sizeof head - 1 + size);
+	if (!buf)
+		return 0;
+	memcpy(buf, head, sizeof head - 1);
+	memcpy(buf + sizeof head - 1, data, size);
+	size_t n = sizeof head - 1 + size;
+	struct seen whole = {0, 0, n}, streamed = {0, 0, n};
+	bl_ingest_buffer_as((const char *)buf, n, BL_INPUT_MBOX, each, &whole);
+	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1};
+	bl_ingest_stream(rd, &f, BL_INPUT_AUTO, each, &streamed);
+	if (whole.n != streamed.n || whole.bytes != streamed.bytes || whole.bytes != n)
+		abort();
+	free(buf);
+	return 0;
+}

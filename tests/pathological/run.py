@@ -1,0 +1,328 @@
+#!/usr/bin/python3
+"""run.py - hostile inputs, each with a bound on time and memory.
+
+usage: run.py BENCHLOG [--full] [--only NAME]
+
+Every input is generated at test time under build/pathological/ (never
+committed). Each case runs `benchlog parse --jsonl -q` under a CPU-time
+limit, a wall-clock timeout and an address-space limit (RLIMIT_AS, the
+`ulimit -v` of the shell), and must exit 0 with valid JSON documents, in
+less CPU time and peak memory than its bound. `make check` runs the
+smaller sizes (the suite stays well under a minute on two busy cores);
+`--full` (run by `make bench`) uses the sizes of the issue: a 100 MB line,
+a 1 GB sparse file, a million messages.
+
+Memory bounds are today's: the command reads each input file whole, so a
+case may use its input size a few times over. With a streaming reader the
+bound becomes 64 MB for every case (see docs/performance.md).
+"""
+import argparse
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+WORK = ROOT / "build" / "pathological"
+MB = 1 << 20
+
+DD_BSD = ("srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n"
+          "2000+0 records in\n2000+0 records out\n"
+          "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n"
+          "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n")
+DD_GNU = ("$ time dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\n"
+          "64+0 records in\n64+0 records out\n"
+          "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n\n"
+          "real\t0m0.020s\nuser\t0m0.000s\nsys\t0m0.019s\n")
+PROSE = ("We ran the same test again after the upgrade, and the numbers were "
+         "really close to the first run, 3 disks in a mirror.\n")
+
+
+def write_repeated(path, chunk, size):
+    data = chunk if isinstance(chunk, bytes) else chunk.encode()
+    with open(path, "wb") as f:
+        left = size
+        while left > 0:
+            f.write(data[:left])
+            left -= min(left, len(data))
+
+
+# ------------------------------------------------------------------ cases
+# Each returns (path, cpu seconds bound, peak RSS bound in MB, check).
+
+
+def case_long_line(scale):
+    """one line of N bytes: a post whose newlines an archive dropped"""
+    size = 100 * MB if scale == "full" else 24 * MB
+    p = WORK / "long-line.txt"
+    write_repeated(p, (PROSE + DD_BSD + DD_GNU).replace("\n", " "), size)
+    return p, 30, 64 + 3 * size // MB, None
+
+
+def case_header_lines(scale):
+    """a million lines that look like the head of a table, and no data"""
+    heads = ("records in\n"
+             "Version  1.96       ------Sequential Output------ --Sequential Input- --Random-\n"
+             "               capacity     operations    bandwidth\n"
+             "Seek times:\n"
+             "\tIozone: Performance Test of File I/O\n"
+             "real\n"
+             "Subject: Re: real numbers\n"
+             "              KB  reclen   write rewrite    read    reread\n")
+    n = 1000000
+    p = WORK / "header-lines.txt"
+    chunk = heads * 1000
+    write_repeated(p, chunk, len(heads) * n // 8)
+    return p, 30, 64 + 3 * p.stat().st_size // MB, None
+
+
+def case_nested_quotes(scale):
+    """blocks under 1,000 levels of '>' quoting"""
+    p = WORK / "nested-quotes.txt"
+    lines = []
+    for depth in (1, 10, 100, 1000):
+        q = "> " * depth
+        for line in (PROSE + DD_BSD + DD_GNU).splitlines():
+            lines.append(q + line)
+        q = ">" * depth  # the compact form
+        for line in (DD_BSD + DD_GNU).splitlines():
+            lines.append(q + " " + line)
+    text = "\n".join(lines) + "\n"
+    write_repeated(p, text, len(text) * (40 if scale == "full" else 8))
+    return p, 30, 64 + 4 * p.stat().st_size // MB, None
+
+
+def case_truncated(scale):
+    """each block cut at every byte, followed by prose"""
+    p = WORK / "truncated.txt"
+    with open(p, "w") as f:
+        for block in (DD_BSD, DD_GNU):
+            for cut in range(len(block) + 1):
+                f.write(block[:cut] + "\n" + PROSE + "\n")
+    return p, 30, 128, None
+
+
+def case_invalid_utf8(scale):
+    """invalid UTF-8 bytes everywhere, inside and around blocks"""
+    p = WORK / "invalid-utf8.txt"
+    src = (PROSE + DD_BSD + DD_GNU).encode()
+    bad = [b"\xff", b"\xc3", b"\xe2\x82", b"\xf0\x9f\x98", b"\xc0\xaf", b"\xed\xa0\x80", b"\x80"]
+    out = bytearray()
+    for i, c in enumerate(src):
+        out.append(c)
+        if i % 3 == 0:
+            out += bad[i % len(bad)]
+    size = (64 if scale == "full" else 8) * MB
+    write_repeated(p, bytes(out), size)
+    return p, 30, 64 + 8 * size // MB, None
+
+
+def case_nul_bytes(scale):
+    """NUL bytes inside blocks, and long runs of them"""
+    p = WORK / "nul-bytes.txt"
+    src = (PROSE + DD_BSD + DD_GNU).encode()
+    out = bytearray()
+    for i, c in enumerate(src):
+        out.append(c)
+        if i % 5 == 0:
+            out += b"\0"
+    out += b"\0" * 100000
+    size = (64 if scale == "full" else 8) * MB
+    write_repeated(p, bytes(out), size)
+    return p, 30, 64 + 4 * size // MB, None
+
+
+def case_sparse(scale):
+    """a sparse file: a gigabyte of NUL bytes with a block in the middle"""
+    p = WORK / "sparse.bin"
+    size = 1024 * MB if scale == "full" else 96 * MB
+    with open(p, "wb") as f:
+        f.truncate(size)
+        f.seek(size // 2)
+        f.write(DD_BSD.encode())
+    return p, 60, 64 + 2 * size // MB, None
+
+
+def case_empty_messages(scale):
+    """an mbox of a million empty messages"""
+    n = 1000000 if scale == "full" else 100000
+    p = WORK / "empty-messages.mbox"
+    msg = "From nobody@example.org Mon Nov 30 06:00:00 2026\n\n"
+    write_repeated(p, msg * 1000, len(msg) * n)
+    return p, 60, 64 + 4 * p.stat().st_size // MB, None
+
+
+CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
+         case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages]
+
+
+# ---------------------------------------------------------------- running
+
+def run(argv, cpu_limit, wall_limit, as_limit, stdout):
+    """(wall seconds, rusage of that process, exit code, stderr text)."""
+    def limits():
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+        resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
+    errpath = WORK / "stderr.txt"
+    with open(errpath, "wb") as ferr:
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, stdout=stdout, stderr=ferr, preexec_fn=limits)
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - t0 > wall_limit:
+                p.kill()
+                os.wait4(p.pid, 0)
+                p.returncode = -9
+                return None, None, None, "timeout"
+            time.sleep(0.01)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    err = errpath.read_text(errors="replace")
+    return time.monotonic() - t0, ru, p.returncode, err
+
+
+def check_jsonl(path):
+    """Every line one document; returns (documents, runs)."""
+    docs = runs = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            if d.get("schema") != "benchlog/1":
+                raise ValueError("not a benchlog/1 document")
+            docs += 1
+            runs += len(d.get("runs", []))
+    return docs, runs
+
+
+def interrupted_output(binpath):
+    """Ctrl-C while `parse -o` writes: no temporary file stays, and the
+    target keeps its old content."""
+    d = WORK / "sigint"
+    d.mkdir(parents=True, exist_ok=True)
+    for f in d.iterdir():
+        f.unlink()
+    target = d / "out.json"
+    target.write_text("old\n")
+    fifo = d / "in.fifo"
+    os.mkfifo(fifo)
+    failures = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        p = subprocess.Popen([binpath, "parse", "-q", "-o", str(target), str(fifo)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        w = open(fifo, "w")  # benchlog blocks reading until we write
+        w.write(DD_BSD)
+        w.flush()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any(".tmp" in f.name for f in d.iterdir()):
+            time.sleep(0.01)
+        if not any(".tmp" in f.name for f in d.iterdir()):
+            failures.append("no temporary file appeared while writing")
+        p.send_signal(sig)
+        try:
+            rc = p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc = p.wait()
+        try:
+            w.close()
+        except BrokenPipeError:
+            pass
+        left = sorted(f.name for f in d.iterdir() if ".tmp" in f.name)
+        if rc != -sig:
+            failures.append("%s: exit %s, want killed by the signal" % (sig.name, rc))
+        if left:
+            failures.append("%s: temporary file left: %s" % (sig.name, left))
+        if target.read_text() != "old\n":
+            failures.append("%s: the old output was replaced" % sig.name)
+    fifo.unlink()
+    return failures
+
+
+# Bounds the code does not meet yet, with the reason. Only the peak-RSS
+# bound of these cases is waived, and only while it is exceeded: a case
+# that meets its bound again fails the run until it is taken off this list.
+KNOWN_RSS_GAPS = {
+    # the ingest pipeline copies a long line through several decoders, each
+    # with its own offset map; the scanner alone stays under the bound
+    "long-line": "ingest decoders hold several copies of one long line",
+    # a map entry per short run of invalid bytes, in each decoding stage
+    "invalid-utf8": "offset-map entries per run of invalid bytes, per stage",
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("benchlog")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--only")
+    args = ap.parse_args()
+    binpath = str(Path(args.benchlog).resolve())
+    scale = "full" if args.full else "check"
+    WORK.mkdir(parents=True, exist_ok=True)
+    passed = failed = 0
+    print("%-18s %8s %8s %8s %8s %6s  %s" % ("case", "MB", "cpu s", "bound", "RSS MB",
+                                           "bound", "result"))
+    for case in CASES:
+        name = case.__name__[5:].replace("_", "-")
+        if args.only and args.only != name:
+            continue
+        path, cpu_bound, rss_bound, _ = case(scale)
+        size = path.stat().st_size / MB
+        out = WORK / (name + ".jsonl")
+        with open(out, "wb") as fout:
+            wall, ru, rc, err = run([binpath, "parse", "--jsonl", "-q", str(path)],
+                                    cpu_bound, cpu_bound * 4 + 30, 8 << 30, fout)
+        problems = []
+        cpu = rss = 0.0
+        if ru is None:
+            problems.append("timeout")
+        else:
+            cpu = ru.ru_utime + ru.ru_stime
+            rss = ru.ru_maxrss / 1024
+            if rc != 0:
+                last = (err.strip().splitlines() or ["?"])[-1]
+                problems.append("exit %s: %s" % (rc, last[:100]))
+            if cpu > cpu_bound:
+                problems.append("cpu %.1f s > %d s" % (cpu, cpu_bound))
+            if rss > rss_bound and name in KNOWN_RSS_GAPS:
+                print("  known gap: %s: peak RSS %.0f MB > %d MB (%s)" % (
+                    name, rss, rss_bound, KNOWN_RSS_GAPS[name]))
+            elif rss > rss_bound:
+                problems.append("peak RSS %.0f MB > %d MB" % (rss, rss_bound))
+            elif name in KNOWN_RSS_GAPS and scale == "check":
+                problems.append("meets its RSS bound now: take it off KNOWN_RSS_GAPS")
+            if rc == 0:
+                try:
+                    docs, runs = check_jsonl(out)
+                    if docs == 0:
+                        problems.append("no document")
+                except (ValueError, UnicodeDecodeError) as e:
+                    problems.append("bad output: %s" % e)
+        out.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+        ok = not problems
+        passed += ok
+        failed += not ok
+        print("%-18s %8.0f %8.2f %8d %8.0f %6d  %s" % (name, size, cpu, cpu_bound, rss,
+                                                     rss_bound,
+                                                     "ok" if ok else "; ".join(problems)))
+    if not args.only or args.only == "sigint":
+        problems = interrupted_output(binpath)
+        ok = not problems
+        passed += ok
+        failed += not ok
+        print("%-18s %8s %8s %8s %8s %6s  %s" % ("sigint-output", "", "", "", "", "",
+                                               "ok" if ok else "; ".join(problems)))
+    print("pathological: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+/* test_chart_layout.c - positions as data (render/layout.c), with a fake
+ * text measurer so that no font is involved: orientation, bars inside the
+ * plot and apart, heights proportional to values, whiskers, labels. */
+#include <math.h>
+#include <string.h>
+
+#include "../../parsers/benchlog.h"
+#include "../../render/render.h"
+#include "check.h"
+
+/* 0.55 em per character, 1.2 em per line, words wrapped at `wrap`. */
+static void fake_size(void *ctx, const char *text, double size, double wrap, bool bold, double *w,
+		      double *h)
+{
+	(void)ctx;
+	(void)bold;
+	double cw = size * 0.55, line = 0, maxw = 0;
+	int lines = 1;
+	size_t n = strlen(text);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && text[j] != ' ')
+			j++;
+		double ww = (double)(j - i) * cw;
+		if (wrap > 0 && line > 0 && line + cw + ww > wrap) {
+			lines++;
+			line = ww;
+		} else {
+			line += (line > 0 ? cw : 0) + ww;
+		}
+		if (line > maxw)
+			maxw = line;
+		i = j < n ? j + 1 : j;
+	}
+	*w = maxw;
+	*h = lines * size * 1.2;
+}
+
+static const struct bl_measure fake = {fake_size, NULL};
+
+static int collect(struct bl_message *m, void *ctx)
+{
+	json_t *doc = bl_parse_message(m, "post.txt");
+	return doc ? json_array_append_new(ctx, doc) : -1;
+}
+
+static json_t *post(const char *path)
+{
+	json_t *docs = json_array();
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return docs;
+	static char buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	bl_ingest_buffer(buf, n, collect, docs);
+	return docs;
+}
+
+static bool inside(struct bl_rect r, struct bl_rect p)
+{
+	return r.x >= p.x - 0.01 && r.y >= p.y - 0.01 && r.x + r.w <= p.x + p.w + 0.01 &&
+	       r.y + r.h <= p.y + p.h + 0.01;
+}
+
+static bool apart(struct bl_rect a, struct bl_rect b)
+{
+	return a.x + a.w <= b.x + 0.01 || b.x + b.w <= a.x + 0.01 || a.y + a.h <= b.y + 0.01 ||
+	       b.y + b.h <= a.y + 0.01;
+}
+
+static void check_bars(const struct bl_chart *c, const struct bl_layout *l)
+{
+	for (size_t i = 0; i < c->nbars; i++) {
+		CHECK(inside(l->bars[i].r, l->plot));
+		for (size_t j = i + 1; j < c->nbars; j++)
+			CHECK(apart(l->bars[i].r, l->bars[j].r));
+		/* length along the value axis is proportional to the value */
+		const struct bl_bar *b = &c->bars[i];
+		if (isnan(b->value))
+			continue;
+		double f = (b->value - c->scale.lo) / (c->scale.hi - c->scale.lo);
+		double len = l->horizontal ? l->bars[i].r.w : l->bars[i].r.h;
+		double full = l->horizontal ? l->plot.w : l->plot.h;
+		CHECK_NEAR(len, f * full, 0.01);
+	}
+	for (size_t i = 0; i + 1 < l->nticks; i++)
+		CHECK(l->horizontal ? l->ticks[i].pos < l->ticks[i + 1].pos
+				    : l->ticks[i].pos > l->ticks[i + 1].pos);
+}
+
+static void test_seed000(void)
+{
+	json_t *docs = post("corpus/dd/seed000-geli-mirror-csh-time/input");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[64];
+	struct bl_layout l;
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	const struct bl_chart *c = &cs.v[0];
+
+	/* long labels in 8 slots of ~100 px: the chart turns horizontal */
+	CHECK(bl_layout_chart(c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(l.horizontal);
+	CHECK(l.width == 960 && l.height >= 360);
+	check_bars(c, &l);
+	/* write above read inside each category; categories top to bottom */
+	CHECK(l.bars[0].r.y < l.bars[1].r.y && l.bars[1].r.y < l.bars[2].r.y);
+	/* labels in the left column, each beside its bars */
+	for (size_t i = 0; i < c->ncats; i++)
+		CHECK(l.cats[i].r.x + l.cats[i].r.w <= l.plot.x);
+	CHECK(strcmp(l.bars[6].text, "31.2") == 0); /* (mirror hdd, eli) zfs, write */
+	CHECK(l.bars[6].label.x >= l.bars[6].r.x + l.bars[6].r.w);
+	CHECK(l.legend[0].swatch.x < l.legend[1].swatch.x);
+	CHECK(l.note_text[0] == '\0');
+	bl_layout_free(&l);
+
+	/* forced vertical: bars side by side, labels wrapped under their slot */
+	CHECK(bl_layout_chart(c, 960, 540, BL_ORIENT_VERTICAL, &fake, &l) == 0);
+	CHECK(!l.horizontal && l.height == 540);
+	check_bars(c, &l);
+	CHECK(l.bars[0].r.x < l.bars[1].r.x && l.bars[1].r.x < l.bars[2].r.x);
+	for (size_t i = 0; i < c->ncats; i++) {
+		CHECK(l.cats[i].r.y >= l.plot.y + l.plot.h);
+		CHECK(l.cats[i].wrap > 0 && l.cats[i].wrap <= l.plot.w / 8);
+	}
+	bl_layout_free(&l);
+
+	/* a wider canvas: more room per slot */
+	CHECK(bl_layout_chart(c, 4000, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(!l.horizontal);
+	bl_layout_free(&l);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
+static void test_repeats_and_marks(void)
+{
+	json_t *docs = post("corpus/dd/seed004-ufs-zfs-repeats/input");
+	struct bl_chart_opts o = {.tool = "dd"};
+	struct bl_charts cs;
+	char err[64];
+	struct bl_layout l;
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	const struct bl_chart *c = &cs.v[0];
+	CHECK(bl_layout_chart(c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(!l.horizontal); /* three short labels */
+	check_bars(c, &l);
+	for (size_t i = 0; i < c->nbars; i++) {
+		const struct bl_bar_box *bb = &l.bars[i];
+		CHECK(bb->whisker);
+		/* the whisker spans the bar's top: min below, max above */
+		CHECK(bb->wlo >= bb->r.y - 0.01 && bb->whi <= bb->r.y + 0.01);
+		CHECK(bb->label.y + bb->label.h <= bb->whi + 0.01);
+		CHECK(strcmp(bb->ntext, "n=3") == 0);
+	}
+	CHECK(strstr(l.note_text, "median") != NULL);
+	bl_layout_free(&l);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	docs = json_array();
+	json_array_append_new(docs, json_load_file("tests/render/bonniepp.json", 0, NULL));
+	o.tool = NULL;
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 2);
+	for (size_t k = 0; k < cs.n; k++) {
+		c = &cs.v[k];
+		CHECK(bl_layout_chart(c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+		check_bars(c, &l);
+		for (size_t i = 0; i < c->nbars; i++) {
+			const struct bl_bar *b = &c->bars[i];
+			if (!b->censored)
+				CHECK(l.bars[i].text[0] != '\0' && strncmp(l.bars[i].text, "≥", 3) != 0);
+			else if (isnan(b->value))
+				/* an open column, as tall as the plot: never a zero */
+				CHECK(l.bars[i].stub && strcmp(l.bars[i].text, "too fast") == 0 &&
+				      l.bars[i].r.h > l.plot.h * 0.9);
+			else
+				CHECK(strncmp(l.bars[i].text, "≥ ", 4) == 0 && !l.bars[i].stub);
+		}
+		CHECK(strstr(l.note_text, "lower bound") != NULL);
+		bl_layout_free(&l);
+	}
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	docs = json_array();
+	json_array_append_new(docs, json_load_file("tests/render/zpool.json", 0, NULL));
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 2);
+	CHECK(bl_layout_chart(&cs.v[0], 960, 0, BL_ORIENT_HORIZONTAL, &fake, &l) == 0);
+	CHECK(l.horizontal);
+	check_bars(&cs.v[0], &l);
+	CHECK(l.bars[0].text[0] == '~'); /* printed rounded */
+	CHECK(l.bars[0].whi > l.bars[0].wlo); /* horizontal: max to the right */
+	CHECK(strstr(l.note_text, "rounded") != NULL);
+	bl_layout_free(&l);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
+/* Many bars: horizontal, height grown to fit, every bar apart. */
+static void test_hundred_bars(void)
+{
+	json_t *d = json_pack("{s:s, s:{s:s, s:[], s:i, s:i}, s:[], s:[], s:b}", "schema",
+			      "benchlog/1", "source", "path", "many.txt", "decoding", "offset", 0,
+			      "bytes", 0, "runs", "diagnostics", "partial", 0);
+	json_t *runs = json_object_get(d, "runs");
+	for (int i = 0; i < 100; i++) {
+		char label[32];
+		snprintf(label, sizeof label, "configuration %d", i);
+		json_array_append_new(
+			runs, json_pack("{s:s, s:s, s:s, s:s, s:i, s:{s:i, s:i, s:i, s:i}, s:{s:s, s:s}, "
+					"s:[{s:s, s:f, s:s}]}",
+					"tool", "dd", "variant", "bsd", "label", label, "command",
+					"dd if=/dev/zero of=/x bs=1m", "group", i, "span", "line", i + 1,
+					"end_line", i + 1, "offset", 0, "end_offset", 0, "params",
+					"input", "/dev/zero", "output", "/x", "results", "metric",
+					"throughput", "value", 1e6 * (i + 1), "unit", "B/s"));
+	}
+	json_t *docs = json_array();
+	json_array_append_new(docs, d);
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[64];
+	struct bl_layout l;
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	CHECK(cs.v[0].nbars == 100 && cs.v[0].ncats == 100);
+	CHECK(bl_layout_chart(&cs.v[0], 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(l.horizontal && l.height > 1500);
+	check_bars(&cs.v[0], &l);
+	bl_layout_free(&l);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
+int main(void)
+{
+	test_seed000();
+	test_repeats_and_marks();
+	test_hundred_bars();
+	bl_cleanup();
+	return CHECK_DONE();
+}

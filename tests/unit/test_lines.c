@@ -1,0 +1,100 @@
+/* test_lines.c - bl_line_at / next / prev: ordinary lines, "\r\n", and long
+ * lines handed out in pieces of at most BL_LINE_MAX bytes at character
+ * starts, the same pieces whichever way they are reached. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ingest/message.h"
+#include "check.h"
+
+/* Walks forward from 0 and checks that the lines tile the text, that each
+ * is short and starts on a character, and that bl_line_at and bl_line_prev
+ * give back the same pieces. Returns the number of lines. */
+static size_t walk(struct bl_message *m)
+{
+	struct bl_line cur, nx, back;
+	size_t n = 1, pos = 0;
+	bl_line_at(m, 0, &cur);
+	for (;;) {
+		CHECK(cur.off == pos);
+		CHECK(cur.len <= BL_LINE_MAX + 3);
+		CHECK(cur.off == m->len || ((unsigned char)m->text[cur.off] & 0xC0) != 0x80);
+		CHECK(cur.next > cur.off || cur.next == m->len);
+		/* every offset inside the piece leads back to it */
+		size_t probes[3] = {cur.off, cur.off + cur.len / 2,
+				    cur.next > cur.off ? cur.next - 1 : cur.off};
+		for (int i = 0; i < 3; i++) {
+			bl_line_at(m, probes[i], &back);
+			CHECK(back.off == cur.off && back.len == cur.len && back.next == cur.next);
+		}
+		if (!bl_line_next(m, &cur, &nx))
+			break;
+		CHECK(bl_line_prev(m, &nx, &back));
+		CHECK(back.off == cur.off && back.next == cur.next);
+		pos = cur.next;
+		cur = nx;
+		n++;
+		if (n > m->len + 2)
+			break; /* no progress: the checks above have failed */
+	}
+	CHECK(cur.next == m->len);
+	return n;
+}
+
+static void text_message(struct bl_message *m, const char *s, size_t len)
+{
+	CHECK(bl_message_from_text(m, s, len, 0, 1) == 0);
+}
+
+int main(void)
+{
+	struct bl_message m;
+	struct bl_line l;
+
+	const char *small = "a\r\nbb\n\nccc";
+	text_message(&m, small, strlen(small));
+	CHECK(walk(&m) == 4);
+	bl_line_at(&m, 0, &l);
+	CHECK(l.len == 1 && l.next == 3);
+	bl_line_at(&m, 4, &l);
+	CHECK(l.off == 3 && l.len == 2);
+	bl_line_at(&m, m.len, &l);
+	CHECK(l.off == 7 && l.len == 3);
+	bl_message_free(&m);
+
+	/* one long line of 3-byte characters between two short lines: the
+	 * pieces must start on a character, never inside one */
+	size_t n = 5 * BL_LINE_MAX + 1000;
+	char *big = malloc(n + 32);
+	CHECK(big != NULL);
+	if (!big)
+		return CHECK_DONE();
+	size_t o = 0;
+	memcpy(big, "first\n", 6);
+	o = 6;
+	while (o + 3 <= n) {
+		memcpy(big + o, "\xE2\x82\xAC", 3); /* EURO SIGN */
+		o += 3;
+	}
+	memcpy(big + o, "\nlast\n", 6);
+	o += 6;
+	text_message(&m, big, o);
+	size_t lines = walk(&m);
+	CHECK(lines == 1 + ((n - 6) / BL_LINE_MAX + 1) + 1);
+	/* random access in any order gives the same pieces */
+	for (size_t off = m.len; off-- > 0; off = off > 997 ? off - 997 : 0) {
+		bl_line_at(&m, off, &l);
+		CHECK(l.off <= off && (off < l.next || l.next == m.len || m.text[off] == '\n'));
+		if (!off)
+			break;
+	}
+	bl_message_free(&m);
+
+	/* a long line at the very end, without a newline */
+	memset(big, 'x', n);
+	text_message(&m, big, n);
+	CHECK(walk(&m) == n / BL_LINE_MAX + 1);
+	bl_message_free(&m);
+	free(big);
+	return CHECK_DONE();
+}

@@ -1,0 +1,95 @@
+/* test_zpool_numbers.c - zpool iostat's numbers and histogram bucket labels
+ * (parsers/zpool_numbers.c). */
+#include <string.h>
+
+#include "../../parsers/zpool_iostat.h"
+#include "check.h"
+
+static double v;
+static bool dash, approx;
+
+static bool num(const char *s) { return bl_zpool_number(s, strlen(s), false, &v, &dash, &approx); }
+static bool tim(const char *s) { return bl_zpool_number(s, strlen(s), true, &v, &dash, &approx); }
+static int lat(const char *s) { return bl_zpool_latency_bucket(s, strlen(s)); }
+static int req(const char *s) { return bl_zpool_size_bucket(s, strlen(s)); }
+
+static void test_sizes(void)
+{
+	/* niced, base 1024, rounded to the integer count behind them */
+	CHECK(num("1.60K") && v == 1638 && approx && !dash);
+	CHECK(num("1.44K") && v == 1475 && approx);
+	CHECK(num("86.1K") && v == 88166 && approx);
+	CHECK(num("98.9M") && v == 103704166 && approx);
+	CHECK(num("3.40T") && v == 3738339534438.0 && approx);
+	CHECK(num("1.00E") && v == 1152921504606846976.0 && approx);
+	/* exact multiples print without decimals: exact */
+	CHECK(num("16K") && v == 16384 && !approx);
+	CHECK(num("1K") && v == 1024 && !approx);
+	CHECK(num("623M") && v == 623.0 * 1048576 && !approx);
+	/* below 1024 and -p: plain integers */
+	CHECK(num("1015") && v == 1015 && !approx);
+	CHECK(num("0") && v == 0 && !approx);
+	CHECK(num("1099635084565") && v == 1099635084565.0 && !approx);
+	/* not applicable / zero */
+	CHECK(num("-") && dash && v == 0);
+	/* not numbers of zpool */
+	CHECK(!num("12X"));
+	CHECK(!num("1.2.3"));
+	CHECK(!num(".5"));
+	CHECK(!num("5."));
+	CHECK(!num("12KB"));
+	CHECK(!num("12ms"));
+	CHECK(!num(""));
+	CHECK(!num("--"));
+}
+
+static void test_times(void)
+{
+	/* base 1000, floored to an integer of the unit */
+	CHECK(tim("12ms") && fabs(v - 0.012) < 1e-15 && approx);
+	CHECK(tim("345us") && fabs(v - 345e-6) < 1e-15 && approx);
+	CHECK(tim("1s") && v == 1 && approx);
+	CHECK(tim("20ns") && fabs(v - 20e-9) < 1e-20 && !approx);
+	/* -p: exact nanoseconds */
+	CHECK(tim("6500000") && fabs(v - 0.0065) < 1e-15 && !approx);
+	/* a zero latency */
+	CHECK(tim("-") && dash && v == 0);
+	CHECK(!tim("12K"));
+	CHECK(!tim("3h"));
+}
+
+static void test_buckets(void)
+{
+	/* -w labels: the upper end 2^(j+1)-1 ns, floored */
+	CHECK(lat("1ns") == 0);
+	CHECK(lat("3ns") == 1);
+	CHECK(lat("511ns") == 8);
+	CHECK(lat("1us") == 9);
+	CHECK(lat("2us") == 10);
+	CHECK(lat("65us") == 15);
+	CHECK(lat("1ms") == 19);
+	CHECK(lat("33ms") == 24);
+	CHECK(lat("1s") == 29);
+	CHECK(lat("137s") == 36);
+	CHECK(lat("2ns") == -1);
+	/* -H: exact */
+	CHECK(lat("1") == 0);
+	CHECK(lat("1023") == 9);
+	CHECK(lat("1024") == -1);
+	/* -r labels: the lower end 2^j bytes */
+	CHECK(req("512") == 9);
+	CHECK(req("1K") == 10);
+	CHECK(req("128K") == 17);
+	CHECK(req("16M") == 24);
+	CHECK(req("2048") == 11);
+	CHECK(req("513") == -1);
+	CHECK(req("") == -1);
+}
+
+int main(void)
+{
+	test_sizes();
+	test_times();
+	test_buckets();
+	return CHECK_DONE();
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# A valgrind pass: every corpus input (and the seed posts, when present)
+# through one `benchlog parse`, the -o path, `list` and `schema`, and a few
+# hostile inputs. Any memory error or any leak (definite, indirect or
+# possible) fails. Skips when valgrind is not installed.
+# usage: valgrind.sh BENCHLOG
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "valgrind: not installed; skipped (0 passed, 0 failed)"
+	exit 0
+fi
+work="$here/build/valgrind"
+mkdir -p "$work"
+# hostile inputs, small: cut blocks, invalid UTF-8, NUL bytes, a long line
+printf '2000+0 records in\n2000+0 rec' >"$work/cut.txt"
+printf 'real\t0m\xff\xfe1.5s\nuser\t\x000m0.1s\n64+0 records in\n64+0 records out\n\x00\x00\x00' >"$work/bytes.txt"
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "64+0 records in 64+0 records out 1 real 0m1s "; print "" }' >"$work/long.txt"
+set -- $(ls "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$here"/../shared/seeds/*.txt 2>/dev/null) \
+	"$work/cut.txt" "$work/bytes.txt" "$work/long.txt"
+vg="valgrind -q --suppressions=$(dirname "$0")/valgrind.supp --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
+passed=0
+failed=0
+run() {
+	what=$1
+	shift
+	if $vg "$@" >"$work/out" 2>"$work/err"; then
+		passed=$((passed + 1))
+	else
+		rc=$?
+		if [ $rc -eq 99 ] || grep -q '^==[0-9]*==' "$work/err"; then
+			failed=$((failed + 1))
+			echo "valgrind: FAIL $what (exit $rc)"
+			grep '^==[0-9]*==' "$work/err" | head -n 40
+		else
+			passed=$((passed + 1)) # a data error exit is fine here
+		fi
+	fi
+}
+run "parse $# inputs" "$bin" parse --jsonl -q "$@"
+run "parse -o" "$bin" parse -q -o "$work/doc.json" "$1"
+run "list" "$bin" list
+run "schema" "$bin" schema
+run "parse stdin" sh -c "\"$bin\" parse -q < \"$1\""
+echo "valgrind: $passed passed, $failed failed"
+[ $failed -eq 0 ]
