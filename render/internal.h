@@ -16,6 +16,10 @@ struct bl_view {
 	enum bl_key cat, ser, split;
 	const char *without;          /* skip results that have this coordinate */
 	bool skip_since_boot;         /* zpool iostat: sample 0 averages since boot */
+	const char *scope;            /* only results whose "scope" is this (iozone -t) */
+	bool per_run;                 /* never merge the cells of different runs: when
+					 * two runs fill one (cat, ser), each run's name
+					 * goes before the series */
 };
 
 /* The views of `tool` (NULL-terminated array of pointers into a static
@@ -27,6 +31,7 @@ const char *bl_metric_title(const char *tool, const char *metric, char *buf, siz
 /* One value pulled out of a document for a view. */
 struct bl_item {
 	char *cat, *ser, *split;     /* owned */
+	char *run;                   /* owned; the run's name, for views with per_run */
 	double cat_order;            /* numeric order for coordinate keys, else NAN */
 	double split_order;
 	double value;                /* NAN: censored without a printed bound */

@@ -319,8 +319,10 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 			*p = *p == '+' ? 'p' : '-';
 	if (o->title)
 		snprintf(tbuf, sizeof tbuf, "%s", o->title);
-	else if (*split)
+	else if (*split && v->split == BL_KEY_FILE_SIZE)
 		snprintf(tbuf, sizeof tbuf, "%s, file size %s", view_title, split);
+	else if (*split)
+		snprintf(tbuf, sizeof tbuf, "%s, %s", view_title, split);
 	else
 		snprintf(tbuf, sizeof tbuf, "%s", view_title);
 	c->id = strdup(idbuf);
@@ -439,6 +441,36 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 	return 0;
 }
 
+/* Views with per_run: two runs that fill the same cell of one chart (the
+ * 4 MiB write of an iozone -a run and of an iozone -I -a run) are told
+ * apart by the run's name before the series ("-I: write"), not drawn as
+ * repeats of one measurement. */
+static int prefix_runs(const struct bl_view *v, struct bl_items *it)
+{
+	if (!v->per_run)
+		return 0;
+	bool shared = false;
+	for (size_t i = 0; i < it->n && !shared; i++)
+		for (size_t j = i + 1; j < it->n && !shared; j++)
+			shared = strcmp(it->v[i].run, it->v[j].run) != 0 &&
+				 strcmp(it->v[i].split, it->v[j].split) == 0 &&
+				 strcmp(it->v[i].cat, it->v[j].cat) == 0 &&
+				 strcmp(it->v[i].ser, it->v[j].ser) == 0;
+	if (!shared)
+		return 0;
+	for (size_t i = 0; i < it->n; i++) {
+		struct bl_item *x = &it->v[i];
+		size_t n = strlen(x->run) + strlen(x->ser) + 3;
+		char *t = malloc(n);
+		if (!t)
+			return -1;
+		snprintf(t, n, "%s%s%s", x->run, *x->ser ? ": " : "", x->ser);
+		free(x->ser);
+		x->ser = t;
+	}
+	return 0;
+}
+
 static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
 			  const struct bl_chart_opts *o, struct bl_charts *out)
 {
@@ -447,7 +479,8 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 	char **splits = NULL;
 	size_t nsplits = 0;
 	int rc = -1;
-	if (bl_select_items(s, v, &it) < 0 || prefix_sources(s, v, &it) < 0)
+	if (bl_select_items(s, v, &it) < 0 || prefix_runs(v, &it) < 0 ||
+	    prefix_sources(s, v, &it) < 0)
 		goto out;
 	members = calloc(it.n ? it.n : 1, sizeof *members);
 	if (!members)
@@ -526,7 +559,7 @@ int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts
 			snprintf(title, sizeof title, "%s %s", tools[t], o->metric);
 			struct bl_view v = {tools[t], o->metric, NULL, one, unit, BL_KEY_LABEL,
 					    strcmp(tools[t], "dd") == 0 ? BL_KEY_DIRECTION : BL_KEY_METRIC,
-					    BL_KEY_NONE, NULL, false};
+					    BL_KEY_NONE, NULL, false, NULL, false};
 			apply_group_by(&v, o->group_by);
 			if (charts_of_view(&s, &v, title, o, out) < 0)
 				goto oom;

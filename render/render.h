@@ -31,6 +31,7 @@ enum bl_key {
 	BL_KEY_FILE_SIZE,
 	BL_KEY_VDEV,
 	BL_KEY_SAMPLE,
+	BL_KEY_PROCESSES, /* iozone -t: "2 processes", "4 threads" */
 };
 
 enum bl_sort { BL_SORT_INPUT, BL_SORT_NAME, BL_SORT_VALUE };

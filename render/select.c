@@ -421,6 +421,22 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 			return strdup(json_string_value(c));
 		return strdup(name);
 	}
+	case BL_KEY_PROCESSES: {
+		json_t *c = json_object_get(res, "processes");
+		const char *what = "process";
+		if (!json_is_integer(c)) {
+			c = json_object_get(res, "threads");
+			what = "thread";
+		}
+		if (!json_is_integer(c)) {
+			*missing = true;
+			return NULL;
+		}
+		*order = (double)json_integer_value(c);
+		snprintf(buf, sizeof buf, "%lld %s%s", (long long)json_integer_value(c), what,
+			 json_integer_value(c) == 1 ? "" : (what[0] == 'p' ? "es" : "s"));
+		return strdup(buf);
+	}
 	case BL_KEY_SAMPLE: {
 		json_t *c = json_object_get(res, "sample");
 		if (!json_is_integer(c)) {
@@ -491,6 +507,7 @@ void bl_items_free(struct bl_items *it)
 		free(it->v[i].cat);
 		free(it->v[i].ser);
 		free(it->v[i].split);
+		free(it->v[i].run);
 	}
 	free(it->v);
 	memset(it, 0, sizeof *it);
@@ -523,6 +540,9 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					continue;
 				if (v->without && json_object_get(res, v->without))
 					continue;
+				const char *scope = json_string_value(json_object_get(res, "scope"));
+				if (v->scope && (!scope || strcmp(scope, v->scope) != 0))
+					continue;
 				if (has_flag(res, "not-run"))
 					continue;
 				/* the first zpool iostat sample averages since boot */
@@ -549,16 +569,20 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.cat = key_text(v->cat, run, res, names[ri], sname, &x.cat_order, &miss1);
 				x.ser = key_text(v->ser, run, res, names[ri], sname, &so, &miss2);
 				x.split = key_text(v->split, run, res, names[ri], sname, &x.split_order, &miss3);
+				x.run = v->per_run ? strdup(names[ri]) : NULL;
 				if (miss1 || miss2 || miss3) {
 					free(x.cat);
 					free(x.ser);
 					free(x.split);
+					free(x.run);
 					continue;
 				}
-				if (!x.cat || !x.ser || !x.split || push(out, &x) < 0) {
+				if (!x.cat || !x.ser || !x.split || (v->per_run && !x.run) ||
+				    push(out, &x) < 0) {
 					free(x.cat);
 					free(x.ser);
 					free(x.split);
+					free(x.run);
 					goto oom;
 				}
 			}

@@ -25,42 +25,46 @@ static const char *const zpool_ops[] = {"read_ops", "write_ops", NULL};
 
 static const struct bl_view views[] = {
 	{"dd", "throughput", "dd throughput", dd_metrics, "B/s",
-	 BL_KEY_LABEL, BL_KEY_DIRECTION, BL_KEY_NONE, NULL, false},
+	 BL_KEY_LABEL, BL_KEY_DIRECTION, BL_KEY_NONE, NULL, false, NULL, false},
 	{"time", "elapsed", "time(1) per command", time_metrics, "s",
-	 BL_KEY_LABEL, BL_KEY_METRIC, BL_KEY_NONE, NULL, false},
+	 BL_KEY_LABEL, BL_KEY_METRIC, BL_KEY_NONE, NULL, false, NULL, false},
 	{"bonnie", "rates", "bonnie sequential rates", bonnie_rates, "B/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"bonnie", "ops", "bonnie seeks", bonnie_ops, "ops/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"bonnie++", "rates", "bonnie++ sequential rates", bonnie_rates, "B/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"bonnie++", "ops", "bonnie++ seeks and file operations", bonnie_ops, "ops/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
-	/* auto mode: a curve per test against record size, one chart per file size */
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
+	/* auto mode and -i tables: a curve per test against record size, one
+	 * chart per file size (throughput-mode figures carry a scope) */
 	{"iozone", "throughput", "iozone throughput by record size", NULL, "B/s",
-	 BL_KEY_RECORD_SIZE, BL_KEY_METRIC, BL_KEY_FILE_SIZE, NULL, false},
+	 BL_KEY_RECORD_SIZE, BL_KEY_METRIC, BL_KEY_FILE_SIZE, "scope", false, NULL, true},
 	{"iozone", "ops", "iozone operations by record size", NULL, "ops/s",
-	 BL_KEY_RECORD_SIZE, BL_KEY_METRIC, BL_KEY_FILE_SIZE, NULL, false},
-	/* throughput mode (-t): no record size, one bar per test and run */
+	 BL_KEY_RECORD_SIZE, BL_KEY_METRIC, BL_KEY_FILE_SIZE, "scope", false, NULL, true},
+	/* throughput mode (-t, -l/-u): the children's sum per test, a bar per
+	 * run, one chart per number of processes or threads */
 	{"iozone", "tests", "iozone throughput per test", NULL, "B/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, "record_size", false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_PROCESSES, NULL, false, "children", false},
+	{"iozone", "tests-ops", "iozone operations per test", NULL, "ops/s",
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_PROCESSES, NULL, false, "children", false},
 	{"diskinfo", "seek", "diskinfo seek times", NULL, "s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"diskinfo", "transfer", "diskinfo transfer rates", NULL, "B/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"diskinfo", "iops", "diskinfo random IOPS", NULL, "ops/s",
-	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false},
+	 BL_KEY_METRIC, BL_KEY_LABEL, BL_KEY_NONE, NULL, false, NULL, false},
 	{"zpool-iostat", "bandwidth", "zpool iostat bandwidth per vdev", zpool_bw, "B/s",
-	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true},
+	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true, NULL, false},
 	{"zpool-iostat", "ops", "zpool iostat operations per vdev", zpool_ops, "ops/s",
-	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true},
+	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true, NULL, false},
 	{"zpool-iostat", "ops-count", "zpool iostat operations per vdev", zpool_ops, "ops",
-	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true},
+	 BL_KEY_VDEV, BL_KEY_METRIC, BL_KEY_NONE, NULL, true, NULL, false},
 };
 
 static const struct bl_view generic = {
 	NULL, "throughput", "throughput", NULL, "B/s",
-	BL_KEY_LABEL, BL_KEY_METRIC, BL_KEY_NONE, NULL, false};
+	BL_KEY_LABEL, BL_KEY_METRIC, BL_KEY_NONE, NULL, false, NULL, false};
 
 size_t bl_views_for(const char *tool, const struct bl_view **out, size_t max)
 {

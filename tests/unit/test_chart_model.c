@@ -267,7 +267,25 @@ static void test_iozone_zpool_diskinfo(void)
 	CHECK(c->nseries == 2 && strcmp(c->series[0], "write") == 0);
 	const struct bl_bar *b = bar(c, "1 MiB", "read");
 	CHECK(b && b->value == 2150400000);
-	CHECK(cs.n == 3 && cs.v[2].ncats == 2 && strcmp(cs.v[2].series[0], "two writers") == 0);
+	/* throughput mode: the children's sums only (not parent or min), one
+	 * chart per number of processes */
+	CHECK(cs.n == 3 && strcmp(cs.v[2].id, "iozone-tests-2-processes") == 0);
+	CHECK(cs.n == 3 && cs.v[2].ncats == 2 && cs.v[2].nseries == 1 &&
+	      strcmp(cs.v[2].series[0], "two writers") == 0);
+	b = cs.n == 3 ? bar(&cs.v[2], "initial writers", "two writers") : NULL;
+	CHECK(b && b->n == 1 && b->value == 312320000);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	/* two runs with the same file and record size are two series each,
+	 * never repeats of one measurement */
+	docs = doc("tests/render/iozone-two-runs.json");
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	c = cs.n ? &cs.v[0] : NULL;
+	CHECK(c && c->nseries == 4 && strcmp(c->series[0], "cached: write") == 0 &&
+	      strcmp(c->series[2], "O_DIRECT: write") == 0);
+	b = c ? bar(c, "64 KiB", "O_DIRECT: read") : NULL;
+	CHECK(b && b->n == 1 && b->value == 150200000);
 	bl_charts_free(&cs);
 	json_decref(docs);
 
@@ -290,7 +308,7 @@ static void test_iozone_zpool_diskinfo(void)
 	docs = doc("tests/render/bonniepp.json");
 	json_array_append_new(docs, json_load_file("tests/render/iozone.json", 0, NULL));
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 5);
-	c = chart_id(&cs, "iozone-tests");
+	c = chart_id(&cs, "iozone-tests-2-processes");
 	CHECK(c && strstr(c->subtitle, "FreeBSD") == NULL && strstr(c->subtitle, "iozone-auto.txt"));
 	c = chart_id(&cs, "bonniepp-rates");
 	CHECK(c && strstr(c->subtitle, "FreeBSD") && !strstr(c->subtitle, "iozone-auto.txt"));

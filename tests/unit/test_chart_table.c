@@ -112,9 +112,10 @@ static void test_csv(void)
 	t.n = 0;
 	CHECK(bl_table_csv(docs, &o, put, &t) == 0);
 	CHECK(starts(t.buf, "source,message,tool,variant,label,command,group,line,metric,value,unit,flags,raw,"
-			    "file_size,record_size\n"));
-	CHECK(strstr(t.buf, ",write,501760000,B/s,,,134217728,65536\n") != NULL);
-	CHECK(strstr(t.buf, ",initial_writers,312320000,B/s,,,,\n") != NULL);
+			    "file_size,processes,record_size,scope\n"));
+	CHECK(strstr(t.buf, ",write,501760000,B/s,,,134217728,,65536,\n") != NULL);
+	CHECK(strstr(t.buf, ",initial_writers,312320000,B/s,,305000.00,67108864,2,65536,children\n") != NULL);
+	CHECK(strstr(t.buf, ",initial_writers,300000000,B/s,,292968.75,67108864,2,65536,parent\n") != NULL);
 	json_decref(docs);
 }
 
