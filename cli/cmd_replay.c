@@ -196,8 +196,19 @@ static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_s
 static const char *result_value(json_t *row, const char *key, char *buf, size_t n)
 {
 	json_t *v = json_object_get(row, key);
-	if (!json_is_number(v))
+	if (!json_is_number(v)) {
+		/* bonnie++ +++++: finished too fast to measure at this size */
+		json_t *f = json_object_get(row, strcmp(key, "replayed") == 0 ? "replayed_flags"
+									  : "archived_flags");
+		size_t i;
+		json_t *x;
+		json_array_foreach(f, i, x)
+		{
+			if (json_is_string(x) && strcmp(json_string_value(x), "censored") == 0)
+				return "+++++";
+		}
 		return "-";
+	}
 	snprintf(buf, n, "%.4g", json_number_value(v));
 	return buf;
 }
