@@ -249,6 +249,26 @@ static void test_bonnie_censored(void)
 	json_decref(docs);
 }
 
+/* bonnie's machine column names two hosts alike ("zfs" before and after
+ * the author moved to another machine): two repeat groups, two series. */
+static void test_same_machine_two_groups(void)
+{
+	json_t *docs = doc("tests/render/bonnie-same-machine.json");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	const struct bl_chart *c = cs.n ? &cs.v[0] : NULL;
+	CHECK(c && c->nseries == 2 && strcmp(c->series[0], "zfs") == 0 &&
+	      strcmp(c->series[1], "zfs #2") == 0);
+	const struct bl_bar *b = c ? bar(c, "block write", "zfs") : NULL;
+	CHECK(b && b->n == 2 && b->min == 109527040 && b->max == 110919680);
+	b = c ? bar(c, "block write", "zfs #2") : NULL;
+	CHECK(b && b->n == 1 && b->value == 34424832);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 static void test_iozone_zpool_diskinfo(void)
 {
 	json_t *docs = doc("tests/render/iozone.json");
@@ -386,6 +406,7 @@ int main(void)
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
+	test_same_machine_two_groups();
 	test_scale();
 	test_words();
 	bl_cleanup();
