@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdwords.h"
 #include "bonnie_table.h"
 #include "parser.h"
 #include "re.h"
@@ -542,25 +543,12 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 {
 	(void)doc;
-	const char *p = cmd;
-	while (*p && *p != ' ')
-		p++;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t wl = (size_t)(p - w);
+	const char *p = bl_cmd_args(cmd), *w, *v;
+	size_t wl, vl;
+	while (bl_cmd_word(&p, &w, &wl)) {
 		if (wl != 2 || w[0] != '-')
 			continue;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *v = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t vl = (size_t)(p - v);
-		if (!vl)
+		if (!bl_cmd_word(&p, &v, &vl))
 			break;
 		if (w[1] == 'd')
 			bl_run_param_str(run, "directory", v, vl);

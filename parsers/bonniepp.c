@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdwords.h"
 #include "bonniepp.h"
 #include "parser.h"
 #include "re.h"
@@ -736,16 +737,9 @@ done:
 static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 {
 	(void)doc;
-	const char *p = cmd;
-	while (*p && *p != ' ')
-		p++;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t wl = (size_t)(p - w);
+	const char *p = bl_cmd_args(cmd), *w;
+	size_t wl;
+	while (bl_cmd_word(&p, &w, &wl)) {
 		if (wl < 2 || w[0] != '-')
 			continue;
 		if (wl == 2 && (w[1] == 'f' || w[1] == 'b' || w[1] == 'D' || w[1] == 'q')) {
@@ -757,15 +751,7 @@ static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 		}
 		const char *v = w + 2;
 		size_t vl = wl - 2;
-		if (!vl) {
-			while (*p == ' ' || *p == '\t')
-				p++;
-			v = p;
-			while (*p && *p != ' ' && *p != '\t')
-				p++;
-			vl = (size_t)(p - v);
-		}
-		if (!vl)
+		if (!vl && !bl_cmd_word(&p, &v, &vl))
 			break;
 		uint64_t u;
 		size_t used;

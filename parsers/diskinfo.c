@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdwords.h"
 #include "parser.h"
 #include "re.h"
 #include "units.h"
@@ -753,24 +754,12 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 static void diskinfo_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 {
 	(void)doc;
-	const char *p = cmd;
-	while (*p && *p != ' ' && *p != '\t')
-		p++;
+	const char *p = bl_cmd_args(cmd), *w;
+	size_t wl;
 	char opts[16];
 	size_t no = 0;
 	json_t *devs = json_array();
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (!wl)
-			break;
-		if (w[0] == '|' || w[0] == ';' || w[0] == '&' || w[0] == '>' || w[0] == '<' ||
-		    (wl >= 2 && w[0] == '2' && w[1] == '>'))
-			break;
+	while (bl_cmd_word(&p, &w, &wl)) {
 		if (w[0] == '-') {
 			if (no == 0)
 				opts[no++] = '-';

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdwords.h"
 #include "parser.h"
 #include "re.h"
 #include "units.h"
@@ -938,15 +939,9 @@ static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cm
 	double nums[2] = {0, 0};
 	size_t nn = 0;
 	bool want_t = false, want_c = false, iostat = false;
-	while (*p) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (!wl || w[0] == '|' || w[0] == ';' || w[0] == '&' || w[0] == '>' || w[0] == '<')
-			break;
+	const char *w;
+	size_t wl;
+	while (bl_cmd_word(&p, &w, &wl)) {
 		if (!iostat) {
 			iostat = wl == 6 && memcmp(w, "iostat", 6) == 0;
 			continue;
