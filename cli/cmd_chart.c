@@ -36,21 +36,6 @@ static void help(void)
 	       cli_select_help);
 }
 
-static int write_one(const struct bl_chart *charts, size_t n, enum bl_format fmt,
-		     const struct bl_render_opts *ro, const char *path)
-{
-	struct cli_out out;
-	char err[160];
-	if (cli_out_open(&out, path) < 0)
-		return -1;
-	if (bl_render(charts, n, fmt, ro, cli_write_out, out.f, err, sizeof err) < 0) {
-		cli_error("%s: %s", path, err);
-		cli_out_abort(&out);
-		return -1;
-	}
-	return cli_out_commit(&out);
-}
-
 static bool parse_px(const char *arg, double *v)
 {
 	char *end;
@@ -174,14 +159,14 @@ int cmd_chart(int argc, char **argv)
 			}
 			snprintf(path, n, "%s%s%s.%s", output,
 				 output[strlen(output) - 1] == '/' ? "" : "/", charts.v[i].id, ext[fmt]);
-			if (write_one(&charts.v[i], 1, (enum bl_format)fmt, &ro, path) < 0)
+			if (cli_render_file(&charts.v[i], 1, (enum bl_format)fmt, &ro, path) < 0)
 				rc = EXIT_DATA;
 			else
 				printf("%s\n", path);
 			free(path);
 		}
 	} else {
-		if (write_one(charts.v, charts.n, (enum bl_format)fmt, &ro, output) < 0)
+		if (cli_render_file(charts.v, charts.n, (enum bl_format)fmt, &ro, output) < 0)
 			rc = EXIT_DATA;
 		else if (charts.n > 1 && fmt != BL_FORMAT_PDF)
 			fprintf(stderr, "benchlog: %zu charts; %s holds the first (%s); --all writes each, "

@@ -15,6 +15,7 @@
 #include "../replay/replay.h"
 #include "../render/render.h"
 #include "cli.h"
+#include "render_opts.h"
 
 static void help(void)
 {
@@ -69,17 +70,7 @@ static int write_chart(json_t *docs, enum bl_format fmt, const char *path)
 		cli_error("--chart: %s: no replayed values to chart", path);
 		rc = -1;
 	} else {
-		struct cli_out out;
-		if (cli_out_open(&out, path) < 0) {
-			rc = -1;
-		} else if (bl_render(charts.v, charts.n, fmt, &ro, cli_write_out, out.f, err,
-				     sizeof err) < 0) {
-			cli_error("%s: %s", path, err);
-			cli_out_abort(&out);
-			rc = -1;
-		} else {
-			rc = cli_out_commit(&out);
-		}
+		rc = cli_render_file(charts.v, charts.n, fmt, &ro, path);
 	}
 	bl_charts_free(&charts);
 	return rc;

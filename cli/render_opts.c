@@ -1,5 +1,6 @@
 /* render_opts.c - the options chart and table share: what to select and
- * how to group, sort and scale it. */
+ * how to group, sort and scale it; and writing rendered charts to a file
+ * (chart, replay --chart). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,4 +52,20 @@ int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
 		return 1;
 	}
 	return 0;
+}
+
+/* Renders charts [0, n) into path, atomically (see cli_out_open). */
+int cli_render_file(const struct bl_chart *charts, size_t n, enum bl_format fmt,
+		    const struct bl_render_opts *ro, const char *path)
+{
+	struct cli_out out;
+	char err[160];
+	if (cli_out_open(&out, path) < 0)
+		return -1;
+	if (bl_render(charts, n, fmt, ro, cli_write_out, out.f, err, sizeof err) < 0) {
+		cli_error("%s: %s", path, err);
+		cli_out_abort(&out);
+		return -1;
+	}
+	return cli_out_commit(&out);
 }

@@ -23,4 +23,9 @@ enum {
 extern const char cli_select_help[];
 int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o);
 
+/* Renders charts [0, n) in format fmt into path ('-': standard output),
+ * atomically; says why on stderr and returns -1 on failure. */
+int cli_render_file(const struct bl_chart *charts, size_t n, enum bl_format fmt,
+		    const struct bl_render_opts *ro, const char *path);
+
 #endif
