@@ -60,6 +60,41 @@ static void test_qp(void)
 	CHECK(!bl_qp_detect("count=2000 count=2001 count=2002\n", 33));
 }
 
+#define DETECT(lit) bl_qp_detect((lit), sizeof(lit) - 1)
+
+/* Headerless quoted-printable with nothing but soft breaks and a trailing
+ * blank, as a table wider than 76 columns comes out of an encoder. */
+static void test_qp_detect_tables(void)
+{
+	/* a zpool iostat header soft-broken at 76 columns */
+	CHECK(DETECT("$ zpool iostat -v dr\n"
+		     "                       capacity     operations     bandwidth    =\n"
+		     "                latency\n"
+		     "pool                 alloc   free   read  write   read  write   read  w=\n"
+		     "rite\n"));
+	/* one trailing blank, written "=20" at the line end */
+	CHECK(DETECT("                       capacity     operations     bandwidth=20\n"
+		     "pool                 alloc   free   read  write   read  write\n"));
+	/* a bonnie row soft-broken once, and no other '=' */
+	CHECK(DETECT("Machine   Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec=\n"
+		     " %CP\n"));
+	/* dd commands are not quoted-printable, even with a short line ending
+	 * in '=' or a "count=20 " */
+	CHECK(!DETECT("# dd if=/dev/zero of=/root/z bs=1M count=20 \n"
+		      "200+0 records in\n200+0 records out\n"));
+	CHECK(!DETECT("# dd if=/dev/zero of=/data/test.bin bs=1048576 count=4096 conv=fdatasync =\n"
+		      "x\n"));
+	/* a short line ending in '=' is not a soft break at the encoder's width */
+	CHECK(!DETECT("export CFLAGS=\nmake\n"));
+	/* an underline of '=' is not either, even 70 columns wide */
+	CHECK(!DETECT("Results\n"
+		      "======================================================================\n"
+		      "text\n"));
+	/* a line longer than 76 columns ending in '=' */
+	CHECK(!DETECT("a very long line of prose that goes on and on past the width of any mail "
+		      "encoder =\nnext\n"));
+}
+
 static void test_base64(void)
 {
 	struct bl_tbuf o;
@@ -373,6 +408,7 @@ static void test_long_line(void)
 int main(void)
 {
 	test_qp();
+	test_qp_detect_tables();
 	test_base64();
 	test_charset();
 	test_headers();
