@@ -326,6 +326,23 @@ static bool bare_prompt(const char *s, size_t len)
 	return last == '$' || last == '#' || last == '%' || last == '>';
 }
 
+/* A shell line: "# newfs /dev/ad4", "netbsd# dd ...", "root@h:~$ sync",
+ * "sysctl vfs.zfs.prefetch_disable=1": what sits between a caption and
+ * its command. A sentence with a '=' in it ends like one:
+ *   With status=noxfer GNU dd prints the records and no transfer line: */
+static bool shell_line(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len || strchr("#$%>[|<", s[0]))
+		return true;
+	if (memchr(s, '=', len) && !strchr(".:!?", s[len - 1]))
+		return true;
+	size_t w = 0;
+	while (w < len && w < 60 && s[w] != ' ' && s[w] != '\t')
+		w++;
+	return w > 1 && w < len && strchr("#$%>", s[w - 1]);
+}
+
 /* A line that ends a sentence or introduces something: ". ! ? :" */
 static bool ends_sentence(const char *s, size_t len)
 {
@@ -348,6 +365,7 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	const char *sec = NULL, *cap = NULL;
 	size_t seclen = 0, caplen = 0;
 	int nonblank = 0, walked = 0;
+	bool prose = false;        /* a line of prose that is no caption seen */
 	bool prev_blank = true; /* the line below the one examined is blank */
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
@@ -371,11 +389,17 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			 * not a caption: "... three lines\nwere longer than 80:" */
 			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
 					 !ends_sentence(up.s, up.len);
-			if (!cap && nonblank <= CAPTION_LOOKBACK && !continued &&
+			if (!cap && !prose && nonblank <= CAPTION_LOOKBACK && !continued &&
 			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
 				cap = ts;
 				caplen = tl;
 			}
+			/* the caption is the prose nearest above: a paragraph that
+			 * is not one hides what is above it (a page's heading,
+			 * "Re: benchmarks", above "On the router (BusyBox v1.36),
+			 * writing ... back:") */
+			if (!cap && has_letter(above.s, above.len) && !shell_line(above.s, above.len))
+				prose = true;
 		}
 		prev_blank = blank;
 		cur = above;

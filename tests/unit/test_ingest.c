@@ -192,6 +192,12 @@ static void test_quote(void)
 	CHECK(bl_message_quote_depth(&msg, 6) == 1);
 	CHECK(bl_message_quote_depth(&msg, 8) == 0);
 	CHECK(bl_message_origin(&msg, 2) == 7);
+	/* dd's '\r'-separated progress, quoted again after each '\r' */
+	raw = "> \r> 93 bytes copied, 1 s\r> 25 bytes\n> x\r>> y\nz\r> w\n";
+	DECODE(o, raw, bl_quote_strip(&msg, &in, &o));
+	CHECK(strcmp(o.s, "\r93 bytes copied, 1 s\r25 bytes\nx\r>> y\nz\r> w\n") == 0);
+	bl_tbuf_to_message(&o, &msg);
+	CHECK(bl_message_origin(&msg, 1) == 5); /* '9' after the second "> " */
 }
 
 static void test_rewrap_unflatten(void)
