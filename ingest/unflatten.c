@@ -28,28 +28,61 @@
 
 /* A line break before and after these. */
 static struct bl_re whole_re = BL_RE(
-	/* "200+0 records in", "4194304+0 records out" */
-	"\\d+\\+\\d+ records (?:in|out)"
+	/* "200+0 records in", "^C5862919230+0 записей получено", and the
+	 * translations GNU dd prints: "2048+0 Datensätze ein" */
+	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"
+	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|"
+	"записей (?:получено|отправлено))"
 	/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
 	"|\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
-	/* "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s" */
-	"|\\d+ bytes? (?:\\([^)]{1,40}\\) )?copied, [\\d.,e+-]+ s, [\\d.,]+ [kMGT]?B/s"
+	/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
+	"|\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
+	/* GNU dd in every locale, and busybox:
+	 * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
+	 * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
+	 * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
+	"|\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, "
+	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
+	/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
+	"|скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "
+	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
 	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
 	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
-	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept) */
-	"|(?:real|user|sys)[ \\t]+\\d+m[\\d.]+s",
+	/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
+	"|\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
+	/* BSD /usr/bin/time: "7.42 real         0.00 user         0.41 sys" */
+	"|\\d+\\.\\d+ real +\\d+\\.\\d+ user +\\d+\\.\\d+ sys"
+	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
+	 * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
+	"|(?:real|user|sys)[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
+	/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
+	 * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
+	 * "Command exited with non-zero status 1" */
+	"|\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU "
+	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
+	"|\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
+	"|Command exited with non-zero status \\d+",
 	0);
+
+/* A line break after these: zsh prints the command before its times.
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
+static struct bl_re end_re = BL_RE(
+	"\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
 
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
-	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd" */
-	"(?:[#$%>]|\\[[^\\]\\s]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
-	"(?=(?:time |sudo |nice )?(?:dd|bonnie\\+\\+|bonnie|iozone|diskinfo|zpool|zfs|gmirror|"
-	"geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|time) )"
+	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd",
+	 * "[root@viejo ~]# dd" */
+	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
+	"(?=(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?(?:dd|bonnie\\+\\+|bonnie|iozone|"
+	"diskinfo|zpool|zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"
+	"time|make|sleep|/usr/bin/time) )"
 	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
-	"|(?<![#$%>] )(?<!time )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	"|(?<![#$%>] )(?<!time )(?<!sudo )dd (?=(?:if|of|bs|ibs|obs|count)=)"
 	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
 	"|dd: "
+	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00" */
+	"|\\t(?=[A-Z][^\\t:\\n]{1,60}: )"
 	/* a heading: "*** (mirror hdd, eli) zfs:" */
 	"|\\*{2,}(?= |$)",
 	0);
@@ -85,24 +118,90 @@ static void add_break(struct breaks *b, size_t at)
 
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
+/* How far back a run of blanks is followed to its first blank. */
+#define BLANK_RUN_MAX 256
+
+/* The blank that ended the line before s[a]: the first of the blanks just
+ * before it, since flattening put one blank where the newline was and the
+ * blanks after it are the next line's indentation (a table row keeps its
+ * columns). None when s[a] is not after a blank, or the blanks indent the
+ * line. */
+static bool break_before(const char *s, size_t a, size_t *at)
+{
+	if (a == 0 || !blank(s[a - 1]))
+		return false;
+	size_t k = a - 1, lim = a > BLANK_RUN_MAX ? a - BLANK_RUN_MAX : 0;
+	while (k > lim && blank(s[k - 1]))
+		k--;
+	if (k == 0)
+		return false;
+	/* a progress update after its '\r', quoted or not: "\r> 2571108352 bytes" */
+	size_t q = k;
+	while (q > 0 && k - q < 16 && (s[q - 1] == '>' || s[q - 1] == '|' || blank(s[q - 1])))
+		q--;
+	if (q > 0 && s[q - 1] == '\r')
+		return false;
+	*at = k;
+	return true;
+}
+
+/* The blank after s[e - 1] that ends its line, unless only blanks and the
+ * line end (or a '\r' of dd's progress updates) follow. */
+static bool break_after(const char *s, size_t len, size_t e, size_t *at)
+{
+	if (e >= len || !blank(s[e]))
+		return false;
+	size_t k = e, lim = len - e > BLANK_RUN_MAX ? e + BLANK_RUN_MAX : len;
+	while (k < lim && blank(s[k]))
+		k++;
+	if (k >= len || s[k] == '\r' || s[k] == '\n')
+		return false;
+	*at = e;
+	return true;
+}
+
+/* What line_breaks() found: tool lines and prompts that share their line
+ * with other text. */
+struct found {
+	size_t tool, start;
+};
+
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
-static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b)
+static struct found line_breaks(const char *s, size_t len, size_t base, struct breaks *b)
 {
 	struct bl_re_match m;
-	size_t pos = 0;
+	struct found f = {0, 0};
+	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
-		if (a > 0 && blank(s[a - 1]))
-			add_break(b, base + a - 1);
-		if (e < len && blank(s[e]))
-			add_break(b, base + e);
+		bool any = false;
+		if (break_before(s, a, &at)) {
+			add_break(b, base + at);
+			any = true;
+		}
+		if (break_after(s, len, e, &at)) {
+			add_break(b, base + at);
+			any = true;
+		}
+		f.tool += any;
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&end_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (break_after(s, len, e, &at)) {
+			add_break(b, base + at);
+			f.tool++;
+		}
 		pos = e > a ? e : a + 1;
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
-		if (a > 0 && blank(s[a - 1]))
-			add_break(b, base + a - 1);
+		if (break_before(s, a, &at)) {
+			add_break(b, base + at);
+			f.start++;
+		}
 		pos = e > a ? e : a + 1;
 	}
 	pos = 0;
@@ -110,6 +209,18 @@ static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b
 		add_break(b, base + m.ov[0]);
 		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
 	}
+	return f;
+}
+
+/* A line shorter than UNFLATTEN_MIN is a flattened post too when it holds
+ * two tool lines or a prompt and a tool line, which a line of a post never
+ * does: "$ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g 1+0 records in 1+0 ..."
+ * but not "Counting 10+0 records in the table above was a mistake."
+ * Breaks [n0, b->n) were found in it; they are kept or dropped. */
+static void keep_short(struct breaks *b, size_t n0, struct found f)
+{
+	if (f.tool < 2 && !(f.tool && f.start))
+		b->n = n0;
 }
 
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
@@ -172,7 +283,27 @@ bool bl_unflatten_detect(const char *s, size_t len)
 			return true;
 		i = end + 1;
 	}
-	return false;
+	/* short lines: each tool line found, its line tried once */
+	struct bl_re_match m;
+	struct breaks b = {NULL, 0, 0};
+	size_t pos = 0, done = 0;
+	bool found = false;
+	while (!found && pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
+		size_t a = m.ov[0];
+		pos = m.ov[1] > a ? m.ov[1] : a + 1;
+		if (a < done)
+			continue;
+		const char *nl = memrchr(s, '\n', a);
+		size_t from = nl ? (size_t)(nl - s) + 1 : 0;
+		nl = memchr(s + a, '\n', len - a);
+		size_t to = nl ? (size_t)(nl - s) : len;
+		done = to;
+		b.n = 0;
+		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b));
+		found = b.n > 0;
+	}
+	free(b.v);
+	return found;
 }
 
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -189,9 +320,12 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 			if (end - i > longest)
 				longest = end - i;
 		}
-		/* GNU dd progress lines are long and separated by '\r': leave them */
-		if (end - i >= UNFLATTEN_MIN && !memchr(s + i, '\r', end - i > 1 ? end - i - 1 : 0))
-			line_breaks(s + i, end - i, i, &b);
+		/* GNU dd's progress updates are separated by '\r', not by
+		 * blanks: break_after() leaves them together */
+		size_t n0 = b.n;
+		struct found f = line_breaks(s + i, end - i, i, &b);
+		if (end - i < UNFLATTEN_MIN)
+			keep_short(&b, n0, f);
 		i = end + 1;
 	}
 	if (nlong)

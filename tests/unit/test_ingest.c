@@ -225,6 +225,62 @@ static void test_rewrap_unflatten(void)
 	bl_tbuf_free(&o);
 }
 
+/* Unflattens `flat` (the expected text with each '\n' made a blank) and
+ * checks that the breaks come back where `want` has them. */
+static bool unflattens_to(const char *want)
+{
+	char flat[2048];
+	size_t n = strlen(want);
+	if (n >= sizeof flat)
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		flat[i] = want[i] == '\n' ? ' ' : want[i];
+	struct bl_tbuf o;
+	bool detected = bl_unflatten_detect(flat, n);
+	DECODE(o, flat, bl_unflatten(&msg, &in, &o));
+	bool ok = detected && o.len == n && strcmp(o.s, want) == 0;
+	if (!ok)
+		fprintf(stderr, "unflattened (detected %d):\n%s\n", detected, o.s);
+	bl_tbuf_free(&o);
+	return ok;
+}
+
+/* Tool lines that make a short line a flattened post, and those that
+ * do not. */
+static void test_unflatten_short(void)
+{
+	/* GNU dd, one byte, under UNFLATTEN_MIN bytes in all */
+	CHECK(unflattens_to("A single byte:\n $ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g\n1+0 records in\n"
+			    "1+0 records out\n1 byte copied, 0.000116333 s, 8.6 kB/s"));
+	/* translated records and summary */
+	CHECK(unflattens_to("nas:~# dd if=/dev/zero of=/srv/t bs=1M count=2048\n2048+0 Datensätze ein\n"
+			    "2048+0 Datensätze aus\n2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"));
+	CHECK(unflattens_to("[user@old ~]$ dd if=/dev/zero of=/tmp/big bs=1M count=1024\n1024+0 записей получено\n"
+			    "1024+0 записей отправлено\n скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c"));
+	/* busybox, and the indentation of the next line kept */
+	CHECK(unflattens_to("64+0 records out\n67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s\n"
+			    "    next"));
+	/* pdksh's one-line time is one line, not three */
+	CHECK(unflattens_to("2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
+			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
+	/* GNU time's two lines */
+	CHECK(unflattens_to("1+0 records out\n0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata "
+			    "2772maxresident)k\n0inputs+65536outputs (0major+358minor)pagefaults 0swaps"));
+	/* zsh: the times follow the command on its line */
+	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
+			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	/* dd's progress updates stay on their line (its first '\r' is lost
+	 * when the lines are joined) */
+	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
+			    "9332 bytes (9 kB) copied, 1 s, 9 kB/s\r25711 bytes (25 kB) copied, 2 s, 13 kB/s\n"
+			    "3+0 records in"));
+	/* prose that mentions one tool line is not a flattened post */
+	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
+	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
+	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
+	CHECK(!bl_unflatten_detect(lines, strlen(lines)));
+}
+
 struct count {
 	size_t n;
 	size_t off[8];
@@ -421,6 +477,7 @@ int main(void)
 	test_html();
 	test_quote();
 	test_rewrap_unflatten();
+	test_unflatten_short();
 	test_mbox();
 	test_end_to_end();
 	test_system();
