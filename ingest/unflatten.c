@@ -50,8 +50,10 @@ static struct bl_re whole_re = BL_RE(
 	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
 	/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
 	"|\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
-	/* BSD /usr/bin/time: "7.42 real         0.00 user         0.41 sys" */
-	"|\\d+\\.\\d+ real +\\d+\\.\\d+ user +\\d+\\.\\d+ sys"
+	/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
+	 * "7.42 real         0.00 user         0.41 sys"; not a time -p after
+	 * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
+	"|\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
 	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
 	 * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
 	"|(?:real|user|sys)[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
@@ -78,13 +80,28 @@ static struct bl_re start_re = BL_RE(
 	"diskinfo|zpool|zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"
 	"time|make|sleep|/usr/bin/time) )"
 	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
-	"|(?<![#$%>] )(?<!time )(?<!sudo )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	"|(?<![#$%>] )(?<!time )(?<!sudo )(?<!-[lpv] )dd (?=(?:if|of|bs|ibs|obs|count)=)"
 	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
 	"|dd: "
-	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00" */
-	"|\\t(?=[A-Z][^\\t:\\n]{1,60}: )"
 	/* a heading: "*** (mirror hdd, eli) zfs:" */
 	"|\\*{2,}(?= |$)",
+	0);
+
+/* A line break before these, in a line that is already known to be
+ * flattened (they do not make one so). */
+static struct bl_re weak_re = BL_RE(
+	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00",
+	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
+	"\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
+	/* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
+	"|\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)"
+	/* zpool iostat headers: "capacity     operations     bandwidth",
+	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
+	"|capacity +operations +bandwidth"
+	"|(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024" */
+	"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}",
 	0);
 
 /* A line break at the blank between two sentences, so that the one before
@@ -160,6 +177,91 @@ static bool break_after(const char *s, size_t len, size_t e, size_t *at)
 	return true;
 }
 
+/* ------------------------------------------------------ tables by rule
+ *
+ * zpool iostat pads every row of a table to the width of its rule:
+ *   pool        alloc   free   read  write   read  write
+ *   ----------  -----  -----  -----  -----  -----  -----
+ *   tank         900G  1.12T    100    300    12M    40M
+ * Flattened, the rows follow each other with one blank between them, so
+ * the rows before and after a rule are cut at its width, as long as each
+ * piece has its cells where the rule has its columns. */
+
+/* "----------  -----  -----  -----" (three columns or more) */
+static struct bl_re rule_re = BL_RE("-{2,}(?: {1,3}-{2,}){2,}", 0);
+
+#define GRID_MAX 64
+
+struct grid {
+	size_t w;             /* width of the rule */
+	size_t end[GRID_MAX]; /* end column of each dash group */
+	size_t n;
+};
+
+static void grid_of(const char *r, size_t w, struct grid *g)
+{
+	g->w = w;
+	g->n = 0;
+	for (size_t i = 0; i < w && g->n < GRID_MAX; i++)
+		if (r[i] == '-' && (i + 1 == w || r[i + 1] != '-'))
+			g->end[g->n++] = i + 1;
+}
+
+/* Whether [from, from + w) of s is a row of the grid: a cell ends at each
+ * column's end and a blank follows it (the first column, the pool or vdev
+ * name, is left-aligned and only needs the blank). */
+static bool grid_row(const char *s, size_t from, const struct grid *g)
+{
+	bool cell = false;
+	for (size_t i = 0; i < g->n; i++) {
+		size_t c = from + g->end[i];
+		if (g->end[i] < g->w && !blank(s[c]))
+			return false;
+		if (i == 0)
+			continue;
+		if (blank(s[c - 1]))
+			return false;
+		cell = true;
+	}
+	return cell && !blank(s[from + g->w - 1]);
+}
+
+static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&rule_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		pos = e;
+		struct grid g;
+		grid_of(s + a, e - a, &g);
+		if (g.n < 3)
+			continue;
+		/* rows after the rule */
+		size_t p = e;
+		while (p < len && blank(s[p]) && p + 1 + g.w <= len && grid_row(s, p + 1, &g) &&
+		       (p + 1 + g.w == len || blank(s[p + 1 + g.w]))) {
+			add_break(b, base + p);
+			p += 1 + g.w;
+		}
+		if (p > e && p < len)
+			add_break(b, base + p);
+		/* rows before it: the header, the rows above a closing rule */
+		size_t q = a;
+		while (q > g.w && blank(s[q - 1]) && grid_row(s, q - 1 - g.w, &g) &&
+		       (q - 1 - g.w == 0 || blank(s[q - 2 - g.w]))) {
+			add_break(b, base + q - 1);
+			q -= 1 + g.w;
+		}
+		if (q < a && q > 0)
+			add_break(b, base + q - 1);
+	}
+}
+
+/* zpool iostat -H: fields between tabs, rows between blanks once flattened:
+ *   "backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..." */
+static struct bl_re tabrow_re = BL_RE("(?<=\\t)[^\\s]{1,60}\\K (?=[^\\s]{1,256}\\t[^\\s]{1,60}\\t)", 0);
+
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
@@ -203,6 +305,21 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 			f.start++;
 		}
 		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (break_before(s, a, &at))
+			add_break(b, base + at);
+		pos = e > a ? e : a + 1;
+	}
+	if (len >= UNFLATTEN_MIN) {
+		rule_breaks(s, len, base, b);
+		pos = 0;
+		while (pos < len && bl_re_match(&tabrow_re, s, len, pos, &m)) {
+			add_break(b, base + m.ov[0]);
+			pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
+		}
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
