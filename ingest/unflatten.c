@@ -74,8 +74,8 @@ static struct bl_re end_re = BL_RE(
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
 	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd",
-	 * "[root@viejo ~]# dd" */
-	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
+	 * "[root@viejo ~]# dd", "root@fbsd:~ # zpool" */
+	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
 	"(?=(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?(?:dd|bonnie\\+\\+|bonnie|iozone|"
 	"diskinfo|zpool|zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"
 	"time|make|sleep|/usr/bin/time) )"
@@ -99,6 +99,9 @@ static struct bl_re weak_re = BL_RE(
 	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
 	"|capacity +operations +bandwidth"
 	"|(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+	/* and the second line of a histogram's header: "latency      read  write",
+	 * "req_size        ind    agg" */
+	"|(?:latency|req_size) +(?=read +write|ind +agg)"
 	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024" */
 	"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
 	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}",
@@ -193,13 +196,15 @@ static struct bl_re rule_re = BL_RE("-{2,}(?: {1,3}-{2,}){2,}", 0);
 #define GRID_MAX 64
 
 struct grid {
-	size_t w;             /* width of the rule */
+	const char *rule;     /* the rule itself, w bytes */
+	size_t w;
 	size_t end[GRID_MAX]; /* end column of each dash group */
 	size_t n;
 };
 
 static void grid_of(const char *r, size_t w, struct grid *g)
 {
+	g->rule = r;
 	g->w = w;
 	g->n = 0;
 	for (size_t i = 0; i < w && g->n < GRID_MAX; i++)
@@ -207,23 +212,18 @@ static void grid_of(const char *r, size_t w, struct grid *g)
 			g->end[g->n++] = i + 1;
 }
 
-/* Whether [from, from + w) of s is a row of the grid: a cell ends at each
- * column's end and a blank follows it (the first column, the pool or vdev
- * name, is left-aligned and only needs the blank). */
+/* Whether [from, from + w) of s is a row of the grid: blanks where the
+ * rule has them, and a cell ending at the end of each column (but the
+ * first, the pool or vdev name, which is left-aligned). */
 static bool grid_row(const char *s, size_t from, const struct grid *g)
 {
-	bool cell = false;
-	for (size_t i = 0; i < g->n; i++) {
-		size_t c = from + g->end[i];
-		if (g->end[i] < g->w && !blank(s[c]))
+	for (size_t c = 0; c < g->w; c++)
+		if (g->rule[c] == ' ' && !blank(s[from + c]))
 			return false;
-		if (i == 0)
-			continue;
-		if (blank(s[c - 1]))
+	for (size_t i = 1; i < g->n; i++)
+		if (blank(s[from + g->end[i] - 1]))
 			return false;
-		cell = true;
-	}
-	return cell && !blank(s[from + g->w - 1]);
+	return true;
 }
 
 static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b)
@@ -235,8 +235,11 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
 		pos = e;
 		struct grid g;
 		grid_of(s + a, e - a, &g);
-		if (g.n < 3)
-			continue;
+		if (g.n < 5)
+			continue; /* a pool and its capacity, operations and bandwidth */
+		size_t at;
+		if (break_before(s, a, &at))
+			add_break(b, base + at);
 		/* rows after the rule */
 		size_t p = e;
 		while (p < len && blank(s[p]) && p + 1 + g.w <= len && grid_row(s, p + 1, &g) &&
@@ -246,6 +249,8 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
 		}
 		if (p > e && p < len)
 			add_break(b, base + p);
+		else if (p == e && break_after(s, len, e, &at))
+			add_break(b, base + at);
 		/* rows before it: the header, the rows above a closing rule */
 		size_t q = a;
 		while (q > g.w && blank(s[q - 1]) && grid_row(s, q - 1 - g.w, &g) &&
@@ -253,14 +258,47 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
 			add_break(b, base + q - 1);
 			q -= 1 + g.w;
 		}
-		if (q < a && q > 0)
-			add_break(b, base + q - 1);
+		if (q < a && break_before(s, q, &at))
+			add_break(b, base + at);
 	}
 }
 
 /* zpool iostat -H: fields between tabs, rows between blanks once flattened:
- *   "backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..." */
-static struct bl_re tabrow_re = BL_RE("(?<=\\t)[^\\s]{1,60}\\K (?=[^\\s]{1,256}\\t[^\\s]{1,60}\\t)", 0);
+ *   "-Hpl 60:  backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..."
+ * Each blank next to a word of three tab-separated fields or more is a
+ * line break (a run of them held empty lines). Each word is read twice at
+ * most, up to WORD_MAX bytes. */
+#define WORD_MAX 1024
+
+static size_t tabs_in(const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += s[i] == '\t';
+	return n;
+}
+
+static void tab_rows(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	size_t i = 0, word = 0; /* start of the word before the blanks at i */
+	while (i < len) {
+		const char *sp = memchr(s + i, ' ', len - i);
+		if (!sp)
+			return;
+		size_t r0 = (size_t)(sp - s), r1 = r0;
+		while (r1 < len && s[r1] == ' ')
+			r1++;
+		const char *nx = r1 < len ? memchr(s + r1, ' ', len - r1) : NULL;
+		size_t wend = nx ? (size_t)(nx - s) : len;
+		size_t bfrom = r0 - word > WORD_MAX ? r0 - WORD_MAX : word;
+		size_t ato = wend - r1 > WORD_MAX ? r1 + WORD_MAX : wend;
+		if (r0 > 0 && r1 < len && (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2))
+			for (size_t k = r0; k < r1; k++)
+				add_break(b, base + k);
+		word = r1;
+		i = r1;
+	}
+}
 
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
@@ -315,11 +353,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 	}
 	if (len >= UNFLATTEN_MIN) {
 		rule_breaks(s, len, base, b);
-		pos = 0;
-		while (pos < len && bl_re_match(&tabrow_re, s, len, pos, &m)) {
-			add_break(b, base + m.ov[0]);
-			pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
-		}
+		tab_rows(s, len, base, b);
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
