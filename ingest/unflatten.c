@@ -102,9 +102,31 @@ static struct bl_re weak_re = BL_RE(
 	/* and the second line of a histogram's header: "latency      read  write",
 	 * "req_size        ind    agg" */
 	"|(?:latency|req_size) +(?=read +write|ind +agg)"
+	/* diskinfo: its device line "/dev/ada3" above "512  # sectorsize", the
+	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
+	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
+	 * pages keep "&nbsp;" for the indentation) */
+	"|/dev/[\\w./-]{1,60}(?=[ \\t]+\\S+[ \\t]+# sectorsize)|\\S+(?=[ \\t]+# sectorsize)"
+	"|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
+	"Synchronous random writes):"
+	"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
+	"outside|middle|inside|sectorsize|\\d+(?:\\.\\d+)? kbytes):"
+	"|time to read \\d+|calculated command overhead"
 	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024" */
 	"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
 	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}",
+	0);
+
+/* A line break after these, in a line already known to be flattened:
+ * the comments of diskinfo's identity lines, "512  # sectorsize", and
+ * the ends of its rows. */
+static struct bl_re weak_end_re = BL_RE(
+	"# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
+	"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
+	"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
+	"Rotation rate in RPM|Zone Mode)"
+	/* and the ends of its measurement rows: "=   19.927 msec", "=    45247 kbytes/sec" */
+	"|= +[\\d.]+ (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
 	0);
 
 /* A line break at the blank between two sentences, so that the one before
@@ -270,11 +292,13 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
  * most, up to WORD_MAX bytes. */
 #define WORD_MAX 1024
 
+/* Tabs between two fields in [from, to): "a\tb\tc" has two, diskinfo's
+ * "overhead\t\t\t=" none. */
 static size_t tabs_in(const char *s, size_t from, size_t to)
 {
 	size_t n = 0;
-	for (size_t i = from; i < to; i++)
-		n += s[i] == '\t';
+	for (size_t i = from + 1; i + 1 < to; i++)
+		n += s[i] == '\t' && s[i - 1] != '\t' && s[i + 1] != '\t';
 	return n;
 }
 
@@ -348,6 +372,13 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (break_before(s, a, &at))
+			add_break(b, base + at);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (break_after(s, len, e, &at))
 			add_break(b, base + at);
 		pos = e > a ? e : a + 1;
 	}
