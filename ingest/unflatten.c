@@ -63,7 +63,10 @@ static struct bl_re whole_re = BL_RE(
 	"|\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU "
 	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
 	"|\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
-	"|Command exited with non-zero status \\d+",
+	"|Command exited with non-zero status \\d+"
+	/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
+	"|(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
+	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec",
 	0);
 
 /* A line break after these: zsh prints the command before its times.
@@ -112,8 +115,14 @@ static struct bl_re weak_re = BL_RE(
 	"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
 	"outside|middle|inside|sectorsize|\\d+(?:\\.\\d+)? kbytes):"
 	"|time to read \\d+|calculated command overhead"
-	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024" */
-	"|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+	/* iozone's preamble, every line led by a tab: "\tRecord Size 8 KB"; not
+	 * diskinfo's "512         \t# sectorsize" */
+	"|(?<= )\\t(?!#)"
+	/* the line above iozone's header: "random  random    bkwd   record   stride" */
+	"|random +random +bkwd +record +stride"
+	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
+	 * "Run began: Wed Jun  7 14:40:12 2006" */
+	"|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
 	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}",
 	0);
 
@@ -324,6 +333,109 @@ static void tab_rows(const char *s, size_t len, size_t base, struct breaks *b)
 	}
 }
 
+/* ------------------------------------------------------ iozone's table
+ *
+ * iozone prints its table with printf widths, the file size right-aligned
+ * at column 16 under "kB" and the record length under "reclen":
+ *               kB  reclen    write  rewrite    read    reread
+ *             4096      64   805326  1390734  3296335  3604224
+ * Flattened, a row starts where its first two numbers line up with "kB"
+ * and "reclen"; the line start goes 16 columns before the end of "kB"
+ * (or at the blank before the header) and each row keeps that offset. */
+
+/* "              kB  reclen    write  rewrite ..." */
+static struct bl_re iozhead_re = BL_RE("\\b[kK][bB] +reclen +write", 0);
+
+#define IOZONE_KB_COLUMN 16
+/* How far after the header its first row may start. */
+#define IOZONE_HEAD_MAX 400
+
+struct token {
+	size_t a, e;
+};
+
+static bool next_token(const char *s, size_t len, size_t from, struct token *t)
+{
+	while (from < len && blank(s[from]))
+		from++;
+	if (from >= len)
+		return false;
+	t->a = from;
+	while (from < len && !blank(s[from]))
+		from++;
+	t->e = from;
+	return true;
+}
+
+static bool numeric(const char *s, const struct token *t)
+{
+	for (size_t i = t->a; i < t->e; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+			return false;
+	return true;
+}
+
+static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&iozhead_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], kb = a + 2, at;
+		pos = m.ov[1];
+		size_t r = kb;
+		while (r < len && blank(s[r]))
+			r++;
+		size_t dist = r + 6 - kb; /* from the end of "kB" to that of "reclen" */
+		size_t hs = 0;
+		bool fixed = kb > IOZONE_KB_COLUMN && blank(s[kb - IOZONE_KB_COLUMN - 1]);
+		for (size_t i = kb - IOZONE_KB_COLUMN; fixed && i < a; i++)
+			fixed = blank(s[i]);
+		if (fixed)
+			hs = kb - IOZONE_KB_COLUMN;
+		else if (break_before(s, a, &at))
+			hs = at + 1;
+		else
+			continue;
+		if (hs > 0)
+			add_break(b, base + hs - 1);
+		size_t col = kb - hs;
+		struct token t, u, last = {0, 0};
+		size_t p = m.ov[1];
+		bool rows = false;
+		while (next_token(s, len, p, &t)) {
+			if (!numeric(s, &t)) {
+				if (rows || t.a - m.ov[1] > IOZONE_HEAD_MAX)
+					break;
+				p = t.e;
+				continue;
+			}
+			/* a row starts here if this number and the next line up
+			 * with "kB" and "reclen" */
+			if (t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
+			    u.e - t.e == dist) {
+				size_t start = t.e - col;
+				bool ok = blank(s[start - 1]);
+				for (size_t i = start; ok && i < t.a; i++)
+					ok = blank(s[i]);
+				if (ok && start - 1 >= (rows ? last.e : m.ov[1])) {
+					add_break(b, base + start - 1);
+					rows = true;
+					last = u;
+					p = u.e;
+					continue;
+				}
+			}
+			if (!rows)
+				break;
+			last = t;
+			p = t.e;
+		}
+		if (rows && break_after(s, len, last.e, &at))
+			add_break(b, base + at);
+		pos = p > pos ? p : pos;
+	}
+}
+
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
@@ -385,6 +497,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 	if (len >= UNFLATTEN_MIN) {
 		rule_breaks(s, len, base, b);
 		tab_rows(s, len, base, b);
+		iozone_rows(s, len, base, b);
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
