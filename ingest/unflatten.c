@@ -118,6 +118,12 @@ static struct bl_re weak_re = BL_RE(
 	/* iozone's preamble, every line led by a tab: "\tRecord Size 8 KB"; not
 	 * diskinfo's "512         \t# sectorsize" */
 	"|(?<= )\\t(?!#)"
+	/* iozone -R: "Excel output is below:", "\"Writer report\"", and the
+	 * rows under the record lengths: "\"64\"   1149134  3526006" */
+	"|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
+	/* and its throughput report: "\"Throughput report Y-axis is ...\"",
+	 * "\"Record size = 64 kBytes \"", "\"  Initial write \"  812345.25" */
+	"|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
 	/* the line above iozone's header: "random  random    bkwd   record   stride" */
 	"|random +random +bkwd +record +stride"
 	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
@@ -134,7 +140,11 @@ static struct bl_re weak_end_re = BL_RE(
 	"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
 	"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
 	"Rotation rate in RPM|Zone Mode)"
-	/* and the ends of its measurement rows: "=   19.927 msec", "=    45247 kbytes/sec" */
+	/* iozone -R: a report's title and rows, "\"Writer report\"",
+	 * "\"64\"   1149134  3526006  1698432", "\"  Initial write \"  812345.25" */
+	"|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
+	"|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+"
+	/* and the ends of diskinfo's rows: "=   19.927 msec", "=    45247 kbytes/sec" */
 	"|= +[\\d.]+ (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
 	0);
 
@@ -341,7 +351,9 @@ static void tab_rows(const char *s, size_t len, size_t base, struct breaks *b)
  *             4096      64   805326  1390734  3296335  3604224
  * Flattened, a row starts where its first two numbers line up with "kB"
  * and "reclen"; the line start goes 16 columns before the end of "kB"
- * (or at the blank before the header) and each row keeps that offset. */
+ * (or at the blank before the header) and each row keeps that offset.
+ * The record length, a power of two, tells a row's start from two cells
+ * that happen to line up. */
 
 /* "              kB  reclen    write  rewrite ..." */
 static struct bl_re iozhead_re = BL_RE("\\b[kK][bB] +reclen +write", 0);
@@ -375,6 +387,18 @@ static bool numeric(const char *s, const struct token *t)
 	return true;
 }
 
+/* A record length: 4, 64, 16384 (kB) */
+static bool power_of_two(const char *s, const struct token *t)
+{
+	unsigned long long v = 0;
+	for (size_t i = t->a; i < t->e; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (1ULL << 40))
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v && !(v & (v - 1));
+}
+
 static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b)
 {
 	struct bl_re_match m;
@@ -399,25 +423,20 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b
 		if (hs > 0)
 			add_break(b, base + hs - 1);
 		size_t col = kb - hs;
-		struct token t, u, last = {0, 0};
-		size_t p = m.ov[1];
+		struct token t, u, last = {a, kb};
+		size_t p = a;
 		bool rows = false;
 		while (next_token(s, len, p, &t)) {
-			if (!numeric(s, &t)) {
-				if (rows || t.a - m.ov[1] > IOZONE_HEAD_MAX)
-					break;
-				p = t.e;
-				continue;
-			}
-			/* a row starts here if this number and the next line up
-			 * with "kB" and "reclen" */
-			if (t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
-			    u.e - t.e == dist) {
+			bool num = numeric(s, &t);
+			/* a row starts where a number and the next line up with
+			 * "kB" and "reclen" */
+			if (num && t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
+			    u.e - t.e == dist && power_of_two(s, &u)) {
 				size_t start = t.e - col;
-				bool ok = blank(s[start - 1]);
+				bool ok = start - 1 >= last.e && blank(s[start - 1]);
 				for (size_t i = start; ok && i < t.a; i++)
 					ok = blank(s[i]);
-				if (ok && start - 1 >= (rows ? last.e : m.ov[1])) {
+				if (ok) {
 					add_break(b, base + start - 1);
 					rows = true;
 					last = u;
@@ -425,10 +444,20 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b
 					continue;
 				}
 			}
-			if (!rows)
-				break;
-			last = t;
-			p = t.e;
+			/* a cell past the header's width: a row that a mail client
+			 * wrapped, its end at the start of the next line */
+			if (rows && num) {
+				last = t;
+				p = t.e;
+				continue;
+			}
+			/* the words of the header */
+			if (!rows && !num && t.a - a <= IOZONE_HEAD_MAX) {
+				last = t;
+				p = t.e;
+				continue;
+			}
+			break;
 		}
 		if (rows && break_after(s, len, last.e, &at))
 			add_break(b, base + at);

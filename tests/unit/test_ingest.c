@@ -315,6 +315,36 @@ static void test_unflatten_tables(void)
 			    "\n"
 			    "ada4p1\t300M\t19.7G\t0\t110\t0\t11.0M\n"
 			    "Tabs between the fields, no header."));
+	/* iozone: the preamble's tab-led lines, rows found by the columns of
+	 * "kB" and "reclen" (the header line's trailing blanks kept) */
+	CHECK(unflattens_to("Operations per second on the old array, 8k records, direct I/O:\n"
+			    "# iozone -i0 -i1 -O -s2g -r8k -f /export/iozone.tmp\n"
+			    "\tIozone: Performance Test of File I/O\n"
+			    "\tRecord Size 8 KB\n"
+			    "                                                            random  random    bkwd   record   stride\n"
+			    "              KB  reclen   write rewrite    read    reread    read   write\n"
+			    "         2097152       8     452    1626      732      740    1776    1627\n"
+			    "         2097152      16     904    3252     1464     1480    3552    3254\n"
+			    "            4096      64     805    1390     3296     3604    1234    5678\n"
+			    "iozone test complete."));
+	/* two cells that happen to line up with "kB" and "reclen" (102858 is
+	 * no record length) stay in their row */
+	CHECK(unflattens_to("Before the update, on the same pool, with the same file size:\n"
+			    "    KB  reclen   write rewrite    read    reread    read   write\n"
+			    "262144       4   78206  102858   255676   169557  115634   50844\n"
+			    "262144      64  118094  117850   138111   148853  145103   62908\n"
+			    "After the update: much the same, as the table shows."));
+	/* iozone -R */
+	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
+			    " Excel output is below:\n"
+			    " \"Writer report\"\n"
+			    "        \"4\"  \"8\"  \"16\"\n"
+			    "\"64\"   1149134  3526006  1698432\n"
+			    " \"128\"   3050294  2490748  2673568\n"
+			    " \"Throughput report Y-axis is type of test X-axis is number of processes\"\n"
+			    "\"Record size = 64 kBytes \"\n"
+			    " \"  Initial write \"  812345.25   1402553.50\n"
+			    "The rest looked the same."));
 	/* GNU time -v keeps its tab-led fields whole */
 	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
 			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
