@@ -124,6 +124,13 @@ static struct bl_re weak_re = BL_RE(
 	/* and its throughput report: "\"Throughput report Y-axis is ...\"",
 	 * "\"Record size = 64 kBytes \"", "\"  Initial write \"  812345.25" */
 	"|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
+	/* bonnie and bonnie++ headers: "Version  1.96       ------Sequential Output------",
+	 * "-------Sequential Output--------", "-Per Char- --Block--- -Rewrite--",
+	 * "Concurrency   1     -Per Chr- --Block--", "-Create-- --Read--- -Delete--",
+	 * "------Sequential Create------", and "Latency   12345us" */
+	"|Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential (?:Output|Create)"
+	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block|-Create-- +--Read---"
+	"|Latency +\\d"
 	/* the line above iozone's header: "random  random    bkwd   record   stride" */
 	"|random +random +bkwd +record +stride"
 	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
@@ -306,6 +313,7 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
 
 /* zpool iostat -H: fields between tabs, rows between blanks once flattened:
  *   "-Hpl 60:  backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..."
+ * and bonnie++'s CSV lines, fields between commas.
  * Each blank next to a word of three tab-separated fields or more is a
  * line break (a run of them held empty lines). Each word is read twice at
  * most, up to WORD_MAX bytes. */
@@ -318,6 +326,17 @@ static size_t tabs_in(const char *s, size_t from, size_t to)
 	size_t n = 0;
 	for (size_t i = from + 1; i + 1 < to; i++)
 		n += s[i] == '\t' && s[i - 1] != '\t' && s[i + 1] != '\t';
+	return n;
+}
+
+/* bonnie++'s CSV lines: "1.97,1.97,srv,1,1389000000,8G,,..." */
+#define CSV_MIN 8
+
+static size_t commas_in(const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += s[i] == ',';
 	return n;
 }
 
@@ -335,7 +354,8 @@ static void tab_rows(const char *s, size_t len, size_t base, struct breaks *b)
 		size_t wend = nx ? (size_t)(nx - s) : len;
 		size_t bfrom = r0 - word > WORD_MAX ? r0 - WORD_MAX : word;
 		size_t ato = wend - r1 > WORD_MAX ? r1 + WORD_MAX : wend;
-		if (r0 > 0 && r1 < len && (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2))
+		if (r0 > 0 && r1 < len && (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2 ||
+					   commas_in(s, bfrom, r0) >= CSV_MIN || commas_in(s, r1, ato) >= CSV_MIN))
 			for (size_t k = r0; k < r1; k++)
 				add_break(b, base + k);
 		word = r1;
@@ -465,6 +485,95 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b
 	}
 }
 
+/* ------------------------------------------------------ bonnie's tables
+ *
+ * bonnie and bonnie++ right-align their rows to the end of the header:
+ *   Machine    GB M/sec %CPU M/sec %CPU M/sec %CPU M/sec %CPU M/sec %CPU  /sec %CPU
+ *   vol-ssd     8  48.2 77.0 410.5 70.1 160.3 20.2  55.1 76.4 1210.7 60.3  5120 50.2
+ *                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+ *                    16 12345  56 +++++ +++ 23456  78 +++++ +++ +++++ +++ 34567  89
+ * so the rows after a header are cut at its width (a cell that overflows
+ * its column moves the end by a column or two). */
+
+/* "Machine    GB M/sec", "Machine        Size K/sec", "Name:Size etc        /sec",
+ * "files  /sec %CP", "files:max:min        /sec %CP" */
+static struct bl_re bonhead_re = BL_RE(
+	"(?:Machine|Kernel) +(?:Size|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
+	"files(?::max(?::min)?)? +/sec +%CP",
+	0);
+
+#define BONNIE_SLACK 3
+
+static bool header_word(const char *s, const struct token *t)
+{
+	static const char *const words[] = {"K/sec", "M/sec", "/sec", "%CP", "%CPU", NULL};
+	for (const char *const *w = words; *w; w++)
+		if (strlen(*w) == t->e - t->a && memcmp(*w, s + t->a, t->e - t->a) == 0)
+			return true;
+	return false;
+}
+
+/* Whether [from, to) holds a row of numbers: "8  48.2 77.0", "16 +++++ +++",
+ * "64G:4k::65536           16.8m  21", not "Latency   702ms     488ms". */
+static bool bonnie_row(const char *s, size_t from, size_t to)
+{
+	struct token t;
+	size_t n = 0, num = 0, p = from;
+	while (p < to && next_token(s, to, p, &t)) {
+		if (n == 0 && ((t.e - t.a == 7 && memcmp(s + t.a, "Latency", 7) == 0) ||
+			       (t.e - t.a == 7 && memcmp(s + t.a, "Version", 7) == 0)))
+			return false;
+		n++;
+		bool digit = false;
+		for (size_t i = t.a; i < t.e; i++)
+			digit |= (s[i] >= '0' && s[i] <= '9') || s[i] == '+';
+		num += digit;
+		p = t.e;
+	}
+	return n >= 3 && num * 4 >= n * 3;
+}
+
+static void bonnie_rows(const char *s, size_t len, size_t base, struct breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0, at;
+	while (pos < len && bl_re_match(&bonhead_re, s, len, pos, &m)) {
+		size_t a = m.ov[0];
+		pos = m.ov[1];
+		size_t hs = break_before(s, a, &at) ? at + 1 : 0;
+		if (hs)
+			add_break(b, base + hs - 1);
+		struct token t;
+		size_t he = m.ov[1], p = m.ov[1];
+		while (next_token(s, len, p, &t) && header_word(s, &t)) {
+			he = t.e;
+			p = t.e;
+		}
+		size_t w = he - hs;
+		p = he;
+		/* each row: the blank at p ended the line above */
+		while (p < len && blank(s[p])) {
+			size_t r = p + 1, end = 0;
+			for (size_t d = 0; d <= BONNIE_SLACK && !end; d++) {
+				size_t c[2] = {r + w + d, r + w - d};
+				for (int k = 0; k < 2 && !end; k++)
+					if (c[k] > r && c[k] <= len && !blank(s[c[k] - 1]) &&
+					    (c[k] == len || blank(s[c[k]])))
+						end = c[k];
+			}
+			if (!end || !bonnie_row(s, r, end))
+				break;
+			add_break(b, base + p);
+			p = end;
+		}
+		if (p > he && p < len && break_after(s, len, p, &at))
+			add_break(b, base + at);
+		else if (p == he && break_after(s, len, he, &at))
+			add_break(b, base + at);
+		pos = p > pos ? p : pos;
+	}
+}
+
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
@@ -527,6 +636,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		rule_breaks(s, len, base, b);
 		tab_rows(s, len, base, b);
 		iozone_rows(s, len, base, b);
+		bonnie_rows(s, len, base, b);
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
