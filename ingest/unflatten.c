@@ -129,7 +129,7 @@ static struct bl_re weak_re = BL_RE(
 	 * "Concurrency   1     -Per Chr- --Block--", "-Create-- --Read--- -Delete--",
 	 * "------Sequential Create------", and "Latency   12345us" */
 	"|Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential (?:Output|Create)"
-	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block|-Create-- +--Read---"
+	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite|-Create-- +--Read---"
 	"|Latency +\\d"
 	/* the line above iozone's header: "random  random    bkwd   record   stride" */
 	"|random +random +bkwd +record +stride"
@@ -533,6 +533,20 @@ static bool bonnie_row(const char *s, size_t from, size_t to)
 	return n >= 3 && num * 4 >= n * 3;
 }
 
+/* "12043us", "301ms", "1.2s" */
+static bool latency(const char *s, const struct token *t)
+{
+	size_t i = t->a;
+	while (i < t->e && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+		i++;
+	if (i == t->a)
+		return false;
+	size_t n = t->e - i;
+	return (n == 2 && (memcmp(s + i, "us", 2) == 0 || memcmp(s + i, "ms", 2) == 0 ||
+			   memcmp(s + i, "ns", 2) == 0)) ||
+	       (n == 1 && s[i] == 's');
+}
+
 static void bonnie_rows(const char *s, size_t len, size_t base, struct breaks *b)
 {
 	struct bl_re_match m;
@@ -554,6 +568,17 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct breaks *b
 		/* each row: the blank at p ended the line above */
 		while (p < len && blank(s[p])) {
 			size_t r = p + 1, end = 0;
+			/* bonnie++ 1.96+: each row's latencies on the line below it,
+			 * "Latency             12043us     301ms     512ms" */
+			if (next_token(s, len, r, &t) && t.e - t.a == 7 &&
+			    memcmp(s + t.a, "Latency", 7) == 0 && t.a == r) {
+				end = t.e;
+				while (next_token(s, len, end, &t) && latency(s, &t))
+					end = t.e;
+				add_break(b, base + p);
+				p = end;
+				continue;
+			}
 			for (size_t d = 0; d <= BONNIE_SLACK && !end; d++) {
 				size_t c[2] = {r + w + d, r + w - d};
 				for (int k = 0; k < 2 && !end; k++)
