@@ -8,6 +8,7 @@
  * becomes a line break, and so does the blank after a complete tool line.
  * Each break replaces one blank, so the text keeps its length and its
  * offsets. To teach it a new tool, add the tool's line shapes below. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,8 @@ static struct bl_re weak_re = BL_RE(
 	/* zpool iostat headers: "capacity     operations     bandwidth",
 	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
 	"|capacity +operations +bandwidth"
+	/* and -T u's timestamp above a sample: "1796018647" */
+	"|\\d{9,11}(?= +capacity +operations +bandwidth)"
 	"|(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
 	/* and the second line of a histogram's header: "latency      read  write",
 	 * "req_size        ind    agg" */
@@ -129,14 +132,15 @@ static struct bl_re weak_re = BL_RE(
 	 * "Concurrency   1     -Per Chr- --Block--", "-Create-- --Read--- -Delete--",
 	 * "------Sequential Create------", and "Latency   12345us" */
 	"|Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential (?:Output|Create)"
-	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite|-Create-- +--Read---"
+	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite"
+	"|-Create-- +--Read--- +-Delete-- +-Create--"
 	"|Latency +\\d"
 	/* the line above iozone's header: "random  random    bkwd   record   stride" */
 	"|random +random +bkwd +record +stride"
 	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
 	 * "Run began: Wed Jun  7 14:40:12 2006" */
 	"|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}",
+	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
 	0);
 
 /* A line break after these, in a line already known to be flattened:
@@ -274,6 +278,23 @@ static bool grid_row(const char *s, size_t from, const struct grid *g)
 	return true;
 }
 
+/* zpool iostat -T u and -T d stamp each sample, rows between: "1796018648",
+ * "Mon Nov 30 06:04:09 UTC 2026" */
+static struct bl_re stamp_re = BL_RE(
+	"\\d{9,11}(?= )|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}(?= )",
+	0);
+
+/* The length of the timestamp at s[r], or 0. */
+static size_t stamp_at(const char *s, size_t len, size_t r)
+{
+	struct bl_re_match m;
+	size_t lim = len - r > 64 ? r + 64 : len;
+	if (bl_re_match(&stamp_re, s, lim, r, &m) && m.ov[0] == r)
+		return m.ov[1] - r;
+	return 0;
+}
+
 static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b)
 {
 	struct bl_re_match m;
@@ -290,15 +311,34 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct breaks *b
 			add_break(b, base + at);
 		/* rows after the rule */
 		size_t p = e;
-		while (p < len && blank(s[p]) && p + 1 + g.w <= len && grid_row(s, p + 1, &g) &&
-		       (p + 1 + g.w == len || blank(s[p + 1 + g.w]))) {
+		for (;;) {
+			if (p >= len || !blank(s[p]))
+				break;
+			size_t ts = p > e ? stamp_at(s, len, p + 1) : 0;
+			if (ts && p + 1 + ts < len && blank(s[p + 1 + ts]) &&
+			    p + 2 + ts + g.w <= len && grid_row(s, p + 2 + ts, &g)) {
+				add_break(b, base + p);
+				p += 1 + ts;
+				continue;
+			}
+			if (!(p + 1 + g.w <= len && grid_row(s, p + 1, &g) &&
+			      (p + 1 + g.w == len || blank(s[p + 1 + g.w]))))
+				break;
 			add_break(b, base + p);
 			p += 1 + g.w;
 		}
 		if (p > e && p < len)
 			add_break(b, base + p);
-		else if (p == e && break_after(s, len, e, &at))
+		else if (p == e && break_after(s, len, e, &at)) {
 			add_break(b, base + at);
+			/* zpool iostat -v leaves an empty line between samples:
+			 * "-----  -----\n\n              capacity" */
+			size_t k = e;
+			while (k < len && blank(s[k]))
+				k++;
+			if (k - e >= 2 && len - k >= 8 && memcmp(s + k, "capacity", 8) == 0)
+				add_break(b, base + e + 1);
+		}
 		/* rows before it: the header, the rows above a closing rule */
 		size_t q = a;
 		while (q > g.w && blank(s[q - 1]) && grid_row(s, q - 1 - g.w, &g) &&
@@ -495,14 +535,30 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct breaks *b
  * so the rows after a header are cut at its width (a cell that overflows
  * its column moves the end by a column or two). */
 
-/* "Machine    GB M/sec", "Machine        Size K/sec", "Name:Size etc        /sec",
+/* "Machine    GB M/sec", "Machine        Size K/sec", "Machine   Size:chnk K/sec",
+ * "Name:Size etc        /sec",
  * "files  /sec %CP", "files:max:min        /sec %CP" */
 static struct bl_re bonhead_re = BL_RE(
-	"(?:Machine|Kernel) +(?:Size|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
+	"(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
 	"files(?::max(?::min)?)? +/sec +%CP",
 	0);
 
 #define BONNIE_SLACK 3
+#define BONNIE_OVERFLOW 12
+
+/* A machine's name or a word, not a cell ("16.8m", "+++++", "**88826**") */
+static bool name_like(char c)
+{
+	return !((c >= '0' && c <= '9') || c == '+' || c == '*' || c == '.');
+}
+
+static bool has_digit(const char *s, const struct token *t)
+{
+	for (size_t i = t->a; i < t->e; i++)
+		if ((s[i] >= '0' && s[i] <= '9') || s[i] == '+')
+			return true;
+	return false;
+}
 
 static bool header_word(const char *s, const struct token *t)
 {
@@ -513,24 +569,21 @@ static bool header_word(const char *s, const struct token *t)
 	return false;
 }
 
-/* Whether [from, to) holds a row of numbers: "8  48.2 77.0", "16 +++++ +++",
- * "64G:4k::65536           16.8m  21", not "Latency   702ms     488ms". */
-static bool bonnie_row(const char *s, size_t from, size_t to)
+/* How many cells [from, to) holds when it is a row of numbers: "8  48.2 77.0",
+ * "16 +++++ +++", "64G:4k::65536           16.8m  21"; SIZE_MAX when it is
+ * not (prose; "Latency   702ms     488ms" is read apart). */
+static size_t bonnie_row(const char *s, size_t from, size_t to)
 {
 	struct token t;
-	size_t n = 0, num = 0, p = from;
+	size_t n = 0, p = from;
 	while (p < to && next_token(s, to, p, &t)) {
-		if (n == 0 && ((t.e - t.a == 7 && memcmp(s + t.a, "Latency", 7) == 0) ||
-			       (t.e - t.a == 7 && memcmp(s + t.a, "Version", 7) == 0)))
-			return false;
+		/* the machine's name first, then numbers only */
+		if (n > 0 && !has_digit(s, &t))
+			return SIZE_MAX;
 		n++;
-		bool digit = false;
-		for (size_t i = t.a; i < t.e; i++)
-			digit |= (s[i] >= '0' && s[i] <= '9') || s[i] == '+';
-		num += digit;
 		p = t.e;
 	}
-	return n >= 3 && num * 4 >= n * 3;
+	return n >= 3 ? n : SIZE_MAX;
 }
 
 /* "12043us", "301ms", "1.2s" */
@@ -558,11 +611,16 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct breaks *b
 		if (hs)
 			add_break(b, base + hs - 1);
 		struct token t;
-		size_t he = m.ov[1], p = m.ov[1];
-		while (next_token(s, len, p, &t) && header_word(s, &t)) {
+		size_t he = m.ov[1], p = a, nh = 0;
+		while (next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
 			he = t.e;
 			p = t.e;
+			nh++;
 		}
+		/* bon_csv2txt puts the machine's name before the file count
+		 * too: "raid5            16  5011  18 +++++ +++" under "files:max:min" */
+		if (s[a] == 'f')
+			nh++;
 		size_t w = he - hs;
 		p = he;
 		/* each row: the blank at p ended the line above */
@@ -579,14 +637,24 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct breaks *b
 				p = end;
 				continue;
 			}
-			for (size_t d = 0; d <= BONNIE_SLACK && !end; d++) {
-				size_t c[2] = {r + w + d, r + w - d};
-				for (int k = 0; k < 2 && !end; k++)
-					if (c[k] > r && c[k] <= len && !blank(s[c[k] - 1]) &&
-					    (c[k] == len || blank(s[c[k]])))
-						end = c[k];
+			/* a row whose numbers overflow their columns ends where
+			 * the next line's first word (a name, "Latency") starts */
+			for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
+				size_t c = r + w + BONNIE_OVERFLOW - d;
+				if (c > r && c <= len && !blank(s[c - 1]) && (c == len || blank(s[c])) &&
+				    bonnie_row(s, r, c) <= nh &&
+				    (!next_token(s, len, c, &t) || name_like(s[t.a])))
+					end = c;
 			}
-			if (!end || !bonnie_row(s, r, end))
+			/* else the longest row that has no more cells than the
+			 * header has words: cells that overflow push the end right */
+			for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
+				size_t c = r + w + BONNIE_SLACK - d;
+				if (c > r && c <= len && !blank(s[c - 1]) && (c == len || blank(s[c])) &&
+				    bonnie_row(s, r, c) <= nh)
+					end = c;
+			}
+			if (!end)
 				break;
 			add_break(b, base + p);
 			p = end;

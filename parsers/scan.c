@@ -353,6 +353,13 @@ static bool ends_sentence(const char *s, size_t len)
 	return c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == ')';
 }
 
+/* The message's subject or a page's heading ("<h1>Re: benchmarks</h1>")
+ * names the whole post, not the run below it. */
+static bool is_subject(const struct bl_message *m, const char *s, size_t len)
+{
+	return m->subject && strlen(m->subject) == len && memcmp(m->subject, s, len) == 0;
+}
+
 #define LABEL_LOOKBACK 200
 #define CAPTION_LOOKBACK 3
 
@@ -390,7 +397,8 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
 					 !ends_sentence(up.s, up.len);
 			if (!cap && !prose && nonblank <= CAPTION_LOOKBACK && !continued &&
-			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
+			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl) &&
+			    !is_subject(sc->msg, ts, tl)) {
 				cap = ts;
 				caplen = tl;
 			}

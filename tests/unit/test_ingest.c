@@ -172,6 +172,15 @@ static void test_html(void)
 	CHECK(strcmp(o.s, "a  b > c\n\n  x\n  y\nd\ne &A\n") == 0);
 	CHECK(origin(&o, 0) == (size_t)(strstr(raw, "a&nbsp") - raw));
 	bl_tbuf_free(&o);
+	CHECK(msg.subject == NULL);
+	/* the page's <h1> names it (before its <title>), when no mail did */
+	DECODE(o, "<html><head><title>Archive</title></head><body><h1>Re: benchmarks</h1>"
+		  "<pre>$ dd</pre></body></html>", bl_html_to_text(&msg, &in, &o));
+	CHECK(msg.subject && strcmp(msg.subject, "Re: benchmarks") == 0);
+	bl_tbuf_free(&o);
+	DECODE(o, "<title> ZFS on top of mirrors\n </title><p>text</p>", bl_html_to_text(&msg, &in, &o));
+	CHECK(msg.subject && strcmp(msg.subject, "ZFS on top of mirrors") == 0);
+	bl_tbuf_free(&o);
 	CHECK(bl_html_detect("  <!DOCTYPE html><html>", 23));
 	CHECK(!bl_html_detect("2000+0 records in <b>", 21));
 	char cs[32];
@@ -345,6 +354,32 @@ static void test_unflatten_tables(void)
 			    "\"Record size = 64 kBytes \"\n"
 			    " \"  Initial write \"  812345.25   1402553.50\n"
 			    "The rest looked the same."));
+	/* bonnie: rows cut at the header's width, one that overflows its
+	 * columns ends before the next name */
+	CHECK(unflattens_to("Second machine, same pool moved over, with the same test as above:\n"
+			    " # bonnie -d /home/dslab/data -s 4096 -m zfs\n"
+			    "              -------Sequential Output-------- ---Sequential Input-- --Random--\n"
+			    "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---\n"
+			    "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+			    "zfs      4096 79500 44.1 106960 20.8 60252 12.9 155730 70.2 170719 13.6 121.5  0.5\n"
+			    "zfs      4096 78294 42.9 108320 20.8 58735 13.0 145792 64.4 167522 13.2 118.4  0.5\n"
+			    "The older box with the same disks, for comparison."));
+	/* bonnie++: latency lines between the rows, the file table, CSV */
+	CHECK(unflattens_to("Two passes with -x 2 pasted into one table (the second row has no name):\n"
+			    " Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n"
+			    "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+			    "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+			    "db-replica-07.ex 8G   702  97 98011  14 40321   6  1533  96 120455   9 402.1   5\n"
+			    "Latency             12043us     301ms     512ms    9822us   88310us     410ms\n"
+			    "                      699  97 97345  14 41002   6  1529  96 119800   9 398.7   5\n"
+			    "Latency             11987us     298ms     530ms   10201us   90122us     395ms\n"
+			    "                    ------Sequential Create------ --------Random Create--------\n"
+			    "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+			    "files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+			    "raid5            16  5011  18 +++++ +++  4712  14  5230  19 +++++ +++  3901  12\n"
+			    "1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
+			    "1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
+			    "That is all."));
 	/* GNU time -v keeps its tab-led fields whole */
 	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
 			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
