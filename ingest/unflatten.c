@@ -29,6 +29,9 @@
 
 /* A line break before and after these. */
 static struct bl_re whole_re = BL_RE(
+	/* (each alternative starts where a number does, so that a long run of
+	 * digits is tried once, not from each of its digits) */
+	"(?<![\\d.])(?:"
 	/* "200+0 records in", "^C5862919230+0 записей получено", and the
 	 * translations GNU dd prints: "2048+0 Datensätze ein" */
 	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"
@@ -67,13 +70,13 @@ static struct bl_re whole_re = BL_RE(
 	"|Command exited with non-zero status \\d+"
 	/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
 	"|(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
-	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec",
+	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec)",
 	0);
 
 /* A line break after these: zsh prints the command before its times.
  *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
 static struct bl_re end_re = BL_RE(
-	"\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
+	"(?<![\\d.])\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
 
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
@@ -98,13 +101,13 @@ static struct bl_re weak_re = BL_RE(
 	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
 	"\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
 	/* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
-	"|\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)"
+	"|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)"
 	/* zpool iostat headers: "capacity     operations     bandwidth",
 	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
 	"|capacity +operations +bandwidth"
 	/* and -T u's timestamp above a sample: "1796018647" */
-	"|\\d{9,11}(?= +capacity +operations +bandwidth)"
-	"|(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+	"|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
+	"|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
 	/* and the second line of a histogram's header: "latency      read  write",
 	 * "req_size        ind    agg" */
 	"|(?:latency|req_size) +(?=read +write|ind +agg)"
@@ -112,11 +115,11 @@ static struct bl_re weak_re = BL_RE(
 	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
 	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
 	 * pages keep "&nbsp;" for the indentation) */
-	"|/dev/[\\w./-]{1,60}(?=[ \\t]+\\S+[ \\t]+# sectorsize)|\\S+(?=[ \\t]+# sectorsize)"
+	"|/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
 	"|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
 	"Synchronous random writes):"
 	"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
-	"outside|middle|inside|sectorsize|\\d+(?:\\.\\d+)? kbytes):"
+	"outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
 	"|time to read \\d+|calculated command overhead"
 	/* iozone's preamble, every line led by a tab: "\tRecord Size 8 KB"; not
 	 * diskinfo's "512         \t# sectorsize" */
@@ -156,7 +159,7 @@ static struct bl_re weak_end_re = BL_RE(
 	"|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
 	"|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+"
 	/* and the ends of diskinfo's rows: "=   19.927 msec", "=    45247 kbytes/sec" */
-	"|= +[\\d.]+ (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
+	"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
 	0);
 
 /* A line break at the blank between two sentences, so that the one before
@@ -243,7 +246,7 @@ static bool break_after(const char *s, size_t len, size_t e, size_t *at)
  * piece has its cells where the rule has its columns. */
 
 /* "----------  -----  -----  -----" (three columns or more) */
-static struct bl_re rule_re = BL_RE("-{2,}(?: {1,3}-{2,}){2,}", 0);
+static struct bl_re rule_re = BL_RE("(?<!-)-{2,}(?: {1,3}-{2,}){2,}", 0);
 
 #define GRID_MAX 64
 
@@ -711,6 +714,11 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		}
 		pos = e > a ? e : a + 1;
 	}
+	/* a line of a megabyte or more is no post (a flattened mail is some
+	 * kilobytes): the tables' shapes are not looked for in it, which
+	 * keeps a hostile line of digits or dashes cheap */
+	if (len >= HUGE_LINE)
+		goto sentences;
 	pos = 0;
 	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
@@ -731,6 +739,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		iozone_rows(s, len, base, b);
 		bonnie_rows(s, len, base, b);
 	}
+sentences:
 	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
 		add_break(b, base + m.ov[0]);
