@@ -24,7 +24,35 @@ struct html {
 	int pre;
 	bool pending_space;
 	int newlines; /* newlines at the end of out */
+	/* the page's heading (<h1>, else <title>): where its text starts in
+	 * out, and what it says */
+	size_t heading_from;
+	bool in_heading;
+	char *h1, *title;
 };
+
+/* The text of out from `from` on, blanks trimmed, for a heading. */
+static char *heading_text(const struct bl_tbuf *out, size_t from)
+{
+	if (from > out->len)
+		return NULL;
+	const char *t = out->s + from;
+	size_t n = out->len - from;
+	while (n && (t[0] == ' ' || t[0] == '\n' || t[0] == '\t')) {
+		t++;
+		n--;
+	}
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\n' || t[n - 1] == '\t'))
+		n--;
+	if (!n || n > 300 || memchr(t, '\n', n))
+		return NULL;
+	char *r = malloc(n + 1);
+	if (r) {
+		memcpy(r, t, n);
+		r[n] = '\0';
+	}
+	return r;
+}
 
 static bool has_prefix_ci(const char *s, size_t n, const char *p)
 {
@@ -259,6 +287,22 @@ void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 				h.newlines++;
 			} else if (tl && block_element(t, tl)) {
 				emit_newline(&h, origin);
+				/* "<h1>Re: benchmarks</h1>", "<title>...</title>": the
+				 * first of each names the page */
+				bool h1 = tl == 2 && strncasecmp(t, "h1", 2) == 0;
+				bool ttl = tl == 5 && strncasecmp(t, "title", 5) == 0;
+				if ((h1 && !h.h1) || (ttl && !h.title)) {
+					if (!close) {
+						h.in_heading = true;
+						h.heading_from = out->len;
+					} else if (h.in_heading) {
+						h.in_heading = false;
+						if (h1)
+							h.h1 = heading_text(out, h.heading_from);
+						else
+							h.title = heading_text(out, h.heading_from);
+					}
+				}
 			} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 ||
 						strncasecmp(t, "th", 2) == 0)) && !close) {
 				if (out->len && !h.newlines)
@@ -308,6 +352,16 @@ void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 		i = j;
 	}
 	(void)unclosed_comment;
+	/* a page with no mail headers around it is named by its heading */
+	if (!m->subject) {
+		m->subject = h.h1 ? h.h1 : h.title;
+		if (h.h1)
+			h.h1 = NULL;
+		else
+			h.title = NULL;
+	}
+	free(h.h1);
+	free(h.title);
 	if (out->len && out->s[out->len - 1] != '\n')
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
 }

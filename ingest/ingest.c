@@ -173,7 +173,11 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt)
 	}
 	if (flowed)
 		STEP(&st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
-	if (bl_unflatten_detect(st.cur.s, st.cur.len)) {
+	/* detection runs PCRE2's JIT over the text: bl_src_from_tbuf zeroes
+	 * the bytes past its end that the JIT may read */
+	struct bl_src probe;
+	bl_src_from_tbuf(&probe, &st.cur);
+	if (bl_unflatten_detect(probe.s, probe.len)) {
 		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
 			bl_unflatten_headers(m, st.cur.s, st.cur.len);
 		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);

@@ -77,27 +77,52 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			       bad, m->raw_offset + bl_src_origin(in, first_bad));
 }
 
+/* Encoders break lines at 76 columns (RFC 2045), quopri and most mailers
+ * at 73 to 76: a line that long ending in "=" is a soft break, even in a
+ * table with no '=' of its own:
+ *   pool        alloc   free   read  write   read  write   read  write  =
+ *   read  write
+ * A shorter line ending in "=" ("export CFLAGS=") is only counted. */
+#define QP_WIDTH_MIN 60
+#define QP_WIDTH_MAX 76
+
+/* The length of the line that holds s[i], up to s[i] included, or
+ * QP_WIDTH_MAX + 1 when it is longer. */
+static size_t line_length(const unsigned char *s, size_t i)
+{
+	size_t k = 0;
+	while (k <= QP_WIDTH_MAX && k < i && s[i - k - 1] != '\n')
+		k++;
+	return k + 1;
+}
+
+static bool upper_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F');
+}
+
 bool bl_qp_detect(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t esc = 0, soft = 0, bad = 0, strong = 0;
+	size_t esc = 0, soft = 0, bad = 0, strong = 0, sure = 0;
 	for (size_t i = 0; i < len;) {
 		const unsigned char *eq = memchr(s + i, '=', len - i);
 		if (!eq)
 			break;
 		i = (size_t)(eq - s);
-		bool h1 = i + 1 < len && ((s[i + 1] >= '0' && s[i + 1] <= '9') ||
-					  (s[i + 1] >= 'A' && s[i + 1] <= 'F'));
-		bool h2 = i + 2 < len && ((s[i + 2] >= '0' && s[i + 2] <= '9') ||
-					  (s[i + 2] >= 'A' && s[i + 2] <= 'F'));
+		bool h1 = i + 1 < len && upper_hex(s[i + 1]);
+		bool h2 = i + 2 < len && upper_hex(s[i + 2]);
 		if (h1 && h2) {
 			esc++;
-			/* "=3D" (a literal '='), "=20"/"=09" (trailing blanks) and
-			 * 8-bit bytes are what encoders write; count=2000 is not */
-			if ((s[i + 1] == '3' && s[i + 2] == 'D') ||
-			    (s[i + 1] == '2' && s[i + 2] == '0' &&
-			     (i + 3 >= len || s[i + 3] == '\n' || s[i + 3] == '\r' || s[i + 3] == ' ')) ||
-			    (s[i + 1] >= '8'))
+			/* "=3D" (a literal '='), "=20"/"=09" ending a line
+			 * (trailing blanks; "=20 " once flattened) and 8-bit
+			 * bytes are what encoders write; count=2000 is not */
+			bool eol = i + 3 >= len || s[i + 3] == '\n' || s[i + 3] == '\r';
+			bool blank = (s[i + 1] == '2' && s[i + 2] == '0') ||
+				     (s[i + 1] == '0' && s[i + 2] == '9');
+			if ((s[i + 1] == '3' && s[i + 2] == 'D') || (blank && eol) || s[i + 1] >= '8')
+				sure++;
+			if (blank && !eol && s[i + 3] == ' ')
 				strong++;
 			i += 3;
 			continue;
@@ -105,15 +130,22 @@ bool bl_qp_detect(const char *str, size_t len)
 		size_t k = i + 1;
 		while (k < len && (s[k] == ' ' || s[k] == '\t'))
 			k++;
-		if (k < len && (s[k] == '\n' || s[k] == '\r'))
+		if (k < len && (s[k] == '\n' || s[k] == '\r')) {
 			soft++;
-		else if (k == i + 2 && k < len && s[k] != '=')
+			size_t w = line_length(s, i);
+			if (k == i + 1 && w >= QP_WIDTH_MIN && w <= QP_WIDTH_MAX)
+				sure++; /* a soft break at the encoder's width */
+		} else if (k == i + 2 && k < len && s[k] != '=') {
 			soft++; /* "= " in a flattened text */
-		else
+		} else {
 			bad++;
+		}
 		i++;
 	}
-	if (!strong)
-		return false;
-	return esc + soft >= 3 && bad * 4 <= esc + soft;
+	/* one sign that only an encoder leaves is enough when no '=' says
+	 * otherwise; "=20 " (a flattened trailing blank, or "count=20 bs")
+	 * needs company */
+	if (sure && !bad)
+		return true;
+	return sure + strong && esc + soft >= 3 && bad * 4 <= esc + soft;
 }

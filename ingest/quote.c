@@ -61,6 +61,30 @@ static void depth_push(struct bl_message *m, size_t origin, int depth)
 	m->nquotes++;
 }
 
+/* Copies the rest [from, end) of a line quoted `depth` deep. A lone '\r'
+ * (GNU dd's status=progress updates) ends a line for some quoting
+ * clients, which quote what follows it again:
+ *   > \r> 933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r> 25...
+ * the prefix after such a '\r' goes too, when it has the same depth. */
+static void copy_quoted(struct bl_src *in, struct bl_tbuf *out, size_t from, size_t end,
+			int depth)
+{
+	const char *s = in->s;
+	size_t i = from;
+	while (i < end) {
+		const char *cr = memchr(s + i, '\r', end - i);
+		size_t stop = cr ? (size_t)(cr - s) + 1 : end;
+		bl_tbuf_copy(out, in, i, stop - i);
+		i = stop;
+		if (!cr || i >= end || s[i] == '\n')
+			continue;
+		int d;
+		size_t p = prefix(s + i, end - i, &d);
+		if (d == depth)
+			i += p;
+	}
+}
+
 bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const char *s = in->s;
@@ -76,7 +100,11 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 		depth_push(m, bl_src_origin(in, i), d);
 		if (d)
 			any = true;
-		bl_tbuf_copy(out, in, i + p, end - i - p);
+		if (d) {
+			copy_quoted(in, out, i + p, end, d);
+		} else {
+			bl_tbuf_copy(out, in, i, end - i);
+		}
 		i = end;
 	}
 	return any;

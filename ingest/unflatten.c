@@ -7,13 +7,17 @@
  * In a long line, the blank before a prompt, a command, or a tool line
  * becomes a line break, and so does the blank after a complete tool line.
  * Each break replaces one blank, so the text keeps its length and its
- * offsets. To teach it a new tool, add the tool's line shapes below. */
+ * offsets. To teach it a new tool, add the tool's line shapes below;
+ * tables whose rows only their columns tell apart are in
+ * unflatten_tables.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../parsers/re.h"
 #include "decode.h"
+#include "unflatten.h"
 
 /* Lines shorter than this are left alone. */
 #define UNFLATTEN_MIN 250
@@ -28,30 +32,137 @@
 
 /* A line break before and after these. */
 static struct bl_re whole_re = BL_RE(
-	/* "200+0 records in", "4194304+0 records out" */
-	"\\d+\\+\\d+ records (?:in|out)"
+	/* (each alternative starts where a number does, so that a long run of
+	 * digits is tried once, not from each of its digits) */
+	"(?<![\\d.])(?:"
+	/* "200+0 records in", "^C5862919230+0 записей получено", and the
+	 * translations GNU dd prints: "2048+0 Datensätze ein" */
+	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"
+	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|"
+	"записей (?:получено|отправлено))"
 	/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
 	"|\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
-	/* "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s" */
-	"|\\d+ bytes? (?:\\([^)]{1,40}\\) )?copied, [\\d.,e+-]+ s, [\\d.,]+ [kMGT]?B/s"
+	/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
+	"|\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
+	/* GNU dd in every locale, and busybox:
+	 * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
+	 * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
+	 * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
+	"|\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, "
+	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
+	/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
+	"|скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "
+	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
 	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
 	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
-	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept) */
-	"|(?:real|user|sys)[ \\t]+\\d+m[\\d.]+s",
+	/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
+	"|\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
+	/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
+	 * "7.42 real         0.00 user         0.41 sys"; not a time -p after
+	 * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
+	"|\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
+	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
+	 * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
+	"|(?:real|user|sys)[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
+	/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
+	 * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
+	 * "Command exited with non-zero status 1" */
+	"|\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU "
+	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
+	"|\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
+	"|Command exited with non-zero status \\d+"
+	/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
+	"|(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
+	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec)",
 	0);
+
+/* A line break after these: zsh prints the command before its times.
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
+static struct bl_re end_re = BL_RE(
+	"(?<![\\d.])\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
 
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
-	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd" */
-	"(?:[#$%>]|\\[[^\\]\\s]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]) "
-	"(?=(?:time |sudo |nice )?(?:dd|bonnie\\+\\+|bonnie|iozone|diskinfo|zpool|zfs|gmirror|"
-	"geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|time) )"
+	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd",
+	 * "[root@viejo ~]# dd", "root@fbsd:~ # zpool" */
+	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
+	"(?=(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?(?:dd|bonnie\\+\\+|bonnie|iozone|"
+	"diskinfo|zpool|zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"
+	"time|make|sleep|/usr/bin/time) )"
 	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
-	"|(?<![#$%>] )(?<!time )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+	"|(?<![#$%>] )(?<!time )(?<!sudo )(?<!-[lpv] )dd (?=(?:if|of|bs|ibs|obs|count)=)"
 	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
 	"|dd: "
 	/* a heading: "*** (mirror hdd, eli) zfs:" */
 	"|\\*{2,}(?= |$)",
+	0);
+
+/* A line break before these, in a line that is already known to be
+ * flattened (they do not make one so). */
+static struct bl_re weak_re = BL_RE(
+	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00",
+	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
+	"\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
+	/* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
+	"|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)"
+	/* zpool iostat headers: "capacity     operations     bandwidth",
+	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
+	"|capacity +operations +bandwidth"
+	/* and -T u's timestamp above a sample: "1796018647" */
+	"|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
+	"|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+	/* and the second line of a histogram's header: "latency      read  write",
+	 * "req_size        ind    agg" */
+	"|(?:latency|req_size) +(?=read +write|ind +agg)"
+	/* diskinfo: its device line "/dev/ada3" above "512  # sectorsize", the
+	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
+	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
+	 * pages keep "&nbsp;" for the indentation) */
+	"|/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
+	"|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
+	"Synchronous random writes):"
+	"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
+	"outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
+	"|time to read \\d+|calculated command overhead"
+	/* iozone's preamble, every line led by a tab: "\tRecord Size 8 KB"; not
+	 * diskinfo's "512         \t# sectorsize" */
+	"|(?<= )\\t(?!#)"
+	/* iozone -R: "Excel output is below:", "\"Writer report\"", and the
+	 * rows under the record lengths: "\"64\"   1149134  3526006" */
+	"|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
+	/* and its throughput report: "\"Throughput report Y-axis is ...\"",
+	 * "\"Record size = 64 kBytes \"", "\"  Initial write \"  812345.25" */
+	"|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
+	/* bonnie and bonnie++ headers: "Version  1.96       ------Sequential Output------",
+	 * "-------Sequential Output--------", "-Per Char- --Block--- -Rewrite--",
+	 * "Concurrency   1     -Per Chr- --Block--", "-Create-- --Read--- -Delete--",
+	 * "------Sequential Create------", and "Latency   12345us" */
+	"|Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential (?:Output|Create)"
+	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite"
+	"|-Create-- +--Read--- +-Delete-- +-Create--"
+	"|Latency +\\d"
+	/* the line above iozone's header: "random  random    bkwd   record   stride" */
+	"|random +random +bkwd +record +stride"
+	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
+	 * "Run began: Wed Jun  7 14:40:12 2006" */
+	"|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
+	0);
+
+/* A line break after these, in a line already known to be flattened:
+ * the comments of diskinfo's identity lines, "512  # sectorsize", and
+ * the ends of its rows. */
+static struct bl_re weak_end_re = BL_RE(
+	"# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
+	"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
+	"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
+	"Rotation rate in RPM|Zone Mode)"
+	/* iozone -R: a report's title and rows, "\"Writer report\"",
+	 * "\"64\"   1149134  3526006  1698432", "\"  Initial write \"  812345.25" */
+	"|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
+	"|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+"
+	/* and the ends of diskinfo's rows: "=   19.927 msec", "=    45247 kbytes/sec" */
+	"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
 	0);
 
 /* A line break at the blank between two sentences, so that the one before
@@ -65,12 +176,7 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-struct breaks {
-	size_t *v;
-	size_t n, cap;
-};
-
-static void add_break(struct breaks *b, size_t at)
+void bl_breaks_add(struct bl_breaks *b, size_t at)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
@@ -83,61 +189,160 @@ static void add_break(struct breaks *b, size_t at)
 	b->v[b->n++] = at;
 }
 
-static bool blank(char c) { return c == ' ' || c == '\t'; }
+/* How far back a run of blanks is followed to its first blank. */
+#define BLANK_RUN_MAX 256
+
+/* The blank that ended the line before s[a]: the first of the blanks just
+ * before it, since flattening put one blank where the newline was and the
+ * blanks after it are the next line's indentation (a table row keeps its
+ * columns). None when s[a] is not after a blank, or the blanks indent the
+ * line. */
+bool bl_break_before(const char *s, size_t a, size_t *at)
+{
+	if (a == 0 || !bl_blank(s[a - 1]))
+		return false;
+	size_t k = a - 1, lim = a > BLANK_RUN_MAX ? a - BLANK_RUN_MAX : 0;
+	while (k > lim && bl_blank(s[k - 1]))
+		k--;
+	if (k == 0)
+		return false;
+	/* a progress update after its '\r', quoted or not: "\r> 2571108352 bytes" */
+	size_t q = k;
+	while (q > 0 && k - q < 16 && (s[q - 1] == '>' || s[q - 1] == '|' || bl_blank(s[q - 1])))
+		q--;
+	if (q > 0 && s[q - 1] == '\r')
+		return false;
+	*at = k;
+	return true;
+}
+
+/* The blank after s[e - 1] that ends its line, unless only blanks and the
+ * line end (or a '\r' of dd's progress updates) follow. */
+bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
+{
+	if (e >= len || !bl_blank(s[e]))
+		return false;
+	size_t k = e, lim = len - e > BLANK_RUN_MAX ? e + BLANK_RUN_MAX : len;
+	while (k < lim && bl_blank(s[k]))
+		k++;
+	if (k >= len || s[k] == '\r' || s[k] == '\n')
+		return false;
+	*at = e;
+	return true;
+}
+
+/* What line_breaks() found: tool lines and prompts that share their line
+ * with other text. */
+struct found {
+	size_t tool, start;
+};
 
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
-static void line_breaks(const char *s, size_t len, size_t base, struct breaks *b)
+static struct found line_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
-	size_t pos = 0;
+	struct found f = {0, 0};
+	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
-		if (a > 0 && blank(s[a - 1]))
-			add_break(b, base + a - 1);
-		if (e < len && blank(s[e]))
-			add_break(b, base + e);
+		bool any = false;
+		if (bl_break_before(s, a, &at)) {
+			bl_breaks_add(b, base + at);
+			any = true;
+		}
+		if (bl_break_after(s, len, e, &at)) {
+			bl_breaks_add(b, base + at);
+			any = true;
+		}
+		f.tool += any;
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&end_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (bl_break_after(s, len, e, &at)) {
+			bl_breaks_add(b, base + at);
+			f.tool++;
+		}
 		pos = e > a ? e : a + 1;
 	}
 	pos = 0;
 	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
-		if (a > 0 && blank(s[a - 1]))
-			add_break(b, base + a - 1);
+		if (bl_break_before(s, a, &at)) {
+			bl_breaks_add(b, base + at);
+			f.start++;
+		}
+		pos = e > a ? e : a + 1;
+	}
+	/* a line of a megabyte or more is no post (a flattened mail is some
+	 * kilobytes): the tables' shapes are not looked for in it, which
+	 * keeps a hostile line of digits or dashes cheap */
+	if (len >= HUGE_LINE)
+		goto sentences;
+	pos = 0;
+	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (bl_break_before(s, a, &at))
+			bl_breaks_add(b, base + at);
 		pos = e > a ? e : a + 1;
 	}
 	pos = 0;
+	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (bl_break_after(s, len, e, &at))
+			bl_breaks_add(b, base + at);
+		pos = e > a ? e : a + 1;
+	}
+	if (len >= UNFLATTEN_MIN) {
+		bl_unflatten_tables(s, len, base, b);
+	}
+sentences:
+	pos = 0;
 	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
-		add_break(b, base + m.ov[0]);
+		bl_breaks_add(b, base + m.ov[0]);
 		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
 	}
+	return f;
+}
+
+/* A line shorter than UNFLATTEN_MIN is a flattened post too when it holds
+ * two tool lines or a prompt and a tool line, which a line of a post never
+ * does: "$ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g 1+0 records in 1+0 ..."
+ * but not "Counting 10+0 records in the table above was a mistake."
+ * Breaks [n0, b->n) were found in it; they are kept or dropped. */
+static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
+{
+	if (f.tool < 2 && !(f.tool && f.start))
+		b->n = n0;
 }
 
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
-static void wrap_piece(const char *s, size_t from, size_t to, struct breaks *b)
+static void wrap_piece(const char *s, size_t from, size_t to, struct bl_breaks *b)
 {
 	while (to - from > WRAP_MAX) {
 		const char *sp = NULL;
 		for (size_t k = from + WRAP_MAX; k > from; k--)
-			if (blank(s[k])) {
+			if (bl_blank(s[k])) {
 				sp = s + k;
 				break;
 			}
 		if (!sp) {
 			/* one long word: wrap at the first blank after it */
 			size_t k = from + WRAP_MAX;
-			while (k < to && !blank(s[k]))
+			while (k < to && !bl_blank(s[k]))
 				k++;
 			if (k >= to)
 				return;
 			sp = s + k;
 		}
-		add_break(b, (size_t)(sp - s));
+		bl_breaks_add(b, (size_t)(sp - s));
 		from = (size_t)(sp - s) + 1;
 	}
 }
 
 /* Adds wrap breaks to the long lines; b is sorted on entry and on exit. */
-static void hard_wrap(const char *s, size_t n, struct breaks *b)
+static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 {
 	size_t nb = b->n, k = 0, i = 0;
 	while (i < n) {
@@ -172,14 +377,34 @@ bool bl_unflatten_detect(const char *s, size_t len)
 			return true;
 		i = end + 1;
 	}
-	return false;
+	/* short lines: each tool line found, its line tried once */
+	struct bl_re_match m;
+	struct bl_breaks b = {NULL, 0, 0};
+	size_t pos = 0, done = 0;
+	bool found = false;
+	while (!found && pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
+		size_t a = m.ov[0];
+		pos = m.ov[1] > a ? m.ov[1] : a + 1;
+		if (a < done)
+			continue;
+		const char *nl = memrchr(s, '\n', a);
+		size_t from = nl ? (size_t)(nl - s) + 1 : 0;
+		nl = memchr(s + a, '\n', len - a);
+		size_t to = nl ? (size_t)(nl - s) : len;
+		done = to;
+		b.n = 0;
+		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b));
+		found = b.n > 0;
+	}
+	free(b.v);
+	return found;
 }
 
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
-	struct breaks b = {NULL, 0, 0};
+	struct bl_breaks b = {NULL, 0, 0};
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
@@ -189,9 +414,12 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 			if (end - i > longest)
 				longest = end - i;
 		}
-		/* GNU dd progress lines are long and separated by '\r': leave them */
-		if (end - i >= UNFLATTEN_MIN && !memchr(s + i, '\r', end - i > 1 ? end - i - 1 : 0))
-			line_breaks(s + i, end - i, i, &b);
+		/* GNU dd's progress updates are separated by '\r', not by
+		 * blanks: bl_break_after() leaves them together */
+		size_t n0 = b.n;
+		struct found f = line_breaks(s + i, end - i, i, &b);
+		if (end - i < UNFLATTEN_MIN)
+			keep_short(&b, n0, f);
 		i = end + 1;
 	}
 	if (nlong)

@@ -488,6 +488,23 @@ static bool bare_prompt(const char *s, size_t len)
 	return last == '$' || last == '#' || last == '%' || last == '>';
 }
 
+/* A shell line: "# newfs /dev/ad4", "netbsd# dd ...", "root@h:~$ sync",
+ * "sysctl vfs.zfs.prefetch_disable=1": what sits between a caption and
+ * its command. A sentence with a '=' in it ends like one:
+ *   With status=noxfer GNU dd prints the records and no transfer line: */
+static bool shell_line(const char *s, size_t len)
+{
+	trim(&s, &len);
+	if (!len || strchr("#$%>[|<", s[0]))
+		return true;
+	if (memchr(s, '=', len) && !strchr(".:!?", s[len - 1]))
+		return true;
+	size_t w = 0;
+	while (w < len && w < 60 && s[w] != ' ' && s[w] != '\t')
+		w++;
+	return w > 1 && w < len && strchr("#$%>", s[w - 1]);
+}
+
 /* A line that ends a sentence or introduces something: ". ! ? :" */
 static bool ends_sentence(const char *s, size_t len)
 {
@@ -496,6 +513,21 @@ static bool ends_sentence(const char *s, size_t len)
 		return true;
 	char c = s[len - 1];
 	return c == '.' || c == '!' || c == '?' || c == ':' || c == ';' || c == ')';
+}
+
+/* A sentence, an introduction, or a line as long as one: "I wrote 2 GB
+ * to each pool.", "count=0 copies nothing and the rate is 0.0 kB/s:" */
+static bool prose_line(const char *s, size_t len)
+{
+	trim(&s, &len);
+	return len >= 60 || (len && strchr(".!?:", s[len - 1]));
+}
+
+/* The message's subject or a page's heading ("<h1>Re: benchmarks</h1>")
+ * names the whole post, not the run below it. */
+static bool is_subject(const struct bl_message *m, const char *s, size_t len)
+{
+	return m->subject && strlen(m->subject) == len && memcmp(m->subject, s, len) == 0;
 }
 
 #define LABEL_LOOKBACK 200
@@ -510,6 +542,7 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	const char *sec = NULL, *cap = NULL;
 	size_t seclen = 0, caplen = 0;
 	int nonblank = 0, walked = 0;
+	bool prose = false;        /* a line of prose that is no caption seen */
 	bool prev_blank = true; /* the line below the one examined is blank */
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
@@ -535,11 +568,21 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			 * not a caption: "... three lines\nwere longer than 80:" */
 			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
 					 !ends_sentence(up.s, up.len);
-			if (!cap && nonblank <= CAPTION_LOOKBACK && !continued &&
-			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl)) {
+			if (!cap && !prose && nonblank <= CAPTION_LOOKBACK && !continued &&
+			    caption(above.s, above.len, prev_blank && up_blank, &ts, &tl) &&
+			    !is_subject(sc->msg, ts, tl)) {
 				cap = ts;
 				caplen = tl;
 			}
+			/* the caption is the prose nearest above: a paragraph that
+			 * is not one hides what is above it (a page's heading,
+			 * "Re: benchmarks", above "On the router (BusyBox v1.36),
+			 * writing ... back:"). Short lines of a program's output
+			 * between a caption and its report ("end time: Wed Mar 11
+			 * 10:05:18 EDT 2015", "A done") are not prose. */
+			if (!cap && has_letter(above.s, above.len) && !shell_line(above.s, above.len) &&
+			    (prose_line(above.s, above.len) || is_subject(sc->msg, above.s, above.len)))
+				prose = true;
 		}
 		prev_blank = blank;
 		cur = above;

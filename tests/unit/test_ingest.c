@@ -60,6 +60,41 @@ static void test_qp(void)
 	CHECK(!bl_qp_detect("count=2000 count=2001 count=2002\n", 33));
 }
 
+#define DETECT(lit) bl_qp_detect((lit), sizeof(lit) - 1)
+
+/* Headerless quoted-printable with nothing but soft breaks and a trailing
+ * blank, as a table wider than 76 columns comes out of an encoder. */
+static void test_qp_detect_tables(void)
+{
+	/* a zpool iostat header soft-broken at 76 columns */
+	CHECK(DETECT("$ zpool iostat -v dr\n"
+		     "                       capacity     operations     bandwidth    =\n"
+		     "                latency\n"
+		     "pool                 alloc   free   read  write   read  write   read  w=\n"
+		     "rite\n"));
+	/* one trailing blank, written "=20" at the line end */
+	CHECK(DETECT("                       capacity     operations     bandwidth=20\n"
+		     "pool                 alloc   free   read  write   read  write\n"));
+	/* a bonnie row soft-broken once, and no other '=' */
+	CHECK(DETECT("Machine   Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec=\n"
+		     " %CP\n"));
+	/* dd commands are not quoted-printable, even with a short line ending
+	 * in '=' or a "count=20 " */
+	CHECK(!DETECT("# dd if=/dev/zero of=/root/z bs=1M count=20 \n"
+		      "200+0 records in\n200+0 records out\n"));
+	CHECK(!DETECT("# dd if=/dev/zero of=/data/test.bin bs=1048576 count=4096 conv=fdatasync =\n"
+		      "x\n"));
+	/* a short line ending in '=' is not a soft break at the encoder's width */
+	CHECK(!DETECT("export CFLAGS=\nmake\n"));
+	/* an underline of '=' is not either, even 70 columns wide */
+	CHECK(!DETECT("Results\n"
+		      "======================================================================\n"
+		      "text\n"));
+	/* a line longer than 76 columns ending in '=' */
+	CHECK(!DETECT("a very long line of prose that goes on and on past the width of any mail "
+		      "encoder =\nnext\n"));
+}
+
 static void test_base64(void)
 {
 	struct bl_tbuf o;
@@ -137,6 +172,15 @@ static void test_html(void)
 	CHECK(strcmp(o.s, "a  b > c\n\n  x\n  y\nd\ne &A\n") == 0);
 	CHECK(origin(&o, 0) == (size_t)(strstr(raw, "a&nbsp") - raw));
 	bl_tbuf_free(&o);
+	CHECK(msg.subject == NULL);
+	/* the page's <h1> names it (before its <title>), when no mail did */
+	DECODE(o, "<html><head><title>Archive</title></head><body><h1>Re: benchmarks</h1>"
+		  "<pre>$ dd</pre></body></html>", bl_html_to_text(&msg, &in, &o));
+	CHECK(msg.subject && strcmp(msg.subject, "Re: benchmarks") == 0);
+	bl_tbuf_free(&o);
+	DECODE(o, "<title> ZFS on top of mirrors\n </title><p>text</p>", bl_html_to_text(&msg, &in, &o));
+	CHECK(msg.subject && strcmp(msg.subject, "ZFS on top of mirrors") == 0);
+	bl_tbuf_free(&o);
 	CHECK(bl_html_detect("  <!DOCTYPE html><html>", 23));
 	CHECK(!bl_html_detect("2000+0 records in <b>", 21));
 	char cs[32];
@@ -157,6 +201,12 @@ static void test_quote(void)
 	CHECK(bl_message_quote_depth(&msg, 6) == 1);
 	CHECK(bl_message_quote_depth(&msg, 8) == 0);
 	CHECK(bl_message_origin(&msg, 2) == 7);
+	/* dd's '\r'-separated progress, quoted again after each '\r' */
+	raw = "> \r> 93 bytes copied, 1 s\r> 25 bytes\n> x\r>> y\nz\r> w\n";
+	DECODE(o, raw, bl_quote_strip(&msg, &in, &o));
+	CHECK(strcmp(o.s, "\r93 bytes copied, 1 s\r25 bytes\nx\r>> y\nz\r> w\n") == 0);
+	bl_tbuf_to_message(&o, &msg);
+	CHECK(bl_message_origin(&msg, 1) == 5); /* '9' after the second "> " */
 }
 
 static void test_rewrap_unflatten(void)
@@ -182,6 +232,161 @@ static void test_rewrap_unflatten(void)
 	CHECK(strstr(o.s, "\n# dd if=/dev/zero of=/x bs=1m count=2\n2+0 records in\n2+0 records out\n"
 			  "2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n") != NULL);
 	bl_tbuf_free(&o);
+}
+
+/* Unflattens `flat` (the expected text with each '\n' made a blank) and
+ * checks that the breaks come back where `want` has them. */
+static bool unflattens_to(const char *want)
+{
+	char flat[2048];
+	size_t n = strlen(want);
+	if (n >= sizeof flat)
+		return false;
+	for (size_t i = 0; i <= n; i++)
+		flat[i] = want[i] == '\n' ? ' ' : want[i];
+	struct bl_tbuf o;
+	bool detected = bl_unflatten_detect(flat, n);
+	DECODE(o, flat, bl_unflatten(&msg, &in, &o));
+	bool ok = detected && o.len == n && strcmp(o.s, want) == 0;
+	if (!strchr(want, '\n'))
+		ok = o.len == 0; /* nothing to break: the text is left as it is */
+	if (!ok)
+		fprintf(stderr, "unflattened (detected %d):\n%s\n", detected, o.s);
+	bl_tbuf_free(&o);
+	return ok;
+}
+
+/* Tool lines that make a short line a flattened post, and those that
+ * do not. */
+static void test_unflatten_short(void)
+{
+	/* GNU dd, one byte, under UNFLATTEN_MIN bytes in all */
+	CHECK(unflattens_to("A single byte:\n $ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g\n1+0 records in\n"
+			    "1+0 records out\n1 byte copied, 0.000116333 s, 8.6 kB/s"));
+	/* translated records and summary */
+	CHECK(unflattens_to("nas:~# dd if=/dev/zero of=/srv/t bs=1M count=2048\n2048+0 Datensätze ein\n"
+			    "2048+0 Datensätze aus\n2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"));
+	CHECK(unflattens_to("[user@old ~]$ dd if=/dev/zero of=/tmp/big bs=1M count=1024\n1024+0 записей получено\n"
+			    "1024+0 записей отправлено\n скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c"));
+	/* busybox, and the indentation of the next line kept */
+	CHECK(unflattens_to("64+0 records out\n67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s\n"
+			    "    next"));
+	/* pdksh's one-line time is one line, not three */
+	CHECK(unflattens_to("2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
+			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
+	/* GNU time's two lines */
+	CHECK(unflattens_to("1+0 records out\n0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata "
+			    "2772maxresident)k\n0inputs+65536outputs (0major+358minor)pagefaults 0swaps"));
+	/* zsh: the times follow the command on its line */
+	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
+			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	/* dd's progress updates stay on their line (its first '\r' is lost
+	 * when the lines are joined) */
+	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
+			    "9332 bytes (9 kB) copied, 1 s, 9 kB/s\r25711 bytes (25 kB) copied, 2 s, 13 kB/s\n"
+			    "3+0 records in"));
+	/* prose that mentions one tool line is not a flattened post */
+	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
+	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
+	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
+	CHECK(!bl_unflatten_detect(lines, strlen(lines)));
+}
+
+/* Tables in a flattened post: rows cut at the width of a zpool rule,
+ * tab-separated rows, headers. */
+static void test_unflatten_tables(void)
+{
+	CHECK(unflattens_to("Watching both pools while the scrub runs, every five seconds:\n"
+			    "root@fbsd:~ # zpool iostat -T d 5 3\n"
+			    "Tue Mar  5 14:02:11 2024\n"
+			    "              capacity     operations     bandwidth\n"
+			    "pool        alloc   free   read  write   read  write\n"
+			    "----------  -----  -----  -----  -----  -----  -----\n"
+			    "tank         900G  1.12T    100    300    12M    40M\n"
+			    "  mirror-0   900G  1.12T    100    300    12M    40M\n"
+			    "    ada1        -      -     50    150     6M    20M\n"
+			    "----------  -----  -----  -----  -----  -----  -----\n"
+			    "Tue Mar  5 14:02:16 2024\n"
+			    "tank         901G  1.12T    107    311  13.0M  41.0M\n"
+			    "----------  -----  -----  -----  -----  -----  -----\n"
+			    "and the text after it, not cut."));
+	/* a rule whose rows do not fit is left alone */
+	CHECK(unflattens_to("A table of my own that is not zpool's, and a long line of prose around it "
+			    "so that the line counts as flattened in the first place, which needs "
+			    "two hundred and fifty bytes in all: -----  ----  ------ a b c d e f g h "
+			    "i j k l m n o p q r s t u v w x y z and so on."));
+	/* zpool iostat -H: tabs between fields, an empty line between two rows */
+	CHECK(unflattens_to("The collection script runs this every five minutes and greps it:\n"
+			    "$ zpool iostat -Hv\n"
+			    "tank\t2.01T\t2.99T\t310\t1.18K\t41.0M\t151M\n"
+			    "raidz1-0\t2.01T\t2.97T\t310\t1.07K\t41.0M\t140M\n"
+			    "ada1\t-\t-\t104\t367\t13.7M\t46.0M\n"
+			    "\n"
+			    "ada4p1\t300M\t19.7G\t0\t110\t0\t11.0M\n"
+			    "Tabs between the fields, no header."));
+	/* iozone: the preamble's tab-led lines, rows found by the columns of
+	 * "kB" and "reclen" (the header line's trailing blanks kept) */
+	CHECK(unflattens_to("Operations per second on the old array, 8k records, direct I/O:\n"
+			    "# iozone -i0 -i1 -O -s2g -r8k -f /export/iozone.tmp\n"
+			    "\tIozone: Performance Test of File I/O\n"
+			    "\tRecord Size 8 KB\n"
+			    "                                                            random  random    bkwd   record   stride\n"
+			    "              KB  reclen   write rewrite    read    reread    read   write\n"
+			    "         2097152       8     452    1626      732      740    1776    1627\n"
+			    "         2097152      16     904    3252     1464     1480    3552    3254\n"
+			    "            4096      64     805    1390     3296     3604    1234    5678\n"
+			    "iozone test complete."));
+	/* two cells that happen to line up with "kB" and "reclen" (102858 is
+	 * no record length) stay in their row */
+	CHECK(unflattens_to("Before the update, on the same pool, with the same file size:\n"
+			    "    KB  reclen   write rewrite    read    reread    read   write\n"
+			    "262144       4   78206  102858   255676   169557  115634   50844\n"
+			    "262144      64  118094  117850   138111   148853  145103   62908\n"
+			    "After the update: much the same, as the table shows."));
+	/* iozone -R */
+	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
+			    " Excel output is below:\n"
+			    " \"Writer report\"\n"
+			    "        \"4\"  \"8\"  \"16\"\n"
+			    "\"64\"   1149134  3526006  1698432\n"
+			    " \"128\"   3050294  2490748  2673568\n"
+			    " \"Throughput report Y-axis is type of test X-axis is number of processes\"\n"
+			    "\"Record size = 64 kBytes \"\n"
+			    " \"  Initial write \"  812345.25   1402553.50\n"
+			    "The rest looked the same."));
+	/* bonnie: rows cut at the header's width, one that overflows its
+	 * columns ends before the next name */
+	CHECK(unflattens_to("Second machine, same pool moved over, with the same test as above:\n"
+			    " # bonnie -d /home/dslab/data -s 4096 -m zfs\n"
+			    "              -------Sequential Output-------- ---Sequential Input-- --Random--\n"
+			    "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---\n"
+			    "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+			    "zfs      4096 79500 44.1 106960 20.8 60252 12.9 155730 70.2 170719 13.6 121.5  0.5\n"
+			    "zfs      4096 78294 42.9 108320 20.8 58735 13.0 145792 64.4 167522 13.2 118.4  0.5\n"
+			    "The older box with the same disks, for comparison."));
+	/* bonnie++: latency lines between the rows, the file table, CSV */
+	CHECK(unflattens_to("Two passes with -x 2 pasted into one table (the second row has no name):\n"
+			    " Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n"
+			    "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+			    "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+			    "db-replica-07.ex 8G   702  97 98011  14 40321   6  1533  96 120455   9 402.1   5\n"
+			    "Latency             12043us     301ms     512ms    9822us   88310us     410ms\n"
+			    "                      699  97 97345  14 41002   6  1529  96 119800   9 398.7   5\n"
+			    "Latency             11987us     298ms     530ms   10201us   90122us     395ms\n"
+			    "                    ------Sequential Create------ --------Random Create--------\n"
+			    "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+			    "files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+			    "raid5            16  5011  18 +++++ +++  4712  14  5230  19 +++++ +++  3901  12\n"
+			    "1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
+			    "1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
+			    "That is all."));
+	/* GNU time -v keeps its tab-led fields whole */
+	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
+			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
+			    "\tCommand being timed: \"dd if=/dev/zero of=/tmp/f bs=1M count=16\"\n"
+			    "\tUser time (seconds): 0.00\n"
+			    "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
+			    "\tExit status: 0"));
 }
 
 struct count {
@@ -373,12 +578,15 @@ static void test_long_line(void)
 int main(void)
 {
 	test_qp();
+	test_qp_detect_tables();
 	test_base64();
 	test_charset();
 	test_headers();
 	test_html();
 	test_quote();
 	test_rewrap_unflatten();
+	test_unflatten_short();
+	test_unflatten_tables();
 	test_mbox();
 	test_end_to_end();
 	test_system();

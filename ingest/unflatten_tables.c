@@ -1,0 +1,456 @@
+/* unflatten_tables.c - the rows of tables in a post flattened onto one line.
+ *
+ * Flattening put one blank where each newline was, and kept the blanks of
+ * each line, so a table's columns are still there: zpool iostat's rows
+ * are as wide as its rule, iozone's line up under "kB" and "reclen",
+ * bonnie's and bonnie++'s are as wide as their header, and zpool
+ * iostat -H and bonnie++'s CSV lines hold no blank at all. The breaks go
+ * into the same list as unflatten.c's. */
+#include <stdint.h>
+#include <string.h>
+
+#include "../parsers/re.h"
+#include "unflatten.h"
+
+/* ------------------------------------------------------ tables by rule
+ *
+ * zpool iostat pads every row of a table to the width of its rule:
+ *   pool        alloc   free   read  write   read  write
+ *   ----------  -----  -----  -----  -----  -----  -----
+ *   tank         900G  1.12T    100    300    12M    40M
+ * Flattened, the rows follow each other with one blank between them, so
+ * the rows before and after a rule are cut at its width, as long as each
+ * piece has its cells where the rule has its columns. */
+
+/* "----------  -----  -----  -----" (three columns or more) */
+static struct bl_re rule_re = BL_RE("(?<!-)-{2,}(?: {1,3}-{2,}){2,}", 0);
+
+#define GRID_MAX 64
+
+struct grid {
+	const char *rule;     /* the rule itself, w bytes */
+	size_t w;
+	size_t end[GRID_MAX]; /* end column of each dash group */
+	size_t n;
+};
+
+static void grid_of(const char *r, size_t w, struct grid *g)
+{
+	g->rule = r;
+	g->w = w;
+	g->n = 0;
+	for (size_t i = 0; i < w && g->n < GRID_MAX; i++)
+		if (r[i] == '-' && (i + 1 == w || r[i + 1] != '-'))
+			g->end[g->n++] = i + 1;
+}
+
+/* Whether [from, from + w) of s is a row of the grid: blanks where the
+ * rule has them, and a cell ending at the end of each column (but the
+ * first, the pool or vdev name, which is left-aligned). */
+static bool grid_row(const char *s, size_t from, const struct grid *g)
+{
+	for (size_t c = 0; c < g->w; c++)
+		if (g->rule[c] == ' ' && !bl_blank(s[from + c]))
+			return false;
+	for (size_t i = 1; i < g->n; i++)
+		if (bl_blank(s[from + g->end[i] - 1]))
+			return false;
+	return true;
+}
+
+/* zpool iostat -T u and -T d stamp each sample, rows between: "1796018648",
+ * "Mon Nov 30 06:04:09 UTC 2026" */
+static struct bl_re stamp_re = BL_RE(
+	"\\d{9,11}(?= )|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}(?= )",
+	0);
+
+/* The length of the timestamp at s[r], or 0. */
+static size_t stamp_at(const char *s, size_t len, size_t r)
+{
+	struct bl_re_match m;
+	size_t lim = len - r > 64 ? r + 64 : len;
+	if (bl_re_match(&stamp_re, s, lim, r, &m) && m.ov[0] == r)
+		return m.ov[1] - r;
+	return 0;
+}
+
+static void rule_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&rule_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		pos = e;
+		struct grid g;
+		grid_of(s + a, e - a, &g);
+		if (g.n < 5)
+			continue; /* a pool and its capacity, operations and bandwidth */
+		size_t at;
+		if (bl_break_before(s, a, &at))
+			bl_breaks_add(b, base + at);
+		/* rows after the rule */
+		size_t p = e;
+		for (;;) {
+			if (p >= len || !bl_blank(s[p]))
+				break;
+			size_t ts = p > e ? stamp_at(s, len, p + 1) : 0;
+			if (ts && p + 1 + ts < len && bl_blank(s[p + 1 + ts]) &&
+			    p + 2 + ts + g.w <= len && grid_row(s, p + 2 + ts, &g)) {
+				bl_breaks_add(b, base + p);
+				p += 1 + ts;
+				continue;
+			}
+			if (!(p + 1 + g.w <= len && grid_row(s, p + 1, &g) &&
+			      (p + 1 + g.w == len || bl_blank(s[p + 1 + g.w]))))
+				break;
+			bl_breaks_add(b, base + p);
+			p += 1 + g.w;
+		}
+		if (p > e && p < len)
+			bl_breaks_add(b, base + p);
+		else if (p == e && bl_break_after(s, len, e, &at)) {
+			bl_breaks_add(b, base + at);
+			/* zpool iostat -v leaves an empty line between samples:
+			 * "-----  -----\n\n              capacity" */
+			size_t k = e;
+			while (k < len && bl_blank(s[k]))
+				k++;
+			if (k - e >= 2 && len - k >= 8 && memcmp(s + k, "capacity", 8) == 0)
+				bl_breaks_add(b, base + e + 1);
+		}
+		/* rows before it: the header, the rows above a closing rule */
+		size_t q = a;
+		while (q > g.w && bl_blank(s[q - 1]) && grid_row(s, q - 1 - g.w, &g) &&
+		       (q - 1 - g.w == 0 || bl_blank(s[q - 2 - g.w]))) {
+			bl_breaks_add(b, base + q - 1);
+			q -= 1 + g.w;
+		}
+		if (q < a && bl_break_before(s, q, &at))
+			bl_breaks_add(b, base + at);
+	}
+}
+
+/* zpool iostat -H: fields between tabs, rows between blanks once flattened:
+ *   "-Hpl 60:  backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..."
+ * and bonnie++'s CSV lines, fields between commas.
+ * Each blank next to a word of three tab-separated fields or more is a
+ * line break (a run of them held empty lines). Each word is read twice at
+ * most, up to WORD_MAX bytes. */
+#define WORD_MAX 1024
+
+/* Tabs between two fields in [from, to): "a\tb\tc" has two, diskinfo's
+ * "overhead\t\t\t=" none. */
+static size_t tabs_in(const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from + 1; i + 1 < to; i++)
+		n += s[i] == '\t' && s[i - 1] != '\t' && s[i + 1] != '\t';
+	return n;
+}
+
+/* bonnie++'s CSV lines: "1.97,1.97,srv,1,1389000000,8G,,..." */
+#define CSV_MIN 8
+
+static size_t commas_in(const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += s[i] == ',';
+	return n;
+}
+
+static void tab_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	size_t i = 0, word = 0; /* start of the word before the blanks at i */
+	while (i < len) {
+		const char *sp = memchr(s + i, ' ', len - i);
+		if (!sp)
+			return;
+		size_t r0 = (size_t)(sp - s), r1 = r0;
+		while (r1 < len && s[r1] == ' ')
+			r1++;
+		const char *nx = r1 < len ? memchr(s + r1, ' ', len - r1) : NULL;
+		size_t wend = nx ? (size_t)(nx - s) : len;
+		size_t bfrom = r0 - word > WORD_MAX ? r0 - WORD_MAX : word;
+		size_t ato = wend - r1 > WORD_MAX ? r1 + WORD_MAX : wend;
+		if (r0 > 0 && r1 < len && (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2 ||
+					   commas_in(s, bfrom, r0) >= CSV_MIN || commas_in(s, r1, ato) >= CSV_MIN))
+			for (size_t k = r0; k < r1; k++)
+				bl_breaks_add(b, base + k);
+		word = r1;
+		i = r1;
+	}
+}
+
+/* ------------------------------------------------------ iozone's table
+ *
+ * iozone prints its table with printf widths, the file size right-aligned
+ * at column 16 under "kB" and the record length under "reclen":
+ *               kB  reclen    write  rewrite    read    reread
+ *             4096      64   805326  1390734  3296335  3604224
+ * Flattened, a row starts where its first two numbers line up with "kB"
+ * and "reclen"; the line start goes 16 columns before the end of "kB"
+ * (or at the blank before the header) and each row keeps that offset.
+ * The record length, a power of two, tells a row's start from two cells
+ * that happen to line up. */
+
+/* "              kB  reclen    write  rewrite ..." */
+static struct bl_re iozhead_re = BL_RE("\\b[kK][bB] +reclen +write", 0);
+
+#define IOZONE_KB_COLUMN 16
+/* How far after the header its first row may start. */
+#define IOZONE_HEAD_MAX 400
+
+struct token {
+	size_t a, e;
+};
+
+static bool next_token(const char *s, size_t len, size_t from, struct token *t)
+{
+	while (from < len && bl_blank(s[from]))
+		from++;
+	if (from >= len)
+		return false;
+	t->a = from;
+	while (from < len && !bl_blank(s[from]))
+		from++;
+	t->e = from;
+	return true;
+}
+
+static bool numeric(const char *s, const struct token *t)
+{
+	for (size_t i = t->a; i < t->e; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+			return false;
+	return true;
+}
+
+/* A record length: 4, 64, 16384 (kB) */
+static bool power_of_two(const char *s, const struct token *t)
+{
+	unsigned long long v = 0;
+	for (size_t i = t->a; i < t->e; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (1ULL << 40))
+			return false;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v && !(v & (v - 1));
+}
+
+static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&iozhead_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], kb = a + 2, at;
+		pos = m.ov[1];
+		size_t r = kb;
+		while (r < len && bl_blank(s[r]))
+			r++;
+		size_t dist = r + 6 - kb; /* from the end of "kB" to that of "reclen" */
+		size_t hs = 0;
+		bool fixed = kb > IOZONE_KB_COLUMN && bl_blank(s[kb - IOZONE_KB_COLUMN - 1]);
+		for (size_t i = kb - IOZONE_KB_COLUMN; fixed && i < a; i++)
+			fixed = bl_blank(s[i]);
+		if (fixed)
+			hs = kb - IOZONE_KB_COLUMN;
+		else if (bl_break_before(s, a, &at))
+			hs = at + 1;
+		else
+			continue;
+		if (hs > 0)
+			bl_breaks_add(b, base + hs - 1);
+		size_t col = kb - hs;
+		struct token t, u, last = {a, kb};
+		size_t p = a;
+		bool rows = false;
+		while (next_token(s, len, p, &t)) {
+			bool num = numeric(s, &t);
+			/* a row starts where a number and the next line up with
+			 * "kB" and "reclen" */
+			if (num && t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
+			    u.e - t.e == dist && power_of_two(s, &u)) {
+				size_t start = t.e - col;
+				bool ok = start - 1 >= last.e && bl_blank(s[start - 1]);
+				for (size_t i = start; ok && i < t.a; i++)
+					ok = bl_blank(s[i]);
+				if (ok) {
+					bl_breaks_add(b, base + start - 1);
+					rows = true;
+					last = u;
+					p = u.e;
+					continue;
+				}
+			}
+			/* a cell past the header's width: a row that a mail client
+			 * wrapped, its end at the start of the next line */
+			if (rows && num) {
+				last = t;
+				p = t.e;
+				continue;
+			}
+			/* the words of the header */
+			if (!rows && !num && t.a - a <= IOZONE_HEAD_MAX) {
+				last = t;
+				p = t.e;
+				continue;
+			}
+			break;
+		}
+		if (rows && bl_break_after(s, len, last.e, &at))
+			bl_breaks_add(b, base + at);
+		pos = p > pos ? p : pos;
+	}
+}
+
+/* ------------------------------------------------------ bonnie's tables
+ *
+ * bonnie and bonnie++ right-align their rows to the end of the header:
+ *   Machine    GB M/sec %CPU M/sec %CPU M/sec %CPU M/sec %CPU M/sec %CPU  /sec %CPU
+ *   vol-ssd     8  48.2 77.0 410.5 70.1 160.3 20.2  55.1 76.4 1210.7 60.3  5120 50.2
+ *                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+ *                    16 12345  56 +++++ +++ 23456  78 +++++ +++ +++++ +++ 34567  89
+ * so the rows after a header are cut at its width (a cell that overflows
+ * its column moves the end by a column or two). */
+
+/* "Machine    GB M/sec", "Machine        Size K/sec", "Machine   Size:chnk K/sec",
+ * "Name:Size etc        /sec",
+ * "files  /sec %CP", "files:max:min        /sec %CP" */
+static struct bl_re bonhead_re = BL_RE(
+	"(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
+	"files(?::max(?::min)?)? +/sec +%CP",
+	0);
+
+#define BONNIE_SLACK 3
+#define BONNIE_OVERFLOW 12
+
+/* A machine's name or a word, not a cell ("16.8m", "+++++", "**88826**") */
+static bool name_like(char c)
+{
+	return !((c >= '0' && c <= '9') || c == '+' || c == '*' || c == '.');
+}
+
+static bool has_digit(const char *s, const struct token *t)
+{
+	for (size_t i = t->a; i < t->e; i++)
+		if ((s[i] >= '0' && s[i] <= '9') || s[i] == '+')
+			return true;
+	return false;
+}
+
+static bool header_word(const char *s, const struct token *t)
+{
+	static const char *const words[] = {"K/sec", "M/sec", "/sec", "%CP", "%CPU", NULL};
+	for (const char *const *w = words; *w; w++)
+		if (strlen(*w) == t->e - t->a && memcmp(*w, s + t->a, t->e - t->a) == 0)
+			return true;
+	return false;
+}
+
+/* How many cells [from, to) holds when it is a row of numbers: "8  48.2 77.0",
+ * "16 +++++ +++", "64G:4k::65536           16.8m  21"; SIZE_MAX when it is
+ * not (prose; "Latency   702ms     488ms" is read apart). */
+static size_t bonnie_row(const char *s, size_t from, size_t to)
+{
+	struct token t;
+	size_t n = 0, p = from;
+	while (p < to && next_token(s, to, p, &t)) {
+		/* the machine's name first, then numbers only */
+		if (n > 0 && !has_digit(s, &t))
+			return SIZE_MAX;
+		n++;
+		p = t.e;
+	}
+	return n >= 3 ? n : SIZE_MAX;
+}
+
+/* "12043us", "301ms", "1.2s" */
+static bool latency(const char *s, const struct token *t)
+{
+	size_t i = t->a;
+	while (i < t->e && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+		i++;
+	if (i == t->a)
+		return false;
+	size_t n = t->e - i;
+	return (n == 2 && (memcmp(s + i, "us", 2) == 0 || memcmp(s + i, "ms", 2) == 0 ||
+			   memcmp(s + i, "ns", 2) == 0)) ||
+	       (n == 1 && s[i] == 's');
+}
+
+static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0, at;
+	while (pos < len && bl_re_match(&bonhead_re, s, len, pos, &m)) {
+		size_t a = m.ov[0];
+		pos = m.ov[1];
+		size_t hs = bl_break_before(s, a, &at) ? at + 1 : 0;
+		if (hs)
+			bl_breaks_add(b, base + hs - 1);
+		struct token t;
+		size_t he = m.ov[1], p = a, nh = 0;
+		while (next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
+			he = t.e;
+			p = t.e;
+			nh++;
+		}
+		/* bon_csv2txt puts the machine's name before the file count
+		 * too: "raid5            16  5011  18 +++++ +++" under "files:max:min" */
+		if (s[a] == 'f')
+			nh++;
+		size_t w = he - hs;
+		p = he;
+		/* each row: the blank at p ended the line above */
+		while (p < len && bl_blank(s[p])) {
+			size_t r = p + 1, end = 0;
+			/* bonnie++ 1.96+: each row's latencies on the line below it,
+			 * "Latency             12043us     301ms     512ms" */
+			if (next_token(s, len, r, &t) && t.e - t.a == 7 &&
+			    memcmp(s + t.a, "Latency", 7) == 0 && t.a == r) {
+				end = t.e;
+				while (next_token(s, len, end, &t) && latency(s, &t))
+					end = t.e;
+				bl_breaks_add(b, base + p);
+				p = end;
+				continue;
+			}
+			/* a row whose numbers overflow their columns ends where
+			 * the next line's first word (a name, "Latency") starts */
+			for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
+				size_t c = r + w + BONNIE_OVERFLOW - d;
+				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
+				    bonnie_row(s, r, c) <= nh &&
+				    (!next_token(s, len, c, &t) || name_like(s[t.a])))
+					end = c;
+			}
+			/* else the longest row that has no more cells than the
+			 * header has words: cells that overflow push the end right */
+			for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
+				size_t c = r + w + BONNIE_SLACK - d;
+				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
+				    bonnie_row(s, r, c) <= nh)
+					end = c;
+			}
+			if (!end)
+				break;
+			bl_breaks_add(b, base + p);
+			p = end;
+		}
+		if (p > he && p < len && bl_break_after(s, len, p, &at))
+			bl_breaks_add(b, base + at);
+		else if (p == he && bl_break_after(s, len, he, &at))
+			bl_breaks_add(b, base + at);
+		pos = p > pos ? p : pos;
+	}
+}
+
+void bl_unflatten_tables(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	rule_breaks(s, len, base, b);
+	tab_rows(s, len, base, b);
+	iozone_rows(s, len, base, b);
+	bonnie_rows(s, len, base, b);
+}
