@@ -249,8 +249,6 @@ def interrupted_output(binpath):
 # bound of these cases is waived, and only while it is exceeded: a case
 # that meets its bound again fails the run until it is taken off this list.
 KNOWN_RSS_GAPS = {
-    # a map entry per short run of invalid bytes, in each decoding stage
-    "invalid-utf8": "offset-map entries per run of invalid bytes, per stage",
 }
 
 
