@@ -9,9 +9,14 @@
  * level before each member, ": " between key and value). */
 #include "benchlog.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "system.h"
+
+/* jansson hands its output over a few bytes at a time (a key, a quote, a
+ * comma): gathered here, the writer is called once per OUTBUF bytes. */
+#define OUTBUF ((size_t)1 << 16)
 
 struct out {
 	json_dump_callback_t write;
@@ -20,12 +25,31 @@ struct out {
 	unsigned depth; /* of the value being written (reindent) */
 	size_t nruns;
 	int err;
+	size_t n;
+	char buf[OUTBUF];
 };
+
+static void flush_out(struct out *o)
+{
+	if (o->n && !o->err && o->write(o->buf, o->n, o->ctx) != 0)
+		o->err = -1;
+	o->n = 0;
+}
 
 static void put(struct out *o, const char *s, size_t n)
 {
-	if (!o->err && n && o->write(s, n, o->ctx) != 0)
-		o->err = -1;
+	if (o->err || !n)
+		return;
+	if (n > OUTBUF - o->n) {
+		flush_out(o);
+		if (n > OUTBUF) {
+			if (!o->err && o->write(s, n, o->ctx) != 0)
+				o->err = -1;
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
 }
 
 /* A newline and the indentation of `depth`, or a space between members
@@ -64,10 +88,19 @@ static int reindent(const char *buf, size_t size, void *data)
 	return o->err;
 }
 
+/* Compact output has no newline to indent. */
+static int plain(const char *buf, size_t size, void *data)
+{
+	struct out *o = data;
+	put(o, buf, size);
+	return o->err;
+}
+
 static void value(struct out *o, json_t *v, unsigned depth)
 {
 	o->depth = depth;
-	if (!o->err && json_dump_callback(v, reindent, o, o->flags | JSON_ENCODE_ANY) != 0)
+	json_dump_callback_t cb = (o->flags & JSON_MAX_INDENT) ? reindent : plain;
+	if (!o->err && json_dump_callback(v, cb, o, o->flags | JSON_ENCODE_ANY) != 0)
 		o->err = -1;
 }
 
@@ -103,56 +136,70 @@ static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t i
 json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
 			       json_dump_callback_t write, void *wctx)
 {
-	struct out o = {.write = write, .ctx = wctx, .flags = flags};
-	struct bl_doc doc;
-	if (bl_doc_init(&doc, m, path) < 0)
+	struct out *o = malloc(sizeof *o); /* OUTBUF: not on the stack */
+	if (!o)
 		return NULL;
+	o->write = write;
+	o->ctx = wctx;
+	o->flags = flags;
+	o->depth = 0;
+	o->nruns = 0;
+	o->err = 0;
+	o->n = 0;
+	struct bl_doc doc;
+	if (bl_doc_init(&doc, m, path) < 0) {
+		free(o);
+		return NULL;
+	}
 	doc.system = bl_system_extract(m);
 	json_t *head = bl_doc_head_json(&doc), *tail = NULL;
 	if (!head)
 		goto fail;
 	const char *k;
 	json_t *v;
-	put(&o, "{", 1);
-	indent(&o, 1, false);
+	put(o, "{", 1);
+	indent(o, 1, false);
 	json_object_foreach(head, k, v)
 	{
-		key(&o, k);
-		value(&o, v, 1);
-		put(&o, ",", 1);
-		indent(&o, 1, true);
+		key(o, k);
+		value(o, v, 1);
+		put(o, ",", 1);
+		indent(o, 1, true);
 	}
-	key(&o, "runs");
+	key(o, "runs");
 	doc.sink = write_run;
-	doc.sink_ctx = &o;
+	doc.sink_ctx = o;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc)
 		goto fail;
-	if (o.nruns) {
-		indent(&o, 1, false);
-		put(&o, "]", 1);
+	if (o->nruns) {
+		indent(o, 1, false);
+		put(o, "]", 1);
 	} else {
-		put(&o, "[]", 2);
+		put(o, "[]", 2);
 	}
 	tail = bl_doc_tail_json(&doc);
 	if (!tail)
 		goto fail;
 	json_object_foreach(tail, k, v)
 	{
-		put(&o, ",", 1);
-		indent(&o, 1, true);
-		key(&o, k);
-		value(&o, v, 1);
+		put(o, ",", 1);
+		indent(o, 1, true);
+		key(o, k);
+		value(o, v, 1);
 	}
-	indent(&o, 0, false);
-	put(&o, "}", 1);
-	if (o.err)
+	indent(o, 0, false);
+	put(o, "}", 1);
+	flush_out(o);
+	if (o->err)
 		goto fail;
 	json_decref(head);
 	bl_doc_free(&doc);
+	free(o);
 	return tail;
 fail:
 	json_decref(head);
 	json_decref(tail);
 	bl_doc_free(&doc);
+	free(o);
 	return NULL;
 }
