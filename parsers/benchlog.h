@@ -27,7 +27,8 @@ json_t *bl_parse_message(struct bl_message *m, const char *path);
  * freed once the scan is past it, so memory does not grow with the number
  * of runs. The bytes are those json_dump_callback(bl_parse_message(m,
  * path), write, wctx, flags) would write, for flags JSON_COMPACT or
- * JSON_INDENT(n) with JSON_PRESERVE_ORDER (and JSON_REAL_PRECISION).
+ * JSON_INDENT(n) with JSON_PRESERVE_ORDER (and JSON_REAL_PRECISION; not
+ * JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH or JSON_SORT_KEYS).
  * Returns the document's tail {diagnostics, diagnostics_dropped, partial}
  * (new reference), or NULL when memory ran out or a write failed (the
  * output is then incomplete). */
