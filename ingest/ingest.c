@@ -179,18 +179,18 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 			    strcmp(cs, "utf-8") != 0)
 				STEP(&st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
 			else
-				STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+				STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		}
 		STEP(&st, html_step(m, in, out), "html", m);
 		break;
 	case BL_INPUT_QP:
 		STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	default:
 		if (bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
 			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	}
 	if (flowed)
