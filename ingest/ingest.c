@@ -203,9 +203,13 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
 	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
 	if (st.raw) {
-		/* nothing changed: the text is a copy of the input */
-		bl_tbuf_reserve(&st.cur, m->raw_len);
-		bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
+		/* nothing changed: the text is the input itself, which is
+		 * padded (a plain file of valid UTF-8 is never copied) */
+		m->text = (char *)m->raw;
+		m->len = m->raw_len;
+		m->text_borrowed = true;
+		bl_ingest_diag_lines(m);
+		return 0;
 	}
 	if (st.cur.failed)
 		goto oom;

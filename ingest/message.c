@@ -278,7 +278,8 @@ int bl_message_quote_depth(const struct bl_message *m, size_t text_off)
 
 void bl_message_free(struct bl_message *m)
 {
-	free(m->text);
+	if (!m->text_borrowed)
+		free(m->text);
 	free(m->segs);
 	free(m->subject);
 	free(m->from);

@@ -219,7 +219,9 @@ void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
 		b->len = 0;
 		b->failed = b->s == NULL;
 	}
-	free(m->text);
+	if (!m->text_borrowed)
+		free(m->text);
+	m->text_borrowed = false;
 	free(m->segs);
 	m->text = b->s;
 	if (m->text)

@@ -16,7 +16,7 @@ Memory bounds: 64 MB where the case holds it (an mbox is streamed message
 by message; a document is written run by run). Other inputs are one
 message read whole, and its decoding keeps the input and up to two decoded
 copies with their offset maps, so those bounds grow with the input size
-(measured at check size: long line 63 MB for 24 MB, header lines 76 MB
+(measured at check size: long line 63 MB for 24 MB, header lines 42 MB
 for 34 MB, invalid UTF-8 44 MB for 8 MB, sparse 104 MB for 96 MB; at
 full size, by `make bench`: long line 240 MB for 100 MB, invalid UTF-8
 300 MB for 64 MB).
