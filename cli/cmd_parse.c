@@ -55,18 +55,30 @@ static void report(struct parse_ctx *c, json_t *doc)
 	}
 }
 
+static int write_out(const char *buf, size_t n, void *vctx)
+{
+	struct parse_ctx *c = vctx;
+	if (fwrite(buf, 1, n, c->out) != n) {
+		c->write_failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct parse_ctx *c = vctx;
-	json_t *doc = bl_parse_message(m, c->path);
-	if (!doc)
-		return -1;
-	report(c, doc);
 	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) |
 		       (c->jsonl ? JSON_COMPACT : JSON_INDENT(2));
-	if (json_dumpf(doc, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
+	/* written run by run: a message with a million runs is never one
+	 * JSON tree in memory */
+	json_t *tail = bl_parse_message_write(m, c->path, flags, write_out, c);
+	if (!tail)
+		return c->write_failed ? 0 : -1;
+	report(c, tail);
+	if (fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
-	json_decref(doc);
+	json_decref(tail);
 	return 0;
 }
 

@@ -63,8 +63,9 @@ static bool repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const unsigned char *s = (const unsigned char *)in->s;
 	size_t n = in->len, bad = 0, nul = 0, first_bad = 0, first_nul = 0, i = 0;
-	if (!bl_tbuf_reserve(out, n))
-		return false;
+	/* in[0, done) is written; nothing is until the first byte to replace,
+	 * so that valid text (nearly always) is not copied */
+	size_t done = 0;
 	while (i < n) {
 		size_t j = i;
 		while (j < n) {
@@ -77,10 +78,11 @@ static bool repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 				break;
 			j += k;
 		}
-		if (j > i)
-			bl_tbuf_copy(out, in, i, j - i);
 		if (j >= n)
 			break;
+		if (!done && !bad && !nul && !bl_tbuf_reserve(out, n))
+			return false;
+		bl_tbuf_copy(out, in, done, j - done);
 		/* a run of NUL bytes, or of bytes that are not UTF-8, becomes one
 		 * U+FFFD: one map entry per run keeps a 1 GB sparse file or a
 		 * binary attachment from costing a map entry per byte */
@@ -101,7 +103,10 @@ static bool repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 			} while (j < n && s[j] >= 0x80 && !utf8_len(s + j, n - j));
 		}
 		i = j;
+		done = j;
 	}
+	if (bad || nul)
+		bl_tbuf_copy(out, in, done, n - done);
 	if (bad)
 		bl_ingest_diag(m, BL_WARNING, "ingest.invalid-utf8", bl_src_origin(in, first_bad),
 			       "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)",
@@ -145,16 +150,30 @@ static const char *iconv_name(const char *cs)
 	return cs;
 }
 
+bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	return repair(m, in, out);
+}
+
+/* repair() and, when it had nothing to replace, the text copied as is. */
+static bool repair_full(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	bool changed = repair(m, in, out);
+	if (!changed && bl_tbuf_reserve(out, in->len))
+		bl_tbuf_copy(out, in, 0, in->len);
+	return changed;
+}
+
 bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			const char *charset)
 {
 	if (is_utf8_name(charset))
-		return repair(m, in, out);
+		return repair_full(m, in, out);
 	iconv_t cd = iconv_open("UTF-8", iconv_name(charset));
 	if (cd == (iconv_t)-1) {
 		bl_ingest_diag(m, BL_WARNING, "charset.unknown", bl_src_origin(in, 0),
 			       "unknown charset '%.60s': the text is read as UTF-8", charset);
-		repair(m, in, out);
+		repair_full(m, in, out);
 		return true;
 	}
 	bool fast = ascii_compatible(charset);

@@ -5,7 +5,9 @@
  * decoder notices about bad input goes to the message's diagnostics with
  * that offset; a decoder never stops at bad input: it keeps what it can
  * read and says what it could not. All of them run in time linear in
- * their input. */
+ * their input. A decoder that returns false (nothing to change) may leave
+ * `out` incomplete: quote.c and rewrap.c write nothing until their first
+ * change, so that a text they leave alone is not copied. */
 #ifndef BL_DECODE_H
 #define BL_DECODE_H
 
@@ -44,6 +46,9 @@ size_t bl_base64_decode_plain(const char *s, size_t n, unsigned char *out);
  * changed (a decoding worth recording). */
 bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			const char *charset);
+/* The repair alone, for the decoding pipeline: returns false, writing
+ * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */
+bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 /* A header string in `charset` as a new UTF-8 string (invalid bytes as
  * U+FFFD); NULL only when memory ran out. */
 char *bl_charset_string(const char *s, size_t n, const char *charset);

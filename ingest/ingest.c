@@ -66,17 +66,33 @@ static void add_decoding(struct bl_message *m, const char *name)
 		bl_message_add_decoding(m, name);
 }
 
-/* The current text of a message being decoded. */
+/* The current text of a message being decoded: the message's raw bytes
+ * themselves until a step changes them (no copy of a large input that
+ * needs no decoding), then the output of the last step that did. */
 struct stage {
 	struct bl_tbuf cur;
+	bool raw;
 };
+
+static const char *cur_s(const struct stage *st, const struct bl_message *m)
+{
+	return st->raw ? m->raw : st->cur.s;
+}
+
+static size_t cur_len(const struct stage *st, const struct bl_message *m)
+{
+	return st->raw ? m->raw_len : st->cur.len;
+}
 
 /* Runs one step: on `changed`, the output replaces the current text. */
 #define STEP(st, call_expr, name, m)                                          \
 	do {                                                                  \
 		struct bl_src in_;                                            \
 		struct bl_tbuf out_;                                          \
-		bl_src_from_tbuf(&in_, &(st)->cur);                           \
+		if ((st)->raw)                                                \
+			bl_src_plain(&in_, (m)->raw, (m)->raw_len, 0);        \
+		else                                                          \
+			bl_src_from_tbuf(&in_, &(st)->cur);                   \
 		bl_tbuf_init(&out_);                                          \
 		struct bl_src *in = &in_;                                     \
 		struct bl_tbuf *out = &out_;                                  \
@@ -86,6 +102,7 @@ struct stage {
 		if (changed_ && !out_.failed) {                               \
 			bl_tbuf_free(&(st)->cur);                             \
 			(st)->cur = out_;                                     \
+			(st)->raw = false;                                    \
 			add_decoding((m), (name));                            \
 		} else {                                                      \
 			bl_tbuf_free(&out_);                                  \
@@ -134,14 +151,19 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 }
 
 
-static int decode_message(struct bl_message *m, enum bl_input_format fmt)
+/* `padded`: BL_TEXT_PAD readable zero bytes follow m->raw, so the first
+ * step may read it in place (PCRE2's JIT reads a little past the end). */
+static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool padded)
 {
 	struct stage st;
 	bl_tbuf_init(&st.cur);
-	bl_tbuf_reserve(&st.cur, m->raw_len);
-	bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
-	if (st.cur.failed)
-		goto oom;
+	st.raw = padded;
+	if (!padded) {
+		bl_tbuf_reserve(&st.cur, m->raw_len);
+		bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
+		if (st.cur.failed)
+			goto oom;
+	}
 	bool flowed = false, delsp = false;
 	switch (fmt) {
 	case BL_INPUT_MBOX:
@@ -153,37 +175,49 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt)
 	case BL_INPUT_HTML:
 		{
 			char cs[48];
-			if (bl_html_meta_charset(st.cur.s, st.cur.len, cs, sizeof cs) &&
+			if (bl_html_meta_charset(cur_s(&st, m), cur_len(&st, m), cs, sizeof cs) &&
 			    strcmp(cs, "utf-8") != 0)
 				STEP(&st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
 			else
-				STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+				STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		}
 		STEP(&st, html_step(m, in, out), "html", m);
 		break;
 	case BL_INPUT_QP:
 		STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	default:
-		if (bl_qp_detect(st.cur.s, st.cur.len))
+		if (bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
 			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_charset_to_utf8(m, in, out, NULL), "utf-8-repair", m);
+		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	}
 	if (flowed)
 		STEP(&st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
 	/* detection runs PCRE2's JIT over the text: bl_src_from_tbuf zeroes
-	 * the bytes past its end that the JIT may read */
-	struct bl_src probe;
-	bl_src_from_tbuf(&probe, &st.cur);
-	if (bl_unflatten_detect(probe.s, probe.len)) {
+	 * the bytes past the end of a decoded text that the JIT may read (the
+	 * raw input is padded where it was read) */
+	if (!st.raw) {
+		struct bl_src probe;
+		bl_src_from_tbuf(&probe, &st.cur);
+	}
+	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m))) {
 		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
-			bl_unflatten_headers(m, st.cur.s, st.cur.len);
+			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
 		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
 	}
 	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
 	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (st.raw) {
+		/* nothing changed: the text is the input itself, which is
+		 * padded (a plain file of valid UTF-8 is never copied) */
+		m->text = (char *)m->raw;
+		m->len = m->raw_len;
+		m->text_borrowed = true;
+		bl_ingest_diag_lines(m);
+		return 0;
+	}
 	if (st.cur.failed)
 		goto oom;
 	bl_tbuf_to_message(&st.cur, m);
@@ -197,7 +231,8 @@ oom:
 }
 
 static int one_message(const char *raw, size_t len, size_t raw_offset, size_t raw_line,
-		       size_t index, enum bl_input_format fmt, bl_message_fn each, void *ctx)
+		       size_t index, enum bl_input_format fmt, bool padded, bl_message_fn each,
+		       void *ctx)
 {
 	struct bl_message m;
 	memset(&m, 0, sizeof m);
@@ -207,7 +242,7 @@ static int one_message(const char *raw, size_t len, size_t raw_offset, size_t ra
 	m.raw_line = raw_line ? raw_line : 1;
 	m.line_cache_line = m.raw_line;
 	m.index = index;
-	if (decode_message(&m, fmt) < 0) {
+	if (decode_message(&m, fmt, padded) < 0) {
 		bl_message_free(&m);
 		return -1;
 	}
@@ -262,19 +297,20 @@ int bl_ingest_buffer_as(const char *raw, size_t len, enum bl_input_format fmt,
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(raw, len);
 	if (fmt != BL_INPUT_MBOX)
-		return one_message(raw, len, 0, 1, 0, fmt, each, ctx);
+		return one_message(raw, len, 0, 1, 0, fmt, false, each, ctx);
 	size_t start = 0, line = 1, index = 0;
 	while (start < len) {
 		bool inc;
 		size_t sep = next_separator(raw, len, start, true, &inc);
-		int rc = one_message(raw + start, sep - start, start, line, index++, fmt, each, ctx);
+		int rc = one_message(raw + start, sep - start, start, line, index++, fmt, false, each,
+				     ctx);
 		if (rc)
 			return rc;
 		line += count_lines(raw + start, sep - start);
 		start = sep;
 	}
 	if (!len)
-		return one_message(raw, 0, 0, 1, 0, fmt, each, ctx);
+		return one_message(raw, 0, 0, 1, 0, fmt, false, each, ctx);
 	return 0;
 }
 
@@ -332,7 +368,11 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		while (!r.eof)
 			if ((rc = fill(&r)) < 0)
 				goto out;
-		rc = one_message(r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, each, ctx);
+		/* read whole: fill() left at least CHUNK bytes of room after
+		 * the end, zeroed here so that decoding reads it in place */
+		if (r.buf)
+			memset(r.buf + r.len, 0, BL_TEXT_PAD);
+		rc = one_message(r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, r.buf != NULL, each, ctx);
 		goto out;
 	}
 	/* mbox: one message at a time; buf[0] is at file offset `base` */
@@ -343,7 +383,7 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		if (sep < r.len && !inc) {
 			if (sep > start) {
 				rc = one_message(r.buf + start, sep - start, base + start, line, index++,
-						 fmt, each, ctx);
+						 fmt, false, each, ctx);
 				if (rc)
 					goto out;
 				line += count_lines(r.buf + start, sep - start);
@@ -355,7 +395,7 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		if (r.eof) {
 			if (r.len > start || index == 0)
 				rc = one_message(r.buf + start, r.len - start, base + start, line,
-						 index++, fmt, each, ctx);
+						 index++, fmt, false, each, ctx);
 			goto out;
 		}
 		/* keep only the current message, then read on */

@@ -196,8 +196,11 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 			hi = mid;
 	}
 	size_t r = m->segs[lo].raw_off + (text_off - m->segs[lo].text_off);
-	if (lo + 1 < m->nsegs && r > m->segs[lo + 1].raw_off)
-		r = m->segs[lo + 1].raw_off;
+	/* inside a replacement longer than what it replaced (U+FFFD for one
+	 * byte, "é" for Latin-1 0xE9): the last byte it replaced */
+	if (lo + 1 < m->nsegs && r >= m->segs[lo + 1].raw_off)
+		r = m->segs[lo + 1].raw_off > m->segs[lo].raw_off ? m->segs[lo + 1].raw_off - 1
+								  : m->segs[lo].raw_off;
 	if (r > m->raw_len)
 		r = m->raw_len;
 	return m->raw_offset + r;
@@ -275,7 +278,8 @@ int bl_message_quote_depth(const struct bl_message *m, size_t text_off)
 
 void bl_message_free(struct bl_message *m)
 {
-	free(m->text);
+	if (!m->text_borrowed)
+		free(m->text);
 	free(m->segs);
 	free(m->subject);
 	free(m->from);

@@ -40,8 +40,11 @@ struct bl_message {
 	size_t raw_line;       /* 1-based line of raw[0] in the input file */
 
 	char *text;            /* decoded UTF-8, NUL-terminated and followed by
-				* BL_TEXT_PAD - 1 more zero bytes (owned) */
+				* BL_TEXT_PAD - 1 more zero bytes (owned unless
+				* text_borrowed) */
 	size_t len;
+	bool text_borrowed;    /* text is `raw` itself (nothing needed decoding
+				* and raw is padded): not freed with the message */
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */
 	size_t nsegs, segcap;

@@ -89,23 +89,27 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0;
+	/* in[0, done) is written (or, until the first quoted line, needs no
+	 * copy: a text without quoting costs no second copy of itself) */
+	size_t done = 0;
 	bool any = false;
-	if (!bl_tbuf_reserve(out, n))
-		return false;
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) + 1 : n;
 		int d;
 		size_t p = prefix(s + i, end - i, &d);
 		depth_push(m, bl_src_origin(in, i), d);
-		if (d)
-			any = true;
 		if (d) {
+			if (!any && !bl_tbuf_reserve(out, n))
+				return false;
+			any = true;
+			bl_tbuf_copy(out, in, done, i - done);
 			copy_quoted(in, out, i + p, end, d);
-		} else {
-			bl_tbuf_copy(out, in, i, end - i);
+			done = end;
 		}
 		i = end;
 	}
+	if (any)
+		bl_tbuf_copy(out, in, done, n - done);
 	return any;
 }

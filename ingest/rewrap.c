@@ -63,15 +63,13 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	(void)m;
 	const char *s = in->s;
 	size_t n = in->len, i = 0;
+	/* in[0, done) is written (or, until the first join, needs no copy) */
+	size_t done = 0;
 	bool any = false;
-	if (!bl_tbuf_reserve(out, n))
-		return false;
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
-		if (!nl) {
-			bl_tbuf_copy(out, in, i, n - i);
+		if (!nl)
 			break;
-		}
 		size_t end = (size_t)(nl - s);
 		size_t ll = end - i;
 		size_t cr = ll && s[end - 1] == '\r';
@@ -91,20 +89,24 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			join = true;
 		}
 		if (!join) {
-			bl_tbuf_copy(out, in, i, next - i);
 			i = next;
 			continue;
 		}
+		if (!any && !bl_tbuf_reserve(out, n))
+			return false;
 		any = true;
 		size_t keep = ll;
 		bool trailing_blank = keep && (s[i + keep - 1] == ' ' || s[i + keep - 1] == '\t');
 		if (drop_space && trailing_blank)
 			keep--;
-		bl_tbuf_copy(out, in, i, keep);
+		bl_tbuf_copy(out, in, done, i + keep - done);
 		if (!flowed && !trailing_blank)
 			bl_tbuf_putc(out, ' ', bl_src_origin(in, end)); /* the newline's place */
 		i = next;
+		done = next;
 	}
+	if (any)
+		bl_tbuf_copy(out, in, done, n - done);
 	return any;
 }
 

@@ -25,9 +25,14 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
 	 * decoders run PCRE2's JIT over this buffer, and it may read a few
 	 * bytes past the end of its subject */
 	if (b->len + n + BL_TEXT_PAD > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + BL_TEXT_PAD)
-			cap *= 2;
+		/* the first reservation is usually the whole output (a decoder
+		 * reserves its input's length): exactly that; then half as much
+		 * again each time, not twice, so a text of a few hundred MB does
+		 * not sit in a buffer of twice its size */
+		size_t need = b->len + n + BL_TEXT_PAD;
+		size_t cap = b->cap ? b->cap + b->cap / 2 : 256;
+		if (cap < need)
+			cap = need;
 		char *s = realloc(b->s, cap);
 		if (!s) {
 			b->failed = true;
@@ -90,14 +95,14 @@ void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 {
-	if (!n || !bl_tbuf_reserve(b, n))
-		return;
-	/* one segment per byte, all pointing at the same origin */
-	for (size_t i = 0; i < n; i++) {
-		seg_push(b, origin);
-		b->s[b->len++] = s[i];
-	}
-	/* the next byte starts a fresh segment */
+	/* One segment, as for a copy: the replacement's first byte maps to
+	 * `origin`, the others to the bytes after it, which lookups clamp to
+	 * the last byte before the next segment's origin (bl_src_origin,
+	 * bl_message_origin): a byte inside "é" (2 bytes for 1 in Latin-1)
+	 * maps to the Latin-1 byte, inside U+FFFD to the bytes it replaced.
+	 * A segment per byte, all at `origin`, made an input with an invalid
+	 * byte every few bytes cost 16 times its size in map entries. */
+	bl_tbuf_put(b, s, n, origin);
 }
 
 /* Index of the segment holding map coordinate t (last with text_off <= t). */
@@ -132,7 +137,13 @@ size_t bl_src_origin(struct bl_src *src, size_t off)
 		return src->base + src->shift + off;
 	size_t t = src->shift + off;
 	size_t i = seg_find(src, t);
-	return src->segs[i].raw_off + (t - src->segs[i].text_off);
+	size_t r = src->segs[i].raw_off + (t - src->segs[i].text_off);
+	/* inside a replacement longer than what it replaced (put_at): the
+	 * last byte it replaced */
+	if (i + 1 < src->nsegs && r >= src->segs[i + 1].raw_off)
+		r = src->segs[i + 1].raw_off > src->segs[i].raw_off ? src->segs[i + 1].raw_off - 1
+								    : src->segs[i].raw_off;
+	return r;
 }
 
 void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
@@ -208,7 +219,9 @@ void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
 		b->len = 0;
 		b->failed = b->s == NULL;
 	}
-	free(m->text);
+	if (!m->text_borrowed)
+		free(m->text);
+	m->text_borrowed = false;
 	free(m->segs);
 	m->text = b->s;
 	if (m->text)

@@ -52,8 +52,9 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n);
 void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin);
 /* Appends n bytes whose origins are origin, origin+1, ... */
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
-/* Appends n bytes (a replacement such as U+FFFD) that all stand for the
- * byte at `origin`. */
+/* Appends n bytes (a replacement such as U+FFFD) that stand for the bytes
+ * from `origin` on: one map segment; lookups inside it never go past the
+ * origin of what follows. */
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
 /* Appends src bytes [off, off+n), each with its own origin. */
 void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n);

@@ -258,7 +258,7 @@ static void drop_diags(struct bl_doc *doc, long ri, const char *code)
 	size_t o = 0;
 	for (size_t i = 0; i < doc->diags.n; i++) {
 		struct bl_diag *d = &doc->diags.v[i];
-		if (d->run == ri && strcmp(d->code, code) == 0) {
+		if (d->run == bl_doc_run_id(doc, ri) && strcmp(d->code, code) == 0) {
 			free(d->message);
 			continue;
 		}

@@ -738,7 +738,7 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 		size_t off = lr->off;
 		bl_doc_drop_last_run(doc);
 		for (size_t i = 0; i < doc->diags.n; i++)
-			if (doc->diags.v[i].run == (long)doc->nruns)
+			if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
 				doc->diags.v[i].run = -1;
 		bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
 			    "a diskinfo section with no readable rows");

@@ -49,6 +49,8 @@ void bl_doc_free(struct bl_doc *doc)
 		run_free(&doc->runs[i]);
 	free(doc->runs);
 	free(doc->path);
+	free(doc->prev.command);
+	free(doc->prev.label);
 	json_decref(doc->system);
 	bl_diags_free(&doc->diags);
 	memset(doc, 0, sizeof *doc);
@@ -164,7 +166,7 @@ void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
 	struct bl_diag *d =
 		bl_diags_add(&doc->diags, level, code, line, off, "%s", buf);
 	if (d)
-		d->run = run;
+		d->run = bl_doc_run_id(doc, run);
 }
 
 static bool same_str(const char *a, const char *b)
@@ -203,21 +205,66 @@ static bool nothing_between(const struct bl_message *m, size_t from, size_t to)
 	return true;
 }
 
+/* Gives r its repeat group, from the run before it (doc->prev). */
+static void assign_group(struct bl_doc *doc, struct bl_run *r)
+{
+	const bool have = doc->prev.set;
+	if (have && r->repeat_of_prev && same_str(doc->prev.tool, r->tool))
+		r->group = doc->prev.group;
+	else if (have && r->command && same_str(doc->prev.tool, r->tool) &&
+		 same_str(doc->prev.command, r->command) &&
+		 same_str(doc->prev.label, r->label) &&
+		 nothing_between(doc->msg, doc->prev.end_off, r->off))
+		r->group = doc->prev.group;
+	else
+		r->group = doc->next_group++;
+}
+
+/* Makes r the run before the next one; `take`: r is about to be freed,
+ * its command and label move over instead of being copied. */
+static void remember(struct bl_doc *doc, struct bl_run *r, bool take)
+{
+	free(doc->prev.command);
+	free(doc->prev.label);
+	doc->prev.set = true;
+	doc->prev.tool = r->tool;
+	doc->prev.end_off = r->end_off;
+	doc->prev.group = r->group;
+	if (take) {
+		doc->prev.command = r->command;
+		doc->prev.label = r->label;
+		r->command = r->label = NULL;
+	} else {
+		doc->prev.command = r->command ? strdup(r->command) : NULL;
+		doc->prev.label = r->label ? strdup(r->label) : NULL;
+	}
+}
+
 void bl_doc_group_repeats(struct bl_doc *doc)
 {
-	long next = 0;
 	for (size_t i = 0; i < doc->nruns; i++) {
-		struct bl_run *r = &doc->runs[i];
-		struct bl_run *p = i ? &doc->runs[i - 1] : NULL;
-		if (p && r->repeat_of_prev && same_str(p->tool, r->tool))
-			r->group = p->group;
-		else if (p && r->command && same_str(p->tool, r->tool) &&
-		    same_str(p->command, r->command) && same_str(p->label, r->label) &&
-		    nothing_between(doc->msg, p->end_off, r->off))
-			r->group = p->group;
-		else
-			r->group = next++;
+		assign_group(doc, &doc->runs[i]);
+		remember(doc, &doc->runs[i], false);
 	}
+}
+
+int bl_doc_flush(struct bl_doc *doc, size_t keep)
+{
+	if (!doc->sink || doc->nruns <= keep)
+		return doc->sink_rc;
+	size_t k = doc->nruns - keep;
+	for (size_t i = 0; i < k; i++) {
+		struct bl_run *r = &doc->runs[i];
+		assign_group(doc, r);
+		if (!doc->sink_rc)
+			doc->sink_rc = doc->sink(doc->sink_ctx, doc, r, doc->base + i);
+		remember(doc, r, true);
+		run_free(r);
+	}
+	memmove(doc->runs, doc->runs + k, keep * sizeof *doc->runs);
+	doc->nruns = keep;
+	doc->base += k;
+	return doc->sink_rc;
 }
 
 static json_t *str_or_null(const char *s)
@@ -306,7 +353,7 @@ static json_t *diag_json(const struct bl_diag *d)
 	return o;
 }
 
-json_t *bl_doc_to_json(struct bl_doc *doc)
+json_t *bl_doc_head_json(struct bl_doc *doc)
 {
 	json_t *root = json_object();
 	if (!root)
@@ -315,35 +362,45 @@ json_t *bl_doc_to_json(struct bl_doc *doc)
 	json_object_set_new(root, "source", source_json(doc));
 	if (doc->system)
 		json_object_set(root, "system", doc->system);
-	json_t *runs = json_array();
-	for (size_t i = 0; i < doc->nruns; i++) {
-		struct bl_run *r = &doc->runs[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "tool", json_string(r->tool));
-		json_object_set_new(o, "variant", str_or_null(r->variant));
-		json_object_set_new(o, "label", str_or_null(r->label));
-		json_object_set_new(o, "command", str_or_null(r->command));
-		json_object_set_new(o, "group", json_integer(r->group < 0 ? (json_int_t)i : r->group));
-		if (r->quote_depth)
-			json_object_set_new(o, "quote_depth", json_integer(r->quote_depth));
-		json_object_set_new(o, "span", span_json(doc, r->off, r->end_off));
-		json_object_set(o, "params", r->params);
-		json_object_set(o, "results", r->results);
-		if (r->time.present)
-			json_object_set_new(o, "time", time_json(doc, &r->time));
-		json_array_append_new(runs, o);
-	}
-	json_object_set_new(root, "runs", runs);
+	return root;
+}
+
+json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "tool", json_string(r->tool));
+	json_object_set_new(o, "variant", str_or_null(r->variant));
+	json_object_set_new(o, "label", str_or_null(r->label));
+	json_object_set_new(o, "command", str_or_null(r->command));
+	json_object_set_new(o, "group",
+			    json_integer(r->group < 0 ? (json_int_t)index : r->group));
+	if (r->quote_depth)
+		json_object_set_new(o, "quote_depth", json_integer(r->quote_depth));
+	json_object_set_new(o, "span", span_json(doc, r->off, r->end_off));
+	json_object_set(o, "params", r->params);
+	json_object_set(o, "results", r->results);
+	if (r->time.present)
+		json_object_set_new(o, "time", time_json(doc, &r->time));
+	return o;
+}
+
+json_t *bl_doc_tail_json(struct bl_doc *doc)
+{
+	json_t *tail = json_object();
+	if (!tail)
+		return NULL;
 	json_t *diags = json_array();
 	for (size_t pass = 0; pass < 2; pass++) {
 		const struct bl_diags *ds = pass ? &doc->diags : &doc->msg->diags;
 		for (size_t i = 0; i < ds->n; i++)
 			json_array_append_new(diags, diag_json(&ds->v[i]));
 	}
-	json_object_set_new(root, "diagnostics", diags);
+	json_object_set_new(tail, "diagnostics", diags);
 	size_t dropped = doc->diags.dropped + doc->msg->diags.dropped;
 	if (dropped)
-		json_object_set_new(root, "diagnostics_dropped", json_integer((json_int_t)dropped));
-	json_object_set_new(root, "partial", json_boolean(doc->partial || doc->msg->truncated));
-	return root;
+		json_object_set_new(tail, "diagnostics_dropped", json_integer((json_int_t)dropped));
+	json_object_set_new(tail, "partial", json_boolean(doc->partial || doc->msg->truncated));
+	return tail;
 }

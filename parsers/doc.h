@@ -51,18 +51,52 @@ struct bl_run {
 	int quote_depth;
 };
 
+struct bl_doc;
+
+/* Takes a finished run, number `index` of the document (0-based, in
+ * order), while the scan goes on; the run is freed after the call.
+ * Non-zero: stop handing runs over (the value is kept in sink_rc). */
+typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
+			   size_t index);
+
 struct bl_doc {
 	struct bl_message *msg;  /* borrowed */
 	char *path;              /* display name of the input (owned) */
-	struct bl_run *runs;
+	struct bl_run *runs;     /* runs[i] is run number base + i */
 	size_t nruns, cap;
-	struct bl_diags diags;
+	size_t base;             /* runs already handed to the sink */
+	struct bl_diags diags;   /* a diagnostic's `run` is a run number */
 	bool partial;            /* something was cut or could not be read */
 	json_t *system;          /* what the post says about the machine, or NULL */
+
+	bl_run_sink sink;        /* NULL: runs stay in `runs` */
+	void *sink_ctx;
+	int sink_rc;
+	/* the run before runs[0], for grouping repeats */
+	struct {
+		bool set;
+		const char *tool;
+		char *command, *label; /* owned */
+		size_t end_off;
+		long group;
+	} prev;
+	long next_group;
 };
 
 int bl_doc_init(struct bl_doc *doc, struct bl_message *msg, const char *path);
 void bl_doc_free(struct bl_doc *doc);
+
+/* Hands runs[0 .. nruns - keep) to the sink (repeat groups assigned first)
+ * and frees them: a message with a million runs never holds them all. The
+ * scanner keeps the last run, which the next claim may still extend (a
+ * time report, a dd snapshot). No-op without a sink. Returns sink_rc. */
+int bl_doc_flush(struct bl_doc *doc, size_t keep);
+
+/* The run number of runs[ri] (what diagnostics and documents use). */
+static inline long bl_doc_run_id(const struct bl_doc *doc, long ri)
+{
+	return ri < 0 ? -1 : (long)doc->base + ri;
+}
 
 /* Appends a run covering text [off, end_off). Returns NULL on out of memory.
  * The pointer is valid until the next bl_doc_add_run. */
@@ -85,17 +119,23 @@ void bl_run_param_int(struct bl_run *run, const char *key, long long val);
 void bl_run_param_real(struct bl_run *run, const char *key, double val);
 
 /* A diagnostic positioned at text offset `text_off` of the message,
- * attached to run index `run` (or -1). */
+ * attached to runs[run] (or -1); stored with the run's number. */
 void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
 		 const char *code, size_t text_off, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
 /* Groups repeats: consecutive runs of one tool with the same command and
- * label and nothing but prompts between them share a group id. */
+ * label and nothing but prompts between them share a group id. Assigns
+ * the runs still held (bl_doc_flush assigns those it hands over). */
 void bl_doc_group_repeats(struct bl_doc *doc);
 
-/* The whole document as JSON (new reference), or NULL on out of memory. */
-json_t *bl_doc_to_json(struct bl_doc *doc);
+/* The document in pieces (new references, NULL on out of memory): the
+ * head {schema, source, system}, one run (its number `index`), and the
+ * tail {diagnostics, diagnostics_dropped, partial}. A document is the
+ * members of the head, "runs": [each run], then the members of the tail. */
+json_t *bl_doc_head_json(struct bl_doc *doc);
+json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index);
+json_t *bl_doc_tail_json(struct bl_doc *doc);
 
 /* Copies [s, s+len) trimmed of surrounding white space (new string). */
 char *bl_strndup_trim(const char *s, size_t len);

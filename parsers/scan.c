@@ -641,6 +641,9 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			/* the anchor shares a line with the end of the last block */
 			pos = line.next > hit.end ? line.next : hit.end + 1;
 		} else {
+			/* runs before the last are final: write them out (a claim
+			 * may still extend the last one) */
+			bl_doc_flush(doc, 1);
 			size_t before = doc->nruns, end = 0;
 			enum bl_claim c = p->claim(&sc, &line, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
@@ -670,6 +673,9 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	}
 	bl_anchor_scan_free(as);
 	free(sc.section);
-	bl_doc_group_repeats(doc);
+	if (doc->sink)
+		bl_doc_flush(doc, 0);
+	else
+		bl_doc_group_repeats(doc);
 	return 0;
 }

@@ -889,7 +889,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		 * still claimed so that its lines are not read again */
 		bl_doc_drop_last_run(doc);
 		for (size_t i = 0; i < doc->diags.n; i++)
-			if (doc->diags.v[i].run == (long)doc->nruns)
+			if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
 				doc->diags.v[i].run = -1;
 		bl_doc_diag(doc, -1, BL_ERROR, "zpool.no-rows", start.off,
 			    "a zpool iostat header with no rows below it");

@@ -6,6 +6,10 @@
  * differ. A case without expected.json fails. With --update, writes
  * expected.json instead (review the diff before committing).
  *
+ * Each document is also written run by run (bl_parse_message_write, what
+ * `benchlog parse` does), indented and compact: the bytes must be those of
+ * the JSON tree.
+ *
  * usage: golden [--update] CORPUS_DIR */
 #include <dirent.h>
 #include <errno.h>
@@ -45,12 +49,57 @@ static int read_all(const char *path, char **out, size_t *len)
 	return 0;
 }
 
+struct membuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int mem_write(const char *buf, size_t n, void *ctx)
+{
+	struct membuf *b = ctx;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *v = realloc(b->s, cap);
+		if (!v)
+			return -1;
+		b->s = v;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, buf, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/* Documents whose streamed bytes differed from the tree's. */
+static int write_mismatch;
+
+/* The streamed document equals json_dumps of the tree, for `flags`. */
+static bool same_written(struct bl_message *m, json_t *tree, size_t flags)
+{
+	char *want = json_dumps(tree, flags);
+	struct membuf got = {0};
+	json_t *tail = bl_parse_message_write(m, "input", flags, mem_write, &got);
+	bool same = want && tail && got.s && strcmp(want, got.s) == 0 &&
+		    json_equal(json_object_get(tail, "diagnostics"),
+			       json_object_get(tree, "diagnostics"));
+	json_decref(tail);
+	free(want);
+	free(got.s);
+	return same;
+}
+
 static int collect(struct bl_message *m, void *ctx)
 {
 	json_t *docs = ctx;
 	json_t *d = bl_parse_message(m, "input");
 	if (!d)
 		return -1;
+	if (!same_written(m, d, DUMP_FLAGS) ||
+	    !same_written(m, d, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_COMPACT))
+		write_mismatch++;
 	/* round-trip through text so reals compare as they are stored */
 	char *s = json_dumps(d, DUMP_FLAGS);
 	json_decref(d);
@@ -129,6 +178,12 @@ static int run_case(const char *dir, int update)
 	free(data);
 	if (rc != 0) {
 		printf("FAIL %s: parse failed (%d)\n", dir, rc);
+		json_decref(docs);
+		return 1;
+	}
+	if (write_mismatch) {
+		printf("FAIL %s: the document written run by run differs from its JSON tree\n", dir);
+		write_mismatch = 0;
 		json_decref(docs);
 		return 1;
 	}

@@ -115,6 +115,17 @@ static void test_base64(void)
 static void test_charset(void)
 {
 	struct bl_tbuf o;
+	/* the pipeline's repair writes nothing for valid text, and the text
+	 * with U+FFFD, mapped back, otherwise */
+	bool changed = true;
+	DECODE(o, "valid \xC3\xA9 text\n", changed = bl_utf8_repair(&msg, &in, &o));
+	CHECK(!changed && o.len == 0);
+	bl_tbuf_free(&o);
+	DECODE(o, "ab\xff\xfe" "cd", changed = bl_utf8_repair(&msg, &in, &o));
+	CHECK(changed && strcmp(o.s, "ab\xEF\xBF\xBD" "cd") == 0);
+	CHECK(origin(&o, 0) == 0 && origin(&o, 2) == 2 && origin(&o, 3) == 3 && origin(&o, 4) == 3 &&
+	      origin(&o, 5) == 4 && origin(&o, 6) == 5);
+	bl_tbuf_free(&o);
 	DECODE(o, "caf\xe9 ok", bl_charset_to_utf8(&msg, &in, &o, "iso-8859-1"));
 	CHECK(strcmp(o.s, "caf\xC3\xA9 ok") == 0);
 	CHECK(origin(&o, 3) == 3 && origin(&o, 4) == 3 && origin(&o, 5) == 4);
@@ -207,6 +218,17 @@ static void test_quote(void)
 	CHECK(strcmp(o.s, "\r93 bytes copied, 1 s\r25 bytes\nx\r>> y\nz\r> w\n") == 0);
 	bl_tbuf_to_message(&o, &msg);
 	CHECK(bl_message_origin(&msg, 1) == 5); /* '9' after the second "> " */
+	/* unquoted lines before the first quote are kept, with their map */
+	bool any = false;
+	DECODE(o, "plain\n> q\nmore\n", any = bl_quote_strip(&msg, &in, &o));
+	CHECK(any && strcmp(o.s, "plain\nq\nmore\n") == 0);
+	CHECK(origin(&o, 0) == 0 && origin(&o, 6) == 8 && origin(&o, 8) == 10);
+	bl_tbuf_free(&o);
+	/* nothing quoted: false, and no copy written */
+	any = true;
+	DECODE(o, "no quotes here\nnone\n", any = bl_quote_strip(&msg, &in, &o));
+	CHECK(!any && o.len == 0);
+	bl_tbuf_free(&o);
 }
 
 static void test_rewrap_unflatten(void)
@@ -216,8 +238,10 @@ static void test_rewrap_unflatten(void)
 	DECODE(o, raw, bl_rewrap(&msg, &in, &o, false, false));
 	CHECK(strcmp(o.s, "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\nnext\n") == 0);
 	bl_tbuf_free(&o);
-	DECODE(o, "a short line\nbytes/sec)\n", bl_rewrap(&msg, &in, &o, false, false));
-	CHECK(strcmp(o.s, "a short line\nbytes/sec)\n") == 0);
+	/* nothing to join: false, and nothing written (no copy of the text) */
+	bool joined = true;
+	DECODE(o, "a short line\nbytes/sec)\n", joined = bl_rewrap(&msg, &in, &o, false, false));
+	CHECK(!joined && o.len == 0);
 	bl_tbuf_free(&o);
 	DECODE(o, "para one \ncontinues\n> q \n> r\n", bl_flowed_decode(&msg, &in, &o, false));
 	CHECK(strcmp(o.s, "para one continues\n> q r\n") == 0);

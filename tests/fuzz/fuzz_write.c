@@ -1,0 +1,64 @@
+/* fuzz_write.c - arbitrary bytes through ingest and the scanner, each
+ * document written run by run (bl_parse_message_write, as `benchlog parse`
+ * does), indented and compact: the bytes must be jansson's dump of the
+ * document's tree. A difference aborts (a finding). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../parsers/benchlog.h"
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static int add(const char *p, size_t n, void *ctx)
+{
+	struct buf *b = ctx;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *v = realloc(b->s, cap);
+		if (!v)
+			return -1;
+		b->s = v;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+static void same(struct bl_message *m, json_t *tree, size_t flags)
+{
+	char *want = json_dumps(tree, flags);
+	struct buf got = {0};
+	json_t *tail = bl_parse_message_write(m, "fuzz", flags, add, &got);
+	if (want && tail && (!got.s || strcmp(want, got.s) != 0))
+		abort();
+	json_decref(tail);
+	free(want);
+	free(got.s);
+}
+
+static int each(struct bl_message *m, void *ctx)
+{
+	(void)ctx;
+	json_t *doc = bl_parse_message(m, "fuzz");
+	if (doc) {
+		same(m, doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_COMPACT);
+		same(m, doc, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_INDENT(2));
+		json_decref(doc);
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	bl_ingest_buffer((const char *)data, size, each, NULL);
+	return 0;
+}
