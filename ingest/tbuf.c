@@ -101,8 +101,16 @@ void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 	 * bl_message_origin): a byte inside "é" (2 bytes for 1 in Latin-1)
 	 * maps to the Latin-1 byte, inside U+FFFD to the bytes it replaced.
 	 * A segment per byte, all at `origin`, made an input with an invalid
-	 * byte every few bytes cost 16 times its size in map entries. */
+	 * byte every few bytes cost 16 times its size in map entries.
+	 * A replacement longer than one byte then gets an empty segment after
+	 * it at origin + 1, the least it replaced: at the end of a text there
+	 * is no next segment to clamp to, and the bytes inside a U+FFFD that
+	 * replaced the input's last byte mapped past the end of the input
+	 * (fuzz_mime). The next byte written continues or overwrites that
+	 * segment, so it costs no entry. */
 	bl_tbuf_put(b, s, n, origin);
+	if (n > 1 && !b->failed)
+		seg_push(b, origin + 1);
 }
 
 /* Index of the segment holding map coordinate t (last with text_off <= t). */

@@ -126,6 +126,13 @@ static void test_charset(void)
 	CHECK(origin(&o, 0) == 0 && origin(&o, 2) == 2 && origin(&o, 3) == 3 && origin(&o, 4) == 3 &&
 	      origin(&o, 5) == 4 && origin(&o, 6) == 5);
 	bl_tbuf_free(&o);
+	/* a U+FFFD for the text's last byte maps inside the input, up to its
+	 * end (nothing after it to clamp to: a fuzz_mime finding) */
+	DECODE(o, "ab\xff", changed = bl_utf8_repair(&msg, &in, &o));
+	CHECK(changed && o.len == 5 && origin(&o, 2) == 2 && origin(&o, 4) == 2 && origin(&o, 5) == 3);
+	for (size_t i = 0; i < o.nsegs; i++)
+		CHECK(o.segs[i].raw_off <= 3 && o.segs[i].text_off <= o.len);
+	bl_tbuf_free(&o);
 	DECODE(o, "caf\xe9 ok", bl_charset_to_utf8(&msg, &in, &o, "iso-8859-1"));
 	CHECK(strcmp(o.s, "caf\xC3\xA9 ok") == 0);
 	CHECK(origin(&o, 3) == 3 && origin(&o, 4) == 3 && origin(&o, 5) == 4);
