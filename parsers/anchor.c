@@ -161,6 +161,8 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 			unsigned char d = (unsigned char)p[1];
 			if (d == 'd')
 				tok = BL_NEEDLE_DIGIT;
+			else if (d == 't' || d == 'n' || d == 'r')
+				tok = d == 't' ? '\t' : d == 'n' ? '\n' : '\r';
 			else if (d && strchr("sSwWDbBntrfehHvVRAzZGK", d))
 				other = true;
 			else if ((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||

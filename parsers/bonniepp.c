@@ -786,10 +786,11 @@ const struct bl_parser bl_parser_bonniepp = {
 	 * "              files  /sec %CP", "1.98,2.00a,feasvm,1,...",
 	 * "format_version,bonnie_version,...", "host,4G,547,99,62287,..." */
 	.anchor = "^[ \\t]*(?:<pre>)?(?:Version +\\S{1,12}|[12]\\.\\d\\d[a-z]?) +-{3,}Sequential"
-		  "|^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size|Name:Size etc) "
+		  "|^[ \\t]*(?:<pre>)?(?:(?:Machine|Kernel) +)?Size "
+		  "|^[ \\t]*(?:<pre>)?Name:Size etc "
 		  "|^[ \\t]*files(?::max(?::min)?)? +/sec %CP"
 		  "|^[ \\t]*[12]\\.\\d\\d[a-z]?,[12]\\.\\d\\d[a-z]?,"
-		  "|^(?:format_version,bonnie_version|name,file_size,putc),"
+		  "|^format_version,bonnie_version,|^name,file_size,putc,"
 		  "|^[ \\t]*[^,\\s]{0,64},(?:\\d+[MG](?::\\d+k?)?)?,(?:[^,\\n]*,){12}",
 	.command_word = "bonnie++",
 	.claim = bpp_claim,

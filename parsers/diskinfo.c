@@ -796,9 +796,19 @@ const struct bl_parser bl_parser_diskinfo = {
 	/* "\t512\t# sectorsize", "Seek times:", "Transfer rates:", "I/O command
 	 * overhead:", "Asynchronous random reads:", "Synchronous random writes:",
 	 * "ada0\t512\t500107862016\t976773168\t0\t0" */
-	.anchor = "# ?sectorsize[ \\t]*$|^[ \\t]*(?:Seek times|Transfer rates|I/O command overhead"
-		  "|Asynchronous random reads|Synchronous random writes):"
-		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+(?:512|1024|2048|4096|8192|16384|32768|65536)[ \\t]+\\d",
+	/* one literal per branch, so that the scan finds each by its needle
+	 * (anchor.c): a branch without one runs as a regex over every message */
+	.anchor = "\\# ?sectorsize[ \\t]*$"
+		  "|^[ \\t]*Seek times:|^[ \\t]*Transfer rates:|^[ \\t]*I/O command overhead:"
+		  "|^[ \\t]*Asynchronous random reads:|^[ \\t]*Synchronous random writes:"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+512[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+1024[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+2048[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+4096[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+8192[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+16384[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+32768[ \\t]+\\d"
+		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+65536[ \\t]+\\d",
 	.command_word = "diskinfo",
 	.claim = diskinfo_claim,
 	.command = diskinfo_command,

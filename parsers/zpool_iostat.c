@@ -1022,7 +1022,8 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	 * "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M"  (-H) */
 	.anchor = "^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
 		  "|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
-		  "|^[ \\t]*\\S{1,256}[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)"
+		  "|^[ \\t]*\\S{1,256}[ \\t]+total_wait[ \\t]+disk_wait"
+		  "|^[ \\t]*\\S{1,256}[ \\t]+sync_read[ \\t]+sync_write"
 		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
 	.command_word = "zpool",
 	.claim = zpool_claim,
