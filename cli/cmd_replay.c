@@ -492,6 +492,10 @@ int cmd_replay(int argc, char **argv)
 	char *tools_default = tools ? NULL : default_tools_dir();
 	c.opts.tools_dir = tools ? tools : tools_default;
 	c.opts.interrupted = &interrupted;
+	if (!c.dry && !c.opts.no_sandbox && bl_sandbox_probe(NULL) == BL_SANDBOX_UNUSABLE)
+		fprintf(stderr, "benchlog: bwrap is installed but cannot make its namespaces on this "
+				"machine: tools run without the sandbox (their paths are still confined "
+				"to the scratch directory)\n");
 	c.tty = isatty(STDERR_FILENO);
 	if (!c.quiet && !c.dry) {
 		c.opts.progress = progress;

@@ -116,11 +116,13 @@ json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *
 	json_object_set_new(env, "os", os_name());
 	json_object_set_new(env, "cpu", cpu());
 	json_object_set_new(env, "scratch", filesystem(scratch));
-	char *bw = o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
+	enum bl_sandbox_state sb = o->no_sandbox ? BL_SANDBOX_MISSING : bl_sandbox_probe(NULL);
 	json_object_set_new(env, "sandbox",
-			    json_string(bw ? "bubblewrap" : o->no_sandbox ? "none (--no-sandbox)"
-									  : "none (bwrap not installed)"));
-	free(bw);
+			    json_string(o->no_sandbox ? "none (--no-sandbox)"
+					: sb == BL_SANDBOX_OK ? "bubblewrap"
+					: sb == BL_SANDBOX_UNUSABLE
+						? "none (bwrap cannot make its namespaces on this machine)"
+						: "none (bwrap not installed)"));
 	json_object_set_new(env, "tools", json_object());
 	return env;
 }

@@ -195,7 +195,9 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
 	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
 	json_object_set_new(out, "budget", budget);
-	char *bwrap = o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
+	char *bwrap = NULL;
+	if (!o->no_sandbox)
+		bl_sandbox_probe(&bwrap);
 
 	size_t ready = 0;
 	for (size_t i = 0; i < s->n; i++)

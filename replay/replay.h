@@ -136,6 +136,11 @@ json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *
  * string or NULL. */
 char *bl_replay_which(const char *name, const char *tools_dir);
 
+/* bubblewrap: usable (*bwrap set to its path, to free), not installed, or
+ * installed but unable to make its namespaces here (*bwrap NULL). */
+enum bl_sandbox_state { BL_SANDBOX_OK, BL_SANDBOX_MISSING, BL_SANDBOX_UNUSABLE };
+enum bl_sandbox_state bl_sandbox_probe(char **bwrap);
+
 /* The comparison as two benchlog/1 documents (new reference: an array),
  * the archived runs that were replayed and their replays, with the same
  * labels and commands, for the chart renderer. */

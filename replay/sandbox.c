@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -245,4 +247,44 @@ char *bl_replay_which(const char *name, const char *tools_dir)
 			return strdup(buf);
 	}
 	return NULL;
+}
+
+/* Whether bwrap can make the namespaces the jail uses: installed is not
+ * enough where user namespaces are off (some containers, hardened
+ * kernels); there every sandboxed run would fail. Probed once per process
+ * with the jail's own options around `true`. */
+enum bl_sandbox_state bl_sandbox_probe(char **bwrap_out)
+{
+	static int state = -1;
+	static char *path;
+	if (state < 0) {
+		path = bl_replay_which("bwrap", NULL);
+		char *tru = bl_replay_which("true", NULL);
+		state = BL_SANDBOX_MISSING;
+		if (path && tru) {
+			char *const argv[] = {path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc",
+					      "/proc", "--unshare-all", "--die-with-parent",
+					      "--new-session", "--cap-drop", "ALL", "--", tru, NULL};
+			posix_spawn_file_actions_t fa;
+			posix_spawn_file_actions_init(&fa);
+			posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+			posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+			posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+			pid_t pid;
+			int st = 0;
+			extern char **environ;
+			state = BL_SANDBOX_UNUSABLE;
+			if (posix_spawn(&pid, path, &fa, NULL, argv, environ) == 0) {
+				while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+					;
+				if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+					state = BL_SANDBOX_OK;
+			}
+			posix_spawn_file_actions_destroy(&fa);
+		}
+		free(tru);
+	}
+	if (bwrap_out)
+		*bwrap_out = state == BL_SANDBOX_OK && path ? strdup(path) : NULL;
+	return (enum bl_sandbox_state)state;
 }

@@ -494,6 +494,24 @@ def dry_run(bench):
         check("seed 000: 16 safe dd plans", "16 of 16 runs would be replayed" in p.stdout, p.stdout[-200:])
 
 
+def unusable_bwrap(bench, tmp):
+    # bwrap installed but unable to make namespaces (containers with user
+    # namespaces off): the runs still happen, unsandboxed, and say so
+    fake = tmp / "fakebin"
+    fake.mkdir()
+    (fake / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    os.chmod(fake / "bwrap", 0o755)
+    env = dict(os.environ, PATH=f"{fake}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([bench, "replay", "--max-bytes", "1M", "--scratch", str(tmp), str(HERE / "dd-post.txt")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    docs = docs_of(p.stdout)
+    check("unusable bwrap: runs done without it", p.returncode == 0 and len(docs) == 1 and
+          [e["status"] for e in docs[0]["replays"]] == ["done"] * 3, p.stderr[-300:])
+    check("unusable bwrap: the document says so", bool(docs) and
+          docs[0]["environment"]["sandbox"].startswith("none (bwrap cannot"))
+    check("unusable bwrap: a warning on stderr", "cannot make its namespaces" in p.stderr)
+
+
 def main():
     bench = str(pathlib.Path(sys.argv[1]).resolve())
     t0 = time.time()
@@ -503,6 +521,7 @@ def main():
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-e2e."))
     try:
         end_to_end_dd(bench, tmp)
+        unusable_bwrap(bench, tmp)
         end_to_end_time(bench, tmp)
         end_to_end_bonnie(bench, tmp)
         end_to_end_iozone(bench, tmp)
