@@ -80,45 +80,43 @@ const char *bl_dev_describe(const char *path)
 	return "a device";
 }
 
-/* "4096" -> 4096, "4g"/"4G" -> 4096, "300m" -> 300, "512k" -> 1 (rounded up) */
-bool bl_bonnie_size_mib(const char *s, uint64_t *mib)
+/* A size with an optional k/m/g/t suffix (powers of 1024), in bytes; a
+ * bare number counts `bare` bytes. */
+static bool suffixed_bytes(const char *s, uint64_t bare, uint64_t *bytes)
 {
 	size_t len = strlen(s), end;
 	uint64_t v;
 	if (!bl_parse_u64(s, len, &v, &end) || v > (1ULL << 40))
 		return false;
 	if (end == len) {
-		*mib = v;
+		*bytes = v * bare;
 		return true;
 	}
 	if (end + 1 != len)
 		return false;
-	switch (s[end]) {
-	case 'k': case 'K': *mib = (v + 1023) / 1024; return true;
-	case 'm': case 'M': *mib = v; return true;
-	case 'g': case 'G': *mib = v * 1024; return true;
-	case 't': case 'T': *mib = v * 1024 * 1024; return true;
-	}
-	return false;
+	const char *units = "kmgt", *u = strchr(units, s[end] | 0x20);
+	if (!u || !*u)
+		return false;
+	unsigned shift = 10 * (unsigned)(u - units + 1);
+	if (v > (UINT64_MAX >> shift))
+		return false;
+	*bytes = v << shift;
+	return true;
+}
+
+/* bonnie++: "4096" -> 4096, "4g"/"4G" -> 4096, "300m" -> 300, "512k" -> 1
+ * (rounded up) */
+bool bl_bonnie_size_mib(const char *s, uint64_t *mib)
+{
+	uint64_t b;
+	if (!suffixed_bytes(s, 1ULL << 20, &b))
+		return false;
+	*mib = (b + (1ULL << 20) - 1) >> 20;
+	return true;
 }
 
 /* iozone: "-s 512m" "-s 1g" "-r 4k" "-s 1024" (KiB) */
 bool bl_iozone_size(const char *s, uint64_t *bytes)
 {
-	size_t len = strlen(s), end;
-	uint64_t v;
-	if (!bl_parse_u64(s, len, &v, &end) || v > (1ULL << 40))
-		return false;
-	if (end == len) {
-		*bytes = v * 1024;
-		return true;
-	}
-	if (end + 1 != len)
-		return false;
-	switch (s[end]) {
-	case 'k': case 'K': *bytes = v << 10; return true;
-	case 'm': case 'M': *bytes = v << 20; return true;
-	case 'g': case 'G': *bytes = v << 30; return true;
-	}
-	return false;
+	return suffixed_bytes(s, 1024, bytes);
 }
