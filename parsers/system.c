@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "re.h"
 #include "units.h"
 
@@ -310,6 +311,33 @@ static bool match_if(bool need, struct bl_re *re, const struct bl_line *l, struc
 	return need && bl_re_match(re, l->s, l->len, 0, m);
 }
 
+/* Whether c, the first byte of a line after its blanks, can start a match
+ * of a pattern whose label is one of the words starting with `firsts`
+ * (lowercase; the patterns are caseless). A byte of a multibyte character
+ * may be one of the few that caseless UTF-8 matching folds to ASCII (the
+ * long s, U+017F, matches 's'): those lines are always tried. */
+static bool label_start(unsigned char c, const char *firsts)
+{
+	if (c >= 0x80)
+		return true;
+	if (c >= 'A' && c <= 'Z')
+		c = (unsigned char)(c - 'A' + 'a');
+	return c && strchr(firsts, c) != NULL;
+}
+
+/* "8.0-RELEASE", "7.2-STABLE", "9.0-RC1", "10.1-BETA2": a digit before a
+ * '-' and one of the letters the releases start with after it. */
+static bool has_release_dash(const char *s, size_t n)
+{
+	const char *p = s, *e = s + n;
+	while (p < e && (p = memchr(p, '-', (size_t)(e - p)))) {
+		if (p > s && p[-1] >= '0' && p[-1] <= '9' && p + 1 < e && p[1] && strchr("RSCPB", p[1]))
+			return true;
+		p++;
+	}
+	return false;
+}
+
 json_t *bl_system_extract(struct bl_message *msg)
 {
 	struct sys s = {.m = msg, .root = json_object(), .conf = NULL, .conf_until = -1};
@@ -321,14 +349,26 @@ json_t *bl_system_extract(struct bl_message *msg)
 	const char *pool = NULL;
 	size_t poollen = 0;
 	bool os_seen = false;
+	/* the commands are looked for on a line only when the message names
+	 * them at all (most posts name none) */
+	const bool any_geli = bl_find_by(msg->text, msg->len, "geli ", 5, 0) != NULL;
+	const bool any_gmirror = bl_find_by(msg->text, msg->len, "gmirror ", 8, 0) != NULL;
+	const bool any_zcreate = bl_find_by(msg->text, msg->len, "zpool create ", 13, 0) != NULL;
 	for (;; idx++) {
 		if (l.len && l.len <= MAX_LINE) {
 			struct bl_re_match m;
 			json_t *o;
+			/* the first byte after the indentation: each "Label:"
+			 * pattern is tried only on a line that starts like one */
+			size_t b = 0;
+			while (b < l.len && (l.s[b] == ' ' || l.s[b] == '\t'))
+				b++;
+			const unsigned char c0 = b < l.len ? (unsigned char)l.s[b] : 0;
+			const bool lower = c0 >= 'a' && c0 <= 'z';
 			/* what the patterns need: ':' (COLON also takes the
 			 * full-width "："), '=', a '/' for a path */
 			const bool colon = memchr(l.s, ':', l.len) != NULL;
-			const bool wide = memmem(l.s, l.len, "\xEF\xBC\x9A", 3) != NULL;
+			const bool wide = bl_find_by(l.s, l.len, "\xEF\xBC\x9A", 3, 0) != NULL;
 			const bool eq = memchr(l.s, '=', l.len) != NULL;
 			const bool slash = memchr(l.s, '/', l.len) != NULL;
 			if (match_if(slash, &conffile_re, &l, &m)) {
@@ -344,14 +384,14 @@ json_t *bl_system_extract(struct bl_message *msg)
 				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 				json_object_set_new(o, "empty", json_true());
 			}
-			if (match_if(colon || eq, &tunable_re, &l, &m) &&
+			if (match_if(lower && (colon || eq), &tunable_re, &l, &m) &&
 			    (l.s[m.ov[4]] == '=' ||
 			     /* "name: value" only for sysctl roots, not prose */
 			     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
 			     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
 			     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
-			    !match_if(colon || wide, &cpu_re, &l, NULL) &&
-			    !match_if(colon || wide || eq, &mem_re, &l, NULL) &&
+			    !match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, NULL) &&
+			    !match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, NULL) &&
 			    (o = item(&s, "tunables", &l))) {
 				set_group(o, "key", &l, &m, 1);
 				int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
@@ -362,14 +402,14 @@ json_t *bl_system_extract(struct bl_message *msg)
 					json_object_set_new(o, "file", json_string("sysctl"));
 				if (s.conf && idx <= s.conf_until)
 					s.conf_until = idx + 2;
-			} else if (match_if(eq, &knob_re, &l, &m) && (o = item(&s, "tunables", &l))) {
+			} else if (match_if(lower && eq, &knob_re, &l, &m) && (o = item(&s, "tunables", &l))) {
 				set_group(o, "key", &l, &m, 1);
 				tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
 				if (s.conf && idx <= s.conf_until) {
 					json_object_set_new(o, "file", json_string(s.conf));
 					s.conf_until = idx + 2;
 				}
-			} else if (match_if(colon || wide, &cpu_re, &l, &m) && (o = item(&s, "cpu", &l))) {
+			} else if (match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, &m) && (o = item(&s, "cpu", &l))) {
 				set_group(o, "value", &l, &m, 1);
 				struct bl_re_match t;
 				if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
@@ -381,15 +421,15 @@ json_t *bl_system_extract(struct bl_message *msg)
 					if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
 						json_object_set_new(o, "threads", json_integer((json_int_t)v));
 				}
-			} else if (match_if(colon || wide || eq, &mem_re, &l, &m) &&
+			} else if (match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, &m) &&
 				   (o = item(&s, "memory", &l))) {
 				set_group(o, "value", &l, &m, 1);
 				mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-			} else if (match_if(colon || wide, &chipset_re, &l, &m)) {
+			} else if (match_if((colon || wide) && label_start(c0, "cmb"), &chipset_re, &l, &m)) {
 				bool chip = bl_re_glen(&m, 1) == 7;
 				if ((o = item(&s, chip ? "chipset" : "board", &l)))
 					set_group(o, "value", &l, &m, 2);
-			} else if (match_if(colon, &ata_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
+			} else if (match_if(colon && lower, &ata_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
 				set_group(o, "device", &l, &m, 1);
 				uint64_t mb;
 				if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
@@ -397,44 +437,44 @@ json_t *bl_system_extract(struct bl_message *msg)
 				set_group(o, "model", &l, &m, 3);
 				set_group(o, "attachment", &l, &m, 4);
 				set_group(o, "interface", &l, &m, 5);
-			} else if (match_if(colon, &cam_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
+			} else if (match_if(colon && c0 && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
 				set_group(o, "device", &l, &m, 1);
 				set_group(o, "model", &l, &m, 2);
 				set_group(o, "interface", &l, &m, 3);
-			} else if (match_if(colon, &ctl_re, &l, &m) && (o = item(&s, "controllers", &l))) {
+			} else if (match_if(colon && lower, &ctl_re, &l, &m) && (o = item(&s, "controllers", &l))) {
 				set_group(o, "device", &l, &m, 1);
 				set_group(o, "model", &l, &m, 2);
-			} else if (match_if(colon || wide, &hdd_re, &l, &m) && (o = item(&s, "disks", &l))) {
+			} else if (match_if((colon || wide) && label_start(c0, "hds"), &hdd_re, &l, &m) && (o = item(&s, "disks", &l))) {
 				set_group(o, "value", &l, &m, 1);
-			} else if (match_if(colon || wide, &os_label_re, &l, &m) && (o = item(&s, "os", &l))) {
+			} else if (match_if((colon || wide) && label_start(c0, "osu"), &os_label_re, &l, &m) && (o = item(&s, "os", &l))) {
 				set_group(o, "value", &l, &m, 1);
 				os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
 				os_seen = true;
-			} else if (bl_re_match(&uname_re, l.s, l.len, 0, &m) && (o = item(&s, "os", &l))) {
+			} else if (match_if(c0 && strchr("FNODLS", c0), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
 				set_group(o, "name", &l, &m, 1);
 				set_group(o, "release", &l, &m, 2);
 				os_seen = true;
-			} else if (bl_re_match(&geli_re, l.s, l.len, 0, &m) && (o = item(&s, "geli", &l))) {
+			} else if (match_if(any_geli && bl_find_by(l.s, l.len, "geli ", 5, 0), &geli_re, &l, &m) && (o = item(&s, "geli", &l))) {
 				set_group(o, "action", &l, &m, 1);
 				geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-			} else if (bl_re_match(&gmirror_re, l.s, l.len, 0, &m)) {
+			} else if (match_if(any_gmirror && bl_find_by(l.s, l.len, "gmirror ", 8, 0), &gmirror_re, &l, &m)) {
 				o = item(&s, "gmirror", &l);
 				set_group(o, "action", &l, &m, 1);
 				if (o && bl_re_glen(&m, 2))
 					set_group(o, "arguments", &l, &m, 2);
 				if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
 					l = gmirror_block(&s, o, l);
-			} else if (bl_re_match(&zpool_create_re, l.s, l.len, 0, &m) && (o = item(&s, "zpool", &l))) {
+			} else if (match_if(any_zcreate && bl_find_by(l.s, l.len, "zpool create ", 13, 0), &zpool_create_re, &l, &m) && (o = item(&s, "zpool", &l))) {
 				json_object_set_new(o, "action", json_string("create"));
 				set_group(o, "pool", &l, &m, 2);
 				set_group(o, "layout", &l, &m, 3);
-			} else if (match_if(colon, &pool_re, &l, &m)) {
+			} else if (match_if(colon && c0 == 'p', &pool_re, &l, &m)) {
 				pool = l.s + m.ov[2];
 				poollen = bl_re_glen(&m, 1);
-			} else if (bl_re_match(&zhead_re, l.s, l.len, 0, &m)) {
+			} else if (match_if(c0 == 'N', &zhead_re, &l, &m)) {
 				l = zpool_config(&s, &l, pool, poollen);
 				pool = NULL;
-			} else if (!os_seen && bl_re_match(&bsd_release_re, l.s, l.len, 0, &m) &&
+			} else if (!os_seen && match_if(has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
 				   (o = item(&s, "os", &l))) {
 				/* a release named in prose, when nothing better says it */
 				json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
