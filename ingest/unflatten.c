@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/find.h"
 #include "../parsers/re.h"
 #include "decode.h"
 #include "unflatten.h"
@@ -30,51 +31,115 @@
 #define HUGE_LINE ((size_t)1 << 20)
 #define WRAP_MAX 4096
 
-/* A line break before and after these. */
-static struct bl_re whole_re = BL_RE(
-	/* (each alternative starts where a number does, so that a long run of
-	 * digits is tried once, not from each of its digits) */
-	"(?<![\\d.])(?:"
-	/* "200+0 records in", "^C5862919230+0 записей получено", and the
-	 * translations GNU dd prints: "2048+0 Datensätze ein" */
-	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"
-	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|"
+/* A line break before and after these. Each pattern is a macro so that
+ * the detection below can search them in groups (see detect_re). */
+/* "200+0 records in", "^C5862919230+0 записей получено", and the
+ * translations GNU dd prints: "2048+0 Datensätze ein" */
+#define DD_RECORDS "(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|" \
+	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|" \
 	"записей (?:получено|отправлено))"
-	/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
-	"|\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
-	/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
-	"|\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
-	/* GNU dd in every locale, and busybox:
-	 * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
-	 * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
-	 * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
-	"|\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, "
+/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
+#define DD_BSD "\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
+/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
+#define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
+/* GNU dd in every locale, and busybox:
+ * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
+ * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
+ * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
+#define DD_GNU "\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
 	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
-	/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
-	"|скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "
+/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
+#define DD_RU "скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, " \
 	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
-	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
-	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
-	/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
-	"|\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
-	/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
-	 * "7.42 real         0.00 user         0.41 sys"; not a time -p after
-	 * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
-	"|\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
-	/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
-	 * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
-	"|(?:real|user|sys)[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
-	/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
-	 * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
-	 * "Command exited with non-zero status 1" */
-	"|\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU "
+/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
+#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
+#define TIME_PDKSH "\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
+/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
+ * "7.42 real         0.00 user         0.41 sys"; not a time -p after
+ * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
+#define TIME_BSD "\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
+/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
+ * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
+#define TIME_FIELD(word) word "[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
+/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
+ * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
+ * "Command exited with non-zero status 1" */
+#define TIME_GNU "\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU " \
 	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
-	"|\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
-	"|Command exited with non-zero status \\d+"
-	/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
-	"|(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
-	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec)",
+#define TIME_GNU_IO "\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
+#define TIME_GNU_EXIT "Command exited with non-zero status \\d+"
+/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
+#define DISKINFO_SEEK "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+" \
+	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec"
+/* (each pattern starts where a number does, so that a long run of digits
+ * is tried once, not from each of its digits) */
+#define NOT_IN_NUMBER "(?<![\\d.])"
+
+static struct bl_re whole_re = BL_RE(
+	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_RU "|" TIME_CSH
+	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
+	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
 	0);
+
+/* The same patterns, one by one, for the detection: an alternation of
+ * them stops PCRE2 at every digit and at every r, u and s of the text (a
+ * fifth of the time on a mail archive). Each comes with a literal that
+ * every match of it holds on its first line, found with memchr by its
+ * rarest byte (`rare`); the pattern then runs on that line alone. Those
+ * that start with a literal ("real") PCRE2 finds fast itself. */
+struct detect {
+	struct bl_re re;
+	const char *lit;   /* NULL: the pattern is searched directly */
+	size_t rare;       /* the index of its rarest byte */
+	bool digit_after;  /* the literal is followed by a digit */
+};
+
+static struct detect detect_re[] = {
+	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true},
+	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), " bytes transferred in ", 2, false},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false},
+	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", 0, true},
+	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false},
+	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true},
+	{BL_RE(NOT_IN_NUMBER TIME_PDKSH, 0), "s real ", 5, false},
+	{BL_RE(NOT_IN_NUMBER TIME_BSD, 0), " real  ", 4, false},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), NULL, 0, false},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), NULL, 0, false},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), NULL, 0, false},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "elapsed ", 3, true},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "pagefaults ", 5, true},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", 9, false},
+	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), " iter in ", 2, false},
+};
+#define NDETECT (sizeof detect_re / sizeof detect_re[0])
+
+/* Where the first match of d at or after `from` starts; SIZE_MAX if none. */
+static size_t detect_next(struct detect *d, const char *s, size_t len, size_t from)
+{
+	struct bl_re_match m;
+	if (!d->lit)
+		return bl_re_match(&d->re, s, len, from, &m) ? m.ov[0] : SIZE_MAX;
+	size_t ll = strlen(d->lit), p = from;
+	while (p < len) {
+		const char *h = bl_find_by(s + p, len - p, d->lit, ll, d->rare);
+		if (!h)
+			break;
+		size_t at = (size_t)(h - s);
+		if (d->digit_after && !(at + ll < len && s[at + ll] >= '0' && s[at + ll] <= '9')) {
+			p = at + 1;
+			continue;
+		}
+		const char *nl = memrchr(s + p, '\n', at - p);
+		size_t bol = nl ? (size_t)(nl - s) + 1 : p;
+		nl = memchr(s + at, '\n', len - at);
+		size_t eol = nl ? (size_t)(nl - s) : len;
+		if (bl_re_match(&d->re, s, eol, bol, &m))
+			return m.ov[0];
+		p = eol + 1;
+	}
+	return SIZE_MAX;
+}
 
 /* A line break after these: zsh prints the command before its times.
  *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
@@ -377,20 +442,31 @@ bool bl_unflatten_detect(const char *s, size_t len)
 			return true;
 		i = end + 1;
 	}
-	/* short lines: each tool line found, its line tried once */
-	struct bl_re_match m;
+	/* short lines: each tool line found, its line tried once. The next
+	 * match of each pattern is kept, and the lines are taken in order. */
 	struct bl_breaks b = {NULL, 0, 0};
-	size_t pos = 0, done = 0;
+	size_t next[NDETECT], done = 0;
+	for (size_t g = 0; g < NDETECT; g++)
+		next[g] = detect_next(&detect_re[g], s, len, 0);
 	bool found = false;
-	while (!found && pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
-		size_t a = m.ov[0];
-		pos = m.ov[1] > a ? m.ov[1] : a + 1;
+	while (!found) {
+		size_t a = SIZE_MAX;
+		for (size_t g = 0; g < NDETECT; g++)
+			if (next[g] < a)
+				a = next[g];
+		if (a >= len)
+			break;
+		/* each group's next match past this line */
+		const char *nl = memchr(s + a, '\n', len - a);
+		size_t eol = nl ? (size_t)(nl - s) : len;
+		for (size_t g = 0; g < NDETECT; g++)
+			if (next[g] <= eol)
+				next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
 		if (a < done)
 			continue;
-		const char *nl = memrchr(s, '\n', a);
-		size_t from = nl ? (size_t)(nl - s) + 1 : 0;
-		nl = memchr(s + a, '\n', len - a);
-		size_t to = nl ? (size_t)(nl - s) : len;
+		const char *bol = memrchr(s, '\n', a);
+		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
+		size_t to = eol;
 		done = to;
 		b.n = 0;
 		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b));

@@ -1,0 +1,27 @@
+/* find.c - the searches of find.h that are not inline. */
+#include "find.h"
+
+#include <stdint.h>
+
+typedef unsigned char v16 __attribute__((vector_size(16)));
+
+const char *bl_find_digit(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		v16 v;
+		memcpy(&v, s + i, 16);
+		v16 d = (v16)((v16)(v - '0') <= 9);
+		uint64_t lanes[2];
+		memcpy(lanes, &d, sizeof lanes);
+		if (!(lanes[0] | lanes[1]))
+			continue;
+		for (size_t j = 0; j < 16; j++)
+			if (d[j])
+				return s + i + j;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)(s[i] - '0') <= 9)
+			return s + i;
+	return NULL;
+}
