@@ -61,5 +61,7 @@ void bl_anchor_scan_free(struct bl_anchor_scan *s);
 /* For tests: with the prefilter off, every anchor runs as a plain regex
  * over the whole text (the reference the prefilter must agree with). */
 void bl_anchor_set_prefilter(bool on);
+/* For tests: the portable needle pass even where the AVX2 one runs. */
+void bl_anchor_set_portable(bool on);
 
 #endif

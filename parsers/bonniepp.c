@@ -791,7 +791,11 @@ const struct bl_parser bl_parser_bonniepp = {
 		  "|^[ \\t]*files(?::max(?::min)?)? +/sec %CP"
 		  "|^[ \\t]*[12]\\.\\d\\d[a-z]?,[12]\\.\\d\\d[a-z]?,"
 		  "|^format_version,bonnie_version,|^name,file_size,putc,"
-		  "|^[ \\t]*[^,\\s]{0,64},(?:\\d+[MG](?::\\d+k?)?)?,(?:[^,\\n]*,){12}",
+		  /* the size given or not, as two patterns: with the size optional
+		   * the only literal every match holds is ",", which prose is
+		   * full of; now it is ",1" or ",," */
+		  "|^[ \\t]*[^,\\s]{0,64},\\d+[MG](?::\\d+k?)?,(?:[^,\\n]*,){12}"
+		  "|^[ \\t]*[^,\\s]{0,64},,(?:[^,\\n]*,){12}",
 	.command_word = "bonnie++",
 	.claim = bpp_claim,
 	.command = bpp_command,

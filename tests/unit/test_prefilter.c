@@ -21,7 +21,18 @@ static int collect(struct bl_message *m, void *ctx)
 	return 0;
 }
 
-static json_t *parse_file(const char *path, bool prefilter)
+static json_t *parse_buffer(const char *buf, size_t n, bool prefilter, bool portable)
+{
+	json_t *docs = json_array();
+	bl_anchor_set_prefilter(prefilter);
+	bl_anchor_set_portable(portable);
+	bl_ingest_buffer(buf, n, collect, docs);
+	bl_anchor_set_prefilter(true);
+	bl_anchor_set_portable(false);
+	return docs;
+}
+
+static json_t *parse_file(const char *path, bool prefilter, bool portable)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -32,10 +43,7 @@ static json_t *parse_file(const char *path, bool prefilter)
 	char *buf = malloc(n > 0 ? (size_t)n : 1);
 	size_t got = buf ? fread(buf, 1, (size_t)(n > 0 ? n : 0), f) : 0;
 	fclose(f);
-	json_t *docs = json_array();
-	bl_anchor_set_prefilter(prefilter);
-	bl_ingest_buffer(buf, got, collect, docs);
-	bl_anchor_set_prefilter(true);
+	json_t *docs = parse_buffer(buf, got, prefilter, portable);
 	free(buf);
 	return docs;
 }
@@ -45,16 +53,60 @@ int main(void)
 	glob_t g;
 	CHECK(glob("corpus/*/*/input", 0, NULL, &g) == 0 && g.gl_pathc > 0);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
-		json_t *on = parse_file(g.gl_pathv[i], true);
-		json_t *off = parse_file(g.gl_pathv[i], false);
+		json_t *on = parse_file(g.gl_pathv[i], true, false);
+		json_t *off = parse_file(g.gl_pathv[i], false, false);
+		json_t *port = parse_file(g.gl_pathv[i], true, true);
 		bool same = on && off && json_equal(on, off);
 		if (!same)
 			printf("  prefilter changes the document of %s\n", g.gl_pathv[i]);
 		CHECK(same);
+		/* the AVX2 pass (where the CPU has it) and the portable one */
+		bool same2 = on && port && json_equal(on, port);
+		if (!same2)
+			printf("  the portable needle pass changes the document of %s\n", g.gl_pathv[i]);
+		CHECK(same2);
 		json_decref(on);
 		json_decref(off);
+		json_decref(port);
 	}
 	globfree(&g);
+
+	/* every corpus input cut into pieces and shuffled into prose: the
+	 * needles of all parsers at every alignment of the 32-byte blocks */
+	size_t total = 0, cap = 1 << 20;
+	char *mix = malloc(cap);
+	unsigned seed = 12345;
+	CHECK(glob("corpus/*/*/input", 0, NULL, &g) == 0);
+	for (size_t i = 0; mix && i < g.gl_pathc && total < cap - 8192; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "rb");
+		if (!f)
+			continue;
+		char piece[4096];
+		size_t n = fread(piece, 1, sizeof piece, f);
+		fclose(f);
+		seed = seed * 1103515245u + 12345u;
+		size_t pad = (seed >> 16) % 37;
+		static const char prose[] = "really the results reply, 2010 at 512 GB MB/s. ";
+		for (size_t k = 0; k < pad; k++)
+			mix[total++] = prose[k % (sizeof prose - 1)];
+		memcpy(mix + total, piece, n);
+		total += n;
+	}
+	globfree(&g);
+	json_t *a = mix ? parse_buffer(mix, total, true, false) : NULL;
+	json_t *b = mix ? parse_buffer(mix, total, true, true) : NULL;
+	json_t *c = mix ? parse_buffer(mix, total, false, false) : NULL;
+	size_t runs = 0, k;
+	json_t *d;
+	json_array_foreach(a, k, d)
+		runs += json_array_size(json_object_get(d, "runs"));
+	CHECK(runs > 100);
+	CHECK(a && b && json_equal(a, b));
+	CHECK(a && c && json_equal(a, c));
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+	free(mix);
 	bl_cleanup();
 	return CHECK_DONE();
 }
