@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../parsers/find.h"
 #include "decode.h"
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD";
@@ -47,7 +48,7 @@ bool bl_utf8_valid(const char *str, size_t n)
 	const unsigned char *s = (const unsigned char *)str;
 	for (size_t i = 0; i < n;) {
 		if (s[i] && s[i] < 0x80) {
-			i++;
+			i += bl_ascii_span(str + i, n - i);
 			continue;
 		}
 		size_t k = utf8_len(s + i, n - i);
@@ -70,7 +71,7 @@ static bool repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 		size_t j = i;
 		while (j < n) {
 			if (s[j] && s[j] < 0x80) {
-				j++;
+				j += bl_ascii_span((const char *)s + j, n - j);
 				continue;
 			}
 			size_t k = utf8_len(s + j, n - j);

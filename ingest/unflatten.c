@@ -97,20 +97,20 @@ struct detect {
 
 static struct detect detect_re[] = {
 	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true},
-	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), " bytes transferred in ", 2, false},
+	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false},
 	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false},
 	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", 0, true},
 	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false},
 	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true},
-	{BL_RE(NOT_IN_NUMBER TIME_PDKSH, 0), "s real ", 5, false},
-	{BL_RE(NOT_IN_NUMBER TIME_BSD, 0), " real  ", 4, false},
+	/* TIME_PDKSH and TIME_BSD need not be searched: their lines hold a
+	 * match of TIME_FIELD("real") too ("0m18.40s real     0m00.00s") */
 	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), NULL, 0, false},
 	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), NULL, 0, false},
 	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), NULL, 0, false},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "elapsed ", 3, true},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "pagefaults ", 5, true},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true},
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", 9, false},
-	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), " iter in ", 2, false},
+	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false},
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
@@ -139,6 +139,36 @@ static size_t detect_next(struct detect *d, const char *s, size_t len, size_t fr
 		p = eol + 1;
 	}
 	return SIZE_MAX;
+}
+
+/* Where the next match of each pattern of detect_re starts: the lines
+ * that hold a tool line, in order, without an alternation over the text. */
+struct tool_lines {
+	size_t next[NDETECT];
+};
+
+static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
+{
+	for (size_t g = 0; g < NDETECT; g++)
+		t->next[g] = detect_next(&detect_re[g], s, len, 0);
+}
+
+/* The start of the first match not yet passed; SIZE_MAX when none. */
+static size_t tool_lines_first(const struct tool_lines *t)
+{
+	size_t a = SIZE_MAX;
+	for (size_t g = 0; g < NDETECT; g++)
+		if (t->next[g] < a)
+			a = t->next[g];
+	return a;
+}
+
+/* Moves past the line that ends at eol. */
+static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, size_t eol)
+{
+	for (size_t g = 0; g < NDETECT; g++)
+		if (t->next[g] <= eol)
+			t->next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
 }
 
 /* A line break after these: zsh prints the command before its times.
@@ -303,7 +333,8 @@ struct found {
 };
 
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
-static struct found line_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+static struct found line_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b,
+				bool tools_only)
 {
 	struct bl_re_match m;
 	struct found f = {0, 0};
@@ -340,6 +371,10 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		}
 		pos = e > a ? e : a + 1;
 	}
+	/* what follows never decides whether a short line is a flattened post
+	 * (keep_short), only where else it breaks */
+	if (tools_only)
+		return f;
 	/* a line of a megabyte or more is no post (a flattened mail is some
 	 * kilobytes): the tables' shapes are not looked for in it, which
 	 * keeps a hostile line of digits or dashes cheap */
@@ -442,34 +477,20 @@ bool bl_unflatten_detect(const char *s, size_t len)
 			return true;
 		i = end + 1;
 	}
-	/* short lines: each tool line found, its line tried once. The next
-	 * match of each pattern is kept, and the lines are taken in order. */
+	/* short lines: each tool line found, its line tried once */
 	struct bl_breaks b = {NULL, 0, 0};
-	size_t next[NDETECT], done = 0;
-	for (size_t g = 0; g < NDETECT; g++)
-		next[g] = detect_next(&detect_re[g], s, len, 0);
+	struct tool_lines tl;
+	tool_lines_init(&tl, s, len);
 	bool found = false;
-	while (!found) {
-		size_t a = SIZE_MAX;
-		for (size_t g = 0; g < NDETECT; g++)
-			if (next[g] < a)
-				a = next[g];
-		if (a >= len)
-			break;
-		/* each group's next match past this line */
+	size_t a;
+	while (!found && (a = tool_lines_first(&tl)) < len) {
 		const char *nl = memchr(s + a, '\n', len - a);
-		size_t eol = nl ? (size_t)(nl - s) : len;
-		for (size_t g = 0; g < NDETECT; g++)
-			if (next[g] <= eol)
-				next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
-		if (a < done)
-			continue;
+		size_t to = nl ? (size_t)(nl - s) : len;
 		const char *bol = memrchr(s, '\n', a);
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
-		size_t to = eol;
-		done = to;
+		tool_lines_past(&tl, s, len, to);
 		b.n = 0;
-		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b));
+		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b, true));
 		found = b.n > 0;
 	}
 	free(b.v);
@@ -481,9 +502,21 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
 	struct bl_breaks b = {NULL, 0, 0};
+	/* a short line keeps its breaks only when it holds a tool line
+	 * (keep_short): the others are not looked at */
+	struct tool_lines tl;
+	tool_lines_init(&tl, s, n);
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
+		if (end - i < UNFLATTEN_MIN) {
+			bool tool = tool_lines_first(&tl) <= end;
+			tool_lines_past(&tl, s, n, end);
+			if (!tool) {
+				i = end + 1;
+				continue;
+			}
+		}
 		if (end - i >= LONG_LINE) {
 			if (!nlong++)
 				first_long = i;
@@ -493,7 +526,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 		/* GNU dd's progress updates are separated by '\r', not by
 		 * blanks: bl_break_after() leaves them together */
 		size_t n0 = b.n;
-		struct found f = line_breaks(s + i, end - i, i, &b);
+		struct found f = line_breaks(s + i, end - i, i, &b, false);
 		if (end - i < UNFLATTEN_MIN)
 			keep_short(&b, n0, f);
 		i = end + 1;

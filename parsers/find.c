@@ -25,3 +25,21 @@ const char *bl_find_digit(const char *s, size_t n)
 			return s + i;
 	return NULL;
 }
+
+size_t bl_ascii_span(const char *s, size_t n)
+{
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		v16 v;
+		memcpy(&v, s + i, 16);
+		/* 1..127 is (x - 1) < 127 */
+		v16 bad = (v16)((v16)(v - 1) >= 127);
+		uint64_t lanes[2];
+		memcpy(lanes, &bad, sizeof lanes);
+		if (lanes[0] | lanes[1])
+			break;
+	}
+	while (i < n && (unsigned char)(s[i] - 1) < 127)
+		i++;
+	return i;
+}
