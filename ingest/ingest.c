@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/find.h"
 #include "decode.h"
 
 void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
@@ -272,7 +273,9 @@ static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof
 	*incomplete = false;
 	size_t i = from;
 	while (i < len) {
-		const char *p = memmem(s + i, len - i, "\nFrom ", 6);
+		/* found by its 'F': glibc's memmem was a tenth of the time
+		 * spent on an archive of plain messages */
+		const char *p = bl_find_by(s + i, len - i, "\nFrom ", 6, 1);
 		if (!p)
 			return len;
 		size_t at = (size_t)(p - s) + 1;

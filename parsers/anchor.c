@@ -301,6 +301,7 @@ struct vtok {
 /* ------------------------------------------------------- compiled patterns */
 
 #define MAX_NEEDLES 128
+#define NBUCKETS 16
 
 static struct {
 	bool built, failed, off;
@@ -312,12 +313,12 @@ static struct {
 	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
 	size_t nneedles;
 	/* the nibble tables of the AVX2 pass (see buckets()): bit b of
-	 * nib[k][0][x & 15] & nib[k][1][x >> 4] says that some window of
-	 * bucket b takes byte x as its token k */
-	unsigned char bucket[MAX_NEEDLES]; /* the bucket bit of each needle */
-	unsigned char blist[8][MAX_NEEDLES]; /* each bucket's needles, in order */
-	size_t blen[8];
-	unsigned char nib[3][2][16];
+	 * nib[h][k][0][x & 15] & nib[h][k][1][x >> 4] says that some window
+	 * of bucket 8h + b takes byte x as its token k */
+	unsigned short bucket[MAX_NEEDLES]; /* the bucket bit of each needle */
+	unsigned char blist[NBUCKETS][MAX_NEEDLES]; /* each bucket's needles, in order */
+	size_t blen[NBUCKETS];
+	unsigned char nib[2][3][2][16];
 	pcre2_code *fast; /* parsers found by their needles */
 	pcre2_code *slow; /* parsers found by the regex alone */
 } A;
@@ -390,11 +391,18 @@ static double prose_weight(unsigned x)
 /* The share of prose bytes a bucket's nibble sets lo and hi take. */
 static double taken(unsigned lo, unsigned hi)
 {
-	double w = 0;
-	for (unsigned x = 0; x < 256; x++)
-		if ((lo >> (x & 15) & 1) && (hi >> (x >> 4) & 1))
-			w += prose_weight(x);
-	return w;
+	static double w[16][16];
+	static bool ready;
+	if (!ready) {
+		for (unsigned x = 0; x < 256; x++)
+			w[x & 15][x >> 4] = prose_weight(x);
+		ready = true;
+	}
+	double sum = 0;
+	for (unsigned l = lo; l; l &= l - 1)
+		for (unsigned h = hi; h; h &= h - 1)
+			sum += w[__builtin_ctz(l)][__builtin_ctz(h)];
+	return sum;
 }
 
 /* The bytes token v takes, as nibble sets: lo[] and hi[] bits 0..15. */
@@ -418,72 +426,89 @@ static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
 	return r;
 }
 
-/* Puts each distinct window in one of 8 buckets and fills the nibble
- * tables. A bucket takes the product of its windows' nibble sets, so
- * windows that share a bucket make each other's false finds ("sec" of
- * "sectorsize" with "\du \d" takes "re " and "se "). The windows that
- * prose has most are placed first, each where it adds the fewest finds
- * in prose (prose_weight). */
+/* Puts each distinct window in one of NBUCKETS buckets and fills the
+ * nibble tables. A bucket takes the product of its windows' nibble sets,
+ * so windows that share a bucket make each other's false finds ("sec" of
+ * "sectorsize" with "\\du \\d" takes "re " and "se "). The windows that
+ * prose has most are placed first, each where it adds the fewest finds in
+ * prose (prose_weight); then each is moved while a move lowers the total. */
 static void buckets(void)
 {
-	unsigned lo[8][3], hi[8][3];
-	memset(lo, 0, sizeof lo);
-	memset(hi, 0, sizeof hi);
-	unsigned char wb[MAX_NEEDLES];
+	unsigned lo[NBUCKETS][3], hi[NBUCKETS][3];
+	size_t nv = A.nvwin;
 	unsigned wl[MAX_NEEDLES][3], wh[MAX_NEEDLES][3];
 	double own[MAX_NEEDLES];
-	size_t order[MAX_NEEDLES];
-	for (size_t u = 0; u < A.nvwin; u++) {
+	size_t order[MAX_NEEDLES], wb[MAX_NEEDLES];
+	for (size_t u = 0; u < nv; u++) {
 		for (int k = 0; k < 3; k++)
 			tok_nibbles(&A.vt[A.vwin[u]][k], &wl[u][k], &wh[u][k]);
 		own[u] = bucket_rate(wl[u], wh[u]);
 		order[u] = u;
+		wb[u] = NBUCKETS; /* none yet */
 	}
-	for (size_t a = 1; a < A.nvwin; a++)
+	for (size_t a = 1; a < nv; a++)
 		for (size_t b = a; b > 0 && own[order[b]] > own[order[b - 1]]; b--) {
 			size_t t = order[b];
 			order[b] = order[b - 1];
 			order[b - 1] = t;
 		}
-	for (size_t o = 0; o < A.nvwin; o++) {
-		size_t u = order[o];
-		double best = 1e300;
-		unsigned bb = 0;
-		for (unsigned b = 0; b < 8; b++) {
-			unsigned nl[3], nh[3];
-			for (int k = 0; k < 3; k++) {
-				nl[k] = lo[b][k] | wl[u][k];
-				nh[k] = hi[b][k] | wh[u][k];
+	for (int pass = 0; pass < 4; pass++) {
+		bool moved = false;
+		for (size_t o = 0; o < nv; o++) {
+			size_t u = order[o];
+			/* the buckets as they are without u */
+			memset(lo, 0, sizeof lo);
+			memset(hi, 0, sizeof hi);
+			for (size_t v = 0; v < nv; v++)
+				if (v != u && wb[v] < NBUCKETS)
+					for (int k = 0; k < 3; k++) {
+						lo[wb[v]][k] |= wl[v][k];
+						hi[wb[v]][k] |= wh[v][k];
+					}
+			double best = 1e300;
+			size_t bb = 0;
+			for (size_t b = 0; b < NBUCKETS; b++) {
+				unsigned nl[3], nh[3];
+				for (int k = 0; k < 3; k++) {
+					nl[k] = lo[b][k] | wl[u][k];
+					nh[k] = hi[b][k] | wh[u][k];
+				}
+				double add = bucket_rate(nl, nh) - bucket_rate(lo[b], hi[b]);
+				if (add < best - 1e-12) {
+					best = add;
+					bb = b;
+				}
 			}
-			double add = bucket_rate(nl, nh) - bucket_rate(lo[b], hi[b]);
-			if (add < best) {
-				best = add;
-				bb = b;
-			}
+			if (wb[u] != bb)
+				moved = pass > 0 || moved;
+			wb[u] = bb;
 		}
-		for (int k = 0; k < 3; k++) {
-			lo[bb][k] |= wl[u][k];
-			hi[bb][k] |= wh[u][k];
-		}
-		wb[u] = (unsigned char)(1u << bb);
+		if (pass > 0 && !moved)
+			break;
 	}
+	memset(lo, 0, sizeof lo);
+	memset(hi, 0, sizeof hi);
+	for (size_t u = 0; u < nv; u++)
+		for (int k = 0; k < 3; k++) {
+			lo[wb[u]][k] |= wl[u][k];
+			hi[wb[u]][k] |= wh[u][k];
+		}
 	memset(A.blen, 0, sizeof A.blen);
 	for (size_t i = 0; i < A.nneedles; i++)
-		for (size_t u = 0; u < A.nvwin; u++)
+		for (size_t u = 0; u < nv; u++)
 			if (memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) == 0) {
-				unsigned b = (unsigned)__builtin_ctz(wb[u]);
-				A.bucket[i] = wb[u];
-				A.blist[b][A.blen[b]++] = (unsigned char)i;
+				A.bucket[i] = (unsigned short)(1u << wb[u]);
+				A.blist[wb[u]][A.blen[wb[u]]++] = (unsigned char)i;
 				break;
 			}
 	memset(A.nib, 0, sizeof A.nib);
-	for (unsigned b = 0; b < 8; b++)
+	for (unsigned b = 0; b < NBUCKETS; b++)
 		for (int k = 0; k < 3; k++)
 			for (unsigned x = 0; x < 16; x++) {
 				if (lo[b][k] & (1u << x))
-					A.nib[k][0][x] |= (unsigned char)(1u << b);
+					A.nib[b / 8][k][0][x] |= (unsigned char)(1u << (b % 8));
 				if (hi[b][k] & (1u << x))
-					A.nib[k][1][x] |= (unsigned char)(1u << b);
+					A.nib[b / 8][k][1][x] |= (unsigned char)(1u << (b % 8));
 			}
 }
 
@@ -629,33 +654,39 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 	const unsigned char *t = (const unsigned char *)m->text;
 	size_t len = m->len, q = *qpos, first_i = *qi, p;
 	size_t n = A.nneedles;
-	__m256i tab[3][2];
-	for (int k = 0; k < 3; k++)
-		for (int h = 0; h < 2; h++)
-			tab[k][h] = _mm256_broadcastsi128_si256(
-				_mm_loadu_si128((const __m128i *)A.nib[k][h]));
+	__m256i tab[2][3][2];
+	for (int g = 0; g < 2; g++)
+		for (int k = 0; k < 3; k++)
+			for (int h = 0; h < 2; h++)
+				tab[g][k][h] = _mm256_broadcastsi128_si256(
+					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
 	for (; q + 32 + 2 <= len; q += 32, first_i = 0) {
-		__m256i acc = _mm256_set1_epi8((char)0xff);
+		__m256i acc0 = _mm256_set1_epi8((char)0xff), acc1 = acc0;
 		for (int k = 0; k < 3; k++) {
 			__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + k));
-			__m256i l = _mm256_shuffle_epi8(tab[k][0], _mm256_and_si256(v, low));
-			__m256i h = _mm256_shuffle_epi8(tab[k][1],
-							 _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
-			acc = _mm256_and_si256(acc, _mm256_and_si256(l, h));
+			__m256i vl = _mm256_and_si256(v, low);
+			__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+			acc0 = _mm256_and_si256(acc0, _mm256_and_si256(_mm256_shuffle_epi8(tab[0][k][0], vl),
+									 _mm256_shuffle_epi8(tab[0][k][1], vh)));
+			acc1 = _mm256_and_si256(acc1, _mm256_and_si256(_mm256_shuffle_epi8(tab[1][k][0], vl),
+									 _mm256_shuffle_epi8(tab[1][k][1], vh)));
 		}
-		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(acc, zero));
+		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
+			_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero));
 		if (!bits)
 			continue;
-		unsigned char got[32];
-		_mm256_storeu_si256((__m256i *)got, acc);
+		unsigned char got0[32], got1[32];
+		_mm256_storeu_si256((__m256i *)got0, acc0);
+		_mm256_storeu_si256((__m256i *)got1, acc1);
 		while (bits) {
 			unsigned j = (unsigned)__builtin_ctz(bits);
 			bits &= bits - 1;
 			size_t from = j ? 0 : first_i;
-			if (!(got[j] & (got[j] - 1))) {
+			unsigned got = got0[j] | (unsigned)got1[j] << 8;
+			if (!(got & (got - 1))) {
 				/* one bucket (the common case): its needles only */
-				unsigned b = (unsigned)__builtin_ctz(got[j]);
+				unsigned b = (unsigned)__builtin_ctz(got);
 				for (size_t k = 0; k < A.blen[b]; k++) {
 					size_t i = A.blist[b][k];
 					if (i >= from && found(t, len, q + j, i, min_p, &p)) {
@@ -668,7 +699,7 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 				continue;
 			}
 			for (size_t i = from; i < n; i++)
-				if ((A.bucket[i] & got[j]) && found(t, len, q + j, i, min_p, &p)) {
+				if ((A.bucket[i] & got) && found(t, len, q + j, i, min_p, &p)) {
 					*qpos = q + j;
 					*qi = i + 1;
 					*which = i;

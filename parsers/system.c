@@ -325,6 +325,19 @@ static bool label_start(unsigned char c, const char *firsts)
 	return c && strchr(firsts, c) != NULL;
 }
 
+/* Whether s starts with a name uname_re takes and a blank. */
+static bool os_word(const char *s, size_t n)
+{
+	static const char *const names[] = {"FreeBSD ", "NetBSD ", "OpenBSD ", "DragonFly ",
+					    "Linux ", "SunOS ", "Darwin ", NULL};
+	for (const char *const *w = names; *w; w++) {
+		size_t k = strlen(*w);
+		if (n >= k && memcmp(s, *w, k) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* "8.0-RELEASE", "7.2-STABLE", "9.0-RC1", "10.1-BETA2": a digit before a
  * '-' and one of the letters the releases start with after it. */
 static bool has_release_dash(const char *s, size_t n)
@@ -354,6 +367,12 @@ json_t *bl_system_extract(struct bl_message *msg)
 	const bool any_geli = bl_find_by(msg->text, msg->len, "geli ", 5, 0) != NULL;
 	const bool any_gmirror = bl_find_by(msg->text, msg->len, "gmirror ", 8, 0) != NULL;
 	const bool any_zcreate = bl_find_by(msg->text, msg->len, "zpool create ", 13, 0) != NULL;
+	/* conffile_re names files under /boot and /etc; empty_re is caseless,
+	 * "empty", "Empty" and "EMPTY" are what it is for */
+	const bool any_conf = bl_find_by(msg->text, msg->len, "/boot/", 6, 0) != NULL ||
+			      bl_find_by(msg->text, msg->len, "/etc/", 5, 0) != NULL;
+	const bool any_empty = bl_find_by(msg->text, msg->len, "mpty", 4, 3) != NULL ||
+			       bl_find_by(msg->text, msg->len, "MPTY", 4, 0) != NULL;
 	for (;; idx++) {
 		if (l.len && l.len <= MAX_LINE) {
 			struct bl_re_match m;
@@ -371,7 +390,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 			const bool wide = bl_find_by(l.s, l.len, "\xEF\xBC\x9A", 3, 0) != NULL;
 			const bool eq = memchr(l.s, '=', l.len) != NULL;
 			const bool slash = memchr(l.s, '/', l.len) != NULL;
-			if (match_if(slash, &conffile_re, &l, &m)) {
+			if (match_if(slash && any_conf, &conffile_re, &l, &m)) {
 				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 								    "/etc/sysctl.conf", "/etc/rc.conf",
 								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
@@ -380,7 +399,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 						s.conf = *f;
 				s.conf_until = idx + 3;
 			}
-			if (match_if(slash, &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
+			if (match_if(slash && any_empty, &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
 				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 				json_object_set_new(o, "empty", json_true());
 			}
@@ -450,7 +469,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 				set_group(o, "value", &l, &m, 1);
 				os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
 				os_seen = true;
-			} else if (match_if(c0 && strchr("FNODLS", c0), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
+			} else if (match_if(c0 && strchr("FNODLS", c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
 				set_group(o, "name", &l, &m, 1);
 				set_group(o, "release", &l, &m, 2);
 				os_seen = true;
@@ -471,7 +490,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 			} else if (match_if(colon && c0 == 'p', &pool_re, &l, &m)) {
 				pool = l.s + m.ov[2];
 				poollen = bl_re_glen(&m, 1);
-			} else if (match_if(c0 == 'N', &zhead_re, &l, &m)) {
+			} else if (match_if(c0 == 'N' && l.len - b >= 4 && memcmp(l.s + b, "NAME", 4) == 0, &zhead_re, &l, &m)) {
 				l = zpool_config(&s, &l, pool, poollen);
 				pool = NULL;
 			} else if (!os_seen && match_if(has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
