@@ -377,7 +377,26 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 {
 	if (cur->next >= m->len)
 		return false;
-	bl_line_at(m, cur->next, out);
+	size_t ls = cur->next;
+	if (ls > 0 && m->text[ls - 1] == '\n') {
+		/* the common case, a line after a line: one search for its
+		 * end, where bl_line_at() also looks back for its start; a
+		 * line that may be long is left to bl_line_at() */
+		size_t rest = m->len - ls;
+		size_t ahead = rest < BL_LINE_MAX + 1 ? rest : BL_LINE_MAX + 1;
+		const char *nl = memchr(m->text + ls, '\n', ahead);
+		if (nl || rest <= BL_LINE_MAX) {
+			size_t end = nl ? (size_t)(nl - m->text) : m->len;
+			out->s = m->text + ls;
+			out->off = ls;
+			out->len = end - ls;
+			out->next = nl ? end + 1 : end;
+			if (out->len && out->s[out->len - 1] == '\r')
+				out->len--;
+			return true;
+		}
+	}
+	bl_line_at(m, ls, out);
 	return true;
 }
 

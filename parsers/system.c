@@ -15,6 +15,7 @@
  * ingest first), so a hostile line costs one length check. */
 #include "system.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,27 @@ static bool label_start(unsigned char c, const char *firsts)
 	return c && strchr(firsts, c) != NULL;
 }
 
+/* The next place a literal occurs, kept while the lines before it are
+ * read: most lines of prose have no ':' or '=', and are passed without a
+ * search of their own. */
+struct next_lit {
+	const char *lit;
+	size_t len;
+	size_t searched; /* the text before this was searched */
+	size_t at;       /* where it occurs next (valid once searched) */
+};
+
+/* Whether the literal occurs in line l. */
+static bool in_line(struct next_lit *n, const struct bl_message *m, const struct bl_line *l)
+{
+	if (n->searched <= l->off || n->at < l->off) {
+		const char *p = bl_find_by(m->text + l->off, m->len - l->off, n->lit, n->len, 0);
+		n->at = p ? (size_t)(p - m->text) : SIZE_MAX;
+		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
+	}
+	return n->at != SIZE_MAX && n->at + n->len <= l->off + l->len;
+}
+
 /* Whether s starts with a name uname_re takes and a blank. */
 static bool os_word(const char *s, size_t n)
 {
@@ -364,6 +386,8 @@ json_t *bl_system_extract(struct bl_message *msg)
 	bool os_seen = false;
 	/* the commands are looked for on a line only when the message names
 	 * them at all (most posts name none) */
+	struct next_lit next_colon = {":", 1, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0},
+			next_eq = {"=", 1, 0, 0}, next_slash = {"/", 1, 0, 0};
 	const bool any_geli = bl_find_by(msg->text, msg->len, "geli ", 5, 0) != NULL;
 	const bool any_gmirror = bl_find_by(msg->text, msg->len, "gmirror ", 8, 0) != NULL;
 	const bool any_zcreate = bl_find_by(msg->text, msg->len, "zpool create ", 13, 0) != NULL;
@@ -386,10 +410,10 @@ json_t *bl_system_extract(struct bl_message *msg)
 			const bool lower = c0 >= 'a' && c0 <= 'z';
 			/* what the patterns need: ':' (COLON also takes the
 			 * full-width "："), '=', a '/' for a path */
-			const bool colon = memchr(l.s, ':', l.len) != NULL;
-			const bool wide = bl_find_by(l.s, l.len, "\xEF\xBC\x9A", 3, 0) != NULL;
-			const bool eq = memchr(l.s, '=', l.len) != NULL;
-			const bool slash = memchr(l.s, '/', l.len) != NULL;
+			const bool colon = in_line(&next_colon, msg, &l);
+			const bool wide = in_line(&next_wide, msg, &l);
+			const bool eq = in_line(&next_eq, msg, &l);
+			const bool slash = in_line(&next_slash, msg, &l);
 			if (match_if(slash && any_conf, &conffile_re, &l, &m)) {
 				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 								    "/etc/sysctl.conf", "/etc/rc.conf",
