@@ -10,6 +10,7 @@
  *   bs=1m count=2000
  * A short line is joined to the one above when the joined line is a tool
  * line (or a command with its operands) and the upper line alone is not. */
+#include <stdint.h>
 #include <string.h>
 
 #include "../parsers/re.h"
@@ -42,19 +43,28 @@ static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
 		return false;
 	if (nx[0] == ' ' || nx[0] == '\t')
 		return false;
-	/* zeroed, with room past the end: PCRE2's JIT may read a few bytes
-	 * past its subject */
-	char buf[JOIN_MAX + 1 + 64] = {0};
 	size_t k = ll;
 	while (k && (l[k - 1] == ' ' || l[k - 1] == '\t'))
 		k--;
-	memcpy(buf, l, k);
-	buf[k] = ' ';
-	memcpy(buf + k + 1, nx, nl);
-	size_t bl = k + 1 + nl;
-	if (tool_line(buf, bl) && !tool_line(l, ll))
-		return true;
-	return bl_re_match(&dd_cmd, l, k, 0, NULL) && bl_re_match(&operands, nx, nl, 0, NULL);
+	/* every tool line above starts with a number after its indentation,
+	 * and operands hold a '=': the last line of most paragraphs of prose
+	 * is passed without a pattern */
+	size_t b = 0;
+	while (b < k && (l[b] == ' ' || l[b] == '\t'))
+		b++;
+	if (b < k && l[b] >= '0' && l[b] <= '9') {
+		/* zeroed, with room past the end: PCRE2's JIT may read a few
+		 * bytes past its subject */
+		char buf[JOIN_MAX + 1 + 64] = {0};
+		memcpy(buf, l, k);
+		buf[k] = ' ';
+		memcpy(buf + k + 1, nx, nl);
+		size_t bl = k + 1 + nl;
+		if (tool_line(buf, bl) && !tool_line(l, ll))
+			return true;
+	}
+	return memchr(nx, '=', nl) && bl_re_match(&dd_cmd, l, k, 0, NULL) &&
+	       bl_re_match(&operands, nx, nl, 0, NULL);
 }
 
 bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
@@ -66,8 +76,11 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	/* in[0, done) is written (or, until the first join, needs no copy) */
 	size_t done = 0;
 	bool any = false;
+	/* the end of the line at i when the step before found it */
+	const char *known_nl = NULL;
+	size_t known_at = SIZE_MAX;
 	while (i < n) {
-		const char *nl = memchr(s + i, '\n', n - i);
+		const char *nl = known_at == i ? known_nl : memchr(s + i, '\n', n - i);
 		if (!nl)
 			break;
 		size_t end = (size_t)(nl - s);
@@ -77,6 +90,8 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		size_t next = end + 1;
 		const char *nx = s + next;
 		const char *nnl = next < n ? memchr(nx, '\n', n - next) : NULL;
+		known_nl = nnl;
+		known_at = next;
 		size_t nlen = next < n ? (nnl ? (size_t)(nnl - nx) : n - next) : 0;
 		if (nlen && nx[nlen - 1] == '\r')
 			nlen--;
