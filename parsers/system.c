@@ -331,16 +331,17 @@ static bool label_start(unsigned char c, const char *firsts)
  * search of their own. */
 struct next_lit {
 	const char *lit;
-	size_t len;
+	size_t len, rare; /* bl_find_by()'s */
 	size_t searched; /* the text before this was searched */
 	size_t at;       /* where it occurs next (valid once searched) */
 };
 
 /* Whether the literal occurs in line l. */
-static bool in_line(struct next_lit *n, const struct bl_message *m, const struct bl_line *l)
+static inline bool in_line(struct next_lit *n, const struct bl_message *m,
+			   const struct bl_line *l)
 {
 	if (n->searched <= l->off || n->at < l->off) {
-		const char *p = bl_find_by(m->text + l->off, m->len - l->off, n->lit, n->len, 0);
+		const char *p = bl_find_by(m->text + l->off, m->len - l->off, n->lit, n->len, n->rare);
 		n->at = p ? (size_t)(p - m->text) : SIZE_MAX;
 		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
 	}
@@ -386,17 +387,14 @@ json_t *bl_system_extract(struct bl_message *msg)
 	bool os_seen = false;
 	/* the commands are looked for on a line only when the message names
 	 * them at all (most posts name none) */
-	struct next_lit next_colon = {":", 1, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0},
-			next_eq = {"=", 1, 0, 0}, next_slash = {"/", 1, 0, 0};
-	const bool any_geli = bl_find_by(msg->text, msg->len, "geli ", 5, 0) != NULL;
-	const bool any_gmirror = bl_find_by(msg->text, msg->len, "gmirror ", 8, 0) != NULL;
-	const bool any_zcreate = bl_find_by(msg->text, msg->len, "zpool create ", 13, 0) != NULL;
-	/* conffile_re names files under /boot and /etc; empty_re is caseless,
-	 * "empty", "Empty" and "EMPTY" are what it is for */
-	const bool any_conf = bl_find_by(msg->text, msg->len, "/boot/", 6, 0) != NULL ||
-			      bl_find_by(msg->text, msg->len, "/etc/", 5, 0) != NULL;
-	const bool any_empty = bl_find_by(msg->text, msg->len, "mpty", 4, 3) != NULL ||
-			       bl_find_by(msg->text, msg->len, "MPTY", 4, 0) != NULL;
+	struct next_lit next_colon = {":", 1, 0, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0, 0},
+			next_eq = {"=", 1, 0, 0, 0}, next_slash = {"/", 1, 0, 0, 0};
+	/* the commands, the config files (conffile_re) and "empty", "Empty"
+	 * or "EMPTY" (empty_re), each looked for once for the lines before it */
+	struct next_lit next_geli = {"geli ", 5, 0, 0, 0}, next_gmirror = {"gmirror ", 8, 0, 0, 0},
+			next_zcreate = {"zpool create ", 13, 0, 0, 0}, next_boot = {"/boot/", 6, 0, 0, 0},
+			next_etc = {"/etc/", 5, 0, 0, 0}, next_mpty = {"mpty", 4, 3, 0, 0},
+			next_MPTY = {"MPTY", 4, 3, 0, 0};
 	for (;; idx++) {
 		if (l.len && l.len <= MAX_LINE) {
 			struct bl_re_match m;
@@ -414,7 +412,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 			const bool wide = in_line(&next_wide, msg, &l);
 			const bool eq = in_line(&next_eq, msg, &l);
 			const bool slash = in_line(&next_slash, msg, &l);
-			if (match_if(slash && any_conf, &conffile_re, &l, &m)) {
+			if (match_if(slash && (in_line(&next_boot, msg, &l) || in_line(&next_etc, msg, &l)), &conffile_re, &l, &m)) {
 				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 								    "/etc/sysctl.conf", "/etc/rc.conf",
 								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
@@ -423,7 +421,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 						s.conf = *f;
 				s.conf_until = idx + 3;
 			}
-			if (match_if(slash && any_empty, &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
+			if (match_if(slash && (in_line(&next_mpty, msg, &l) || in_line(&next_MPTY, msg, &l)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
 				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 				json_object_set_new(o, "empty", json_true());
 			}
@@ -497,17 +495,17 @@ json_t *bl_system_extract(struct bl_message *msg)
 				set_group(o, "name", &l, &m, 1);
 				set_group(o, "release", &l, &m, 2);
 				os_seen = true;
-			} else if (match_if(any_geli && bl_find_by(l.s, l.len, "geli ", 5, 0), &geli_re, &l, &m) && (o = item(&s, "geli", &l))) {
+			} else if (match_if(in_line(&next_geli, msg, &l), &geli_re, &l, &m) && (o = item(&s, "geli", &l))) {
 				set_group(o, "action", &l, &m, 1);
 				geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-			} else if (match_if(any_gmirror && bl_find_by(l.s, l.len, "gmirror ", 8, 0), &gmirror_re, &l, &m)) {
+			} else if (match_if(in_line(&next_gmirror, msg, &l), &gmirror_re, &l, &m)) {
 				o = item(&s, "gmirror", &l);
 				set_group(o, "action", &l, &m, 1);
 				if (o && bl_re_glen(&m, 2))
 					set_group(o, "arguments", &l, &m, 2);
 				if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
 					l = gmirror_block(&s, o, l);
-			} else if (match_if(any_zcreate && bl_find_by(l.s, l.len, "zpool create ", 13, 0), &zpool_create_re, &l, &m) && (o = item(&s, "zpool", &l))) {
+			} else if (match_if(in_line(&next_zcreate, msg, &l), &zpool_create_re, &l, &m) && (o = item(&s, "zpool", &l))) {
 				json_object_set_new(o, "action", json_string("create"));
 				set_group(o, "pool", &l, &m, 2);
 				set_group(o, "layout", &l, &m, 3);
