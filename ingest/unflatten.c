@@ -72,6 +72,9 @@
 /* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
 #define DISKINFO_SEEK "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+" \
 	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec"
+/* zsh prints the command before its times, on one line:
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
+#define TIME_ZSH "\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total"
 /* (each pattern starts where a number does, so that a long run of digits
  * is tried once, not from each of its digits) */
 #define NOT_IN_NUMBER "(?<![\\d.])"
@@ -111,6 +114,9 @@ static struct detect detect_re[] = {
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true},
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", 9, false},
 	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false},
+	/* last, and only where a line is known to be flattened (zsh prints
+	 * this line itself): end_re */
+	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu ", 0, false},
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
@@ -145,11 +151,13 @@ static size_t detect_next(struct detect *d, const char *s, size_t len, size_t fr
  * that hold a tool line, in order, without an alternation over the text. */
 struct tool_lines {
 	size_t next[NDETECT];
+	size_t n; /* the patterns used: NDETECT, or all but end_re's */
 };
 
-static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
+static void tool_lines_init(struct tool_lines *t, const char *s, size_t len, bool with_end)
 {
-	for (size_t g = 0; g < NDETECT; g++)
+	t->n = with_end ? NDETECT : NDETECT - 1;
+	for (size_t g = 0; g < t->n; g++)
 		t->next[g] = detect_next(&detect_re[g], s, len, 0);
 }
 
@@ -157,7 +165,7 @@ static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
 static size_t tool_lines_first(const struct tool_lines *t)
 {
 	size_t a = SIZE_MAX;
-	for (size_t g = 0; g < NDETECT; g++)
+	for (size_t g = 0; g < t->n; g++)
 		if (t->next[g] < a)
 			a = t->next[g];
 	return a;
@@ -166,15 +174,14 @@ static size_t tool_lines_first(const struct tool_lines *t)
 /* Moves past the line that ends at eol. */
 static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, size_t eol)
 {
-	for (size_t g = 0; g < NDETECT; g++)
+	for (size_t g = 0; g < t->n; g++)
 		if (t->next[g] <= eol)
 			t->next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
 }
 
 /* A line break after these: zsh prints the command before its times.
  *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
-static struct bl_re end_re = BL_RE(
-	"(?<![\\d.])\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
+static struct bl_re end_re = BL_RE(NOT_IN_NUMBER TIME_ZSH, 0);
 
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
@@ -480,7 +487,7 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	/* short lines: each tool line found, its line tried once */
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, len);
+	tool_lines_init(&tl, s, len, false);
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -505,7 +512,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	/* a short line keeps its breaks only when it holds a tool line
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, n);
+	tool_lines_init(&tl, s, n, true);
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
