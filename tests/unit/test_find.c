@@ -1,0 +1,83 @@
+/* test_find.c - the prefilters' searches (parsers/find.h) against plain
+ * reference loops: every needle position, every rare byte, every
+ * alignment of the 16-byte steps, and the ends of the text. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../parsers/find.h"
+#include "check.h"
+
+static const char *ref_find(const char *s, size_t n, const char *nd, size_t nl)
+{
+	if (nl > n)
+		return NULL;
+	for (size_t i = 0; i + nl <= n; i++)
+		if (memcmp(s + i, nd, nl) == 0)
+			return s + i;
+	return NULL;
+}
+
+static const char *ref_digit(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] >= '0' && s[i] <= '9')
+			return s + i;
+	return NULL;
+}
+
+static size_t ref_ascii(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && s[i] > 0 && (unsigned char)s[i] < 0x80)
+		i++;
+	return i;
+}
+
+int main(void)
+{
+	/* a literal found by each of its bytes, wherever it sits */
+	static const char *const needles[] = {"\nFrom ", "geli ", "% cpu ", "+", ", ", "sec = ", "MPTY"};
+	char text[200];
+	for (size_t k = 0; k < sizeof needles / sizeof *needles; k++) {
+		size_t nl = strlen(needles[k]);
+		for (size_t at = 0; at + nl <= sizeof text; at += 7) {
+			memset(text, 'x', sizeof text);
+			memcpy(text + at, needles[k], nl);
+			for (size_t rare = 0; rare < nl; rare++) {
+				const char *got = bl_find_by(text, sizeof text, needles[k], nl, rare);
+				CHECK(got == ref_find(text, sizeof text, needles[k], nl));
+				/* the text cut before the literal ends: not found */
+				CHECK(bl_find_by(text, at + nl - 1, needles[k], nl, rare) ==
+				      ref_find(text, at + nl - 1, needles[k], nl));
+			}
+		}
+	}
+	/* a near miss at every place the rare byte occurs */
+	CHECK(bl_find_by("geligelxgeli geli ", 18, "geli ", 5, 0) == ref_find("geligelxgeli geli ", 18, "geli ", 5));
+	CHECK(bl_find_by("abc", 3, "abcd", 4, 1) == NULL);
+	CHECK(bl_find_by("abc", 3, "", 0, 0) == NULL);
+	CHECK(bl_find_by("abc", 3, "bc", 2, 5) == NULL);
+
+	/* digits and ASCII spans over random text, every start offset */
+	char buf[300];
+	unsigned seed = 7;
+	for (int round = 0; round < 200; round++) {
+		for (size_t i = 0; i < sizeof buf; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = (seed >> 16) & 0xff;
+			/* mostly letters, a few digits, NULs and high bytes */
+			buf[i] = (char)(r < 230 ? 'a' + r % 26 : r < 240 ? '0' + r % 10 : r < 245 ? 0 : r);
+		}
+		for (size_t from = 0; from < 40; from++) {
+			size_t n = sizeof buf - from - (size_t)round % 17;
+			CHECK(bl_find_digit(buf + from, n) == ref_digit(buf + from, n));
+			CHECK(bl_ascii_span(buf + from, n) == ref_ascii(buf + from, n));
+		}
+	}
+	CHECK(bl_find_digit("", 0) == NULL);
+	CHECK(bl_ascii_span("", 0) == 0);
+	CHECK(bl_ascii_span("abcdefghijklmnopqrstuvwxyz", 26) == 26);
+	CHECK(bl_ascii_span("abcdefghijklmnop\x80", 17) == 16);
+	CHECK(bl_ascii_span("abc\0def", 7) == 3);
+	return CHECK_DONE();
+}
