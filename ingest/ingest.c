@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "window.h"
 
 void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
 		    size_t origin, const char *fmt, ...)
@@ -152,8 +153,11 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 
 
 /* `padded`: BL_TEXT_PAD readable zero bytes follow m->raw, so the first
- * step may read it in place (PCRE2's JIT reads a little past the end). */
-static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool padded)
+ * step may read it in place (PCRE2's JIT reads a little past the end).
+ * `qp_decided`: plain text whose quoted-printable test was made already
+ * (on the first window of a large input): not made again. */
+static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool padded,
+			  bool qp_decided)
 {
 	struct stage st;
 	bl_tbuf_init(&st.cur);
@@ -188,7 +192,7 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	default:
-		if (bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
+		if (!qp_decided && bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
 			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
@@ -203,7 +207,8 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		bl_src_from_tbuf(&probe, &st.cur);
 	}
 	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m))) {
-		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
+		/* a flattened mail's headers: at the start of the input */
+		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
 			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
 		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
 	}
@@ -242,7 +247,7 @@ static int one_message(const char *raw, size_t len, size_t raw_offset, size_t ra
 	m.raw_line = raw_line ? raw_line : 1;
 	m.line_cache_line = m.raw_line;
 	m.index = index;
-	if (decode_message(&m, fmt, padded) < 0) {
+	if (decode_message(&m, fmt, padded, false) < 0) {
 		bl_message_free(&m);
 		return -1;
 	}
@@ -353,8 +358,111 @@ static int fill(struct reader *r)
 	return 0;
 }
 
-int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
-		     bl_message_fn each, void *ctx)
+/* Room for n more bytes after r->len (so that BL_TEXT_PAD zero bytes can
+ * follow a window in place). */
+static int room(struct reader *r, size_t n)
+{
+	if (r->cap - r->len >= n)
+		return 0;
+	size_t cap = r->cap ? r->cap : CHUNK * 2;
+	while (cap - r->len < n)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+/* One window: input bytes [s, e) (buf[0] is input byte `base`), starting
+ * at line `line`, owning the runs that start in [own_from, own_to). The
+ * bytes after the window are zeroed while it is decoded in place, then
+ * put back. */
+struct win {
+	size_t s, e, line, index, own_from, own_to;
+	bool last, rough;
+};
+
+static int window_message(struct reader *r, size_t base, const struct win *w,
+			  enum bl_input_format fmt, bl_message_fn each, void *ctx)
+{
+	char *raw = r->buf + (w->s - base);
+	size_t len = w->e - w->s;
+	char save[BL_TEXT_PAD];
+	memcpy(save, raw + len, BL_TEXT_PAD);
+	memset(raw + len, 0, BL_TEXT_PAD);
+	struct bl_message m;
+	memset(&m, 0, sizeof m);
+	m.raw = raw;
+	m.raw_len = len;
+	m.raw_offset = w->s;
+	m.raw_line = w->line;
+	m.line_cache_line = w->line;
+	m.window.on = true;
+	m.window.last = w->last;
+	m.window.index = w->index;
+	m.window.own_from = w->own_from;
+	m.window.own_to = w->own_to;
+	m.window.rough_cut = w->rough;
+	int rc = decode_message(&m, fmt, true, true);
+	if (rc == 0)
+		rc = each(&m, ctx);
+	bl_message_free(&m);
+	memcpy(raw + len, save, BL_TEXT_PAD);
+	return rc;
+}
+
+/* A text input larger than window + overlap, a window at a time (see
+ * window.h). `overlap` < window / 2. */
+static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t window,
+			  size_t overlap, bl_message_fn each, void *ctx)
+{
+	size_t base = 0; /* input offset of buf[0] */
+	struct win w = {.s = 0, .line = 1, .index = 0, .own_from = 0, .rough = false};
+	int rc;
+	for (;;) {
+		/* the window and the context after it */
+		size_t want = w.own_from + window + overlap;
+		while (!r->eof && base + r->len < want)
+			if ((rc = fill(r)) < 0)
+				return rc;
+		if ((rc = room(r, BL_TEXT_PAD)) < 0)
+			return rc;
+		size_t end = base + r->len;
+		if (w.index == 0 && fmt == BL_INPUT_TEXT && bl_qp_detect(r->buf, r->len))
+			fmt = BL_INPUT_QP; /* decided once, on the first window */
+		if (r->eof && end <= want) {
+			w.e = end;
+			w.own_to = end;
+			w.last = true;
+			return window_message(r, base, &w, fmt, each, ctx);
+		}
+		enum bl_cut kind, k2;
+		size_t cut = base + bl_window_cut(r->buf, w.own_from + window / 2 - base,
+						  w.own_from + window - base, &kind);
+		w.e = cut + overlap;
+		w.own_to = cut;
+		w.last = false;
+		if ((rc = window_message(r, base, &w, fmt, each, ctx)) != 0)
+			return rc;
+		/* the next window starts `overlap` bytes or more before the cut */
+		size_t hi = cut - overlap;
+		size_t lo = hi - w.s > window / 2 ? hi - window / 2 : w.s;
+		size_t s = base + bl_window_cut(r->buf, lo - base, hi - base, &k2);
+		w.line += count_lines(r->buf + (w.s - base), s - w.s);
+		w.s = s;
+		w.own_from = cut;
+		w.rough = kind >= BL_CUT_BLANK;
+		w.index++;
+		memmove(r->buf, r->buf + (s - base), r->len - (s - base));
+		r->len -= s - base;
+		base = s;
+	}
+}
+
+int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+			    size_t window, size_t overlap, bl_message_fn each, void *ctx)
 {
 	struct reader r = {rd, rctx, NULL, 0, 0, false};
 	int rc = 0;
@@ -365,9 +473,16 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(r.buf ? r.buf : "", r.len);
 	if (fmt != BL_INPUT_MBOX) {
-		while (!r.eof)
+		bool windowed = window && (fmt == BL_INPUT_TEXT || fmt == BL_INPUT_QP);
+		if (windowed && 2 * overlap >= window)
+			overlap = window / 4;
+		while (!r.eof && (!windowed || r.len <= window + overlap))
 			if ((rc = fill(&r)) < 0)
 				goto out;
+		if (windowed && r.len > window + overlap) {
+			rc = stream_windows(&r, fmt, window, overlap, each, ctx);
+			goto out;
+		}
 		/* read whole: fill() left at least CHUNK bytes of room after
 		 * the end, zeroed here so that decoding reads it in place */
 		if (r.buf)
@@ -416,4 +531,11 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 out:
 	free(r.buf);
 	return rc;
+}
+
+int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+		     bl_message_fn each, void *ctx)
+{
+	return bl_ingest_stream_window(rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each,
+				       ctx);
 }

@@ -60,6 +60,19 @@ struct bl_message {
 	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
 	size_t nquotes, quotecap;
 
+	/* One window of an input too large to decode whole (see window.h):
+	 * the runs that start in input bytes [own_from, own_to) are this
+	 * window's; the bytes around them are context shared with the
+	 * windows before and after. All windows of an input make one
+	 * document. */
+	struct {
+		bool on;
+		bool last;
+		size_t index;
+		size_t own_from, own_to;
+		bool rough_cut; /* own_from is not at a safe point (see window.h) */
+	} window;
+
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
 
