@@ -325,6 +325,7 @@ int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx)
 }
 
 #define CHUNK ((size_t)1 << 16)
+#define READ_MAX ((size_t)1 << 20)
 
 struct reader {
 	bl_read_fn rd;
@@ -349,7 +350,10 @@ static int fill(struct reader *r)
 		r->buf = b;
 		r->cap = cap;
 	}
-	long got = r->rd(r->rctx, r->buf + r->len, r->cap - r->len);
+	/* a bounded read: the buffer grows with what is kept, not with what
+	 * one read could take */
+	size_t n = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+	long got = r->rd(r->rctx, r->buf + r->len, n);
 	if (got < 0)
 		return -2;
 	if (got == 0)
@@ -375,17 +379,47 @@ static int room(struct reader *r, size_t n)
 	return 0;
 }
 
-/* One window: input bytes [s, e) (buf[0] is input byte `base`), starting
- * at line `line`, owning the runs that start in [own_from, own_to). The
- * bytes after the window are zeroed while it is decoded in place, then
- * put back. */
+/* Where in input bytes [lo, hi) a window may start (lo < hi; buf[0] is
+ * input byte `base`): after a line break of the decoded window m, so that
+ * the next window splits its lines where a reading of the whole input
+ * would (the unflattener's breaks included: a long line is re-broken the
+ * same way from any of its breaks on); else by the bytes (window.h).
+ * *rough: no safe point was found. */
+static size_t pick_cut(const struct bl_message *m, const char *buf, size_t base, size_t lo,
+		       size_t hi, bool *rough)
+{
+	size_t tlo = bl_message_text_at(m, lo), thi = bl_message_text_at(m, hi);
+	if (thi > tlo) {
+		const char *nl = memrchr(m->text + tlo, '\n', thi - tlo);
+		if (nl) {
+			size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
+			if (at > lo && at <= hi) {
+				*rough = false;
+				return at;
+			}
+		}
+	}
+	enum bl_cut kind;
+	size_t at = base + bl_window_cut(buf, lo - base, hi - base, &kind);
+	*rough = kind >= BL_CUT_BLANK;
+	return at;
+}
+
+/* A window being read: input bytes [s, e), starting at line `line`,
+ * owning the runs that start in [own_from, own_to). */
 struct win {
 	size_t s, e, line, index, own_from, own_to;
 	bool last, rough;
 };
 
-static int window_message(struct reader *r, size_t base, const struct win *w,
-			  enum bl_input_format fmt, bl_message_fn each, void *ctx)
+/* Decodes input bytes [w->s, w->e) (buf[0] is input byte `base`) in place
+ * (the bytes after them are zeroed meanwhile, then put back), picks the
+ * end of its own part in [cut_lo, cut_hi) unless it is the last, hands it
+ * over, and picks where the next window starts (*next: at least `overlap`
+ * bytes before the cut). */
+static int window_message(struct reader *r, size_t base, struct win *w, size_t cut_lo,
+			  size_t cut_hi, size_t overlap, size_t *next, enum bl_input_format fmt,
+			  bl_message_fn each, void *ctx)
 {
 	char *raw = r->buf + (w->s - base);
 	size_t len = w->e - w->s;
@@ -403,9 +437,20 @@ static int window_message(struct reader *r, size_t base, const struct win *w,
 	m.window.last = w->last;
 	m.window.index = w->index;
 	m.window.own_from = w->own_from;
-	m.window.own_to = w->own_to;
 	m.window.rough_cut = w->rough;
 	int rc = decode_message(&m, fmt, true, true);
+	if (rc == 0 && !w->last) {
+		bool rough, unused;
+		w->own_to = pick_cut(&m, r->buf, base, cut_lo, cut_hi, &rough);
+		/* from the window's own part: decoded as a whole reading would */
+		size_t hi = w->own_to - overlap;
+		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
+								     : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r->buf, base, lo, hi, &unused) : w->own_from;
+		w->rough = rough;
+	}
+	m.window.own_to = w->own_to;
+	m.window.next_from = w->last ? w->e : *next;
 	if (rc == 0)
 		rc = each(&m, ctx);
 	bl_message_free(&m);
@@ -422,7 +467,7 @@ static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t win
 	struct win w = {.s = 0, .line = 1, .index = 0, .own_from = 0, .rough = false};
 	int rc;
 	for (;;) {
-		/* the window and the context after it */
+		/* the window's own part and the context after it */
 		size_t want = w.own_from + window + overlap;
 		while (!r->eof && base + r->len < want)
 			if ((rc = fill(r)) < 0)
@@ -432,32 +477,21 @@ static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t win
 		size_t end = base + r->len;
 		if (w.index == 0 && fmt == BL_INPUT_TEXT && bl_qp_detect(r->buf, r->len))
 			fmt = BL_INPUT_QP; /* decided once, on the first window */
-		if (r->eof && end <= want) {
-			w.e = end;
-			w.own_to = end;
-			w.last = true;
-			return window_message(r, base, &w, fmt, each, ctx);
-		}
-		enum bl_cut kind, k2;
-		size_t cut = base + bl_window_cut(r->buf, w.own_from + window / 2 - base,
-						  w.own_from + window - base, &kind);
-		w.e = cut + overlap;
-		w.own_to = cut;
-		w.last = false;
-		if ((rc = window_message(r, base, &w, fmt, each, ctx)) != 0)
+		w.last = r->eof && end <= want;
+		w.e = w.last ? end : want;
+		w.own_to = end;
+		size_t next = 0;
+		rc = window_message(r, base, &w, w.own_from + window / 2, w.own_from + window, overlap,
+				    &next, fmt, each, ctx);
+		if (rc != 0 || w.last)
 			return rc;
-		/* the next window starts `overlap` bytes or more before the cut */
-		size_t hi = cut - overlap;
-		size_t lo = hi - w.s > window / 2 ? hi - window / 2 : w.s;
-		size_t s = base + bl_window_cut(r->buf, lo - base, hi - base, &k2);
-		w.line += count_lines(r->buf + (w.s - base), s - w.s);
-		w.s = s;
-		w.own_from = cut;
-		w.rough = kind >= BL_CUT_BLANK;
+		w.line += count_lines(r->buf + (w.s - base), next - w.s);
+		w.s = next;
+		w.own_from = w.own_to;
 		w.index++;
-		memmove(r->buf, r->buf + (s - base), r->len - (s - base));
-		r->len -= s - base;
-		base = s;
+		memmove(r->buf, r->buf + (next - base), r->len - (next - base));
+		r->len -= next - base;
+		base = next;
 	}
 }
 

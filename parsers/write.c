@@ -321,7 +321,7 @@ fail:
  * written to a spill (memory, then a temporary file past SPILL_MEM) and
  * copied out after the head. */
 
-#define SPILL_MEM ((size_t)4 << 20)
+#define SPILL_MEM ((size_t)1 << 20)
 /* system items kept from all windows (system.c keeps as many per message) */
 #define SYSTEM_ITEMS_MAX 200
 
@@ -398,12 +398,15 @@ struct bl_window_doc {
 	/* runs kept so far: where the last ends, where it starts, its group */
 	bool have_last;
 	size_t last_off, last_group;
-	size_t kept_end, floor; /* floor: kept_end when the window began */
+	size_t kept_end, floor; /* the end of the last run kept that the next
+				 * window does not see whole; floor: kept_end
+				 * when the window began */
 	long next_group;
 	/* this window: its run numbers to the document's (-1: dropped) */
 	long *ids;
 	size_t nids, idcap;
 	long prev_local, prev_global; /* group of the run before, window's and document's */
+	size_t tail_from;             /* input offset of the window's last line */
 };
 
 struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags)
@@ -447,8 +450,14 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 {
 	struct bl_window_doc *w = ctx;
 	struct bl_message *m = doc->msg;
-	size_t at = bl_message_origin(m, r->off);
-	bool keep = at >= m->window.own_from && at < m->window.own_to && at >= w->floor;
+	size_t at = bl_message_origin(m, r->off), end = bl_message_origin(m, r->end_off);
+	/* a run that starts where the window does and reaches its own part
+	 * began in a line longer than the context read before it (a block
+	 * after megabytes of NUL bytes): no window before saw its end */
+	bool head_cut = at == m->raw_offset && m->window.index > 0 &&
+			!(w->have_last && w->last_off >= at);
+	bool keep = at >= w->floor && at < m->window.own_to &&
+		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
 	if (index >= w->idcap) {
 		size_t cap = w->idcap ? w->idcap * 2 : 64;
 		while (cap <= index)
@@ -478,9 +487,22 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 		return 0;
 	w->ids[index] = (long)w->nruns;
 	r->group = g;
-	size_t end = bl_message_origin(m, r->end_off);
-	if (!m->window.last && end + 1 >= m->raw_offset + m->raw_len) {
-		/* the run reaches the end of what the window read */
+	if (head_cut) {
+		struct bl_diag *d = bl_diags_add(
+			&w->doc_diags, BL_INFO, "ingest.window-cut-line", bl_message_line(m, r->off), at,
+			"this run's first line starts before the %zu bytes read with it: its span "
+			"starts at the first of them",
+			m->raw_len);
+		if (d)
+			d->run = (long)w->nruns;
+	}
+	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
+	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
+	if (!m->window.last && (end >= w->tail_from || end + margin >= e)) {
+		/* the run reaches the last line the window read, which the
+		 * window's end may have cut, or nearly: so may the run be
+		 * (what would have extended it, a time report below, was not
+		 * read) */
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", bl_message_line(m, r->off),
 			at,
@@ -497,23 +519,12 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	w->have_last = true;
 	w->last_off = at;
 	w->last_group = (size_t)g;
-	if (end > w->kept_end)
+	/* the next window drops what it sees of a run that starts before its
+	 * bytes do: a fragment of this one (a run it sees whole, it owns or
+	 * drops by its start) */
+	if (at < m->window.next_from && end > w->kept_end)
 		w->kept_end = end;
 	return 0;
-}
-
-/* Smallest text offset whose origin is `origin` or past it. */
-static size_t text_at(const struct bl_message *m, size_t origin)
-{
-	size_t lo = 0, hi = m->len;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (bl_message_origin(m, mid) >= origin)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
 }
 
 static void add_decodings(struct bl_window_doc *w, const struct bl_message *m)
@@ -554,7 +565,7 @@ static void add_system(struct bl_window_doc *w, struct bl_message *m)
 	bool line_starts = own_from == 0 || m->raw[own_from - 1] == '\n';
 	/* what lies past the window's own part is the next window's */
 	size_t len = m->len;
-	m->len = text_at(m, m->window.own_to);
+	m->len = bl_message_text_at(m, m->window.own_to);
 	json_t *sys = bl_system_extract(m);
 	m->len = len;
 	memset(m->lc_start, 0, sizeof m->lc_start);
@@ -612,6 +623,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	w->bytes = m->raw_offset + m->raw_len;
 	add_system(w, m);
 	w->floor = w->kept_end;
+	const char *nl = m->len ? memrchr(m->text, '\n', m->len) : NULL;
+	w->tail_from = nl ? bl_message_origin(m, (size_t)(nl - m->text)) + 1 : m->raw_offset;
 	w->nids = 0;
 	w->prev_local = -2;
 	w->prev_global = -1;
