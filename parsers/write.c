@@ -498,8 +498,8 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	}
 	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
 	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
-	if (!m->window.last && (end >= w->tail_from || end + margin >= e)) {
-		/* the run reaches the last line the window read, which the
+	if (!m->window.last && (end > w->tail_from || end + margin >= e)) {
+		/* the run reaches into the last line the window read, which the
 		 * window's end may have cut, or nearly: so may the run be
 		 * (what would have extended it, a time report below, was not
 		 * read) */
