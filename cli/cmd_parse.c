@@ -33,6 +33,7 @@ struct parse_ctx {
 	bool jsonl, quiet;
 	size_t errors;
 	int write_failed;
+	struct bl_window_doc *windows; /* the document of a windowed input */
 };
 
 static void report(struct parse_ctx *c, json_t *doc)
@@ -72,7 +73,21 @@ static int each_message(struct bl_message *m, void *vctx)
 		       (c->jsonl ? JSON_COMPACT : JSON_INDENT(2));
 	/* written run by run: a message with a million runs is never one
 	 * JSON tree in memory */
-	json_t *tail = bl_parse_message_write(m, c->path, flags, write_out, c);
+	json_t *tail;
+	if (m->window.on) {
+		/* a large text input, a window at a time: one document */
+		if (!c->windows && !(c->windows = bl_window_doc_new(c->path, flags)))
+			return -1;
+		if (bl_window_doc_add(c->windows, m) < 0)
+			return -1;
+		if (!m->window.last)
+			return 0;
+		tail = bl_window_doc_finish(c->windows, write_out, c);
+		bl_window_doc_free(c->windows);
+		c->windows = NULL;
+	} else {
+		tail = bl_parse_message_write(m, c->path, flags, write_out, c);
+	}
 	if (!tail)
 		return c->write_failed ? 0 : -1;
 	report(c, tail);
@@ -136,6 +151,9 @@ int cmd_parse(int argc, char **argv)
 		int r = bl_ingest_stream(cli_read_chunk, &fd, fmt, each_message, &ctx);
 		int e = errno;
 		cli_close_input(fd);
+		/* a read error or a failure between windows: no document */
+		bl_window_doc_free(ctx.windows);
+		ctx.windows = NULL;
 		if (r == -2) {
 			cli_error("%s: %s", ctx.path, strerror(e));
 			rc = EXIT_DATA;

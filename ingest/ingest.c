@@ -19,6 +19,7 @@
 
 #include "../parsers/find.h"
 #include "decode.h"
+#include "window.h"
 
 void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
 		    size_t origin, const char *fmt, ...)
@@ -153,8 +154,11 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 
 
 /* `padded`: BL_TEXT_PAD readable zero bytes follow m->raw, so the first
- * step may read it in place (PCRE2's JIT reads a little past the end). */
-static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool padded)
+ * step may read it in place (PCRE2's JIT reads a little past the end).
+ * `qp_decided`: plain text whose quoted-printable test was made already
+ * (on the first window of a large input): not made again. */
+static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool padded,
+			  bool qp_decided)
 {
 	struct stage st;
 	bl_tbuf_init(&st.cur);
@@ -189,7 +193,7 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
 	default:
-		if (bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
+		if (!qp_decided && bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
 			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
@@ -204,7 +208,8 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		bl_src_from_tbuf(&probe, &st.cur);
 	}
 	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m))) {
-		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML)
+		/* a flattened mail's headers: at the start of the input */
+		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
 			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
 		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
 	}
@@ -243,7 +248,7 @@ static int one_message(const char *raw, size_t len, size_t raw_offset, size_t ra
 	m.raw_line = raw_line ? raw_line : 1;
 	m.line_cache_line = m.raw_line;
 	m.index = index;
-	if (decode_message(&m, fmt, padded) < 0) {
+	if (decode_message(&m, fmt, padded, false) < 0) {
 		bl_message_free(&m);
 		return -1;
 	}
@@ -323,6 +328,7 @@ int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx)
 }
 
 #define CHUNK ((size_t)1 << 16)
+#define READ_MAX ((size_t)1 << 20)
 
 struct reader {
 	bl_read_fn rd;
@@ -347,7 +353,10 @@ static int fill(struct reader *r)
 		r->buf = b;
 		r->cap = cap;
 	}
-	long got = r->rd(r->rctx, r->buf + r->len, r->cap - r->len);
+	/* a bounded read: the buffer grows with what is kept, not with what
+	 * one read could take */
+	size_t n = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+	long got = r->rd(r->rctx, r->buf + r->len, n);
 	if (got < 0)
 		return -2;
 	if (got == 0)
@@ -356,8 +365,141 @@ static int fill(struct reader *r)
 	return 0;
 }
 
-int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
-		     bl_message_fn each, void *ctx)
+/* Room for n more bytes after r->len (so that BL_TEXT_PAD zero bytes can
+ * follow a window in place). */
+static int room(struct reader *r, size_t n)
+{
+	if (r->cap - r->len >= n)
+		return 0;
+	size_t cap = r->cap ? r->cap : CHUNK * 2;
+	while (cap - r->len < n)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+/* Where in input bytes [lo, hi) a window may start (lo < hi; buf[0] is
+ * input byte `base`): after a line break of the decoded window m, so that
+ * the next window splits its lines where a reading of the whole input
+ * would (the unflattener's breaks included: a long line is re-broken the
+ * same way from any of its breaks on); else by the bytes (window.h).
+ * *rough: no safe point was found. */
+static size_t pick_cut(const struct bl_message *m, const char *buf, size_t base, size_t lo,
+		       size_t hi, bool *rough)
+{
+	size_t tlo = bl_message_text_at(m, lo), thi = bl_message_text_at(m, hi);
+	if (thi > tlo) {
+		const char *nl = memrchr(m->text + tlo, '\n', thi - tlo);
+		if (nl) {
+			size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
+			if (at > lo && at <= hi) {
+				*rough = false;
+				return at;
+			}
+		}
+	}
+	enum bl_cut kind;
+	size_t at = base + bl_window_cut(buf, lo - base, hi - base, &kind);
+	*rough = kind >= BL_CUT_BLANK;
+	return at;
+}
+
+/* A window being read: input bytes [s, e), starting at line `line`,
+ * owning the runs that start in [own_from, own_to). */
+struct win {
+	size_t s, e, line, index, own_from, own_to;
+	bool last, rough;
+};
+
+/* Decodes input bytes [w->s, w->e) (buf[0] is input byte `base`) in place
+ * (the bytes after them are zeroed meanwhile, then put back), picks the
+ * end of its own part in [cut_lo, cut_hi) unless it is the last, hands it
+ * over, and picks where the next window starts (*next: at least `overlap`
+ * bytes before the cut). */
+static int window_message(struct reader *r, size_t base, struct win *w, size_t cut_lo,
+			  size_t cut_hi, size_t overlap, size_t *next, enum bl_input_format fmt,
+			  bl_message_fn each, void *ctx)
+{
+	char *raw = r->buf + (w->s - base);
+	size_t len = w->e - w->s;
+	char save[BL_TEXT_PAD];
+	memcpy(save, raw + len, BL_TEXT_PAD);
+	memset(raw + len, 0, BL_TEXT_PAD);
+	struct bl_message m;
+	memset(&m, 0, sizeof m);
+	m.raw = raw;
+	m.raw_len = len;
+	m.raw_offset = w->s;
+	m.raw_line = w->line;
+	m.line_cache_line = w->line;
+	m.window.on = true;
+	m.window.last = w->last;
+	m.window.index = w->index;
+	m.window.own_from = w->own_from;
+	m.window.rough_cut = w->rough;
+	int rc = decode_message(&m, fmt, true, true);
+	if (rc == 0 && !w->last) {
+		bool rough, unused;
+		w->own_to = pick_cut(&m, r->buf, base, cut_lo, cut_hi, &rough);
+		/* from the window's own part: decoded as a whole reading would */
+		size_t hi = w->own_to - overlap;
+		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
+								     : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r->buf, base, lo, hi, &unused) : w->own_from;
+		w->rough = rough;
+	}
+	m.window.own_to = w->own_to;
+	m.window.next_from = w->last ? w->e : *next;
+	if (rc == 0)
+		rc = each(&m, ctx);
+	bl_message_free(&m);
+	memcpy(raw + len, save, BL_TEXT_PAD);
+	return rc;
+}
+
+/* A text input larger than window + overlap, a window at a time (see
+ * window.h). `overlap` < window / 2. */
+static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t window,
+			  size_t overlap, bl_message_fn each, void *ctx)
+{
+	size_t base = 0; /* input offset of buf[0] */
+	struct win w = {.s = 0, .line = 1, .index = 0, .own_from = 0, .rough = false};
+	int rc;
+	for (;;) {
+		/* the window's own part and the context after it */
+		size_t want = w.own_from + window + overlap;
+		while (!r->eof && base + r->len < want)
+			if ((rc = fill(r)) < 0)
+				return rc;
+		if ((rc = room(r, BL_TEXT_PAD)) < 0)
+			return rc;
+		size_t end = base + r->len;
+		if (w.index == 0 && fmt == BL_INPUT_TEXT && bl_qp_detect(r->buf, r->len))
+			fmt = BL_INPUT_QP; /* decided once, on the first window */
+		w.last = r->eof && end <= want;
+		w.e = w.last ? end : want;
+		w.own_to = end;
+		size_t next = 0;
+		rc = window_message(r, base, &w, w.own_from + window / 2, w.own_from + window, overlap,
+				    &next, fmt, each, ctx);
+		if (rc != 0 || w.last)
+			return rc;
+		w.line += count_lines(r->buf + (w.s - base), next - w.s);
+		w.s = next;
+		w.own_from = w.own_to;
+		w.index++;
+		memmove(r->buf, r->buf + (next - base), r->len - (next - base));
+		r->len -= next - base;
+		base = next;
+	}
+}
+
+int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+			    size_t window, size_t overlap, bl_message_fn each, void *ctx)
 {
 	struct reader r = {rd, rctx, NULL, 0, 0, false};
 	int rc = 0;
@@ -368,9 +510,16 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(r.buf ? r.buf : "", r.len);
 	if (fmt != BL_INPUT_MBOX) {
-		while (!r.eof)
+		bool windowed = window && (fmt == BL_INPUT_TEXT || fmt == BL_INPUT_QP);
+		if (windowed && 2 * overlap >= window)
+			overlap = window / 4;
+		while (!r.eof && (!windowed || r.len <= window + overlap))
 			if ((rc = fill(&r)) < 0)
 				goto out;
+		if (windowed && r.len > window + overlap) {
+			rc = stream_windows(&r, fmt, window, overlap, each, ctx);
+			goto out;
+		}
 		/* read whole: fill() left at least CHUNK bytes of room after
 		 * the end, zeroed here so that decoding reads it in place */
 		if (r.buf)
@@ -419,4 +568,11 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 out:
 	free(r.buf);
 	return rc;
+}
+
+int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+		     bl_message_fn each, void *ctx)
+{
+	return bl_ingest_stream_window(rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each,
+				       ctx);
 }

@@ -45,10 +45,19 @@ int bl_ingest_buffer_as(const char *raw, size_t len, enum bl_input_format fmt,
 typedef long (*bl_read_fn)(void *rctx, char *buf, size_t cap);
 
 /* Ingests a stream read in chunks: an mbox is split at its "From " lines
- * and each message handed over before the next is read; other formats are
- * read whole. Returns 0, the callback's value, -1 when memory ran out,
- * -2 on a read error. */
+ * and each message handed over before the next is read. Plain text (and
+ * quoted-printable text without headers) longer than a window is handed
+ * over a window at a time (m->window.on; see window.h): the windows of one
+ * input make one document. Other formats (a mail, an HTML page) are read
+ * whole. Returns 0, the callback's value, -1 when memory ran out, -2 on a
+ * read error. */
 int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		     bl_message_fn each, void *ctx);
+/* The same with the window's size and the context read on either side of
+ * it (bl_ingest_stream: BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP); window 0
+ * reads every input whole. An overlap of half the window or more is cut
+ * to a quarter of it. */
+int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
+			    size_t window, size_t overlap, bl_message_fn each, void *ctx);
 
 #endif

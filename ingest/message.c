@@ -206,6 +206,19 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 	return m->raw_offset + r;
 }
 
+size_t bl_message_text_at(const struct bl_message *m, size_t origin)
+{
+	size_t lo = 0, hi = m->len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (bl_message_origin(m, mid) >= origin)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* Newlines in p[0, n): 32 bytes at a time with GCC vector extensions,
  * each lane counting up to 255 before the lanes are summed. */
 typedef unsigned char nl_vec __attribute__((vector_size(32)));

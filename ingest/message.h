@@ -60,6 +60,20 @@ struct bl_message {
 	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
 	size_t nquotes, quotecap;
 
+	/* One window of an input too large to decode whole (see window.h):
+	 * the runs that start in input bytes [own_from, own_to) are this
+	 * window's; the bytes around them are context shared with the
+	 * windows before and after. All windows of an input make one
+	 * document. */
+	struct {
+		bool on;
+		bool last;
+		size_t index;
+		size_t own_from, own_to;
+		size_t next_from; /* where the next window's bytes start */
+		bool rough_cut; /* own_from is not at a safe point (see window.h) */
+	} window;
+
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
 
@@ -81,6 +95,10 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 
 /* Offset in the input file of the byte that text[text_off] came from. */
 size_t bl_message_origin(const struct bl_message *m, size_t text_off);
+
+/* The first text offset whose byte came from input offset `origin` or
+ * later (m->len when none did). */
+size_t bl_message_text_at(const struct bl_message *m, size_t origin);
 
 /* 1-based line in the input file of text[text_off] (counting '\n' in the
  * original bytes). Cheap for nondecreasing calls. */

@@ -35,6 +35,19 @@ json_t *bl_parse_message(struct bl_message *m, const char *path);
 json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
 			       json_dump_callback_t write, void *wctx);
 
+/* One document from the windows of a large input (m->window.on; see
+ * ingest/window.h): the same document bl_parse_message_write would write
+ * for the input read whole, its runs found window by window. _add takes
+ * each window in order, _finish writes the document (the runs are held in
+ * memory up to a few megabytes, then in a temporary file, until the head
+ * is known) and returns its tail like bl_parse_message_write. _add
+ * returns 0, or -1 when memory ran out or a write failed. */
+struct bl_window_doc;
+struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags);
+int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m);
+json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write, void *wctx);
+void bl_window_doc_free(struct bl_window_doc *w);
+
 /* The JSON Schema of benchlog/1, as shipped in schema/. */
 extern const char bl_schema_text[];
 

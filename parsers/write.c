@@ -220,27 +220,9 @@ static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t i
 	return o->err;
 }
 
-json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
-			       json_dump_callback_t write, void *wctx)
+/* The head's members, then "runs": (the caller writes the runs). */
+static void write_head(struct out *o, json_t *head)
 {
-	struct out *o = malloc(sizeof *o); /* OUTBUF: not on the stack */
-	if (!o)
-		return NULL;
-	o->write = write;
-	o->ctx = wctx;
-	o->flags = flags;
-	o->nruns = 0;
-	o->err = 0;
-	o->n = 0;
-	struct bl_doc doc;
-	if (bl_doc_init(&doc, m, path) < 0) {
-		free(o);
-		return NULL;
-	}
-	doc.system = bl_system_extract(m);
-	json_t *head = bl_doc_head_json(&doc), *tail = NULL;
-	if (!head)
-		goto fail;
 	const char *k;
 	json_t *v;
 	put(o, "{", 1);
@@ -253,19 +235,20 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 		indent(o, 1, true);
 	}
 	key(o, "runs");
-	doc.sink = write_run;
-	doc.sink_ctx = o;
-	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc)
-		goto fail;
-	if (o->nruns) {
+}
+
+/* The end of the runs (`nruns` were written), the tail's members and the
+ * closing brace. */
+static void write_tail(struct out *o, size_t nruns, json_t *tail)
+{
+	const char *k;
+	json_t *v;
+	if (nruns) {
 		indent(o, 1, false);
 		put(o, "]", 1);
 	} else {
 		put(o, "[]", 2);
 	}
-	tail = bl_doc_tail_json(&doc);
-	if (!tail)
-		goto fail;
 	json_object_foreach(tail, k, v)
 	{
 		put(o, ",", 1);
@@ -276,6 +259,46 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 	indent(o, 0, false);
 	put(o, "}", 1);
 	flush_out(o);
+}
+
+static struct out *out_new(size_t flags, json_dump_callback_t write, void *wctx)
+{
+	struct out *o = malloc(sizeof *o); /* OUTBUF: not on the stack */
+	if (!o)
+		return NULL;
+	o->write = write;
+	o->ctx = wctx;
+	o->flags = flags;
+	o->nruns = 0;
+	o->err = 0;
+	o->n = 0;
+	return o;
+}
+
+json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
+			       json_dump_callback_t write, void *wctx)
+{
+	struct out *o = out_new(flags, write, wctx);
+	if (!o)
+		return NULL;
+	struct bl_doc doc;
+	if (bl_doc_init(&doc, m, path) < 0) {
+		free(o);
+		return NULL;
+	}
+	doc.system = bl_system_extract(m);
+	json_t *head = bl_doc_head_json(&doc), *tail = NULL;
+	if (!head)
+		goto fail;
+	write_head(o, head);
+	doc.sink = write_run;
+	doc.sink_ctx = o;
+	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc)
+		goto fail;
+	tail = bl_doc_tail_json(&doc);
+	if (!tail)
+		goto fail;
+	write_tail(o, o->nruns, tail);
 	if (o->err)
 		goto fail;
 	json_decref(head);
@@ -288,4 +311,412 @@ fail:
 	bl_doc_free(&doc);
 	free(o);
 	return NULL;
+}
+
+/* ------------------------------------------------ windows of one input
+ *
+ * A large text input comes as windows (ingest/window.h), which make one
+ * document. Its head (source.decoding, source.bytes, system) is known
+ * only after the last window, and it comes before the runs: the runs are
+ * written to a spill (memory, then a temporary file past SPILL_MEM) and
+ * copied out after the head. */
+
+#define SPILL_MEM ((size_t)1 << 20)
+/* system items kept from all windows (system.c keeps as many per message) */
+#define SYSTEM_ITEMS_MAX 200
+
+struct spill {
+	char *mem;
+	size_t n, cap;
+	FILE *f;
+};
+
+static int spill_write(const char *buf, size_t n, void *ctx)
+{
+	struct spill *sp = ctx;
+	if (!sp->f && sp->n + n > SPILL_MEM) {
+		sp->f = tmpfile();
+		if (!sp->f || fwrite(sp->mem, 1, sp->n, sp->f) != sp->n)
+			return -1;
+		free(sp->mem);
+		sp->mem = NULL;
+		sp->n = sp->cap = 0;
+	}
+	if (sp->f)
+		return fwrite(buf, 1, n, sp->f) == n ? 0 : -1;
+	if (sp->n + n > sp->cap) {
+		size_t cap = sp->cap ? sp->cap : 1 << 16;
+		while (cap < sp->n + n)
+			cap *= 2;
+		char *m = realloc(sp->mem, cap);
+		if (!m)
+			return -1;
+		sp->mem = m;
+		sp->cap = cap;
+	}
+	memcpy(sp->mem + sp->n, buf, n);
+	sp->n += n;
+	return 0;
+}
+
+/* Copies the spill to o. */
+static void spill_out(struct spill *sp, struct out *o)
+{
+	if (!sp->f) {
+		put(o, sp->mem, sp->n);
+		return;
+	}
+	if (fflush(sp->f) != 0 || fseek(sp->f, 0, SEEK_SET) != 0) {
+		o->err = -1;
+		return;
+	}
+	char buf[1 << 16];
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, sp->f)) > 0)
+		put(o, buf, got);
+	if (ferror(sp->f))
+		o->err = -1;
+}
+
+struct bl_window_doc {
+	char *path;
+	struct out *runs; /* to `spill` */
+	struct spill spill;
+	size_t nruns;
+	int err;
+	/* the head: from the first window, the decodings of all */
+	char *subject, *from, *date, *message_id;
+	size_t index;
+	const char *decodings[BL_MAX_DECODINGS];
+	size_t ndecodings;
+	size_t bytes;
+	json_t *system;
+	size_t system_items;
+	/* the tail */
+	struct bl_diags msg_diags, doc_diags;
+	bool partial;
+	/* runs kept so far: where the last ends, where it starts, its group */
+	bool have_last;
+	size_t last_off, last_group;
+	size_t kept_end, floor; /* the end of the last run kept that the next
+				 * window does not see whole; floor: kept_end
+				 * when the window began */
+	long next_group;
+	/* this window: its run numbers to the document's (-1: dropped) */
+	long *ids;
+	size_t nids, idcap;
+	long prev_local, prev_global; /* group of the run before, window's and document's */
+	size_t tail_from;             /* input offset of the window's last line */
+};
+
+struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags)
+{
+	struct bl_window_doc *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->path = strdup(path ? path : "-");
+	w->runs = out_new(flags, spill_write, &w->spill);
+	if (!w->path || !w->runs) {
+		bl_window_doc_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void bl_window_doc_free(struct bl_window_doc *w)
+{
+	if (!w)
+		return;
+	free(w->path);
+	free(w->runs);
+	free(w->spill.mem);
+	if (w->spill.f)
+		fclose(w->spill.f);
+	free(w->subject);
+	free(w->from);
+	free(w->date);
+	free(w->message_id);
+	json_decref(w->system);
+	bl_diags_free(&w->msg_diags);
+	bl_diags_free(&w->doc_diags);
+	free(w->ids);
+	free(w);
+}
+
+/* The run sink of a window: keeps the runs that start in the window's own
+ * part of the input and after the runs already kept, gives them the
+ * document's numbers and repeat groups, and writes them to the spill. */
+static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t index)
+{
+	struct bl_window_doc *w = ctx;
+	struct bl_message *m = doc->msg;
+	size_t at = bl_message_origin(m, r->off), end = bl_message_origin(m, r->end_off);
+	/* a run that starts where the window does and reaches its own part
+	 * began in a line longer than the context read before it (a block
+	 * after megabytes of NUL bytes): no window before saw its end */
+	bool head_cut = at == m->raw_offset && m->window.index > 0 &&
+			!(w->have_last && w->last_off >= at);
+	bool keep = at >= w->floor && at < m->window.own_to &&
+		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
+	if (index >= w->idcap) {
+		size_t cap = w->idcap ? w->idcap * 2 : 64;
+		while (cap <= index)
+			cap *= 2;
+		long *v = realloc(w->ids, cap * sizeof *v);
+		if (!v)
+			return -1;
+		w->ids = v;
+		w->idcap = cap;
+	}
+	while (w->nids <= index)
+		w->ids[w->nids++] = -1;
+	/* repeat groups: the window numbers its own; a run dropped here that
+	 * the window before kept (the same start) carries its group over */
+	long g;
+	if (r->group == w->prev_local && w->prev_global >= 0)
+		g = w->prev_global;
+	else if (!keep && w->have_last && at == w->last_off)
+		g = (long)w->last_group;
+	else if (keep)
+		g = w->next_group++;
+	else
+		g = -1;
+	w->prev_local = r->group;
+	w->prev_global = g;
+	if (!keep)
+		return 0;
+	w->ids[index] = (long)w->nruns;
+	r->group = g;
+	if (head_cut) {
+		struct bl_diag *d = bl_diags_add(
+			&w->doc_diags, BL_INFO, "ingest.window-cut-line", bl_message_line(m, r->off), at,
+			"this run's first line starts before the %zu bytes read with it: its span "
+			"starts at the first of them",
+			m->raw_len);
+		if (d)
+			d->run = (long)w->nruns;
+	}
+	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
+	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
+	if (!m->window.last && (end > w->tail_from || end + margin >= e)) {
+		/* the run reaches into the last line the window read, which the
+		 * window's end may have cut, or nearly: so may the run be
+		 * (what would have extended it, a time report below, was not
+		 * read) */
+		struct bl_diag *d = bl_diags_add(
+			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", bl_message_line(m, r->off),
+			at,
+			"this run reaches the end of a window of the input (%zu bytes read at once): "
+			"it may be cut, its rest read as another run",
+			m->raw_len);
+		if (d)
+			d->run = (long)w->nruns;
+		w->partial = true;
+	}
+	if (write_run(w->runs, doc, r, w->nruns) != 0)
+		return -1;
+	w->nruns++;
+	w->have_last = true;
+	w->last_off = at;
+	w->last_group = (size_t)g;
+	/* the next window drops what it sees of a run that starts before its
+	 * bytes do: a fragment of this one (a run it sees whole, it owns or
+	 * drops by its start) */
+	if (at < m->window.next_from && end > w->kept_end)
+		w->kept_end = end;
+	return 0;
+}
+
+static void add_decodings(struct bl_window_doc *w, const struct bl_message *m)
+{
+	/* in pipeline order: each after the one before it in this window */
+	size_t at = 0;
+	for (size_t i = 0; i < m->ndecodings; i++) {
+		size_t k = 0;
+		while (k < w->ndecodings && strcmp(w->decodings[k], m->decodings[i]) != 0)
+			k++;
+		if (k < w->ndecodings) {
+			at = k + 1;
+			continue;
+		}
+		if (w->ndecodings == BL_MAX_DECODINGS)
+			return;
+		memmove(w->decodings + at + 1, w->decodings + at,
+			(w->ndecodings - at) * sizeof *w->decodings);
+		w->decodings[at++] = m->decodings[i];
+		w->ndecodings++;
+	}
+}
+
+/* The window's system items on its own lines (an item on the line where
+ * the window begins is the window before's, unless that line starts
+ * here), appended to the document's. */
+static void add_system(struct bl_window_doc *w, struct bl_message *m)
+{
+	size_t own_from = m->window.own_from - m->raw_offset;
+	size_t first_line = m->raw_line, pos = 0;
+	while (pos < own_from) {
+		const char *nl = memchr(m->raw + pos, '\n', own_from - pos);
+		if (!nl)
+			break;
+		first_line++;
+		pos = (size_t)(nl - m->raw) + 1;
+	}
+	bool line_starts = own_from == 0 || m->raw[own_from - 1] == '\n';
+	/* what lies past the window's own part is the next window's */
+	size_t len = m->len;
+	m->len = bl_message_text_at(m, m->window.own_to);
+	json_t *sys = bl_system_extract(m);
+	m->len = len;
+	memset(m->lc_start, 0, sizeof m->lc_start);
+	memset(m->lc_hi, 0, sizeof m->lc_hi);
+	m->lc_last = 0;
+	if (!sys)
+		return;
+	if (!w->system)
+		w->system = json_object();
+	const char *k;
+	json_t *items;
+	json_object_foreach(sys, k, items)
+	{
+		size_t i;
+		json_t *it;
+		json_array_foreach(items, i, it)
+		{
+			size_t line = (size_t)json_integer_value(json_object_get(it, "line"));
+			if (line < first_line || (line == first_line && !line_starts))
+				continue;
+			if (w->system_items >= SYSTEM_ITEMS_MAX)
+				break;
+			json_t *to = json_object_get(w->system, k);
+			if (!to) {
+				to = json_array();
+				json_object_set_new(w->system, k, to);
+			}
+			json_array_append(to, it);
+			w->system_items++;
+		}
+	}
+	json_decref(sys);
+}
+
+static void copy_diag(struct bl_diags *to, const struct bl_diag *d, long run)
+{
+	struct bl_diag *c =
+		bl_diags_add(to, d->level, d->code, d->line, d->offset, "%s", d->message);
+	if (c)
+		c->run = run;
+}
+
+int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
+{
+	if (w->err)
+		return -1;
+	if (m->window.index == 0) {
+		w->index = m->index;
+		w->subject = m->subject ? strdup(m->subject) : NULL;
+		w->from = m->from ? strdup(m->from) : NULL;
+		w->date = m->date ? strdup(m->date) : NULL;
+		w->message_id = m->message_id ? strdup(m->message_id) : NULL;
+	}
+	add_decodings(w, m);
+	w->bytes = m->raw_offset + m->raw_len;
+	add_system(w, m);
+	w->floor = w->kept_end;
+	const char *nl = m->len ? memrchr(m->text, '\n', m->len) : NULL;
+	w->tail_from = nl ? bl_message_origin(m, (size_t)(nl - m->text)) + 1 : m->raw_offset;
+	w->nids = 0;
+	w->prev_local = -2;
+	w->prev_global = -1;
+	struct bl_doc doc;
+	if (bl_doc_init(&doc, m, w->path) < 0) {
+		w->err = -1;
+		return -1;
+	}
+	doc.sink = window_run;
+	doc.sink_ctx = w;
+	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc || w->runs->err) {
+		bl_doc_free(&doc);
+		w->err = -1;
+		return -1;
+	}
+	const size_t own_from = m->window.own_from, own_to = m->window.own_to;
+	if (m->window.rough_cut) {
+		struct bl_diag *d = bl_diags_add(
+			&w->msg_diags, BL_INFO, "ingest.window-rough-cut", 0, own_from,
+			"a line too long to read at once has no sentence end or NUL bytes near byte "
+			"%zu, where it was cut: runs around it may be missing or cut",
+			own_from);
+		if (d) {
+			d->line = m->raw_line;
+			for (size_t i = 0; i < own_from - m->raw_offset; i++)
+				d->line += m->raw[i] == '\n';
+		}
+	}
+	for (size_t i = 0; i < m->diags.n; i++) {
+		const struct bl_diag *d = &m->diags.v[i];
+		if (d->offset >= own_from && (d->offset < own_to || m->window.last))
+			copy_diag(&w->msg_diags, d, -1);
+	}
+	w->msg_diags.dropped += m->diags.dropped;
+	for (size_t i = 0; i < doc.diags.n; i++) {
+		const struct bl_diag *d = &doc.diags.v[i];
+		if (d->run >= 0) {
+			if ((size_t)d->run < w->nids && w->ids[d->run] >= 0)
+				copy_diag(&w->doc_diags, d, w->ids[d->run]);
+		} else if (d->offset >= own_from && (d->offset < own_to || m->window.last)) {
+			copy_diag(&w->doc_diags, d, -1);
+		}
+	}
+	w->doc_diags.dropped += doc.diags.dropped;
+	w->partial |= doc.partial || m->truncated;
+	bl_doc_free(&doc);
+	return 0;
+}
+
+json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write, void *wctx)
+{
+	if (w->err)
+		return NULL;
+	flush_out(w->runs);
+	if (w->runs->err)
+		return NULL;
+	/* a message and a document that stand for the whole input */
+	struct bl_message m;
+	memset(&m, 0, sizeof m);
+	m.index = w->index;
+	m.subject = w->subject;
+	m.from = w->from;
+	m.date = w->date;
+	m.message_id = w->message_id;
+	memcpy(m.decodings, w->decodings, sizeof m.decodings);
+	m.ndecodings = w->ndecodings;
+	m.raw_len = w->bytes;
+	m.diags = w->msg_diags;
+	struct bl_doc doc;
+	struct out *o = out_new(w->runs->flags, write, wctx);
+	if (!o || bl_doc_init(&doc, &m, w->path) < 0) {
+		free(o);
+		return NULL;
+	}
+	doc.system = json_incref(w->system);
+	doc.diags = w->doc_diags;
+	doc.partial = w->partial;
+	json_t *head = bl_doc_head_json(&doc), *tail = bl_doc_tail_json(&doc);
+	if (head && tail) {
+		write_head(o, head);
+		spill_out(&w->spill, o);
+		write_tail(o, w->nruns, tail);
+	}
+	int err = !head || !tail || o->err;
+	/* the diagnostics stay w's */
+	memset(&doc.diags, 0, sizeof doc.diags);
+	bl_doc_free(&doc);
+	json_decref(head);
+	free(o);
+	if (err) {
+		json_decref(tail);
+		return NULL;
+	}
+	return tail;
 }

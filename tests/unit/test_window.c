@@ -1,0 +1,471 @@
+/* test_window.c - large text inputs read in windows (ingest/window.h):
+ * where windows are cut, and that the windows of an input give the runs
+ * a reading of the whole input gives: none lost, none twice, offsets and
+ * lines those of the input. The corpus cases padded with prose before and
+ * after must give their own runs, shifted by the padding. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ingest/window.h"
+#include "../../parsers/benchlog.h"
+#include "check.h"
+
+static const char PROSE[] =
+	"We ran the same test again after the upgrade, and the numbers were close to the "
+	"first run. Three disks in a mirror, nothing else on the box.\n";
+static const char DD_BSD[] =
+	"srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n"
+	"2000+0 records in\n2000+0 records out\n"
+	"2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n"
+	"0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n";
+static const char DD_GNU[] =
+	"$ time dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\n"
+	"64+0 records in\n64+0 records out\n"
+	"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n\n"
+	"real\t0m0.020s\nuser\t0m0.000s\nsys\t0m0.019s\n";
+
+/* ------------------------------------------------------------ the cuts */
+
+static void test_cut(void)
+{
+	enum bl_cut k;
+	const char *s = "first line\nsecond line\nthird";
+	/* the latest line break in [lo, hi) */
+	CHECK(bl_window_cut(s, 0, 25, &k) == 23 && k == BL_CUT_LINE);
+	CHECK(bl_window_cut(s, 0, 15, &k) == 11 && k == BL_CUT_LINE);
+	/* one line: after a sentence, as unflatten.c breaks it */
+	const char *t = "it was slow. Then we tried again, ok. and more words here";
+	CHECK(bl_window_cut(t, 0, 50, &k) == 13 && k == BL_CUT_SENTENCE);
+	/* "2.5 GB" and "ok. and" are no sentence ends */
+	const char *u = "rate 2.5 GB and so ok. and on";
+	CHECK(bl_window_cut(u, 0, 27, &k) == 27 && k == BL_CUT_BLANK);
+	/* inside a run of NUL bytes */
+	const char nul[] = "abc\0\0\0\0def";
+	CHECK(bl_window_cut(nul, 0, 9, &k) == 6 && k == BL_CUT_NUL);
+	/* no safe point: at a character, not inside a UTF-8 sequence */
+	const char *w = "abc\xC3\xA9\xC3\xA9xyz";
+	CHECK(bl_window_cut(w, 0, 4, &k) == 3 && k == BL_CUT_ANY);
+	CHECK(bl_window_cut(w, 0, 5, &k) == 5 && k == BL_CUT_ANY);
+}
+
+/* ------------------------------------------------- documents in memory */
+
+struct buf {
+	char *s;
+	size_t n, cap;
+};
+
+static int buf_write(const char *s, size_t n, void *ctx)
+{
+	struct buf *b = ctx;
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+	return 0;
+}
+
+struct docs {
+	json_t *docs; /* array */
+	struct bl_window_doc *w;
+	size_t windows;
+};
+
+static void add_doc(struct docs *d, struct buf *b)
+{
+	json_error_t e;
+	json_t *j = json_loadb(b->s ? b->s : "", b->n, 0, &e);
+	CHECK(j != NULL);
+	if (j)
+		json_array_append_new(d->docs, j);
+	free(b->s);
+}
+
+static int each(struct bl_message *m, void *ctx)
+{
+	struct docs *d = ctx;
+	struct buf b = {0};
+	const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15);
+	json_t *tail;
+	if (m->window.on) {
+		d->windows++;
+		if (!d->w)
+			d->w = bl_window_doc_new("input", flags);
+		if (bl_window_doc_add(d->w, m) < 0)
+			return -1;
+		if (!m->window.last)
+			return 0;
+		tail = bl_window_doc_finish(d->w, buf_write, &b);
+		bl_window_doc_free(d->w);
+		d->w = NULL;
+	} else {
+		tail = bl_parse_message_write(m, "input", flags, buf_write, &b);
+	}
+	CHECK(tail != NULL);
+	json_decref(tail);
+	add_doc(d, &b);
+	return 0;
+}
+
+struct feed {
+	const char *s;
+	size_t len, pos, step;
+};
+
+/* uneven reads, so that window ends fall anywhere in them */
+static long rd(void *ctx, char *buf, size_t cap)
+{
+	struct feed *f = ctx;
+	size_t n = f->len - f->pos;
+	if (n > cap)
+		n = cap;
+	if (n > f->step)
+		n = f->step;
+	memcpy(buf, f->s + f->pos, n);
+	f->pos += n;
+	f->step = f->step * 7 % 100003 + 1;
+	return (long)n;
+}
+
+/* The documents of s read in windows (window 0: whole); *nwin windows. */
+static json_t *parse(const char *s, size_t len, size_t window, size_t overlap, size_t *nwin)
+{
+	struct docs d = {json_array(), NULL, 0};
+	struct feed f = {s, len, 0, 65536};
+	int rc = bl_ingest_stream_window(rd, &f, BL_INPUT_AUTO, window, overlap, each, &d);
+	CHECK(rc == 0);
+	bl_window_doc_free(d.w);
+	if (nwin)
+		*nwin = d.windows;
+	return d.docs;
+}
+
+static size_t count_nl(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += s[i] == '\n';
+	return c;
+}
+
+static long long ival(json_t *o, const char *k)
+{
+	return json_integer_value(json_object_get(o, k));
+}
+
+/* Whether run b is run a moved by `off` bytes and `lines` lines. */
+static bool same_run_shifted(json_t *a, json_t *b, size_t off, size_t lines)
+{
+	json_t *sa = json_object_get(a, "span"), *sb = json_object_get(b, "span");
+	if (ival(sb, "offset") != ival(sa, "offset") + (long long)off ||
+	    ival(sb, "end_offset") != ival(sa, "end_offset") + (long long)off ||
+	    ival(sb, "line") != ival(sa, "line") + (long long)lines ||
+	    ival(sb, "end_line") != ival(sa, "end_line") + (long long)lines)
+		return false;
+	json_t *ta = json_object_get(a, "time"), *tb = json_object_get(b, "time");
+	if ((ta == NULL) != (tb == NULL))
+		return false;
+	if (ta && ival(tb, "line") != ival(ta, "line") + (long long)lines)
+		return false;
+	const char *k;
+	json_t *v;
+	json_object_foreach(a, k, v)
+	{
+		if (strcmp(k, "span") == 0 || strcmp(k, "time") == 0)
+			continue;
+		if (!json_equal(v, json_object_get(b, k)))
+			return false;
+	}
+	if (ta) {
+		json_object_foreach(ta, k, v)
+			if (strcmp(k, "line") != 0 && !json_equal(v, json_object_get(tb, k)))
+				return false;
+	}
+	return json_object_size(a) == json_object_size(b);
+}
+
+static json_t *runs_of(json_t *docs)
+{
+	return json_object_get(json_array_get(docs, 0), "runs");
+}
+
+/* ------------------------------------------ windows against the whole */
+
+/* A text of `n` blocks between paragraphs of prose. */
+static char *blocks_text(size_t n, size_t *len)
+{
+	size_t cap = n * 1200 + 1, l = 0;
+	char *s = malloc(cap);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t p = 0; p < 1 + i % 4; p++)
+			l += (size_t)snprintf(s + l, cap - l, "%s", PROSE);
+		l += (size_t)snprintf(s + l, cap - l, "\nRun %zu:\n%s\n", i, i % 3 ? DD_BSD : DD_GNU);
+	}
+	*len = l;
+	return s;
+}
+
+static void test_windows_like_whole(void)
+{
+	size_t len;
+	char *s = blocks_text(300, &len);
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	CHECK(json_array_size(whole) == 1);
+	json_t *wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 300);
+	/* windows of several sizes: the cuts fall everywhere in the blocks */
+	for (size_t window = 4096; window < 40000; window = window * 3 / 2 + 77) {
+		size_t nwin = 0;
+		json_t *docs = parse(s, len, window, window / 4, &nwin);
+		CHECK(nwin > 2);
+		CHECK(json_array_size(docs) == 1); /* one document per input */
+		json_t *doc = json_array_get(docs, 0);
+		CHECK(json_equal(json_object_get(doc, "runs"), wr));
+		CHECK(json_equal(json_object_get(doc, "source"),
+				 json_object_get(json_array_get(whole, 0), "source")));
+		CHECK(json_is_false(json_object_get(doc, "partial")));
+		json_decref(docs);
+	}
+	json_decref(whole);
+	free(s);
+}
+
+/* A run longer than the context after a cut is kept once, cut, and the
+ * document says so. */
+static void test_run_cut(void)
+{
+	size_t cap = 200000, l = 0;
+	char *s = malloc(cap);
+	/* the block starts at byte 5900, three lines before the first cut
+	 * (the last line break before byte 6000), and ends past the 64 bytes
+	 * read after 6000 */
+	while (l + strlen(PROSE) < 5850)
+		l += (size_t)snprintf(s + l, cap - l, "%s", PROSE);
+	while (l < 5899)
+		s[l++] = 'x';
+	s[l++] = '\n';
+	/* a GNU time -v report of many fields: one long block */
+	l += (size_t)snprintf(s + l, cap - l, "$ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=1\n"
+					     "1+0 records in\n1+0 records out\n"
+					     "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n"
+					     "\tCommand being timed: \"dd if=/dev/zero of=x bs=1M count=1\"\n"
+					     "\tUser time (seconds): 0.00\n"
+					     "\tSystem time (seconds): 0.01\n"
+					     "\tPercent of CPU this job got: 90%%\n"
+					     "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
+					     "\tMaximum resident set size (kbytes): 2772\n"
+					     "\tExit status: 0\n\n");
+	while (l < 20000)
+		l += (size_t)snprintf(s + l, cap - l, "%s", PROSE);
+	json_t *whole = parse(s, l, 0, 0, NULL);
+	CHECK(json_array_size(runs_of(whole)) == 1);
+	/* a window whose context after the cut ends inside the block */
+	size_t nwin;
+	json_t *docs = parse(s, l, 6000, 64, &nwin);
+	CHECK(nwin >= 3);
+	json_t *doc = json_array_get(docs, 0);
+	json_t *runs = json_object_get(doc, "runs");
+	CHECK(json_array_size(runs) >= 1);
+	/* never twice: each later run starts after the one before ends */
+	for (size_t i = 1; i < json_array_size(runs); i++)
+		CHECK(ival(json_object_get(json_array_get(runs, i), "span"), "offset") >=
+		      ival(json_object_get(json_array_get(runs, i - 1), "span"), "end_offset"));
+	CHECK(json_is_true(json_object_get(doc, "partial")));
+	bool said = false;
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+		said |= strcmp(json_string_value(json_object_get(d, "code")), "ingest.window-cut-run") == 0 &&
+			ival(d, "run") == 0;
+	CHECK(said);
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+}
+
+/* A post flattened onto one line longer than a window: cut after one of
+ * the unflattener's breaks, re-broken by each window as by a reading of
+ * the whole. (Lines of a megabyte or more, which unflatten.c reads
+ * differently, need windows of megabytes: the 100 MB line of
+ * tests/pathological is checked at full size by hand; see README.) */
+static void test_flat_line(void)
+{
+	char unit[2048];
+	int n = snprintf(unit, sizeof unit, "%s%s%s", PROSE, DD_BSD, DD_GNU);
+	for (int i = 0; i < n; i++)
+		if (unit[i] == '\n')
+			unit[i] = ' ';
+	size_t len = (size_t)900 << 10, l = 0;
+	char *s = malloc(len + 1);
+	while (l < len) {
+		size_t k = len - l < (size_t)n ? len - l : (size_t)n;
+		memcpy(s + l, unit, k);
+		l += k;
+	}
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	size_t nwin;
+	json_t *docs = parse(s, len, (size_t)256 << 10, (size_t)96 << 10, &nwin);
+	CHECK(nwin >= 3);
+	json_t *wr = runs_of(whole), *r = runs_of(docs);
+	CHECK(json_array_size(wr) > 2000);
+	CHECK(json_equal(wr, r));
+	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
+	size_t i;
+	json_t *d;
+	json_array_foreach(diags, i, d)
+		CHECK(strcmp(json_string_value(json_object_get(d, "code")), "ingest.window-rough-cut") != 0);
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+}
+
+/* ----------------------------------------- the corpus, padded with prose */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *s = malloc(cap);
+	size_t got;
+	while ((got = fread(s + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap)
+			s = realloc(s, cap *= 2);
+	}
+	fclose(f);
+	*len = n;
+	return s;
+}
+
+/* `pre` bytes of prose and a blank line, the input, a blank line and
+ * `post` bytes of prose. */
+static char *padded(const char *in, size_t n, size_t pre, size_t post, size_t *len, size_t *pre_len)
+{
+	size_t pl = strlen(PROSE), cap = pre + post + n + 2 * pl + 8, l = 0;
+	char *s = malloc(cap);
+	while (l < pre) {
+		memcpy(s + l, PROSE, pl);
+		l += pl;
+	}
+	s[l++] = '\n';
+	*pre_len = l;
+	memcpy(s + l, in, n);
+	l += n;
+	if (n && in[n - 1] != '\n')
+		s[l++] = '\n';
+	s[l++] = '\n';
+	size_t end = l + post;
+	while (l < end) {
+		memcpy(s + l, PROSE, pl);
+		l += pl;
+	}
+	*len = l;
+	return s;
+}
+
+static size_t cases, variants, mismatches;
+
+static void check_case(const char *path, bool megabytes)
+{
+	size_t n;
+	char *in = slurp(path, &n);
+	if (!in || bl_detect_format(in, n) != BL_INPUT_TEXT) {
+		free(in);
+		return; /* a mail, an mbox or a page: never windowed */
+	}
+	json_t *ref = parse(in, n, 0, 0, NULL);
+	json_t *src = json_object_get(json_array_get(ref, 0), "source");
+	json_t *dec = json_object_get(src, "decoding");
+	bool qp = false;
+	size_t i;
+	json_t *v;
+	json_array_foreach(dec, i, v)
+		qp |= strcmp(json_string_value(v), "quoted-printable") == 0;
+	/* a flattened mail's subject is read from the start of the input,
+	 * which the padding moves */
+	if (json_object_get(src, "message")) {
+		json_decref(ref);
+		free(in);
+		return;
+	}
+	cases++;
+	json_t *want = runs_of(ref);
+	/* windows larger than the case, cut at a quarter, a half... of it;
+	 * or megabytes of prose on either side of it */
+	size_t window = 8192;
+	while (window < 4 * n)
+		window *= 2;
+	for (int k = megabytes ? 4 : 0; k <= 4; k++) {
+		if (megabytes && qp)
+			break; /* quoted-printable is told from the first window */
+		size_t pre = megabytes ? (size_t)3 << 20 : window - (size_t)k * n / 4;
+		size_t post = megabytes ? (size_t)3 << 20 : 2 * window;
+		size_t w = megabytes ? (size_t)1 << 20 : window;
+		size_t len, pre_len, nwin;
+		char *s = padded(in, n, pre, post, &len, &pre_len);
+		json_t *docs = parse(s, len, w, w / 4, &nwin);
+		variants++;
+		json_t *got = runs_of(docs);
+		bool ok = nwin > 1 && json_array_size(docs) == 1 &&
+			  json_array_size(got) == json_array_size(want);
+		for (size_t r = 0; ok && r < json_array_size(want); r++)
+			ok = same_run_shifted(json_array_get(want, r), json_array_get(got, r), pre_len,
+					      count_nl(s, pre_len));
+		if (!ok) {
+			mismatches++;
+			printf("%s: padded by %zu bytes, windows of %zu: runs differ (%zu, want %zu)\n",
+			       path, pre_len, w, json_array_size(got), json_array_size(want));
+		}
+		CHECK(ok);
+		json_decref(docs);
+		free(s);
+	}
+	json_decref(ref);
+	free(in);
+}
+
+static void test_corpus(void)
+{
+	const char *tools[] = {"dd", "time", "bonnie", "bonniepp", "iozone", "diskinfo", "zpool-iostat",
+			       "ingest"};
+	for (size_t t = 0; t < sizeof tools / sizeof *tools; t++) {
+		char dir[256];
+		snprintf(dir, sizeof dir, "corpus/%s", tools[t]);
+		DIR *d = opendir(dir);
+		CHECK(d != NULL);
+		if (!d)
+			continue;
+		struct dirent *e;
+		bool first = true;
+		while ((e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char path[600];
+			snprintf(path, sizeof path, "%s/%s/input", dir, e->d_name);
+			check_case(path, false);
+			if (first)
+				check_case(path, true);
+			first = false;
+		}
+		closedir(d);
+	}
+	printf("corpus: %zu cases, %zu padded variants, %zu differ\n", cases, variants, mismatches);
+	CHECK(cases > 100);
+}
+
+int main(void)
+{
+	test_cut();
+	test_windows_like_whole();
+	test_run_cut();
+	test_flat_line();
+	test_corpus();
+	bl_cleanup();
+	return CHECK_DONE();
+}
