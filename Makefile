@@ -202,9 +202,14 @@ fuzz-smoke: $(FUZZ_TARGETS)
 # ---------------------------------------------------------------- bench
 
 bench: deps
-	@$(MAKE) --no-print-directory build/benchlog
+	@$(MAKE) --no-print-directory build/benchlog build/tests/rss_run
 	$(PYTHON) tests/bench/bench.py build/benchlog
 	$(PYTHON) tests/pathological/run.py --full build/benchlog
+
+# the launcher bench.py measures every command with (peak RSS, times)
+build/tests/rss_run: tests/bench/rss_run.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
 # rendering time of a 100-bar chart in each format (CPU time, in process)
 build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a $(HDRS)

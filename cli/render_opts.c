@@ -62,6 +62,7 @@ int cli_render_file(const struct bl_chart *charts, size_t n, enum bl_format fmt,
 	char err[160];
 	if (cli_out_open(&out, path) < 0)
 		return -1;
+	bl_render_fonts_init(); /* once; nothing else here has used fontconfig */
 	if (bl_render(charts, n, fmt, ro, cli_write_out, out.f, err, sizeof err) < 0) {
 		cli_error("%s: %s", path, err);
 		cli_out_abort(&out);

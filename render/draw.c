@@ -8,6 +8,8 @@
 #include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -32,21 +34,49 @@ static PangoContext *shared_ctx(void)
 	return shared;
 }
 
-/* Layouts are reused per font (size, weight): a chart sets a few hundred
- * texts in four or five fonts. Each call returns a new reference. */
-#define NCACHE 8
-static struct {
+/* Layouts are kept per text and font (size, weight, wrap width): layout.c
+ * measures the texts that bl_draw_chart then paints, and a layout that
+ * keeps its text keeps its shaped lines, so pango shapes each text once
+ * instead of twice (a 100-bar chart sets about 500 texts). The table is
+ * emptied when half full. Each call returns a new reference. */
+#define NSLOTS 1024
+struct kept {
+	char *text;
+	double size, wrap;
+	bool bold;
 	PangoLayout *layout;
+};
+static struct kept *kept;
+static size_t nkept;
+
+/* One font description per (size, weight): parsing FONT_FAMILY once. */
+#define NFONTS 8
+static struct {
+	PangoFontDescription *fd;
 	double size;
 	bool bold;
-} cache[NCACHE];
+} fonts[NFONTS];
+
+static void forget_layouts(void)
+{
+	for (size_t i = 0; kept && i < NSLOTS; i++) {
+		if (kept[i].layout)
+			g_object_unref(kept[i].layout);
+		free(kept[i].text);
+		kept[i] = (struct kept){0};
+	}
+	nkept = 0;
+}
 
 void bl_render_cleanup(void)
 {
-	for (size_t i = 0; i < NCACHE; i++) {
-		if (cache[i].layout)
-			g_object_unref(cache[i].layout);
-		cache[i].layout = NULL;
+	forget_layouts();
+	free(kept);
+	kept = NULL;
+	for (size_t i = 0; i < NFONTS; i++) {
+		if (fonts[i].fd)
+			pango_font_description_free(fonts[i].fd);
+		fonts[i].fd = NULL;
 	}
 	if (shared)
 		g_object_unref(shared);
@@ -58,35 +88,62 @@ void bl_render_cleanup(void)
 	 * load. What cairo and fontconfig keep is reachable, not leaked. */
 }
 
+static PangoFontDescription *font_desc(double size, bool bold)
+{
+	size_t i = 0;
+	for (; i < NFONTS && fonts[i].fd; i++)
+		if (fonts[i].size == size && fonts[i].bold == bold)
+			return fonts[i].fd;
+	if (i == NFONTS) { /* full: replace the last one */
+		i = NFONTS - 1;
+		pango_font_description_free(fonts[i].fd);
+	}
+	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+	pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
+	if (bold)
+		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+	fonts[i].fd = fd;
+	fonts[i].size = size;
+	fonts[i].bold = bold;
+	return fd;
+}
+
+static size_t slot_of(const char *text, double size, double wrap, bool bold)
+{
+	uint64_t h = 14695981039346656037u; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211u;
+	h ^= (uint64_t)(size * 64) * 31 + (uint64_t)(wrap > 0 ? wrap * 64 : 0) * 7 + bold;
+	h *= 1099511628211u;
+	return (size_t)(h >> 20) & (NSLOTS - 1);
+}
+
 static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)
 {
-	PangoLayout *l = NULL;
-	size_t i = 0;
-	for (; i < NCACHE && cache[i].layout; i++)
-		if (cache[i].size == size && cache[i].bold == bold) {
-			l = cache[i].layout;
+	if (!kept && !(kept = calloc(NSLOTS, sizeof *kept)))
+		return NULL;
+	if (nkept >= NSLOTS / 2)
+		forget_layouts();
+	size_t i = slot_of(text, size, wrap, bold);
+	for (; kept[i].layout; i = (i + 1) & (NSLOTS - 1))
+		if (kept[i].size == size && kept[i].wrap == wrap && kept[i].bold == bold &&
+		    strcmp(kept[i].text, text) == 0)
 			break;
-		}
+	PangoLayout *l = kept[i].layout;
 	if (!l) {
+		char *copy = strdup(text);
+		if (!copy)
+			return NULL;
 		l = pango_layout_new(shared_ctx());
-		PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
-		pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
-		if (bold)
-			pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-		pango_layout_set_font_description(l, fd);
-		pango_font_description_free(fd);
-		if (i == NCACHE) { /* full: replace the last one */
-			i = NCACHE - 1;
-			g_object_unref(cache[i].layout);
-		}
-		cache[i].layout = l;
-		cache[i].size = size;
-		cache[i].bold = bold;
+		pango_layout_set_font_description(l, font_desc(size, bold));
+		pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
+		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+		pango_layout_set_text(l, text, -1);
+		kept[i] = (struct kept){copy, size, wrap, bold, l};
+		nkept++;
 	}
-	pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
-	pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+	/* as measured: text_in may have set another alignment */
 	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
-	pango_layout_set_text(l, text, -1);
 	return g_object_ref(l);
 }
 
@@ -94,9 +151,12 @@ static void pango_size(void *ctx, const char *text, double size, double wrap, bo
 		       double *w, double *h)
 {
 	(void)ctx;
-	PangoLayout *l = make_layout(text, size, wrap, bold);
-	PangoRectangle ink, logical;
-	pango_layout_get_extents(l, &ink, &logical);
+	PangoLayout *l = make_layout(text ? text : "", size, wrap, bold);
+	*w = *h = 0;
+	if (!l)
+		return;
+	PangoRectangle logical; /* no ink extents: nothing reads them */
+	pango_layout_get_extents(l, NULL, &logical);
 	*w = logical.width / (double)PANGO_SCALE;
 	*h = logical.height / (double)PANGO_SCALE;
 	g_object_unref(l);
@@ -128,6 +188,8 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 	if (!text || !*text)
 		return;
 	PangoLayout *l = make_layout(text, size, wrap, bold);
+	if (!l)
+		return;
 	if (wrap > 0)
 		pango_layout_set_alignment(l, a == CENTER ? PANGO_ALIGN_CENTER
 					      : a == RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);

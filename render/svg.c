@@ -52,14 +52,21 @@ static void put_list(struct bl_membuf *b, const char *tag, char **v, size_t n)
 	}
 }
 
-/* Copies src to out, renumbering "surfaceN" by first appearance. */
+/* Copies src to out, renumbering "surfaceN" by first appearance; the text
+ * between goes in one piece (a chart's SVG is a few hundred KB). */
 static void renumber(const unsigned char *p, size_t n, struct bl_membuf *out)
 {
 	unsigned long map_from[256], next = 0;
 	size_t i = 0;
 	static const char key[] = "surface";
 	while (i < n) {
-		if (n - i > 7 && memcmp(p + i, key, 7) == 0 && p[i + 7] >= '0' && p[i + 7] <= '9') {
+		const unsigned char *hit = memmem(p + i, n - i, key, 7);
+		size_t at = hit ? (size_t)(hit - p) : n;
+		bl_membuf_write(out, p + i, (unsigned)(at - i));
+		i = at;
+		if (i >= n)
+			break;
+		if (n - i > 7 && p[i + 7] >= '0' && p[i + 7] <= '9') {
 			size_t j = i + 7;
 			unsigned long v = 0;
 			while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000000UL)

@@ -6,9 +6,11 @@
 set -eu
 
 packages="build-essential pkg-config libpcre2-dev libjansson-dev
-libcairo2-dev libpango1.0-dev libfontconfig-dev zlib1g-dev clang libclang-rt-14-dev
+libcairo2-dev libpango1.0-dev libfontconfig-dev fontconfig zlib1g-dev clang libclang-rt-14-dev
 python3 python3-jsonschema fonts-dejavu-core fonts-noto-cjk valgrind parallel
 bonnie++ bubblewrap zfs-fuse"
+# fontconfig brings fc-cache: without the system font caches every chart
+# scans and reads the font files (Noto CJK alone is 89 MB) before drawing.
 # bonnie++, bubblewrap (the replay sandbox) and zfs-fuse (zpool iostat
 # replays) are for `benchlog replay`; iozone is in Debian's non-free only
 # and comes from scripts/fetch-iozone.sh into tools/ (below).
@@ -42,4 +44,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2
 # shellcheck disable=SC2086
 apt-get install -y -q --no-install-recommends $missing >&2
+# the font caches, in case no package trigger built them
+fc-cache -s >&2 || echo "benchlog: fc-cache failed; charts will be slow" >&2
 fetch_iozone

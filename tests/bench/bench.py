@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench.py - parse throughput and peak memory of benchlog on large inputs.
 
-usage: bench.py BENCHLOG [--scale F] [--keep-going]
+usage: bench.py BENCHLOG [--scale F] [--runner RSS_RUN]
 
 Generates its inputs under build/bench/ (never committed; regenerated when
 this script changes), runs `benchlog parse --jsonl -q` over each, and runs
@@ -15,7 +15,7 @@ Inputs:
                 iozone, diskinfo, zpool iostat), some messages quoted-printable
   dense.txt     tool output and nothing else
   flat.txt      one 100 MB line: a post whose newlines an archive dropped
-  chart         a 100-bar chart, PNG and SVG, once `benchlog chart` exists
+  chart         a 100-bar chart, PNG, SVG and PDF, once `benchlog chart` exists
 
 Block templates are copied at generation time from real captures: the
 samples in ../shared/samples and the posts in ../shared/seeds (when present),
@@ -28,7 +28,6 @@ import os
 import quopri
 import random
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -287,35 +286,37 @@ LIMIT_AS = 8 << 30      # no run may take the machine down
 TIMEOUT = 900
 
 
+RUNNER = HERE.parent.parent / "build" / "tests" / "rss_run"
+
+
 def measure(argv, stdin_path=None, stdout_path=os.devnull, env=None):
-    """(wall seconds, cpu seconds, peak RSS in KiB, exit status) of one
-    process. The CPU time (user + system) is what the ratios use: on a
-    machine shared with other work the wall clock says more about the
-    neighbours than about the program."""
-    def limits():
-        resource.setrlimit(resource.RLIMIT_AS, (LIMIT_AS, LIMIT_AS))
-    fin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-    with open(stdout_path, "wb") as fout:
-        t0 = time.monotonic()
-        p = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=subprocess.PIPE,
-                             preexec_fn=limits, env=env)
-        deadline = t0 + TIMEOUT
-        while True:
-            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                p.kill()
-                pid, status, ru = os.wait4(p.pid, 0)
-                return None, None, ru.ru_maxrss, "timeout"
-            time.sleep(0.005)
-        dt = time.monotonic() - t0
+    """(wall seconds, cpu seconds, peak RSS in KiB, (exit status, stderr))
+    of one process, or (None, None, RSS, "timeout"). The CPU time (user +
+    system) is what the ratios use: on a machine shared with other work the
+    wall clock says more about the neighbours than about the program.
+
+    The process is started by rss_run (tests/bench/rss_run.c), not forked
+    from Python: Linux carries the RSS of the forking image into the peak
+    RSS of the exec'd one, and Python's 16 MB would hide every smaller
+    peak."""
+    cmd = [str(RUNNER), "-t", str(TIMEOUT), "-m", str(LIMIT_AS), "-o", stdout_path]
     if stdin_path:
-        fin.close()
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    p.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    return dt, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, (code, err)
+        cmd += ["-i", stdin_path]
+    r = subprocess.run(cmd + ["--"] + list(argv), stdin=subprocess.DEVNULL,
+                       capture_output=True, env=env)
+    lines = r.stdout.decode(errors="replace").strip().splitlines()
+    try:
+        f = dict(kv.split("=", 1) for kv in lines[-1].split())
+        wall, cpu = float(f["wall"]), float(f["user"]) + float(f["sys"])
+        rss, status = int(f["maxrss_kb"]), f["status"]
+    except (IndexError, KeyError, ValueError):
+        raise SystemExit("bench: rss_run failed: %s" % r.stderr.decode(errors="replace")[-300:])
+    err = r.stderr.decode(errors="replace")
+    if status == "timeout":
+        return None, None, rss, "timeout"
+    kind, _, num = status.partition(":")
+    code = int(num) if kind == "exit" else -int(num)
+    return wall, cpu, rss, (code, err)
 
 
 def count_runs(path):
@@ -335,11 +336,18 @@ def fmt_row(cols, widths):
 
 
 def main():
+    global RUNNER
     ap = argparse.ArgumentParser()
     ap.add_argument("benchlog")
     ap.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
+    ap.add_argument("--runner", default=str(RUNNER),
+                    help="the rss_run launcher (make build/tests/rss_run)")
     args = ap.parse_args()
     binpath = str(Path(args.benchlog).resolve())
+    RUNNER = Path(args.runner).resolve()
+    if not os.access(RUNNER, os.X_OK):
+        print("bench: no %s; run `make build/tests/rss_run`" % RUNNER, file=sys.stderr)
+        return 2
 
     cpu = "?"
     try:
@@ -357,9 +365,10 @@ def main():
 
     grep_env = dict(os.environ, LC_ALL="C")
     rows = []
-    widths = (22, 6, 7, 7, 7, 7, 9, 9, 6, 8)
+    widths = (22, 6, 7, 7, 7, 7, 9, 9, 6, 12, 8)
     head = ("input", "MB", "wall s", "cpu s", "MB/s", "RSS MB", "cpu/grep", "wall/grep",
-            "runs", "status")
+            "runs", "target", "status")
+    targets = {"archive": "<=2x, <64MB", "dense": "<64MB", "flat": "<64MB"}
     for key, label in (("archive", "archive.mbox (prose)"), ("dense", "dense.txt (tools)"),
                        ("flat", "flat.txt (1 line)")):
         path = files[key]
@@ -370,7 +379,7 @@ def main():
         gdt, gcpu, grss, gst = measure(["grep", "-cE", GREP_ANCHORS, str(path)], env=grep_env)
         if dt is None:
             rows.append((label, "%.0f" % size, ">%d" % TIMEOUT, "-", "-", "%.1f" % (rss / 1024),
-                         "-", "-", "-", "timeout"))
+                         "-", "-", "-", targets[key], "timeout"))
             continue
         status = "ok" if st[0] == 0 else "exit %d" % st[0]
         if st[0] != 0 and st[1]:
@@ -378,37 +387,38 @@ def main():
         rows.append((label, "%.0f" % size, "%.2f" % dt, "%.2f" % cpu,
                      "%.0f" % (size / max(cpu, 1e-3)), "%.1f" % (rss / 1024),
                      "%.2fx" % (cpu / max(gcpu, 1e-3)), "%.2fx" % (dt / max(gdt, 1e-3)),
-                     count_runs(out), status))
+                     count_runs(out), targets[key], status))
         rows.append(("  grep -cE (LC_ALL=C)", "%.0f" % size, "%.2f" % gdt, "%.2f" % gcpu,
                      "%.0f" % (size / max(gcpu, 1e-3)), "%.1f" % (grss / 1024), "1.00x",
-                     "1.00x", "-", "floor"))
+                     "1.00x", "-", "", "floor"))
 
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")
     t1 = files["time1"]
     dt, cpu, rss, st = measure([binpath, "parse", "--jsonl", "-q", str(t1)])
     rows.append(("time report (1)", "%.3f" % (t1.stat().st_size / MB), "%.3f" % dt,
-                 "%.3f" % cpu, "-", "%.1f" % (rss / 1024), "-", "-", "-",
+                 "%.3f" % cpu, "-", "%.1f" % (rss / 1024), "-", "-", "-", "",
                  "ok" if st[0] == 0 else "exit %d" % st[0]))
     if jc:
         jdt, jcpu, jrss, jst = measure([jc, "--time"], stdin_path=str(t1))
         rows.append(("  jc --time (peer)", "", "%.3f" % jdt, "%.3f" % jcpu, "-",
                      "%.1f" % (jrss / 1024), "%.2fx" % (cpu / max(jcpu, 1e-3)),
-                     "%.2fx" % (dt / max(jdt, 1e-3)), "-",
+                     "%.2fx" % (dt / max(jdt, 1e-3)), "-", "",
                      "ok" if jst[0] == 0 else "exit %d" % jst[0]))
     else:
-        rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-",
+        rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-", "",
                      "not installed"))
 
-    # the chart, once the subcommand exists
+    # the chart, once the subcommand exists: the whole command, best of 3
+    # (wall and CPU each their least), against the issue's 50 ms
     help_txt = subprocess.run([binpath, "--help"], capture_output=True, text=True).stdout
     if not re.search(r"^\s+chart\s", help_txt, re.M):
-        rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-",
+        rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-", "cpu<0.050",
                      "skipped: no `benchlog chart` yet"))
     else:
         doc = OUT / "bars.json"
         measure([binpath, "parse", "-q", "-o", str(doc), str(files["bars"])])
-        for fmt in ("png", "svg"):
+        for fmt in ("png", "svg", "pdf"):
             target = OUT / ("bars." + fmt)
             best = None
             for _ in range(3):
@@ -416,14 +426,16 @@ def main():
                 if cdt is None or cst[0] != 0:
                     best = None
                     break
-                best = cdt if best is None else min(best, cdt)
+                best = (cdt, ccpu, crss) if best is None else \
+                    (min(best[0], cdt), min(best[1], ccpu), max(best[2], crss))
             if best is None:
                 why = (cst[1].strip().splitlines() or ["?"])[-1][:60] if cdt else "timeout"
                 rows.append(("chart 100 bars " + fmt, "", "-", "-", "-", "-", "-", "-", "-",
-                             "failed: " + why))
+                             "cpu<0.050", "failed: " + why))
             else:
-                rows.append(("chart 100 bars " + fmt, "", "%.3f" % best, "%.3f" % ccpu, "-",
-                             "%.1f" % (crss / 1024), "-", "-", "100", "ok (target 0.050)"))
+                rows.append(("chart 100 bars " + fmt, "", "%.3f" % best[0], "%.3f" % best[1], "-",
+                             "%.1f" % (best[2] / 1024), "-", "-", "100", "cpu<0.050",
+                             "ok, met" if best[1] < 0.050 else "ok, MISSED"))
 
     print()
     print(fmt_row(head, widths))
@@ -431,8 +443,10 @@ def main():
     for r in rows:
         print(fmt_row(r, widths))
     print("\nwall s: wall clock; cpu s: user + system time, and MB/s over it; RSS: peak")
-    print("resident set (wait4). cpu/grep is the ratio the targets use (the machine may")
-    print("be shared); both ratios are measured in this run.")
+    print("resident set (wait4 in rss_run, which forks from a ~1 MB image). cpu/grep is")
+    print("the ratio the targets use (the machine may be shared); both ratios are")
+    print("measured in this run. chart: `benchlog chart -o bars.FMT bars.json`, the")
+    print("whole command, least wall and least CPU of 3 runs.")
     return 0
 
 

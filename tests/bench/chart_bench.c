@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 	struct bl_chart_opts o = {0};
 	struct bl_charts cs;
 	char err[128];
+	bl_render_fonts_init(); /* as `benchlog chart` does */
 	double t0 = now();
 	if (bl_chart_build(docs, &o, &cs, err, sizeof err) < 0 || cs.n == 0) {
 		fprintf(stderr, "no chart: %s\n", err);
