@@ -53,8 +53,11 @@ static struct bl_re whole_re = BL_RE(
 	/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
 	"|скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "
 	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
-	/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
-	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+	/* csh's time: "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w", and
+	 * tcsh's, a tab or a run of blanks after the percentage:
+	 * "0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w",
+	 * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
+	"|\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
 	/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
 	"|\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
 	/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
@@ -77,9 +80,13 @@ static struct bl_re whole_re = BL_RE(
 	0);
 
 /* A line break after these: zsh prints the command before its times.
- *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
+ * and pasted reports pad the fields:
+ *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total" */
 static struct bl_re end_re = BL_RE(
-	"(?<![\\d.])\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total", 0);
+	"(?<![\\d.])\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}"
+	"[\\d:.]+ total",
+	0);
 
 /* A line break before these. */
 static struct bl_re start_re = BL_RE(
@@ -234,14 +241,14 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
-	size_t tool, start;
+	size_t tool, start, gap;
 };
 
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
 static struct found line_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
-	struct found f = {0, 0};
+	struct found f = {0, 0, 0};
 	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
@@ -263,6 +270,10 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		if (bl_break_after(s, len, e, &at)) {
 			bl_breaks_add(b, base + at);
 			f.tool++;
+			/* zsh's report ends its line, and two blanks after it
+			 * are that line's end and an empty line:
+			 * "BothHttp     0.48s user  0.07s system  0% cpu  1:00.25 total  Half a second" */
+			f.gap += at + 1 < len && s[at + 1] == ' ';
 		}
 		pos = e > a ? e : a + 1;
 	}
@@ -309,11 +320,13 @@ sentences:
 /* A line shorter than UNFLATTEN_MIN is a flattened post too when it holds
  * two tool lines or a prompt and a tool line, which a line of a post never
  * does: "$ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g 1+0 records in 1+0 ..."
- * but not "Counting 10+0 records in the table above was a mistake."
+ * but not "Counting 10+0 records in the table above was a mistake.";
+ * or a zsh report and an empty line after it (see f.gap):
+ * "... BothHttp     0.48s user  0.07s system  0% cpu  1:00.25 total  Half a second ..."
  * Breaks [n0, b->n) were found in it; they are kept or dropped. */
 static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
 {
-	if (f.tool < 2 && !(f.tool && f.start))
+	if (f.tool < 2 && !(f.tool && f.start) && !f.gap)
 		b->n = n0;
 }
 
@@ -367,22 +380,15 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 		qsort(b->v, b->n, sizeof *b->v, cmp_size);
 }
 
-bool bl_unflatten_detect(const char *s, size_t len)
+/* Whether a short line that holds a match of `re` is a flattened post;
+ * each such line is tried once. */
+static bool short_line_flat(const char *s, size_t len, struct bl_re *re)
 {
-	size_t i = 0;
-	while (i < len) {
-		const char *nl = memchr(s + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - s) : len;
-		if (end - i >= UNFLATTEN_MIN)
-			return true;
-		i = end + 1;
-	}
-	/* short lines: each tool line found, its line tried once */
 	struct bl_re_match m;
 	struct bl_breaks b = {NULL, 0, 0};
 	size_t pos = 0, done = 0;
 	bool found = false;
-	while (!found && pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
+	while (!found && pos < len && bl_re_match(re, s, len, pos, &m)) {
 		size_t a = m.ov[0];
 		pos = m.ov[1] > a ? m.ov[1] : a + 1;
 		if (a < done)
@@ -398,6 +404,20 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	}
 	free(b.v);
 	return found;
+}
+
+bool bl_unflatten_detect(const char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - s) : len;
+		if (end - i >= UNFLATTEN_MIN)
+			return true;
+		i = end + 1;
+	}
+	/* short lines: those with a tool line, and those with a zsh report */
+	return short_line_flat(s, len, &whole_re) || short_line_flat(s, len, &end_re);
 }
 
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)

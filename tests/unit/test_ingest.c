@@ -311,6 +311,17 @@ static void test_unflatten_short(void)
 	/* zsh: the times follow the command on its line */
 	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
 			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	/* csh's report, a tab or blanks after the percentage (tcsh) */
+	CHECK(unflattens_to("Ten keywords:\n% time ./crawl.sh google 300\n     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\n"
+			    "Good enough"));
+	CHECK(unflattens_to("Drive A to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w\n"
+			    "``` About 17.5 s"));
+	/* zsh's fields padded, the job name given */
+	CHECK(unflattens_to("Building it:\n$ time make make  0.75s user  0.41s system  7% cpu  15.608 total\n"
+			    "``` so 16 s"));
+	/* one zsh report in a short line, an empty line after it */
+	CHECK(unflattens_to("It ran for a minute:      java -cp x Main     0.48s user  0.07s system  0% cpu  1:00.25 total\n"
+			    " Half a second of CPU."));
 	/* dd's progress updates stay on their line (its first '\r' is lost
 	 * when the lines are joined) */
 	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
@@ -319,6 +330,9 @@ static void test_unflatten_short(void)
 	/* prose that mentions one tool line is not a flattened post */
 	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
 	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
+	/* a zsh report with a note after one blank is a line of its own */
+	const char *note = "reading, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n";
+	CHECK(!bl_unflatten_detect(note, strlen(note)));
 	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
 	CHECK(!bl_unflatten_detect(lines, strlen(lines)));
 }
