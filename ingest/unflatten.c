@@ -50,6 +50,10 @@ static struct bl_re whole_re = BL_RE(
 	 * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
 	"|\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, "
 	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
+	/* and one that a paste cut after "copied" (no time, no rate; the
+	 * blank after it is a line end, not a ", "):
+	 * "314572800 bytes (315 MB, 300 MiB) copied" */
+	"|\\d+ bytes? \\([^)]{1,40}\\) copied(?= )"
 	/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
 	"|скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "
 	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"

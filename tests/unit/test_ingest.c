@@ -311,6 +311,8 @@ static void test_unflatten_short(void)
 	/* zsh: the times follow the command on its line */
 	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
 			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	/* a GNU summary cut after "copied" */
+	CHECK(unflattens_to("300+0 records out\n314572800 bytes (315 MB, 300 MiB) copied\n``` next"));
 	/* csh's report, a tab or blanks after the percentage (tcsh) */
 	CHECK(unflattens_to("Ten keywords:\n% time ./crawl.sh google 300\n     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\n"
 			    "Good enough"));
