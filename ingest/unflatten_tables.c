@@ -317,10 +317,13 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 
 /* "Machine    GB M/sec", "Machine        Size K/sec", "Machine   Size:chnk K/sec",
  * "Name:Size etc        /sec",
- * "files  /sec %CP", "files:max:min        /sec %CP" */
+ * "files  /sec %CP", "files:max:min        /sec %CP",
+ * a disk's model written over "Machine": "ST318451LW MB K/sec %CPU",
+ * and a header whose machine column was cut away: " Size K/sec %CP K/sec" */
 static struct bl_re bonhead_re = BL_RE(
 	"(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
-	"files(?::max(?::min)?)? +/sec +%CP",
+	"files(?::max(?::min)?)? +/sec +%CP|(?<!\\S)[A-Za-z]\\S{0,15} +[MG]B +[KM]/sec +%CPU|"
+	"(?<!\\S)Size +K/sec +%CP +K/sec",
 	0);
 
 #define BONNIE_SLACK 3
@@ -351,16 +354,24 @@ static bool header_word(const char *s, const struct token *t)
 
 /* How many cells [from, to) holds when it is a row of numbers: "8  48.2 77.0",
  * "16 +++++ +++", "64G:4k::65536           16.8m  21"; SIZE_MAX when it is
- * not (prose; "Latency   702ms     488ms" is read apart). */
-static size_t bonnie_row(const char *s, size_t from, size_t to)
+ * not (prose; "Latency   702ms     488ms" is read apart). The words that
+ * end by `name_end`, in the machine column, are one cell, the name:
+ *   "Machine    Size K/sec %CP ..."
+ *   "can (v2)   300M  4054  57 ..." */
+static size_t bonnie_row(const char *s, size_t from, size_t to, size_t name_end)
 {
 	struct token t;
 	size_t n = 0, p = from;
+	bool named = false;
 	while (p < to && next_token(s, to, p, &t)) {
+		bool name = n == 0 || (named && t.e <= name_end);
 		/* the machine's name first, then numbers only */
-		if (n > 0 && !has_digit(s, &t))
+		if (!name && !has_digit(s, &t))
 			return SIZE_MAX;
-		n++;
+		if (n == 0)
+			named = t.e <= name_end;
+		if (!(name && n > 0))
+			n++;
 		p = t.e;
 	}
 	return n >= 3 ? n : SIZE_MAX;
@@ -391,8 +402,13 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 		if (hs)
 			bl_breaks_add(b, base + hs - 1);
 		struct token t;
-		size_t he = m.ov[1], p = a, nh = 0;
+		size_t he = m.ov[1], p = a, nh = 0, name_w = 0;
 		while (next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
+			/* the machine column: up to the header's second word
+			 * ("Machine    Size"), or its first ("     files");
+			 * none in " Size K/sec" */
+			if (s[a] != 'S' && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
+				name_w = t.a - hs;
 			he = t.e;
 			p = t.e;
 			nh++;
@@ -422,7 +438,7 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
 				size_t c = r + w + BONNIE_OVERFLOW - d;
 				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c) <= nh &&
+				    bonnie_row(s, r, c, r + name_w) <= nh &&
 				    (!next_token(s, len, c, &t) || name_like(s[t.a])))
 					end = c;
 			}
@@ -431,7 +447,7 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
 				size_t c = r + w + BONNIE_SLACK - d;
 				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c) <= nh)
+				    bonnie_row(s, r, c, r + name_w) <= nh)
 					end = c;
 			}
 			if (!end)

@@ -427,6 +427,24 @@ static void test_unflatten_tables(void)
 			    "1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
 			    "1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
 			    "That is all."));
+	/* bonnie++ 1.02 rows whose machine names hold a blank */
+	CHECK(unflattens_to("Runs on the diskless boxes, all of them with an NFS root and the same kernel:\n"
+			    "Machine    Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP\n"
+			    "box (v2)   300M  4054  57  5121   2  3549   3  5942  91 10195   3 442.2   4\n"
+			    "box (v3+)  300M  5965  82  7861   3  2739   2  5437  82  9316   3 675.5   6\n"
+			    "That is all."));
+	/* a bonnie++ header whose machine column was cut away */
+	CHECK(unflattens_to("Roughly the same on both kernels, so I only kept one of the two tables here:\n"
+			    "      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+			    " Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+			    "2512M 14348  81 49495  26 24438  16 16040  96 55006  15 373.7   1\n"
+			    "One disk."));
+	/* bonnie: a disk's model written over "Machine" */
+	CHECK(unflattens_to("The SCSI disk should leave the old IDE one far behind, but it does not here:\n"
+			    "ST318451LW MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+			    "SCSI      200 21544 96.8 51367 51.4 11141 16.3 17729 58.2 40968 40.4 602.9  5.4\n"
+			    "IDE       200  3884 72.8  4513 86.0  1781 36.4  3144 89.9  4052 95.3 131.5  0.9\n"
+			    "Odd."));
 	/* GNU time -v keeps its tab-led fields whole */
 	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
 			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
