@@ -239,6 +239,38 @@ static bool power_of_two(const char *s, const struct token *t)
 	return v && !(v & (v - 1));
 }
 
+/* The column s[to] stands at in a line that starts at s[from], tabs
+ * expanded to stops of 8. */
+static size_t xcol(const char *s, size_t from, size_t to)
+{
+	size_t c = 0;
+	for (size_t i = from; i < to; i++)
+		c = s[i] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+	return c;
+}
+
+/* How many blanks before a cell are tried as the line's start. */
+#define IOZONE_INDENT_MAX 48
+
+/* The start of the line whose cell ends at s[e], a blank at s[a - 1] when
+ * the cell starts at s[a], given the column `col` the cell ends at: the
+ * blank before it ended the line above, and the blanks after that indent
+ * the line. Tabs count to their stops, so that a table whose indentation
+ * a page turned into tabs still lines up:
+ *   "...2888368\t\t\t      \t   65536    1024" (the row starts at "\t   65536")
+ * 0 when no blank before the cell gives that column. */
+static size_t line_start_at(const char *s, size_t a, size_t e, size_t col, size_t floor)
+{
+	for (size_t q = a, n = 0; q > floor && n < IOZONE_INDENT_MAX && bl_blank(s[q - 1]); q--, n++) {
+		size_t c = xcol(s, q, e);
+		if (c == col)
+			return q;
+		if (c > col)
+			return 0;
+	}
+	return 0;
+}
+
 static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -250,19 +282,16 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 		while (r < len && bl_blank(s[r]))
 			r++;
 		size_t dist = r + 6 - kb; /* from the end of "kB" to that of "reclen" */
-		size_t hs = 0;
-		bool fixed = kb > IOZONE_KB_COLUMN && bl_blank(s[kb - IOZONE_KB_COLUMN - 1]);
-		for (size_t i = kb - IOZONE_KB_COLUMN; fixed && i < a; i++)
-			fixed = bl_blank(s[i]);
-		if (fixed)
-			hs = kb - IOZONE_KB_COLUMN;
+		size_t hs = line_start_at(s, a, kb, IOZONE_KB_COLUMN, 0);
+		if (hs)
+			;
 		else if (bl_break_before(s, a, &at))
 			hs = at + 1;
 		else
 			continue;
 		if (hs > 0)
 			bl_breaks_add(b, base + hs - 1);
-		size_t col = kb - hs;
+		size_t col = xcol(s, hs, kb);
 		struct token t, u, last = {a, kb};
 		size_t p = a;
 		bool rows = false;
@@ -272,11 +301,8 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			 * "kB" and "reclen" */
 			if (num && t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
 			    u.e - t.e == dist && power_of_two(s, &u)) {
-				size_t start = t.e - col;
-				bool ok = start - 1 >= last.e && bl_blank(s[start - 1]);
-				for (size_t i = start; ok && i < t.a; i++)
-					ok = bl_blank(s[i]);
-				if (ok) {
+				size_t start = line_start_at(s, t.a, t.e, col, last.e);
+				if (start) {
 					bl_breaks_add(b, base + start - 1);
 					rows = true;
 					last = u;

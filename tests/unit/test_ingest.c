@@ -390,6 +390,15 @@ static void test_unflatten_tables(void)
 			    "262144       4   78206  102858   255676   169557  115634   50844\n"
 			    "262144      64  118094  117850   138111   148853  145103   62908\n"
 			    "After the update: much the same, as the table shows."));
+	/* iozone rows whose indentation a wiki turned into tabs, each row's
+	 * line padded with tabs after it: a row starts where its file size
+	 * ends at column 16, as "kB" does, tab stops of 8 */
+	CHECK(unflattens_to("Only the table, from a wiki page that turned the spaces into tabs, sorry:\n"
+			    "\t\t\t\t\t      random\trandom\t   bkwd\n\t\t\t\t       \n"
+			    "\t      kB  reclen    write  rewrite    read    reread\n"
+			    "\t   65536     128  2697436  2845504  1422101  2888368\n\t\t\t      \n"
+			    "\t   65536    1024  5510768  3191317  3442577  2518511\n\t\t\t\t      "
+			    "Numbers are kB/s."));
 	/* iozone -R */
 	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
 			    " Excel output is below:\n"
