@@ -12,6 +12,24 @@
 #include "../parsers/re.h"
 #include "unflatten.h"
 
+/* A word of a table, [a, e). */
+struct token {
+	size_t a, e;
+};
+
+static bool next_token(const char *s, size_t len, size_t from, struct token *t)
+{
+	while (from < len && bl_blank(s[from]))
+		from++;
+	if (from >= len)
+		return false;
+	t->a = from;
+	while (from < len && !bl_blank(s[from]))
+		from++;
+	t->e = from;
+	return true;
+}
+
 /* ------------------------------------------------------ tables by rule
  *
  * zpool iostat pads every row of a table to the width of its rule:
@@ -202,23 +220,6 @@ static struct bl_re iozhead_re = BL_RE("\\b[kK][bB] +reclen +write", 0);
 /* How far after the header its first row may start. */
 #define IOZONE_HEAD_MAX 400
 
-struct token {
-	size_t a, e;
-};
-
-static bool next_token(const char *s, size_t len, size_t from, struct token *t)
-{
-	while (from < len && bl_blank(s[from]))
-		from++;
-	if (from >= len)
-		return false;
-	t->a = from;
-	while (from < len && !bl_blank(s[from]))
-		from++;
-	t->e = from;
-	return true;
-}
-
 static bool numeric(const char *s, const struct token *t)
 {
 	for (size_t i = t->a; i < t->e; i++)
@@ -271,6 +272,68 @@ static size_t line_start_at(const char *s, size_t a, size_t e, size_t col, size_
 	return 0;
 }
 
+/* The value of a power of two at t, or 0. */
+static unsigned long long pow2_value(const char *s, const struct token *t)
+{
+	if (!power_of_two(s, t))
+		return 0;
+	unsigned long long v = 0;
+	for (size_t i = t->a; i < t->e; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
+	return v;
+}
+
+/* iozone's table retyped with single blanks, which leaves no columns to
+ * cut by:
+ *   "kB reclen write rewrite read reread ... freread 16384 4 573741 645072
+ *    677116 765470 16384 64 2414771 2825231 815261 1797650  A second box"
+ * A row starts with its file size and record length, powers of two, the
+ * record no longer than the file; iozone goes up the record lengths, then
+ * the file sizes, so each row's pair comes after the one above; and every
+ * row of a table has as many cells as its first. Two blanks (an empty
+ * line) or a word end the table. From p, after the header's "kB reclen";
+ * returns where it stopped. */
+static size_t iozone_collapsed(const char *s, size_t len, size_t base, size_t p, struct bl_breaks *b)
+{
+	struct token t, u;
+	unsigned long long pk = 0, pr = 0;
+	size_t cells = 0, row_len = 0, last = p, at;
+	bool rows = false;
+	while (next_token(s, len, p, &t)) {
+		if (!numeric(s, &t)) {
+			/* the words of the header */
+			if (rows || t.a - p > 1)
+				break;
+			p = t.e;
+			continue;
+		}
+		if (t.a - p > 1)
+			break;
+		unsigned long long k = pow2_value(s, &t), r = 0;
+		if (k && next_token(s, len, t.e, &u) && u.a - t.e == 1)
+			r = pow2_value(s, &u);
+		if (r && r <= k && (k > pk || (k == pk && r > pr)) &&
+		    (!rows || (cells >= 3 && (!row_len || cells == row_len)))) {
+			if (rows && !row_len)
+				row_len = cells;
+			bl_breaks_add(b, base + t.a - 1);
+			pk = k;
+			pr = r;
+			cells = 2;
+			rows = true;
+			last = p = u.e;
+			continue;
+		}
+		if (!rows)
+			break;
+		cells++;
+		last = p = t.e;
+	}
+	if (rows && bl_break_after(s, len, last, &at))
+		bl_breaks_add(b, base + at);
+	return p;
+}
+
 static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -282,6 +345,15 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 		while (r < len && bl_blank(s[r]))
 			r++;
 		size_t dist = r + 6 - kb; /* from the end of "kB" to that of "reclen" */
+		if (dist == 7) {
+			/* "kB reclen": iozone puts two blanks there, so the
+			 * table was retyped */
+			if (bl_break_before(s, a, &at))
+				bl_breaks_add(b, base + at);
+			size_t q = iozone_collapsed(s, len, base, r + 6, b);
+			pos = q > pos ? q : pos;
+			continue;
+		}
 		size_t hs = line_start_at(s, a, kb, IOZONE_KB_COLUMN, 0);
 		if (hs)
 			;

@@ -399,6 +399,15 @@ static void test_unflatten_tables(void)
 			    "\t   65536     128  2697436  2845504  1422101  2888368\n\t\t\t      \n"
 			    "\t   65536    1024  5510768  3191317  3442577  2518511\n\t\t\t\t      "
 			    "Numbers are kB/s."));
+	/* iozone's table retyped with single blanks: rows by their file size
+	 * and record length, each pair after the one above, as many cells in
+	 * each row as in the first; "1024 512" inside a row starts none */
+	CHECK(unflattens_to("A forum squeezed the runs of spaces, so the columns are gone:\n"
+			    "kB reclen write rewrite read reread read write read rewrite read fwrite\n"
+			    "16384 4 573741 645072 677116 765470\n"
+			    "16384 64 2414771 1024 512 1797650\n"
+			    "32768 4 2414771 2825231 815261 1797650\n"
+			    " And a second box with more memory, the same test and the same file size."));
 	/* iozone -R */
 	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
 			    " Excel output is below:\n"
