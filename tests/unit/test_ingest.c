@@ -408,6 +408,19 @@ static void test_unflatten_tables(void)
 			    "16384 64 2414771 1024 512 1797650\n"
 			    "32768 4 2414771 2825231 815261 1797650\n"
 			    " And a second box with more memory, the same test and the same file size."));
+	/* zpool iostat under a rule that an editor cut to "---": the rows by
+	 * their cells (a name and six values, bold or not), a note after a
+	 * row kept on its line */
+	CHECK(unflattens_to("The resilver, as the editor left it after eating the dashes of the rule:\n"
+			    "                  capacity     operations     bandwidth\n"
+			    "    pool        alloc   free   read  write   read  write\n"
+			    "    ---\n"
+			    "    tank        5.12T  2.13T  **1.60K**    311   **199M**  38.1M\n"
+			    "      mirror-0  2.56T  1.07T    406     72  50.6M  4.51M\n"
+			    "        ada1        -      -      0     71      0  4.50M  <-- the new disk\n"
+			    "        ada2        -      -    203     36  25.3M  2.26M\n"
+			    "    ---\n"
+			    "And then it calmed down."));
 	/* iozone -R */
 	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
 			    " Excel output is below:\n"
