@@ -452,6 +452,49 @@ static size_t iozone_collapsed(const char *s, size_t len, size_t base, size_t p,
 	return p;
 }
 
+/* The column after s[from, to), in a line where s[from] is at column c. */
+static size_t xcol_from(const char *s, size_t from, size_t to, size_t c)
+{
+	for (size_t i = from; i < to; i++)
+		c = s[i] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+	return c;
+}
+
+/* A header that a mail client wrapped near 72 columns: its line ends with
+ * a word at column 60 to 80, and the rest follows after the one blank that
+ * replaced the line break, where iozone puts two blanks or more:
+ *   "              kB  reclen    write  rewrite    read    reread    read write     read   rewrite ..."
+ * (iozone's own single blank, "fwrite frewrite", stands past column 100).
+ * Returns the column the header's first line ends at, 0 when it was not
+ * wrapped; *at is the blank after it. */
+#define WRAP_COL_MIN 60
+#define WRAP_COL_MAX 80
+
+static size_t iozone_head_wrap(const char *s, size_t len, size_t hs, size_t a, size_t *at)
+{
+	struct token t, u;
+	size_t p = a;
+	while (next_token(s, len, p, &t) && !numeric(s, &t) && t.a - a <= IOZONE_HEAD_MAX) {
+		if (!next_token(s, len, t.e, &u) || numeric(s, &u))
+			return 0;
+		size_t c = xcol(s, hs, t.e);
+		if (c > WRAP_COL_MAX)
+			return 0;
+		if (u.a - t.e == 1 && c >= WRAP_COL_MIN) {
+			*at = t.e;
+			return c;
+		}
+		p = t.e;
+	}
+	return 0;
+}
+
+/* A row wrapped with its header ends its first line with the last cell
+ * within a few columns of the header's first line (cells line up with the
+ * header's words, a column or two either way; the next column is 8 or
+ * more further). */
+#define WRAP_SLACK 4
+
 static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -483,8 +526,12 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			bl_breaks_add(b, base + hs - 1);
 		size_t col = xcol(s, hs, kb);
 		struct token t, u, last = {a, kb};
-		size_t p = a;
-		bool rows = false;
+		size_t p = a, wrap_at = 0, wrap = iozone_head_wrap(s, len, hs, a, &wrap_at);
+		if (wrap)
+			bl_breaks_add(b, base + wrap_at);
+		/* the row being read: where it started, the column of last.e */
+		size_t rcol = 0;
+		bool rows = false, wrapped = true;
 		while (next_token(s, len, p, &t)) {
 			bool num = numeric(s, &t);
 			/* a row starts where a number and the next line up with
@@ -495,6 +542,8 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 				if (start) {
 					bl_breaks_add(b, base + start - 1);
 					rows = true;
+					rcol = xcol(s, start, u.e);
+					wrapped = !wrap;
 					last = u;
 					p = u.e;
 					continue;
@@ -503,6 +552,15 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			/* a cell past the header's width: a row that a mail client
 			 * wrapped, its end at the start of the next line */
 			if (rows && num) {
+				size_t c = xcol_from(s, last.e, t.e, rcol);
+				if (!wrapped && rcol <= wrap + WRAP_SLACK && c > wrap + WRAP_SLACK) {
+					/* the end of the row's first line, if the
+					 * mail client left one blank there */
+					if (t.a - last.e == 1)
+						bl_breaks_add(b, base + last.e);
+					wrapped = true;
+				}
+				rcol = c;
 				last = t;
 				p = t.e;
 				continue;

@@ -421,6 +421,17 @@ static void test_unflatten_tables(void)
 			    "        ada2        -      -    203     36  25.3M  2.26M\n"
 			    "    ---\n"
 			    "And then it calmed down."));
+	/* iozone's header and rows wrapped at 72 columns by a mail client:
+	 * each first line ends where the header's does, within a column or
+	 * two, and the rest follows after one blank */
+	CHECK(unflattens_to("My mail client folds long lines, sorry about the table below, it is the default run:\n"
+			    "              kB  reclen    write  rewrite    read    reread    read\n"
+			    "write     read   rewrite      read   fwrite frewrite    fread  freread\n"
+			    "             512       4  1652186  1167693   931090  1168372  1488884\n"
+			    "559885  1876783    510922   1553612  1690001   504040  1608037  1003370\n"
+			    "             512     512 14588749  8440113 13600174 13465011 12489350\n"
+			    "12117824 13279610   8465695  12609305  7462352  9951075 13402431 12444227\n"
+			    "iozone test complete."));
 	/* iozone -R */
 	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
 			    " Excel output is below:\n"
