@@ -169,7 +169,7 @@ static bool zpool_value(const char *s, const struct token *t)
 		e--;
 	if (e - a == 1 && s[a] == '-')
 		return true;
-	if (e > a && strchr("KMGTPE", s[e - 1]))
+	if (e > a && memchr("KMGTPE", s[e - 1], 6))
 		e--;
 	if (a == e || s[a] < '0' || s[a] > '9')
 		return false;
@@ -214,9 +214,10 @@ static void cut_rule_breaks(const char *s, size_t len, size_t base, struct bl_br
 	while (pos < len && bl_re_match(&cut_rule_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1], he = m.ov[2];
 		pos = e;
-		size_t indent = m.ov[3] - m.ov[2] - 1, hs = a - indent;
-		if (hs == 0 || !bl_blank(s[hs - 1]))
+		size_t indent = m.ov[3] - m.ov[2] - 1;
+		if (indent >= a || !bl_blank(s[a - indent - 1]))
 			continue;
+		size_t hs = a - indent;
 		bool ok = true;
 		for (size_t i = hs; ok && i < a; i++)
 			ok = bl_blank(s[i]);

@@ -421,6 +421,15 @@ static void test_unflatten_tables(void)
 			    "        ada2        -      -    203     36  25.3M  2.26M\n"
 			    "    ---\n"
 			    "And then it calmed down."));
+	/* the cut rule's indentation is not looked for before the text */
+	char cut[300];
+	snprintf(cut, sizeof cut, "%s", "pool        alloc   free   read  write   read  write     ---     "
+		 "tank        5.12T  2.13T    812    144   101M  9.02M and some prose after it so that the line "
+		 "is long enough to be read as a flattened post of its own, well over two hundred and fifty bytes.");
+	struct bl_tbuf co;
+	DECODE(co, cut, bl_unflatten(&msg, &in, &co));
+	CHECK(co.len == 0 || co.len == strlen(cut));
+	bl_tbuf_free(&co);
 	/* iozone's header and rows wrapped at 72 columns by a mail client:
 	 * each first line ends where the header's does, within a column or
 	 * two, and the rest follows after one blank */
