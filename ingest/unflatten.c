@@ -48,11 +48,18 @@
  * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
 #define DD_GNU "\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
 	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
+/* and one that a paste cut after "copied" (no time, no rate; the blank
+ * after it is a line end, not a ", "):
+ * "314572800 bytes (315 MB, 300 MiB) copied" */
+#define DD_GNU_CUT "\\d+ bytes? \\([^)]{1,40}\\) copied(?= )"
 /* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
 #define DD_RU "скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, " \
 	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
-/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
-#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+/* csh's time: "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w", and
+ * tcsh's, a tab or a run of blanks after the percentage:
+ * "0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w",
+ * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
+#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
 /* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
 #define TIME_PDKSH "\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
 /* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
@@ -73,14 +80,17 @@
 #define DISKINFO_SEEK "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+" \
 	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec"
 /* zsh prints the command before its times, on one line:
- *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
-#define TIME_ZSH "\\d+(?:\\.\\d+)?s user \\d+(?:\\.\\d+)?s system \\d+% cpu [\\d:.]+ total"
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
+ * and pasted reports pad the fields:
+ *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total" */
+#define TIME_ZSH "\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}" \
+	"[\\d:.]+ total"
 /* (each pattern starts where a number does, so that a long run of digits
  * is tried once, not from each of its digits) */
 #define NOT_IN_NUMBER "(?<![\\d.])"
 
 static struct bl_re whole_re = BL_RE(
-	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_RU "|" TIME_CSH
+	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_GNU_CUT "|" DD_RU "|" TIME_CSH
 	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
 	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
 	0);
@@ -103,6 +113,7 @@ static struct detect detect_re[] = {
 	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false},
 	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false},
 	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", 0, true},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false},
 	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false},
 	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true},
 	/* TIME_PDKSH and TIME_BSD need not be searched: their lines hold a
@@ -114,9 +125,9 @@ static struct detect detect_re[] = {
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true},
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", 9, false},
 	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false},
-	/* last, and only where a line is known to be flattened (zsh prints
-	 * this line itself): end_re */
-	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu ", 0, false},
+	/* end_re's: a short line with a zsh report is a flattened post when
+	 * a prompt or an empty line's blanks share it (keep_short) */
+	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false},
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
@@ -151,13 +162,11 @@ static size_t detect_next(struct detect *d, const char *s, size_t len, size_t fr
  * that hold a tool line, in order, without an alternation over the text. */
 struct tool_lines {
 	size_t next[NDETECT];
-	size_t n; /* the patterns used: NDETECT, or all but end_re's */
 };
 
-static void tool_lines_init(struct tool_lines *t, const char *s, size_t len, bool with_end)
+static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
 {
-	t->n = with_end ? NDETECT : NDETECT - 1;
-	for (size_t g = 0; g < t->n; g++)
+	for (size_t g = 0; g < NDETECT; g++)
 		t->next[g] = detect_next(&detect_re[g], s, len, 0);
 }
 
@@ -165,7 +174,7 @@ static void tool_lines_init(struct tool_lines *t, const char *s, size_t len, boo
 static size_t tool_lines_first(const struct tool_lines *t)
 {
 	size_t a = SIZE_MAX;
-	for (size_t g = 0; g < t->n; g++)
+	for (size_t g = 0; g < NDETECT; g++)
 		if (t->next[g] < a)
 			a = t->next[g];
 	return a;
@@ -174,7 +183,7 @@ static size_t tool_lines_first(const struct tool_lines *t)
 /* Moves past the line that ends at eol. */
 static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, size_t eol)
 {
-	for (size_t g = 0; g < t->n; g++)
+	for (size_t g = 0; g < NDETECT; g++)
 		if (t->next[g] <= eol)
 			t->next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
 }
@@ -336,7 +345,7 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
-	size_t tool, start;
+	size_t tool, start, gap;
 };
 
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
@@ -344,7 +353,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 				bool tools_only)
 {
 	struct bl_re_match m;
-	struct found f = {0, 0};
+	struct found f = {0, 0, 0};
 	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
@@ -366,6 +375,10 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		if (bl_break_after(s, len, e, &at)) {
 			bl_breaks_add(b, base + at);
 			f.tool++;
+			/* zsh's report ends its line, and two blanks after it
+			 * are that line's end and an empty line:
+			 * "BothHttp     0.48s user  0.07s system  0% cpu  1:00.25 total  Half a second" */
+			f.gap += at + 1 < len && s[at + 1] == ' ';
 		}
 		pos = e > a ? e : a + 1;
 	}
@@ -416,11 +429,13 @@ sentences:
 /* A line shorter than UNFLATTEN_MIN is a flattened post too when it holds
  * two tool lines or a prompt and a tool line, which a line of a post never
  * does: "$ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g 1+0 records in 1+0 ..."
- * but not "Counting 10+0 records in the table above was a mistake."
+ * but not "Counting 10+0 records in the table above was a mistake.";
+ * or a zsh report and an empty line after it (see f.gap):
+ * "... BothHttp     0.48s user  0.07s system  0% cpu  1:00.25 total  Half a second ..."
  * Breaks [n0, b->n) were found in it; they are kept or dropped. */
 static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
 {
-	if (f.tool < 2 && !(f.tool && f.start))
+	if (f.tool < 2 && !(f.tool && f.start) && !f.gap)
 		b->n = n0;
 }
 
@@ -484,10 +499,10 @@ bool bl_unflatten_detect(const char *s, size_t len)
 			return true;
 		i = end + 1;
 	}
-	/* short lines: each tool line found, its line tried once */
+	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, len, false);
+	tool_lines_init(&tl, s, len);
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -512,7 +527,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	/* a short line keeps its breaks only when it holds a tool line
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, n, true);
+	tool_lines_init(&tl, s, n);
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;

@@ -12,6 +12,24 @@
 #include "../parsers/re.h"
 #include "unflatten.h"
 
+/* A word of a table, [a, e). */
+struct token {
+	size_t a, e;
+};
+
+static bool next_token(const char *s, size_t len, size_t from, struct token *t)
+{
+	while (from < len && bl_blank(s[from]))
+		from++;
+	if (from >= len)
+		return false;
+	t->a = from;
+	while (from < len && !bl_blank(s[from]))
+		from++;
+	t->e = from;
+	return true;
+}
+
 /* ------------------------------------------------------ tables by rule
  *
  * zpool iostat pads every row of a table to the width of its rule:
@@ -131,6 +149,125 @@ static void rule_breaks(const char *s, size_t len, size_t base, struct bl_breaks
 	}
 }
 
+/* A rule that a markdown editor cut to "---" (it took the dashes for a
+ * rule of its own) has no width left to cut the rows by:
+ *   "    pool        alloc   free   read  write   read  write     ---     tank
+ *    5.12T  2.13T  **1.60K**    311   **199M**  38.1M       mirror-0  2.56T ..."
+ * so the rows are counted by their cells instead: a name, then as many
+ * values ("5.12T", "-", "0", "**199M**") as the header has columns after
+ * "pool". A note after a row ("  <-- the new disk"), words without
+ * digits, stays on its line. The "---" line holds the rows' indentation. */
+static struct bl_re cut_rule_re = BL_RE("pool +alloc +free +read +write +read +write( {1,64})---(?= )", 0);
+
+/* "5.12T", "-", "812", "**1.60K**", "12.0K" */
+static bool zpool_value(const char *s, const struct token *t)
+{
+	size_t a = t->a, e = t->e;
+	while (a < e && s[a] == '*')
+		a++;
+	while (e > a && s[e - 1] == '*')
+		e--;
+	if (e - a == 1 && s[a] == '-')
+		return true;
+	if (e > a && memchr("KMGTPE", s[e - 1], 6))
+		e--;
+	if (a == e || s[a] < '0' || s[a] > '9')
+		return false;
+	for (size_t i = a; i < e; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.'))
+			return false;
+	return true;
+}
+
+/* Whether a row of `ncol` values after its name starts at the token t;
+ * *end is set past it. */
+static bool zpool_cut_row(const char *s, size_t len, const struct token *t, size_t ncol, size_t *end)
+{
+	struct token v;
+	size_t p = t->e;
+	if (zpool_value(s, t))
+		return false;
+	for (size_t i = 0; i < ncol; i++) {
+		if (!next_token(s, len, p, &v) || !zpool_value(s, &v))
+			return false;
+		p = v.e;
+	}
+	*end = p;
+	return true;
+}
+
+#define ZPOOL_NOTE_WORDS 8
+
+static bool has_digit_or_dash(const char *s, const struct token *t)
+{
+	for (size_t i = t->a; i < t->e; i++)
+		if ((s[i] >= '0' && s[i] <= '9') || (s[i] == '-' && i + 1 < t->e && s[i + 1] == '-' &&
+						      i > t->a && s[i - 1] == '-'))
+			return true;
+	return false;
+}
+
+static void cut_rule_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0, at;
+	while (pos < len && bl_re_match(&cut_rule_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1], he = m.ov[2];
+		pos = e;
+		size_t indent = m.ov[3] - m.ov[2] - 1;
+		if (indent >= a || !bl_blank(s[a - indent - 1]))
+			continue;
+		size_t hs = a - indent;
+		bool ok = true;
+		for (size_t i = hs; ok && i < a; i++)
+			ok = bl_blank(s[i]);
+		if (!ok)
+			continue;
+		/* the columns after "pool" */
+		struct token t;
+		size_t p = a, ncol = 0;
+		while (next_token(s, he, p, &t)) {
+			ncol++;
+			p = t.e;
+		}
+		ncol--;
+		bl_breaks_add(b, base + hs - 1);
+		bl_breaks_add(b, base + he);
+		p = e;
+		size_t rows = 0, end;
+		while (next_token(s, len, p, &t)) {
+			if (zpool_cut_row(s, len, &t, ncol, &end)) {
+				if (bl_break_before(s, t.a, &at))
+					bl_breaks_add(b, base + at);
+				p = end;
+				rows++;
+				continue;
+			}
+			if (!rows)
+				break;
+			/* a note after the row: its words, then the next row */
+			size_t n = 0;
+			struct token u = t;
+			while (n < ZPOOL_NOTE_WORDS && !has_digit_or_dash(s, &u) &&
+			       !zpool_cut_row(s, len, &u, ncol, &end) && next_token(s, len, u.e, &u))
+				n++;
+			if (n == 0 || n >= ZPOOL_NOTE_WORDS || !zpool_cut_row(s, len, &u, ncol, &end))
+				break;
+			p = u.a;
+		}
+		if (rows && bl_break_after(s, len, p, &at)) {
+			bl_breaks_add(b, base + at);
+			/* and the rule under the rows, cut too: "    ---     ..." */
+			if (next_token(s, len, p, &t) && t.e - t.a == 3 && memcmp(s + t.a, "---", 3) == 0 &&
+			    bl_break_after(s, len, t.e, &at)) {
+				bl_breaks_add(b, base + at);
+				p = t.e;
+			}
+		}
+		pos = p > pos ? p : pos;
+	}
+}
+
 /* zpool iostat -H: fields between tabs, rows between blanks once flattened:
  *   "-Hpl 60:  backup\t6597193223445\t...\t-\t- backup\t6597293223445\t..."
  * and bonnie++'s CSV lines, fields between commas.
@@ -202,23 +339,6 @@ static struct bl_re iozhead_re = BL_RE("\\b[kK][bB] +reclen +write", 0);
 /* How far after the header its first row may start. */
 #define IOZONE_HEAD_MAX 400
 
-struct token {
-	size_t a, e;
-};
-
-static bool next_token(const char *s, size_t len, size_t from, struct token *t)
-{
-	while (from < len && bl_blank(s[from]))
-		from++;
-	if (from >= len)
-		return false;
-	t->a = from;
-	while (from < len && !bl_blank(s[from]))
-		from++;
-	t->e = from;
-	return true;
-}
-
 static bool numeric(const char *s, const struct token *t)
 {
 	for (size_t i = t->a; i < t->e; i++)
@@ -239,6 +359,143 @@ static bool power_of_two(const char *s, const struct token *t)
 	return v && !(v & (v - 1));
 }
 
+/* The column s[to] stands at in a line that starts at s[from], tabs
+ * expanded to stops of 8. */
+static size_t xcol(const char *s, size_t from, size_t to)
+{
+	size_t c = 0;
+	for (size_t i = from; i < to; i++)
+		c = s[i] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+	return c;
+}
+
+/* How many blanks before a cell are tried as the line's start. */
+#define IOZONE_INDENT_MAX 48
+
+/* The start of the line whose cell ends at s[e], a blank at s[a - 1] when
+ * the cell starts at s[a], given the column `col` the cell ends at: the
+ * blank before it ended the line above, and the blanks after that indent
+ * the line. Tabs count to their stops, so that a table whose indentation
+ * a page turned into tabs still lines up:
+ *   "...2888368\t\t\t      \t   65536    1024" (the row starts at "\t   65536")
+ * 0 when no blank before the cell gives that column. */
+static size_t line_start_at(const char *s, size_t a, size_t e, size_t col, size_t floor)
+{
+	for (size_t q = a, n = 0; q > floor && n < IOZONE_INDENT_MAX && bl_blank(s[q - 1]); q--, n++) {
+		size_t c = xcol(s, q, e);
+		if (c == col)
+			return q;
+		if (c > col)
+			return 0;
+	}
+	return 0;
+}
+
+/* The value of a power of two at t, or 0. */
+static unsigned long long pow2_value(const char *s, const struct token *t)
+{
+	if (!power_of_two(s, t))
+		return 0;
+	unsigned long long v = 0;
+	for (size_t i = t->a; i < t->e; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
+	return v;
+}
+
+/* iozone's table retyped with single blanks, which leaves no columns to
+ * cut by:
+ *   "kB reclen write rewrite read reread ... freread 16384 4 573741 645072
+ *    677116 765470 16384 64 2414771 2825231 815261 1797650  A second box"
+ * A row starts with its file size and record length, powers of two, the
+ * record no longer than the file; iozone goes up the record lengths, then
+ * the file sizes, so each row's pair comes after the one above; and every
+ * row of a table has as many cells as its first. Two blanks (an empty
+ * line) or a word end the table. From p, after the header's "kB reclen";
+ * returns where it stopped. */
+static size_t iozone_collapsed(const char *s, size_t len, size_t base, size_t p, struct bl_breaks *b)
+{
+	struct token t, u;
+	unsigned long long pk = 0, pr = 0;
+	size_t cells = 0, row_len = 0, last = p, at;
+	bool rows = false;
+	while (next_token(s, len, p, &t)) {
+		if (!numeric(s, &t)) {
+			/* the words of the header */
+			if (rows || t.a - p > 1)
+				break;
+			p = t.e;
+			continue;
+		}
+		if (t.a - p > 1)
+			break;
+		unsigned long long k = pow2_value(s, &t), r = 0;
+		if (k && next_token(s, len, t.e, &u) && u.a - t.e == 1)
+			r = pow2_value(s, &u);
+		if (r && r <= k && (k > pk || (k == pk && r > pr)) &&
+		    (!rows || (cells >= 3 && (!row_len || cells == row_len)))) {
+			if (rows && !row_len)
+				row_len = cells;
+			bl_breaks_add(b, base + t.a - 1);
+			pk = k;
+			pr = r;
+			cells = 2;
+			rows = true;
+			last = p = u.e;
+			continue;
+		}
+		if (!rows)
+			break;
+		cells++;
+		last = p = t.e;
+	}
+	if (rows && bl_break_after(s, len, last, &at))
+		bl_breaks_add(b, base + at);
+	return p;
+}
+
+/* The column after s[from, to), in a line where s[from] is at column c. */
+static size_t xcol_from(const char *s, size_t from, size_t to, size_t c)
+{
+	for (size_t i = from; i < to; i++)
+		c = s[i] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+	return c;
+}
+
+/* A header that a mail client wrapped near 72 columns: its line ends with
+ * a word at column 60 to 80, and the rest follows after the one blank that
+ * replaced the line break, where iozone puts two blanks or more:
+ *   "              kB  reclen    write  rewrite    read    reread    read write     read   rewrite ..."
+ * (iozone's own single blank, "fwrite frewrite", stands past column 100).
+ * Returns the column the header's first line ends at, 0 when it was not
+ * wrapped; *at is the blank after it. */
+#define WRAP_COL_MIN 60
+#define WRAP_COL_MAX 80
+
+static size_t iozone_head_wrap(const char *s, size_t len, size_t hs, size_t a, size_t *at)
+{
+	struct token t, u;
+	size_t p = a;
+	while (next_token(s, len, p, &t) && !numeric(s, &t) && t.a - a <= IOZONE_HEAD_MAX) {
+		if (!next_token(s, len, t.e, &u) || numeric(s, &u))
+			return 0;
+		size_t c = xcol(s, hs, t.e);
+		if (c > WRAP_COL_MAX)
+			return 0;
+		if (u.a - t.e == 1 && c >= WRAP_COL_MIN) {
+			*at = t.e;
+			return c;
+		}
+		p = t.e;
+	}
+	return 0;
+}
+
+/* A row wrapped with its header ends its first line with the last cell
+ * within a few columns of the header's first line (cells line up with the
+ * header's words, a column or two either way; the next column is 8 or
+ * more further). */
+#define WRAP_SLACK 4
+
 static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -250,35 +507,44 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 		while (r < len && bl_blank(s[r]))
 			r++;
 		size_t dist = r + 6 - kb; /* from the end of "kB" to that of "reclen" */
-		size_t hs = 0;
-		bool fixed = kb > IOZONE_KB_COLUMN && bl_blank(s[kb - IOZONE_KB_COLUMN - 1]);
-		for (size_t i = kb - IOZONE_KB_COLUMN; fixed && i < a; i++)
-			fixed = bl_blank(s[i]);
-		if (fixed)
-			hs = kb - IOZONE_KB_COLUMN;
+		if (dist == 7) {
+			/* "kB reclen": iozone puts two blanks there, so the
+			 * table was retyped */
+			if (bl_break_before(s, a, &at))
+				bl_breaks_add(b, base + at);
+			size_t q = iozone_collapsed(s, len, base, r + 6, b);
+			pos = q > pos ? q : pos;
+			continue;
+		}
+		size_t hs = line_start_at(s, a, kb, IOZONE_KB_COLUMN, 0);
+		if (hs)
+			;
 		else if (bl_break_before(s, a, &at))
 			hs = at + 1;
 		else
 			continue;
 		if (hs > 0)
 			bl_breaks_add(b, base + hs - 1);
-		size_t col = kb - hs;
+		size_t col = xcol(s, hs, kb);
 		struct token t, u, last = {a, kb};
-		size_t p = a;
-		bool rows = false;
+		size_t p = a, wrap_at = 0, wrap = iozone_head_wrap(s, len, hs, a, &wrap_at);
+		if (wrap)
+			bl_breaks_add(b, base + wrap_at);
+		/* the row being read: where it started, the column of last.e */
+		size_t rcol = 0;
+		bool rows = false, wrapped = true;
 		while (next_token(s, len, p, &t)) {
 			bool num = numeric(s, &t);
 			/* a row starts where a number and the next line up with
 			 * "kB" and "reclen" */
 			if (num && t.e >= col + 1 && next_token(s, len, t.e, &u) && numeric(s, &u) &&
 			    u.e - t.e == dist && power_of_two(s, &u)) {
-				size_t start = t.e - col;
-				bool ok = start - 1 >= last.e && bl_blank(s[start - 1]);
-				for (size_t i = start; ok && i < t.a; i++)
-					ok = bl_blank(s[i]);
-				if (ok) {
+				size_t start = line_start_at(s, t.a, t.e, col, last.e);
+				if (start) {
 					bl_breaks_add(b, base + start - 1);
 					rows = true;
+					rcol = xcol(s, start, u.e);
+					wrapped = !wrap;
 					last = u;
 					p = u.e;
 					continue;
@@ -287,6 +553,15 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			/* a cell past the header's width: a row that a mail client
 			 * wrapped, its end at the start of the next line */
 			if (rows && num) {
+				size_t c = xcol_from(s, last.e, t.e, rcol);
+				if (!wrapped && rcol <= wrap + WRAP_SLACK && c > wrap + WRAP_SLACK) {
+					/* the end of the row's first line, if the
+					 * mail client left one blank there */
+					if (t.a - last.e == 1)
+						bl_breaks_add(b, base + last.e);
+					wrapped = true;
+				}
+				rcol = c;
 				last = t;
 				p = t.e;
 				continue;
@@ -317,10 +592,13 @@ static void iozone_rows(const char *s, size_t len, size_t base, struct bl_breaks
 
 /* "Machine    GB M/sec", "Machine        Size K/sec", "Machine   Size:chnk K/sec",
  * "Name:Size etc        /sec",
- * "files  /sec %CP", "files:max:min        /sec %CP" */
+ * "files  /sec %CP", "files:max:min        /sec %CP",
+ * a disk's model written over "Machine": "ST318451LW MB K/sec %CPU",
+ * and a header whose machine column was cut away: " Size K/sec %CP K/sec" */
 static struct bl_re bonhead_re = BL_RE(
 	"(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
-	"files(?::max(?::min)?)? +/sec +%CP",
+	"files(?::max(?::min)?)? +/sec +%CP|(?<!\\S)[A-Za-z]\\S{0,15} +[MG]B +[KM]/sec +%CPU|"
+	"(?<!\\S)Size +K/sec +%CP +K/sec",
 	0);
 
 #define BONNIE_SLACK 3
@@ -351,16 +629,24 @@ static bool header_word(const char *s, const struct token *t)
 
 /* How many cells [from, to) holds when it is a row of numbers: "8  48.2 77.0",
  * "16 +++++ +++", "64G:4k::65536           16.8m  21"; SIZE_MAX when it is
- * not (prose; "Latency   702ms     488ms" is read apart). */
-static size_t bonnie_row(const char *s, size_t from, size_t to)
+ * not (prose; "Latency   702ms     488ms" is read apart). The words that
+ * end by `name_end`, in the machine column, are one cell, the name:
+ *   "Machine    Size K/sec %CP ..."
+ *   "can (v2)   300M  4054  57 ..." */
+static size_t bonnie_row(const char *s, size_t from, size_t to, size_t name_end)
 {
 	struct token t;
 	size_t n = 0, p = from;
+	bool named = false;
 	while (p < to && next_token(s, to, p, &t)) {
+		bool name = n == 0 || (named && t.e <= name_end);
 		/* the machine's name first, then numbers only */
-		if (n > 0 && !has_digit(s, &t))
+		if (!name && !has_digit(s, &t))
 			return SIZE_MAX;
-		n++;
+		if (n == 0)
+			named = t.e <= name_end;
+		if (!(name && n > 0))
+			n++;
 		p = t.e;
 	}
 	return n >= 3 ? n : SIZE_MAX;
@@ -391,8 +677,13 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 		if (hs)
 			bl_breaks_add(b, base + hs - 1);
 		struct token t;
-		size_t he = m.ov[1], p = a, nh = 0;
+		size_t he = m.ov[1], p = a, nh = 0, name_w = 0;
 		while (next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
+			/* the machine column: up to the header's second word
+			 * ("Machine    Size"), or its first ("     files");
+			 * none in " Size K/sec" */
+			if (s[a] != 'S' && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
+				name_w = t.a - hs;
 			he = t.e;
 			p = t.e;
 			nh++;
@@ -422,7 +713,7 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
 				size_t c = r + w + BONNIE_OVERFLOW - d;
 				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c) <= nh &&
+				    bonnie_row(s, r, c, r + name_w) <= nh &&
 				    (!next_token(s, len, c, &t) || name_like(s[t.a])))
 					end = c;
 			}
@@ -431,7 +722,7 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 			for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
 				size_t c = r + w + BONNIE_SLACK - d;
 				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c) <= nh)
+				    bonnie_row(s, r, c, r + name_w) <= nh)
 					end = c;
 			}
 			if (!end)
@@ -450,6 +741,7 @@ static void bonnie_rows(const char *s, size_t len, size_t base, struct bl_breaks
 void bl_unflatten_tables(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	rule_breaks(s, len, base, b);
+	cut_rule_breaks(s, len, base, b);
 	tab_rows(s, len, base, b);
 	iozone_rows(s, len, base, b);
 	bonnie_rows(s, len, base, b);

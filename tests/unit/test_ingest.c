@@ -311,6 +311,19 @@ static void test_unflatten_short(void)
 	/* zsh: the times follow the command on its line */
 	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
 			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	/* a GNU summary cut after "copied" */
+	CHECK(unflattens_to("300+0 records out\n314572800 bytes (315 MB, 300 MiB) copied\n``` next"));
+	/* csh's report, a tab or blanks after the percentage (tcsh) */
+	CHECK(unflattens_to("Ten keywords:\n% time ./crawl.sh google 300\n     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\n"
+			    "Good enough"));
+	CHECK(unflattens_to("Drive A to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w\n"
+			    "``` About 17.5 s"));
+	/* zsh's fields padded, the job name given */
+	CHECK(unflattens_to("Building it:\n$ time make make  0.75s user  0.41s system  7% cpu  15.608 total\n"
+			    "``` so 16 s"));
+	/* one zsh report in a short line, an empty line after it */
+	CHECK(unflattens_to("It ran for a minute:      java -cp x Main     0.48s user  0.07s system  0% cpu  1:00.25 total\n"
+			    " Half a second of CPU."));
 	/* dd's progress updates stay on their line (its first '\r' is lost
 	 * when the lines are joined) */
 	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
@@ -319,6 +332,9 @@ static void test_unflatten_short(void)
 	/* prose that mentions one tool line is not a flattened post */
 	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
 	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
+	/* a zsh report with a note after one blank is a line of its own */
+	const char *note = "reading, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n";
+	CHECK(!bl_unflatten_detect(note, strlen(note)));
 	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
 	CHECK(!bl_unflatten_detect(lines, strlen(lines)));
 }
@@ -374,6 +390,57 @@ static void test_unflatten_tables(void)
 			    "262144       4   78206  102858   255676   169557  115634   50844\n"
 			    "262144      64  118094  117850   138111   148853  145103   62908\n"
 			    "After the update: much the same, as the table shows."));
+	/* iozone rows whose indentation a wiki turned into tabs, each row's
+	 * line padded with tabs after it: a row starts where its file size
+	 * ends at column 16, as "kB" does, tab stops of 8 */
+	CHECK(unflattens_to("Only the table, from a wiki page that turned the spaces into tabs, sorry:\n"
+			    "\t\t\t\t\t      random\trandom\t   bkwd\n\t\t\t\t       \n"
+			    "\t      kB  reclen    write  rewrite    read    reread\n"
+			    "\t   65536     128  2697436  2845504  1422101  2888368\n\t\t\t      \n"
+			    "\t   65536    1024  5510768  3191317  3442577  2518511\n\t\t\t\t      "
+			    "Numbers are kB/s."));
+	/* iozone's table retyped with single blanks: rows by their file size
+	 * and record length, each pair after the one above, as many cells in
+	 * each row as in the first; "1024 512" inside a row starts none */
+	CHECK(unflattens_to("A forum squeezed the runs of spaces, so the columns are gone:\n"
+			    "kB reclen write rewrite read reread read write read rewrite read fwrite\n"
+			    "16384 4 573741 645072 677116 765470\n"
+			    "16384 64 2414771 1024 512 1797650\n"
+			    "32768 4 2414771 2825231 815261 1797650\n"
+			    " And a second box with more memory, the same test and the same file size."));
+	/* zpool iostat under a rule that an editor cut to "---": the rows by
+	 * their cells (a name and six values, bold or not), a note after a
+	 * row kept on its line */
+	CHECK(unflattens_to("The resilver, as the editor left it after eating the dashes of the rule:\n"
+			    "                  capacity     operations     bandwidth\n"
+			    "    pool        alloc   free   read  write   read  write\n"
+			    "    ---\n"
+			    "    tank        5.12T  2.13T  **1.60K**    311   **199M**  38.1M\n"
+			    "      mirror-0  2.56T  1.07T    406     72  50.6M  4.51M\n"
+			    "        ada1        -      -      0     71      0  4.50M  <-- the new disk\n"
+			    "        ada2        -      -    203     36  25.3M  2.26M\n"
+			    "    ---\n"
+			    "And then it calmed down."));
+	/* the cut rule's indentation is not looked for before the text */
+	char cut[300];
+	snprintf(cut, sizeof cut, "%s", "pool        alloc   free   read  write   read  write     ---     "
+		 "tank        5.12T  2.13T    812    144   101M  9.02M and some prose after it so that the line "
+		 "is long enough to be read as a flattened post of its own, well over two hundred and fifty bytes.");
+	struct bl_tbuf co;
+	DECODE(co, cut, bl_unflatten(&msg, &in, &co));
+	CHECK(co.len == 0 || co.len == strlen(cut));
+	bl_tbuf_free(&co);
+	/* iozone's header and rows wrapped at 72 columns by a mail client:
+	 * each first line ends where the header's does, within a column or
+	 * two, and the rest follows after one blank */
+	CHECK(unflattens_to("My mail client folds long lines, sorry about the table below, it is the default run:\n"
+			    "              kB  reclen    write  rewrite    read    reread    read\n"
+			    "write     read   rewrite      read   fwrite frewrite    fread  freread\n"
+			    "             512       4  1652186  1167693   931090  1168372  1488884\n"
+			    "559885  1876783    510922   1553612  1690001   504040  1608037  1003370\n"
+			    "             512     512 14588749  8440113 13600174 13465011 12489350\n"
+			    "12117824 13279610   8465695  12609305  7462352  9951075 13402431 12444227\n"
+			    "iozone test complete."));
 	/* iozone -R */
 	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
 			    " Excel output is below:\n"
@@ -411,6 +478,24 @@ static void test_unflatten_tables(void)
 			    "1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
 			    "1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
 			    "That is all."));
+	/* bonnie++ 1.02 rows whose machine names hold a blank */
+	CHECK(unflattens_to("Runs on the diskless boxes, all of them with an NFS root and the same kernel:\n"
+			    "Machine    Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP\n"
+			    "box (v2)   300M  4054  57  5121   2  3549   3  5942  91 10195   3 442.2   4\n"
+			    "box (v3+)  300M  5965  82  7861   3  2739   2  5437  82  9316   3 675.5   6\n"
+			    "That is all."));
+	/* a bonnie++ header whose machine column was cut away */
+	CHECK(unflattens_to("Roughly the same on both kernels, so I only kept one of the two tables here:\n"
+			    "      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+			    " Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+			    "2512M 14348  81 49495  26 24438  16 16040  96 55006  15 373.7   1\n"
+			    "One disk."));
+	/* bonnie: a disk's model written over "Machine" */
+	CHECK(unflattens_to("The SCSI disk should leave the old IDE one far behind, but it does not here:\n"
+			    "ST318451LW MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+			    "SCSI      200 21544 96.8 51367 51.4 11141 16.3 17729 58.2 40968 40.4 602.9  5.4\n"
+			    "IDE       200  3884 72.8  4513 86.0  1781 36.4  3144 89.9  4052 95.3 131.5  0.9\n"
+			    "Odd."));
 	/* GNU time -v keeps its tab-led fields whole */
 	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
 			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
