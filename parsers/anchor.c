@@ -1,5 +1,6 @@
-/* anchor.c - anchors reduced to needles, searched with memchr/memmem; the
- * JIT-compiled alternation runs only on the lines that hold a needle. */
+/* anchor.c - anchors reduced to needles, searched in bucket tables (see
+ * anchor.h); the JIT-compiled alternation runs only on the lines that hold
+ * a needle. */
 #include "anchor.h"
 
 #include <limits.h>
