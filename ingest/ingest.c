@@ -338,33 +338,6 @@ struct reader {
 	bool eof;
 };
 
-/* Reads one more chunk (growing the buffer when it is full). */
-static int fill(struct reader *r)
-{
-	if (r->eof)
-		return 0;
-	if (r->cap - r->len < CHUNK) {
-		size_t cap = r->cap ? r->cap : CHUNK * 2;
-		while (cap - r->len < CHUNK)
-			cap *= 2;
-		char *b = realloc(r->buf, cap);
-		if (!b)
-			return -1;
-		r->buf = b;
-		r->cap = cap;
-	}
-	/* a bounded read: the buffer grows with what is kept, not with what
-	 * one read could take */
-	size_t n = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
-	long got = r->rd(r->rctx, r->buf + r->len, n);
-	if (got < 0)
-		return -2;
-	if (got == 0)
-		r->eof = true;
-	r->len += (size_t)got;
-	return 0;
-}
-
 /* Room for n more bytes after r->len (so that BL_TEXT_PAD zero bytes can
  * follow a window in place). */
 static int room(struct reader *r, size_t n)
@@ -379,6 +352,25 @@ static int room(struct reader *r, size_t n)
 		return -1;
 	r->buf = b;
 	r->cap = cap;
+	return 0;
+}
+
+/* Reads one more chunk (growing the buffer when it is full). */
+static int fill(struct reader *r)
+{
+	if (r->eof)
+		return 0;
+	if (room(r, CHUNK) < 0)
+		return -1;
+	/* a bounded read: the buffer grows with what is kept, not with what
+	 * one read could take */
+	size_t n = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+	long got = r->rd(r->rctx, r->buf + r->len, n);
+	if (got < 0)
+		return -2;
+	if (got == 0)
+		r->eof = true;
+	r->len += (size_t)got;
 	return 0;
 }
 

@@ -641,6 +641,25 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	return *p + nd->ntok <= len && verify(nd, t + *p);
 }
 
+/* The last bytes of the text, too few for a vector step, one by one
+ * from position q (needle first_i on): the end of both passes below. */
+static size_t next_needle_tail(const unsigned char *t, size_t len, size_t q, size_t first_i,
+			       size_t min_p, size_t *qpos, size_t *qi, size_t *which)
+{
+	size_t p;
+	for (; q < len; q++, first_i = 0)
+		for (size_t i = first_i; i < A.nneedles; i++)
+			if (found(t, len, q, i, min_p, &p)) {
+				*qpos = q;
+				*qi = i + 1;
+				*which = i;
+				return p;
+			}
+	*qpos = len;
+	*qi = 0;
+	return SIZE_MAX;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BL_HAVE_NIBBLE_PASS 1
 /* The AVX2 pass: each byte's two nibbles look up, in one shuffle each,
@@ -708,18 +727,7 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 				}
 		}
 	}
-	/* the last few bytes, one by one */
-	for (; q < len; q++, first_i = 0)
-		for (size_t i = first_i; i < n; i++)
-			if (found(t, len, q, i, min_p, &p)) {
-				*qpos = q;
-				*qi = i + 1;
-				*which = i;
-				return p;
-			}
-	*qpos = len;
-	*qi = 0;
-	return SIZE_MAX;
+	return next_needle_tail(t, len, q, first_i, min_p, qpos, qi, which);
 }
 #endif
 
@@ -762,18 +770,7 @@ static size_t next_needle_vec(const struct bl_message *m, size_t *qpos, size_t *
 				}
 		}
 	}
-	/* the last few bytes, one by one */
-	for (; q < len; q++, first_i = 0)
-		for (size_t i = first_i; i < n; i++)
-			if (found(t, len, q, i, min_p, &p)) {
-				*qpos = q;
-				*qi = i + 1;
-				*which = i;
-				return p;
-			}
-	*qpos = len;
-	*qi = 0;
-	return SIZE_MAX;
+	return next_needle_tail(t, len, q, first_i, min_p, qpos, qi, which);
 }
 
 static size_t next_needle(const struct bl_message *m, size_t *qpos, size_t *qi, size_t min_p,

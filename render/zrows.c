@@ -134,8 +134,9 @@ static size_t repeat_len(const unsigned char *p, size_t max)
 	return k;
 }
 
-/* Bytes p[0, len) that repeat the three before them, as matches. */
-static void repeat(struct bl_zrows *z, const unsigned char *p, size_t len)
+/* len (>= 3) bytes that repeat the three before them, as matches of at
+ * most 258 bytes (none shorter than 3 left at the end). */
+static void put_matches(struct bl_zrows *z, size_t len)
 {
 	size_t left = len;
 	while (left >= 3) {
@@ -145,6 +146,12 @@ static void repeat(struct bl_zrows *z, const unsigned char *p, size_t len)
 		put_bits(z, z->match[m], z->matchlen[m]);
 		left -= m;
 	}
+}
+
+/* Bytes p[0, len) that repeat the three before them, as matches. */
+static void repeat(struct bl_zrows *z, const unsigned char *p, size_t len)
+{
+	put_matches(z, len);
 	if (p[-1] == 0 && p[-2] == 0 && p[-3] == 0) {
 		/* zeros: a stays, b grows by len times a */
 		z->b = (uint32_t)((z->b + (uint64_t)len * z->a) % ADLER_MOD);
@@ -217,14 +224,7 @@ void bl_zrows_zeros(struct bl_zrows *z, size_t len)
 		bl_zrows_put(z, zeros, len);
 		return;
 	}
-	size_t left = len;
-	while (left >= 3) {
-		size_t m = left;
-		if (m > 258)
-			m = left - 258 < 3 ? left - 3 : 258;
-		put_bits(z, z->match[m], z->matchlen[m]);
-		left -= m;
-	}
+	put_matches(z, len);
 	z->b = (uint32_t)((z->b + (uint64_t)len * z->a) % ADLER_MOD);
 	z->total += len;
 }
