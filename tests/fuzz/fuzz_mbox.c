@@ -6,25 +6,7 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
-
-struct feed {
-	const uint8_t *data;
-	size_t size, pos, step;
-};
-
-static long rd(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	size_t n = f->size - f->pos;
-	if (n > f->step)
-		n = f->step;
-	if (n > cap)
-		n = cap;
-	memcpy(buf, f->data + f->pos, n);
-	f->pos += n;
-	f->step = f->step * 7 % 4093 + 1;
-	return (long)n;
-}
+#include "fuzz_feed.h"
 
 struct seen {
 	size_t n, bytes;
@@ -53,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct seen whole = {0, 0, n}, streamed = {0, 0, n};
 	bl_ingest_buffer_as((const char *)buf, n, BL_INPUT_MBOX, each, &whole);
 	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1};
-	bl_ingest_stream(rd, &f, BL_INPUT_AUTO, each, &streamed);
+	bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, each, &streamed);
 	if (whole.n != streamed.n || whole.bytes != streamed.bytes || whole.bytes != n)
 		abort();
 	free(buf);

@@ -8,25 +8,7 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
-
-struct feed {
-	const uint8_t *data;
-	size_t size, pos, step;
-};
-
-static long rd(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	size_t n = f->size - f->pos;
-	if (n > f->step)
-		n = f->step;
-	if (n > cap)
-		n = cap;
-	memcpy(buf, f->data + f->pos, n);
-	f->pos += n;
-	f->step = f->step * 7 % 4093 + 1;
-	return (long)n;
-}
+#include "fuzz_feed.h"
 
 struct out {
 	char *s;
@@ -101,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t overlap = window / (2 + (data[0] >> 3 & 7));
 	struct feed f = {data + 1, size - 1, 0, 1 + (data[0] >> 6) * 97};
 	struct state st = {size - 1, NULL, {NULL, 0, 0}};
-	bl_ingest_stream_window(rd, &f, BL_INPUT_TEXT, window, overlap, each, &st);
+	bl_ingest_stream_window(feed_read, &f, BL_INPUT_TEXT, window, overlap, each, &st);
 	bl_window_doc_free(st.w);
 	free(st.out.s);
 	return 0;
