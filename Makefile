@@ -48,7 +48,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
-	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check \
+	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-bench roundtrip bench-mbox samples-check replay-check
 
 all: build/benchlog
@@ -121,7 +121,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check \
-	pathological valgrind parallel-check replay-check fuzz-smoke
+	pathological valgrind parallel-check jobs-check replay-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -161,6 +161,11 @@ pathological: build/benchlog
 
 valgrind: build/benchlog
 	@./tests/valgrind.sh build/benchlog
+
+# `parse --jobs N` gives the serial run's output, byte for byte (built with
+# the sanitizers: the workers and the copying of their output are checked).
+jobs-check: build-san/benchlog
+	$(PYTHON) tests/jobs.py build-san/benchlog
 
 # A run under GNU parallel gives the serial run's documents.
 parallel-check: build/benchlog

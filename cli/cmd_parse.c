@@ -1,12 +1,16 @@
 /* cmd_parse.c - `benchlog parse`: inputs to benchlog/1 documents. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../parsers/benchlog.h"
 #include "cli.h"
+#include "jobs.h"
 
 static void help(void)
 {
@@ -16,6 +20,10 @@ static void help(void)
 	     "options:\n"
 	     "  -o, --output FILE  write to FILE (atomically: a temporary file renamed)\n"
 	     "      --jsonl        one compact document per line (JSON Lines)\n"
+	     "  -j, --jobs N       parse in N processes (0: one per processor); inputs,\n"
+	     "                     and the pieces of an mbox cut at its messages, are\n"
+	     "                     run at once and their documents written in order:\n"
+	     "                     the output is the serial run's, byte for byte\n"
 	     "  -q, --quiet        do not print diagnostics on stderr\n"
 	     "      --strict       exit 1 when a document has an error diagnostic\n"
 	     "      --input-format auto|text|mbox|eml|html|qp\n"
@@ -97,11 +105,204 @@ static int each_message(struct bl_message *m, void *vctx)
 	return 0;
 }
 
+/* What a task ended with (cli_jobs_run ORs them). */
+enum { TASK_DATA = 1, TASK_ERRORS = 2, TASK_WRITE_FAILED = 4 };
+
+/* One input, or one piece of an mbox input: bytes [at.offset, end). */
+struct task {
+	const char *file; /* as given; "-" is stdin */
+	bool piece;
+	struct bl_mbox_cut at;
+	size_t end;
+};
+
+/* A piece read to its end and no further. */
+struct piece_reader {
+	int fd;
+	size_t left;
+};
+
+static long read_piece(void *vp, char *buf, size_t cap)
+{
+	struct piece_reader *p = vp;
+	if (cap > p->left)
+		cap = p->left;
+	if (!cap)
+		return 0;
+	long got = cli_read_chunk(&p->fd, buf, cap);
+	if (got > 0)
+		p->left -= (size_t)got;
+	return got;
+}
+
+/* Parses one task's input into c->out: TASK_* flags. */
+static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_format fmt)
+{
+	c->path = strcmp(t->file, "-") == 0 ? "<stdin>" : t->file;
+	size_t errors = c->errors;
+	int status = 0;
+	int fd = cli_open_input(t->file);
+	if (fd >= 0 && t->piece && lseek(fd, (off_t)t->at.offset, SEEK_SET) < 0) {
+		cli_close_input(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		cli_error("%s: %s", c->path, strerror(errno));
+		return TASK_DATA;
+	}
+	int r;
+	if (t->piece) {
+		struct piece_reader p = {fd, t->end - t->at.offset};
+		r = bl_ingest_mbox_piece(read_piece, &p, &t->at, each_message, c);
+	} else {
+		/* streamed: an mbox is never held whole in memory */
+		r = bl_ingest_stream(cli_read_chunk, &fd, fmt, each_message, c);
+	}
+	int e = errno;
+	cli_close_input(fd);
+	/* a read error or a failure between windows: no document */
+	bl_window_doc_free(c->windows);
+	c->windows = NULL;
+	if (r == -2) {
+		cli_error("%s: %s", c->path, strerror(e));
+		status |= TASK_DATA;
+	} else if (r != 0) {
+		cli_error("%s: out of memory", c->path);
+		status |= TASK_DATA;
+	}
+	if (c->errors > errors)
+		status |= TASK_ERRORS;
+	if (c->write_failed)
+		status |= TASK_WRITE_FAILED;
+	return status;
+}
+
+/* The tasks of a parallel run. */
+struct plan {
+	char **files;
+	size_t nfiles;
+	enum bl_input_format fmt;
+	struct parse_ctx *ctx;
+	struct task *tasks;
+	size_t ntasks, cap;
+};
+
+/* A piece of an mbox is worth its own process from this size on (a
+ * process costs a fork and its patterns' compilation, about 10 ms). */
+#define PIECE_MIN ((size_t)1 << 20)
+/* Pieces per job: when the benchmarks gather in one part of an archive,
+ * smaller pieces still keep every process busy to the end. */
+#define PIECES_PER_JOB 4
+
+static int add_task(struct plan *p, struct task t)
+{
+	if (p->ntasks == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		struct task *n = realloc(p->tasks, cap * sizeof *n);
+		if (!n)
+			return -1;
+		p->tasks = n;
+		p->cap = cap;
+	}
+	p->tasks[p->ntasks++] = t;
+	return 0;
+}
+
+/* Whether file is an mbox of at least two pieces: a regular file whose
+ * first bytes (as many as a streamed reading looks at) say so. */
+static bool splittable(const char *file, enum bl_input_format fmt, unsigned jobs, size_t *size)
+{
+	if (jobs < 2 || strcmp(file, "-") == 0 || (fmt != BL_INPUT_AUTO && fmt != BL_INPUT_MBOX))
+		return false;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		  (size_t)st.st_size >= 2 * PIECE_MIN;
+	if (ok && fmt == BL_INPUT_AUTO) {
+		static char head[1 << 16];
+		ssize_t n = pread(fd, head, sizeof head, 0);
+		ok = n > 0 && bl_detect_format(head, (size_t)n) == BL_INPUT_MBOX;
+	}
+	close(fd);
+	*size = ok ? (size_t)st.st_size : 0;
+	return ok;
+}
+
+/* Cuts each large mbox into pieces of about size / jobs (each a task);
+ * every other input is one task. -1 after a message. */
+static int make_plan(struct plan *p, unsigned jobs)
+{
+	for (size_t i = 0; i < p->nfiles; i++) {
+		const char *file = p->files[i];
+		size_t size;
+		if (!splittable(file, p->fmt, jobs, &size)) {
+			if (add_task(p, (struct task){.file = file}) < 0)
+				goto oom;
+			continue;
+		}
+		size_t n = size / PIECE_MIN, most = (size_t)jobs * PIECES_PER_JOB;
+		if (n > most)
+			n = most;
+		size_t *targets = malloc(n * sizeof *targets);
+		struct bl_mbox_cut *cuts = malloc(n * sizeof *cuts);
+		if (!targets || !cuts) {
+			free(targets);
+			free(cuts);
+			goto oom;
+		}
+		for (size_t k = 1; k < n; k++)
+			targets[k - 1] = size / n * k;
+		int fd = open(file, O_RDONLY | O_CLOEXEC);
+		int r = fd < 0 ? -2 : bl_mbox_cuts(cli_read_chunk, &fd, targets, n - 1, cuts);
+		if (fd >= 0)
+			close(fd);
+		int added = 0;
+		if (r == -2) {
+			/* read whole, by one process, which reports the error */
+			added = add_task(p, (struct task){.file = file});
+		} else if (r == 0) {
+			struct task t = {.file = file, .piece = true, .at = bl_mbox_start};
+			for (size_t k = 0; k + 1 < n && added == 0; k++) {
+				/* a piece that would be empty joins the next */
+				if (cuts[k].offset <= t.at.offset || cuts[k].offset >= size)
+					continue;
+				t.end = cuts[k].offset;
+				added = add_task(p, t);
+				t.at = cuts[k];
+			}
+			t.end = size;
+			if (added == 0)
+				added = add_task(p, t);
+		}
+		free(targets);
+		free(cuts);
+		if (r == -1 || added < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	cli_error("parse: out of memory");
+	free(p->tasks);
+	p->tasks = NULL;
+	return -1;
+}
+
+static int job_task(size_t i, FILE *out, void *arg)
+{
+	struct plan *p = arg;
+	struct parse_ctx c = *p->ctx;
+	c.out = out;
+	return run_task(&c, &p->tasks[i], p->fmt);
+}
+
 int cmd_parse(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
-		{"jsonl", no_argument, NULL, 'j'},
+		{"jsonl", no_argument, NULL, 'L'},
+		{"jobs", required_argument, NULL, 'j'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"strict", no_argument, NULL, 's'},
 		{"input-format", required_argument, NULL, 'f'},
@@ -109,14 +310,26 @@ int cmd_parse(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *output = NULL;
+	unsigned jobs = 1;
 	bool jsonl = false, quiet = false, strict = false;
 	enum bl_input_format fmt = BL_INPUT_AUTO;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': output = optarg; break;
-		case 'j': jsonl = true; break;
+		case 'L': jsonl = true; break;
+		case 'j': {
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' || n > 1024) {
+				cli_error("parse: --jobs takes a number from 0 to 1024, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			jobs = n ? (unsigned)n : cli_jobs_cpus();
+			break;
+		}
 		case 'q': quiet = true; break;
 		case 's': strict = true; break;
 		case 'f':
@@ -137,31 +350,33 @@ int cmd_parse(int argc, char **argv)
 	struct cli_out out;
 	if (cli_out_open(&out, output) < 0)
 		return EXIT_DATA;
-	int rc = EXIT_OK;
 	struct parse_ctx ctx = {.out = out.f, .jsonl = jsonl, .quiet = quiet};
-	for (int i = 0; i < nfiles; i++) {
-		ctx.path = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
-		int fd = cli_open_input(files[i]);
-		if (fd < 0) {
-			cli_error("%s: %s", ctx.path, strerror(errno));
-			rc = EXIT_DATA;
-			continue;
+	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = fmt, .ctx = &ctx};
+	int status = 0;
+	if (jobs == 1) {
+		for (size_t i = 0; i < plan.nfiles; i++) {
+			struct task t = {.file = files[i]};
+			status |= run_task(&ctx, &t, fmt);
 		}
-		/* streamed: an mbox is never held whole in memory */
-		int r = bl_ingest_stream(cli_read_chunk, &fd, fmt, each_message, &ctx);
-		int e = errno;
-		cli_close_input(fd);
-		/* a read error or a failure between windows: no document */
-		bl_window_doc_free(ctx.windows);
-		ctx.windows = NULL;
-		if (r == -2) {
-			cli_error("%s: %s", ctx.path, strerror(e));
-			rc = EXIT_DATA;
-		} else if (r != 0) {
-			cli_error("%s: out of memory", ctx.path);
-			rc = EXIT_DATA;
+	} else {
+		if (make_plan(&plan, jobs) < 0) {
+			cli_out_abort(&out);
+			return EXIT_DATA;
 		}
+		status = cli_jobs_run(plan.ntasks, jobs, job_task, &plan, out.f);
+		free(plan.tasks);
+		if (status & CLI_JOB_FAILED) {
+			cli_error("%s: not written: a worker failed",
+				  output ? output : "standard output");
+			cli_out_abort(&out);
+			return EXIT_DATA;
+		}
+		if (status & TASK_ERRORS)
+			ctx.errors++;
 	}
+	if (status & TASK_WRITE_FAILED)
+		ctx.write_failed = 1;
+	int rc = status & TASK_DATA ? EXIT_DATA : EXIT_OK;
 	if (ctx.write_failed) {
 		cli_error("%s: write error", output ? output : "standard output");
 		cli_out_abort(&out);

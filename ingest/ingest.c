@@ -490,6 +490,73 @@ static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t win
 	}
 }
 
+/* A message framed in an mbox: raw bytes and where they begin in the
+ * whole input. A non-zero return stops the framing. */
+typedef int (*frame_fn)(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx);
+
+/* Splits the mbox read by r at its "From " lines, from the message start
+ * `at` on, and hands each message to fn before the next is read: memory
+ * holds one message and a chunk. */
+static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, frame_fn fn, void *fctx)
+{
+	/* buf[0] is at input offset `base` */
+	size_t base = at->offset, start = 0, scan = 0, line = at->line, index = at->index;
+	int rc;
+	for (;;) {
+		bool inc;
+		size_t sep = next_separator(r->buf, r->len, scan, r->eof, &inc);
+		if (sep < r->len && !inc) {
+			if (sep > start) {
+				struct bl_mbox_cut m = {base + start, line, index++};
+				if ((rc = fn(r->buf + start, sep - start, &m, fctx)))
+					return rc;
+				line += count_lines(r->buf + start, sep - start);
+			}
+			start = sep;
+			scan = sep;
+			continue;
+		}
+		if (r->eof) {
+			/* an empty input is one empty message (a piece that
+			 * begins at the end of its input holds none) */
+			if (r->len > start || (index == 0 && at->offset == 0)) {
+				struct bl_mbox_cut m = {base + start, line, index++};
+				return fn(r->buf ? r->buf + start : "", r->len - start, &m, fctx);
+			}
+			return 0;
+		}
+		/* keep only the current message, then read on */
+		/* resume the search at the '\n' before a cut candidate line, or
+		 * where "\nFrom " may straddle the end of what was read */
+		size_t keep_from = inc ? sep - 1 : (r->len >= 6 ? r->len - 6 : 0);
+		if (keep_from < start)
+			keep_from = start;
+		if (start)
+			memmove(r->buf, r->buf + start, r->len - start);
+		r->len -= start;
+		base += start;
+		scan = keep_from - start;
+		start = 0;
+		if ((rc = fill(r)) < 0)
+			return rc;
+	}
+}
+
+const struct bl_mbox_cut bl_mbox_start = {0, 1, 0};
+
+struct decode_each {
+	enum bl_input_format fmt;
+	bl_message_fn each;
+	void *ctx;
+};
+
+static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
+{
+	const struct decode_each *d = fctx;
+	return one_message(raw, len, at->offset, at->line, at->index, d->fmt, false, d->each,
+			   d->ctx);
+}
+
 int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 			    size_t window, size_t overlap, bl_message_fn each, void *ctx)
 {
@@ -519,44 +586,7 @@ int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		rc = one_message(r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, r.buf != NULL, each, ctx);
 		goto out;
 	}
-	/* mbox: one message at a time; buf[0] is at file offset `base` */
-	size_t base = 0, start = 0, scan = 0, line = 1, index = 0;
-	for (;;) {
-		bool inc;
-		size_t sep = next_separator(r.buf, r.len, scan, r.eof, &inc);
-		if (sep < r.len && !inc) {
-			if (sep > start) {
-				rc = one_message(r.buf + start, sep - start, base + start, line, index++,
-						 fmt, false, each, ctx);
-				if (rc)
-					goto out;
-				line += count_lines(r.buf + start, sep - start);
-			}
-			start = sep;
-			scan = sep;
-			continue;
-		}
-		if (r.eof) {
-			if (r.len > start || index == 0)
-				rc = one_message(r.buf + start, r.len - start, base + start, line,
-						 index++, fmt, false, each, ctx);
-			goto out;
-		}
-		/* keep only the current message, then read on */
-		/* resume the search at the '\n' before a cut candidate line, or
-		 * where "\nFrom " may straddle the end of what was read */
-		size_t keep_from = inc ? sep - 1 : (r.len >= 6 ? r.len - 6 : 0);
-		if (keep_from < start)
-			keep_from = start;
-		if (start)
-			memmove(r.buf, r.buf + start, r.len - start);
-		r.len -= start;
-		base += start;
-		scan = keep_from - start;
-		start = 0;
-		if ((rc = fill(&r)) < 0)
-			goto out;
-	}
+	rc = frame_mbox(&r, &bl_mbox_start, decode_each, &(struct decode_each){fmt, each, ctx});
 out:
 	free(r.buf);
 	return rc;
@@ -567,4 +597,47 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 {
 	return bl_ingest_stream_window(rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each,
 				       ctx);
+}
+
+int bl_ingest_mbox_piece(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *at,
+			 bl_message_fn each, void *ctx)
+{
+	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	int rc = frame_mbox(&r, at, decode_each,
+			    &(struct decode_each){BL_INPUT_MBOX, each, ctx});
+	free(r.buf);
+	return rc;
+}
+
+struct cuts {
+	const size_t *targets;
+	size_t n, done;
+	struct bl_mbox_cut *cuts;
+	size_t end; /* where the last message seen ends */
+};
+
+/* Stops the framing (1) once every target has its message. */
+static int take_cut(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
+{
+	(void)raw;
+	struct cuts *c = fctx;
+	while (c->done < c->n && at->offset >= c->targets[c->done])
+		c->cuts[c->done++] = *at;
+	c->end = at->offset + len;
+	return c->done == c->n;
+}
+
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
+		 struct bl_mbox_cut *cuts)
+{
+	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	struct cuts c = {targets, n, 0, cuts, 0};
+	int rc = n ? frame_mbox(&r, &bl_mbox_start, take_cut, &c) : 0;
+	free(r.buf);
+	if (rc < 0)
+		return rc;
+	/* no message starts at or after these: they begin at the end */
+	for (size_t k = c.done; k < n; k++)
+		cuts[k] = (struct bl_mbox_cut){c.end, 0, 0};
+	return 0;
 }

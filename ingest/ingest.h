@@ -60,4 +60,29 @@ int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 			    size_t window, size_t overlap, bl_message_fn each, void *ctx);
 
+
+/* Where a message of an mbox begins in the whole input: byte offset, line
+ * (from 1) and message index (from 0). */
+struct bl_mbox_cut {
+	size_t offset, line, index;
+};
+extern const struct bl_mbox_cut bl_mbox_start; /* {0, 1, 0} */
+
+/* Where to cut an mbox so that its pieces, each read by
+ * bl_ingest_mbox_piece, give the messages of a whole reading: for each of
+ * the n ascending byte offsets in targets, the first message that begins
+ * at or after it (cuts[k].offset is the input's size, line and index 0,
+ * when none does). Frames the input without decoding it and reads no
+ * further than the last target's message. Returns 0, -1 when memory ran
+ * out, -2 on a read error. */
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
+		 struct bl_mbox_cut *cuts);
+
+/* Ingests one piece of an mbox, read by rd from the message start `at`
+ * (from bl_mbox_cuts) to the next cut: offsets, lines and message indexes
+ * count from the start of the whole input, as in a whole reading.
+ * Returns as bl_ingest_stream. */
+int bl_ingest_mbox_piece(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *at,
+			 bl_message_fn each, void *ctx);
+
 #endif

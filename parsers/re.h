@@ -1,9 +1,8 @@
 /* re.h - PCRE2 patterns compiled once, with JIT, on first use.
  *
- * A `struct bl_re` is a static pattern plus its compiled code. The library
- * is single-threaded per process unless bl_re_compile_all() ran first (then
- * matching only reads the code, and each call uses its own match data
- * through the caller's struct bl_re_match). */
+ * A `struct bl_re` is a static pattern plus its compiled code, compiled
+ * by the first match: the library is single-threaded per process (`parse
+ * --jobs` runs processes). */
 #ifndef BL_RE_H
 #define BL_RE_H
 

@@ -23,6 +23,7 @@ and bash's own `time` output. Big files are written by repeating one
 generated chunk, so generation takes seconds.
 """
 import argparse
+import filecmp
 import hashlib
 import os
 import quopri
@@ -384,6 +385,8 @@ def main():
         status = "ok" if st[0] == 0 else "exit %d" % st[0]
         if st[0] != 0 and st[1]:
             status += ": " + st[1].strip().splitlines()[-1][:60]
+        elif key == "archive":
+            status += ", met" if cpu / max(gcpu, 1e-3) <= 2 else ", MISSED"
         rows.append((label, "%.0f" % size, "%.2f" % dt, "%.2f" % cpu,
                      "%.0f" % (size / max(cpu, 1e-3)), "%.1f" % (rss / 1024),
                      "%.2fx" % (cpu / max(gcpu, 1e-3)), "%.2fx" % (dt / max(gdt, 1e-3)),
@@ -391,6 +394,25 @@ def main():
         rows.append(("  grep -cE (LC_ALL=C)", "%.0f" % size, "%.2f" % gdt, "%.2f" % gcpu,
                      "%.0f" % (size / max(gcpu, 1e-3)), "%.1f" % (grss / 1024), "1.00x",
                      "1.00x", "-", "", "floor"))
+        if key != "archive":
+            continue
+        # the same archive with --jobs (one process per core, pieces cut at
+        # its messages): wall clock against grep's, output against serial
+        jobs = os.cpu_count() or 1
+        jout = OUT / "out-archive-jobs.jsonl"
+        jdt, jcpu, jrss, jst = measure([binpath, "parse", "--jsonl", "-q", "--jobs", str(jobs),
+                                        str(path)], stdout_path=str(jout))
+        if jdt is None:
+            rows.append(("  --jobs %d" % jobs, "%.0f" % size, ">%d" % TIMEOUT, "-", "-", "-",
+                         "-", "-", "-", "wall<=2x", "timeout"))
+            continue
+        equal = jst[0] == 0 and filecmp.cmp(str(out), str(jout), shallow=False)
+        ratio = jdt / max(gdt, 1e-3)
+        rows.append(("  --jobs %d" % jobs, "%.0f" % size, "%.2f" % jdt, "%.2f" % jcpu,
+                     "%.0f" % (size / max(jdt, 1e-3)), "%.1f" % (jrss / 1024),
+                     "%.2fx" % (jcpu / max(gcpu, 1e-3)), "%.2fx" % ratio, count_runs(jout),
+                     "wall<=2x", ("met" if ratio <= 2 else "MISSED") +
+                     (", = serial" if equal else ", DIFFERS from serial")))
 
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")
@@ -446,7 +468,9 @@ def main():
     print("resident set (wait4 in rss_run, which forks from a ~1 MB image). cpu/grep is")
     print("the ratio the targets use (the machine may be shared); both ratios are")
     print("measured in this run. chart: `benchlog chart -o bars.FMT bars.json`, the")
-    print("whole command, least wall and least CPU of 3 runs.")
+    print("whole command, least wall and least CPU of 3 runs. --jobs N: the archive in")
+    print("N processes (N = cores), its MB/s over wall time, RSS the largest process's;")
+    print("'= serial': its output is byte for byte the serial run's.")
     return 0
 
 

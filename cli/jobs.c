@@ -1,0 +1,190 @@
+/* jobs.c - tasks run in child processes, their output kept in order (see
+ * jobs.h). */
+#include "jobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+struct job {
+	pid_t pid;   /* 0: not started or reaped */
+	int out, err; /* the kept output and stderr; -1 when closed */
+	int status;  /* the task's, or CLI_JOB_FAILED */
+	int done;
+};
+
+unsigned cli_jobs_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* An unlinked temporary file in $TMPDIR (or /tmp); -1 with errno set. */
+static int temp_fd(void)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/benchlog-job.XXXXXX", dir) >= sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = mkostemp(path, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* The child: the task's documents into j->out, its stderr into j->err. */
+static void child(size_t i, const struct job *j, cli_task_fn task, void *arg)
+{
+	if (dup2(j->err, STDERR_FILENO) < 0)
+		_exit(CLI_JOB_FAILED);
+	FILE *out = fdopen(dup(j->out), "w");
+	if (!out)
+		_exit(CLI_JOB_FAILED);
+	int st = task(i, out, arg) & 63;
+	if (fflush(out) != 0 || ferror(out))
+		st = CLI_JOB_FAILED;
+	fflush(stderr);
+	/* _exit: the parent's stdio buffers and exit handlers are not ours */
+	_exit(st);
+}
+
+/* Appends what fd holds to f. */
+static int copy_out(int fd, FILE *f)
+{
+	char buf[1 << 16];
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
+		if (fwrite(buf, 1, (size_t)r, f) != (size_t)r)
+			return -1;
+	}
+}
+
+static void close_job(struct job *j)
+{
+	if (j->out >= 0)
+		close(j->out);
+	if (j->err >= 0)
+		close(j->err);
+	j->out = j->err = -1;
+}
+
+/* Starts task i; 0, or -1 after a message. */
+static int start(size_t i, struct job *j, cli_task_fn task, void *arg, FILE *out)
+{
+	j->out = temp_fd();
+	j->err = j->out >= 0 ? temp_fd() : -1;
+	if (j->err < 0) {
+		cli_error("cannot keep a worker's output: %s", strerror(errno));
+		close_job(j);
+		return -1;
+	}
+	/* what is buffered here would be written again by the child */
+	fflush(out);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error("cannot start a worker: %s", strerror(errno));
+		close_job(j);
+		return -1;
+	}
+	if (pid == 0)
+		child(i, j, task, arg);
+	j->pid = pid;
+	return 0;
+}
+
+/* Waits for one running child and records how it ended. */
+static void reap(struct job *jobs, size_t n)
+{
+	int ws;
+	pid_t pid;
+	while ((pid = waitpid(-1, &ws, 0)) < 0 && errno == EINTR)
+		;
+	if (pid < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].pid != pid)
+			continue;
+		jobs[i].pid = 0;
+		jobs[i].done = 1;
+		if (WIFEXITED(ws)) {
+			jobs[i].status = WEXITSTATUS(ws);
+		} else {
+			jobs[i].status = CLI_JOB_FAILED;
+			cli_error("worker %zu of %zu was killed by signal %d", i + 1, n,
+				  WIFSIGNALED(ws) ? WTERMSIG(ws) : 0);
+		}
+		return;
+	}
+}
+
+int cli_jobs_run(size_t n, unsigned jobs, cli_task_fn task, void *arg, FILE *out)
+{
+	struct job *j = calloc(n ? n : 1, sizeof *j);
+	if (!j) {
+		cli_error("out of memory");
+		return CLI_JOB_FAILED;
+	}
+	for (size_t i = 0; i < n; i++)
+		j[i].out = j[i].err = -1;
+	/* tasks started but not yet copied out: at most twice the jobs, so
+	 * that one slow task does not leave every later output waiting in
+	 * temporary files */
+	size_t window = 2 * (size_t)jobs;
+	size_t next = 0, flushed = 0, running = 0;
+	int result = 0;
+	while (flushed < n) {
+		while (next < n && running < jobs && next < flushed + window &&
+		       !(result & CLI_JOB_FAILED)) {
+			if (start(next, &j[next], task, arg, out) < 0) {
+				result |= CLI_JOB_FAILED;
+				break;
+			}
+			next++;
+			running++;
+		}
+		/* in order: each task's output once it and those before it ended */
+		while (flushed < next && j[flushed].done) {
+			struct job *f = &j[flushed++];
+			if (copy_out(f->out, out) < 0 || copy_out(f->err, stderr) < 0) {
+				cli_error("cannot copy a worker's output: %s", strerror(errno));
+				f->status |= CLI_JOB_FAILED;
+			}
+			result |= f->status;
+			close_job(f);
+		}
+		if (flushed == next && (next == n || result & CLI_JOB_FAILED))
+			break;
+		if (running) {
+			reap(j, next);
+			running--;
+		}
+	}
+	/* after a failure: the workers still running are waited for */
+	while (running) {
+		reap(j, next);
+		running--;
+	}
+	for (size_t i = 0; i < n; i++)
+		close_job(&j[i]);
+	free(j);
+	return result;
+}
