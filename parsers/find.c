@@ -43,3 +43,23 @@ size_t bl_ascii_span(const char *s, size_t n)
 		i++;
 	return i;
 }
+
+size_t bl_count_byte(const char *s, size_t n, char c)
+{
+	size_t total = 0, i = 0;
+	const v16 want = (v16){0} + (unsigned char)c;
+	while (i + 16 <= n) {
+		/* a count per lane, one byte each: summed every 255 steps */
+		v16 acc = {0};
+		for (unsigned step = 0; step < 255 && i + 16 <= n; step++, i += 16) {
+			v16 v;
+			memcpy(&v, s + i, 16);
+			acc -= (v16)(v == want); /* a match is 0xFF: -1 */
+		}
+		for (unsigned j = 0; j < 16; j++)
+			total += acc[j];
+	}
+	for (; i < n; i++)
+		total += s[i] == c;
+	return total;
+}

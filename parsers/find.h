@@ -36,6 +36,9 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
 /* How many bytes at s (at most n) are ASCII other than NUL; 16 a step. */
 size_t bl_ascii_span(const char *s, size_t n);
 
+/* How many bytes of s[0, n) are c; 16 bytes a step. */
+size_t bl_count_byte(const char *s, size_t n, char c);
+
 /* The first ASCII digit in s[0, n), or NULL; 16 bytes a step. */
 const char *bl_find_digit(const char *s, size_t n);
 

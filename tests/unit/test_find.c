@@ -33,8 +33,37 @@ static size_t ref_ascii(const char *s, size_t n)
 	return i;
 }
 
+static size_t ref_count(const char *s, size_t n, char c)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += s[i] == c;
+	return k;
+}
+
+/* Counts over more than 255 steps of 16 (the lanes' limit) and every
+ * alignment of the ends. */
+static void test_count(void)
+{
+	static char big[16 * 600 + 40];
+	for (size_t i = 0; i < sizeof big; i++)
+		big[i] = (char)(i % 3 == 0 ? '\n' : i % 7 == 0 ? '\xff' : 'a');
+	for (size_t from = 0; from < 20; from++)
+		for (size_t cut = 0; cut < 20; cut++) {
+			size_t n = sizeof big - from - cut;
+			CHECK(bl_count_byte(big + from, n, '\n') == ref_count(big + from, n, '\n'));
+			CHECK(bl_count_byte(big + from, n, '\xff') == ref_count(big + from, n, '\xff'));
+		}
+	/* every byte the same: 255 matches a lane before the sum */
+	memset(big, '\n', sizeof big);
+	CHECK(bl_count_byte(big, sizeof big, '\n') == sizeof big);
+	CHECK(bl_count_byte(big, sizeof big, 'x') == 0);
+	CHECK(bl_count_byte("", 0, '\n') == 0);
+}
+
 int main(void)
 {
+	test_count();
 	/* a literal found by each of its bytes, wherever it sits */
 	static const char *const needles[] = {"\nFrom ", "geli ", "% cpu ", "+", ", ", "sec = ", "MPTY"};
 	char text[200];
