@@ -6,8 +6,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include "cli.h"
@@ -43,8 +47,16 @@ static int temp_fd(void)
 }
 
 /* The child: the task's documents into j->out, its stderr into j->err. */
-static void child(size_t i, const struct job *j, cli_task_fn task, void *arg)
+static void child(size_t i, const struct job *j, cli_task_fn task, void *arg, pid_t parent)
 {
+#ifdef __linux__
+	/* a parent gone (Ctrl-C, or `| head` closing the pipe) ends the
+	 * workers too, rather than leaving them to finish unread */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+		_exit(CLI_JOB_FAILED);
+#else
+	(void)parent;
+#endif
 	if (dup2(j->err, STDERR_FILENO) < 0)
 		_exit(CLI_JOB_FAILED);
 	FILE *out = fdopen(dup(j->out), "w");
@@ -99,14 +111,14 @@ static int start(size_t i, struct job *j, cli_task_fn task, void *arg, FILE *out
 	/* what is buffered here would be written again by the child */
 	fflush(out);
 	fflush(stderr);
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		cli_error("cannot start a worker: %s", strerror(errno));
 		close_job(j);
 		return -1;
 	}
 	if (pid == 0)
-		child(i, j, task, arg);
+		child(i, j, task, arg, parent);
 	j->pid = pid;
 	return 0;
 }
