@@ -7,7 +7,7 @@ Compared with the serial run (`--jobs 1`): standard output, standard
 error (the diagnostics, in the same order) and the exit status, for
 1. every corpus input and seed as separate files, with a missing file
    among them (exit 1 and its message in the same place);
-2. an mbox of over 8 MB (every input as a message, repeated with messages
+2. an mbox of over 12 MB (every input as a message, repeated with messages
    of prose between them), which --jobs cuts into pieces at its messages:
    offsets, lines and message indexes must still count from the start of
    the whole file; in JSON Lines and indented, and through -o;
@@ -62,7 +62,7 @@ def main():
     mbox = work / "archive.mbox"
     with open(mbox, "wb") as f:
         i = 0
-        while f.tell() < 9 << 20:
+        while f.tell() < 13 << 20:
             for path in inputs:
                 body = Path(path).read_bytes()
                 body = b"\n".join(b">" + x if x.startswith(b"From ") else x

@@ -244,7 +244,8 @@ def generate(scale):
     stamp = OUT / "stamp"
     me = hashlib.sha256(Path(__file__).read_bytes() + repr(scale).encode()).hexdigest()
     files = {k: OUT / v for k, v in (("archive", "archive.mbox"), ("dense", "dense.txt"),
-                                      ("flat", "flat.txt"), ("bars", "bars.txt"),
+                                      ("flat", "flat.txt"), ("flat_half", "flat-half.txt"),
+                                      ("bars", "bars.txt"),
                                       ("time1", "time1.txt"))}
     if stamp.exists() and stamp.read_text() == me and all(p.exists() for p in files.values()):
         return files, None
@@ -262,11 +263,12 @@ def generate(scale):
     flat = chunk.replace("\n", " ")
     size = int(100 * MB * scale)
     data = flat.encode()
-    with open(files["flat"], "wb") as f:
-        left = size
-        while left > 0:
-            f.write(data[:left])
-            left -= len(data[:left])
+    for key, want in (("flat", size), ("flat_half", size // 2)):
+        with open(files[key], "wb") as f:
+            left = want
+            while left > 0:
+                f.write(data[:left])
+                left -= len(data[:left])
     # (d) 100 runs with 100 labels, for the chart
     bars = "".join("*** config %03d:\n$ dd if=/dev/zero of=/tmp/x bs=1M count=64\n"
                    "64+0 records in\n64+0 records out\n"
@@ -394,6 +396,18 @@ def main():
         rows.append(("  grep -cE (LC_ALL=C)", "%.0f" % size, "%.2f" % gdt, "%.2f" % gcpu,
                      "%.0f" % (size / max(gcpu, 1e-3)), "%.1f" % (grss / 1024), "1.00x",
                      "1.00x", "-", "", "floor"))
+        if key == "flat":
+            # linear time: the first half of the same line, against the whole
+            hpath = files["flat_half"]
+            hsize = hpath.stat().st_size / MB
+            hdt, hcpu, hrss, hst = measure([binpath, "parse", "--jsonl", "-q", str(hpath)])
+            if hdt is not None:
+                grow = cpu / max(hcpu, 1e-3)
+                rows.append(("  its first half", "%.0f" % hsize, "%.2f" % hdt, "%.2f" % hcpu,
+                             "%.0f" % (hsize / max(hcpu, 1e-3)), "%.1f" % (hrss / 1024), "-",
+                             "-", "-", "linear",
+                             "whole/half cpu %.2fx: %s" % (grow, "linear" if grow < 2.4
+                                                             else "NOT linear")))
         if key != "archive":
             continue
         # the same archive with --jobs (one process per core, pieces cut at
