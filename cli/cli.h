@@ -37,6 +37,14 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
 #include <jansson.h>
 int cli_load_docs(char **files, int nfiles, json_t *docs);
+/* The array for cli_load_docs, and its end (docs.c): documents parsed from
+ * JSON live in blocks dropped at once by cli_docs_free. Between
+ * cli_docs_arena(true) and (false) jansson allocates from the blocks;
+ * cli_docs_foreign says the array also holds values from malloc. */
+json_t *cli_docs_new(void);
+void cli_docs_free(json_t *docs);
+void cli_docs_arena(bool on);
+void cli_docs_foreign(void);
 /* A bl_write_fn onto a FILE * context. */
 int cli_write_out(void *ctx, const unsigned char *data, size_t len);
 

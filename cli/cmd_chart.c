@@ -130,7 +130,7 @@ int cmd_chart(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	json_t *docs = json_array();
+	json_t *docs = cli_docs_new();
 	int rc = EXIT_OK;
 	if (!docs)
 		return EXIT_DATA;
@@ -140,7 +140,7 @@ int cmd_chart(int argc, char **argv)
 	char err[160];
 	if (bl_chart_build(docs, &o, &charts, err, sizeof err) < 0) {
 		cli_error("chart: %s", err);
-		json_decref(docs);
+		cli_docs_free(docs);
 		return o.where && strcmp(err, "out of memory") != 0 ? EXIT_USAGE : EXIT_DATA;
 	}
 	if (charts.n == 0) {
@@ -174,6 +174,6 @@ int cmd_chart(int argc, char **argv)
 				charts.n, output, charts.v[0].id);
 	}
 	bl_charts_free(&charts);
-	json_decref(docs);
+	cli_docs_free(docs);
 	return rc;
 }

@@ -61,13 +61,13 @@ int cmd_table(int argc, char **argv)
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
 
-	json_t *docs = json_array();
+	json_t *docs = cli_docs_new();
 	if (!docs)
 		return EXIT_DATA;
 	int rc = cli_load_docs(files, nfiles, docs) < 0 ? EXIT_DATA : EXIT_OK;
 	struct cli_out out;
 	if (cli_out_open(&out, output) < 0) {
-		json_decref(docs);
+		cli_docs_free(docs);
 		return EXIT_DATA;
 	}
 	int bad = 0;
@@ -81,7 +81,7 @@ int cmd_table(int argc, char **argv)
 		if (ok < 0) {
 			cli_error("table: %s", err);
 			cli_out_abort(&out);
-			json_decref(docs);
+			cli_docs_free(docs);
 			return EXIT_USAGE;
 		}
 		bl_charts_free(&probe);
@@ -91,7 +91,7 @@ int cmd_table(int argc, char **argv)
 		if (bl_chart_build(docs, &o, &charts, err, sizeof err) < 0) {
 			cli_error("table: %s", err);
 			cli_out_abort(&out);
-			json_decref(docs);
+			cli_docs_free(docs);
 			return EXIT_USAGE;
 		}
 		if (charts.n == 0) {
@@ -107,7 +107,7 @@ int cmd_table(int argc, char **argv)
 		}
 		bl_charts_free(&charts);
 	}
-	json_decref(docs);
+	cli_docs_free(docs);
 	if (bad) {
 		cli_error("%s: write error", output ? output : "standard output");
 		cli_out_abort(&out);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../parsers/benchlog.h"
+#include "../render/render.h"
 #include "cli.h"
 
 struct collect {
@@ -19,6 +20,7 @@ static int each_message(struct bl_message *m, void *vctx)
 	json_t *doc = bl_parse_message(m, c->path);
 	if (!doc)
 		return -1;
+	cli_docs_foreign();
 	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
 }
 
@@ -36,7 +38,12 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 	size_t ndocs = 0;
 	while (i < len) {
 		json_error_t e;
-		json_t *d = json_loadb(data + i, len - i, JSON_DISABLE_EOF_CHECK, &e);
+		size_t used = 0; /* the plain reader first; json_loadb when it gives up */
+		json_t *d = bl_json_read(data + i, len - i, &used);
+		if (!d) {
+			d = json_loadb(data + i, len - i, JSON_DISABLE_EOF_CHECK, &e);
+			used = d ? (size_t)e.position : 0;
+		}
 		if (!d) {
 			if (ndocs == 0)
 				return 0; /* a post that happens to start with '{' */
@@ -53,7 +60,7 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 		}
 		json_array_append_new(docs, d);
 		ndocs++;
-		i += e.position;
+		i += used;
 		while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
 			i++;
 	}
@@ -72,7 +79,9 @@ int cli_load_docs(char **files, int nfiles, json_t *docs)
 			rc = -1;
 			continue;
 		}
+		cli_docs_arena(true);
 		int j = load_json(data, len, path, docs);
+		cli_docs_arena(false);
 		if (j < 0)
 			rc = -1;
 		else if (j == 0) {

@@ -118,17 +118,27 @@ static size_t slot_of(const char *text, double size, double wrap, bool bold)
 	return (size_t)(h >> 20) & (NSLOTS - 1);
 }
 
-static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold)
+/* The kept layout of (text, size, wrap, bold), or where it would go. */
+static size_t find_layout(const char *text, double size, double wrap, bool bold)
 {
-	if (!kept && !(kept = calloc(NSLOTS, sizeof *kept)))
-		return NULL;
-	if (nkept >= NSLOTS / 2)
-		forget_layouts();
 	size_t i = slot_of(text, size, wrap, bold);
 	for (; kept[i].layout; i = (i + 1) & (NSLOTS - 1))
 		if (kept[i].size == size && kept[i].wrap == wrap && kept[i].bold == bold &&
 		    strcmp(kept[i].text, text) == 0)
 			break;
+	return i;
+}
+
+/* A new layout starts with the alignment it is wanted with: setting
+ * another one later makes pango lay out and shape the text again. */
+static PangoLayout *make_layout(const char *text, double size, double wrap, bool bold,
+				PangoAlignment align)
+{
+	if (!kept && !(kept = calloc(NSLOTS, sizeof *kept)))
+		return NULL;
+	if (nkept >= NSLOTS / 2)
+		forget_layouts();
+	size_t i = find_layout(text, size, wrap, bold);
 	PangoLayout *l = kept[i].layout;
 	if (!l) {
 		char *copy = strdup(text);
@@ -138,12 +148,12 @@ static PangoLayout *make_layout(const char *text, double size, double wrap, bool
 		pango_layout_set_font_description(l, font_desc(size, bold));
 		pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+		pango_layout_set_alignment(l, align);
 		pango_layout_set_text(l, text, -1);
 		kept[i] = (struct kept){copy, size, wrap, bold, l};
 		nkept++;
 	}
-	/* as measured: text_in may have set another alignment */
-	pango_layout_set_alignment(l, PANGO_ALIGN_LEFT);
+	pango_layout_set_alignment(l, align);
 	return g_object_ref(l);
 }
 
@@ -151,11 +161,29 @@ static void pango_size(void *ctx, const char *text, double size, double wrap, bo
 		       double *w, double *h)
 {
 	(void)ctx;
-	PangoLayout *l = make_layout(text ? text : "", size, wrap, bold);
+	if (!text)
+		text = "";
 	*w = *h = 0;
+	PangoRectangle logical; /* no ink extents: nothing reads them */
+	/* Wrapped text that was measured unwrapped and is narrower than the
+	 * wrap width: one line, the same as unwrapped. Measuring it through a
+	 * layout of its own would shape it once more (layout.c measures the
+	 * labels of a horizontal chart both ways), and draw.c may still want
+	 * that layout with another alignment. */
+	if (wrap > 0 && kept) {
+		size_t i = find_layout(text, size, -1, bold);
+		if (kept[i].layout) {
+			pango_layout_get_extents(kept[i].layout, NULL, &logical);
+			if (logical.width < (int)(wrap * PANGO_SCALE)) {
+				*w = logical.width / (double)PANGO_SCALE;
+				*h = logical.height / (double)PANGO_SCALE;
+				return;
+			}
+		}
+	}
+	PangoLayout *l = make_layout(text, size, wrap, bold, PANGO_ALIGN_LEFT);
 	if (!l)
 		return;
-	PangoRectangle logical; /* no ink extents: nothing reads them */
 	pango_layout_get_extents(l, NULL, &logical);
 	*w = logical.width / (double)PANGO_SCALE;
 	*h = logical.height / (double)PANGO_SCALE;
@@ -187,12 +215,13 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 {
 	if (!text || !*text)
 		return;
-	PangoLayout *l = make_layout(text, size, wrap, bold);
+	PangoAlignment align = wrap <= 0 ? PANGO_ALIGN_LEFT
+			       : a == CENTER ? PANGO_ALIGN_CENTER
+			       : a == RIGHT  ? PANGO_ALIGN_RIGHT
+					     : PANGO_ALIGN_LEFT;
+	PangoLayout *l = make_layout(text, size, wrap, bold, align);
 	if (!l)
 		return;
-	if (wrap > 0)
-		pango_layout_set_alignment(l, a == CENTER ? PANGO_ALIGN_CENTER
-					      : a == RIGHT ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT);
 	PangoRectangle logical;
 	pango_layout_get_extents(l, NULL, &logical);
 	double w = logical.width / (double)PANGO_SCALE, h = logical.height / (double)PANGO_SCALE;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <zlib.h>
 
 #include "internal.h"
@@ -156,13 +157,51 @@ static int deflate_rows(cairo_surface_t *s, struct bl_membuf *out)
 	return rc;
 }
 
+/* The pixels of the image surface, zeroed as cairo's own, in 2 MB pages
+ * where the kernel has them (madvise: transparent huge pages on request):
+ * a 960 x 2450 chart is 9 MB, 2300 page faults in 4 KB pages, a fifth of
+ * the command's CPU time; five in 2 MB pages. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+struct pixels {
+	void *map;
+	size_t maplen;
+};
+
+static cairo_surface_t *image_surface(int w, int h, struct pixels *px)
+{
+	px->map = NULL;
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, w);
+	if (w <= 0 || h <= 0 || stride <= 0 || (size_t)h > SIZE_MAX / 2 / (size_t)stride)
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	size_t len = (size_t)stride * (size_t)h;
+	size_t maplen = len + HUGE_PAGE;
+	void *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	uintptr_t at = ((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+	madvise((void *)at, (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+	cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)at,
+								 CAIRO_FORMAT_RGB24, w, h, stride);
+	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+		munmap(map, maplen);
+		return s;
+	}
+	px->map = map;
+	px->maplen = maplen;
+	return s;
+}
+
 int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
 		  void *ctx)
 {
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)l.width, (int)l.height);
+	struct pixels pixels;
+	cairo_surface_t *s = image_surface((int)l.width, (int)l.height, &pixels);
 	struct bl_membuf idat = {0};
 	char *src = NULL, *cmds = NULL, *sw = NULL;
 	int rc = -1;
@@ -207,5 +246,7 @@ out:
 	bl_membuf_free(&idat);
 	bl_layout_free(&l);
 	cairo_surface_destroy(s);
+	if (pixels.map)
+		munmap(pixels.map, pixels.maplen);
 	return rc;
 }

@@ -204,6 +204,13 @@ void bl_measure_pango_free(struct bl_measure *m);
  * 0, or -1 when nothing was changed (FcInit then loads as usual). */
 int bl_render_fonts_init(void);
 
+/* One JSON object from the start of text (after whitespace), read as
+ * json_loadb(text, len, JSON_DISABLE_EOF_CHECK) reads it, for the plain
+ * cases only (render/jsonread.c): NULL when it gives up (an error, a \u
+ * escape, ...), and the caller asks json_loadb. *used: the bytes up to
+ * the end of the object, as json_loadb's error.position. */
+json_t *bl_json_read(const char *text, size_t len, size_t *used);
+
 /* Releases the fonts and caches drawing loaded (at exit, for leak
  * checkers). */
 void bl_render_cleanup(void);

@@ -86,33 +86,66 @@ static void flush_stage(struct bl_zrows *z)
 	z->nstage = 0;
 }
 
-static inline void put_bits(struct bl_zrows *z, uint32_t w, unsigned n)
+/* The bit writer's state, copied out of z into a local for the length of
+ * one call: bytes stored into the stage may alias anything reached through
+ * z, so working on z itself would reload the bits after every store. */
+struct bitw {
+	uint64_t bits;
+	unsigned nbits;
+	size_t n; /* bytes in z->stage */
+};
+
+static inline struct bitw bitw_load(const struct bl_zrows *z)
 {
-	z->bits |= (uint64_t)w << z->nbits;
-	z->nbits += n;
-	if (z->nbits >= 32) {
-		if (z->nstage + 4 > sizeof z->stage)
+	return (struct bitw){z->bits, z->nbits, z->nstage};
+}
+
+static inline void bitw_store(struct bl_zrows *z, struct bitw w)
+{
+	z->bits = w.bits;
+	z->nbits = w.nbits;
+	z->nstage = w.n;
+}
+
+static inline void put_bits(struct bl_zrows *z, struct bitw *w, uint32_t code, unsigned n)
+{
+	w->bits |= (uint64_t)code << w->nbits;
+	w->nbits += n;
+	if (w->nbits >= 32) {
+		if (w->n + 4 > sizeof z->stage) {
+			z->nstage = w->n;
 			flush_stage(z);
-		unsigned char *p = z->stage + z->nstage;
-		p[0] = (unsigned char)z->bits;
-		p[1] = (unsigned char)(z->bits >> 8);
-		p[2] = (unsigned char)(z->bits >> 16);
-		p[3] = (unsigned char)(z->bits >> 24);
-		z->nstage += 4;
-		z->bits >>= 32;
-		z->nbits -= 32;
+			w->n = 0;
+		}
+		unsigned char *p = z->stage + w->n;
+		p[0] = (unsigned char)w->bits;
+		p[1] = (unsigned char)(w->bits >> 8);
+		p[2] = (unsigned char)(w->bits >> 16);
+		p[3] = (unsigned char)(w->bits >> 24);
+		w->n += 4;
+		w->bits >>= 32;
+		w->nbits -= 32;
 	}
 }
 
-static inline void literal(struct bl_zrows *z, unsigned char v)
+/* The Adler-32 of len more bytes: the sums taken modulo 65521 once per
+ * 5552 bytes (the most before b can overflow 32 bits), as zlib does. */
+static void adler(struct bl_zrows *z, const unsigned char *p, size_t len)
 {
-	put_bits(z, z->lit[v], z->litlen[v]);
-	z->a += v;
-	if (z->a >= ADLER_MOD)
-		z->a -= ADLER_MOD;
-	z->b += z->a;
-	if (z->b >= ADLER_MOD)
-		z->b -= ADLER_MOD;
+	uint32_t a = z->a, b = z->b;
+	while (len > 0) {
+		size_t k = len < 5552 ? len : 5552;
+		len -= k;
+		for (size_t i = 0; i < k; i++) {
+			a += p[i];
+			b += a;
+		}
+		p += k;
+		a %= ADLER_MOD;
+		b %= ADLER_MOD;
+	}
+	z->a = a;
+	z->b = b;
 }
 
 /* How many bytes from p on repeat the three before them (at most max). */
@@ -136,38 +169,16 @@ static size_t repeat_len(const unsigned char *p, size_t max)
 
 /* len (>= 3) bytes that repeat the three before them, as matches of at
  * most 258 bytes (none shorter than 3 left at the end). */
-static void put_matches(struct bl_zrows *z, size_t len)
+static inline void put_matches(struct bl_zrows *z, struct bitw *w, size_t len)
 {
 	size_t left = len;
 	while (left >= 3) {
 		size_t m = left;
 		if (m > 258)
 			m = left - 258 < 3 ? left - 3 : 258;
-		put_bits(z, z->match[m], z->matchlen[m]);
+		put_bits(z, w, z->match[m], z->matchlen[m]);
 		left -= m;
 	}
-}
-
-/* Bytes p[0, len) that repeat the three before them, as matches. */
-static void repeat(struct bl_zrows *z, const unsigned char *p, size_t len)
-{
-	put_matches(z, len);
-	if (p[-1] == 0 && p[-2] == 0 && p[-3] == 0) {
-		/* zeros: a stays, b grows by len times a */
-		z->b = (uint32_t)((z->b + (uint64_t)len * z->a) % ADLER_MOD);
-		return;
-	}
-	uint32_t a = z->a, b = z->b;
-	for (size_t i = 0; i < len; i++) {
-		a += p[i];
-		if (a >= ADLER_MOD)
-			a -= ADLER_MOD;
-		b += a;
-		if (b >= ADLER_MOD)
-			b -= ADLER_MOD;
-	}
-	z->a = a;
-	z->b = b;
 }
 
 void bl_zrows_put(struct bl_zrows *z, const unsigned char *row, size_t len)
@@ -176,30 +187,34 @@ void bl_zrows_put(struct bl_zrows *z, const unsigned char *row, size_t len)
 	 * goes on from one row into the next */
 	if (len + 3 > z->cap) {
 		size_t cap = len + 3;
-		unsigned char *w = realloc(z->win, cap);
-		if (!w) {
+		unsigned char *nw = realloc(z->win, cap);
+		if (!nw) {
 			z->out->failed = true;
 			return;
 		}
-		z->win = w;
+		z->win = nw;
 		z->cap = cap;
 	}
 	unsigned char *s = z->win + 3;
 	memcpy(z->win, z->hist, 3);
 	memcpy(s, row, len);
-	size_t i = 0;
+	adler(z, s, len);
+	struct bitw w = bitw_load(z);
+	/* the first byte with three before it in the stream */
+	size_t i = 0, from = z->total >= 3 ? 0 : 3 - (size_t)z->total;
 	while (i < len) {
-		if (z->total + i >= 3 && s[i] == s[(ptrdiff_t)i - 3]) {
+		if (i >= from && s[i] == s[i - 3]) {
 			size_t l = repeat_len(s + i, len - i);
 			if (l >= 3) {
-				repeat(z, s + i, l);
+				put_matches(z, &w, l);
 				i += l;
 				continue;
 			}
 		}
-		literal(z, s[i]);
+		put_bits(z, &w, z->lit[s[i]], z->litlen[s[i]]);
 		i++;
 	}
+	bitw_store(z, w);
 	z->total += len;
 	if (len >= 3)
 		memcpy(z->hist, s + len - 3, 3);
@@ -224,14 +239,19 @@ void bl_zrows_zeros(struct bl_zrows *z, size_t len)
 		bl_zrows_put(z, zeros, len);
 		return;
 	}
-	put_matches(z, len);
+	struct bitw w = bitw_load(z);
+	put_matches(z, &w, len);
+	bitw_store(z, w);
+	/* zeros: a stays, b grows by len times a */
 	z->b = (uint32_t)((z->b + (uint64_t)len * z->a) % ADLER_MOD);
 	z->total += len;
 }
 
 int bl_zrows_end(struct bl_zrows *z)
 {
-	put_bits(z, 0, 7); /* end of block: code 256 is seven zero bits */
+	struct bitw w = bitw_load(z);
+	put_bits(z, &w, 0, 7); /* end of block: code 256 is seven zero bits */
+	bitw_store(z, w);
 	while (z->nbits > 0) {
 		if (z->nstage + 1 > sizeof z->stage)
 			flush_stage(z);

@@ -1,0 +1,313 @@
+/* jsonread.c - benchlog JSON read back into jansson values, fast.
+ *
+ * json_loadb reads a byte at a time through a callback; a pretty-printed
+ * document (a 130 KB one of 100 runs is two thirds indentation) cost 17 M
+ * instructions to load, more than the layout of its chart. This reader
+ * skips whitespace and copies strings in runs, and builds the same values
+ * through jansson's own constructors. It takes the plain cases only:
+ * anything else (an error anywhere, \u escapes, a number strtoll or
+ * strtod would reject, nesting deeper than MAX_DEPTH) makes it give up,
+ * and the caller hands the text to json_loadb, which then decides, with
+ * its own messages. What it accepts, it reads as json_loadb with
+ * JSON_DISABLE_EOF_CHECK does (tests/unit/test_jsonread.c compares the
+ * two on the corpus and on edge cases). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+
+#define MAX_DEPTH 256
+
+struct reader {
+	const unsigned char *p, *end;
+	char *buf; /* a string's decoded bytes */
+	size_t cap;
+};
+
+static void skip_ws(struct reader *r)
+{
+	while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+		r->p++;
+}
+
+/* The length of a valid UTF-8 sequence at p (first byte >= 0x80), or 0:
+ * no overlong forms, no surrogates, nothing above U+10FFFF, as jansson. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned c = p[0];
+	size_t n;
+	uint32_t v;
+	if (c >= 0xC2 && c <= 0xDF) {
+		n = 2;
+		v = c & 0x1F;
+	} else if (c >= 0xE0 && c <= 0xEF) {
+		n = 3;
+		v = c & 0x0F;
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		n = 4;
+		v = c & 0x07;
+	} else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		v = v << 6 | (p[i] & 0x3F);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && v < 0x10000) || (v >= 0xD800 && v <= 0xDFFF) ||
+	    v > 0x10FFFF)
+		return 0;
+	return n;
+}
+
+static bool room(struct reader *r, size_t need)
+{
+	if (need <= r->cap)
+		return true;
+	size_t cap = r->cap ? r->cap : 256;
+	while (cap < need)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return false;
+	r->buf = b;
+	r->cap = cap;
+	return true;
+}
+
+/* A string after its opening quote, decoded into r->buf; its length, or
+ * -1 to give up. */
+static ptrdiff_t string(struct reader *r)
+{
+	size_t n = 0;
+	for (;;) {
+		const unsigned char *s = r->p;
+		while (r->p < r->end && *r->p >= 0x20 && *r->p < 0x80 && *r->p != '"' && *r->p != '\\')
+			r->p++;
+		size_t k = (size_t)(r->p - s);
+		if (k) {
+			if (!room(r, n + k + 4))
+				return -1;
+			memcpy(r->buf + n, s, k);
+			n += k;
+		}
+		if (r->p >= r->end || *r->p < 0x20)
+			return -1;
+		if (*r->p == '"') {
+			r->p++;
+			return (ptrdiff_t)n;
+		}
+		if (!room(r, n + 4))
+			return -1;
+		if (*r->p == '\\') {
+			if (r->end - r->p < 2)
+				return -1;
+			char c;
+			switch (r->p[1]) {
+			case '"': c = '"'; break;
+			case '\\': c = '\\'; break;
+			case '/': c = '/'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			default: return -1; /* \u and the invalid ones: json_loadb */
+			}
+			r->buf[n++] = c;
+			r->p += 2;
+			continue;
+		}
+		size_t u = utf8_len(r->p, r->end);
+		if (!u)
+			return -1;
+		memcpy(r->buf + n, r->p, u);
+		n += u;
+		r->p += u;
+	}
+}
+
+static bool digits(struct reader *r)
+{
+	const unsigned char *s = r->p;
+	while (r->p < r->end && *r->p >= '0' && *r->p <= '9')
+		r->p++;
+	return r->p > s;
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? as json_loadb's lexer;
+ * an integer through strtoll, a real through strtod, as it converts them. */
+static json_t *number(struct reader *r)
+{
+	const unsigned char *s = r->p;
+	bool real = false;
+	if (r->p < r->end && *r->p == '-')
+		r->p++;
+	if (r->p < r->end && *r->p == '0')
+		r->p++;
+	else if (!digits(r))
+		return NULL;
+	if (r->p < r->end && *r->p == '.') {
+		r->p++;
+		if (!digits(r))
+			return NULL;
+		real = true;
+	}
+	if (r->p < r->end && (*r->p == 'e' || *r->p == 'E')) {
+		r->p++;
+		if (r->p < r->end && (*r->p == '+' || *r->p == '-'))
+			r->p++;
+		if (!digits(r))
+			return NULL;
+		real = true;
+	}
+	/* a digit, letter or dot right after: json_loadb's error, not ours */
+	if (r->p < r->end && ((*r->p >= '0' && *r->p <= '9') || *r->p == '.' ||
+			      (*r->p | 0x20) == 'e' || *r->p == '-' || *r->p == '+'))
+		return NULL;
+	char tmp[64];
+	size_t len = (size_t)(r->p - s);
+	if (len >= sizeof tmp)
+		return NULL;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	char *end;
+	errno = 0;
+	if (!real) {
+		long long v = strtoll(tmp, &end, 10);
+		if (errno || end != tmp + len)
+			return NULL;
+		return json_integer((json_int_t)v);
+	}
+	double v = strtod(tmp, &end);
+	if (errno || end != tmp + len)
+		return NULL;
+	return json_real(v);
+}
+
+static bool word(struct reader *r, const char *w, size_t n)
+{
+	if ((size_t)(r->end - r->p) < n || memcmp(r->p, w, n) != 0)
+		return false;
+	r->p += n;
+	return true;
+}
+
+static json_t *value(struct reader *r, int depth);
+
+static json_t *object(struct reader *r, int depth)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	skip_ws(r);
+	if (r->p < r->end && *r->p == '}') {
+		r->p++;
+		return o;
+	}
+	for (;;) {
+		skip_ws(r);
+		if (r->p >= r->end || *r->p != '"')
+			break;
+		r->p++;
+		ptrdiff_t klen = string(r);
+		if (klen < 0)
+			break;
+		/* the key stays in r->buf while the value is read: copy it */
+		char small[64];
+		char *key = (size_t)klen < sizeof small ? small : malloc((size_t)klen + 1);
+		if (!key)
+			break;
+		if (klen > 0)
+			memcpy(key, r->buf, (size_t)klen);
+		key[klen] = '\0';
+		skip_ws(r);
+		json_t *v = NULL;
+		if (r->p < r->end && *r->p == ':') {
+			r->p++;
+			v = value(r, depth);
+		}
+		int rc = v ? json_object_setn_new_nocheck(o, key, (size_t)klen, v) : -1;
+		if (key != small)
+			free(key);
+		if (rc < 0)
+			break;
+		skip_ws(r);
+		if (r->p < r->end && *r->p == ',') {
+			r->p++;
+			continue;
+		}
+		if (r->p < r->end && *r->p == '}') {
+			r->p++;
+			return o;
+		}
+		break;
+	}
+	json_decref(o);
+	return NULL;
+}
+
+static json_t *array(struct reader *r, int depth)
+{
+	json_t *a = json_array();
+	if (!a)
+		return NULL;
+	skip_ws(r);
+	if (r->p < r->end && *r->p == ']') {
+		r->p++;
+		return a;
+	}
+	for (;;) {
+		json_t *v = value(r, depth);
+		if (!v || json_array_append_new(a, v) < 0)
+			break;
+		skip_ws(r);
+		if (r->p < r->end && *r->p == ',') {
+			r->p++;
+			continue;
+		}
+		if (r->p < r->end && *r->p == ']') {
+			r->p++;
+			return a;
+		}
+		break;
+	}
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *value(struct reader *r, int depth)
+{
+	skip_ws(r);
+	if (r->p >= r->end || depth >= MAX_DEPTH)
+		return NULL;
+	switch (*r->p) {
+	case '{': r->p++; return object(r, depth + 1);
+	case '[': r->p++; return array(r, depth + 1);
+	case '"': {
+		r->p++;
+		ptrdiff_t n = string(r);
+		return n < 0 ? NULL : json_stringn_nocheck(n ? r->buf : "", (size_t)n);
+	}
+	case 't': return word(r, "true", 4) ? json_true() : NULL;
+	case 'f': return word(r, "false", 5) ? json_false() : NULL;
+	case 'n': return word(r, "null", 4) ? json_null() : NULL;
+	default: return number(r);
+	}
+}
+
+json_t *bl_json_read(const char *text, size_t len, size_t *used)
+{
+	struct reader r = {(const unsigned char *)text, (const unsigned char *)text + len, NULL, 0};
+	skip_ws(&r);
+	json_t *v = NULL;
+	if (r.p < r.end && *r.p == '{')
+		v = value(&r, 0);
+	free(r.buf);
+	if (v && used)
+		*used = (size_t)(r.p - (const unsigned char *)text);
+	return v;
+}

@@ -1,0 +1,44 @@
+/* fuzz_jsonread.c - the plain JSON reader (render/jsonread.c) against
+ * json_loadb: whatever the reader takes must be what json_loadb reads
+ * (the same value, printed the same, ending at the same byte). The input
+ * is read as it is and after a '{', so posts seed it too. A value the two
+ * disagree on aborts; crashes and sanitizer reports are findings. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../render/render.h"
+
+static void compare(const char *text, size_t len)
+{
+	size_t used = 0;
+	json_t *a = bl_json_read(text, len, &used);
+	if (!a)
+		return;
+	json_error_t e;
+	json_t *b = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &e);
+	if (!b || used != (size_t)e.position || !json_equal(a, b))
+		abort();
+	char *x = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	char *y = json_dumps(b, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	if (!x || !y || strcmp(x, y) != 0)
+		abort();
+	free(x);
+	free(y);
+	json_decref(a);
+	json_decref(b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	compare((const char *)data, size);
+	char *braced = malloc(size + 1);
+	if (!braced)
+		return 0;
+	braced[0] = '{';
+	memcpy(braced + 1, data, size);
+	compare(braced, size + 1);
+	free(braced);
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* test_jsonread.c - the plain JSON reader (render/jsonread.c) against
+ * json_loadb with JSON_DISABLE_EOF_CHECK: whatever the reader accepts,
+ * json_loadb accepts too, as the same value (compared as printed, reals
+ * to the last bit, keys in order) ending at the same byte. Checked on
+ * every expected.json of the corpus (which the reader must take, not hand
+ * back), on every prefix and many one-byte changes of a document, and on
+ * edge cases of strings, numbers and nesting. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../render/render.h"
+#include "check.h"
+
+/* The two values print the same, key order and reals' bits included. */
+static bool same(json_t *a, json_t *b)
+{
+	char *x = json_dumps(a, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+	char *y = json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+	bool eq = x && y && strcmp(x, y) == 0 && json_equal(a, b);
+	free(x);
+	free(y);
+	return eq;
+}
+
+/* What the reader makes of text[0, len): 1 read as json_loadb reads it,
+ * 0 handed back, -1 a value json_loadb would not give (a failure). */
+static int compare(const char *text, size_t len)
+{
+	size_t used = 0;
+	json_t *a = bl_json_read(text, len, &used);
+	json_error_t e;
+	json_t *b = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &e);
+	int r = 0;
+	if (a) {
+		r = b && same(a, b) && used == (size_t)e.position ? 1 : -1;
+		if (r < 0)
+			printf("  differs: %.*s\n", (int)(len < 80 ? len : 80), text);
+	}
+	json_decref(a);
+	json_decref(b);
+	return r;
+}
+
+static int compare_str(const char *text)
+{
+	return compare(text, strlen(text));
+}
+
+static void test_plain(void)
+{
+	CHECK(compare_str("{}") == 1);
+	CHECK(compare_str("{\"\":\"\",\"e\":[\"\"]}") == 1);
+	CHECK(compare_str("  \n\t{ }  ") == 1);
+	CHECK(compare_str("{\"a\":[],\"b\":{},\"c\":[[],[{}]]}") == 1);
+	CHECK(compare_str("{ \"a\" : true , \"b\":false,\r\n\"c\" :null }") == 1);
+	/* a repeated key: the last value, in the first one's place */
+	CHECK(compare_str("{\"a\":1,\"b\":2,\"a\":3}") == 1);
+	CHECK(compare_str("{\"s\":\"q\\\" s\\/ b\\\\ \\b\\f\\n\\r\\t end\"}") == 1);
+	CHECK(compare_str("{\"k\xc3\xa9\":\"\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x8e\x89 \x7f\"}") == 1);
+	CHECK(compare_str("{\"n\":[0,-0,-1,7,9223372036854775807,-9223372036854775808]}") == 1);
+	CHECK(compare_str("{\"r\":[1.5,-0.0,1e10,1E-5,2.5e+3,0.1,123456789.123456789,4e-300]}") == 1);
+	CHECK(compare_str("{\"r\":1.7976931348623157e308,\"s\":2.2250738585072014e-308}") == 1);
+	/* the end of the object, for the next document */
+	const char two[] = "{\"a\":1}  {\"b\":2}";
+	size_t used = 0;
+	json_t *v = bl_json_read(two, strlen(two), &used);
+	CHECK(v && used == 7);
+	json_decref(v);
+	CHECK(compare(two, strlen(two)) == 1);
+	/* a long key and a long string */
+	char big[3000];
+	memset(big, 'x', sizeof big);
+	memcpy(big, "{\"", 2);
+	big[1500] = '"';
+	big[1501] = ':';
+	big[1502] = '"';
+	memcpy(big + sizeof big - 2, "\"}", 2);
+	CHECK(compare(big, sizeof big) == 1);
+}
+
+static void test_handed_back(void)
+{
+	static const char *const bad[] = {
+		"", "   ", "[1]", "\"s\"", "1", "{", "{\"a\"", "{\"a\":", "{\"a\":1", "{\"a\":1,}",
+		"{,}", "{\"a\" 1}", "{\"a\":1 \"b\":2}", "{a:1}", "{\"a\":01}", "{\"a\":1.}",
+		"{\"a\":.5}", "{\"a\":-}", "{\"a\":+1}", "{\"a\":1e}", "{\"a\":1e+}", "{\"a\":0x10}",
+		"{\"a\":1.5.2}", "{\"a\":tru}", "{\"a\":truex}", "{\"a\":nul}", "{\"a\":NaN}",
+		"{\"a\":Infinity}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u00e9\"}",
+		"{\"a\":\"\\u0000\"}", "{\"a\":\"\x01\"}", "{\"a\":\"\t\"}", "{\"a\":\"\xc0\x80\"}",
+		"{\"a\":\"\xc2\"}", "{\"a\":\"\xe0\x80\x80\"}", "{\"a\":\"\xed\xa0\x80\"}",
+		"{\"a\":\"\xf4\x90\x80\x80\"}", "{\"a\":\"\xf5\x80\x80\x80\"}", "{\"a\":\"\x80\"}",
+		"{\"a\":\"\xff\"}", "{\"a\":9223372036854775808}", "{\"a\":-9223372036854775809}",
+		"{\"a\":1e400}", "{\"a\":-1e400}", "{\"a\":[1,]}", "{\"a\":[,1]}", "{\"a\":[1 2]}",
+		"{\"a\":]}", "{\"a\":}", "{\"a\":{\"b\":1]}", "{\xef\xbb\xbf}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		size_t used = 7;
+		json_t *v = bl_json_read(bad[i], strlen(bad[i]), &used);
+		CHECK(v == NULL && used == 7);
+		if (v)
+			printf("  accepted: %s\n", bad[i]);
+		json_decref(v);
+		CHECK(compare_str(bad[i]) == 0);
+	}
+	/* nesting: the reader stops before json_loadb does */
+	char deep[2 * 300 + 16];
+	size_t n = 0;
+	deep[n++] = '{';
+	memcpy(deep + n, "\"a\":", 4);
+	n += 4;
+	for (int i = 0; i < 300; i++)
+		deep[n++] = '[';
+	for (int i = 0; i < 300; i++)
+		deep[n++] = ']';
+	deep[n++] = '}';
+	CHECK(compare(deep, n) == 0);
+	json_error_t e;
+	json_t *v = json_loadb(deep, n, 0, &e);
+	CHECK(v != NULL); /* so the reader handing back loses nothing */
+	json_decref(v);
+}
+
+/* Every prefix, and each byte changed to a few others: never a value
+ * json_loadb would not give. */
+static void test_mutations(void)
+{
+	const char doc[] =
+		"{\"schema\": \"benchlog/1\", \"runs\": [{\"tool\": \"dd\", \"label\": \"a \\\"b\\\"\","
+		" \"results\": [{\"metric\": \"throughput\", \"value\": 1.25e9, \"unit\": \"B/s\","
+		" \"flags\": [\"computed\"], \"n\": -42, \"ok\": true, \"x\": null}],"
+		" \"name\": \"\xc3\xa9t\xc3\xa9\"}], \"z\": false}";
+	size_t len = sizeof doc - 1;
+	CHECK(compare(doc, len) == 1);
+	int bad = 0, taken = 0;
+	for (size_t k = 0; k < len; k++)
+		if (compare(doc, k) < 0)
+			bad++;
+	static const char subs[] = {'"', '\\', ',', ':', '}', ']', '{', '[', '0', '9', '-', '.', 'e',
+				    ' ', '\n', 'x', '\x01', '\x80', '\xc3', '\xff'};
+	char *m = malloc(len);
+	for (size_t k = 0; m && k < len; k++) {
+		for (size_t j = 0; j < sizeof subs; j++) {
+			memcpy(m, doc, len);
+			m[k] = subs[j];
+			int r = compare(m, len);
+			bad += r < 0;
+			taken += r > 0;
+		}
+	}
+	free(m);
+	CHECK(bad == 0);
+	CHECK(taken > 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	while (b) {
+		n += fread(b + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		char *nb = realloc(b, cap *= 2);
+		if (!nb) {
+			free(b);
+			b = NULL;
+		}
+		b = nb;
+	}
+	fclose(f);
+	*len = n;
+	return b;
+}
+
+/* Every corpus document: read by the reader itself, as json_loadb reads it. */
+static void test_corpus(void)
+{
+	size_t docs = 0, differ = 0, back = 0;
+	DIR *top = opendir("corpus");
+	struct dirent *t;
+	while (top && (t = readdir(top))) {
+		if (t->d_name[0] == '.')
+			continue;
+		char dir[512];
+		snprintf(dir, sizeof dir, "corpus/%s", t->d_name);
+		DIR *d = opendir(dir);
+		struct dirent *c;
+		while (d && (c = readdir(d))) {
+			if (c->d_name[0] == '.')
+				continue;
+			char path[1024];
+			snprintf(path, sizeof path, "%s/%s/expected.json", dir, c->d_name);
+			size_t len;
+			char *text = slurp(path, &len);
+			if (!text)
+				continue;
+			docs++;
+			int r = compare(text, len);
+			differ += r < 0;
+			back += r == 0;
+			free(text);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (top)
+		closedir(top);
+	printf("corpus: %zu documents, %zu handed back to json_loadb, %zu read otherwise\n", docs,
+	       back, differ);
+	CHECK(docs > 100);
+	CHECK(back * 10 < docs); /* the plain path is the common one */
+	CHECK(differ == 0);
+}
+
+int main(void)
+{
+	test_plain();
+	test_handed_back();
+	test_mutations();
+	test_corpus();
+	return CHECK_DONE();
+}
