@@ -43,7 +43,11 @@ for t in "$@"; do
 	mkdir -p "$work"
 	# Seed with every corpus input (copied, so the fuzzer never writes into
 	# corpus/); names are content hashes, so reruns do not pile up copies.
-	for f in "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$regress"/*; do
+	# A reader of benchlog JSON is seeded with the corpus documents too.
+	docs=""
+	case $name in fuzz_jsonread) docs="$here/corpus/*/*/expected.json" ;; esac
+	# shellcheck disable=SC2086
+	for f in "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$regress"/* $docs; do
 		[ -f "$f" ] || continue
 		sum=$(cksum <"$f" | cut -d' ' -f1)
 		cp "$f" "$work/seed-$sum"
