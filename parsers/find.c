@@ -1,9 +1,93 @@
 /* find.c - the searches of find.h that are not inline. */
 #include "find.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 typedef unsigned char v16 __attribute__((vector_size(16)));
+
+/* Whether needle[1, nlen - 1) sits at s + 1 (its ends matched already). */
+static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
+{
+	for (size_t k = 1; k + 1 < nlen; k++)
+		if (s[k] != needle[k])
+			return false;
+	return true;
+}
+
+/* The last positions, too few for a vector step, one by one. */
+static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle,
+				 size_t nlen)
+{
+	for (; i + nlen <= n; i++)
+		if (s[i] == needle[0] && s[i + nlen - 1] == needle[nlen - 1] &&
+		    inner_equal(s + i, needle, nlen))
+			return s + i;
+	return NULL;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BL_HAVE_AVX2_FIND 1
+__attribute__((target("avx2"))) static const char *find_lit_avx2(const char *s, size_t n,
+								 const char *needle, size_t nlen)
+{
+	const __m256i first = _mm256_set1_epi8(needle[0]);
+	const __m256i last = _mm256_set1_epi8(needle[nlen - 1]);
+	size_t i = 0;
+	for (; i + nlen - 1 + 32 <= n; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(
+			_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last)));
+		while (bits) {
+			unsigned j = (unsigned)__builtin_ctz(bits);
+			if (inner_equal(s + i + j, needle, nlen))
+				return s + i + j;
+			bits &= bits - 1;
+		}
+	}
+	return find_lit_tail(s, n, i, needle, nlen);
+}
+#endif
+
+static const char *find_lit_vec(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	size_t i = 0;
+	for (; i + nlen - 1 + 16 <= n; i += 16) {
+		v16 a, b;
+		memcpy(&a, s + i, 16);
+		memcpy(&b, s + i + nlen - 1, 16);
+		v16 hit = (v16)(a == (unsigned char)needle[0]) & (v16)(b == (unsigned char)needle[nlen - 1]);
+		uint64_t lanes[2];
+		memcpy(lanes, &hit, sizeof lanes);
+		if (!(lanes[0] | lanes[1]))
+			continue;
+		for (size_t j = 0; j < 16; j++)
+			if (hit[j] && inner_equal(s + i + j, needle, nlen))
+				return s + i + j;
+	}
+	return find_lit_tail(s, n, i, needle, nlen);
+}
+
+const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	if (nlen == 0 || n < nlen)
+		return NULL;
+	if (nlen == 1)
+		return memchr(s, (unsigned char)needle[0], n);
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		return find_lit_avx2(s, n, needle, nlen);
+#endif
+	return find_lit_vec(s, n, needle, nlen);
+}
 
 const char *bl_find_digit(const char *s, size_t n)
 {

@@ -33,6 +33,12 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
 	return NULL;
 }
 
+/* The first occurrence of needle[0, nlen) in s[0, n), or NULL: for a
+ * needle of common letters ("real", "geli "), which memchr would stop at
+ * every few bytes. Positions are tested 32 at a time by the needle's first
+ * and last bytes together, then compared. */
+const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
+
 /* How many bytes at s (at most n) are ASCII other than NUL; 16 a step. */
 size_t bl_ascii_span(const char *s, size_t n);
 
