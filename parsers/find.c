@@ -110,9 +110,22 @@ const char *bl_find_digit(const char *s, size_t n)
 	return NULL;
 }
 
+typedef signed char s16 __attribute__((vector_size(16)));
+
 size_t bl_ascii_span(const char *s, size_t n)
 {
 	size_t i = 0;
+	/* 64 bytes a step while they are all ASCII (most of the text): a
+	 * byte in 1..127 is one above zero as a signed char */
+	for (; i + 64 <= n; i += 64) {
+		s16 v[4];
+		memcpy(v, s + i, 64);
+		s16 bad = (s16)(v[0] < 1) | (s16)(v[1] < 1) | (s16)(v[2] < 1) | (s16)(v[3] < 1);
+		uint64_t lanes[2];
+		memcpy(lanes, &bad, sizeof lanes);
+		if (lanes[0] | lanes[1])
+			break;
+	}
 	for (; i + 16 <= n; i += 16) {
 		v16 v;
 		memcpy(&v, s + i, 16);
