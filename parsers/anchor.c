@@ -703,7 +703,11 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 				tab[g][k][h] = _mm256_broadcastsi128_si256(
 					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-	for (; q + 32 + 2 <= len; q += 32, first_i = 0) {
+	/* to the end of the text: the last step reads into the zero bytes
+	 * after it (BL_TEXT_PAD), and the positions past the end are masked
+	 * out; the byte-by-byte tail tried every needle at each of the last
+	 * 33 positions, more than the rest of a short message cost */
+	for (; q < len; q += 32, first_i = 0) {
 		__m256i acc0 = _mm256_set1_epi8((char)0xff), acc1 = acc0;
 		for (int k = 0; k < 3; k++) {
 			__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + k));
@@ -716,6 +720,8 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 		}
 		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
 			_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero));
+		if (len - q < 32)
+			bits &= ((uint32_t)1 << (len - q)) - 1;
 		if (!bits)
 			continue;
 		unsigned char got0[32], got1[32];
