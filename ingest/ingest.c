@@ -259,13 +259,7 @@ static int one_message(const char *raw, size_t len, size_t raw_offset, size_t ra
 
 static size_t count_lines(const char *s, size_t n)
 {
-	size_t c = 0;
-	const char *p = s, *e = s + n;
-	while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
-		c++;
-		p++;
-	}
-	return c;
+	return bl_count_byte(s, n, '\n');
 }
 
 /* Finds the next separator line at or after `from` (which must be a line

@@ -112,6 +112,29 @@ const char *bl_find_digit(const char *s, size_t n)
 
 typedef signed char s16 __attribute__((vector_size(16)));
 
+size_t bl_count_byte(const char *s, size_t n, char c)
+{
+	size_t count = 0, i = 0;
+	const unsigned char u = (unsigned char)c;
+	/* each lane of `acc` goes down by one a match (a match is 0xFF, added
+	 * modulo 256), up to four times a step: 63 steps at most (252 matches)
+	 * before it is added up */
+	while (i + 64 <= n) {
+		v16 acc = {0};
+		size_t steps = (n - i) / 64 < 63 ? (n - i) / 64 : 63;
+		for (size_t k = 0; k < steps; k++, i += 64) {
+			v16 v[4];
+			memcpy(v, s + i, 64);
+			acc += (v16)(v[0] == u) + (v16)(v[1] == u) + (v16)(v[2] == u) + (v16)(v[3] == u);
+		}
+		for (size_t k = 0; k < 16; k++)
+			count += (unsigned char)(256u - acc[k]);
+	}
+	for (; i < n; i++)
+		count += s[i] == c;
+	return count;
+}
+
 size_t bl_ascii_span(const char *s, size_t n)
 {
 	size_t i = 0;

@@ -39,6 +39,9 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
  * and last bytes together, then compared. */
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
 
+/* How many bytes of s[0, n) are c; 64 a step. */
+size_t bl_count_byte(const char *s, size_t n, char c);
+
 /* How many bytes at s (at most n) are ASCII other than NUL; 16 a step. */
 size_t bl_ascii_span(const char *s, size_t n);
 

@@ -52,6 +52,54 @@ int main(void)
 			}
 		}
 	}
+	/* bl_find_lit: every position, every cut, and 32-byte steps */
+	static const char *const words[] = {"real", "sys", "geli ", "gmirror ", "zpool create ", "/boot/", "ab"};
+	char big[300];
+	for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+		size_t nl = strlen(words[k]);
+		for (size_t at = 0; at + nl <= sizeof big; at++) {
+			memset(big, 'x', sizeof big);
+			/* near misses before it: the ends right, the middle not */
+			if (at >= nl + 1 && nl > 2) {
+				memcpy(big + at - nl - 1, words[k], nl);
+				big[at - nl] = '#';
+			}
+			memcpy(big + at, words[k], nl);
+			for (size_t from = 0; from < 3; from++) {
+				CHECK(bl_find_lit(big + from, sizeof big - from, words[k], nl) ==
+				      ref_find(big + from, sizeof big - from, words[k], nl));
+				CHECK(bl_find_lit(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+						  words[k], nl) ==
+				      ref_find(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+					       words[k], nl));
+			}
+		}
+	}
+	CHECK(bl_find_lit("abc", 3, "abcd", 4) == NULL);
+	CHECK(bl_find_lit("abc", 3, "", 0) == NULL);
+	CHECK(bl_find_lit("abc", 3, "c", 1) == ref_find("abc", 3, "c", 1));
+
+	/* bl_count_byte: every length and start, and runs long enough to fill
+	 * the counters of the vector steps many times */
+	static char lines[40000];
+	for (size_t i = 0; i < sizeof lines; i++)
+		lines[i] = i % 3 == 0 || (i > 20000 && i < 30000) ? '\n' : 'a';
+	for (size_t from = 0; from < 70; from++)
+		for (size_t n = 0; n + from <= sizeof lines; n += n < 300 ? 1 : 997) {
+			size_t want = 0;
+			for (size_t i = 0; i < n; i++)
+				want += lines[from + i] == '\n';
+			CHECK(bl_count_byte(lines + from, n, '\n') == want);
+		}
+
+	/* ASCII spans past 64 bytes: a bad byte at each place */
+	for (size_t bad = 0; bad < 200; bad++) {
+		memset(big, 'q', sizeof big);
+		big[bad] = bad % 2 ? (char)0x80 : 0;
+		CHECK(bl_ascii_span(big, sizeof big) == bad);
+		CHECK(bl_ascii_span(big, bad) == bad);
+	}
+
 	/* a near miss at every place the rare byte occurs */
 	CHECK(bl_find_by("geligelxgeli geli ", 18, "geli ", 5, 0) == ref_find("geligelxgeli geli ", 18, "geli ", 5));
 	CHECK(bl_find_by("abc", 3, "abcd", 4, 1) == NULL);
