@@ -37,9 +37,16 @@ static bool tool_line(const char *s, size_t n)
 
 #define JOIN_MAX 200
 
+/* The lengths should_join() takes: tested in the loop, without a call,
+ * since nearly every line of prose has a long one after it. */
+static inline bool join_lengths(size_t ll, size_t nl)
+{
+	return ll >= 30 && ll <= 100 && nl != 0 && nl <= 40 && ll + nl + 1 <= JOIN_MAX;
+}
+
 static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
 {
-	if (ll < 30 || ll > 100 || nl == 0 || nl > 40 || ll + nl + 1 > JOIN_MAX)
+	if (!join_lengths(ll, nl))
 		return false;
 	if (nx[0] == ' ' || nx[0] == '\t')
 		return false;
@@ -100,7 +107,7 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		    nlen) {
 			join = true;
 			drop_space = delsp;
-		} else if (!flowed && should_join(s + i, ll, nx, nlen)) {
+		} else if (!flowed && join_lengths(ll, nlen) && should_join(s + i, ll, nx, nlen)) {
 			join = true;
 		}
 		if (!join) {
