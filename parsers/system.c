@@ -336,6 +336,12 @@ struct next_lit {
 	size_t at;       /* where it occurs next (valid once searched) */
 };
 
+/* Whether the word occurs in line l. */
+static inline bool in_text(const struct bl_line *l, const char *w, size_t n)
+{
+	return bl_find_lit(l->s, l->len, w, n) != NULL;
+}
+
 /* next_lit.rare of a word of common letters ("geli "): found by its two
  * ends (bl_find_lit), not by memchr of a byte prose has every few dozen */
 #define BY_ENDS SIZE_MAX
@@ -439,14 +445,11 @@ json_t *bl_system_extract(struct bl_message *msg)
 	 * them at all (most posts name none) */
 	struct next_lit next_colon = {":", 1, 0, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0, 0},
 			next_eq = {"=", 1, 0, 0, 0}, next_slash = {"/", 1, 0, 0, 0};
-	/* the commands, the config files (conffile_re) and "empty", "Empty"
-	 * or "EMPTY" (empty_re), each looked for once for the lines before it */
+	/* the commands, each looked for once for the lines before it */
 	struct next_lit next_geli = {"geli ", 5, BY_ENDS, 0, 0},
 			next_gmirror = {"gmirror ", 8, BY_ENDS, 0, 0},
 			next_zcreate = {"zpool create ", 13, 0, 0, 0},
-			next_boot = {"/boot/", 6, BY_ENDS, 0, 0}, next_etc = {"/etc/", 5, BY_ENDS, 0, 0},
-			next_mpty = {"mpty", 4, BY_ENDS, 0, 0},
-			next_MPTY = {"MPTY", 4, 3, 0, 0}, next_dash = {"-", 1, 0, 0, 0};
+			next_dash = {"-", 1, 0, 0, 0};
 	/* the first place where any of the bytes and words below occurs
 	 * (none of them: SIZE_MAX); a line before it that does not start like
 	 * uname_re or zhead_re is passed without trying a pattern (nearly
@@ -481,7 +484,11 @@ json_t *bl_system_extract(struct bl_message *msg)
 			const bool wide = in_line(&next_wide, msg, &l);
 			const bool eq = in_line(&next_eq, msg, &l);
 			const bool slash = in_line(&next_slash, msg, &l);
-			if (match_if(slash && (in_line(&next_boot, msg, &l) || in_line(&next_etc, msg, &l)), &conffile_re, &l, &m)) {
+			/* the words that go with a '/' are looked for in its line
+			 * alone: prose has a '/' in a line or two of ten ("MB/s"),
+			 * each a few dozen bytes to search, not the whole text
+			 * once a word */
+			if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
 				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 								    "/etc/sysctl.conf", "/etc/rc.conf",
 								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
@@ -490,7 +497,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 						s.conf = *f;
 				s.conf_until = idx + 3;
 			}
-			if (match_if(slash && (in_line(&next_mpty, msg, &l) || in_line(&next_MPTY, msg, &l)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
+			if (match_if(slash && (in_text(&l, "mpty", 4) || in_text(&l, "MPTY", 4)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
 				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 				json_object_set_new(o, "empty", json_true());
 			}
