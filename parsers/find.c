@@ -19,30 +19,39 @@ static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
 	return true;
 }
 
-/* The last positions, too few for a vector step, one by one. */
+/* The last positions, too few for a vector step, one by one (`digit`:
+ * only where an ASCII digit follows the needle). */
 static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle,
-				 size_t nlen)
+				 size_t nlen, bool digit)
 {
-	for (; i + nlen <= n; i++)
+	for (; i + nlen + digit <= n; i++)
 		if (s[i] == needle[0] && s[i + nlen - 1] == needle[nlen - 1] &&
-		    inner_equal(s + i, needle, nlen))
+		    inner_equal(s + i, needle, nlen) &&
+		    (!digit || (unsigned char)(s[i + nlen] - '0') <= 9))
 			return s + i;
 	return NULL;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BL_HAVE_AVX2_FIND 1
-__attribute__((target("avx2"))) static const char *find_lit_avx2(const char *s, size_t n,
-								 const char *needle, size_t nlen)
+__attribute__((target("avx2"), always_inline)) static inline const char *
+find_lit_avx2(const char *s, size_t n, const char *needle, size_t nlen, bool digit)
 {
 	const __m256i first = _mm256_set1_epi8(needle[0]);
 	const __m256i last = _mm256_set1_epi8(needle[nlen - 1]);
+	const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
 	size_t i = 0;
-	for (; i + nlen - 1 + 32 <= n; i += 32) {
+	for (; i + nlen + 32 <= n; i += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
-		uint32_t bits = (uint32_t)_mm256_movemask_epi8(
-			_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last)));
+		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
+		if (digit) {
+			/* (x - '0') <= 9 unsigned: its minimum with 9 is itself */
+			__m256i d = _mm256_sub_epi8(
+				_mm256_loadu_si256((const __m256i *)(s + i + nlen)), zero);
+			hit = _mm256_and_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(d, nine), d));
+		}
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(hit);
 		while (bits) {
 			unsigned j = (unsigned)__builtin_ctz(bits);
 			if (inner_equal(s + i + j, needle, nlen))
@@ -50,18 +59,38 @@ __attribute__((target("avx2"))) static const char *find_lit_avx2(const char *s, 
 			bits &= bits - 1;
 		}
 	}
-	return find_lit_tail(s, n, i, needle, nlen);
+	return find_lit_tail(s, n, i, needle, nlen, digit);
+}
+
+/* one copy each way, the test of `digit` out of the loop */
+__attribute__((target("avx2"))) static const char *find_lit_avx2_plain(const char *s, size_t n,
+								       const char *needle,
+								       size_t nlen)
+{
+	return find_lit_avx2(s, n, needle, nlen, false);
+}
+
+__attribute__((target("avx2"))) static const char *find_lit_avx2_digit(const char *s, size_t n,
+								       const char *needle,
+								       size_t nlen)
+{
+	return find_lit_avx2(s, n, needle, nlen, true);
 }
 #endif
 
-static const char *find_lit_vec(const char *s, size_t n, const char *needle, size_t nlen)
+static const char *find_lit_vec(const char *s, size_t n, const char *needle, size_t nlen,
+				bool digit)
 {
 	size_t i = 0;
-	for (; i + nlen - 1 + 16 <= n; i += 16) {
-		v16 a, b;
+	for (; i + nlen + 16 <= n; i += 16) {
+		v16 a, b, d;
 		memcpy(&a, s + i, 16);
 		memcpy(&b, s + i + nlen - 1, 16);
 		v16 hit = (v16)(a == (unsigned char)needle[0]) & (v16)(b == (unsigned char)needle[nlen - 1]);
+		if (digit) {
+			memcpy(&d, s + i + nlen, 16);
+			hit &= (v16)((v16)(d - '0') <= 9);
+		}
 		uint64_t lanes[2];
 		memcpy(lanes, &hit, sizeof lanes);
 		if (!(lanes[0] | lanes[1]))
@@ -70,23 +99,34 @@ static const char *find_lit_vec(const char *s, size_t n, const char *needle, siz
 			if (hit[j] && inner_equal(s + i + j, needle, nlen))
 				return s + i + j;
 	}
-	return find_lit_tail(s, n, i, needle, nlen);
+	return find_lit_tail(s, n, i, needle, nlen, digit);
 }
 
-const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
+static const char *find_lit(const char *s, size_t n, const char *needle, size_t nlen, bool digit)
 {
-	if (nlen == 0 || n < nlen)
+	if (nlen == 0 || n < nlen + digit)
 		return NULL;
-	if (nlen == 1)
-		return memchr(s, (unsigned char)needle[0], n);
 #ifdef BL_HAVE_AVX2_FIND
 	static int avx2 = -1;
 	if (avx2 < 0)
 		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	if (avx2)
-		return find_lit_avx2(s, n, needle, nlen);
+		return digit ? find_lit_avx2_digit(s, n, needle, nlen)
+			     : find_lit_avx2_plain(s, n, needle, nlen);
 #endif
-	return find_lit_vec(s, n, needle, nlen);
+	return find_lit_vec(s, n, needle, nlen, digit);
+}
+
+const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	if (nlen == 1)
+		return n ? memchr(s, (unsigned char)needle[0], n) : NULL;
+	return find_lit(s, n, needle, nlen, false);
+}
+
+const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	return find_lit(s, n, needle, nlen, true);
 }
 
 const char *bl_find_digit(const char *s, size_t n)

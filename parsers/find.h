@@ -38,6 +38,8 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
  * every few bytes. Positions are tested 32 at a time by the needle's first
  * and last bytes together, then compared. */
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
+/* The same for an occurrence followed by an ASCII digit (", 9"). */
+const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen);
 
 /* How many bytes of s[0, n) are c; 64 a step. */
 size_t bl_count_byte(const char *s, size_t n, char c);

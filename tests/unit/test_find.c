@@ -75,6 +75,20 @@ int main(void)
 			}
 		}
 	}
+	/* bl_find_lit_digit: ", " with a digit after it, among ", " without */
+	for (size_t at = 0; at + 3 <= sizeof big; at++) {
+		memset(big, 'x', sizeof big);
+		for (size_t k = 0; k + 2 < at; k += 5)
+			memcpy(big + k, ", a", 3);
+		memcpy(big + at, ", 7", 3);
+		for (size_t from = 0; from < 3 && from <= at; from++) {
+			CHECK(bl_find_lit_digit(big + from, sizeof big - from, ", ", 2) == big + at);
+			/* the digit cut off: not found */
+			CHECK(bl_find_lit_digit(big + from, at + 2 - from, ", ", 2) == NULL);
+		}
+	}
+	CHECK(bl_find_lit_digit("+5", 2, "+", 1) != NULL);
+	CHECK(bl_find_lit_digit("+", 1, "+", 1) == NULL);
 	CHECK(bl_find_lit("abc", 3, "abcd", 4) == NULL);
 	CHECK(bl_find_lit("abc", 3, "", 0) == NULL);
 	CHECK(bl_find_lit("abc", 3, "c", 1) == ref_find("abc", 3, "c", 1));
