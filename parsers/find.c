@@ -19,16 +19,25 @@ static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
 	return true;
 }
 
-/* The last positions, too few for a vector step, one by one (`digit`:
- * only where an ASCII digit follows the needle). */
+/* Positions i on too few for a vector step (`digit`: only where an
+ * ASCII digit follows the needle): each place of the needle's first byte,
+ * found by memchr, compared. */
 static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle,
 				 size_t nlen, bool digit)
 {
-	for (; i + nlen + digit <= n; i++)
-		if (s[i] == needle[0] && s[i + nlen - 1] == needle[nlen - 1] &&
-		    inner_equal(s + i, needle, nlen) &&
+	if (n < nlen + digit)
+		return NULL;
+	const size_t last = n - nlen - digit; /* the last position possible */
+	while (i <= last) {
+		const char *p = memchr(s + i, (unsigned char)needle[0], last - i + 1);
+		if (!p)
+			return NULL;
+		i = (size_t)(p - s);
+		if (s[i + nlen - 1] == needle[nlen - 1] && inner_equal(s + i, needle, nlen) &&
 		    (!digit || (unsigned char)(s[i + nlen] - '0') <= 9))
-			return s + i;
+			return p;
+		i++;
+	}
 	return NULL;
 }
 
