@@ -507,13 +507,16 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 
 bool bl_unflatten_detect(const char *s, size_t len)
 {
+	/* a line of UNFLATTEN_MIN bytes or more: the next so many bytes from
+	 * a line start hold no newline; else every line that starts before
+	 * the last newline among them is shorter (one memrchr passes several
+	 * lines of prose) */
 	size_t i = 0;
-	while (i < len) {
-		const char *nl = memchr(s + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - s) : len;
-		if (end - i >= UNFLATTEN_MIN)
+	while (len - i >= UNFLATTEN_MIN) {
+		const char *nl = memrchr(s + i, '\n', UNFLATTEN_MIN);
+		if (!nl)
 			return true;
-		i = end + 1;
+		i = (size_t)(nl - s) + 1;
 	}
 	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
