@@ -126,6 +126,69 @@ static const char *find_lit(const char *s, size_t n, const char *needle, size_t 
 	return find_lit_vec(s, n, needle, nlen, digit);
 }
 
+void bl_byteset_init(struct bl_byteset *set, const char *members)
+{
+	memset(set, 0, sizeof *set);
+	for (const unsigned char *p = (const unsigned char *)members; *p; p++)
+		if (*p < 0x80)
+			set->lo[*p & 15] |= (unsigned char)(1u << (*p >> 4));
+}
+
+static inline bool in_set(const struct bl_byteset *set, unsigned char c)
+{
+	return c < 0x80 && (set->lo[c & 15] >> (c >> 4) & 1);
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* A byte's low nibble looks up its set bits, its high nibble the bit it
+ * needs (none for bytes past 0x7F): 32 lines starts a step. */
+__attribute__((target("avx2"))) static size_t line_start_avx2(const char *s, size_t n,
+							      const struct bl_byteset *set)
+{
+	static const unsigned char bit[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->lo));
+	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)bit));
+	const __m256i nl = _mm256_set1_epi8('\n'), low = _mm256_set1_epi8(0x0f);
+	const __m256i zero = _mm256_setzero_si256();
+	size_t i = 0;
+	for (; i + 1 + 32 <= n; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 1));
+		__m256i m = _mm256_and_si256(
+			_mm256_shuffle_epi8(lo, _mm256_and_si256(b, low)),
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(b, 4), low)));
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(
+			_mm256_andnot_si256(_mm256_cmpeq_epi8(m, zero), _mm256_cmpeq_epi8(a, nl)));
+		if (bits)
+			return i + (size_t)__builtin_ctz(bits) + 1;
+	}
+	for (; i + 1 < n; i++)
+		if (s[i] == '\n' && in_set(set, (unsigned char)s[i + 1]))
+			return i + 1;
+	return n;
+}
+#endif
+
+size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
+{
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		return line_start_avx2(s, n, set);
+#endif
+	for (size_t i = 0; i + 1 < n; i++) {
+		const char *p = memchr(s + i, '\n', n - 1 - i);
+		if (!p)
+			break;
+		i = (size_t)(p - s);
+		if (in_set(set, (unsigned char)s[i + 1]))
+			return i + 1;
+	}
+	return n;
+}
+
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
 {
 	if (nlen == 1)

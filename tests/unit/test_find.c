@@ -93,6 +93,46 @@ int main(void)
 	CHECK(bl_find_lit("abc", 3, "", 0) == NULL);
 	CHECK(bl_find_lit("abc", 3, "c", 1) == ref_find("abc", 3, "c", 1));
 
+	/* bl_find_line_start: a line start after a newline whose first byte
+	 * is in the set; not the first line; every place */
+	struct bl_byteset set;
+	bl_byteset_init(&set, "0123456789 \t");
+	static const char starts[] = "07 \t";
+	for (size_t k = 0; k < 4; k++)
+		for (size_t at = 1; at + 1 < sizeof big; at++) {
+			memset(big, 'w', sizeof big);
+			big[0] = '5'; /* the first line is not looked at */
+			for (size_t j = 3; j + 1 < at; j += 9)
+				memcpy(big + j, "\nx", 2); /* lines starting otherwise */
+			big[at] = '\n';
+			big[at + 1] = starts[k];
+			for (size_t from = 0; from < 3 && from <= at; from++) {
+				CHECK(bl_find_line_start(big + from, sizeof big - from, &set) == at + 1 - from);
+				/* the newline last: no line after it */
+				CHECK(bl_find_line_start(big + from, at + 1 - from, &set) == at + 1 - from);
+			}
+		}
+	/* the set rewrap.c spells out is this one */
+	static const struct bl_byteset spelled = {
+		{0x0C, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x09, 0, 0, 0, 0, 0, 0}};
+	CHECK(memcmp(&spelled, &set, sizeof set) == 0);
+	CHECK(bl_find_line_start("", 0, &set) == 0);
+	CHECK(bl_find_line_start("1\n", 2, &set) == 2);
+	CHECK(bl_find_line_start("a\nb\n\n9", 6, &set) == 5);
+	/* bytes past 0x7F are in no set; every ASCII byte is in its own */
+	CHECK(bl_find_line_start("a\n\xc6\n\x86", 5, &set) == 5);
+	for (unsigned c = 1; c < 0x80; c++) {
+		char one[2] = {(char)c, 0}, t[40];
+		struct bl_byteset only;
+		bl_byteset_init(&only, one);
+		memset(t, c == 'z' ? 'y' : 'z', sizeof t);
+		t[33] = '\n';
+		t[34] = (char)c;
+		CHECK(bl_find_line_start(t, sizeof t, &only) == 34);
+		t[34] = (char)(c == 'z' ? 'y' : 'z');
+		CHECK(bl_find_line_start(t, sizeof t, &only) == sizeof t);
+	}
+
 	/* bl_count_byte: every length and start, and runs long enough to fill
 	 * the counters of the vector steps many times */
 	static char lines[40000];
