@@ -157,6 +157,11 @@ bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 }
 
 /* repair() and, when it had nothing to replace, the text copied as is. */
+bool bl_charset_is_utf8(const char *charset)
+{
+	return is_utf8_name(charset);
+}
+
 static bool repair_full(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	bool changed = repair(m, in, out);

@@ -49,6 +49,9 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 /* The repair alone, for the decoding pipeline: returns false, writing
  * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */
 bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* Whether bl_charset_to_utf8() takes text in this charset as UTF-8 (no
+ * charset, "utf-8", "us-ascii", ...): repaired, not converted. */
+bool bl_charset_is_utf8(const char *charset);
 /* A header string in `charset` as a new UTF-8 string (invalid bytes as
  * U+FFFD); NULL only when memory ran out. */
 char *bl_charset_string(const char *s, size_t n, const char *charset);

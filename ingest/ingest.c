@@ -163,7 +163,13 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	struct stage st;
 	bl_tbuf_init(&st.cur);
 	st.raw = padded;
-	if (!padded) {
+	/* an mbox message's first step reads the raw bytes in place (it
+	 * needs no zero bytes after them) and always writes a text of its
+	 * own: the message is not copied first */
+	bool in_place = !padded && fmt == BL_INPUT_MBOX;
+	if (in_place)
+		st.raw = true;
+	if (!padded && !in_place) {
 		bl_tbuf_reserve(&st.cur, m->raw_len);
 		bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
 		if (st.cur.failed)
@@ -173,6 +179,8 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	switch (fmt) {
 	case BL_INPUT_MBOX:
 		STEP(&st, mbox_step(in, out), "mbox", m);
+		if (st.raw && in_place)
+			goto oom; /* no text of its own: out of memory */
 		/* fall through */
 	case BL_INPUT_EML:
 		STEP(&st, eml_step(m, in, out, &flowed, &delsp), NULL, m);

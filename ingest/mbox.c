@@ -47,17 +47,20 @@ void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
 	if (!bl_tbuf_reserve(out, n - i))
 		return;
 	size_t from = i;
+	/* only a line that starts with '>' is looked at: each is found by
+	 * memchr, not each line (i is 0 or follows a newline) */
 	while (i < n) {
-		const char *e = memchr(s + i, '\n', n - i);
-		size_t end = e ? (size_t)(e - s) + 1 : n;
-		size_t k = i;
-		while (k < end && s[k] == '>')
+		const char *g = memchr(s + i, '>', n - i);
+		if (!g)
+			break;
+		size_t a = (size_t)(g - s), k = a;
+		while (k < n && s[k] == '>')
 			k++;
-		if (k > i && end - k >= 5 && memcmp(s + k, "From ", 5) == 0) {
-			bl_tbuf_copy(out, in, from, i - from);
-			from = i + 1; /* drop one '>' */
+		if ((a == 0 || s[a - 1] == '\n') && n - k >= 5 && memcmp(s + k, "From ", 5) == 0) {
+			bl_tbuf_copy(out, in, from, a - from);
+			from = a + 1; /* drop one '>' */
 		}
-		i = end;
+		i = k;
 	}
 	bl_tbuf_copy(out, in, from, n - from);
 }

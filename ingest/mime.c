@@ -66,9 +66,22 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 				       h->encoding);
 		s1 = *body;
 	}
-	if (bl_charset_to_utf8(m, &s1, &txt, h->charset[0] ? h->charset : NULL) && h->charset[0])
-		bl_message_add_decoding(m, "charset");
-	bl_src_from_tbuf(&s2, &txt);
+	const char *cs = h->charset[0] ? h->charset : NULL;
+	if (!is_html(h) && bl_charset_is_utf8(cs)) {
+		/* valid UTF-8 (nearly every part) is copied once, to the
+		 * output, not first to a buffer of its own */
+		if (bl_utf8_repair(m, &s1, &txt)) {
+			if (cs)
+				bl_message_add_decoding(m, "charset");
+			bl_src_from_tbuf(&s2, &txt);
+		} else {
+			s2 = s1;
+		}
+	} else {
+		if (bl_charset_to_utf8(m, &s1, &txt, cs) && cs)
+			bl_message_add_decoding(m, "charset");
+		bl_src_from_tbuf(&s2, &txt);
+	}
 	separate(w, bl_src_origin(body, 0));
 	if (is_html(h)) {
 		bl_html_to_text(m, &s2, w->out);

@@ -85,6 +85,21 @@ static void copy_quoted(struct bl_src *in, struct bl_tbuf *out, size_t from, siz
 	}
 }
 
+/* The next '>' or '|' at or after i (n when none), from the last found
+ * of each. */
+static size_t next_mark(const char *s, size_t n, size_t i, size_t *gt, size_t *bar)
+{
+	if (*gt < i) {
+		const char *p = memchr(s + i, '>', n - i);
+		*gt = p ? (size_t)(p - s) : n;
+	}
+	if (*bar < i) {
+		const char *p = memchr(s + i, '|', n - i);
+		*bar = p ? (size_t)(p - s) : n;
+	}
+	return *gt < *bar ? *gt : *bar;
+}
+
 bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const char *s = in->s;
@@ -93,7 +108,20 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 	 * copy: a text without quoting costs no second copy of itself) */
 	size_t done = 0;
 	bool any = false;
+	const char *g = memchr(s, '>', n), *b = memchr(s, '|', n);
+	size_t gt = g ? (size_t)(g - s) : n, bar = b ? (size_t)(b - s) : n;
 	while (i < n) {
+		if (!m->nquotes || m->quotes[m->nquotes - 1].depth == 0) {
+			/* at depth 0 only a line that starts with a mark (" >"
+			 * too) changes anything: the lines before the next mark
+			 * are passed without a look, prose in a few memchr */
+			size_t c = next_mark(s, n, i, &gt, &bar);
+			if (c >= n)
+				break;
+			const char *bol = c > i ? memrchr(s + i, '\n', c - i) : NULL;
+			if (bol)
+				i = (size_t)(bol - s) + 1;
+		}
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) + 1 : n;
 		int d;

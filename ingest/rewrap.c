@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../parsers/find.h"
 #include "../parsers/re.h"
 #include "decode.h"
 
@@ -37,9 +38,32 @@ static bool tool_line(const char *s, size_t n)
 
 #define JOIN_MAX 200
 
+/* The first line start at or after the line start i whose first byte is
+ * a digit, a blank or a tab; n when none. */
+static size_t next_digit_line(const char *s, size_t n, size_t i)
+{
+	/* bl_byteset_init(&set, "0123456789 \t"), spelled out: bit 3 of
+	 * the digits' low nibbles, bit 2 of ' ''s (0x20), bit 0 of '\t''s */
+	static const struct bl_byteset set = {
+		{0x0C, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x09, 0, 0, 0, 0, 0, 0}};
+	if (i >= n)
+		return n;
+	char c = s[i];
+	if ((c >= '0' && c <= '9') || c == ' ' || c == '\t')
+		return i;
+	return i + bl_find_line_start(s + i, n - i, &set);
+}
+
+/* The lengths should_join() takes: tested in the loop, without a call,
+ * since nearly every line of prose has a long one after it. */
+static inline bool join_lengths(size_t ll, size_t nl)
+{
+	return ll >= 30 && ll <= 100 && nl != 0 && nl <= 40 && ll + nl + 1 <= JOIN_MAX;
+}
+
 static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
 {
-	if (ll < 30 || ll > 100 || nl == 0 || nl > 40 || ll + nl + 1 > JOIN_MAX)
+	if (!join_lengths(ll, nl))
 		return false;
 	if (nx[0] == ' ' || nx[0] == '\t')
 		return false;
@@ -79,7 +103,31 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	/* the end of the line at i when the step before found it */
 	const char *known_nl = NULL;
 	size_t known_at = SIZE_MAX;
+	/* not flowed, only a line that starts with a digit (after blanks) or
+	 * holds a '=' (a dd command's operands) is ever joined to the next:
+	 * the lines in between are passed without a look. The next line
+	 * start of the first kind and the next '=' at or after i: */
+	size_t digit_line = flowed ? 0 : next_digit_line(s, n, 0);
+	const char *e = flowed ? NULL : memchr(s, '=', n);
+	size_t eq = e ? (size_t)(e - s) : n;
 	while (i < n) {
+		if (!flowed) {
+			if (digit_line < i)
+				digit_line = next_digit_line(s, n, i);
+			if (eq < i) {
+				e = memchr(s + i, '=', n - i);
+				eq = e ? (size_t)(e - s) : n;
+			}
+			size_t c = digit_line;
+			if (eq < c) {
+				/* the start of the line of the '=' */
+				const char *b = eq > i ? memrchr(s + i, '\n', eq - i) : NULL;
+				c = b ? (size_t)(b - s) + 1 : i;
+			}
+			if (c >= n)
+				break;
+			i = c;
+		}
 		const char *nl = known_at == i ? known_nl : memchr(s + i, '\n', n - i);
 		if (!nl)
 			break;
@@ -100,7 +148,7 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		    nlen) {
 			join = true;
 			drop_space = delsp;
-		} else if (!flowed && should_join(s + i, ll, nx, nlen)) {
+		} else if (!flowed && join_lengths(ll, nlen) && should_join(s + i, ll, nx, nlen)) {
 			join = true;
 		}
 		if (!join) {

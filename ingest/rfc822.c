@@ -280,6 +280,9 @@ static size_t encoded_word(const char *s, size_t n, char **out, size_t *olen, si
 
 char *bl_rfc2047_decode(const char *s, size_t n)
 {
+	/* no encoded word ("=?"): the loop below would copy s as it is */
+	if (!memmem(s, n, "=?", 2))
+		return bl_charset_string(s, n, NULL);
 	size_t cap = n + 16, len = 0;
 	char *out = malloc(cap);
 	if (!out)

@@ -320,6 +320,10 @@ static struct {
 	unsigned char blist[NBUCKETS][MAX_NEEDLES]; /* each bucket's needles, in order */
 	size_t blen[NBUCKETS];
 	unsigned char nib[2][3][2][16];
+	/* each needle's first 16 tokens as masks and bytes over two words
+	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
+	 * to turn most finds down in two compares before verify() */
+	uint64_t qmask[MAX_NEEDLES][2], qval[MAX_NEEDLES][2];
 	pcre2_code *fast; /* parsers found by their needles */
 	pcre2_code *slow; /* parsers found by the regex alone */
 } A;
@@ -572,6 +576,16 @@ static bool build(void)
 			}
 		}
 	}
+	for (size_t i = 0; i < A.nneedles; i++) {
+		unsigned char mk[16] = {0}, vl[16] = {0};
+		for (size_t k = 0; k < 16 && k < A.needles[i].ntok; k++) {
+			unsigned t = A.needles[i].tok[k];
+			mk[k] = t == BL_NEEDLE_DIGIT ? 0xF0 : 0xFF;
+			vl[k] = t == BL_NEEDLE_DIGIT ? 0x30 : (unsigned char)t;
+		}
+		memcpy(A.qmask[i], mk, sizeof mk);
+		memcpy(A.qval[i], vl, sizeof vl);
+	}
 	/* needles that share a window ("real", "\d real") share its test */
 	A.nvwin = 0;
 	for (size_t i = 0; i < A.nneedles; i++) {
@@ -638,7 +652,15 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	if (q < A.trig[i] || q - A.trig[i] < min_p)
 		return false;
 	*p = q - A.trig[i];
-	return *p + nd->ntok <= len && verify(nd, t + *p);
+	if (*p + nd->ntok > len)
+		return false;
+	/* 16 bytes from p: inside the text and the zero bytes after it
+	 * (BL_TEXT_PAD) */
+	uint64_t w[2];
+	memcpy(w, t + *p, sizeof w);
+	if ((w[0] & A.qmask[i][0]) != A.qval[i][0] || (w[1] & A.qmask[i][1]) != A.qval[i][1])
+		return false;
+	return verify(nd, t + *p);
 }
 
 /* The last bytes of the text, too few for a vector step, one by one
@@ -681,7 +703,11 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 				tab[g][k][h] = _mm256_broadcastsi128_si256(
 					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-	for (; q + 32 + 2 <= len; q += 32, first_i = 0) {
+	/* to the end of the text: the last step reads into the zero bytes
+	 * after it (BL_TEXT_PAD), and the positions past the end are masked
+	 * out; the byte-by-byte tail tried every needle at each of the last
+	 * 33 positions, more than the rest of a short message cost */
+	for (; q < len; q += 32, first_i = 0) {
 		__m256i acc0 = _mm256_set1_epi8((char)0xff), acc1 = acc0;
 		for (int k = 0; k < 3; k++) {
 			__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + k));
@@ -694,6 +720,8 @@ __attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_m
 		}
 		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
 			_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero));
+		if (len - q < 32)
+			bits &= ((uint32_t)1 << (len - q)) - 1;
 		if (!bits)
 			continue;
 		unsigned char got0[32], got1[32];

@@ -1,9 +1,205 @@
 /* find.c - the searches of find.h that are not inline. */
 #include "find.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 typedef unsigned char v16 __attribute__((vector_size(16)));
+
+/* Whether needle[1, nlen - 1) sits at s + 1 (its ends matched already). */
+static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
+{
+	for (size_t k = 1; k + 1 < nlen; k++)
+		if (s[k] != needle[k])
+			return false;
+	return true;
+}
+
+/* Positions i on too few for a vector step (`digit`: only where an
+ * ASCII digit follows the needle): each place of the needle's first byte,
+ * found by memchr, compared. */
+static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle,
+				 size_t nlen, bool digit)
+{
+	if (n < nlen + digit)
+		return NULL;
+	const size_t last = n - nlen - digit; /* the last position possible */
+	while (i <= last) {
+		const char *p = memchr(s + i, (unsigned char)needle[0], last - i + 1);
+		if (!p)
+			return NULL;
+		i = (size_t)(p - s);
+		if (s[i + nlen - 1] == needle[nlen - 1] && inner_equal(s + i, needle, nlen) &&
+		    (!digit || (unsigned char)(s[i + nlen] - '0') <= 9))
+			return p;
+		i++;
+	}
+	return NULL;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BL_HAVE_AVX2_FIND 1
+__attribute__((target("avx2"), always_inline)) static inline const char *
+find_lit_avx2(const char *s, size_t n, const char *needle, size_t nlen, bool digit)
+{
+	const __m256i first = _mm256_set1_epi8(needle[0]);
+	const __m256i last = _mm256_set1_epi8(needle[nlen - 1]);
+	const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+	size_t i = 0;
+	for (; i + nlen + 32 <= n; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
+		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
+		if (digit) {
+			/* (x - '0') <= 9 unsigned: its minimum with 9 is itself */
+			__m256i d = _mm256_sub_epi8(
+				_mm256_loadu_si256((const __m256i *)(s + i + nlen)), zero);
+			hit = _mm256_and_si256(hit, _mm256_cmpeq_epi8(_mm256_min_epu8(d, nine), d));
+		}
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(hit);
+		while (bits) {
+			unsigned j = (unsigned)__builtin_ctz(bits);
+			if (inner_equal(s + i + j, needle, nlen))
+				return s + i + j;
+			bits &= bits - 1;
+		}
+	}
+	return find_lit_tail(s, n, i, needle, nlen, digit);
+}
+
+/* one copy each way, the test of `digit` out of the loop */
+__attribute__((target("avx2"))) static const char *find_lit_avx2_plain(const char *s, size_t n,
+								       const char *needle,
+								       size_t nlen)
+{
+	return find_lit_avx2(s, n, needle, nlen, false);
+}
+
+__attribute__((target("avx2"))) static const char *find_lit_avx2_digit(const char *s, size_t n,
+								       const char *needle,
+								       size_t nlen)
+{
+	return find_lit_avx2(s, n, needle, nlen, true);
+}
+#endif
+
+static const char *find_lit_vec(const char *s, size_t n, const char *needle, size_t nlen,
+				bool digit)
+{
+	size_t i = 0;
+	for (; i + nlen + 16 <= n; i += 16) {
+		v16 a, b, d;
+		memcpy(&a, s + i, 16);
+		memcpy(&b, s + i + nlen - 1, 16);
+		v16 hit = (v16)(a == (unsigned char)needle[0]) & (v16)(b == (unsigned char)needle[nlen - 1]);
+		if (digit) {
+			memcpy(&d, s + i + nlen, 16);
+			hit &= (v16)((v16)(d - '0') <= 9);
+		}
+		uint64_t lanes[2];
+		memcpy(lanes, &hit, sizeof lanes);
+		if (!(lanes[0] | lanes[1]))
+			continue;
+		for (size_t j = 0; j < 16; j++)
+			if (hit[j] && inner_equal(s + i + j, needle, nlen))
+				return s + i + j;
+	}
+	return find_lit_tail(s, n, i, needle, nlen, digit);
+}
+
+static const char *find_lit(const char *s, size_t n, const char *needle, size_t nlen, bool digit)
+{
+	if (nlen == 0 || n < nlen + digit)
+		return NULL;
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		return digit ? find_lit_avx2_digit(s, n, needle, nlen)
+			     : find_lit_avx2_plain(s, n, needle, nlen);
+#endif
+	return find_lit_vec(s, n, needle, nlen, digit);
+}
+
+void bl_byteset_init(struct bl_byteset *set, const char *members)
+{
+	memset(set, 0, sizeof *set);
+	for (const unsigned char *p = (const unsigned char *)members; *p; p++)
+		if (*p < 0x80)
+			set->lo[*p & 15] |= (unsigned char)(1u << (*p >> 4));
+}
+
+static inline bool in_set(const struct bl_byteset *set, unsigned char c)
+{
+	return c < 0x80 && (set->lo[c & 15] >> (c >> 4) & 1);
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* A byte's low nibble looks up its set bits, its high nibble the bit it
+ * needs (none for bytes past 0x7F): 32 lines starts a step. */
+__attribute__((target("avx2"))) static size_t line_start_avx2(const char *s, size_t n,
+							      const struct bl_byteset *set)
+{
+	static const unsigned char bit[16] = {1, 2, 4, 8, 16, 32, 64, 128};
+	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->lo));
+	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)bit));
+	const __m256i nl = _mm256_set1_epi8('\n'), low = _mm256_set1_epi8(0x0f);
+	const __m256i zero = _mm256_setzero_si256();
+	size_t i = 0;
+	for (; i + 1 + 32 <= n; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 1));
+		__m256i m = _mm256_and_si256(
+			_mm256_shuffle_epi8(lo, _mm256_and_si256(b, low)),
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(b, 4), low)));
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(
+			_mm256_andnot_si256(_mm256_cmpeq_epi8(m, zero), _mm256_cmpeq_epi8(a, nl)));
+		if (bits)
+			return i + (size_t)__builtin_ctz(bits) + 1;
+	}
+	for (; i + 1 < n; i++)
+		if (s[i] == '\n' && in_set(set, (unsigned char)s[i + 1]))
+			return i + 1;
+	return n;
+}
+#endif
+
+size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
+{
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		return line_start_avx2(s, n, set);
+#endif
+	for (size_t i = 0; i + 1 < n; i++) {
+		const char *p = memchr(s + i, '\n', n - 1 - i);
+		if (!p)
+			break;
+		i = (size_t)(p - s);
+		if (in_set(set, (unsigned char)s[i + 1]))
+			return i + 1;
+	}
+	return n;
+}
+
+const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	if (nlen == 1)
+		return n ? memchr(s, (unsigned char)needle[0], n) : NULL;
+	return find_lit(s, n, needle, nlen, false);
+}
+
+const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen)
+{
+	return find_lit(s, n, needle, nlen, true);
+}
 
 const char *bl_find_digit(const char *s, size_t n)
 {
@@ -26,9 +222,45 @@ const char *bl_find_digit(const char *s, size_t n)
 	return NULL;
 }
 
+typedef signed char s16 __attribute__((vector_size(16)));
+
+size_t bl_count_byte(const char *s, size_t n, char c)
+{
+	size_t count = 0, i = 0;
+	const unsigned char u = (unsigned char)c;
+	/* each lane of `acc` goes down by one a match (a match is 0xFF, added
+	 * modulo 256), up to four times a step: 63 steps at most (252 matches)
+	 * before it is added up */
+	while (i + 64 <= n) {
+		v16 acc = {0};
+		size_t steps = (n - i) / 64 < 63 ? (n - i) / 64 : 63;
+		for (size_t k = 0; k < steps; k++, i += 64) {
+			v16 v[4];
+			memcpy(v, s + i, 64);
+			acc += (v16)(v[0] == u) + (v16)(v[1] == u) + (v16)(v[2] == u) + (v16)(v[3] == u);
+		}
+		for (size_t k = 0; k < 16; k++)
+			count += (unsigned char)(256u - acc[k]);
+	}
+	for (; i < n; i++)
+		count += s[i] == c;
+	return count;
+}
+
 size_t bl_ascii_span(const char *s, size_t n)
 {
 	size_t i = 0;
+	/* 64 bytes a step while they are all ASCII (most of the text): a
+	 * byte in 1..127 is one above zero as a signed char */
+	for (; i + 64 <= n; i += 64) {
+		s16 v[4];
+		memcpy(v, s + i, 64);
+		s16 bad = (s16)(v[0] < 1) | (s16)(v[1] < 1) | (s16)(v[2] < 1) | (s16)(v[3] < 1);
+		uint64_t lanes[2];
+		memcpy(lanes, &bad, sizeof lanes);
+		if (lanes[0] | lanes[1])
+			break;
+	}
 	for (; i + 16 <= n; i += 16) {
 		v16 v;
 		memcpy(&v, s + i, 16);
@@ -42,24 +274,4 @@ size_t bl_ascii_span(const char *s, size_t n)
 	while (i < n && (unsigned char)(s[i] - 1) < 127)
 		i++;
 	return i;
-}
-
-size_t bl_count_byte(const char *s, size_t n, char c)
-{
-	size_t total = 0, i = 0;
-	const v16 want = (v16){0} + (unsigned char)c;
-	while (i + 16 <= n) {
-		/* a count per lane, one byte each: summed every 255 steps */
-		v16 acc = {0};
-		for (unsigned step = 0; step < 255 && i + 16 <= n; step++, i += 16) {
-			v16 v;
-			memcpy(&v, s + i, 16);
-			acc -= (v16)(v == want); /* a match is 0xFF: -1 */
-		}
-		for (unsigned j = 0; j < 16; j++)
-			total += acc[j];
-	}
-	for (; i < n; i++)
-		total += s[i] == c;
-	return total;
 }

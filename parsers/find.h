@@ -33,11 +33,32 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
 	return NULL;
 }
 
+/* The first occurrence of needle[0, nlen) in s[0, n), or NULL: for a
+ * needle of common letters ("real", "geli "), which memchr would stop at
+ * every few bytes. Positions are tested 32 at a time by the needle's first
+ * and last bytes together, then compared. */
+const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
+/* The same for an occurrence followed by an ASCII digit (", 9"). */
+const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen);
+
+/* A set of ASCII bytes, as the line search below takes it. */
+struct bl_byteset {
+	unsigned char lo[16]; /* bit h of lo[x & 15]: byte (h << 4) | (x & 15) */
+};
+
+/* The set of the bytes of `members` (ASCII; a string). */
+void bl_byteset_init(struct bl_byteset *set, const char *members);
+
+/* The first line of s[0, n) after its first one whose first byte is in
+ * `set`: the offset of that byte (just after a '\n'), or n when there is
+ * none. */
+size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set);
+
+/* How many bytes of s[0, n) are c; 64 a step. */
+size_t bl_count_byte(const char *s, size_t n, char c);
+
 /* How many bytes at s (at most n) are ASCII other than NUL; 16 a step. */
 size_t bl_ascii_span(const char *s, size_t n);
-
-/* How many bytes of s[0, n) are c; 16 bytes a step. */
-size_t bl_count_byte(const char *s, size_t n, char c);
 
 /* The first ASCII digit in s[0, n), or NULL; 16 bytes a step. */
 const char *bl_find_digit(const char *s, size_t n);

@@ -336,16 +336,70 @@ struct next_lit {
 	size_t at;       /* where it occurs next (valid once searched) */
 };
 
+/* Whether the word occurs in line l. */
+static inline bool in_text(const struct bl_line *l, const char *w, size_t n)
+{
+	return bl_find_lit(l->s, l->len, w, n) != NULL;
+}
+
+/* next_lit.rare of a word of common letters ("geli "): found by its two
+ * ends (bl_find_lit), not by memchr of a byte prose has every few dozen */
+#define BY_ENDS SIZE_MAX
+
+/* Where the literal occurs next at or after text offset off (SIZE_MAX:
+ * nowhere). */
+static inline size_t lit_at(struct next_lit *n, const struct bl_message *m, size_t off)
+{
+	if (n->searched <= off || n->at < off) {
+		const char *p = n->rare == BY_ENDS
+					? bl_find_lit(m->text + off, m->len - off, n->lit, n->len)
+					: bl_find_by(m->text + off, m->len - off, n->lit, n->len, n->rare);
+		n->at = p ? (size_t)(p - m->text) : SIZE_MAX;
+		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
+	}
+	return n->at;
+}
+
 /* Whether the literal occurs in line l. */
 static inline bool in_line(struct next_lit *n, const struct bl_message *m,
 			   const struct bl_line *l)
 {
-	if (n->searched <= l->off || n->at < l->off) {
-		const char *p = bl_find_by(m->text + l->off, m->len - l->off, n->lit, n->len, n->rare);
-		n->at = p ? (size_t)(p - m->text) : SIZE_MAX;
+	size_t at = lit_at(n, m, l->off);
+	return at != SIZE_MAX && at + n->len <= l->off + l->len;
+}
+
+/* The next '-' at or after off between a digit and one of the letters a
+ * release name starts with (what has_release_dash() looks for in a line),
+ * kept in n->at like a literal's; SIZE_MAX when there is none. */
+static size_t dash_at(struct next_lit *n, const struct bl_message *m, size_t off)
+{
+	if (n->searched <= off || n->at < off) {
+		const char *s = m->text, *p = s + off, *e = s + m->len;
+		n->at = SIZE_MAX;
+		while (p < e && (p = memchr(p, '-', (size_t)(e - p)))) {
+			if (p > s && p[-1] >= '0' && p[-1] <= '9' && p + 1 < e && p[1] &&
+			    strchr("RSCPB", p[1])) {
+				n->at = (size_t)(p - s);
+				break;
+			}
+			p++;
+		}
 		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
 	}
-	return n->at != SIZE_MAX && n->at + n->len <= l->off + l->len;
+	return n->at;
+}
+
+/* Whether a line that starts with c (after its indentation) may be one of
+ * uname_re's or zhead_re's, the patterns tried on lines without any of
+ * the bytes or words the others need. */
+static inline bool start_letter(unsigned char c)
+{
+	switch (c) {
+	case 'F': case 'N': case 'O': case 'D': case 'L': case 'S':
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* Whether s starts with a name uname_re takes and a blank. */
@@ -354,6 +408,8 @@ static bool os_word(const char *s, size_t n)
 	static const char *const names[] = {"FreeBSD ", "NetBSD ", "OpenBSD ", "DragonFly ",
 					    "Linux ", "SunOS ", "Darwin ", NULL};
 	for (const char *const *w = names; *w; w++) {
+		if (s[0] != (*w)[0])
+			continue; /* most lines: a capital that starts none */
 		size_t k = strlen(*w);
 		if (n >= k && memcmp(s, *w, k) == 0)
 			return true;
@@ -389,12 +445,16 @@ json_t *bl_system_extract(struct bl_message *msg)
 	 * them at all (most posts name none) */
 	struct next_lit next_colon = {":", 1, 0, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0, 0},
 			next_eq = {"=", 1, 0, 0, 0}, next_slash = {"/", 1, 0, 0, 0};
-	/* the commands, the config files (conffile_re) and "empty", "Empty"
-	 * or "EMPTY" (empty_re), each looked for once for the lines before it */
-	struct next_lit next_geli = {"geli ", 5, 0, 0, 0}, next_gmirror = {"gmirror ", 8, 0, 0, 0},
-			next_zcreate = {"zpool create ", 13, 0, 0, 0}, next_boot = {"/boot/", 6, 0, 0, 0},
-			next_etc = {"/etc/", 5, 0, 0, 0}, next_mpty = {"mpty", 4, 3, 0, 0},
-			next_MPTY = {"MPTY", 4, 3, 0, 0};
+	/* the commands, each looked for once for the lines before it */
+	struct next_lit next_geli = {"geli ", 5, BY_ENDS, 0, 0},
+			next_gmirror = {"gmirror ", 8, BY_ENDS, 0, 0},
+			next_zcreate = {"zpool create ", 13, 0, 0, 0},
+			next_dash = {"-", 1, 0, 0, 0};
+	/* the first place where any of the bytes and words below occurs
+	 * (none of them: SIZE_MAX); a line before it that does not start like
+	 * uname_re or zhead_re is passed without trying a pattern (nearly
+	 * every line of prose) */
+	size_t next_any = 0;
 	for (;; idx++) {
 		if (l.len && l.len <= MAX_LINE) {
 			struct bl_re_match m;
@@ -405,6 +465,18 @@ json_t *bl_system_extract(struct bl_message *msg)
 			while (b < l.len && (l.s[b] == ' ' || l.s[b] == '\t'))
 				b++;
 			const unsigned char c0 = b < l.len ? (unsigned char)l.s[b] : 0;
+			if (next_any < l.off) {
+				struct next_lit *all[] = {&next_colon, &next_wide, &next_eq, &next_slash,
+							  &next_geli, &next_gmirror, &next_zcreate};
+				next_any = dash_at(&next_dash, msg, l.off);
+				for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+					size_t at = lit_at(all[k], msg, l.off);
+					if (at < next_any)
+						next_any = at;
+				}
+			}
+			if (next_any >= l.off + l.len && !start_letter(c0))
+				goto next_line;
 			const bool lower = c0 >= 'a' && c0 <= 'z';
 			/* what the patterns need: ':' (COLON also takes the
 			 * full-width "："), '=', a '/' for a path */
@@ -412,7 +484,11 @@ json_t *bl_system_extract(struct bl_message *msg)
 			const bool wide = in_line(&next_wide, msg, &l);
 			const bool eq = in_line(&next_eq, msg, &l);
 			const bool slash = in_line(&next_slash, msg, &l);
-			if (match_if(slash && (in_line(&next_boot, msg, &l) || in_line(&next_etc, msg, &l)), &conffile_re, &l, &m)) {
+			/* the words that go with a '/' are looked for in its line
+			 * alone: prose has a '/' in a line or two of ten ("MB/s"),
+			 * each a few dozen bytes to search, not the whole text
+			 * once a word */
+			if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
 				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 								    "/etc/sysctl.conf", "/etc/rc.conf",
 								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
@@ -421,7 +497,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 						s.conf = *f;
 				s.conf_until = idx + 3;
 			}
-			if (match_if(slash && (in_line(&next_mpty, msg, &l) || in_line(&next_MPTY, msg, &l)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
+			if (match_if(slash && (in_text(&l, "mpty", 4) || in_text(&l, "MPTY", 4)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
 				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 				json_object_set_new(o, "empty", json_true());
 			}
@@ -491,7 +567,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 				set_group(o, "value", &l, &m, 1);
 				os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
 				os_seen = true;
-			} else if (match_if(c0 && strchr("FNODLS", c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
+			} else if (match_if(start_letter(c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
 				set_group(o, "name", &l, &m, 1);
 				set_group(o, "release", &l, &m, 2);
 				os_seen = true;
@@ -515,7 +591,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 			} else if (match_if(c0 == 'N' && l.len - b >= 4 && memcmp(l.s + b, "NAME", 4) == 0, &zhead_re, &l, &m)) {
 				l = zpool_config(&s, &l, pool, poollen);
 				pool = NULL;
-			} else if (!os_seen && match_if(has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
+			} else if (!os_seen && match_if(dash_at(&next_dash, msg, l.off) < l.off + l.len && has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
 				   (o = item(&s, "os", &l))) {
 				/* a release named in prose, when nothing better says it */
 				json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
@@ -525,6 +601,7 @@ json_t *bl_system_extract(struct bl_message *msg)
 				os_seen = true;
 			}
 		}
+	next_line:;
 		struct bl_line next;
 		if (!bl_line_next(msg, &l, &next))
 			break;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "system.h"
 
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */
@@ -261,6 +262,93 @@ static void write_tail(struct out *o, size_t nruns, json_t *tail)
 	flush_out(o);
 }
 
+/* One member of an object at `depth` (after the first: `more`). */
+static void member(struct out *o, unsigned depth, bool more, const char *k)
+{
+	if (more) {
+		put(o, ",", 1);
+		indent(o, depth, true);
+	} else {
+		indent(o, depth, false);
+	}
+	key(o, k);
+}
+
+static bool ascii(const char *s)
+{
+	return !s || bl_ascii_span(s, strlen(s)) == strlen(s);
+}
+
+static void string_or_null(struct out *o, const char *s)
+{
+	if (s)
+		string(o, s, strlen(s));
+	else
+		put(o, "null", 4);
+}
+
+/* The head of bl_doc_head_json() written as value() would write it,
+ * without the tree: building and freeing it cost as much as finding the
+ * runs in a prose mail. Only for a head of ASCII strings (jansson would
+ * take an invalid string as null; ASCII it keeps as is) and no system
+ * section; false (nothing written) otherwise. */
+static bool write_head_direct(struct out *o, const struct bl_doc *doc)
+{
+	const struct bl_message *m = doc->msg;
+	if (doc->system || !ascii(doc->path) || !ascii(m->subject) || !ascii(m->from) ||
+	    !ascii(m->date) || !ascii(m->message_id))
+		return false;
+	put(o, "{", 1);
+	member(o, 1, false, "schema");
+	string(o, BL_SCHEMA_ID, strlen(BL_SCHEMA_ID));
+	member(o, 1, true, "source");
+	put(o, "{", 1);
+	member(o, 2, false, "path");
+	string_or_null(o, doc->path);
+	if (m->subject || m->from || m->date || m->message_id || m->index) {
+		member(o, 2, true, "message");
+		put(o, "{", 1);
+		member(o, 3, false, "index");
+		integer(o, (json_int_t)m->index);
+		const char *const names[] = {"subject", "from", "date", "message_id"};
+		const char *const vals[] = {m->subject, m->from, m->date, m->message_id};
+		for (size_t i = 0; i < 4; i++)
+			if (vals[i]) {
+				member(o, 3, true, names[i]);
+				string(o, vals[i], strlen(vals[i]));
+			}
+		indent(o, 2, false);
+		put(o, "}", 1);
+	}
+	member(o, 2, true, "decoding");
+	if (!m->ndecodings) {
+		put(o, "[]", 2);
+	} else {
+		put(o, "[", 1);
+		for (size_t i = 0; i < m->ndecodings; i++) {
+			if (i) {
+				put(o, ",", 1);
+				indent(o, 3, true);
+			} else {
+				indent(o, 3, false);
+			}
+			string(o, m->decodings[i], strlen(m->decodings[i]));
+		}
+		indent(o, 2, false);
+		put(o, "]", 1);
+	}
+	member(o, 2, true, "offset");
+	integer(o, (json_int_t)m->raw_offset);
+	member(o, 2, true, "bytes");
+	integer(o, (json_int_t)m->raw_len);
+	indent(o, 1, false);
+	put(o, "}", 1);
+	put(o, ",", 1);
+	indent(o, 1, true);
+	key(o, "runs");
+	return true;
+}
+
 static struct out *out_new(size_t flags, json_dump_callback_t write, void *wctx)
 {
 	struct out *o = malloc(sizeof *o); /* OUTBUF: not on the stack */
@@ -287,10 +375,12 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 		return NULL;
 	}
 	doc.system = bl_system_extract(m);
-	json_t *head = bl_doc_head_json(&doc), *tail = NULL;
-	if (!head)
-		goto fail;
-	write_head(o, head);
+	json_t *head = NULL, *tail = NULL;
+	if (!write_head_direct(o, &doc)) {
+		if (!(head = bl_doc_head_json(&doc)))
+			goto fail;
+		write_head(o, head);
+	}
 	doc.sink = write_run;
 	doc.sink_ctx = o;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc)

@@ -81,6 +81,108 @@ int main(void)
 			}
 		}
 	}
+	/* bl_find_lit: every position, every cut, and 32-byte steps */
+	static const char *const words[] = {"real", "sys", "geli ", "gmirror ", "zpool create ", "/boot/", "ab"};
+	char big[300];
+	for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+		size_t nl = strlen(words[k]);
+		for (size_t at = 0; at + nl <= sizeof big; at++) {
+			memset(big, 'x', sizeof big);
+			/* near misses before it: the ends right, the middle not */
+			if (at >= nl + 1 && nl > 2) {
+				memcpy(big + at - nl - 1, words[k], nl);
+				big[at - nl] = '#';
+			}
+			memcpy(big + at, words[k], nl);
+			for (size_t from = 0; from < 3; from++) {
+				CHECK(bl_find_lit(big + from, sizeof big - from, words[k], nl) ==
+				      ref_find(big + from, sizeof big - from, words[k], nl));
+				CHECK(bl_find_lit(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+						  words[k], nl) ==
+				      ref_find(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+					       words[k], nl));
+			}
+		}
+	}
+	/* bl_find_lit_digit: ", " with a digit after it, among ", " without */
+	for (size_t at = 0; at + 3 <= sizeof big; at++) {
+		memset(big, 'x', sizeof big);
+		for (size_t k = 0; k + 2 < at; k += 5)
+			memcpy(big + k, ", a", 3);
+		memcpy(big + at, ", 7", 3);
+		for (size_t from = 0; from < 3 && from <= at; from++) {
+			CHECK(bl_find_lit_digit(big + from, sizeof big - from, ", ", 2) == big + at);
+			/* the digit cut off: not found */
+			CHECK(bl_find_lit_digit(big + from, at + 2 - from, ", ", 2) == NULL);
+		}
+	}
+	CHECK(bl_find_lit_digit("+5", 2, "+", 1) != NULL);
+	CHECK(bl_find_lit_digit("+", 1, "+", 1) == NULL);
+	CHECK(bl_find_lit("abc", 3, "abcd", 4) == NULL);
+	CHECK(bl_find_lit("abc", 3, "", 0) == NULL);
+	CHECK(bl_find_lit("abc", 3, "c", 1) == ref_find("abc", 3, "c", 1));
+
+	/* bl_find_line_start: a line start after a newline whose first byte
+	 * is in the set; not the first line; every place */
+	struct bl_byteset set;
+	bl_byteset_init(&set, "0123456789 \t");
+	static const char starts[] = "07 \t";
+	for (size_t k = 0; k < 4; k++)
+		for (size_t at = 1; at + 1 < sizeof big; at++) {
+			memset(big, 'w', sizeof big);
+			big[0] = '5'; /* the first line is not looked at */
+			for (size_t j = 3; j + 1 < at; j += 9)
+				memcpy(big + j, "\nx", 2); /* lines starting otherwise */
+			big[at] = '\n';
+			big[at + 1] = starts[k];
+			for (size_t from = 0; from < 3 && from <= at; from++) {
+				CHECK(bl_find_line_start(big + from, sizeof big - from, &set) == at + 1 - from);
+				/* the newline last: no line after it */
+				CHECK(bl_find_line_start(big + from, at + 1 - from, &set) == at + 1 - from);
+			}
+		}
+	/* the set rewrap.c spells out is this one */
+	static const struct bl_byteset spelled = {
+		{0x0C, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x08, 0x09, 0, 0, 0, 0, 0, 0}};
+	CHECK(memcmp(&spelled, &set, sizeof set) == 0);
+	CHECK(bl_find_line_start("", 0, &set) == 0);
+	CHECK(bl_find_line_start("1\n", 2, &set) == 2);
+	CHECK(bl_find_line_start("a\nb\n\n9", 6, &set) == 5);
+	/* bytes past 0x7F are in no set; every ASCII byte is in its own */
+	CHECK(bl_find_line_start("a\n\xc6\n\x86", 5, &set) == 5);
+	for (unsigned c = 1; c < 0x80; c++) {
+		char one[2] = {(char)c, 0}, t[40];
+		struct bl_byteset only;
+		bl_byteset_init(&only, one);
+		memset(t, c == 'z' ? 'y' : 'z', sizeof t);
+		t[33] = '\n';
+		t[34] = (char)c;
+		CHECK(bl_find_line_start(t, sizeof t, &only) == 34);
+		t[34] = (char)(c == 'z' ? 'y' : 'z');
+		CHECK(bl_find_line_start(t, sizeof t, &only) == sizeof t);
+	}
+
+	/* bl_count_byte: every length and start, and runs long enough to fill
+	 * the counters of the vector steps many times */
+	static char lines[40000];
+	for (size_t i = 0; i < sizeof lines; i++)
+		lines[i] = i % 3 == 0 || (i > 20000 && i < 30000) ? '\n' : 'a';
+	for (size_t from = 0; from < 70; from++)
+		for (size_t n = 0; n + from <= sizeof lines; n += n < 300 ? 1 : 997) {
+			size_t want = 0;
+			for (size_t i = 0; i < n; i++)
+				want += lines[from + i] == '\n';
+			CHECK(bl_count_byte(lines + from, n, '\n') == want);
+		}
+
+	/* ASCII spans past 64 bytes: a bad byte at each place */
+	for (size_t bad = 0; bad < 200; bad++) {
+		memset(big, 'q', sizeof big);
+		big[bad] = bad % 2 ? (char)0x80 : 0;
+		CHECK(bl_ascii_span(big, sizeof big) == bad);
+		CHECK(bl_ascii_span(big, bad) == bad);
+	}
+
 	/* a near miss at every place the rare byte occurs */
 	CHECK(bl_find_by("geligelxgeli geli ", 18, "geli ", 5, 0) == ref_find("geligelxgeli geli ", 18, "geli ", 5));
 	CHECK(bl_find_by("abc", 3, "abcd", 4, 1) == NULL);

@@ -250,6 +250,22 @@ static void test_rewrap_unflatten(void)
 	DECODE(o, "a short line\nbytes/sec)\n", joined = bl_rewrap(&msg, &in, &o, false, false));
 	CHECK(!joined && o.len == 0);
 	bl_tbuf_free(&o);
+	/* lines to join among prose (passed without a look): an indented
+	 * tool line, a dd command and its operands, a tool line at the end */
+	DECODE(o, "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
+		  "  2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)\n"
+		  "prose again, with an = sign, and then\n"
+		  "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01\nbs=1m count=2000\n"
+		  "x = y\nz\n"
+		  "2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)",
+	       joined = bl_rewrap(&msg, &in, &o, false, false));
+	CHECK(joined && strcmp(o.s, "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
+				    "  2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\n"
+				    "prose again, with an = sign, and then\n"
+				    "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01 bs=1m count=2000\n"
+				    "x = y\nz\n"
+				    "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)") == 0);
+	bl_tbuf_free(&o);
 	DECODE(o, "para one \ncontinues\n> q \n> r\n", bl_flowed_decode(&msg, &in, &o, false));
 	CHECK(strcmp(o.s, "para one continues\n> q r\n") == 0);
 	bl_tbuf_free(&o);
