@@ -32,6 +32,15 @@ static void skip_ws(struct reader *r)
 		r->p++;
 }
 
+/* Steps over c when it is next. */
+static bool eat(struct reader *r, char c)
+{
+	if (r->p >= r->end || *r->p != (unsigned char)c)
+		return false;
+	r->p++;
+	return true;
+}
+
 /* The length of a valid UTF-8 sequence at p (first byte >= 0x80), or 0:
  * no overlong forms, no surrogates, nothing above U+10FFFF, as jansson. */
 static size_t utf8_len(const unsigned char *p, const unsigned char *end)
@@ -144,14 +153,10 @@ static json_t *number(struct reader *r)
 {
 	const unsigned char *s = r->p;
 	bool real = false;
-	if (r->p < r->end && *r->p == '-')
-		r->p++;
-	if (r->p < r->end && *r->p == '0')
-		r->p++;
-	else if (!digits(r))
+	eat(r, '-');
+	if (!eat(r, '0') && !digits(r))
 		return NULL;
-	if (r->p < r->end && *r->p == '.') {
-		r->p++;
+	if (eat(r, '.')) {
 		if (!digits(r))
 			return NULL;
 		real = true;
@@ -204,15 +209,12 @@ static json_t *object(struct reader *r, int depth)
 	if (!o)
 		return NULL;
 	skip_ws(r);
-	if (r->p < r->end && *r->p == '}') {
-		r->p++;
+	if (eat(r, '}'))
 		return o;
-	}
 	for (;;) {
 		skip_ws(r);
-		if (r->p >= r->end || *r->p != '"')
+		if (!eat(r, '"'))
 			break;
-		r->p++;
 		ptrdiff_t klen = string(r);
 		if (klen < 0)
 			break;
@@ -226,24 +228,18 @@ static json_t *object(struct reader *r, int depth)
 		key[klen] = '\0';
 		skip_ws(r);
 		json_t *v = NULL;
-		if (r->p < r->end && *r->p == ':') {
-			r->p++;
+		if (eat(r, ':'))
 			v = value(r, depth);
-		}
 		int rc = v ? json_object_setn_new_nocheck(o, key, (size_t)klen, v) : -1;
 		if (key != small)
 			free(key);
 		if (rc < 0)
 			break;
 		skip_ws(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
+		if (eat(r, ','))
 			continue;
-		}
-		if (r->p < r->end && *r->p == '}') {
-			r->p++;
+		if (eat(r, '}'))
 			return o;
-		}
 		break;
 	}
 	json_decref(o);
@@ -256,23 +252,17 @@ static json_t *array(struct reader *r, int depth)
 	if (!a)
 		return NULL;
 	skip_ws(r);
-	if (r->p < r->end && *r->p == ']') {
-		r->p++;
+	if (eat(r, ']'))
 		return a;
-	}
 	for (;;) {
 		json_t *v = value(r, depth);
 		if (!v || json_array_append_new(a, v) < 0)
 			break;
 		skip_ws(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
+		if (eat(r, ','))
 			continue;
-		}
-		if (r->p < r->end && *r->p == ']') {
-			r->p++;
+		if (eat(r, ']'))
 			return a;
-		}
 		break;
 	}
 	json_decref(a);
