@@ -37,7 +37,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 LIB_SRC := $(sort $(wildcard parsers/*.c ingest/*.c render/*.c replay/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 GEN_SRC := build/gen/schema.c
-HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/unit/*.h)
+HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.h tests/unit/*.h tests/fuzz/*.h)
 
 LIB_OBJ := $(LIB_SRC:%.c=build/%.o) build/gen/schema.o
 CLI_OBJ := $(CLI_SRC:%.c=build/%.o)

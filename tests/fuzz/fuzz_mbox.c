@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
-#include "fuzz_feed.h"
+#include "../feed.h"
+#include "fuzz_mbox_input.h"
 
 struct seen {
 	size_t n, bytes;
@@ -25,16 +26,13 @@ static int each(struct bl_message *m, void *ctx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char head[] = "From a@b Mon Jan 11 10:00:00 2010\nFrom: a@b\nSubject: x\n\n";
-	uint8_t *buf = malloc(sizeof head - 1 + size);
+	size_t n;
+	char *buf = as_mbox(data, size, &n);
 	if (!buf)
 		return 0;
-	memcpy(buf, head, sizeof head - 1);
-	memcpy(buf + sizeof head - 1, data, size);
-	size_t n = sizeof head - 1 + size;
 	struct seen whole = {0, 0, n}, streamed = {0, 0, n};
-	bl_ingest_buffer_as((const char *)buf, n, BL_INPUT_MBOX, each, &whole);
-	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1};
+	bl_ingest_buffer_as(buf, n, BL_INPUT_MBOX, each, &whole);
+	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1, 0};
 	bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, each, &streamed);
 	if (whole.n != streamed.n || whole.bytes != streamed.bytes || whole.bytes != n)
 		abort();

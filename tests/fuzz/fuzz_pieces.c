@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
-#include "fuzz_feed.h"
+#include "../feed.h"
+#include "fuzz_mbox_input.h"
 
 struct msg {
 	size_t index, offset, line, raw_len, len;
@@ -32,22 +33,19 @@ static struct msgs whole, parts;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char head[] = "From a@b Mon Jan 11 10:00:00 2010\nFrom: a@b\nSubject: x\n\n";
-	uint8_t *buf = malloc(sizeof head - 1 + size);
+	size_t n;
+	char *buf = as_mbox(data, size, &n);
 	if (!buf)
 		return 0;
-	memcpy(buf, head, sizeof head - 1);
-	memcpy(buf + sizeof head - 1, data, size);
-	size_t n = sizeof head - 1 + size;
 	whole.n = parts.n = 0;
-	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1};
+	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1, 0};
 	int rw = bl_ingest_stream(feed_read, &f, BL_INPUT_MBOX, each, &whole);
 	/* up to 4 ascending targets from the first bytes */
 	size_t targets[4], k = 0;
 	for (size_t i = 1; i < 5 && i < size; i++, k++)
 		targets[k] = (k ? targets[k - 1] : 0) + (size_t)data[i] * (n / 512 + 1);
 	struct bl_mbox_cut cuts[4];
-	struct feed c = {buf, n, 0, size > 5 ? data[5] + 1u : 7};
+	struct feed c = {buf, n, 0, size > 5 ? data[5] + 1u : 7, 0};
 	if (bl_mbox_cuts(feed_read, &c, targets, k, cuts) < 0)
 		abort();
 	struct bl_mbox_cut at = bl_mbox_start;
@@ -58,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* cuts ascend and lie inside the input */
 		if (i < k && end == at.offset)
 			continue;
-		struct feed p = {buf + at.offset, end - at.offset, 0, (size_t)i * 31 + 5};
+		struct feed p = {buf + at.offset, end - at.offset, 0, (size_t)i * 31 + 5, 0};
 		rp = bl_ingest_mbox_piece(feed_read, &p, &at, each, &parts);
 		if (i < k)
 			at = cuts[i];

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
-#include "fuzz_feed.h"
+#include "../feed.h"
 
 struct out {
 	char *s;
@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* windows of 64 bytes to 16 KB, context up to a half of the window */
 	size_t window = (size_t)64 << (data[0] & 7);
 	size_t overlap = window / (2 + (data[0] >> 3 & 7));
-	struct feed f = {data + 1, size - 1, 0, 1 + (data[0] >> 6) * 97};
+	struct feed f = {(const char *)data + 1, size - 1, 0, 1 + (data[0] >> 6) * 97, 0};
 	struct state st = {size - 1, NULL, {NULL, 0, 0}};
 	bl_ingest_stream_window(feed_read, &f, BL_INPUT_TEXT, window, overlap, each, &st);
 	bl_window_doc_free(st.w);

@@ -7,6 +7,7 @@
 #include "../../ingest/ingest.h"
 #include "../../parsers/benchlog.h"
 #include "../../parsers/system.h"
+#include "../feed.h"
 #include "check.h"
 
 static struct bl_message msg;
@@ -538,35 +539,6 @@ static int collect(struct bl_message *m, void *ctx)
 	return 0;
 }
 
-struct feed {
-	const char *s;
-	size_t len, pos, step;
-};
-
-/* Uneven chunks: 1, 8, 57, ... bytes, so separators fall across reads. */
-static long uneven(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	size_t n = f->len - f->pos;
-	if (n > f->step)
-		n = f->step;
-	if (n > cap)
-		n = cap;
-	memcpy(buf, f->s + f->pos, n);
-	f->pos += n;
-	f->step = f->step * 7 % 1021 + 1;
-	return (long)n;
-}
-
-static long one_byte(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	if (f->pos >= f->len || !cap)
-		return 0;
-	buf[0] = f->s[f->pos++];
-	return 1;
-}
-
 static void test_mbox(void)
 {
 	const char *mbox = "From a@x Mon Jan 11 10:00:00 2010\nSubject: one\nFrom: a@x\n\n"
@@ -577,8 +549,8 @@ static void test_mbox(void)
 	CHECK(!bl_mbox_is_separator("From here on it is body.", 24));
 	struct count whole = {0}, streamed = {0};
 	bl_ingest_buffer(mbox, strlen(mbox), collect, &whole);
-	struct feed f = {mbox, strlen(mbox), 0, 1};
-	CHECK(bl_ingest_stream(one_byte, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
+	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
+	CHECK(bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
 	CHECK(streamed.off[1] == whole.off[1]);
@@ -593,8 +565,8 @@ static void test_mbox(void)
 					i % 60, i, i);
 	for (size_t step = 1; step < 5000; step = step * 13 + 2) {
 		struct count c = {0};
-		struct feed g = {big, len, 0, step};
-		CHECK(bl_ingest_stream(uneven, &g, BL_INPUT_AUTO, collect, &c) == 0);
+		struct feed g = {big, len, 0, step, 1021};
+		CHECK(bl_ingest_stream(feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
 		CHECK(c.n == nmsg);
 	}
 	free(big);

@@ -11,6 +11,7 @@
 
 #include "../../render/render.h"
 #include "check.h"
+#include "slurp.h"
 
 /* The two values print the same, key order and reals' bits included. */
 static bool same(json_t *a, json_t *b)
@@ -151,29 +152,6 @@ static void test_mutations(void)
 	free(m);
 	CHECK(bad == 0);
 	CHECK(taken > 0);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	while (b) {
-		n += fread(b + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		char *nb = realloc(b, cap *= 2);
-		if (!nb) {
-			free(b);
-			b = NULL;
-		}
-		b = nb;
-	}
-	fclose(f);
-	*len = n;
-	return b;
 }
 
 /* Every corpus document: read by the reader itself, as json_loadb reads it. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../ingest/ingest.h"
+#include "../feed.h"
 #include "check.h"
 
 /* ------------------------------------------------------- the archive */
@@ -70,26 +71,6 @@ static struct text archive(unsigned seed)
 
 /* ------------------------------------------------------- the readings */
 
-struct feed {
-	const char *s;
-	size_t n, pos, step;
-};
-
-/* Uneven reads: each size follows from the one before. */
-static long feed_read(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	size_t n = f->n - f->pos;
-	if (n > f->step)
-		n = f->step;
-	if (n > cap)
-		n = cap;
-	memcpy(buf, f->s + f->pos, n);
-	f->pos += n;
-	f->step = f->step * 7 % 9973 + 1;
-	return (long)n;
-}
-
 struct msg {
 	size_t index, offset, line, raw_len, len;
 	uint64_t hash; /* of the decoded text */
@@ -131,7 +112,7 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 			 size_t n, size_t step)
 {
 	struct bl_mbox_cut cuts[16];
-	struct feed f = {t->s, t->n, 0, step};
+	struct feed f = {t->s, t->n, 0, step, 9973};
 	CHECK(bl_mbox_cuts(feed_read, &f, targets, n, cuts) == 0);
 	/* each cut is the first message at or after its target */
 	for (size_t k = 0; k < n; k++) {
@@ -152,7 +133,7 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 		size_t end = k < n ? cuts[k].offset : t->n;
 		if (end <= at.offset && k < n)
 			continue;
-		struct feed p = {t->s + at.offset, end - at.offset, 0, step + k};
+		struct feed p = {t->s + at.offset, end - at.offset, 0, step + k, 9973};
 		CHECK(bl_ingest_mbox_piece(feed_read, &p, &at, collect, &parts) == 0);
 		if (k < n)
 			at = cuts[k];
@@ -172,7 +153,7 @@ int main(void)
 	for (unsigned seed = 1; seed <= 3; seed++) {
 		struct text t = archive(seed);
 		struct msgs whole = {0};
-		struct feed f = {t.s, t.n, 0, 4096};
+		struct feed f = {t.s, t.n, 0, 4096, 9973};
 		CHECK(bl_ingest_stream(feed_read, &f, BL_INPUT_MBOX, collect, &whole) == 0);
 		CHECK(whole.n == 301); /* the preamble, then 300 messages */
 		/* targets anywhere: at a separator, inside a line, at the end */
@@ -198,7 +179,7 @@ int main(void)
 	/* an empty input: no cut, one empty message read whole */
 	struct bl_mbox_cut c;
 	size_t target = 0;
-	struct feed e = {"", 0, 0, 1};
+	struct feed e = {"", 0, 0, 1, 0};
 	CHECK(bl_mbox_cuts(feed_read, &e, &target, 1, &c) == 0 && c.offset == 0);
 	return CHECK_DONE();
 }

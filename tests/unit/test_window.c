@@ -9,7 +9,9 @@
 
 #include "../../ingest/window.h"
 #include "../../parsers/benchlog.h"
+#include "../feed.h"
 #include "check.h"
+#include "slurp.h"
 
 static const char PROSE[] =
 	"We ran the same test again after the upgrade, and the numbers were close to the "
@@ -111,32 +113,12 @@ static int each(struct bl_message *m, void *ctx)
 	return 0;
 }
 
-struct feed {
-	const char *s;
-	size_t len, pos, step;
-};
-
-/* uneven reads, so that window ends fall anywhere in them */
-static long rd(void *ctx, char *buf, size_t cap)
-{
-	struct feed *f = ctx;
-	size_t n = f->len - f->pos;
-	if (n > cap)
-		n = cap;
-	if (n > f->step)
-		n = f->step;
-	memcpy(buf, f->s + f->pos, n);
-	f->pos += n;
-	f->step = f->step * 7 % 100003 + 1;
-	return (long)n;
-}
-
 /* The documents of s read in windows (window 0: whole); *nwin windows. */
 static json_t *parse(const char *s, size_t len, size_t window, size_t overlap, size_t *nwin)
 {
 	struct docs d = {json_array(), NULL, 0};
-	struct feed f = {s, len, 0, 65536};
-	int rc = bl_ingest_stream_window(rd, &f, BL_INPUT_AUTO, window, overlap, each, &d);
+	struct feed f = {s, len, 0, 65536, 100003};
+	int rc = bl_ingest_stream_window(feed_read, &f, BL_INPUT_AUTO, window, overlap, each, &d);
 	CHECK(rc == 0);
 	bl_window_doc_free(d.w);
 	if (nwin)
@@ -324,24 +306,6 @@ static void test_flat_line(void)
 }
 
 /* ----------------------------------------- the corpus, padded with prose */
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *s = malloc(cap);
-	size_t got;
-	while ((got = fread(s + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap)
-			s = realloc(s, cap *= 2);
-	}
-	fclose(f);
-	*len = n;
-	return s;
-}
 
 /* `pre` bytes of prose and a blank line, the input, a blank line and
  * `post` bytes of prose. */
