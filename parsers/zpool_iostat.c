@@ -110,10 +110,13 @@ struct zp {
 	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
 	/* samples */
 	long sample;
-	/* keys of the rows of the current sample: an open-addressed set */
-	char *seen[MAX_SEEN * 2];
-	size_t used[MAX_SEEN];     /* the slots taken, to clear them */
-	size_t nseen;
+	/* keys of the rows of the current sample: an open-addressed set of
+	 * seen_cap slots, none until the first row, grown up to MAX_SEEN * 2
+	 * (as one array from the start, zeroing it cost more than reading the
+	 * report of a small pool) */
+	char **seen;
+	size_t *used;              /* the slots taken, to clear them */
+	size_t seen_cap, nseen;
 	size_t rows_in_sample, rows_first;
 	json_t *stamp;             /* timestamp of the current sample */
 	bool stamp_pending;        /* a time line with no rows after it yet */
@@ -151,24 +154,57 @@ static size_t key_hash(const char *k)
 	return h;
 }
 
+/* A set of four times the slots (64 at first, MAX_SEEN * 2 at most), the
+ * keys seen so far moved into it. False when out of memory. */
+static bool seen_grow(struct zp *z)
+{
+	size_t cap = z->seen_cap ? z->seen_cap * 4 : 64;
+	if (cap > MAX_SEEN * 2)
+		cap = MAX_SEEN * 2;
+	char **t = calloc(cap, sizeof *t);
+	size_t *u = malloc(cap / 2 * sizeof *u);
+	if (!t || !u) {
+		free(t);
+		free(u);
+		return false;
+	}
+	for (size_t k = 0; k < z->nseen; k++) {
+		char *key = z->seen[z->used[k]];
+		size_t i = key_hash(key) & (cap - 1);
+		while (t[i])
+			i = (i + 1) & (cap - 1);
+		t[i] = key;
+		u[k] = i;
+	}
+	free(z->seen);
+	free(z->used);
+	z->seen = t;
+	z->used = u;
+	z->seen_cap = cap;
+	return true;
+}
+
 /* Starts a new sample when `key` was already seen in this one: the same
  * pool or vdev again means the report was printed again. */
 static void sample_key(struct zp *z, const char *key)
 {
-	size_t mask = MAX_SEEN * 2 - 1, i = key_hash(key) & mask;
-	for (; z->seen[i]; i = (i + 1) & mask)
-		if (strcmp(z->seen[i], key) == 0) {
-			new_sample(z);
-			i = key_hash(key) & mask;
-			break;
-		}
-	if (z->nseen < MAX_SEEN) {
-		while (z->seen[i])
-			i = (i + 1) & mask;
-		z->seen[i] = strdup(key);
-		if (z->seen[i])
-			z->used[z->nseen++] = i;
+	if (z->nseen) {
+		size_t mask = z->seen_cap - 1;
+		for (size_t i = key_hash(key) & mask; z->seen[i]; i = (i + 1) & mask)
+			if (strcmp(z->seen[i], key) == 0) {
+				new_sample(z);
+				break;
+			}
 	}
+	/* at most half the slots taken: a search always ends at an empty one */
+	if (z->nseen >= MAX_SEEN || (2 * (z->nseen + 1) > z->seen_cap && !seen_grow(z)))
+		return;
+	size_t mask = z->seen_cap - 1, i = key_hash(key) & mask;
+	while (z->seen[i])
+		i = (i + 1) & mask;
+	z->seen[i] = strdup(key);
+	if (z->seen[i])
+		z->used[z->nseen++] = i;
 }
 
 static const char *vdev_type(const char *name, int depth, bool *leaf)
@@ -921,6 +957,8 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	ret = BL_CLAIMED;
 out:
 	seen_clear(z);
+	free(z->seen);
+	free(z->used);
 	json_decref(z->stamp);
 	free(z);
 	return ret;
