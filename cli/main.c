@@ -5,6 +5,7 @@
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
 #include "cli.h"
+#include "json_pool.h"
 
 struct subcommand {
 	const char *name;
@@ -40,6 +41,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	(void)json_pool_use();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

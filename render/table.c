@@ -228,7 +228,25 @@ static char *scalar(json_t *v)
 		return strdup("");
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
-	return json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+	/* json_dumpb, not json_dumps: what json_dumps returns comes from
+	 * jansson's allocator, which the command may have replaced
+	 * (cli/json_pool.c), and is not free()'s to take */
+	const size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(17);
+	char buf[64];
+	size_t n = json_dumpb(v, buf, sizeof buf - 1, flags);
+	if (!n)
+		return NULL;
+	if (n < sizeof buf) {
+		buf[n] = '\0';
+		return strdup(buf);
+	}
+	char *s = malloc(n + 1);
+	if (s && json_dumpb(v, s, n, flags) == n) {
+		s[n] = '\0';
+		return s;
+	}
+	free(s);
+	return NULL;
 }
 
 int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write, void *ctx)
