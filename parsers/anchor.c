@@ -103,7 +103,10 @@ static size_t trigger_at(const struct bl_needle *n)
 struct reducer {
 	unsigned short run[BL_NEEDLE_MAX];
 	size_t n;
+	const char *end;   /* past the run's last token in the pattern, or
+			    * NULL when that token repeats */
 	struct bl_needle best;
+	const char *best_end;
 	double best_score;
 };
 
@@ -141,6 +144,7 @@ static void close_run(struct reducer *r)
 		r->best.key_len = key_len;
 		for (size_t k = 0; k < key_len; k++)
 			r->best.key[k] = (char)r->run[key_at + k];
+		r->best_end = r->end;
 	}
 	r->n = 0;
 }
@@ -156,6 +160,7 @@ static void push(struct reducer *r, unsigned short t)
 static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 {
 	struct reducer r = {.n = 0, .best_score = -1};
+	const char *branch = p;
 	while (p < e) {
 		unsigned char c = (unsigned char)*p;
 		unsigned short tok = 0;
@@ -244,17 +249,21 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 			close_run(&r);
 		} else if (hi == 1) {
 			push(&r, tok);
+			r.end = p;
 		} else {
 			/* the first copy ends this run, the last starts the next */
+			r.end = NULL;
 			push(&r, tok);
 			close_run(&r);
 			push(&r, tok);
+			r.end = p;
 		}
 	}
 	close_run(&r);
 	if (r.best_score < 0)
 		return false;
 	*out = r.best;
+	out->after_at = r.best_end ? (size_t)(r.best_end - branch) : SIZE_MAX;
 	return true;
 }
 
@@ -303,6 +312,11 @@ struct vtok {
 
 #define MAX_NEEDLES 128
 #define NBUCKETS 16
+#define THEN_MAX 4
+
+/* The steps of a then-check: a blank run (of at least one, or of any
+ * length), a digit, a byte. */
+enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE };
 
 static struct {
 	bool built, failed, off;
@@ -324,6 +338,14 @@ static struct {
 	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
 	 * to turn most finds down in two compares before verify() */
 	uint64_t qmask[MAX_NEEDLES][2], qval[MAX_NEEDLES][2];
+	/* what the branch requires right after each needle, as a few steps
+	 * (then_steps()), checked before the branch runs */
+	unsigned char then_op[MAX_NEEDLES][THEN_MAX], then_byte[MAX_NEEDLES][THEN_MAX];
+	size_t then_n[MAX_NEEDLES];
+	/* for a branch that starts "^" or "^[ \\t]*": the bytes its line can
+	 * start with (after its blanks, when lead_blanks), as a bitmap */
+	bool has_lead[MAX_NEEDLES], lead_blanks[MAX_NEEDLES];
+	uint8_t lead[MAX_NEEDLES][32];
 	pcre2_code *fast; /* parsers found by their needles */
 	pcre2_code *slow; /* parsers found by the regex alone */
 } A;
@@ -517,6 +539,137 @@ static void buckets(void)
 			}
 }
 
+/* What the branch text b (n bytes, the rest of a branch after a needle)
+ * requires next, read as far as it is one of these, into needle i's
+ * then-check:
+ *   "[ \\t]+" a blank run, "[ \\t]*" a blank run or none,
+ *   "\\d" a digit, a plain byte itself (and "\\d+" or "x+": one, then
+ *   nothing more is known).
+ * diskinfo's "ada0  512  500107862016 ..." is found by "512", which prose
+ * has as a word; its branch goes on "[ \\t]+\\d": a blank run and a
+ * digit, which the word is rarely followed by. A blank run is taken
+ * greedily, so a step that could take a blank does not follow one. */
+static void then_steps(size_t i, const char *b, size_t n)
+{
+	size_t k = 0, at = 0;
+	A.then_n[i] = 0;
+	while (k < THEN_MAX && at < n) {
+		const char *r = b + at;
+		size_t rest = n - at;
+		bool after_blanks = k && (A.then_op[i][k - 1] == THEN_BLANKS1 ||
+					  A.then_op[i][k - 1] == THEN_BLANKS0);
+		if (rest >= 6 && memcmp(r, "[ \\t]", 5) == 0 && (r[5] == '+' || r[5] == '*')) {
+			if (after_blanks)
+				break;
+			A.then_op[i][k++] = r[5] == '+' ? THEN_BLANKS1 : THEN_BLANKS0;
+			at += 6;
+			continue;
+		}
+		unsigned char op, byte = 0;
+		size_t len;
+		if (rest >= 2 && r[0] == '\\' && r[1] == 'd') {
+			op = THEN_DIGIT;
+			len = 2;
+		} else if ((unsigned char)r[0] < 0x80 && r[0] > ' ' && !strchr("\\^$.|?*+()[]{}#", r[0])) {
+			op = THEN_BYTE;
+			byte = (unsigned char)r[0];
+			len = 1;
+		} else if (r[0] == ' ' && !after_blanks) {
+			op = THEN_BYTE;
+			byte = ' ';
+			len = 1;
+		} else {
+			break;
+		}
+		char q = at + len < n ? b[at + len] : '\0';
+		if (q == '?' || q == '*' || q == '{')
+			break; /* optional or counted: not known to be there */
+		A.then_op[i][k] = op;
+		A.then_byte[i][k++] = byte;
+		if (q == '+')
+			break; /* one at least; where the run ends is not known */
+		at += len;
+	}
+	A.then_n[i] = k;
+}
+
+/* Whether the text after needle i, from `at`, passes its then-check. */
+static bool then_ok(size_t i, const unsigned char *t, size_t len, size_t at)
+{
+	for (size_t k = 0; k < A.then_n[i]; k++) {
+		switch (A.then_op[i][k]) {
+		case THEN_BLANKS1:
+			if (at >= len || (t[at] != ' ' && t[at] != '\t'))
+				return false;
+			/* fall through */
+		case THEN_BLANKS0:
+			while (at < len && (t[at] == ' ' || t[at] == '\t'))
+				at++;
+			break;
+		case THEN_DIGIT:
+			if (at >= len || t[at] < '0' || t[at] > '9')
+				return false;
+			at++;
+			break;
+		default:
+			if (at >= len || t[at] != A.then_byte[i][k])
+				return false;
+			at++;
+		}
+	}
+	return true;
+}
+
+/* For a branch that starts at a line start ("^", and "^[ \\t]*"): the
+ * bytes its line can start with, after the blanks, as PCRE2 finds them
+ * for the rest of the branch. Most prose lines a needle is found in start
+ * with a byte the branch cannot: "write" in a sentence is not zpool's
+ * "pool alloc free read write" header, which starts with p or v. */
+static void lead_bytes(size_t i, const char *b, size_t n)
+{
+	A.has_lead[i] = A.lead_blanks[i] = false;
+	if (!n || b[0] != '^')
+		return;
+	b++, n--;
+	if (n >= 6 && memcmp(b, "[ \\t]*", 6) == 0) {
+		A.lead_blanks[i] = true;
+		b += 6, n -= 6;
+	}
+	int errc;
+	PCRE2_SIZE erro;
+	pcre2_code *c = pcre2_compile((PCRE2_SPTR)b, n, PCRE2_UTF | PCRE2_NO_UTF_CHECK, &errc, &erro, NULL);
+	if (!c)
+		return;
+	uint32_t type = 0, unit = 0;
+	const uint8_t *map = NULL;
+	pcre2_pattern_info(c, PCRE2_INFO_FIRSTCODETYPE, &type);
+	memset(A.lead[i], 0, sizeof A.lead[i]);
+	if (type == 1 && pcre2_pattern_info(c, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && unit < 256) {
+		A.lead[i][unit / 8] |= (uint8_t)(1u << (unit % 8));
+		A.has_lead[i] = true;
+	} else if (type == 0 && pcre2_pattern_info(c, PCRE2_INFO_FIRSTBITMAP, &map) == 0 && map) {
+		memcpy(A.lead[i], map, 32);
+		A.has_lead[i] = true;
+	}
+	pcre2_code_free(c);
+}
+
+/* Whether the window [ws, we) around needle i's find may hold a match of
+ * its branch, as far as the line's first byte tells. */
+static bool lead_ok(size_t i, const struct bl_message *m, size_t ws, size_t we)
+{
+	if (!A.has_lead[i] || (ws && m->text[ws - 1] != '\n'))
+		return true; /* not a line start: a part of a long line */
+	size_t b = ws;
+	if (A.lead_blanks[i])
+		while (b < we && (m->text[b] == ' ' || m->text[b] == '\t'))
+			b++;
+	if (b >= we)
+		return true;
+	unsigned char x = (unsigned char)m->text[b];
+	return A.lead[i][x / 8] & (1u << (x % 8));
+}
+
 static bool build(void)
 {
 	if (A.built)
@@ -555,6 +708,12 @@ static bool build(void)
 				      : NULL;
 		if (!A.branch[i])
 			err = true;
+		const char *branch = bl_parsers[nd->parser]->anchor + nd->branch_off;
+		if (nd->after_at <= nd->branch_len)
+			then_steps(i, branch + nd->after_at, nd->branch_len - nd->after_at);
+		else
+			A.then_n[i] = 0;
+		lead_bytes(i, branch, nd->branch_len);
 		A.trig[i] = trigger_at(&A.needles[i]);
 		for (size_t t = 0; t < 3; t++) {
 			size_t at = A.trig[i] + t;
@@ -660,7 +819,7 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	memcpy(w, t + *p, sizeof w);
 	if ((w[0] & A.qmask[i][0]) != A.qval[i][0] || (w[1] & A.qmask[i][1]) != A.qval[i][1])
 		return false;
-	return verify(nd, t + *p);
+	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok);
 }
 
 /* The last bytes of the text, too few for a vector step, one by one
@@ -942,7 +1101,7 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 			from = pos;
 		struct bl_anchor_hit bh;
 		uint32_t opts = s->cut ? PCRE2_NOTEOL : 0;
-		if (!match(s, A.branch[i], s->we, from, opts, &bh)) {
+		if (!lead_ok(i, m, s->ws, s->we) || !match(s, A.branch[i], s->we, from, opts, &bh)) {
 			/* no match of this branch starts before the window's end,
 			 * or, in a cut window, before a match could still fit */
 			s->clear[i] = s->cut ? s->we - LOOKBACK : s->we;

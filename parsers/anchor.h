@@ -33,6 +33,9 @@ struct bl_needle {
 	char key[BL_NEEDLE_MAX];
 	size_t parser;          /* index in bl_parsers */
 	size_t branch_off, branch_len; /* the branch of the anchor it stands for */
+	/* where the branch goes on after the needle's last token (an offset
+	 * in the branch), or SIZE_MAX when that token repeats */
+	size_t after_at;
 };
 
 /* Reduces an anchor pattern to one needle per top-level branch. Returns

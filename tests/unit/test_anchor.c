@@ -1,6 +1,7 @@
 /* test_anchor.c - anchors reduced to needles, and the needle scan finds
  * exactly what the plain alternation finds, on the corpus, the seed posts
  * and random mixes of block lines and prose. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,16 @@ static const char *const pieces[] = {
 	"It is really real, 3 disks in a mirror; real numbers, 10 of them.\n",
 	"We got 5+ MB/s, which is 2% cpu at best; you know 4u 5s.\n",
 	"\n", "*** (mirror hdd) zfs:\n", "  ", "\t", "\xc3\xa9t\xc3\xa9 r\xc3\xa9" "el\n",
+	/* what the then-checks and the line starts turn down, and what not */
+	"ada0\t512\t500107862016\t976773168\t0\t0\t969021\t16\t63\n",
+	"ada1    512     500107862016    976773168\n", "da1 512 9\n", "da1 512  x\n",
+	"we read the 512 numbers, 512\n", " 512\t\t7\n", "sda 512\n", "/dev/da2 4096 \t 12\n",
+	"pool        alloc   free   read  write   read  write\n",
+	"  vdev  used  avail  read  write\n", "we write and read\n", "   write\n", "p write\n",
+	"\tpool alloc free read write\n", "vdev alloc free read write\n",
+	"  67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n",
+	"Copied 5 bytes, 3 s, 4 MB/s, \n", "7 x, 3 s, 4 z, \n",
+	"  real 5\n", "real  \t 0m1s\n", "reality 5\n", "real x\n", "really, 5\n", "real\n",
 };
 
 int main(void)
@@ -161,6 +172,14 @@ int main(void)
 	CHECK(needles_are("-+Sequential Output-+|^Seek times:", r));
 	const char *cls[] = {"abc", NULL};
 	CHECK(needles_are("[xy]z*abc(?:d|e)f?", cls));
+	/* where the branch goes on after the needle: its then-check */
+	struct bl_needle nd[4];
+	const char *after = "^[ \\t]*x[ \\t]+512[ \\t]+\\d";
+	CHECK(bl_anchor_needles(after, nd, 4) == 1 && nd[0].after_at != SIZE_MAX &&
+	      strcmp(after + nd[0].branch_off + nd[0].after_at, "[ \\t]+\\d") == 0);
+	const char *two = "foo|xqb+a";
+	CHECK(bl_anchor_needles(two, nd, 4) == 2 && nd[0].after_at == 3 &&
+	      nd[1].after_at == SIZE_MAX); /* "xqb": its b repeats */
 	/* what the reduction must refuse: the regex then runs alone */
 	struct bl_needle n[4];
 	CHECK(bl_anchor_needles("(?i)records in", n, 4) == -1);
