@@ -103,9 +103,9 @@ static struct bl_re whole_re = BL_RE(
 #define NO_RARE_BYTE SIZE_MAX
 struct detect {
 	struct bl_re re;
-	const char *lit;   /* NULL: the pattern is searched directly */
+	const char *lit;   /* in every match, on its first line */
 	size_t rare;       /* the index of its rarest byte; NO_RARE_BYTE: the
-			    * literal is found by its two ends (bl_find_lit,
+			    * literal is found by its two ends (bl_find_lits,
 			    * and the digit after it when digit_after) */
 	bool digit_after;  /* the literal is followed by a digit */
 	const char *then;  /* a literal every match holds after it on its line:
@@ -133,7 +133,9 @@ static struct detect detect_re[] = {
 	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL},
 	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL},
 	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", 9, false, NULL},
+	/* by its ends too: its rarest byte, x, is every few hundred bytes of
+	 * some archives, and memchr stopped at each */
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL},
 	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL},
 	/* end_re's: a short line with a zsh report is a flattened post when
 	 * a prompt or an empty line's blanks share it (keep_short) */
@@ -141,67 +143,135 @@ static struct detect detect_re[] = {
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
-/* Where the first match of d at or after `from` starts; SIZE_MAX if none. */
-static size_t detect_next(struct detect *d, const char *s, size_t len, size_t from)
+/* The searches for the literals of detect_re, one pass over the text
+ * each: the patterns found by the same rare byte share a memchr pass
+ * (three by ')', two by '+', two by '%'); one found by its two ends has
+ * a bl_find_lit pass of its own (one pass for several took longer than
+ * their passes one by one). */
+struct search {
+	int byte;                   /* memchr'd, or -1: by the ends of pat[0] */
+	size_t pat[NDETECT], npat;  /* the patterns, in the order of detect_re */
+};
+static struct search searches[NDETECT];
+static size_t nsearches;
+
+static void searches_init(void)
 {
+	if (nsearches)
+		return;
+	for (size_t g = 0; g < NDETECT; g++) {
+		const struct detect *d = &detect_re[g];
+		int byte = d->rare == NO_RARE_BYTE ? -1 : (unsigned char)d->lit[d->rare];
+		struct search *sr = NULL;
+		for (size_t k = 0; byte >= 0 && k < nsearches && !sr; k++)
+			if (searches[k].byte == byte)
+				sr = &searches[k];
+		if (!sr) {
+			sr = &searches[nsearches++];
+			sr->byte = byte;
+			sr->npat = 0;
+		}
+		sr->pat[sr->npat++] = g;
+	}
+}
+
+/* A search under way: where each of its patterns goes on (a pattern
+ * passes the rest of a line its regex did not match on, and the position
+ * after a literal without the digit it needs). */
+struct cursor {
+	size_t p[NDETECT];
+};
+
+/* Whether pattern g has its literal at `at`, and a match on that line
+ * (from its cursor on): the match's start in *start. */
+static bool try_at(size_t g, const char *s, size_t len, size_t at, struct cursor *cu, size_t *start)
+{
+	struct detect *d = &detect_re[g];
+	size_t ll = strlen(d->lit), p = cu->p[g];
+	if (at < p || at + ll > len || memcmp(s + at, d->lit, ll) != 0)
+		return false;
+	if (d->digit_after && !(at + ll < len && s[at + ll] >= '0' && s[at + ll] <= '9')) {
+		cu->p[g] = at + 1;
+		return false;
+	}
+	const char *nl = memrchr(s + p, '\n', at - p);
+	size_t bol = nl ? (size_t)(nl - s) + 1 : p;
+	nl = memchr(s + at, '\n', len - at);
+	size_t eol = nl ? (size_t)(nl - s) : len;
+	cu->p[g] = eol + 1;
 	struct bl_re_match m;
-	if (!d->lit)
-		return bl_re_match(&d->re, s, len, from, &m) ? m.ov[0] : SIZE_MAX;
-	size_t ll = strlen(d->lit), p = from;
-	while (p < len) {
-		const char *h = d->rare != NO_RARE_BYTE ? bl_find_by(s + p, len - p, d->lit, ll, d->rare)
-				: d->digit_after          ? bl_find_lit_digit(s + p, len - p, d->lit, ll)
-							  : bl_find_lit(s + p, len - p, d->lit, ll);
-		if (!h)
-			break;
-		size_t at = (size_t)(h - s);
-		if (d->digit_after && !(at + ll < len && s[at + ll] >= '0' && s[at + ll] <= '9')) {
-			p = at + 1;
-			continue;
+	if (d->then && !memmem(s + at + ll, eol - at - ll, d->then, strlen(d->then)))
+		return false;
+	if (!bl_re_match(&d->re, s, eol, bol, &m))
+		return false;
+	*start = m.ov[0];
+	return true;
+}
+
+/* Where a match of one of sr's patterns starts, at or after `from`, on
+ * the first line that holds one; SIZE_MAX if none. */
+static size_t search_next(const struct search *sr, const char *s, size_t len, size_t from)
+{
+	struct cursor cu;
+	for (size_t k = 0; k < sr->npat; k++)
+		cu.p[sr->pat[k]] = from;
+	size_t c = from, start;
+	while (c < len) {
+		if (sr->byte >= 0) {
+			const char *h = memchr(s + c, sr->byte, len - c);
+			if (!h)
+				break;
+			c = (size_t)(h - s);
+			for (size_t k = 0; k < sr->npat; k++) {
+				size_t g = sr->pat[k], r = detect_re[g].rare;
+				if (c >= r && try_at(g, s, len, c - r, &cu, &start))
+					return start;
+			}
+		} else {
+			const struct detect *d = &detect_re[sr->pat[0]];
+			size_t ll = strlen(d->lit);
+			const char *h = d->digit_after ? bl_find_lit_digit(s + c, len - c, d->lit, ll)
+						       : bl_find_lit(s + c, len - c, d->lit, ll);
+			if (!h)
+				break;
+			c = (size_t)(h - s);
+			if (try_at(sr->pat[0], s, len, c, &cu, &start))
+				return start;
 		}
-		const char *nl = memrchr(s + p, '\n', at - p);
-		size_t bol = nl ? (size_t)(nl - s) + 1 : p;
-		nl = memchr(s + at, '\n', len - at);
-		size_t eol = nl ? (size_t)(nl - s) : len;
-		if (d->then && !memmem(s + at + ll, eol - at - ll, d->then, strlen(d->then))) {
-			p = eol + 1;
-			continue;
-		}
-		if (bl_re_match(&d->re, s, eol, bol, &m))
-			return m.ov[0];
-		p = eol + 1;
+		c++;
 	}
 	return SIZE_MAX;
 }
 
-/* Where the next match of each pattern of detect_re starts: the lines
- * that hold a tool line, in order, without an alternation over the text. */
+/* Where the next match of each search starts: the lines that hold a tool
+ * line, in order, without an alternation over the text. */
 struct tool_lines {
 	size_t next[NDETECT];
 };
 
 static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
 {
-	for (size_t g = 0; g < NDETECT; g++)
-		t->next[g] = detect_next(&detect_re[g], s, len, 0);
+	searches_init();
+	for (size_t k = 0; k < nsearches; k++)
+		t->next[k] = search_next(&searches[k], s, len, 0);
 }
 
 /* The start of the first match not yet passed; SIZE_MAX when none. */
 static size_t tool_lines_first(const struct tool_lines *t)
 {
 	size_t a = SIZE_MAX;
-	for (size_t g = 0; g < NDETECT; g++)
-		if (t->next[g] < a)
-			a = t->next[g];
+	for (size_t k = 0; k < nsearches; k++)
+		if (t->next[k] < a)
+			a = t->next[k];
 	return a;
 }
 
 /* Moves past the line that ends at eol. */
 static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, size_t eol)
 {
-	for (size_t g = 0; g < NDETECT; g++)
-		if (t->next[g] <= eol)
-			t->next[g] = eol < len ? detect_next(&detect_re[g], s, len, eol + 1) : SIZE_MAX;
+	for (size_t k = 0; k < nsearches; k++)
+		if (t->next[k] <= eol)
+			t->next[k] = eol < len ? search_next(&searches[k], s, len, eol + 1) : SIZE_MAX;
 }
 
 /* A line break after these: zsh prints the command before its times.

@@ -346,6 +346,13 @@ static void test_unflatten_short(void)
 	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
 			    "9332 bytes (9 kB) copied, 1 s, 9 kB/s\r25711 bytes (25 kB) copied, 2 s, 13 kB/s\n"
 			    "3+0 records in"));
+	/* patterns found by the same byte: a ')' and a '+' of prose before
+	 * the tool line, csh's "0+0k" (a '+' that is not dd's) before its
+	 * "0pf+" */
+	CHECK(unflattens_to("Drive A (1+x) to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    "
+			    "0+0k 0+0io 0pf+0w\n``` About 17.5 s"));
+	CHECK(unflattens_to("Two (2) runs:\n2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
+			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
 	/* prose that mentions one tool line is not a flattened post */
 	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
 	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
