@@ -39,20 +39,32 @@ static void flush_out(struct out *o)
 	o->n = 0;
 }
 
-static void put(struct out *o, const char *s, size_t n)
+/* put() of what does not fit in the buffer: flushed first, and written
+ * as it is when larger than the buffer. */
+static void put_flush(struct out *o, const char *s, size_t n)
 {
 	if (o->err || !n)
 		return;
-	if (n > OUTBUF - o->n) {
-		flush_out(o);
-		if (n > OUTBUF) {
-			if (!o->err && o->write(s, n, o->ctx) != 0)
-				o->err = -1;
-			return;
-		}
+	flush_out(o);
+	if (n > OUTBUF) {
+		if (!o->err && o->write(s, n, o->ctx) != 0)
+			o->err = -1;
+		return;
 	}
 	memcpy(o->buf + o->n, s, n);
 	o->n += n;
+}
+
+/* Inline: most calls put a quote, a comma or a short string, and a call
+ * each cost as much as the copy (2 million calls on 60 MB of archive). */
+static inline void put(struct out *o, const char *s, size_t n)
+{
+	if (n <= OUTBUF - o->n && !o->err) {
+		memcpy(o->buf + o->n, s, n);
+		o->n += n;
+		return;
+	}
+	put_flush(o, s, n);
 }
 
 /* A newline and the indentation of `depth`, or a space between members
