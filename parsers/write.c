@@ -60,7 +60,8 @@ static void put_flush(struct out *o, const char *s, size_t n)
 static inline void put(struct out *o, const char *s, size_t n)
 {
 	if (n <= OUTBUF - o->n && !o->err) {
-		memcpy(o->buf + o->n, s, n);
+		if (n) /* s may be NULL then */
+			memcpy(o->buf + o->n, s, n);
 		o->n += n;
 		return;
 	}
