@@ -280,11 +280,17 @@ static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof
 	*incomplete = false;
 	size_t i = from;
 	while (i < len) {
-		/* found by its 'F': glibc's memmem was a tenth of the time
-		 * spent on an archive of plain messages */
-		const char *p = bl_find_by(s + i, len - i, "\nFrom ", 6, 1);
+		/* found by the "\nF" of a line that starts with F (by both
+		 * bytes at once, 32 a step): glibc's memmem was a tenth of the
+		 * time spent on an archive of plain messages, and a memchr of
+		 * the 'F' stopped at every capital F of prose */
+		const char *p = bl_find_lit(s + i, len - i, "\nF", 2);
 		if (!p)
 			return len;
+		if ((size_t)(s + len - p) < 6 || memcmp(p, "\nFrom ", 6) != 0) {
+			i = (size_t)(p - s) + 1;
+			continue;
+		}
 		size_t at = (size_t)(p - s) + 1;
 		const char *nl = memchr(s + at, '\n', len - at);
 		if (!nl && !at_eof) {
