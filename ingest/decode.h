@@ -126,6 +126,12 @@ bool bl_unflatten_detect(const char *s, size_t len);
 bool bl_mbox_is_separator(const char *line, size_t len);
 /* Whether the bytes start like an mbox archive. */
 bool bl_mbox_detect(const char *s, size_t len);
+/* The bytes of the separator line at the start of s (its newline with
+ * it), or 0 when s does not start with one. */
+size_t bl_mbox_separator_len(const char *s, size_t n);
+/* Where the first quoted separator line (">From ", ">>From " ...) at or
+ * after i starts (i is 0 or follows a newline), or n. */
+size_t bl_mbox_next_quoted(const char *s, size_t n, size_t i);
 /* One message of the archive: its separator line dropped and ">From "
  * lines unquoted (mboxrd: one '>' removed). */
 void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out);

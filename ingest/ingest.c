@@ -74,16 +74,17 @@ static void add_decoding(struct bl_message *m, const char *name)
 struct stage {
 	struct bl_tbuf cur;
 	bool raw;
+	size_t skip; /* raw bytes before the text (an mbox separator line) */
 };
 
 static const char *cur_s(const struct stage *st, const struct bl_message *m)
 {
-	return st->raw ? m->raw : st->cur.s;
+	return st->raw ? m->raw + st->skip : st->cur.s;
 }
 
 static size_t cur_len(const struct stage *st, const struct bl_message *m)
 {
-	return st->raw ? m->raw_len : st->cur.len;
+	return st->raw ? m->raw_len - st->skip : st->cur.len;
 }
 
 /* Runs one step: on `changed`, the output replaces the current text. */
@@ -92,7 +93,8 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 		struct bl_src in_;                                            \
 		struct bl_tbuf out_;                                          \
 		if ((st)->raw)                                                \
-			bl_src_plain(&in_, (m)->raw, (m)->raw_len, 0);        \
+			bl_src_plain(&in_, (m)->raw + (st)->skip,             \
+				     (m)->raw_len - (st)->skip, (st)->skip);  \
 		else                                                          \
 			bl_src_from_tbuf(&in_, &(st)->cur);                   \
 		bl_tbuf_init(&out_);                                          \
@@ -163,6 +165,7 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	struct stage st;
 	bl_tbuf_init(&st.cur);
 	st.raw = padded;
+	st.skip = 0;
 	/* an mbox message's first step reads the raw bytes in place (it
 	 * needs no zero bytes after them) and always writes a text of its
 	 * own: the message is not copied first */
@@ -178,12 +181,24 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	bool flowed = false, delsp = false;
 	switch (fmt) {
 	case BL_INPUT_MBOX:
-		STEP(&st, mbox_step(in, out), "mbox", m);
-		if (st.raw && in_place)
-			goto oom; /* no text of its own: out of memory */
+		if (in_place && bl_mbox_next_quoted(m->raw, m->raw_len,
+						    (st.skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
+					m->raw_len) {
+			/* no ">From " line to unquote: the mail step reads the
+			 * message in place, past its separator line, and makes
+			 * its first text (one copy of the message, not two) */
+			add_decoding(m, "mbox");
+		} else {
+			st.skip = 0;
+			STEP(&st, mbox_step(in, out), "mbox", m);
+			if (st.raw && in_place)
+				goto oom; /* no text of its own: out of memory */
+		}
 		/* fall through */
 	case BL_INPUT_EML:
 		STEP(&st, eml_step(m, in, out, &flowed, &delsp), NULL, m);
+		if (st.raw && in_place)
+			goto oom;
 		break;
 	case BL_INPUT_HTML:
 		{

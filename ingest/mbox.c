@@ -36,17 +36,14 @@ bool bl_mbox_detect(const char *s, size_t len)
 	return bl_headers_detect(s + rest, len - rest);
 }
 
-void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
+size_t bl_mbox_separator_len(const char *s, size_t n)
 {
-	const char *s = in->s;
-	size_t n = in->len, i = 0;
-	/* the separator line is framing, not message */
 	const char *nl = memchr(s, '\n', n);
-	if (nl && bl_mbox_is_separator(s, (size_t)(nl - s)))
-		i = (size_t)(nl - s) + 1;
-	if (!bl_tbuf_reserve(out, n - i))
-		return;
-	size_t from = i;
+	return nl && bl_mbox_is_separator(s, (size_t)(nl - s)) ? (size_t)(nl - s) + 1 : 0;
+}
+
+size_t bl_mbox_next_quoted(const char *s, size_t n, size_t i)
+{
 	/* only a line that starts with '>' is looked at: each is found by
 	 * memchr, not each line (i is 0 or follows a newline) */
 	while (i < n) {
@@ -56,11 +53,27 @@ void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
 		size_t a = (size_t)(g - s), k = a;
 		while (k < n && s[k] == '>')
 			k++;
-		if ((a == 0 || s[a - 1] == '\n') && n - k >= 5 && memcmp(s + k, "From ", 5) == 0) {
-			bl_tbuf_copy(out, in, from, a - from);
-			from = a + 1; /* drop one '>' */
-		}
+		if ((a == 0 || s[a - 1] == '\n') && n - k >= 5 && memcmp(s + k, "From ", 5) == 0)
+			return a;
 		i = k;
+	}
+	return n;
+}
+
+void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
+{
+	const char *s = in->s;
+	size_t n = in->len;
+	/* the separator line is framing, not message */
+	size_t i = bl_mbox_separator_len(s, n);
+	if (!bl_tbuf_reserve(out, n - i))
+		return;
+	size_t from = i;
+	while ((i = bl_mbox_next_quoted(s, n, i)) < n) {
+		bl_tbuf_copy(out, in, from, i - from);
+		from = i + 1; /* drop one '>' */
+		while (i < n && s[i] == '>')
+			i++;
 	}
 	bl_tbuf_copy(out, in, from, n - from);
 }
