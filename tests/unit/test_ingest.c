@@ -554,6 +554,19 @@ static void test_mbox(void)
 	CHECK(bl_detect_format(mbox, strlen(mbox)) == BL_INPUT_MBOX);
 	CHECK(bl_mbox_is_separator("From b@x Mon Jan 11 11:00:00 2010", 33));
 	CHECK(!bl_mbox_is_separator("From here on it is body.", 24));
+	/* the separator line that is framing, and the quoted ones to unquote */
+	const char *first = "From a@x Mon Jan 11 10:00:00 2010\n";
+	CHECK(bl_mbox_separator_len(mbox, strlen(mbox)) == strlen(first));
+	CHECK(bl_mbox_separator_len("Subject: one\n\nx\n", 16) == 0);
+	CHECK(bl_mbox_separator_len(first, strlen(first) - 1) == 0); /* no newline yet */
+	size_t q = bl_mbox_next_quoted(mbox, strlen(mbox), strlen(first));
+	CHECK(q == (size_t)(strstr(mbox, ">From quoted") - mbox));
+	CHECK(bl_mbox_next_quoted(mbox, strlen(mbox), q + 1) == strlen(mbox));
+	const char *deep = "x\n>>From y\n";
+	CHECK(bl_mbox_next_quoted(deep, strlen(deep), 0) == 2);
+	const char *mid = "a >From y\n>Fro";
+	CHECK(bl_mbox_next_quoted(mid, strlen(mid), 0) == strlen(mid)); /* not at a line start; cut */
+	CHECK(bl_mbox_next_quoted(">From z\n", 8, 0) == 0);
 	struct count whole = {0}, streamed = {0};
 	bl_ingest_buffer(mbox, strlen(mbox), collect, &whole);
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
