@@ -189,11 +189,171 @@ size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
 	return n;
 }
 
+void bl_marks_init(struct bl_marks *mk)
+{
+	memset(mk, 0, sizeof *mk);
+}
+
+bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start)
+{
+	if (mk->groups >= 8)
+		return false;
+	const unsigned char bit = (unsigned char)(1u << mk->groups++);
+	for (const unsigned char *p = (const unsigned char *)members; *p; p++) {
+		mk->lo[*p & 15] |= bit;
+		mk->hi[*p >> 4] |= bit;
+	}
+	if (line_start)
+		mk->line |= bit;
+	return true;
+}
+
+/* Whether s[i] is a mark (`after_nl`: s[i - 1] is '\n'). */
+static inline bool is_mark(const struct bl_marks *mk, unsigned char c, bool after_nl)
+{
+	unsigned g = mk->lo[c & 15] & mk->hi[c >> 4];
+	return (g & ~(unsigned)mk->line) || (after_nl && (g & mk->line));
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* A byte's low half looks up the groups that take it, its high half the
+ * groups that take that: a mark where both agree, on a group that counts
+ * anywhere or after a '\n' (the byte before, loaded one back). */
+__attribute__((target("avx2"))) static size_t find_mark_avx2(const char *s, size_t from,
+							     size_t n, const struct bl_marks *mk)
+{
+	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	const __m256i low = _mm256_set1_epi8(0x0f), nl = _mm256_set1_epi8('\n');
+	const __m256i line = _mm256_set1_epi8((char)mk->line);
+	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+#define MARKS_AT(i)                                                                              \
+	_mm256_and_si256(                                                                        \
+		_mm256_and_si256(                                                                \
+			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                       \
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))), \
+		_mm256_or_si256(anywhere,                                                        \
+				_mm256_and_si256(line, _mm256_cmpeq_epi8(                        \
+							       _mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl))))
+	size_t i = from;
+	for (; i + 32 <= n; i += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i m = MARKS_AT(i);
+		if (!_mm256_testz_si256(m, m)) {
+			uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
+				_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+			return i + (size_t)__builtin_ctz(bits);
+		}
+	}
+	if (i < n) {
+		/* the last step overlaps the one before: 32 bytes ending at n,
+		 * the offsets before i dropped */
+		size_t j = n - 32;
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + j));
+		__m256i m = MARKS_AT(j);
+		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+		bits >>= i - j;
+		if (bits)
+			return i + (size_t)__builtin_ctz(bits);
+	}
+#undef MARKS_AT
+	return n;
+}
+#endif
+
+size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk)
+{
+	if (from >= n)
+		return n;
+	if (from == 0) {
+		if (is_mark(mk, (unsigned char)s[0], false))
+			return 0;
+		from = 1;
+	}
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	/* the vector steps read s[i - 1] and 32 bytes from i: from >= 1,
+	 * and the last step is moved back to end at n */
+	if (avx2 && n >= 33)
+		return find_mark_avx2(s, from, n, mk);
+#endif
+	for (size_t i = from; i < n; i++)
+		if (is_mark(mk, (unsigned char)s[i], s[i - 1] == '\n'))
+			return i;
+	return n;
+}
+
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
 {
 	if (nlen == 1)
 		return n ? memchr(s, (unsigned char)needle[0], n) : NULL;
 	return find_lit(s, n, needle, nlen, false);
+}
+
+/* Whether a or b sits at s: compared here, not by a call (which would
+ * have the vector loop around it keep its registers in memory). */
+static inline const char *either_at(const char *s, const char *a, const char *b, size_t nlen)
+{
+	size_t k = 0;
+	while (k < nlen && s[k] == a[k])
+		k++;
+	if (k == nlen)
+		return s;
+	for (k = 0; k < nlen && s[k] == b[k]; k++)
+		;
+	return k == nlen ? s : NULL;
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* 32 positions a step, by both needles' first and last bytes; the last
+ * step overlaps the one before, to end at the last position. */
+__attribute__((target("avx2"))) static const char *find_lit2_avx2(const char *s, size_t n,
+								  const char *a, const char *b,
+								  size_t nlen)
+{
+	const __m256i a0 = _mm256_set1_epi8(a[0]), a1 = _mm256_set1_epi8(a[nlen - 1]);
+	const __m256i b0 = _mm256_set1_epi8(b[0]), b1 = _mm256_set1_epi8(b[nlen - 1]);
+	const size_t last = n - nlen; /* the last position; n >= nlen + 31 */
+	size_t i = 0, from = 0;
+	for (;;) {
+		if (i > last - 31)
+			i = last - 31;
+		__m256i x = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i y = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
+		__m256i hit = _mm256_or_si256(
+			_mm256_and_si256(_mm256_cmpeq_epi8(x, a0), _mm256_cmpeq_epi8(y, a1)),
+			_mm256_and_si256(_mm256_cmpeq_epi8(x, b0), _mm256_cmpeq_epi8(y, b1)));
+		uint32_t bits = (uint32_t)_mm256_movemask_epi8(hit) >> (from - i);
+		for (; bits; bits &= bits - 1) {
+			const char *p = either_at(s + from + (size_t)__builtin_ctz(bits), a, b, nlen);
+			if (p)
+				return p;
+		}
+		if (i + 31 >= last)
+			return NULL;
+		i += 32;
+		from = i;
+	}
+}
+#endif
+
+const char *bl_find_lit2(const char *s, size_t n, const char *a, const char *b, size_t nlen)
+{
+	if (nlen < 2 || n < nlen)
+		return NULL;
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2 && n >= nlen + 31)
+		return find_lit2_avx2(s, n, a, b, nlen);
+#endif
+	for (size_t i = 0; i + nlen <= n; i++)
+		if ((s[i] == a[0] || s[i] == b[0]) && either_at(s + i, a, b, nlen))
+			return s + i;
+	return NULL;
 }
 
 const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen)
