@@ -236,6 +236,21 @@ __attribute__((target("avx2"))) static size_t find_mark_avx2(const char *s, size
 				_mm256_and_si256(line, _mm256_cmpeq_epi8(                        \
 							       _mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl))))
 	size_t i = from;
+	/* 64 bytes a step while they last: one test for both halves */
+	for (; i + 64 <= n; i += 64) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i m = MARKS_AT(i);
+		a = _mm256_loadu_si256((const __m256i *)(s + i + 32));
+		__m256i m2 = MARKS_AT(i + 32);
+		__m256i both = _mm256_or_si256(m, m2);
+		if (!_mm256_testz_si256(both, both)) {
+			uint64_t bits = (uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) |
+					(uint64_t)(uint32_t)~_mm256_movemask_epi8(
+						_mm256_cmpeq_epi8(m2, _mm256_setzero_si256()))
+						<< 32;
+			return i + (size_t)__builtin_ctzll(bits);
+		}
+	}
 	for (; i + 32 <= n; i += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
 		__m256i m = MARKS_AT(i);
@@ -306,54 +321,62 @@ static inline const char *either_at(const char *s, const char *a, const char *b,
 	return k == nlen ? s : NULL;
 }
 
+/* The positions from i on, one by one (the tail past the vector steps). */
+static const char *find_lit2_line_tail(const char *s, size_t n, size_t i, const char *a,
+				       const char *b, size_t nlen, size_t *line)
+{
+	for (; i < n && s[i] != '\n'; i++)
+		if (i + nlen <= n && (s[i] == a[0] || s[i] == b[0]) && either_at(s + i, a, b, nlen))
+			return s + i;
+	*line = i;
+	return NULL;
+}
+
 #ifdef BL_HAVE_AVX2_FIND
-/* 32 positions a step, by both needles' first and last bytes; the last
- * step overlaps the one before, to end at the last position. */
-__attribute__((target("avx2"))) static const char *find_lit2_avx2(const char *s, size_t n,
-								  const char *a, const char *b,
-								  size_t nlen)
+/* 32 positions a step, by both needles' first and last bytes, the
+ * newline among them ending the search. */
+__attribute__((target("avx2"))) static const char *find_lit2_line_avx2(const char *s, size_t n,
+								       const char *a, const char *b,
+								       size_t nlen, size_t *line)
 {
 	const __m256i a0 = _mm256_set1_epi8(a[0]), a1 = _mm256_set1_epi8(a[nlen - 1]);
 	const __m256i b0 = _mm256_set1_epi8(b[0]), b1 = _mm256_set1_epi8(b[nlen - 1]);
-	const size_t last = n - nlen; /* the last position; n >= nlen + 31 */
-	size_t i = 0, from = 0;
-	for (;;) {
-		if (i > last - 31)
-			i = last - 31;
+	const __m256i nl = _mm256_set1_epi8('\n');
+	size_t i = 0;
+	for (; i + nlen - 1 + 32 <= n; i += 32) {
 		__m256i x = _mm256_loadu_si256((const __m256i *)(s + i));
 		__m256i y = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
-		__m256i hit = _mm256_or_si256(
+		uint32_t hit = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
 			_mm256_and_si256(_mm256_cmpeq_epi8(x, a0), _mm256_cmpeq_epi8(y, a1)),
-			_mm256_and_si256(_mm256_cmpeq_epi8(x, b0), _mm256_cmpeq_epi8(y, b1)));
-		uint32_t bits = (uint32_t)_mm256_movemask_epi8(hit) >> (from - i);
-		for (; bits; bits &= bits - 1) {
-			const char *p = either_at(s + from + (size_t)__builtin_ctz(bits), a, b, nlen);
+			_mm256_and_si256(_mm256_cmpeq_epi8(x, b0), _mm256_cmpeq_epi8(y, b1))));
+		uint32_t end = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, nl));
+		if (end)
+			hit &= (end & -end) - 1; /* the positions before the newline */
+		for (; hit; hit &= hit - 1) {
+			const char *p = either_at(s + i + (size_t)__builtin_ctz(hit), a, b, nlen);
 			if (p)
 				return p;
 		}
-		if (i + 31 >= last)
+		if (end) {
+			*line = i + (size_t)__builtin_ctz(end);
 			return NULL;
-		i += 32;
-		from = i;
+		}
 	}
+	return find_lit2_line_tail(s, n, i, a, b, nlen, line);
 }
 #endif
 
-const char *bl_find_lit2(const char *s, size_t n, const char *a, const char *b, size_t nlen)
+const char *bl_find_lit2_line(const char *s, size_t n, const char *a, const char *b, size_t nlen,
+			      size_t *line)
 {
-	if (nlen < 2 || n < nlen)
-		return NULL;
 #ifdef BL_HAVE_AVX2_FIND
 	static int avx2 = -1;
 	if (avx2 < 0)
 		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	if (avx2 && n >= nlen + 31)
-		return find_lit2_avx2(s, n, a, b, nlen);
+	if (avx2 && nlen >= 2)
+		return find_lit2_line_avx2(s, n, a, b, nlen, line);
 #endif
-	for (size_t i = 0; i + nlen <= n; i++)
-		if ((s[i] == a[0] || s[i] == b[0]) && either_at(s + i, a, b, nlen))
-			return s + i;
-	return NULL;
+	return find_lit2_line_tail(s, n, 0, a, b, nlen, line);
 }
 
 const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen)

@@ -39,9 +39,12 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
  * every few bytes. Positions are tested 32 at a time by the needle's first
  * and last bytes together, then compared. */
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
-/* The first occurrence in s[0, n) of either of two needles of one length
- * nlen >= 2 ("mpty" or "MPTY"), or NULL: both looked for in one pass. */
-const char *bl_find_lit2(const char *s, size_t n, const char *a, const char *b, size_t nlen);
+/* The first occurrence in the line at s (s[0, n) up to its first '\n') of
+ * either of two needles of one length nlen >= 1 ("mpty" or "MPTY"), or
+ * NULL with *line the length of that line: both needles and the newline
+ * looked for in one pass. */
+const char *bl_find_lit2_line(const char *s, size_t n, const char *a, const char *b, size_t nlen,
+			      size_t *line);
 /* The same for an occurrence followed by an ASCII digit (", 9"). */
 const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen);
 

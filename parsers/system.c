@@ -331,10 +331,11 @@ static bool label_start(unsigned char c, const char *firsts)
 	return c && strchr(firsts, c) != NULL;
 }
 
-/* Whether the word occurs in line l. */
+/* Whether the word occurs in line l: found by its first byte (a line is a
+ * few dozen bytes: one memchr, no vector steps to set up). */
 static inline bool in_text(const struct bl_line *l, const char *w, size_t n)
 {
-	return bl_find_lit(l->s, l->len, w, n) != NULL;
+	return bl_find_by(l->s, l->len, w, n, 0) != NULL;
 }
 
 /* Whether a line that starts with c (after its indentation) may be one of
@@ -580,14 +581,25 @@ static inline bool re_space(char c)
 static bool starts_like(const char *t, size_t len, size_t i)
 {
 	size_t end = len - i > MAX_LINE ? i + MAX_LINE : len;
-	while (i < end && (t[i] == ' ' || t[i] == '\t'))
-		i++;
-	if (i >= end)
-		return false;
-	if (t[i] == 'N' && word_at(t, len, i, "NAME", 4))
-		return true;
-	if (t[i] == 'g' || t[i] == 'z')
+	if (t[i] == ' ' || t[i] == '\t') {
+		while (i < end && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+		if (i >= end)
+			return false;
+	}
+	switch (t[i]) {
+	case 'N':
+		if (word_at(t, len, i, "NAME", 4))
+			return true;
+		break;
+	case 'g':
+	case 'z':
 		return command_at(t, len, i);
+	case 'F': case 'O': case 'D': case 'L': case 'S':
+		break;
+	default:
+		return false;
+	}
 	size_t w = os_word_len(t + i, len - i);
 	if (!w)
 		return false;
@@ -611,18 +623,16 @@ static bool empty_near(struct sys *s, size_t at)
 	if (at < s->empty_end)
 		return s->empty_in; /* the line of a '/' before */
 	const char *t = s->m->text;
-	size_t len = s->m->len;
 	size_t back = at > MAX_LINE + 1 ? at - MAX_LINE - 1 : 0;
 	const char *nl = memrchr(t + back, '\n', at - back);
-	size_t fwd = len - at > MAX_LINE + 2 ? MAX_LINE + 2 : len - at;
-	const char *end = memchr(t + at, '\n', fwd);
-	if ((!nl && back > 0) || (!end && fwd < len - at)) {
+	if (!nl && back > 0) {
 		s->empty_end = at + 1;
 		return s->empty_in = true;
 	}
-	size_t ls = nl ? (size_t)(nl - t) + 1 : 0, le = end ? (size_t)(end - t) : len;
-	s->empty_end = le;
-	return s->empty_in = bl_find_lit2(t + ls, le - ls, "mpty", "MPTY", 4) != NULL;
+	size_t ls = nl ? (size_t)(nl - t) + 1 : 0, n;
+	s->empty_in = bl_find_lit2_line(t + ls, s->m->len - ls, "mpty", "MPTY", 4, &n) != NULL;
+	s->empty_end = s->empty_in ? at + 1 : ls + n;
+	return s->empty_in;
 }
 
 /* Whether the mark at t[at] makes its line a candidate: each check is

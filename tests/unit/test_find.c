@@ -129,25 +129,41 @@ static void test_marks(void)
 	CHECK(bl_find_mark(":", 0, 1, &mk) == 0);
 }
 
-/* bl_find_lit2: either needle, every position and length. */
+/* bl_find_lit2_line: either needle before the line's end, every position,
+ * length and newline place. */
 static void test_lit2(void)
 {
 	char big[150];
 	for (size_t at = 0; at + 4 <= sizeof big; at++)
-		for (int which = 0; which < 3; which++) {
+		for (int which = 0; which < 4; which++) {
 			memset(big, 'x', sizeof big);
 			/* near misses: the ends right, the middle not */
 			for (size_t k = 0; k + 4 < at; k += 9)
 				memcpy(big + k, k % 2 ? "mxxy" : "MPTy", 4);
-			memcpy(big + at, which == 0 ? "mpty" : which == 1 ? "MPTY" : "mPTY", 4);
-			for (size_t n = at; n <= sizeof big; n += n < at + 40 ? 1 : 13) {
-				const char *want = n >= at + 4 && which < 2 ? big + at : NULL;
-				CHECK(bl_find_lit2(big, n, "mpty", "MPTY", 4) == want);
+			memcpy(big + at, which == 1 ? "MPTY" : which == 2 ? "mPTY" : "mpty", 4);
+			size_t nl = which == 3 ? at + 4 + (at % 40) : sizeof big; /* the line's end */
+			if (nl < sizeof big)
+				big[nl] = '\n';
+			for (size_t n = at; n <= sizeof big; n += n < at + 45 ? 1 : 13) {
+				size_t line = 12345;
+				const char *got = bl_find_lit2_line(big, n, "mpty", "MPTY", 4, &line);
+				CHECK(got == (which != 2 && n >= at + 4 ? big + at : NULL));
+				if (!got)
+					CHECK(line == (nl < n ? nl : n));
+			}
+			/* a newline before it hides it (the near misses hold none) */
+			if (at > 0) {
+				big[at - 1] = '\n';
+				size_t line = 0;
+				CHECK(bl_find_lit2_line(big, sizeof big, "mpty", "MPTY", 4, &line) == NULL &&
+				      line == at - 1);
 			}
 		}
-	CHECK(bl_find_lit2("ab", 2, "ab", "cd", 2) != NULL);
-	CHECK(bl_find_lit2("a", 1, "ab", "cd", 2) == NULL);
-	CHECK(bl_find_lit2("xcd", 3, "ab", "cd", 2) != NULL);
+	size_t line;
+	CHECK(bl_find_lit2_line("ab", 2, "ab", "cd", 2, &line) != NULL);
+	CHECK(bl_find_lit2_line("a", 1, "ab", "cd", 2, &line) == NULL && line == 1);
+	CHECK(bl_find_lit2_line("xcd", 3, "ab", "cd", 2, &line) != NULL);
+	CHECK(bl_find_lit2_line("x\ncd", 4, "ab", "cd", 2, &line) == NULL && line == 1);
 }
 
 int main(void)
