@@ -218,25 +218,29 @@ static inline bool is_mark(const struct bl_marks *mk, unsigned char c, bool afte
 #ifdef BL_HAVE_AVX2_FIND
 /* A byte's low half looks up the groups that take it, its high half the
  * groups that take that: a mark where both agree, on a group that counts
- * anywhere or after a '\n' (the byte before, loaded one back). */
-__attribute__((target("avx2"))) static size_t find_mark_avx2(const char *s, size_t from,
-							     size_t n, const struct bl_marks *mk)
+ * anywhere, or on any group after a '\n' (the byte before, loaded one
+ * back). 64 bytes a step; the last step overlaps the one before to end at
+ * n. */
+__attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from,
+							      size_t n, const struct bl_marks *mk,
+							      uint64_t *bits, size_t *next)
 {
 	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
 	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
 	const __m256i low = _mm256_set1_epi8(0x0f), nl = _mm256_set1_epi8('\n');
-	const __m256i line = _mm256_set1_epi8((char)mk->line);
 	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_cmpeq_epi8(zero, zero);
 #define MARKS_AT(i)                                                                              \
 	_mm256_and_si256(                                                                        \
 		_mm256_and_si256(                                                                \
 			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                       \
 			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))), \
-		_mm256_or_si256(anywhere,                                                        \
-				_mm256_and_si256(line, _mm256_cmpeq_epi8(                        \
-							       _mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl))))
+		_mm256_blendv_epi8(anywhere, ones,                                               \
+				   _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl)))
+#define MASK64(m, m2)                                                                     \
+	((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) |          \
+	 (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m2, zero)) << 32)
 	size_t i = from;
-	/* 64 bytes a step while they last: one test for both halves */
 	for (; i + 64 <= n; i += 64) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
 		__m256i m = MARKS_AT(i);
@@ -244,60 +248,78 @@ __attribute__((target("avx2"))) static size_t find_mark_avx2(const char *s, size
 		__m256i m2 = MARKS_AT(i + 32);
 		__m256i both = _mm256_or_si256(m, m2);
 		if (!_mm256_testz_si256(both, both)) {
-			uint64_t bits = (uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256())) |
-					(uint64_t)(uint32_t)~_mm256_movemask_epi8(
-						_mm256_cmpeq_epi8(m2, _mm256_setzero_si256()))
-						<< 32;
-			return i + (size_t)__builtin_ctzll(bits);
+			*bits = MASK64(m, m2);
+			*next = i + 64;
+			return i;
 		}
 	}
-	for (; i + 32 <= n; i += 32) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
-		__m256i m = MARKS_AT(i);
-		if (!_mm256_testz_si256(m, m)) {
-			uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
-				_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
-			return i + (size_t)__builtin_ctz(bits);
-		}
-	}
+	*next = n;
 	if (i < n) {
-		/* the last step overlaps the one before: 32 bytes ending at n,
-		 * the offsets before i dropped */
-		size_t j = n - 32;
+		/* 64 bytes ending at n, the offsets before i dropped */
+		size_t j = n - 64;
 		__m256i a = _mm256_loadu_si256((const __m256i *)(s + j));
 		__m256i m = MARKS_AT(j);
-		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
-		bits >>= i - j;
-		if (bits)
-			return i + (size_t)__builtin_ctz(bits);
+		a = _mm256_loadu_si256((const __m256i *)(s + j + 32));
+		__m256i m2 = MARKS_AT(j + 32);
+		*bits = MASK64(m, m2) >> (i - j);
+		if (*bits)
+			return i;
 	}
+#undef MASK64
 #undef MARKS_AT
+	*bits = 0;
 	return n;
 }
 #endif
 
-size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk)
+#ifdef BL_HAVE_AVX2_FIND
+static int marks_avx2 = -1;
+#endif
+
+size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks *mk,
+		     uint64_t *bits, size_t *next)
 {
+#ifdef BL_HAVE_AVX2_FIND
+	/* the vector steps read s[i - 1] and 64 bytes from i: from >= 1,
+	 * and the last step is moved back to end at n */
+	if (marks_avx2 > 0 && from > 0 && from < n && n >= 65)
+		return find_marks_avx2(s, from, n, mk, bits, next);
+#endif
+	*bits = 0;
+	*next = n;
 	if (from >= n)
 		return n;
-	if (from == 0) {
-		if (is_mark(mk, (unsigned char)s[0], false))
-			return 0;
-		from = 1;
+	if (from == 0 && is_mark(mk, (unsigned char)s[0], false)) {
+		*bits = 1;
+		*next = 1;
+		return 0;
 	}
+	if (from == 0)
+		from = 1;
 #ifdef BL_HAVE_AVX2_FIND
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	/* the vector steps read s[i - 1] and 32 bytes from i: from >= 1,
-	 * and the last step is moved back to end at n */
-	if (avx2 && n >= 33)
-		return find_mark_avx2(s, from, n, mk);
+	if (marks_avx2 < 0)
+		marks_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (marks_avx2 && n >= 65)
+		return find_marks_avx2(s, from, n, mk, bits, next);
 #endif
-	for (size_t i = from; i < n; i++)
-		if (is_mark(mk, (unsigned char)s[i], s[i - 1] == '\n'))
+	for (size_t i = from; i < n; i += 64) {
+		size_t end = n - i > 64 ? i + 64 : n;
+		for (size_t k = i; k < end; k++)
+			if (is_mark(mk, (unsigned char)s[k], s[k - 1] == '\n'))
+				*bits |= (uint64_t)1 << (k - i);
+		if (*bits) {
+			*next = end;
 			return i;
+		}
+	}
 	return n;
+}
+
+size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk)
+{
+	uint64_t bits;
+	size_t next, at = bl_find_marks(s, from, n, mk, &bits, &next);
+	return bits ? at + (size_t)__builtin_ctzll(bits) : n;
 }
 
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)

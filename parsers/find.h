@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The first occurrence of needle[0, nlen) in s[0, n), found by its byte at
@@ -84,6 +85,13 @@ bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start);
  * (offset 0 is no line start); n when there is none. 32 bytes a step:
  * most text is passed without a stop. */
 size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk);
+/* The same, a window at a time: the first window of offsets [i, *next)
+ * (up to 64 of them, from `from` on) that holds marks, as i and *bits
+ * (bit k: offset i + k is a mark); n, *bits 0 when there is none. The
+ * caller done with a window goes on from *next: marks a few bytes apart
+ * cost one search. */
+size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks *mk,
+		     uint64_t *bits, size_t *next);
 
 /* How many bytes of s[0, n) are c; 64 a step. */
 size_t bl_count_byte(const char *s, size_t n, char c);

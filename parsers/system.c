@@ -78,10 +78,16 @@ struct sys {
 	bool os_seen;         /* an OS item is in (a release in prose adds none) */
 	size_t empty_end;     /* the line before here was looked at for "empty" */
 	bool empty_in;        /* and holds it */
+	size_t mark_at;       /* the window of marks found last (bl_find_marks) */
+	uint64_t marks;       /* its marks not looked at yet */
+	size_t mark_next;     /* where the search goes on */
 };
 
 static json_t *grp(struct sys *s, const char *name)
 {
+	/* the object is made with its first item: most posts have none */
+	if (!s->root && !(s->root = json_object()))
+		return NULL;
 	json_t *a = json_object_get(s->root, name);
 	if (!a) {
 		a = json_array();
@@ -108,10 +114,14 @@ static json_t *item(struct sys *s, const char *name, const struct bl_line *l)
 		while (n && ((unsigned char)p[n] & 0xC0) == 0x80)
 			n--;
 	}
-	json_t *o = json_object();
+	json_t *o = json_object(), *g = o ? grp(s, name) : NULL;
+	if (!g) {
+		json_decref(o);
+		return NULL;
+	}
 	json_object_set_new(o, "raw", json_stringn(p, n));
 	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(s->m, l->off)));
-	json_array_append_new(grp(s, name), o);
+	json_array_append_new(g, o);
 	s->items++;
 	return o;
 }
@@ -328,7 +338,10 @@ static bool label_start(unsigned char c, const char *firsts)
 		return true;
 	if (c >= 'A' && c <= 'Z')
 		c = (unsigned char)(c - 'A' + 'a');
-	return c && strchr(firsts, c) != NULL;
+	for (const char *f = firsts; c && *f; f++)
+		if ((unsigned char)*f == c)
+			return true;
+	return false;
 }
 
 /* Whether the word occurs in line l: found by its first byte (a line is a
@@ -679,23 +692,47 @@ static size_t next_candidate(struct sys *s, size_t from)
 	size_t cut = bl_line_cut(m, k);
 	if (cut < from)
 		cut = bl_line_cut(m, ++k);
-	for (size_t p = from;;) {
-		size_t at = bl_find_mark(m->text, p, m->len, &sys_marks);
+	/* the marks of the last window from `from` on */
+	size_t base = s->mark_at, next = s->mark_next;
+	uint64_t bits = s->marks;
+	if (from >= next)
+		bits = 0, next = from;
+	else if (from > base)
+		bits &= ~(uint64_t)0 << (from - base);
+	for (;;) {
+		size_t at = m->len;
+		if (!bits && next < m->len)
+			base = bl_find_marks(m->text, next, m->len, &sys_marks, &bits, &next);
+		if (bits) {
+			at = base + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+		}
 		for (; cut < at && cut < m->len; cut = bl_line_cut(m, ++k))
-			if (starts_like(m->text, m->len, cut))
-				return cut;
-		if (at >= m->len)
-			return SIZE_MAX;
+			if (starts_like(m->text, m->len, cut)) {
+				if (at < m->len) /* the mark is put back, to be looked at next */
+					bits |= (uint64_t)1 << (at - base);
+				at = cut;
+				goto found;
+			}
+		if (at >= m->len) {
+			at = SIZE_MAX;
+			goto found;
+		}
 		if (candidate(s, at))
-			return at;
-		p = at + 1;
+			goto found;
+		continue;
+	found:
+		s->mark_at = base;
+		s->mark_next = next;
+		s->marks = bits;
+		return at;
 	}
 }
 
 static json_t *extract(struct bl_message *msg, bool every_line)
 {
-	struct sys s = {.m = msg, .root = json_object(), .conf = NULL, .conf_until = -1};
-	if (!s.root || !msg->len)
+	struct sys s = {.m = msg, .root = NULL, .conf = NULL, .conf_until = -1};
+	if (!msg->len)
 		goto done;
 	struct bl_line l;
 	size_t at = every_line ? 0 : next_candidate(&s, 0);

@@ -159,7 +159,12 @@ static void test_random(void)
 					put(&t, "word word word word word word word word ");
 				while (t.n < to)
 					put(&t, "x");
-				put(&t, rnd(&seed) % 2 ? "FreeBSD 8.0-RELEASE #0: Sat Nov 21" : "geli init -s 4096 /dev/ad4s2");
+				/* a piece with no mark in it, a tunable right after */
+				static const char *const piece[] = {"FreeBSD 8.0-RELEASE #0: Sat Nov 21",
+								    "geli init -s 4096 /dev/ad4s2",
+								    "geli init ad4s2\nvm.kmem_size=768M",
+								    "NAME STATE READ WRITE CKSUM\nkern.maxvnodes=9"};
+				put(&t, piece[rnd(&seed) % 4]);
 				if (rnd(&seed) % 2)
 					while (t.n < to + BL_LINE_MAX + 10)
 						put(&t, " tail words");
