@@ -541,7 +541,7 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
  *
  * Nearly every line of prose is none of the above, and most hold nothing
  * any pattern needs: the lines read are only those a mark leads to
- * (bl_find_mark, 32 bytes a step), each mark checked where it sits first.
+ * (bl_find_marks, 64 bytes a step), each mark checked where it sits first.
  * Lines between two candidates are never looked at. */
 
 /* Anywhere: ':', '=', '：''s first byte (EF BC 9A), a path's '/', a
