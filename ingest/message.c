@@ -322,6 +322,11 @@ static size_t boundary(const struct bl_message *m, size_t k)
 	return b;
 }
 
+size_t bl_line_cut(const struct bl_message *m, size_t k)
+{
+	return boundary(m, k);
+}
+
 /* Start of the line holding `off`; *is_long when that line is known to be
  * longer than BL_LINE_MAX. The cache is not part of the message's value,
  * so it is updated through a const pointer. */

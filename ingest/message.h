@@ -132,6 +132,9 @@ struct bl_line {
 /* The line (or piece of a long line) containing text offset `off`
  * (off <= m->len). Amortized O(length of the line or piece). */
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out);
+/* Where piece k (k >= 1) of a long line starts when the line runs over
+ * it: k * BL_LINE_MAX, moved forward to a character start. */
+size_t bl_line_cut(const struct bl_message *m, size_t k);
 /* The next / previous line; false at the end / start of the text. */
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out);

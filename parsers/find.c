@@ -189,11 +189,216 @@ size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
 	return n;
 }
 
+void bl_marks_init(struct bl_marks *mk)
+{
+	memset(mk, 0, sizeof *mk);
+}
+
+bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start)
+{
+	if (mk->groups >= 8)
+		return false;
+	const unsigned char bit = (unsigned char)(1u << mk->groups++);
+	for (const unsigned char *p = (const unsigned char *)members; *p; p++) {
+		mk->lo[*p & 15] |= bit;
+		mk->hi[*p >> 4] |= bit;
+	}
+	if (line_start)
+		mk->line |= bit;
+	return true;
+}
+
+/* Whether s[i] is a mark (`after_nl`: s[i - 1] is '\n'). */
+static inline bool is_mark(const struct bl_marks *mk, unsigned char c, bool after_nl)
+{
+	unsigned g = mk->lo[c & 15] & mk->hi[c >> 4];
+	return (g & ~(unsigned)mk->line) || (after_nl && (g & mk->line));
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* A byte's low half looks up the groups that take it, its high half the
+ * groups that take that: a mark where both agree, on a group that counts
+ * anywhere, or on any group after a '\n' (the byte before, loaded one
+ * back). 64 bytes a step; the last step overlaps the one before to end at
+ * n. */
+__attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from,
+							      size_t n, const struct bl_marks *mk,
+							      uint64_t *bits, size_t *next)
+{
+	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	const __m256i low = _mm256_set1_epi8(0x0f), nl = _mm256_set1_epi8('\n');
+	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_cmpeq_epi8(zero, zero);
+#define MARKS_AT(i)                                                                              \
+	_mm256_and_si256(                                                                        \
+		_mm256_and_si256(                                                                \
+			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                       \
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))), \
+		_mm256_blendv_epi8(anywhere, ones,                                               \
+				   _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl)))
+#define MASK64(m, m2)                                                                     \
+	((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) |          \
+	 (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m2, zero)) << 32)
+	size_t i = from;
+	for (; i + 64 <= n; i += 64) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i m = MARKS_AT(i);
+		a = _mm256_loadu_si256((const __m256i *)(s + i + 32));
+		__m256i m2 = MARKS_AT(i + 32);
+		__m256i both = _mm256_or_si256(m, m2);
+		if (!_mm256_testz_si256(both, both)) {
+			*bits = MASK64(m, m2);
+			*next = i + 64;
+			return i;
+		}
+	}
+	*next = n;
+	if (i < n) {
+		/* 64 bytes ending at n, the offsets before i dropped */
+		size_t j = n - 64;
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + j));
+		__m256i m = MARKS_AT(j);
+		a = _mm256_loadu_si256((const __m256i *)(s + j + 32));
+		__m256i m2 = MARKS_AT(j + 32);
+		*bits = MASK64(m, m2) >> (i - j);
+		if (*bits)
+			return i;
+	}
+#undef MASK64
+#undef MARKS_AT
+	*bits = 0;
+	return n;
+}
+#endif
+
+#ifdef BL_HAVE_AVX2_FIND
+static int marks_avx2 = -1;
+#endif
+
+size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks *mk,
+		     uint64_t *bits, size_t *next)
+{
+#ifdef BL_HAVE_AVX2_FIND
+	/* the vector steps read s[i - 1] and 64 bytes from i: from >= 1,
+	 * and the last step is moved back to end at n */
+	if (marks_avx2 > 0 && from > 0 && from < n && n >= 65)
+		return find_marks_avx2(s, from, n, mk, bits, next);
+#endif
+	*bits = 0;
+	*next = n;
+	if (from >= n)
+		return n;
+	if (from == 0 && is_mark(mk, (unsigned char)s[0], false)) {
+		*bits = 1;
+		*next = 1;
+		return 0;
+	}
+	if (from == 0)
+		from = 1;
+#ifdef BL_HAVE_AVX2_FIND
+	if (marks_avx2 < 0)
+		marks_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (marks_avx2 && n >= 65)
+		return find_marks_avx2(s, from, n, mk, bits, next);
+#endif
+	for (size_t i = from; i < n; i += 64) {
+		size_t end = n - i > 64 ? i + 64 : n;
+		for (size_t k = i; k < end; k++)
+			if (is_mark(mk, (unsigned char)s[k], s[k - 1] == '\n'))
+				*bits |= (uint64_t)1 << (k - i);
+		if (*bits) {
+			*next = end;
+			return i;
+		}
+	}
+	return n;
+}
+
+size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk)
+{
+	uint64_t bits;
+	size_t next, at = bl_find_marks(s, from, n, mk, &bits, &next);
+	return bits ? at + (size_t)__builtin_ctzll(bits) : n;
+}
+
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen)
 {
 	if (nlen == 1)
 		return n ? memchr(s, (unsigned char)needle[0], n) : NULL;
 	return find_lit(s, n, needle, nlen, false);
+}
+
+/* Whether a or b sits at s: compared here, not by a call (which would
+ * have the vector loop around it keep its registers in memory). */
+static inline const char *either_at(const char *s, const char *a, const char *b, size_t nlen)
+{
+	size_t k = 0;
+	while (k < nlen && s[k] == a[k])
+		k++;
+	if (k == nlen)
+		return s;
+	for (k = 0; k < nlen && s[k] == b[k]; k++)
+		;
+	return k == nlen ? s : NULL;
+}
+
+/* The positions from i on, one by one (the tail past the vector steps). */
+static const char *find_lit2_line_tail(const char *s, size_t n, size_t i, const char *a,
+				       const char *b, size_t nlen, size_t *line)
+{
+	for (; i < n && s[i] != '\n'; i++)
+		if (i + nlen <= n && (s[i] == a[0] || s[i] == b[0]) && either_at(s + i, a, b, nlen))
+			return s + i;
+	*line = i;
+	return NULL;
+}
+
+#ifdef BL_HAVE_AVX2_FIND
+/* 32 positions a step, by both needles' first and last bytes, the
+ * newline among them ending the search. */
+__attribute__((target("avx2"))) static const char *find_lit2_line_avx2(const char *s, size_t n,
+								       const char *a, const char *b,
+								       size_t nlen, size_t *line)
+{
+	const __m256i a0 = _mm256_set1_epi8(a[0]), a1 = _mm256_set1_epi8(a[nlen - 1]);
+	const __m256i b0 = _mm256_set1_epi8(b[0]), b1 = _mm256_set1_epi8(b[nlen - 1]);
+	const __m256i nl = _mm256_set1_epi8('\n');
+	size_t i = 0;
+	for (; i + nlen - 1 + 32 <= n; i += 32) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i y = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
+		uint32_t hit = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+			_mm256_and_si256(_mm256_cmpeq_epi8(x, a0), _mm256_cmpeq_epi8(y, a1)),
+			_mm256_and_si256(_mm256_cmpeq_epi8(x, b0), _mm256_cmpeq_epi8(y, b1))));
+		uint32_t end = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, nl));
+		if (end)
+			hit &= (end & -end) - 1; /* the positions before the newline */
+		for (; hit; hit &= hit - 1) {
+			const char *p = either_at(s + i + (size_t)__builtin_ctz(hit), a, b, nlen);
+			if (p)
+				return p;
+		}
+		if (end) {
+			*line = i + (size_t)__builtin_ctz(end);
+			return NULL;
+		}
+	}
+	return find_lit2_line_tail(s, n, i, a, b, nlen, line);
+}
+#endif
+
+const char *bl_find_lit2_line(const char *s, size_t n, const char *a, const char *b, size_t nlen,
+			      size_t *line)
+{
+#ifdef BL_HAVE_AVX2_FIND
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2 && nlen >= 2)
+		return find_lit2_line_avx2(s, n, a, b, nlen, line);
+#endif
+	return find_lit2_line_tail(s, n, 0, a, b, nlen, line);
 }
 
 const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen)

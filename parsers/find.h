@@ -9,7 +9,9 @@
 #ifndef BL_FIND_H
 #define BL_FIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* The first occurrence of needle[0, nlen) in s[0, n), found by its byte at
@@ -38,6 +40,12 @@ static inline const char *bl_find_by(const char *s, size_t n, const char *needle
  * every few bytes. Positions are tested 32 at a time by the needle's first
  * and last bytes together, then compared. */
 const char *bl_find_lit(const char *s, size_t n, const char *needle, size_t nlen);
+/* The first occurrence in the line at s (s[0, n) up to its first '\n') of
+ * either of two needles of one length nlen >= 1 ("mpty" or "MPTY"), or
+ * NULL with *line the length of that line: both needles and the newline
+ * looked for in one pass. */
+const char *bl_find_lit2_line(const char *s, size_t n, const char *a, const char *b, size_t nlen,
+			      size_t *line);
 /* The same for an occurrence followed by an ASCII digit (", 9"). */
 const char *bl_find_lit_digit(const char *s, size_t n, const char *needle, size_t nlen);
 
@@ -53,6 +61,37 @@ void bl_byteset_init(struct bl_byteset *set, const char *members);
  * `set`: the offset of that byte (just after a '\n'), or n when there is
  * none. */
 size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set);
+
+/* The bytes bl_find_mark() stops at, in up to 8 groups. A group counts
+ * anywhere, or only at a line start (right after a '\n'); it stands for
+ * every byte whose high half (byte >> 4) is one of its bytes' and whose
+ * low half is one of its bytes': "#$%-/" (all 0x2_) is exactly itself,
+ * " \t" (0x20, 0x09) also takes 0x00 and ')' (0x29). */
+struct bl_marks {
+	unsigned char lo[16]; /* bit g of lo[x & 15]: group g takes low half x & 15 */
+	unsigned char hi[16]; /* bit g of hi[x >> 4]: group g takes high half x >> 4 */
+	unsigned char line;   /* bit g: group g counts only at a line start */
+	unsigned char groups; /* how many groups are in use */
+};
+
+/* An empty set of marks. */
+void bl_marks_init(struct bl_marks *mk);
+/* Adds a group of the bytes of `members` (a string); false when all 8
+ * groups are in use. */
+bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start);
+
+/* The first offset i in [from, n) where s[i] is a mark that counts
+ * anywhere, or one that counts at a line start and s[i - 1] is '\n'
+ * (offset 0 is no line start); n when there is none. 32 bytes a step:
+ * most text is passed without a stop. */
+size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk);
+/* The same, a window at a time: the first window of offsets [i, *next)
+ * (up to 64 of them, from `from` on) that holds marks, as i and *bits
+ * (bit k: offset i + k is a mark); n, *bits 0 when there is none. The
+ * caller done with a window goes on from *next: marks a few bytes apart
+ * cost one search. */
+size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks *mk,
+		     uint64_t *bits, size_t *next);
 
 /* How many bytes of s[0, n) are c; 64 a step. */
 size_t bl_count_byte(const char *s, size_t n, char c);

@@ -73,10 +73,21 @@ struct sys {
 	size_t items;
 	const char *conf;     /* config file in force, or NULL */
 	long conf_until;      /* line index until which it stays in force */
+	const char *pool;     /* "pool: tank" read above a vdev tree, or NULL */
+	size_t poollen;
+	bool os_seen;         /* an OS item is in (a release in prose adds none) */
+	size_t empty_end;     /* the line before here was looked at for "empty" */
+	bool empty_in;        /* and holds it */
+	size_t mark_at;       /* the window of marks found last (bl_find_marks) */
+	uint64_t marks;       /* its marks not looked at yet */
+	size_t mark_next;     /* where the search goes on */
 };
 
 static json_t *grp(struct sys *s, const char *name)
 {
+	/* the object is made with its first item: most posts have none */
+	if (!s->root && !(s->root = json_object()))
+		return NULL;
 	json_t *a = json_object_get(s->root, name);
 	if (!a) {
 		a = json_array();
@@ -103,10 +114,14 @@ static json_t *item(struct sys *s, const char *name, const struct bl_line *l)
 		while (n && ((unsigned char)p[n] & 0xC0) == 0x80)
 			n--;
 	}
-	json_t *o = json_object();
+	json_t *o = json_object(), *g = o ? grp(s, name) : NULL;
+	if (!g) {
+		json_decref(o);
+		return NULL;
+	}
 	json_object_set_new(o, "raw", json_stringn(p, n));
 	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(s->m, l->off)));
-	json_array_append_new(grp(s, name), o);
+	json_array_append_new(g, o);
 	s->items++;
 	return o;
 }
@@ -323,75 +338,21 @@ static bool label_start(unsigned char c, const char *firsts)
 		return true;
 	if (c >= 'A' && c <= 'Z')
 		c = (unsigned char)(c - 'A' + 'a');
-	return c && strchr(firsts, c) != NULL;
+	for (const char *f = firsts; c && *f; f++)
+		if ((unsigned char)*f == c)
+			return true;
+	return false;
 }
 
-/* The next place a literal occurs, kept while the lines before it are
- * read: most lines of prose have no ':' or '=', and are passed without a
- * search of their own. */
-struct next_lit {
-	const char *lit;
-	size_t len, rare; /* bl_find_by()'s */
-	size_t searched; /* the text before this was searched */
-	size_t at;       /* where it occurs next (valid once searched) */
-};
-
-/* Whether the word occurs in line l. */
+/* Whether the word occurs in line l: found by its first byte (a line is a
+ * few dozen bytes: one memchr, no vector steps to set up). */
 static inline bool in_text(const struct bl_line *l, const char *w, size_t n)
 {
-	return bl_find_lit(l->s, l->len, w, n) != NULL;
-}
-
-/* next_lit.rare of a word of common letters ("geli "): found by its two
- * ends (bl_find_lit), not by memchr of a byte prose has every few dozen */
-#define BY_ENDS SIZE_MAX
-
-/* Where the literal occurs next at or after text offset off (SIZE_MAX:
- * nowhere). */
-static inline size_t lit_at(struct next_lit *n, const struct bl_message *m, size_t off)
-{
-	if (n->searched <= off || n->at < off) {
-		const char *p = n->rare == BY_ENDS
-					? bl_find_lit(m->text + off, m->len - off, n->lit, n->len)
-					: bl_find_by(m->text + off, m->len - off, n->lit, n->len, n->rare);
-		n->at = p ? (size_t)(p - m->text) : SIZE_MAX;
-		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
-	}
-	return n->at;
-}
-
-/* Whether the literal occurs in line l. */
-static inline bool in_line(struct next_lit *n, const struct bl_message *m,
-			   const struct bl_line *l)
-{
-	size_t at = lit_at(n, m, l->off);
-	return at != SIZE_MAX && at + n->len <= l->off + l->len;
-}
-
-/* The next '-' at or after off between a digit and one of the letters a
- * release name starts with (what has_release_dash() looks for in a line),
- * kept in n->at like a literal's; SIZE_MAX when there is none. */
-static size_t dash_at(struct next_lit *n, const struct bl_message *m, size_t off)
-{
-	if (n->searched <= off || n->at < off) {
-		const char *s = m->text, *p = s + off, *e = s + m->len;
-		n->at = SIZE_MAX;
-		while (p < e && (p = memchr(p, '-', (size_t)(e - p)))) {
-			if (p > s && p[-1] >= '0' && p[-1] <= '9' && p + 1 < e && p[1] &&
-			    strchr("RSCPB", p[1])) {
-				n->at = (size_t)(p - s);
-				break;
-			}
-			p++;
-		}
-		n->searched = n->at == SIZE_MAX ? SIZE_MAX : n->at + 1;
-	}
-	return n->at;
+	return bl_find_by(l->s, l->len, w, n, 0) != NULL;
 }
 
 /* Whether a line that starts with c (after its indentation) may be one of
- * uname_re's or zhead_re's, the patterns tried on lines without any of
- * the bytes or words the others need. */
+ * uname_re's or zhead_re's. */
 static inline bool start_letter(unsigned char c)
 {
 	switch (c) {
@@ -402,19 +363,28 @@ static inline bool start_letter(unsigned char c)
 	}
 }
 
+/* How long the name uname_re takes that s starts with, its blank
+ * included; 0 when it starts with none (most lines: a capital that
+ * starts none, or a second letter that ends the look). */
+static size_t os_word_len(const char *s, size_t n)
+{
+#define OS_WORD(w) (n >= sizeof(w) - 1 && memcmp(s, w, sizeof(w) - 1) == 0 ? sizeof(w) - 1 : 0)
+	switch (n ? s[0] : 0) {
+	case 'F': return OS_WORD("FreeBSD ");
+	case 'N': return OS_WORD("NetBSD ");
+	case 'O': return OS_WORD("OpenBSD ");
+	case 'D': return n > 1 && s[1] == 'r' ? OS_WORD("DragonFly ") : OS_WORD("Darwin ");
+	case 'L': return OS_WORD("Linux ");
+	case 'S': return OS_WORD("SunOS ");
+	default: return 0;
+	}
+#undef OS_WORD
+}
+
 /* Whether s starts with a name uname_re takes and a blank. */
 static bool os_word(const char *s, size_t n)
 {
-	static const char *const names[] = {"FreeBSD ", "NetBSD ", "OpenBSD ", "DragonFly ",
-					    "Linux ", "SunOS ", "Darwin ", NULL};
-	for (const char *const *w = names; *w; w++) {
-		if (s[0] != (*w)[0])
-			continue; /* most lines: a capital that starts none */
-		size_t k = strlen(*w);
-		if (n >= k && memcmp(s, *w, k) == 0)
-			return true;
-	}
-	return false;
+	return os_word_len(s, n) != 0;
 }
 
 /* "8.0-RELEASE", "7.2-STABLE", "9.0-RC1", "10.1-BETA2": a digit before a
@@ -430,182 +400,360 @@ static bool has_release_dash(const char *s, size_t n)
 	return false;
 }
 
-json_t *bl_system_extract(struct bl_message *msg)
+/* What one line holds (or the piece of a long line): each pattern is tried
+ * only on a line that has what it needs. idx counts the lines read. */
+static void one_line(struct sys *s, struct bl_line *lp, long idx)
 {
-	struct sys s = {.m = msg, .root = json_object(), .conf = NULL, .conf_until = -1};
-	if (!s.root || !msg->len)
+	struct bl_line l = *lp;
+	if (!l.len || l.len > MAX_LINE)
+		return;
+	struct bl_re_match m;
+	json_t *o;
+	/* the first byte after the indentation: each "Label:" pattern is
+	 * tried only on a line that starts like one */
+	size_t b = 0;
+	while (b < l.len && (l.s[b] == ' ' || l.s[b] == '\t'))
+		b++;
+	const unsigned char c0 = b < l.len ? (unsigned char)l.s[b] : 0;
+	const bool lower = c0 >= 'a' && c0 <= 'z';
+	/* what the patterns need: ':' (COLON also takes the full-width
+	 * "："), '=', a '/' for a path */
+	const bool colon = memchr(l.s, ':', l.len) != NULL;
+	const bool wide = in_text(&l, "\xEF\xBC\x9A", 3);
+	const bool eq = memchr(l.s, '=', l.len) != NULL;
+	const bool slash = memchr(l.s, '/', l.len) != NULL;
+	if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
+		static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
+						    "/etc/sysctl.conf", "/etc/rc.conf",
+						    "/etc/rc.conf.local", "/boot/device.hints", NULL};
+		for (const char *const *f = files; *f; f++)
+			if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l.s + m.ov[2], strlen(*f)) == 0)
+				s->conf = *f;
+		s->conf_until = idx + 3;
+	}
+	if (match_if(slash && (in_text(&l, "mpty", 4) || in_text(&l, "MPTY", 4)), &empty_re, &l, &m) && (o = item(s, "files", &l))) {
+		set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
+		json_object_set_new(o, "empty", json_true());
+	}
+	if (match_if(lower && (colon || eq), &tunable_re, &l, &m) &&
+	    (l.s[m.ov[4]] == '=' ||
+	     /* "name: value" only for sysctl roots, not prose */
+	     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
+	     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
+	     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
+	    !match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, NULL) &&
+	    !match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, NULL) &&
+	    (o = item(s, "tunables", &l))) {
+		set_group(o, "key", &l, &m, 1);
+		int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
+		tunable_value(o, l.s + m.ov[2 * g], bl_re_glen(&m, g));
+		if (s->conf && idx <= s->conf_until)
+			json_object_set_new(o, "file", json_string(s->conf));
+		else if (l.s[m.ov[4]] == ':')
+			json_object_set_new(o, "file", json_string("sysctl"));
+		if (s->conf && idx <= s->conf_until)
+			s->conf_until = idx + 2;
+	} else if (match_if(lower && eq, &knob_re, &l, &m) && (o = item(s, "tunables", &l))) {
+		set_group(o, "key", &l, &m, 1);
+		tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
+		if (s->conf && idx <= s->conf_until) {
+			json_object_set_new(o, "file", json_string(s->conf));
+			s->conf_until = idx + 2;
+		}
+	} else if (match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, &m) && (o = item(s, "cpu", &l))) {
+		set_group(o, "value", &l, &m, 1);
+		struct bl_re_match t;
+		if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
+			uint64_t v;
+			if (u64_of(l.s + t.ov[2], bl_re_glen(&t, 1), &v))
+				json_object_set_new(o, "packages", json_integer((json_int_t)v));
+			if (u64_of(l.s + t.ov[4], bl_re_glen(&t, 2), &v))
+				json_object_set_new(o, "cores", json_integer((json_int_t)v));
+			if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
+				json_object_set_new(o, "threads", json_integer((json_int_t)v));
+		}
+	} else if (match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, &m) &&
+		   (o = item(s, "memory", &l))) {
+		set_group(o, "value", &l, &m, 1);
+		mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
+	} else if (match_if((colon || wide) && label_start(c0, "cmb"), &chipset_re, &l, &m)) {
+		bool chip = bl_re_glen(&m, 1) == 7;
+		if ((o = item(s, chip ? "chipset" : "board", &l)))
+			set_group(o, "value", &l, &m, 2);
+	} else if (match_if(colon && lower, &ata_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
+		set_group(o, "device", &l, &m, 1);
+		uint64_t mb;
+		if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
+			json_object_set_new(o, "bytes", json_integer((json_int_t)(mb * 1048576)));
+		set_group(o, "model", &l, &m, 3);
+		set_group(o, "attachment", &l, &m, 4);
+		set_group(o, "interface", &l, &m, 5);
+	} else if (match_if(colon && c0 && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
+		set_group(o, "device", &l, &m, 1);
+		set_group(o, "model", &l, &m, 2);
+		set_group(o, "interface", &l, &m, 3);
+	} else if (match_if(colon && lower, &ctl_re, &l, &m) && (o = item(s, "controllers", &l))) {
+		set_group(o, "device", &l, &m, 1);
+		set_group(o, "model", &l, &m, 2);
+	} else if (match_if((colon || wide) && label_start(c0, "hds"), &hdd_re, &l, &m) && (o = item(s, "disks", &l))) {
+		set_group(o, "value", &l, &m, 1);
+	} else if (match_if((colon || wide) && label_start(c0, "osu"), &os_label_re, &l, &m) && (o = item(s, "os", &l))) {
+		set_group(o, "value", &l, &m, 1);
+		os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
+		s->os_seen = true;
+	} else if (match_if(start_letter(c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(s, "os", &l))) {
+		set_group(o, "name", &l, &m, 1);
+		set_group(o, "release", &l, &m, 2);
+		s->os_seen = true;
+	} else if (match_if(in_text(&l, "geli ", 5), &geli_re, &l, &m) && (o = item(s, "geli", &l))) {
+		set_group(o, "action", &l, &m, 1);
+		geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
+	} else if (match_if(in_text(&l, "gmirror ", 8), &gmirror_re, &l, &m)) {
+		o = item(s, "gmirror", &l);
+		set_group(o, "action", &l, &m, 1);
+		if (o && bl_re_glen(&m, 2))
+			set_group(o, "arguments", &l, &m, 2);
+		if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
+			l = gmirror_block(s, o, l);
+	} else if (match_if(in_text(&l, "zpool create ", 13), &zpool_create_re, &l, &m) && (o = item(s, "zpool", &l))) {
+		json_object_set_new(o, "action", json_string("create"));
+		set_group(o, "pool", &l, &m, 2);
+		set_group(o, "layout", &l, &m, 3);
+	} else if (match_if(colon && c0 == 'p', &pool_re, &l, &m)) {
+		s->pool = l.s + m.ov[2];
+		s->poollen = bl_re_glen(&m, 1);
+	} else if (match_if(c0 == 'N' && l.len - b >= 4 && memcmp(l.s + b, "NAME", 4) == 0, &zhead_re, &l, &m)) {
+		l = zpool_config(s, &l, s->pool, s->poollen);
+		s->pool = NULL;
+	} else if (!s->os_seen && match_if(has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
+		   (o = item(s, "os", &l))) {
+		/* a release named in prose, when nothing better says it */
+		json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
+		struct bl_re_match n2;
+		if (bl_re_match(&os_name_re, l.s, l.len, 0, &n2))
+			json_object_set_new(o, "name", json_stringn(l.s + n2.ov[2], bl_re_glen(&n2, 1)));
+		s->os_seen = true;
+	}
+	*lp = l;
+}
+
+/* ------------------------------------------------------------ candidates
+ *
+ * Nearly every line of prose is none of the above, and most hold nothing
+ * any pattern needs: the lines read are only those a mark leads to
+ * (bl_find_marks, 64 bytes a step), each mark checked where it sits first.
+ * Lines between two candidates are never looked at. */
+
+/* Anywhere: ':', '=', '：''s first byte (EF BC 9A), a path's '/', a
+ * release's '-' ("8.0-RELEASE"), a prompt's '#', '$', '%' or '>'
+ * ("srebrny# geli init ..."). At a line start: the first letters of the
+ * names uname_re takes and of "NAME" (zhead_re), of "geli", "gmirror" and
+ * "zpool" (a command without a prompt), and the blanks of an indented one.
+ * Spelled out as bl_marks_add() builds them, one group a bit:
+ *   0 "#$%-/" (0x2_)   1 ":=>" (0x3_)   2 "\xEF"   3 "DFLNO" (0x4_)
+ *   4 "S"   5 "g"   6 "z"   7 " \t" (0x20, 0x09; also 0x00 and ')')
+ * groups 3 to 7 only at a line start. */
+static const struct bl_marks sys_marks = {
+	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A, 0x0D},
+	.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
+	.line = 0xF8,
+	.groups = 8,
+};
+
+/* Whether the word w (n bytes) is at t[i] (text of len bytes). */
+static inline bool word_at(const char *t, size_t len, size_t i, const char *w, size_t n)
+{
+	return len - i >= n && memcmp(t + i, w, n) == 0;
+}
+
+/* Whether a command the patterns read ("geli ", "gmirror ", "zpool
+ * create ") is at t[i] after blanks: what follows a prompt, or starts a
+ * line, in geli_re, gmirror_re and zpool_create_re. */
+static bool command_at(const char *t, size_t len, size_t i)
+{
+	while (i < len && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	return word_at(t, len, i, "geli ", 5) || word_at(t, len, i, "gmirror ", 8) ||
+	       word_at(t, len, i, "zpool create ", 13);
+}
+
+/* Whether c is one of what \s takes in the patterns (PCRE2's ASCII
+ * blanks: no PCRE2_UCP). */
+static inline bool re_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* Whether a line (or a piece of a long one) starting at t[i] may be one
+ * that only its start makes a candidate: uname_re's "FreeBSD 8.0-RELEASE
+ * #0: ...", with its version as the next word or the one after
+ * ("FreeBSD srebrny 8.0-RELEASE ..."); zhead_re's "NAME STATE ..."; a
+ * command without a prompt. Most prose lines that start with "So" or
+ * "Linux is" stop here. A line longer than MAX_LINE is never read, so no
+ * search goes further. */
+static bool starts_like(const char *t, size_t len, size_t i)
+{
+	size_t end = len - i > MAX_LINE ? i + MAX_LINE : len;
+	if (t[i] == ' ' || t[i] == '\t') {
+		while (i < end && (t[i] == ' ' || t[i] == '\t'))
+			i++;
+		if (i >= end)
+			return false;
+	}
+	switch (t[i]) {
+	case 'N':
+		if (word_at(t, len, i, "NAME", 4))
+			return true;
+		break;
+	case 'g':
+	case 'z':
+		return command_at(t, len, i);
+	case 'F': case 'O': case 'D': case 'L': case 'S':
+		break;
+	default:
+		return false;
+	}
+	size_t w = os_word_len(t + i, len - i);
+	if (!w)
+		return false;
+	/* "(?:\S+ )?(\d+\.\d+" after the name: a digit now, or after the
+	 * next word (\S: not one of PCRE2's ASCII blanks) and one ' ' */
+	i += w;
+	if (i < end && t[i] >= '0' && t[i] <= '9')
+		return true;
+	while (i < end && !re_space(t[i]))
+		i++;
+	return i >= end || (t[i] == ' ' && i + 1 < len && t[i + 1] >= '0' && t[i + 1] <= '9');
+}
+
+/* Whether the line around t[at] may hold the word "empty" the way
+ * empty_re's guard looks for it ("mpty" or "MPTY"); a line longer than
+ * MAX_LINE may (its pieces are left to the reading). Each line is
+ * searched once, for the first '/' in it: prose has a '/' in a line or two
+ * of ten ("MB/s"), and the word in nearly none. */
+static bool empty_near(struct sys *s, size_t at)
+{
+	if (at < s->empty_end)
+		return s->empty_in; /* the line of a '/' before */
+	const char *t = s->m->text;
+	size_t back = at > MAX_LINE + 1 ? at - MAX_LINE - 1 : 0;
+	const char *nl = memrchr(t + back, '\n', at - back);
+	if (!nl && back > 0) {
+		s->empty_end = at + 1;
+		return s->empty_in = true;
+	}
+	size_t ls = nl ? (size_t)(nl - t) + 1 : 0, n;
+	s->empty_in = bl_find_lit2_line(t + ls, s->m->len - ls, "mpty", "MPTY", 4, &n) != NULL;
+	s->empty_end = s->empty_in ? at + 1 : ls + n;
+	return s->empty_in;
+}
+
+/* Whether the mark at t[at] makes its line a candidate: each check is
+ * one the line's patterns need (the guards in one_line()), looked at
+ * where the mark is. */
+static bool candidate(struct sys *s, size_t at)
+{
+	const char *t = s->m->text;
+	size_t len = s->m->len;
+	switch (t[at]) {
+	case ':':
+	case '=':
+		return true;
+	case '\xEF':
+		return word_at(t, len, at, "\xEF\xBC\x9A", 3);
+	case '/':
+		/* conffile_re's "/boot/loader.conf", "/etc/rc.conf"; else empty_re */
+		return word_at(t, len, at, "/boot/", 6) || word_at(t, len, at, "/etc/", 5) || empty_near(s, at);
+	case '-':
+		/* bsd_release_re, tried only until an OS is known */
+		return !s->os_seen && at > 0 && t[at - 1] >= '0' && t[at - 1] <= '9' && at + 1 < len &&
+		       t[at + 1] && strchr("RSCPB", t[at + 1]);
+	case '#':
+	case '$':
+	case '%':
+	case '>':
+		return command_at(t, len, at + 1);
+	default:
+		/* a line start's group (or a byte sharing its halves) */
+		return at > 0 && t[at - 1] == '\n' && starts_like(t, len, at);
+	}
+}
+
+/* The text offset of the next candidate at or after `from`, SIZE_MAX
+ * when there is none. Offset 0 and the cuts where a long line's pieces
+ * start (bl_line_cut) are line starts of their own, which no '\n'
+ * precedes. */
+static size_t next_candidate(struct sys *s, size_t from)
+{
+	const struct bl_message *m = s->m;
+	if (from == 0 && starts_like(m->text, m->len, 0))
+		return 0;
+	size_t k = from / BL_LINE_MAX ? from / BL_LINE_MAX : 1; /* the first cut at or after from */
+	size_t cut = bl_line_cut(m, k);
+	if (cut < from)
+		cut = bl_line_cut(m, ++k);
+	/* the marks of the last window from `from` on */
+	size_t base = s->mark_at, next = s->mark_next;
+	uint64_t bits = s->marks;
+	if (from >= next)
+		bits = 0, next = from;
+	else if (from > base)
+		bits &= ~(uint64_t)0 << (from - base);
+	for (;;) {
+		size_t at = m->len;
+		if (!bits && next < m->len)
+			base = bl_find_marks(m->text, next, m->len, &sys_marks, &bits, &next);
+		if (bits) {
+			at = base + (size_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+		}
+		for (; cut < at && cut < m->len; cut = bl_line_cut(m, ++k))
+			if (starts_like(m->text, m->len, cut)) {
+				if (at < m->len) /* the mark is put back, to be looked at next */
+					bits |= (uint64_t)1 << (at - base);
+				at = cut;
+				goto found;
+			}
+		if (at >= m->len) {
+			at = SIZE_MAX;
+			goto found;
+		}
+		if (candidate(s, at))
+			goto found;
+		continue;
+	found:
+		s->mark_at = base;
+		s->mark_next = next;
+		s->marks = bits;
+		return at;
+	}
+}
+
+static json_t *extract(struct bl_message *msg, bool every_line)
+{
+	struct sys s = {.m = msg, .root = NULL, .conf = NULL, .conf_until = -1};
+	if (!msg->len)
 		goto done;
 	struct bl_line l;
-	bl_line_at(msg, 0, &l);
-	long idx = 0;
-	const char *pool = NULL;
-	size_t poollen = 0;
-	bool os_seen = false;
-	/* the commands are looked for on a line only when the message names
-	 * them at all (most posts name none) */
-	struct next_lit next_colon = {":", 1, 0, 0, 0}, next_wide = {"\xEF\xBC\x9A", 3, 0, 0, 0},
-			next_eq = {"=", 1, 0, 0, 0}, next_slash = {"/", 1, 0, 0, 0};
-	/* the commands, each looked for once for the lines before it */
-	struct next_lit next_geli = {"geli ", 5, BY_ENDS, 0, 0},
-			next_gmirror = {"gmirror ", 8, BY_ENDS, 0, 0},
-			next_zcreate = {"zpool create ", 13, 0, 0, 0},
-			next_dash = {"-", 1, 0, 0, 0};
-	/* the first place where any of the bytes and words below occurs
-	 * (none of them: SIZE_MAX); a line before it that does not start like
-	 * uname_re or zhead_re is passed without trying a pattern (nearly
-	 * every line of prose) */
-	size_t next_any = 0;
-	for (;; idx++) {
-		if (l.len && l.len <= MAX_LINE) {
-			struct bl_re_match m;
-			json_t *o;
-			/* the first byte after the indentation: each "Label:"
-			 * pattern is tried only on a line that starts like one */
-			size_t b = 0;
-			while (b < l.len && (l.s[b] == ' ' || l.s[b] == '\t'))
-				b++;
-			const unsigned char c0 = b < l.len ? (unsigned char)l.s[b] : 0;
-			if (next_any < l.off) {
-				struct next_lit *all[] = {&next_colon, &next_wide, &next_eq, &next_slash,
-							  &next_geli, &next_gmirror, &next_zcreate};
-				next_any = dash_at(&next_dash, msg, l.off);
-				for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
-					size_t at = lit_at(all[k], msg, l.off);
-					if (at < next_any)
-						next_any = at;
-				}
-			}
-			if (next_any >= l.off + l.len && !start_letter(c0))
-				goto next_line;
-			const bool lower = c0 >= 'a' && c0 <= 'z';
-			/* what the patterns need: ':' (COLON also takes the
-			 * full-width "："), '=', a '/' for a path */
-			const bool colon = in_line(&next_colon, msg, &l);
-			const bool wide = in_line(&next_wide, msg, &l);
-			const bool eq = in_line(&next_eq, msg, &l);
-			const bool slash = in_line(&next_slash, msg, &l);
-			/* the words that go with a '/' are looked for in its line
-			 * alone: prose has a '/' in a line or two of ten ("MB/s"),
-			 * each a few dozen bytes to search, not the whole text
-			 * once a word */
-			if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
-				static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
-								    "/etc/sysctl.conf", "/etc/rc.conf",
-								    "/etc/rc.conf.local", "/boot/device.hints", NULL};
-				for (const char *const *f = files; *f; f++)
-					if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l.s + m.ov[2], strlen(*f)) == 0)
-						s.conf = *f;
-				s.conf_until = idx + 3;
-			}
-			if (match_if(slash && (in_text(&l, "mpty", 4) || in_text(&l, "MPTY", 4)), &empty_re, &l, &m) && (o = item(&s, "files", &l))) {
-				set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
-				json_object_set_new(o, "empty", json_true());
-			}
-			if (match_if(lower && (colon || eq), &tunable_re, &l, &m) &&
-			    (l.s[m.ov[4]] == '=' ||
-			     /* "name: value" only for sysctl roots, not prose */
-			     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
-			     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
-			     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
-			    !match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, NULL) &&
-			    !match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, NULL) &&
-			    (o = item(&s, "tunables", &l))) {
-				set_group(o, "key", &l, &m, 1);
-				int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
-				tunable_value(o, l.s + m.ov[2 * g], bl_re_glen(&m, g));
-				if (s.conf && idx <= s.conf_until)
-					json_object_set_new(o, "file", json_string(s.conf));
-				else if (l.s[m.ov[4]] == ':')
-					json_object_set_new(o, "file", json_string("sysctl"));
-				if (s.conf && idx <= s.conf_until)
-					s.conf_until = idx + 2;
-			} else if (match_if(lower && eq, &knob_re, &l, &m) && (o = item(&s, "tunables", &l))) {
-				set_group(o, "key", &l, &m, 1);
-				tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-				if (s.conf && idx <= s.conf_until) {
-					json_object_set_new(o, "file", json_string(s.conf));
-					s.conf_until = idx + 2;
-				}
-			} else if (match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, &m) && (o = item(&s, "cpu", &l))) {
-				set_group(o, "value", &l, &m, 1);
-				struct bl_re_match t;
-				if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
-					uint64_t v;
-					if (u64_of(l.s + t.ov[2], bl_re_glen(&t, 1), &v))
-						json_object_set_new(o, "packages", json_integer((json_int_t)v));
-					if (u64_of(l.s + t.ov[4], bl_re_glen(&t, 2), &v))
-						json_object_set_new(o, "cores", json_integer((json_int_t)v));
-					if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
-						json_object_set_new(o, "threads", json_integer((json_int_t)v));
-				}
-			} else if (match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, &m) &&
-				   (o = item(&s, "memory", &l))) {
-				set_group(o, "value", &l, &m, 1);
-				mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-			} else if (match_if((colon || wide) && label_start(c0, "cmb"), &chipset_re, &l, &m)) {
-				bool chip = bl_re_glen(&m, 1) == 7;
-				if ((o = item(&s, chip ? "chipset" : "board", &l)))
-					set_group(o, "value", &l, &m, 2);
-			} else if (match_if(colon && lower, &ata_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
-				set_group(o, "device", &l, &m, 1);
-				uint64_t mb;
-				if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
-					json_object_set_new(o, "bytes", json_integer((json_int_t)(mb * 1048576)));
-				set_group(o, "model", &l, &m, 3);
-				set_group(o, "attachment", &l, &m, 4);
-				set_group(o, "interface", &l, &m, 5);
-			} else if (match_if(colon && c0 && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(&s, "disks", &l))) {
-				set_group(o, "device", &l, &m, 1);
-				set_group(o, "model", &l, &m, 2);
-				set_group(o, "interface", &l, &m, 3);
-			} else if (match_if(colon && lower, &ctl_re, &l, &m) && (o = item(&s, "controllers", &l))) {
-				set_group(o, "device", &l, &m, 1);
-				set_group(o, "model", &l, &m, 2);
-			} else if (match_if((colon || wide) && label_start(c0, "hds"), &hdd_re, &l, &m) && (o = item(&s, "disks", &l))) {
-				set_group(o, "value", &l, &m, 1);
-			} else if (match_if((colon || wide) && label_start(c0, "osu"), &os_label_re, &l, &m) && (o = item(&s, "os", &l))) {
-				set_group(o, "value", &l, &m, 1);
-				os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-				os_seen = true;
-			} else if (match_if(start_letter(c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(&s, "os", &l))) {
-				set_group(o, "name", &l, &m, 1);
-				set_group(o, "release", &l, &m, 2);
-				os_seen = true;
-			} else if (match_if(in_line(&next_geli, msg, &l), &geli_re, &l, &m) && (o = item(&s, "geli", &l))) {
-				set_group(o, "action", &l, &m, 1);
-				geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-			} else if (match_if(in_line(&next_gmirror, msg, &l), &gmirror_re, &l, &m)) {
-				o = item(&s, "gmirror", &l);
-				set_group(o, "action", &l, &m, 1);
-				if (o && bl_re_glen(&m, 2))
-					set_group(o, "arguments", &l, &m, 2);
-				if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
-					l = gmirror_block(&s, o, l);
-			} else if (match_if(in_line(&next_zcreate, msg, &l), &zpool_create_re, &l, &m) && (o = item(&s, "zpool", &l))) {
-				json_object_set_new(o, "action", json_string("create"));
-				set_group(o, "pool", &l, &m, 2);
-				set_group(o, "layout", &l, &m, 3);
-			} else if (match_if(colon && c0 == 'p', &pool_re, &l, &m)) {
-				pool = l.s + m.ov[2];
-				poollen = bl_re_glen(&m, 1);
-			} else if (match_if(c0 == 'N' && l.len - b >= 4 && memcmp(l.s + b, "NAME", 4) == 0, &zhead_re, &l, &m)) {
-				l = zpool_config(&s, &l, pool, poollen);
-				pool = NULL;
-			} else if (!os_seen && match_if(dash_at(&next_dash, msg, l.off) < l.off + l.len && has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
-				   (o = item(&s, "os", &l))) {
-				/* a release named in prose, when nothing better says it */
-				json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
-				struct bl_re_match n2;
-				if (bl_re_match(&os_name_re, l.s, l.len, 0, &n2))
-					json_object_set_new(o, "name", json_stringn(l.s + n2.ov[2], bl_re_glen(&n2, 1)));
-				os_seen = true;
-			}
+	size_t at = every_line ? 0 : next_candidate(&s, 0);
+	if (at == SIZE_MAX)
+		goto done;
+	bl_line_at(msg, at, &l);
+	for (long idx = 0;; idx++) {
+		one_line(&s, &l, idx);
+		/* the lines a config file is in force for are read one by one
+		 * (its tunables are counted in lines); past them, only the
+		 * next candidate: idx stays past conf_until */
+		if (every_line || idx < s.conf_until) {
+			struct bl_line next;
+			if (!bl_line_next(msg, &l, &next))
+				break;
+			l = next;
+			continue;
 		}
-	next_line:;
-		struct bl_line next;
-		if (!bl_line_next(msg, &l, &next))
+		if (l.next >= msg->len || (at = next_candidate(&s, l.next)) == SIZE_MAX)
 			break;
-		l = next;
+		bl_line_at(msg, at, &l);
 	}
 done:
 	if (s.root && !json_object_size(s.root)) {
@@ -613,4 +761,14 @@ done:
 		return NULL;
 	}
 	return s.root;
+}
+
+json_t *bl_system_extract(struct bl_message *msg)
+{
+	return extract(msg, false);
+}
+
+json_t *bl_system_extract_every_line(struct bl_message *msg)
+{
+	return extract(msg, true);
 }

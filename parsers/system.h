@@ -15,4 +15,8 @@
  * nothing about its machine, or memory ran out. */
 json_t *bl_system_extract(struct bl_message *m);
 
+/* The same, every line read in turn: the reference bl_system_extract() is
+ * tested against (it reads only the lines its marks lead to). */
+json_t *bl_system_extract_every_line(struct bl_message *m);
+
 #endif

@@ -1,6 +1,7 @@
 /* test_find.c - the prefilters' searches (parsers/find.h) against plain
  * reference loops: every needle position, every rare byte, every
  * alignment of the 16-byte steps, and the ends of the text. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,9 +62,115 @@ static void test_count(void)
 	CHECK(bl_count_byte("", 0, '\n') == 0);
 }
 
+/* Whether s[i] is a mark of the reference: a byte of a group's
+ * rectangle, at a line start for the groups that count only there. */
+static bool ref_mark(const struct bl_marks *mk, const char *const *groups, const bool *line, size_t ng,
+		     const char *s, size_t i)
+{
+	unsigned char c = (unsigned char)s[i];
+	for (size_t g = 0; g < ng; g++) {
+		bool lo = false, hi = false;
+		for (const unsigned char *p = (const unsigned char *)groups[g]; *p; p++) {
+			lo |= (*p & 15) == (c & 15);
+			hi |= (*p >> 4) == (c >> 4);
+		}
+		if (lo && hi && (!line[g] || (i > 0 && s[i - 1] == '\n')))
+			return true;
+	}
+	(void)mk;
+	return false;
+}
+
+/* bl_find_mark against the reference over random bytes, every start and
+ * end; the groups system.c spells out are the ones bl_marks_add builds. */
+static void test_marks(void)
+{
+	static const char *const groups[] = {"#$%-/", ":=>", "\xEF", "DFLNO", "S", "g", "z", " \t"};
+	static const bool line[] = {false, false, false, true, true, true, true, true};
+	struct bl_marks mk;
+	bl_marks_init(&mk);
+	for (size_t g = 0; g < 8; g++)
+		CHECK(bl_marks_add(&mk, groups[g], line[g]));
+	CHECK(!bl_marks_add(&mk, "q", false));
+	static const struct bl_marks spelled = {
+		.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A, 0x0D},
+		.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
+		.line = 0xF8,
+		.groups = 8,
+	};
+	CHECK(memcmp(&spelled, &mk, sizeof mk) == 0);
+	static const char alphabet[] = "aSDzg \t\n\n\n:/-#x)\xEF\xBC\x9A" "eNOFLq\x80";
+	char buf[200];
+	unsigned seed = 3;
+	for (int round = 0; round < 300; round++) {
+		for (size_t i = 0; i < sizeof buf; i++) {
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = (seed >> 16) & 0x7fff;
+			/* sparse marks in some rounds, dense in others */
+			buf[i] = round % 3 == 0 && r % 40 ? 'a' : alphabet[r % (sizeof alphabet - 1)];
+		}
+		for (size_t from = 0; from < 70; from++) {
+			size_t n = sizeof buf - (size_t)round % 90;
+			if (from > n)
+				break;
+			size_t want = n;
+			for (size_t i = from; i < n; i++)
+				if (ref_mark(&mk, groups, line, 8, buf, i)) {
+					want = i;
+					break;
+				}
+			CHECK(bl_find_mark(buf, from, n, &mk) == want);
+		}
+	}
+	CHECK(bl_find_mark("", 0, 0, &mk) == 0);
+	CHECK(bl_find_mark("S", 0, 1, &mk) == 1);     /* offset 0 is no line start */
+	CHECK(bl_find_mark("\nS", 1, 2, &mk) == 1);   /* the byte before from is read */
+	CHECK(bl_find_mark("x:", 0, 2, &mk) == 1);
+	CHECK(bl_find_mark(":", 0, 1, &mk) == 0);
+}
+
+/* bl_find_lit2_line: either needle before the line's end, every position,
+ * length and newline place. */
+static void test_lit2(void)
+{
+	char big[150];
+	for (size_t at = 0; at + 4 <= sizeof big; at++)
+		for (int which = 0; which < 4; which++) {
+			memset(big, 'x', sizeof big);
+			/* near misses: the ends right, the middle not */
+			for (size_t k = 0; k + 4 < at; k += 9)
+				memcpy(big + k, k % 2 ? "mxxy" : "MPTy", 4);
+			memcpy(big + at, which == 1 ? "MPTY" : which == 2 ? "mPTY" : "mpty", 4);
+			size_t nl = which == 3 ? at + 4 + (at % 40) : sizeof big; /* the line's end */
+			if (nl < sizeof big)
+				big[nl] = '\n';
+			for (size_t n = at; n <= sizeof big; n += n < at + 45 ? 1 : 13) {
+				size_t line = 12345;
+				const char *got = bl_find_lit2_line(big, n, "mpty", "MPTY", 4, &line);
+				CHECK(got == (which != 2 && n >= at + 4 ? big + at : NULL));
+				if (!got)
+					CHECK(line == (nl < n ? nl : n));
+			}
+			/* a newline before it hides it (the near misses hold none) */
+			if (at > 0) {
+				big[at - 1] = '\n';
+				size_t line = 0;
+				CHECK(bl_find_lit2_line(big, sizeof big, "mpty", "MPTY", 4, &line) == NULL &&
+				      line == at - 1);
+			}
+		}
+	size_t line;
+	CHECK(bl_find_lit2_line("ab", 2, "ab", "cd", 2, &line) != NULL);
+	CHECK(bl_find_lit2_line("a", 1, "ab", "cd", 2, &line) == NULL && line == 1);
+	CHECK(bl_find_lit2_line("xcd", 3, "ab", "cd", 2, &line) != NULL);
+	CHECK(bl_find_lit2_line("x\ncd", 4, "ab", "cd", 2, &line) == NULL && line == 1);
+}
+
 int main(void)
 {
 	test_count();
+	test_marks();
+	test_lit2();
 	/* a literal found by each of its bytes, wherever it sits */
 	static const char *const needles[] = {"\nFrom ", "geli ", "% cpu ", "+", ", ", "sec = ", "MPTY"};
 	char text[200];
