@@ -20,6 +20,7 @@
 #include <pango/pangofc-fontmap.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fonts.h"
@@ -111,36 +112,91 @@ static FcPattern *face_of(FcFontSet *fs, const char *path, int w)
 	return found;
 }
 
-/* The configuration holding only files regular and bold. false (and
- * nothing kept) when either is missing or not what it should be. */
-static bool load_private(const char *regular, const char *bold)
+/* Where fontconfig keeps the caches of font directories (Debian's, then
+ * the user's). */
+static const char cache_dirs[] = "<fontconfig><cachedir>/var/cache/fontconfig</cachedir>"
+				 "<cachedir prefix=\"xdg\">fontconfig</cachedir></fontconfig>";
+
+/* Fonts path[0] and path[1] into the system set of configuration c from
+ * fontconfig's caches of their directories (what FcConfigBuildFonts reads
+ * for the directories named, here with every other file of them left
+ * out), so that their character maps need not be read from the files:
+ * 0.3 M instructions instead of 4 M. False, with c untouched, when a
+ * directory has no valid cache (fontconfig would scan every font in it)
+ * or a path needs quoting in XML or in a glob. */
+static bool from_cache(FcConfig *c, const char *const path[2])
 {
-	const char *path[2] = {regular, bold};
-	static const int weight[2] = {FC_WEIGHT_REGULAR, FC_WEIGHT_BOLD};
-	if (!regular || !bold || !(F.config = FcConfigCreate()))
+	char dir[2][512], xml[2048];
+	for (int i = 0; i < 2; i++) {
+		const char *slash = strrchr(path[i], '/');
+		size_t n = slash ? (size_t)(slash - path[i]) : 0;
+		if (!slash || n == 0 || n >= sizeof dir[i] || strpbrk(path[i], "*?[]\\&<>\"'"))
+			return false;
+		memcpy(dir[i], path[i], n);
+		dir[i][n] = '\0';
+	}
+	if (!FcConfigParseAndLoadFromMemory(c, (const FcChar8 *)cache_dirs, FcFalse))
 		return false;
-	for (int i = 0; i < 2; i++)
-		if (!FcConfigAppFontAddFile(F.config, (const FcChar8 *)path[i]))
-			goto fail;
-	FcFontSet *fs = FcConfigGetFonts(F.config, FcSetApplication);
+	for (int i = 0; i < 2; i++) {
+		FcCache *k = FcDirCacheLoad((const FcChar8 *)dir[i], c, NULL);
+		if (!k)
+			return false;
+		FcDirCacheUnload(k); /* fontconfig keeps it for the build below */
+	}
+	int n = snprintf(xml, sizeof xml,
+			 "<fontconfig><dir>%s</dir><dir>%s</dir><selectfont>"
+			 "<acceptfont><glob>%s</glob><glob>%s</glob></acceptfont>"
+			 "<rejectfont><glob>*</glob></rejectfont></selectfont></fontconfig>",
+			 dir[0], dir[1], path[0], path[1]);
+	return n > 0 && (size_t)n < sizeof xml &&
+	       FcConfigParseAndLoadFromMemory(c, (const FcChar8 *)xml, FcFalse) &&
+	       FcConfigBuildFonts(c);
+}
+
+/* The two faces of font set fs: their characters into F.face. */
+static bool take_faces(FcFontSet *fs, const char *const path[2])
+{
+	static const int weight[2] = {FC_WEIGHT_REGULAR, FC_WEIGHT_BOLD};
 	if (!fs || fs->nfont != 2)
-		goto fail;
+		return false;
 	for (int i = 0; i < 2; i++) {
 		FcPattern *p = face_of(fs, path[i], weight[i]);
 		FcCharSet *cs;
 		if (!p || FcPatternGetCharSet(p, FC_CHARSET, 0, &cs) != FcResultMatch)
-			goto fail;
+			return false;
 		struct face *f = &F.face[i];
 		if (!(f->chars = FcCharSetCopy(cs)))
-			goto fail;
+			return false;
 		for (FcChar32 ch = 0; ch < 128; ch++)
 			if (FcCharSetHasChar(cs, ch))
 				f->ascii[ch >> 6] |= (uint64_t)1 << (ch & 63);
 	}
-	/* the system fonts: none (an empty set rather than the system's) */
-	if (!FcConfigBuildFonts(F.config))
-		goto fail;
 	return true;
+}
+
+/* The configuration holding only files regular and bold, from
+ * fontconfig's caches or else from the files. false (and nothing kept)
+ * when either is missing or not what it should be. */
+static bool load_private(const char *regular, const char *bold)
+{
+	const char *path[2] = {regular, bold};
+	if (!regular || !bold || !(F.config = FcConfigCreate()))
+		return false;
+	if (from_cache(F.config, path) && take_faces(FcConfigGetFonts(F.config, FcSetSystem), path))
+		return true;
+	/* from the files, in a fresh configuration (without what from_cache
+	 * may have put in before it gave up) */
+	drop_private();
+	memset(F.face, 0, sizeof F.face);
+	if (!(F.config = FcConfigCreate()))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (!FcConfigAppFontAddFile(F.config, (const FcChar8 *)path[i]))
+			goto fail;
+	/* the system fonts: none (an empty set rather than the system's) */
+	if (FcConfigBuildFonts(F.config) &&
+	    take_faces(FcConfigGetFonts(F.config, FcSetApplication), path))
+		return true;
 fail:
 	drop_private();
 	memset(F.face, 0, sizeof F.face);

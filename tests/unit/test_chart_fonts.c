@@ -95,6 +95,24 @@ static void files_free(struct files *a)
 		free(a->f[i].p);
 }
 
+/* Copies file from into directory dir; the new path in out. */
+static bool copy_into(const char *from, const char *dir, char *out, size_t len)
+{
+	const char *base = strrchr(from, '/') + 1;
+	snprintf(out, len, "%s/%s", dir, base);
+	FILE *in = fopen(from, "rb"), *o = fopen(out, "wb");
+	bool ok = in && o;
+	char buf[65536];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, n, o) == n;
+	if (in)
+		fclose(in);
+	if (o && fclose(o) != 0)
+		ok = false;
+	return ok;
+}
+
 static bool own(const char *text, bool bold)
 {
 	bool o = false;
@@ -139,7 +157,7 @@ static void test_same_bytes(const char *input, const char *tool, bool latin)
 	char err[128];
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n >= 1);
 
-	struct files own_fonts, sys, missing;
+	struct files own_fonts, sys, missing, copies;
 	CHECK(bl_render_fonts_use(DEJAVU "DejaVuSans.ttf", DEJAVU "DejaVuSans-Bold.ttf") == 0);
 	draw(&cs, &own_fonts);
 	/* a chart with a CJK text sets all its texts through the system's fonts */
@@ -151,8 +169,23 @@ static void test_same_bytes(const char *input, const char *tool, bool latin)
 	draw(&cs, &sys);
 	CHECK(bl_render_fonts_use("/nonexistent/a.ttf", "/nonexistent/b.ttf") == -1);
 	draw(&cs, &missing);
+	/* the files where fontconfig has no cache of their directory: read
+	 * from the files themselves */
+	char dir[] = "/tmp/bl-fonts-XXXXXX", regular[256], bold[256];
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(copy_into(DEJAVU "DejaVuSans.ttf", dir, regular, sizeof regular));
+	CHECK(copy_into(DEJAVU "DejaVuSans-Bold.ttf", dir, bold, sizeof bold));
+	CHECK(bl_render_fonts_use(regular, bold) == 0);
+	CHECK(own("config 000", false));
+	draw(&cs, &copies);
 	CHECK(same(&own_fonts, &sys));
 	CHECK(same(&sys, &missing));
+	CHECK(same(&own_fonts, &copies));
+	CHECK(bl_render_fonts_use(NULL, NULL) == -1); /* before the files go */
+	unlink(regular);
+	unlink(bold);
+	rmdir(dir);
+	files_free(&copies);
 	files_free(&own_fonts);
 	files_free(&sys);
 	files_free(&missing);
