@@ -211,7 +211,8 @@ int bl_measure_pango_new(struct bl_measure *m)
 {
 	m->size = pango_size;
 	m->ctx = NULL;
-	return 0;
+	bool own;
+	return context_for("", false, &own) ? 0 : -1; /* pango can make a context */
 }
 
 void bl_measure_pango_free(struct bl_measure *m)
