@@ -24,13 +24,20 @@ PKG_CONFIG ?= pkg-config
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
 
-PKGS := libpcre2-8 jansson cairo pangocairo fontconfig zlib
+PKGS := libpcre2-8 jansson cairo pangocairo pangoft2 fontconfig zlib
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
 
 CFLAGS ?= -O2 -g
+# The regular and bold files of DejaVu Sans (Debian: fonts-dejavu-core):
+# chart texts are set from these two alone, without the system's fontconfig
+# configuration, unless a text has a character they lack or a file is
+# missing (render/fonts.c).
+FONT_FILE ?= /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+FONT_BOLD_FILE ?= /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 WARN := -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
-DEFS := -D_GNU_SOURCE -DBL_VERSION='"$(VERSION)"'
+DEFS := -D_GNU_SOURCE -DBL_VERSION='"$(VERSION)"' -DBL_FONT_FILE='"$(FONT_FILE)"' \
+	-DBL_FONT_BOLD_FILE='"$(FONT_BOLD_FILE)"'
 ALL_CFLAGS = $(WARN) $(DEFS) $(DEP_CFLAGS) $(CFLAGS)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

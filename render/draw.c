@@ -1,11 +1,10 @@
 /* draw.c - paints a laid-out chart with cairo; text through pango, so that
  * accents and CJK labels render (fontconfig falls back to a CJK font).
  *
- * One pango context, with hinting off, serves both measuring (layout.c)
- * and drawing, so text is as wide on the PNG as in the layout and the same
- * on every surface. */
+ * A text's pango context (one per font map, see fonts.c), with hinting
+ * off, serves both measuring it (layout.c) and drawing it, so text is as
+ * wide on the PNG as in the layout and the same on every surface. */
 #include <cairo.h>
-#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <stdint.h>
@@ -14,24 +13,34 @@
 
 #include "render.h"
 
-#define FONT_FAMILY "DejaVu Sans, Noto Sans CJK SC, sans-serif"
+#include "fonts.h"
 
-static PangoContext *shared;
+/* One context per font map (fonts.c): [1] the private fonts, [0] the
+ * system's. The same font options on both, so that a text is drawn the
+ * same through either: grey antialiasing, no hinting of outlines or
+ * metrics (text as wide on the PNG as in the layout, and as in SVG and
+ * PDF). */
+static PangoContext *contexts[2];
 
-static PangoContext *shared_ctx(void)
+/* The context for text (*own: the private fonts'), or NULL. */
+static PangoContext *context_for(const char *text, bool bold, bool *own)
 {
-	if (!shared) {
-		PangoFontMap *fm = pango_cairo_font_map_get_default();
-		shared = pango_font_map_create_context(fm);
+	PangoFontMap *fm = bl_fonts_map_for(text, bold, own);
+	if (!fm)
+		return NULL;
+	PangoContext **c = &contexts[*own];
+	if (!*c) {
+		*c = pango_font_map_create_context(fm);
 		cairo_font_options_t *fo = cairo_font_options_create();
 		cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 		cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 		cairo_font_options_set_antialias(fo, CAIRO_ANTIALIAS_GRAY);
-		pango_cairo_context_set_font_options(shared, fo);
-		pango_cairo_context_set_resolution(shared, 72);
+		cairo_font_options_set_subpixel_order(fo, CAIRO_SUBPIXEL_ORDER_DEFAULT);
+		pango_cairo_context_set_font_options(*c, fo);
+		pango_cairo_context_set_resolution(*c, 72);
 		cairo_font_options_destroy(fo);
 	}
-	return shared;
+	return *c;
 }
 
 /* Layouts are kept per text and font (size, weight, wrap width): layout.c
@@ -43,13 +52,13 @@ static PangoContext *shared_ctx(void)
 struct kept {
 	char *text;
 	double size, wrap;
-	bool bold;
+	bool bold, own; /* own: set with the private fonts */
 	PangoLayout *layout;
 };
 static struct kept *kept;
 static size_t nkept;
 
-/* One font description per (size, weight): parsing FONT_FAMILY once. */
+/* One font description per (size, weight): parsing BL_FONT_FAMILY once. */
 #define NFONTS 8
 static struct {
 	PangoFontDescription *fd;
@@ -78,10 +87,12 @@ void bl_render_cleanup(void)
 			pango_font_description_free(fonts[i].fd);
 		fonts[i].fd = NULL;
 	}
-	if (shared)
-		g_object_unref(shared);
-	shared = NULL;
-	pango_cairo_font_map_set_default(NULL);
+	for (size_t i = 0; i < 2; i++) {
+		if (contexts[i])
+			g_object_unref(contexts[i]);
+		contexts[i] = NULL;
+	}
+	bl_fonts_free();
 	/* No cairo_debug_reset_static_data() or FcFini() here: pango may still
 	 * hold a scaled font at exit, and cairo 1.16 then aborts in
 	 * _cairo_hash_table_destroy ("live_entries == 0"), now and then, under
@@ -98,7 +109,7 @@ static PangoFontDescription *font_desc(double size, bool bold)
 		i = NFONTS - 1;
 		pango_font_description_free(fonts[i].fd);
 	}
-	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+	PangoFontDescription *fd = pango_font_description_from_string(BL_FONT_FAMILY);
 	pango_font_description_set_absolute_size(fd, size * PANGO_SCALE);
 	if (bold)
 		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
@@ -118,13 +129,14 @@ static size_t slot_of(const char *text, double size, double wrap, bool bold)
 	return (size_t)(h >> 20) & (NSLOTS - 1);
 }
 
-/* The kept layout of (text, size, wrap, bold), or where it would go. */
-static size_t find_layout(const char *text, double size, double wrap, bool bold)
+/* The kept layout of (text, size, wrap, bold) in the fonts own tells,
+ * or where it would go. */
+static size_t find_layout(const char *text, double size, double wrap, bool bold, bool own)
 {
 	size_t i = slot_of(text, size, wrap, bold);
 	for (; kept[i].layout; i = (i + 1) & (NSLOTS - 1))
 		if (kept[i].size == size && kept[i].wrap == wrap && kept[i].bold == bold &&
-		    strcmp(kept[i].text, text) == 0)
+		    kept[i].own == own && strcmp(kept[i].text, text) == 0)
 			break;
 	return i;
 }
@@ -138,19 +150,23 @@ static PangoLayout *make_layout(const char *text, double size, double wrap, bool
 		return NULL;
 	if (nkept >= NSLOTS / 2)
 		forget_layouts();
-	size_t i = find_layout(text, size, wrap, bold);
+	bool own;
+	PangoContext *ctx = context_for(text, bold, &own);
+	if (!ctx)
+		return NULL;
+	size_t i = find_layout(text, size, wrap, bold, own);
 	PangoLayout *l = kept[i].layout;
 	if (!l) {
 		char *copy = strdup(text);
 		if (!copy)
 			return NULL;
-		l = pango_layout_new(shared_ctx());
+		l = pango_layout_new(ctx);
 		pango_layout_set_font_description(l, font_desc(size, bold));
 		pango_layout_set_width(l, wrap > 0 ? (int)(wrap * PANGO_SCALE) : -1);
 		pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
 		pango_layout_set_alignment(l, align);
 		pango_layout_set_text(l, text, -1);
-		kept[i] = (struct kept){copy, size, wrap, bold, l};
+		kept[i] = (struct kept){copy, size, wrap, bold, own, l};
 		nkept++;
 	}
 	pango_layout_set_alignment(l, align);
@@ -170,8 +186,9 @@ static void pango_size(void *ctx, const char *text, double size, double wrap, bo
 	 * layout of its own would shape it once more (layout.c measures the
 	 * labels of a horizontal chart both ways), and draw.c may still want
 	 * that layout with another alignment. */
-	if (wrap > 0 && kept) {
-		size_t i = find_layout(text, size, -1, bold);
+	bool own;
+	if (wrap > 0 && kept && context_for(text, bold, &own)) {
+		size_t i = find_layout(text, size, -1, bold, own);
 		if (kept[i].layout) {
 			pango_layout_get_extents(kept[i].layout, NULL, &logical);
 			if (logical.width < (int)(wrap * PANGO_SCALE)) {
@@ -194,7 +211,8 @@ int bl_measure_pango_new(struct bl_measure *m)
 {
 	m->size = pango_size;
 	m->ctx = NULL;
-	return shared_ctx() ? 0 : -1;
+	bool own;
+	return context_for("", false, &own) ? 0 : -1; /* pango can make a context */
 }
 
 void bl_measure_pango_free(struct bl_measure *m)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fonts.h"
 #include "internal.h"
 
 #ifndef BL_VERSION
@@ -99,6 +100,7 @@ int bl_render(const struct bl_chart *charts, size_t n, enum bl_format fmt,
 		snprintf(err, errlen, "nothing to draw");
 		return -1;
 	}
+	bl_fonts_for_charts(charts, fmt == BL_FORMAT_PDF ? n : 1);
 	switch (fmt) {
 	case BL_FORMAT_PNG: r = bl_render_png(&charts[0], o, write, ctx); break;
 	case BL_FORMAT_SVG: r = bl_render_svg(&charts[0], o, write, ctx); break;
