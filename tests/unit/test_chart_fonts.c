@@ -11,6 +11,7 @@
 #include "../../render/fonts.h"
 #include "../../render/render.h"
 #include "check.h"
+#include "post.h"
 
 #define DEJAVU "/usr/share/fonts/truetype/dejavu/"
 
@@ -43,25 +44,6 @@ static int mem_write(void *ctx, const unsigned char *data, size_t len)
 	memcpy(m->p + m->n, data, len);
 	m->n += len;
 	return 0;
-}
-
-static int collect(struct bl_message *m, void *ctx)
-{
-	json_t *doc = bl_parse_message(m, "post.txt");
-	return doc ? json_array_append_new(ctx, doc) : -1;
-}
-
-static json_t *post(const char *path)
-{
-	json_t *docs = json_array();
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return docs;
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	bl_ingest_buffer(buf, n, collect, docs);
-	return docs;
 }
 
 /* The chart's files in the three formats, drawn with the fonts set now. */

@@ -11,6 +11,7 @@
 #include "../../parsers/benchlog.h"
 #include "../../render/render.h"
 #include "check.h"
+#include "post.h"
 
 struct mem {
 	unsigned char *p;
@@ -41,25 +42,6 @@ static cairo_status_t mem_read(void *ctx, unsigned char *data, unsigned int len)
 	memcpy(data, m->p + m->pos, len);
 	m->pos += len;
 	return CAIRO_STATUS_SUCCESS;
-}
-
-static int collect(struct bl_message *m, void *ctx)
-{
-	json_t *doc = bl_parse_message(m, "post.txt");
-	return doc ? json_array_append_new(ctx, doc) : -1;
-}
-
-static json_t *post(const char *path)
-{
-	json_t *docs = json_array();
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return docs;
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	bl_ingest_buffer(buf, n, collect, docs);
-	return docs;
 }
 
 static size_t count(const struct mem *m, const char *needle)

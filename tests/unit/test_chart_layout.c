@@ -7,6 +7,7 @@
 #include "../../parsers/benchlog.h"
 #include "../../render/render.h"
 #include "check.h"
+#include "post.h"
 
 /* 0.55 em per character, 1.2 em per line, words wrapped at `wrap`. */
 static void fake_size(void *ctx, const char *text, double size, double wrap, bool bold, double *w,
@@ -37,25 +38,6 @@ static void fake_size(void *ctx, const char *text, double size, double wrap, boo
 }
 
 static const struct bl_measure fake = {fake_size, NULL};
-
-static int collect(struct bl_message *m, void *ctx)
-{
-	json_t *doc = bl_parse_message(m, "post.txt");
-	return doc ? json_array_append_new(ctx, doc) : -1;
-}
-
-static json_t *post(const char *path)
-{
-	json_t *docs = json_array();
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return docs;
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	bl_ingest_buffer(buf, n, collect, docs);
-	return docs;
-}
 
 static bool inside(struct bl_rect r, struct bl_rect p)
 {

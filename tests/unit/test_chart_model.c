@@ -8,26 +8,7 @@
 #include "../../parsers/benchlog.h"
 #include "../../render/render.h"
 #include "check.h"
-
-static int collect(struct bl_message *m, void *ctx)
-{
-	json_t *doc = bl_parse_message(m, "post.txt");
-	return doc ? json_array_append_new(ctx, doc) : -1;
-}
-
-/* A post from the corpus, parsed through the library. */
-static json_t *post(const char *path)
-{
-	json_t *docs = json_array();
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return docs;
-	static char buf[1 << 20];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	bl_ingest_buffer(buf, n, collect, docs);
-	return docs;
-}
+#include "post.h"
 
 /* A benchlog/1 document written by hand (tests/render/). */
 static json_t *doc(const char *path)

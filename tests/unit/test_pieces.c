@@ -11,24 +11,9 @@
 #include "../../ingest/ingest.h"
 #include "../feed.h"
 #include "check.h"
+#include "text.h"
 
 /* ------------------------------------------------------- the archive */
-
-struct text {
-	char *s;
-	size_t n, cap;
-};
-
-static void put(struct text *t, const char *s)
-{
-	size_t n = strlen(s);
-	if (t->n + n + 1 > t->cap) {
-		t->cap = (t->n + n + 1) * 2;
-		t->s = realloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->n, s, n + 1);
-	t->n += n;
-}
 
 /* Messages of every shape the framing meets: a preamble before the first
  * separator, CRLF lines, a body line "From here ..." (no separator: no

@@ -10,22 +10,7 @@
 
 #include "../../parsers/system.h"
 #include "check.h"
-
-struct text {
-	char *s;
-	size_t n, cap;
-};
-
-static void put(struct text *t, const char *s)
-{
-	size_t n = strlen(s);
-	if (t->n + n + 1 > t->cap) {
-		t->cap = (t->n + n + 1) * 2;
-		t->s = realloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->n, s, n + 1);
-	t->n += n;
-}
+#include "text.h"
 
 /* Lines of every kind the patterns read, and near misses. */
 static const char *const sys_lines[] = {
