@@ -16,6 +16,8 @@ Inputs:
   dense.txt     tool output and nothing else
   flat.txt      one 100 MB line: a post whose newlines an archive dropped
   chart         a 100-bar chart, PNG, SVG and PDF, once `benchlog chart` exists
+  time1.txt     one report of GNU /usr/bin/time, read by benchlog and by the
+                peer, Debian's `jc --time` (which reads no other `time` format)
 
 Block templates are copied at generation time from real captures: the
 samples in ../shared/samples and the posts in ../shared/seeds (when present),
@@ -25,6 +27,7 @@ generated chunk, so generation takes seconds.
 import argparse
 import filecmp
 import hashlib
+import json
 import os
 import quopri
 import random
@@ -103,6 +106,27 @@ def bash_time():
     except (OSError, subprocess.SubprocessError):
         pass
     return None
+
+
+# GNU time 1.9's default report (Debian 12), the fallback when
+# /usr/bin/time is not installed: the one `time` format that both benchlog
+# and the peer, jc --time, read (jc reads neither bash's nor csh's report).
+GNU_TIME_REPORT = ("0.00user 0.00system 0:00.00elapsed 90%CPU (0avgtext+0avgdata 1876maxresident)k\n"
+                   "0inputs+0outputs (0major+117minor)pagefaults 0swaps\n")
+
+
+def gnu_time_report():
+    """Real output of GNU /usr/bin/time over a small dd: its two report lines."""
+    try:
+        r = subprocess.run(["/usr/bin/time", "dd", "if=/dev/zero", "of=/dev/null",
+                            "bs=64k", "count=16"], capture_output=True, text=True, timeout=10)
+        lines = r.stderr.splitlines()
+        for i, line in enumerate(lines[:-1]):
+            if "elapsed" in line and "pagefaults" in lines[i + 1]:
+                return line + "\n" + lines[i + 1] + "\n"
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return GNU_TIME_REPORT
 
 
 def templates():
@@ -275,7 +299,7 @@ def generate(scale):
                    "67108864 bytes (67 MB, 64 MiB) copied, %.6f s, %.1f MB/s\n\n"
                    % (i, 0.05 + i * 0.01, 67.108864 / (0.05 + i * 0.01)) for i in range(100))
     files["bars"].write_text(bars)
-    files["time1"].write_text((tmpl.get("time-bash") or [FALLBACK["dd-bsd"]])[0])
+    files["time1"].write_text(gnu_time_report())
     stamp.write_text(me)
     note = ("generated in %.1f s: archive %d messages per 4 MB chunk, %.2f%% of bytes in "
             "blocks, tools: %s" % (time.monotonic() - t0, nmsg, 100 * share,
@@ -431,16 +455,28 @@ def main():
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")
     t1 = files["time1"]
-    dt, cpu, rss, st = measure([binpath, "parse", "--jsonl", "-q", str(t1)])
+    tout = OUT / "out-time1.jsonl"
+    dt, cpu, rss, st = measure([binpath, "parse", "--jsonl", "-q", str(t1)],
+                               stdout_path=str(tout))
+    truns = count_runs(tout)
     rows.append(("time report (1)", "%.3f" % (t1.stat().st_size / MB), "%.3f" % dt,
-                 "%.3f" % cpu, "-", "%.1f" % (rss / 1024), "-", "-", "-", "",
-                 "ok" if st[0] == 0 else "exit %d" % st[0]))
+                 "%.3f" % cpu, "-", "%.1f" % (rss / 1024), "-", "-", truns, "",
+                 ("ok" if truns == 1 else "%d runs, not 1" % truns) if st[0] == 0
+                 else "exit %d" % st[0]))
     if jc:
-        jdt, jcpu, jrss, jst = measure([jc, "--time"], stdin_path=str(t1))
+        jout = OUT / "out-time1-jc.json"
+        jdt, jcpu, jrss, jst = measure([jc, "--time"], stdin_path=str(t1),
+                                       stdout_path=str(jout))
+        # a peer that read nothing ("{}") is no comparison
+        try:
+            got = json.loads(jout.read_text()).get("user_time") is not None
+        except (OSError, ValueError, AttributeError):
+            got = False
         rows.append(("  jc --time (peer)", "", "%.3f" % jdt, "%.3f" % jcpu, "-",
                      "%.1f" % (jrss / 1024), "%.2fx" % (cpu / max(jcpu, 1e-3)),
                      "%.2fx" % (dt / max(jdt, 1e-3)), "-", "",
-                     "ok" if jst[0] == 0 else "exit %d" % jst[0]))
+                     ("ok" if got else "peer read nothing") if jst[0] == 0
+                     else "exit %d" % jst[0]))
     else:
         rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-", "",
                      "not installed"))
@@ -484,7 +520,9 @@ def main():
     print("measured in this run. chart: `benchlog chart -o bars.FMT bars.json`, the")
     print("whole command, least wall and least CPU of 3 runs. --jobs N: the archive in")
     print("N processes (N = cores), its MB/s over wall time, RSS the largest process's;")
-    print("'= serial': its output is byte for byte the serial run's.")
+    print("'= serial': its output is byte for byte the serial run's. jc row: the same")
+    print("one-report file through `jc --time`; its ratios are benchlog's time over jc's")
+    print("(below 1: benchlog is faster), both whole commands, process start included.")
     return 0
 
 
