@@ -196,12 +196,27 @@ samples-check: build-san/benchlog
 
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS := -g -O1 $(FUZZ_SAN)
+# The library is compiled once with libFuzzer's coverage instrumentation
+# (fuzzer-no-link) and linked into every target with libFuzzer's main.
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/schema.o
+# kept between builds: make would delete them as intermediates of the targets
+.SECONDARY: $(FUZZ_LIB_OBJ)
 
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN_SRC) $(HDRS)
+build-fuzz/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	@echo "  CC-FUZZ $<"
+	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build-fuzz/obj/gen/schema.o: $(GEN_SRC)
+	@mkdir -p $(dir $@)
+	@$(CLANG) $(WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(GEN_SRC) $(DEP_LIBS)
+	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(DEP_LIBS)
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
