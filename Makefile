@@ -196,8 +196,7 @@ samples-check: build-san/benchlog
 
 FUZZ_SECONDS ?= 300
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_FLAGS := -g -O1 $(FUZZ_SAN)
+FUZZ_FLAGS := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
 # The library is compiled once with libFuzzer's coverage instrumentation
 # (fuzzer-no-link) and linked into every target with libFuzzer's main.
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/schema.o
