@@ -30,6 +30,8 @@
 #define LONG_LINE ((size_t)1 << 16)
 #define HUGE_LINE ((size_t)1 << 20)
 #define WRAP_MAX 4096
+/* The pieces of a huge line whose table shapes are looked for. */
+#define SEGMENT_MAX ((size_t)1 << 18)
 
 /* A line break before and after these. Each pattern is a macro so that
  * the detection below can search them in groups (see detect_re). */
@@ -428,6 +430,40 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 	return true;
 }
 
+/* Breaks at the weak tool lines and the table rows of the line piece
+ * [s, s+len) at `base`. */
+static void weak_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0, at;
+	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (bl_break_before(s, a, &at))
+			bl_breaks_add(b, base + at);
+		pos = e > a ? e : a + 1;
+	}
+	pos = 0;
+	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
+		size_t a = m.ov[0], e = m.ov[1];
+		if (bl_break_after(s, len, e, &at))
+			bl_breaks_add(b, base + at);
+		pos = e > a ? e : a + 1;
+	}
+	if (len >= UNFLATTEN_MIN)
+		bl_unflatten_tables(s, len, base, b);
+}
+
+/* Breaks after the sentences of the line piece [s, s+len) at `base`. */
+static void sentence_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0;
+	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
+		bl_breaks_add(b, base + m.ov[0]);
+		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
+	}
+}
+
 /* What line_breaks() found: tool lines and prompts that share their line
  * with other text. */
 struct found {
@@ -440,7 +476,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 {
 	struct bl_re_match m;
 	struct found f = {0, 0, 0};
-	size_t pos = 0, at;
+	size_t pos = 0, at, n_line = b->n;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		bool any = false;
@@ -481,34 +517,41 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 	 * (keep_short), only where else it breaks */
 	if (tools_only)
 		return f;
-	/* a line of a megabyte or more is no post (a flattened mail is some
-	 * kilobytes): the tables' shapes are not looked for in it, which
-	 * keeps a hostile line of digits or dashes cheap */
-	if (len >= HUGE_LINE)
+	if (len < HUGE_LINE) {
+		weak_breaks(s, len, base, b);
 		goto sentences;
-	pos = 0;
-	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
-		size_t a = m.ov[0], e = m.ov[1];
-		if (bl_break_before(s, a, &at))
-			bl_breaks_add(b, base + at);
-		pos = e > a ? e : a + 1;
 	}
-	pos = 0;
-	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
-		size_t a = m.ov[0], e = m.ov[1];
-		if (bl_break_after(s, len, e, &at))
-			bl_breaks_add(b, base + at);
-		pos = e > a ? e : a + 1;
+	/* a line of a megabyte or more: a long post flattened, or a hostile
+	 * line of digits or dashes; its table shapes are looked for in
+	 * pieces of at most SEGMENT_MAX bytes cut where a strong break
+	 * already stands, so that the cost stays linear */
+	sentence_breaks(s, len, base, b);
+	if (b->n > n_line)
+		qsort(b->v + n_line, b->n - n_line, sizeof *b->v, cmp_size);
+	size_t nstrong = b->n, k = n_line, from = 0;
+	while (from < len) {
+		size_t to = len - from > SEGMENT_MAX ? from + SEGMENT_MAX : len;
+		size_t cut = to;
+		while (k < nstrong && b->v[k] - base < to) {
+			if (b->v[k] - base > from)
+				cut = b->v[k] - base;
+			k++;
+		}
+		if (to < len && cut == to) {
+			/* no strong break in the piece: after its last blank */
+			while (cut > from + 1 && !bl_blank(s[cut - 1]))
+				cut--;
+			if (cut <= from + 1)
+				cut = to;
+			while (cut > from + 1 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+				cut--; /* not inside a character */
+		}
+		weak_breaks(s + from, cut - from, base + from, b);
+		from = cut;
 	}
-	if (len >= UNFLATTEN_MIN) {
-		bl_unflatten_tables(s, len, base, b);
-	}
+	return f;
 sentences:
-	pos = 0;
-	while (pos < len && bl_re_match(&sentence_re, s, len, pos, &m)) {
-		bl_breaks_add(b, base + m.ov[0]);
-		pos = m.ov[1] > m.ov[0] ? m.ov[1] : m.ov[0] + 1;
-	}
+	sentence_breaks(s, len, base, b);
 	return f;
 }
 
