@@ -41,6 +41,23 @@ static void run_free(struct bl_run *r)
 	json_decref(r->params);
 	json_decref(r->results);
 	json_decref(r->time.extra);
+	free(r->rec_off);
+}
+
+int bl_run_record(struct bl_run *r, size_t index, size_t off)
+{
+	if (index != r->nrec)
+		return 0;
+	if (r->nrec == r->reccap) {
+		size_t cap = r->reccap ? r->reccap * 2 : 16;
+		size_t *v = realloc(r->rec_off, cap * sizeof *v);
+		if (!v)
+			return -1;
+		r->rec_off = v;
+		r->reccap = cap;
+	}
+	r->rec_off[r->nrec++] = off;
+	return 0;
 }
 
 void bl_doc_free(struct bl_doc *doc)

@@ -49,7 +49,17 @@ struct bl_run {
 			       * that carry no name): same group whatever the
 			       * command and label */
 	int quote_depth;
+	/* a stream's records (zpool iostat's samples): record i starts at
+	 * text offset rec_off[i], and its results carry their record number
+	 * (struct bl_records). A run that spans windows of a long input is
+	 * continued from them in the next window (write.c). */
+	size_t *rec_off;
+	size_t nrec, reccap;
 };
+
+/* Notes that record number `index` of the run starts at text offset
+ * `off` (the first time it is seen). 0, or -1 when out of memory. */
+int bl_run_record(struct bl_run *r, size_t index, size_t off);
 
 struct bl_doc;
 

@@ -22,6 +22,19 @@ enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
 
 struct bl_scan;
 
+/* A tool whose run is a stream of records (zpool iostat's samples): a run
+ * longer than a window of the input is continued, record by record, in
+ * the windows after it (write.c). Its results carry their record number
+ * under `key`, and each record's start is noted (bl_run_record). */
+struct bl_records {
+	const char *key; /* "sample" */
+	/* makes `result`, read as record `local` of its window's run, record
+	 * `index` of the whole run */
+	void (*renumber)(json_t *result, size_t index);
+	/* the params of a run of `n` records */
+	void (*count)(json_t *params, size_t n);
+};
+
 struct bl_parser {
 	const char *name;      /* "dd", "time", "bonnie++", "zpool-iostat" */
 	const char *summary;   /* one line for `benchlog list` */
@@ -39,6 +52,8 @@ struct bl_parser {
 	/* Reads params from a command line ("dd if=/dev/zero bs=1m"), given
 	 * without prompt or time prefix. Optional. */
 	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
+	/* Optional: the run is a stream of records (see above). */
+	const struct bl_records *records;
 };
 
 /* The registry: NULL-terminated, in the order parsers are tried. */

@@ -268,12 +268,9 @@ static void key(struct out *o, const char *k)
 		put(o, ": ", 2);
 }
 
-static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index)
+/* A run's JSON, after the runs before it. */
+static int put_run(struct out *o, json_t *j)
 {
-	struct out *o = ctx;
-	json_t *j = bl_doc_run_json(doc, run, index);
-	if (!j)
-		return -1;
 	if (o->nruns++) {
 		put(o, ",", 1);
 		indent(o, 2, true);
@@ -282,8 +279,18 @@ static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t i
 		indent(o, 2, false);
 	}
 	value(o, j, 2);
-	json_decref(j);
 	return o->err;
+}
+
+static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index)
+{
+	struct out *o = ctx;
+	json_t *j = bl_doc_run_json(doc, run, index);
+	if (!j)
+		return -1;
+	int rc = put_run(o, j);
+	json_decref(j);
+	return rc;
 }
 
 /* The head's members, then "runs": (the caller writes the runs). */
@@ -562,6 +569,23 @@ struct bl_window_doc {
 	size_t nids, idcap;
 	long prev_local, prev_global; /* group of the run before, window's and document's */
 	size_t tail_from;             /* input offset of the window's last line */
+	/* a run of records that its window's end cut, held for the next
+	 * window to continue (struct bl_records): its JSON with the records
+	 * that start in the window's own part, the results of the others
+	 * (kept for when no continuation comes), their number, its run
+	 * number, and the window's runs that began and continued it */
+	struct {
+		json_t *run, *tail;
+		/* its results as written so far, at their place in the run */
+		struct out *results;
+		struct spill spill;
+		size_t nresults;
+		const struct bl_records *rec;
+		const char *tool;
+		size_t nrec, id, at;
+		bool touched; /* opened or continued by this window */
+		long local, cont_local;
+	} open;
 };
 
 struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags)
@@ -592,10 +616,218 @@ void bl_window_doc_free(struct bl_window_doc *w)
 	free(w->date);
 	free(w->message_id);
 	json_decref(w->system);
+	json_decref(w->open.run);
+	json_decref(w->open.tail);
+	free(w->open.results);
+	free(w->open.spill.mem);
+	if (w->open.spill.f)
+		fclose(w->open.spill.f);
 	bl_diags_free(&w->msg_diags);
 	bl_diags_free(&w->doc_diags);
 	free(w->ids);
 	free(w);
+}
+
+/* The first of the run's records that starts at input offset `from` or
+ * later (r->nrec when none does). */
+static size_t record_from(const struct bl_message *m, const struct bl_run *r, size_t from)
+{
+	size_t k = 0;
+	while (k < r->nrec && bl_message_origin(m, r->rec_off[k]) < from)
+		k++;
+	return k;
+}
+
+static size_t record_of(const struct bl_records *rec, json_t *result)
+{
+	json_int_t v = json_integer_value(json_object_get(result, rec->key));
+	return v < 0 ? 0 : (size_t)v;
+}
+
+/* Adds a result to the held run's results. */
+static void open_result(struct bl_window_doc *w, json_t *result)
+{
+	struct out *o = w->open.results;
+	if (w->open.nresults++) {
+		put(o, ",", 1);
+		indent(o, 4, true);
+	}
+	value(o, result, 4);
+}
+
+/* The held run after the runs before it: its members as put_run() puts
+ * them, its results from their spill. */
+static int put_open(struct bl_window_doc *w)
+{
+	struct out *o = w->runs;
+	flush_out(w->open.results);
+	if (w->open.results->err)
+		return -1;
+	if (o->nruns++) {
+		put(o, ",", 1);
+		indent(o, 2, true);
+	} else {
+		put(o, "[", 1);
+		indent(o, 2, false);
+	}
+	put(o, "{", 1);
+	indent(o, 3, false);
+	for (void *it = json_object_iter(w->open.run); it;) {
+		const char *k = json_object_iter_key(it);
+		key(o, k);
+		if (strcmp(k, "results") != 0) {
+			value(o, json_object_iter_value(it), 3);
+		} else if (!w->open.nresults) {
+			put(o, "[]", 2);
+		} else {
+			put(o, "[", 1);
+			indent(o, 4, false);
+			spill_out(&w->open.spill, o);
+			indent(o, 3, false);
+			put(o, "]", 1);
+		}
+		if ((it = json_object_iter_next(w->open.run, it))) {
+			put(o, ",", 1);
+			indent(o, 3, true);
+		}
+	}
+	indent(o, 2, false);
+	put(o, "}", 1);
+	return o->err;
+}
+
+/* Writes the held run. Not continued (no window after its own saw it):
+ * with the results of its records past the cut, which may be cut. */
+static int close_open(struct bl_window_doc *w, bool continued)
+{
+	json_t *j = w->open.run;
+	if (!continued && json_array_size(w->open.tail)) {
+		size_t i;
+		json_t *res;
+		json_array_foreach(w->open.tail, i, res)
+			open_result(w, res);
+		struct bl_diag *d = bl_diags_add(
+			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", 0, w->open.at,
+			"this run reaches the end of a window of the input and the window after it "
+			"does not continue it: its last records may be cut");
+		if (d) {
+			d->run = (long)w->open.id;
+			json_t *span = json_object_get(j, "span");
+			d->line = (size_t)json_integer_value(json_object_get(span, "line"));
+		}
+		w->partial = true;
+	}
+	int rc = put_open(w);
+	json_decref(j);
+	json_decref(w->open.tail);
+	w->open.run = w->open.tail = NULL;
+	free(w->open.results);
+	w->open.results = NULL;
+	free(w->open.spill.mem);
+	if (w->open.spill.f)
+		fclose(w->open.spill.f);
+	memset(&w->open.spill, 0, sizeof w->open.spill);
+	return rc;
+}
+
+/* Holds run r, which the window's end cut, for the next window: with
+ * the results of its records that start before the window's own part
+ * ends; those of the others aside. */
+static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
+		    const struct bl_records *rec, size_t index, size_t at)
+{
+	struct bl_message *m = doc->msg;
+	json_t *j = bl_doc_run_json(doc, r, w->nruns);
+	json_t *tail = json_array();
+	w->open.results = out_new(w->runs->flags, spill_write, &w->open.spill);
+	if (!j || !tail || !w->open.results) {
+		json_decref(j);
+		json_decref(tail);
+		free(w->open.results);
+		w->open.results = NULL;
+		return -1;
+	}
+	w->open.nresults = 0;
+	size_t cut = record_from(m, r, m->window.own_to), i;
+	json_t *res;
+	json_array_foreach(r->results, i, res)
+	{
+		if (record_of(rec, res) < cut)
+			open_result(w, res);
+		else
+			json_array_append(tail, res);
+	}
+	rec->count(json_object_get(j, "params"), cut);
+	json_object_set_new(j, "results", json_array()); /* in the spill */
+	w->open.run = j;
+	w->open.tail = tail;
+	w->open.rec = rec;
+	w->open.tool = r->tool;
+	w->open.nrec = cut;
+	w->open.id = w->nruns++;
+	w->open.at = at;
+	w->open.touched = true;
+	w->open.local = (long)index;
+	return 0;
+}
+
+/* Whether run r of this window is the held run seen again: the same tool,
+ * from before the window's own part into it. */
+static bool continues_open(const struct bl_window_doc *w, const struct bl_message *m,
+			   const struct bl_run *r, size_t at, size_t end)
+{
+	return w->open.run && !w->open.touched && r->tool == w->open.tool && r->nrec &&
+	       at < m->window.own_from && end > m->window.own_from;
+}
+
+/* Appends to the held run the records of r that start in this window's
+ * own part, numbered on from the held ones; holds it on when this window
+ * cut it too, else writes it. */
+static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
+			 size_t index, bool cut)
+{
+	struct bl_message *m = doc->msg;
+	const struct bl_records *rec = w->open.rec;
+	size_t from = record_from(m, r, m->window.own_from);
+	size_t to = cut ? record_from(m, r, m->window.own_to) : r->nrec;
+	json_t *j = w->open.run;
+	json_t *tail = json_array(), *res;
+	json_t *now = bl_doc_run_json(doc, r, w->open.id);
+	if (!tail || !now) {
+		json_decref(tail);
+		json_decref(now);
+		return -1;
+	}
+	size_t i;
+	json_array_foreach(r->results, i, res)
+	{
+		size_t k = record_of(rec, res);
+		if (k < from)
+			continue;
+		if (k >= to) {
+			json_array_append(tail, res);
+			continue;
+		}
+		rec->renumber(res, w->open.nrec + (k - from));
+		open_result(w, res);
+	}
+	w->open.nrec += to > from ? to - from : 0;
+	rec->count(json_object_get(j, "params"), w->open.nrec);
+	/* the span ends where this window's part of the run does */
+	json_t *span = json_object_get(j, "span"), *span_now = json_object_get(now, "span");
+	json_object_set(span, "end_line", json_object_get(span_now, "end_line"));
+	json_object_set(span, "end_offset", json_object_get(span_now, "end_offset"));
+	json_decref(now);
+	json_decref(w->open.tail);
+	w->open.tail = tail;
+	w->open.touched = true;
+	w->open.cont_local = (long)index;
+	w->ids[index] = (long)w->open.id;
+	if (cut) {
+		w->open.local = (long)index;
+		return 0;
+	}
+	return close_open(w, true);
 }
 
 /* The run sink of a window: keeps the runs that start in the window's own
@@ -625,6 +857,19 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	}
 	while (w->nids <= index)
 		w->ids[w->nids++] = -1;
+	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
+	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
+	/* the run reaches into the last line the window read, which the
+	 * window's end may have cut, or nearly: so may the run be (what would
+	 * have extended it, a time report below, was not read) */
+	bool cut = !m->window.last && (end > w->tail_from || end + margin >= e);
+	if (continues_open(w, m, r, at, end)) {
+		w->prev_local = r->group;
+		w->prev_global = json_integer_value(json_object_get(w->open.run, "group"));
+		if (at < m->window.next_from && end > w->kept_end)
+			w->kept_end = end;
+		return continue_open(w, doc, r, index, cut);
+	}
 	/* repeat groups: the window numbers its own; a run dropped here that
 	 * the window before kept (the same start) carries its group over */
 	long g;
@@ -640,8 +885,22 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	w->prev_global = g;
 	if (!keep)
 		return 0;
-	w->ids[index] = (long)w->nruns;
+	if (w->open.run && close_open(w, false) != 0)
+		return -1;
 	r->group = g;
+	const struct bl_parser *p = bl_parser_find(r->tool);
+	if (cut && p && p->records && r->nrec) {
+		if (open_run(w, doc, r, p->records, index, at) != 0)
+			return -1;
+		w->ids[index] = (long)w->open.id;
+		w->have_last = true;
+		w->last_off = at;
+		w->last_group = (size_t)g;
+		if (at < m->window.next_from && end > w->kept_end)
+			w->kept_end = end;
+		return 0;
+	}
+	w->ids[index] = (long)w->nruns;
 	if (head_cut) {
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_INFO, "ingest.window-cut-line", bl_message_line(m, r->off), at,
@@ -651,13 +910,7 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 		if (d)
 			d->run = (long)w->nruns;
 	}
-	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
-	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
-	if (!m->window.last && (end > w->tail_from || end + margin >= e)) {
-		/* the run reaches into the last line the window read, which the
-		 * window's end may have cut, or nearly: so may the run be
-		 * (what would have extended it, a time report below, was not
-		 * read) */
+	if (cut) {
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", bl_message_line(m, r->off),
 			at,
@@ -781,6 +1034,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	const char *nl = m->len ? memrchr(m->text, '\n', m->len) : NULL;
 	w->tail_from = nl ? bl_message_origin(m, (size_t)(nl - m->text)) + 1 : m->raw_offset;
 	w->nids = 0;
+	w->open.touched = false;
+	w->open.local = w->open.cont_local = -1;
 	w->prev_local = -2;
 	w->prev_global = -1;
 	struct bl_doc doc;
@@ -791,6 +1046,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.sink_ctx = w;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc || w->runs->err) {
+		bl_doc_free(&doc);
+		w->err = -1;
+		return -1;
+	}
+	if (w->open.run && !w->open.touched && close_open(w, false) != 0) {
 		bl_doc_free(&doc);
 		w->err = -1;
 		return -1;
@@ -814,17 +1074,30 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 			copy_diag(&w->msg_diags, d, -1);
 	}
 	w->msg_diags.dropped += m->diags.dropped;
+	/* what is said of the lines another window owns is that window's to
+	 * say (a header cut at the window's end, a sample of a continued run
+	 * cut in two), and so is the document being partial because of it */
+	size_t kept_warnings = 0, other_warnings = 0;
 	for (size_t i = 0; i < doc.diags.n; i++) {
 		const struct bl_diag *d = &doc.diags.v[i];
+		bool keep;
 		if (d->run >= 0) {
-			if ((size_t)d->run < w->nids && w->ids[d->run] >= 0)
-				copy_diag(&w->doc_diags, d, w->ids[d->run]);
-		} else if (d->offset >= own_from && (d->offset < own_to || m->window.last)) {
-			copy_diag(&w->doc_diags, d, -1);
+			bool before = d->run == w->open.cont_local && d->offset < own_from;
+			bool past = d->run == w->open.local && d->offset >= own_to;
+			keep = (size_t)d->run < w->nids && w->ids[d->run] >= 0 && !before && !past;
+		} else {
+			keep = d->offset >= own_from && (d->offset < own_to || m->window.last);
 		}
+		if (d->level >= BL_WARNING) {
+			kept_warnings += keep;
+			other_warnings += !keep;
+		}
+		if (keep)
+			copy_diag(&w->doc_diags, d, d->run >= 0 ? w->ids[d->run] : -1);
 	}
 	w->doc_diags.dropped += doc.diags.dropped;
-	w->partial |= doc.partial || m->truncated;
+	bool others = other_warnings && !kept_warnings && !doc.diags.dropped;
+	w->partial |= (doc.partial && !others) || m->truncated;
 	bl_doc_free(&doc);
 	return 0;
 }
@@ -832,6 +1105,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write, void *wctx)
 {
 	if (w->err)
+		return NULL;
+	if (w->open.run && close_open(w, false) != 0)
 		return NULL;
 	flush_out(w->runs);
 	if (w->runs->err)

@@ -317,6 +317,8 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 					  plain ? NULL : dash ? "-" : raw,
 					  approx ? BL_FLAG_APPROXIMATE : 0);
 		place(z, r, pool, vpath, name, depth, type);
+		if (r && bl_run_record(run, (size_t)z->sample, off) < 0)
+			z->doc->partial = true;
 		if (r && bucket)
 			json_object_update(r, bucket);
 	}
@@ -1040,6 +1042,30 @@ static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cm
 		bl_run_param_int(run, "count", (long long)nums[1]);
 }
 
+/* A result of sample `index` of the whole stream: only sample 0 counts
+ * since boot (and a histogram's then counts operations, not a rate). */
+static void zpool_renumber(json_t *result, size_t index)
+{
+	json_object_set_new(result, "sample", json_integer((json_int_t)index));
+	if (index > 0 && json_object_get(result, "since_boot")) {
+		json_object_del(result, "since_boot");
+		json_t *u = json_object_get(result, "unit");
+		if (json_is_string(u) && strcmp(json_string_value(u), "ops") == 0)
+			json_object_set_new(result, "unit", json_string("ops/s"));
+	}
+}
+
+static void zpool_count(json_t *params, size_t n)
+{
+	json_object_set_new(params, "samples", json_integer((json_int_t)n));
+}
+
+static const struct bl_records zpool_records = {
+	.key = "sample",
+	.renumber = zpool_renumber,
+	.count = zpool_count,
+};
+
 static const char *const zpool_variants[] = {
 	"default (capacity, operations, bandwidth per pool; old 'used avail' and new 'alloc free' headers)",
 	"default -v (the vdev tree: depth, vdev type, classes logs/cache/special/dedup)",
@@ -1066,4 +1092,5 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	.command_word = "zpool",
 	.claim = zpool_claim,
 	.command = zpool_command,
+	.records = &zpool_records,
 };

@@ -394,6 +394,54 @@ static void check_case(const char *path, bool megabytes)
 	free(in);
 }
 
+
+/* A `zpool iostat -v` left running, far longer than a window: read in
+ * windows it is the one run a whole reading gives, every sample in it,
+ * numbered on across the cuts. */
+static char *zpool_stream(size_t samples, size_t *len)
+{
+	static const char head[] = "               capacity     operations    bandwidth\n"
+				   "pool         used  avail   read  write   read  write\n"
+				   "----------  -----  -----  -----  -----  -----  -----\n";
+	static const char *const rows[] = {"tank", "  mirror", "    ad4", "    ad6"};
+	size_t cap = samples * 600 + 4096, l = 0;
+	char *s = malloc(cap);
+	l += (size_t)snprintf(s + l, cap - l, "%s\n# zpool iostat -v tank 1\n", PROSE);
+	for (size_t i = 0; i < samples; i++) {
+		l += (size_t)snprintf(s + l, cap - l, "%s", head);
+		for (size_t k = 0; k < 4; k++)
+			l += (size_t)snprintf(s + l, cap - l, "%-10s  %5s  %5s  %5zu  %5zu  %4zuK  %4zuM\n",
+					      rows[k], k < 2 ? "1.07T" : "-", k < 2 ? "2.55T" : "-",
+					      (i * 7 + k) % 1000, (i * 13 + k) % 1000, i % 900, k + i % 50);
+		l += (size_t)snprintf(s + l, cap - l, "----------  -----  -----  -----  -----  -----  -----\n\n");
+	}
+	l += (size_t)snprintf(s + l, cap - l, "^C\n\n%s%s", PROSE, DD_BSD);
+	*len = l;
+	return s;
+}
+
+static void test_long_stream(void)
+{
+	size_t len;
+	char *s = zpool_stream(400, &len);
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	json_t *wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 2);
+	CHECK(ival(json_object_get(json_array_get(wr, 0), "params"), "samples") == 400);
+	for (size_t window = 8192; window < 50000; window = window * 3 / 2 + 77) {
+		size_t nwin = 0;
+		json_t *docs = parse(s, len, window, window / 4, &nwin);
+		CHECK(nwin >= 3);
+		json_t *doc = json_array_get(docs, 0);
+		CHECK(json_equal(json_object_get(doc, "runs"), wr));
+		CHECK(json_is_false(json_object_get(doc, "partial")));
+		CHECK(json_array_size(json_object_get(doc, "diagnostics")) == 0);
+		json_decref(docs);
+	}
+	json_decref(whole);
+	free(s);
+}
+
 static void test_corpus(void)
 {
 	const char *tools[] = {"dd", "time", "bonnie", "bonniepp", "iozone", "diskinfo", "zpool-iostat",
@@ -428,6 +476,7 @@ int main(void)
 	test_cut();
 	test_windows_like_whole();
 	test_run_cut();
+	test_long_stream();
 	test_flat_line();
 	test_corpus();
 	bl_cleanup();
