@@ -30,8 +30,6 @@
 #define LONG_LINE ((size_t)1 << 16)
 #define HUGE_LINE ((size_t)1 << 20)
 #define WRAP_MAX 4096
-/* The pieces of a huge line whose table shapes are looked for. */
-#define SEGMENT_MAX ((size_t)1 << 18)
 
 /* A line break before and after these. Each pattern is a macro so that
  * the detection below can search them in groups (see detect_re). */
@@ -430,8 +428,10 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 	return true;
 }
 
-/* Breaks at the weak tool lines and the table rows of the line piece
- * [s, s+len) at `base`. */
+/* Breaks at the weak tool lines and the table rows of the line [s, s+len)
+ * at `base`, of any length: a post flattened onto one line of megabytes
+ * has its tables' rows broken out as a short one does (a hostile line of
+ * 24 MB of digits, dashes or table rules costs 2 to 5 s). */
 static void weak_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -453,7 +453,7 @@ static void weak_breaks(const char *s, size_t len, size_t base, struct bl_breaks
 		bl_unflatten_tables(s, len, base, b);
 }
 
-/* Breaks after the sentences of the line piece [s, s+len) at `base`. */
+/* Breaks after the sentences of the line [s, s+len) at `base`. */
 static void sentence_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -476,7 +476,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 {
 	struct bl_re_match m;
 	struct found f = {0, 0, 0};
-	size_t pos = 0, at, n_line = b->n;
+	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		bool any = false;
@@ -517,40 +517,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 	 * (keep_short), only where else it breaks */
 	if (tools_only)
 		return f;
-	if (len < HUGE_LINE) {
-		weak_breaks(s, len, base, b);
-		goto sentences;
-	}
-	/* a line of a megabyte or more: a long post flattened, or a hostile
-	 * line of digits or dashes; its table shapes are looked for in
-	 * pieces of at most SEGMENT_MAX bytes cut where a strong break
-	 * already stands, so that the cost stays linear */
-	sentence_breaks(s, len, base, b);
-	if (b->n > n_line)
-		qsort(b->v + n_line, b->n - n_line, sizeof *b->v, cmp_size);
-	size_t nstrong = b->n, k = n_line, from = 0;
-	while (from < len) {
-		size_t to = len - from > SEGMENT_MAX ? from + SEGMENT_MAX : len;
-		size_t cut = to;
-		while (k < nstrong && b->v[k] - base < to) {
-			if (b->v[k] - base > from)
-				cut = b->v[k] - base;
-			k++;
-		}
-		if (to < len && cut == to) {
-			/* no strong break in the piece: after its last blank */
-			while (cut > from + 1 && !bl_blank(s[cut - 1]))
-				cut--;
-			if (cut <= from + 1)
-				cut = to;
-			while (cut > from + 1 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-				cut--; /* not inside a character */
-		}
-		weak_breaks(s + from, cut - from, base + from, b);
-		from = cut;
-	}
-	return f;
-sentences:
+	weak_breaks(s, len, base, b);
 	sentence_breaks(s, len, base, b);
 	return f;
 }

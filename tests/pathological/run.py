@@ -178,16 +178,17 @@ def zpool_sample(i):
     return ZPOOL_HEAD + rows + "----------  -----  -----  -----  -----  -----  -----\n\n"
 
 
-def case_zpool_stream(scale):
-    """a `zpool iostat -v tank 1` left running: tens of megabytes, one run"""
+def zpool_stream_case(scale, name, sep):
+    """A `zpool iostat -v tank 1` left running, its lines ended by `sep`,
+    checked to be one run with every sample and every value."""
     size = (100 if scale == "full" else 30) * MB
-    p = WORK / "zpool-stream.txt"
+    p = WORK / name
     n = 0
     with open(p, "w") as f:
-        f.write("# zpool iostat -v tank 1\n")
+        f.write("# zpool iostat -v tank 1" + sep)
         written = 0
         while written < size:
-            block = zpool_sample(n)
+            block = zpool_sample(n).replace("\n", sep)
             f.write(block)
             written += len(block)
             n += 1
@@ -204,6 +205,16 @@ def case_zpool_stream(scale):
             return ["partial: %s" % [c for d in docs for c in d["diagnostics"]][:4]]
         return []
     return p, 60, 64, check
+
+
+def case_zpool_stream(scale):
+    """a `zpool iostat -v tank 1` left running: tens of megabytes, one run"""
+    return zpool_stream_case(scale, "zpool-stream.txt", "\n")
+
+
+def case_flattened_stream(scale):
+    """the same stream flattened onto one line"""
+    return zpool_stream_case(scale, "flattened-stream.txt", " ")
 
 
 def case_flattened_post(scale):
@@ -247,7 +258,7 @@ def case_flattened_post(scale):
 
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
-         case_zpool_stream, case_flattened_post]
+         case_zpool_stream, case_flattened_stream, case_flattened_post]
 
 
 # ---------------------------------------------------------------- running
@@ -366,6 +377,7 @@ KNOWN_RSS_GAPS = {
     # the window's part of a long run is one jansson tree before it is
     # written: about 1.3 GB for the 6 MB of samples a window holds
     "zpool-stream": "a window's run is held as one tree",
+    "flattened-stream": "a window's run is held as one tree",
 }
 
 
