@@ -19,14 +19,22 @@ usage: parallel.py BENCHLOG
    in the middle of a line (after the '>' of a quoted ">From bob@... Mon
    Jan 11 11:30:00 2010" in a body), where no message starts.
 
+3. The same split sent to another machine, `parallel --sshlogin`: an sshd
+   of the test's own on 127.0.0.1 (keys made for the run, a free port).
+   Skipped with a message where sshd is not installed or does not start.
+
 Skips (exit 0 with a message) when GNU parallel is not installed, and part
 2 when this build does not yet read an mbox as one document per message.
 """
 import json
+import os
+import pwd
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +95,79 @@ def line_bases(sdocs, pdocs, data):
     return sbase, pbase
 
 
+def same_mbox_docs(argv, mbox, sdocs):
+    """Whether `argv` (GNU parallel splitting the mbox on its stdin) gives
+    the serial documents sdocs, positions relative to each message."""
+    para = subprocess.run(argv, stdin=open(mbox), capture_output=True, text=True)
+    pdocs = jsonl(para.stdout) if para.returncode == 0 else []
+    bad = []
+    ok = len(sdocs) == len(pdocs)
+    if ok:
+        sbase, pbase = line_bases(sdocs, pdocs, mbox.read_bytes())
+        rs = [relative(d, b) for d, b in zip(sdocs, sbase)]
+        rp = [relative(d, b) for d, b in zip(pdocs, pbase)]
+        bad = [i for i, (a, b) in enumerate(zip(rs, rp)) if a != b]
+        ok = not bad
+    if ok and len(pdocs) > 1 and len({d["source"].get("offset") for d in pdocs}) > 1 \
+            and any(d["source"].get("message", {}).get("index", 0) == 0 for d in pdocs[1:]):
+        return True, ""
+    return False, "serial %d documents, parallel %d (exit %d)%s%s" % (
+        len(sdocs), len(pdocs), para.returncode,
+        ", first difference at document %d" % bad[0] if bad else "",
+        (": " + para.stderr.strip().splitlines()[-1][:200]) if para.stderr.strip() else "")
+
+
+class Sshd:
+    """An sshd of the test's own on 127.0.0.1 (a free port, keys made
+    here, only this key let in), for `parallel --sshlogin`; `why` says
+    why there is none."""
+
+    def __init__(self, d):
+        self.proc = None
+        self.why = None
+        self.login = None
+        sshd = shutil.which("sshd") or "/usr/sbin/sshd"
+        if not os.access(sshd, os.X_OK) or not shutil.which("ssh"):
+            self.why = "no sshd or ssh (Debian: openssh-server)"
+            return
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir(parents=True)
+        for k in ("host", "user"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / k)],
+                           check=True)
+        shutil.copy(d / "user.pub", d / "authorized_keys")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        (d / "sshd_config").write_text(
+            "Port %d\nListenAddress 127.0.0.1\nHostKey %s\nAuthorizedKeysFile %s\n"
+            "PasswordAuthentication no\nKbdInteractiveAuthentication no\nStrictModes no\n"
+            "UsePAM no\nPermitRootLogin prohibit-password\nPidFile %s\n"
+            % (port, d / "host", d / "authorized_keys", d / "sshd.pid"))
+        os.makedirs("/run/sshd", exist_ok=True) if os.geteuid() == 0 else None
+        self.proc = subprocess.Popen([sshd, "-D", "-e", "-f", str(d / "sshd_config")],
+                                     stdout=subprocess.DEVNULL, stderr=open(d / "log", "w"))
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        self.login = ("ssh -p %d -i %s -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+                      " -o BatchMode=yes -o LogLevel=ERROR %s@127.0.0.1" % (port, d / "user", user))
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            t = subprocess.run(self.login.split() + ["true"], capture_output=True)
+            if t.returncode == 0:
+                return
+            time.sleep(0.2)
+        log = (d / "log").read_text(errors="replace").strip().splitlines()
+        self.why = "sshd did not let the test in: %s" % (log[-1][:200] if log else "no log")
+        self.stop()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+
+
 def main():
     binpath = str(Path(sys.argv[1]).resolve())
     par = shutil.which("parallel")
@@ -130,29 +211,25 @@ def main():
     else:
         # split only where an mbox separator line starts ("From sender Day Mon ..."),
         # not at a body line that happens to begin with "From "
-        para = subprocess.run([par, "--will-cite", "-k", "-j", "2", "--pipe", "--regexp",
-                               "--recend", "\n", "--recstart",
-                               "From [^ \n]+ +[A-Z][a-z][a-z] [A-Z][a-z][a-z] ", "--block", "4k",
-                               binpath, "parse", "--jsonl", "-q", "--input-format", "mbox"],
-                              stdin=open(mbox), capture_output=True, text=True)
-        pdocs = jsonl(para.stdout) if para.returncode == 0 else []
-        ok = len(sdocs) == len(pdocs)
-        if ok:
-            sbase, pbase = line_bases(sdocs, pdocs, mbox.read_bytes())
-            rs = [relative(d, b) for d, b in zip(sdocs, sbase)]
-            rp = [relative(d, b) for d, b in zip(pdocs, pbase)]
-            bad = [i for i, (a, b) in enumerate(zip(rs, rp)) if a != b]
-            ok = not bad
-        if ok and len(pdocs) > 1 and len({d["source"].get("offset") for d in pdocs}) > 1 \
-                and any(d["source"].get("message", {}).get("index", 0) == 0
-                        for d in pdocs[1:]):
-            passed += 1
+        split = ["--pipe", "--regexp", "--recend", "\n", "--recstart",
+                 "From [^ \n]+ +[A-Z][a-z][a-z] [A-Z][a-z][a-z] ", "--block", "4k"]
+        command = [binpath, "parse", "--jsonl", "-q", "--input-format", "mbox"]
+        ways = [("mbox", [par, "--will-cite", "-k", "-j", "2"] + split + command)]
+        sshd = Sshd(work / "ssh")
+        if sshd.why:
+            print("parallel: the --sshlogin part is skipped: %s" % sshd.why)
         else:
-            failed += 1
-            print("parallel: FAIL mbox: serial %d documents, parallel %d (exit %d)%s"
-                  % (len(sdocs), len(pdocs), para.returncode,
-                     ", first difference at document %d" % bad[0] if len(sdocs) == len(pdocs)
-                     and bad else ""))
+            # the remote side runs the command through its shell: one string
+            ways.append(("mbox over ssh", [par, "--will-cite", "-k", "-j", "2",
+                                           "--sshlogin", sshd.login] + split +
+                         [" ".join(command)]))
+        for name, argv in ways:
+            ok, why = same_mbox_docs(argv, mbox, sdocs)
+            passed += ok
+            failed += not ok
+            if not ok:
+                print("parallel: FAIL %s: %s" % (name, why))
+        sshd.stop()
     print("parallel: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
