@@ -30,6 +30,7 @@ import json
 import os
 import pwd
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -222,7 +223,7 @@ def main():
             # the remote side runs the command through its shell: one string
             ways.append(("mbox over ssh", [par, "--will-cite", "-k", "-j", "2",
                                            "--sshlogin", sshd.login] + split +
-                         [" ".join(command)]))
+                         [shlex.join(command)]))
         for name, argv in ways:
             ok, why = same_mbox_docs(argv, mbox, sdocs)
             passed += ok

@@ -269,7 +269,7 @@ def generate(scale):
     me = hashlib.sha256(Path(__file__).read_bytes() + repr(scale).encode()).hexdigest()
     files = {k: OUT / v for k, v in (("archive", "archive.mbox"), ("dense", "dense.txt"),
                                       ("flat", "flat.txt"), ("flat_half", "flat-half.txt"),
-                                      ("bars", "bars.txt"),
+                                      ("bars", "bars.txt"), ("zpool", "zpool-stream.txt"),
                                       ("time1", "time1.txt"))}
     if stamp.exists() and stamp.read_text() == me and all(p.exists() for p in files.values()):
         return files, None
@@ -300,11 +300,50 @@ def generate(scale):
                    % (i, 0.05 + i * 0.01, 67.108864 / (0.05 + i * 0.01)) for i in range(100))
     files["bars"].write_text(bars)
     files["time1"].write_text(gnu_time_report())
+    # (e) a `zpool iostat -v tank 1` left running: one run of many samples
+    tables = zpool_stream(files["zpool"], int(21 * MB * scale))
+    (OUT / "zpool-stream.samples").write_text("%d\n" % tables)
     stamp.write_text(me)
     note = ("generated in %.1f s: archive %d messages per 4 MB chunk, %.2f%% of bytes in "
             "blocks, tools: %s" % (time.monotonic() - t0, nmsg, 100 * share,
                                    ", ".join(sorted(tmpl))))
     return files, note
+
+
+ZPOOL_HEAD = ("               capacity     operations    bandwidth\n"
+              "pool         used  avail   read  write   read  write\n"
+              "----------  -----  -----  -----  -----  -----  -----\n")
+ZPOOL_ROWS = (("tank", "1.07T", "2.55T"), ("  raidz1", "1.07T", "2.55T"),
+              ("    ad4", "-", "-"), ("    ad6", "-", "-"), ("    ad8", "-", "-"),
+              ("    ad10", "-", "-"))
+
+
+def zpool_stream(path, size):
+    """Writes `zpool iostat -v` samples up to `size` bytes; returns how many."""
+    rnd = random.Random(7)
+    n = written = 0
+    with open(path, "w") as f:
+        f.write("# zpool iostat -v tank 1\n")
+        while written < size:
+            rows = "".join("%-10s  %5s  %5s  %5d  %5d  %5s  %5s\n" % (
+                name, used, avail, rnd.randint(0, 999), rnd.randint(0, 999),
+                "%.1fM" % (rnd.random() * 50), "%.1fM" % (rnd.random() * 50))
+                for name, used, avail in ZPOOL_ROWS)
+            block = ZPOOL_HEAD + rows + ZPOOL_HEAD.splitlines()[-1] + "\n\n"
+            f.write(block)
+            written += len(block)
+            n += 1
+    return n
+
+
+def count_samples(path):
+    """The samples the documents in `path` hold (each run's params)."""
+    n = 0
+    pat = re.compile(rb'"samples": ?(\d+)')
+    with open(path, "rb") as f:
+        for line in f:
+            n += sum(int(m.group(1)) for m in pat.finditer(line))
+    return n
 
 
 # ------------------------------------------------------------------ measuring
@@ -395,9 +434,10 @@ def main():
     widths = (22, 6, 7, 7, 7, 7, 9, 9, 6, 12, 8)
     head = ("input", "MB", "wall s", "cpu s", "MB/s", "RSS MB", "cpu/grep", "wall/grep",
             "runs", "target", "status")
-    targets = {"archive": "<=2x, <64MB", "dense": "<64MB", "flat": "<64MB"}
+    targets = {"archive": "<=2x, <64MB", "dense": "<64MB", "flat": "<64MB",
+               "zpool": "every sample"}
     for key, label in (("archive", "archive.mbox (prose)"), ("dense", "dense.txt (tools)"),
-                       ("flat", "flat.txt (1 line)")):
+                       ("flat", "flat.txt (1 line)"), ("zpool", "zpool-stream.txt")):
         path = files[key]
         size = path.stat().st_size / MB
         out = OUT / ("out-%s.jsonl" % key)
@@ -413,6 +453,10 @@ def main():
             status += ": " + st[1].strip().splitlines()[-1][:60]
         elif key == "archive":
             status += ", met" if cpu / max(gcpu, 1e-3) <= 2 else ", MISSED"
+        elif key == "zpool":
+            want = int((OUT / "zpool-stream.samples").read_text())
+            got = count_samples(out)
+            status += ", %d of %d samples" % (got, want) + ("" if got == want else " LOST")
         rows.append((label, "%.0f" % size, "%.2f" % dt, "%.2f" % cpu,
                      "%.0f" % (size / max(cpu, 1e-3)), "%.1f" % (rss / 1024),
                      "%.2fx" % (cpu / max(gcpu, 1e-3)), "%.2fx" % (dt / max(gdt, 1e-3)),
@@ -523,6 +567,8 @@ def main():
     print("'= serial': its output is byte for byte the serial run's. jc row: the same")
     print("one-report file through `jc --time`; its ratios are benchlog's time over jc's")
     print("(below 1: benchlog is faster), both whole commands, process start included.")
+    print("zpool-stream.txt: one `zpool iostat -v` run of that many samples; the status")
+    print("counts the samples the document holds against the tables written.")
     return 0
 
 
