@@ -804,12 +804,13 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 		size_t k = record_of(rec, res);
 		if (k < from)
 			continue;
-		if (k >= to) {
-			json_array_append(tail, res);
-			continue;
-		}
+		/* numbered on past the held ones: the records past the cut
+		 * follow them when no window continues the run */
 		rec->renumber(res, w->open.nrec + (k - from));
-		open_result(w, res);
+		if (k >= to)
+			json_array_append(tail, res);
+		else
+			open_result(w, res);
 	}
 	w->open.nrec += to > from ? to - from : 0;
 	rec->count(json_object_get(j, "params"), w->open.nrec);
