@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parser.h"
 #include "units.h"
 
 char *bl_strndup_trim(const char *s, size_t len)
@@ -100,6 +101,44 @@ struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
 	r->time.real = r->time.user = r->time.system = r->time.cpu_percent = NAN;
 	doc->nruns++;
 	return r;
+}
+
+void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run)
+{
+	if (!doc->results_sink || run->keep_results || doc->sink_rc || run->nrec < 2 ||
+	    json_array_size(run->results) < BL_RESULTS_PIECE)
+		return;
+	const struct bl_parser *p = bl_parser_find(run->tool);
+	if (!p || !p->records)
+		return;
+	/* all but the record under way */
+	size_t n = json_array_size(run->results), done = n;
+	json_int_t last = (json_int_t)run->nrec - 1;
+	while (done > 0 &&
+	       json_integer_value(json_object_get(json_array_get(run->results, done - 1),
+						 p->records->key)) >= last)
+		done--;
+	if (!done)
+		return;
+	json_t *piece = json_array(), *rest = json_array();
+	if (!piece || !rest) {
+		json_decref(piece);
+		json_decref(rest);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		json_array_append(i < done ? piece : rest, json_array_get(run->results, i));
+	int rc = doc->results_sink(doc->sink_ctx, doc, run, piece);
+	json_decref(piece);
+	if (rc == 0) {
+		json_decref(run->results);
+		run->results = rest;
+		return;
+	}
+	json_decref(rest);
+	if (rc < 0)
+		doc->sink_rc = rc;
+	run->keep_results = true;
 }
 
 void bl_doc_drop_last_run(struct bl_doc *doc)

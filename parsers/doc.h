@@ -55,6 +55,7 @@ struct bl_run {
 	 * continued from them in the next window (write.c). */
 	size_t *rec_off;
 	size_t nrec, reccap;
+	bool keep_results; /* the results sink declined them: kept here */
 };
 
 /* Notes that record number `index` of the run starts at text offset
@@ -69,6 +70,15 @@ struct bl_doc;
 typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
 			   size_t index);
 
+/* Takes the results of a run's finished records while its claim goes on
+ * (a stream of records, struct bl_records), so that they need not be held
+ * until the run is: `results` is theirs to keep references to. The run is
+ * the document's last and the run sink gets it later as usual. 0: taken
+ * (they leave the run); 1: declined (the run keeps all its results); -1:
+ * an error (kept in sink_rc). */
+typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
+			       json_t *results);
+
 struct bl_doc {
 	struct bl_message *msg;  /* borrowed */
 	char *path;              /* display name of the input (owned) */
@@ -80,6 +90,7 @@ struct bl_doc {
 	json_t *system;          /* what the post says about the machine, or NULL */
 
 	bl_run_sink sink;        /* NULL: runs stay in `runs` */
+	bl_results_sink results_sink; /* NULL: results stay in their run */
 	void *sink_ctx;
 	int sink_rc;
 	/* the run before runs[0], for grouping repeats */
@@ -130,6 +141,12 @@ void bl_run_param_real(struct bl_run *run, const char *key, double val);
 
 /* A diagnostic positioned at text offset `text_off` of the message,
  * attached to runs[run] (or -1); stored with the run's number. */
+/* Called by a parser of records at a record's end: hands the results of
+ * the run's finished records to the results sink, in pieces of at least
+ * BL_RESULTS_PIECE. */
+#define BL_RESULTS_PIECE 4096
+void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run);
+
 void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
 		 const char *code, size_t text_off, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

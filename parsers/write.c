@@ -22,12 +22,15 @@
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */
 #define OUTBUF ((size_t)1 << 16)
 
+struct rlist;
+
 struct out {
 	json_dump_callback_t write;
 	void *ctx;
 	size_t flags;
 	size_t nruns;
 	int err;
+	struct rlist *held; /* results handed over before their run (write_results) */
 	size_t n;
 	char buf[OUTBUF];
 };
@@ -282,13 +285,17 @@ static int put_run(struct out *o, json_t *j)
 	return o->err;
 }
 
+static int put_held_run(struct out *o, json_t *j);
+static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, json_t *results);
+static void free_held(struct out *o);
+
 static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index)
 {
 	struct out *o = ctx;
 	json_t *j = bl_doc_run_json(doc, run, index);
 	if (!j)
 		return -1;
-	int rc = put_run(o, j);
+	int rc = o->held ? put_held_run(o, j) : put_run(o, j);
 	json_decref(j);
 	return rc;
 }
@@ -431,6 +438,7 @@ static struct out *out_new(size_t flags, json_dump_callback_t write, void *wctx)
 	o->flags = flags;
 	o->nruns = 0;
 	o->err = 0;
+	o->held = NULL;
 	o->n = 0;
 	return o;
 }
@@ -454,6 +462,7 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 		write_head(o, head);
 	}
 	doc.sink = write_run;
+	doc.results_sink = write_results;
 	doc.sink_ctx = o;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc)
 		goto fail;
@@ -465,12 +474,14 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 		goto fail;
 	json_decref(head);
 	bl_doc_free(&doc);
+	free_held(o);
 	free(o);
 	return tail;
 fail:
 	json_decref(head);
 	json_decref(tail);
 	bl_doc_free(&doc);
+	free_held(o);
 	free(o);
 	return NULL;
 }
@@ -540,6 +551,149 @@ static void spill_out(struct spill *sp, struct out *o)
 		o->err = -1;
 }
 
+/* Results written as text one after another, for a run whose results are
+ * written before the run itself is: a stream of records handed over while
+ * it is claimed (bl_doc_run_progress), or held across windows. Memory,
+ * then a temporary file. */
+struct rlist {
+	struct out *o;
+	struct spill sp;
+	size_t n;
+};
+
+/* l's writer, made on first use; it writes to l's spill wherever l has
+ * been moved since (a list is handed over by copying it) */
+static struct out *rlist_out(struct rlist *l, size_t flags)
+{
+	if (!l->o)
+		l->o = out_new(flags, spill_write, &l->sp);
+	if (l->o)
+		l->o->ctx = &l->sp;
+	return l->o;
+}
+
+static int rlist_add(struct rlist *l, size_t flags, json_t *result)
+{
+	if (!rlist_out(l, flags))
+		return -1;
+	if (l->n++) {
+		put(l->o, ",", 1);
+		indent(l->o, 4, true);
+	}
+	value(l->o, result, 4);
+	return l->o->err;
+}
+
+static void rlist_free(struct rlist *l)
+{
+	free(l->o);
+	free(l->sp.mem);
+	if (l->sp.f)
+		fclose(l->sp.f);
+	memset(l, 0, sizeof *l);
+}
+
+/* Moves the results of `from` after those of `to`. */
+static int rlist_move(struct rlist *to, size_t flags, struct rlist *from)
+{
+	int rc = 0;
+	if (from->n) {
+		if (!rlist_out(to, flags) || !rlist_out(from, flags)) {
+			rlist_free(from);
+			return -1;
+		}
+		flush_out(from->o);
+		if (to->n) {
+			put(to->o, ",", 1);
+			indent(to->o, 4, true);
+		}
+		spill_out(&from->sp, to->o);
+		to->n += from->n;
+		rc = from->o->err || to->o->err ? -1 : 0;
+	}
+	rlist_free(from);
+	return rc;
+}
+
+/* Run j after the runs before it, as put_run() puts it, its results those
+ * of l and then its own; l is emptied. */
+static int put_run_list(struct out *o, json_t *j, struct rlist *l)
+{
+	size_t i;
+	json_t *res;
+	json_array_foreach(json_object_get(j, "results"), i, res)
+		if (rlist_add(l, o->flags, res) != 0)
+			goto fail;
+	if (l->o) {
+		flush_out(rlist_out(l, o->flags));
+		if (l->o->err)
+			goto fail;
+	}
+	if (o->nruns++) {
+		put(o, ",", 1);
+		indent(o, 2, true);
+	} else {
+		put(o, "[", 1);
+		indent(o, 2, false);
+	}
+	put(o, "{", 1);
+	indent(o, 3, false);
+	for (void *it = json_object_iter(j); it;) {
+		const char *k = json_object_iter_key(it);
+		key(o, k);
+		if (strcmp(k, "results") != 0) {
+			value(o, json_object_iter_value(it), 3);
+		} else if (!l->n) {
+			put(o, "[]", 2);
+		} else {
+			put(o, "[", 1);
+			indent(o, 4, false);
+			spill_out(&l->sp, o);
+			indent(o, 3, false);
+			put(o, "]", 1);
+		}
+		if ((it = json_object_iter_next(j, it))) {
+			put(o, ",", 1);
+			indent(o, 3, true);
+		}
+	}
+	indent(o, 2, false);
+	put(o, "}", 1);
+	rlist_free(l);
+	return o->err;
+fail:
+	rlist_free(l);
+	return -1;
+}
+
+static int put_held_run(struct out *o, json_t *j)
+{
+	return o->held->n ? put_run_list(o, j, o->held) : put_run(o, j);
+}
+
+static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, json_t *results)
+{
+	(void)doc;
+	(void)run;
+	struct out *o = ctx;
+	if (!o->held && !(o->held = calloc(1, sizeof *o->held)))
+		return -1;
+	size_t i;
+	json_t *res;
+	json_array_foreach(results, i, res)
+		if (rlist_add(o->held, o->flags, res) != 0)
+			return -1;
+	return 0;
+}
+
+static void free_held(struct out *o)
+{
+	if (o->held)
+		rlist_free(o->held);
+	free(o->held);
+	o->held = NULL;
+}
+
 struct bl_window_doc {
 	char *path;
 	struct out *runs; /* to `spill` */
@@ -575,18 +729,47 @@ struct bl_window_doc {
 	 * (kept for when no continuation comes), their number, its run
 	 * number, and the window's runs that began and continued it */
 	struct {
-		json_t *run, *tail;
-		/* its results as written so far, at their place in the run */
-		struct out *results;
-		struct spill spill;
-		size_t nresults;
+		json_t *run;
+		struct rlist results, tail;
 		const struct bl_records *rec;
 		const char *tool;
 		size_t nrec, id, at;
 		bool touched; /* opened or continued by this window */
 		long local, cont_local;
 	} open;
+	/* the results a run of records under way in this window handed over
+	 * (window_results): it continues the held run, or it is its own, its
+	 * results before and after the window's own part ends apart */
+	struct cur {
+		size_t off; /* the run's start (text offset) */
+		enum { CUR_NONE, CUR_CONT, CUR_OWN, CUR_DECLINED } mode;
+		struct rlist results, tail;
+	} cur[2]; /* the run under way, and the one before until it is final */
 };
+
+static void cur_free(struct cur *c)
+{
+	rlist_free(&c->results);
+	rlist_free(&c->tail);
+	c->mode = CUR_NONE;
+}
+
+/* The slot of the run that starts at text offset `off`; a free one made
+ * its when `make` (the run under way: any other is final by then). */
+static struct cur *cur_of(struct bl_window_doc *w, size_t off, bool make)
+{
+	for (size_t i = 0; i < 2; i++)
+		if (w->cur[i].mode != CUR_NONE && w->cur[i].off == off)
+			return &w->cur[i];
+	if (!make)
+		return NULL;
+	for (size_t i = 0; i < 2; i++)
+		if (w->cur[i].mode == CUR_NONE) {
+			w->cur[i].off = off;
+			return &w->cur[i];
+		}
+	return NULL;
+}
 
 struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags)
 {
@@ -617,11 +800,10 @@ void bl_window_doc_free(struct bl_window_doc *w)
 	free(w->message_id);
 	json_decref(w->system);
 	json_decref(w->open.run);
-	json_decref(w->open.tail);
-	free(w->open.results);
-	free(w->open.spill.mem);
-	if (w->open.spill.f)
-		fclose(w->open.spill.f);
+	rlist_free(&w->open.results);
+	rlist_free(&w->open.tail);
+	cur_free(&w->cur[0]);
+	cur_free(&w->cur[1]);
 	bl_diags_free(&w->msg_diags);
 	bl_diags_free(&w->doc_diags);
 	free(w->ids);
@@ -644,68 +826,15 @@ static size_t record_of(const struct bl_records *rec, json_t *result)
 	return v < 0 ? 0 : (size_t)v;
 }
 
-/* Adds a result to the held run's results. */
-static void open_result(struct bl_window_doc *w, json_t *result)
-{
-	struct out *o = w->open.results;
-	if (w->open.nresults++) {
-		put(o, ",", 1);
-		indent(o, 4, true);
-	}
-	value(o, result, 4);
-}
-
-/* The held run after the runs before it: its members as put_run() puts
- * them, its results from their spill. */
-static int put_open(struct bl_window_doc *w)
-{
-	struct out *o = w->runs;
-	flush_out(w->open.results);
-	if (w->open.results->err)
-		return -1;
-	if (o->nruns++) {
-		put(o, ",", 1);
-		indent(o, 2, true);
-	} else {
-		put(o, "[", 1);
-		indent(o, 2, false);
-	}
-	put(o, "{", 1);
-	indent(o, 3, false);
-	for (void *it = json_object_iter(w->open.run); it;) {
-		const char *k = json_object_iter_key(it);
-		key(o, k);
-		if (strcmp(k, "results") != 0) {
-			value(o, json_object_iter_value(it), 3);
-		} else if (!w->open.nresults) {
-			put(o, "[]", 2);
-		} else {
-			put(o, "[", 1);
-			indent(o, 4, false);
-			spill_out(&w->open.spill, o);
-			indent(o, 3, false);
-			put(o, "]", 1);
-		}
-		if ((it = json_object_iter_next(w->open.run, it))) {
-			put(o, ",", 1);
-			indent(o, 3, true);
-		}
-	}
-	indent(o, 2, false);
-	put(o, "}", 1);
-	return o->err;
-}
-
 /* Writes the held run. Not continued (no window after its own saw it):
  * with the results of its records past the cut, which may be cut. */
 static int close_open(struct bl_window_doc *w, bool continued)
 {
 	json_t *j = w->open.run;
-	if (!continued && json_array_size(w->open.tail)) {
-		size_t i;
-		json_t *res;
-		json_array_foreach(w->open.tail, i, res)
-			open_result(w, res);
+	size_t flags = w->runs->flags;
+	int rc = 0;
+	if (!continued && w->open.tail.n) {
+		rc = rlist_move(&w->open.results, flags, &w->open.tail);
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", 0, w->open.at,
 			"this run reaches the end of a window of the input and the window after it "
@@ -717,50 +846,41 @@ static int close_open(struct bl_window_doc *w, bool continued)
 		}
 		w->partial = true;
 	}
-	int rc = put_open(w);
+	if (rc == 0)
+		rc = put_run_list(w->runs, j, &w->open.results);
 	json_decref(j);
-	json_decref(w->open.tail);
-	w->open.run = w->open.tail = NULL;
-	free(w->open.results);
-	w->open.results = NULL;
-	free(w->open.spill.mem);
-	if (w->open.spill.f)
-		fclose(w->open.spill.f);
-	memset(&w->open.spill, 0, sizeof w->open.spill);
+	w->open.run = NULL;
+	rlist_free(&w->open.results);
+	rlist_free(&w->open.tail);
 	return rc;
 }
 
 /* Holds run r, which the window's end cut, for the next window: with
  * the results of its records that start before the window's own part
- * ends; those of the others aside. */
+ * ends (and those it handed over before); those of the others aside. */
 static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
-		    const struct bl_records *rec, size_t index, size_t at)
+		    const struct bl_records *rec, size_t index, size_t at, struct cur *c)
 {
 	struct bl_message *m = doc->msg;
+	size_t flags = w->runs->flags;
 	json_t *j = bl_doc_run_json(doc, r, w->nruns);
-	json_t *tail = json_array();
-	w->open.results = out_new(w->runs->flags, spill_write, &w->open.spill);
-	if (!j || !tail || !w->open.results) {
-		json_decref(j);
-		json_decref(tail);
-		free(w->open.results);
-		w->open.results = NULL;
+	if (!j)
 		return -1;
+	if (c) {
+		w->open.results = c->results;
+		w->open.tail = c->tail;
+		memset(&c->results, 0, sizeof c->results);
+		memset(&c->tail, 0, sizeof c->tail);
 	}
-	w->open.nresults = 0;
 	size_t cut = record_from(m, r, m->window.own_to), i;
 	json_t *res;
+	int rc = 0;
 	json_array_foreach(r->results, i, res)
-	{
-		if (record_of(rec, res) < cut)
-			open_result(w, res);
-		else
-			json_array_append(tail, res);
-	}
+		rc |= rlist_add(record_of(rec, res) < cut ? &w->open.results : &w->open.tail, flags,
+				res);
 	rec->count(json_object_get(j, "params"), cut);
-	json_object_set_new(j, "results", json_array()); /* in the spill */
+	json_object_set_new(j, "results", json_array()); /* in the list */
 	w->open.run = j;
-	w->open.tail = tail;
 	w->open.rec = rec;
 	w->open.tool = r->tool;
 	w->open.nrec = cut;
@@ -768,7 +888,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	w->open.at = at;
 	w->open.touched = true;
 	w->open.local = (long)index;
-	return 0;
+	return rc ? -1 : 0;
 }
 
 /* Whether run r of this window is the held run seen again: the same tool,
@@ -780,38 +900,54 @@ static bool continues_open(const struct bl_window_doc *w, const struct bl_messag
 	       at < m->window.own_from && end > m->window.own_from;
 }
 
-/* Appends to the held run the records of r that start in this window's
- * own part, numbered on from the held ones; holds it on when this window
- * cut it too, else writes it. */
+/* Adds the results of run r that start in this window's own part to the
+ * held run, numbered on from the held ones; those past the part's end
+ * aside, numbered on too (they follow the held ones when no window
+ * continues the run). The first time: what was aside of the held run is
+ * obsolete, this window has read it again. */
+static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
+			    const struct bl_run *r, json_t *results, struct cur *c)
+{
+	const struct bl_records *rec = w->open.rec;
+	size_t from = record_from(m, r, m->window.own_from);
+	size_t to = record_from(m, r, m->window.own_to);
+	if (!c || c->mode != CUR_CONT) {
+		rlist_free(&w->open.tail);
+		if (c)
+			c->mode = CUR_CONT;
+	}
+	size_t i, flags = w->runs->flags;
+	json_t *res;
+	int rc = 0;
+	json_array_foreach(results, i, res)
+	{
+		size_t k = record_of(rec, res);
+		if (k < from)
+			continue;
+		rec->renumber(res, w->open.nrec + (k - from));
+		rc |= rlist_add(k >= to ? &w->open.tail : &w->open.results, flags, res);
+	}
+	return rc ? -1 : 0;
+}
+
+/* The held run seen again, r: continued by its results, held on when this
+ * window cut it too, else written. */
 static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
 			 size_t index, bool cut)
 {
 	struct bl_message *m = doc->msg;
 	const struct bl_records *rec = w->open.rec;
+	struct cur *c = cur_of(w, r->off, false);
+	if (continue_results(w, m, r, r->results, c) != 0)
+		return -1;
+	if (c)
+		c->mode = CUR_NONE; /* its lists are the held run's */
 	size_t from = record_from(m, r, m->window.own_from);
 	size_t to = cut ? record_from(m, r, m->window.own_to) : r->nrec;
 	json_t *j = w->open.run;
-	json_t *tail = json_array(), *res;
 	json_t *now = bl_doc_run_json(doc, r, w->open.id);
-	if (!tail || !now) {
-		json_decref(tail);
-		json_decref(now);
+	if (!now)
 		return -1;
-	}
-	size_t i;
-	json_array_foreach(r->results, i, res)
-	{
-		size_t k = record_of(rec, res);
-		if (k < from)
-			continue;
-		/* numbered on past the held ones: the records past the cut
-		 * follow them when no window continues the run */
-		rec->renumber(res, w->open.nrec + (k - from));
-		if (k >= to)
-			json_array_append(tail, res);
-		else
-			open_result(w, res);
-	}
 	w->open.nrec += to > from ? to - from : 0;
 	rec->count(json_object_get(j, "params"), w->open.nrec);
 	/* the span ends where this window's part of the run does */
@@ -819,8 +955,6 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	json_object_set(span, "end_line", json_object_get(span_now, "end_line"));
 	json_object_set(span, "end_offset", json_object_get(span_now, "end_offset"));
 	json_decref(now);
-	json_decref(w->open.tail);
-	w->open.tail = tail;
 	w->open.touched = true;
 	w->open.cont_local = (long)index;
 	w->ids[index] = (long)w->open.id;
@@ -828,15 +962,59 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 		w->open.local = (long)index;
 		return 0;
 	}
+	/* not cut: what was aside comes after, as read */
+	if (rlist_move(&w->open.results, w->runs->flags, &w->open.tail) != 0)
+		return -1;
 	return close_open(w, true);
+}
+
+/* The results sink of a window: the results of a run of records under way
+ * (bl_doc_run_progress) go where the run will (window_run decides the
+ * same by the run's start): into the held run it continues, aside for a
+ * run the window owns, or they stay in the run. */
+static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, json_t *results)
+{
+	struct bl_window_doc *w = ctx;
+	struct bl_message *m = doc->msg;
+	const struct bl_parser *p = bl_parser_find(r->tool);
+	size_t at = bl_message_origin(m, r->off);
+	if (!p || !p->records)
+		return 1;
+	struct cur *c = cur_of(w, r->off, true);
+	if (!c)
+		return 1;
+	if (c->mode == CUR_NONE) {
+		if (w->open.run && !w->open.touched && r->tool == w->open.tool &&
+		    at < m->window.own_from) {
+			/* its records before the window's own part are this
+			 * window's to drop: dropped until one starts in it */
+			if (record_from(m, r, m->window.own_from) >= r->nrec)
+				return 0;
+			return continue_results(w, m, r, results, c);
+		}
+		c->mode = at >= m->window.own_from && at < m->window.own_to && at >= w->floor
+				  ? CUR_OWN
+				  : CUR_DECLINED;
+	}
+	if (c->mode == CUR_CONT)
+		return continue_results(w, m, r, results, c);
+	if (c->mode == CUR_DECLINED)
+		return 1;
+	size_t to = record_from(m, r, m->window.own_to), i, flags = w->runs->flags;
+	json_t *res;
+	int rc = 0;
+	json_array_foreach(results, i, res)
+		rc |= rlist_add(record_of(p->records, res) >= to ? &c->tail : &c->results, flags,
+				res);
+	return rc ? -1 : 0;
 }
 
 /* The run sink of a window: keeps the runs that start in the window's own
  * part of the input and after the runs already kept, gives them the
  * document's numbers and repeat groups, and writes them to the spill. */
-static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t index)
+static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
+			  size_t index, struct cur *c)
 {
-	struct bl_window_doc *w = ctx;
 	struct bl_message *m = doc->msg;
 	size_t at = bl_message_origin(m, r->off), end = bl_message_origin(m, r->end_off);
 	/* a run that starts where the window does and reaches its own part
@@ -891,7 +1069,7 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	r->group = g;
 	const struct bl_parser *p = bl_parser_find(r->tool);
 	if (cut && p && p->records && r->nrec) {
-		if (open_run(w, doc, r, p->records, index, at) != 0)
+		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
 		w->ids[index] = (long)w->open.id;
 		w->have_last = true;
@@ -922,8 +1100,18 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 			d->run = (long)w->nruns;
 		w->partial = true;
 	}
-	if (write_run(w->runs, doc, r, w->nruns) != 0)
+	if (c && (c->results.n || c->tail.n)) {
+		/* results handed over before: theirs come first */
+		json_t *j = bl_doc_run_json(doc, r, w->nruns);
+		int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0
+				 ? -1
+				 : put_run_list(w->runs, j, &c->results);
+		json_decref(j);
+		if (rc != 0)
+			return -1;
+	} else if (write_run(w->runs, doc, r, w->nruns) != 0) {
 		return -1;
+	}
 	w->nruns++;
 	w->have_last = true;
 	w->last_off = at;
@@ -934,6 +1122,18 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	if (at < m->window.next_from && end > w->kept_end)
 		w->kept_end = end;
 	return 0;
+}
+
+/* The run sink of a window (above), and the end of what the run handed
+ * over before (window_results). */
+static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t index)
+{
+	struct bl_window_doc *w = ctx;
+	struct cur *c = cur_of(w, r->off, false);
+	int rc = window_run_one(w, doc, r, index, c);
+	if (c)
+		cur_free(c);
+	return rc;
 }
 
 static void add_decodings(struct bl_window_doc *w, const struct bl_message *m)
@@ -1045,6 +1245,7 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		return -1;
 	}
 	doc.sink = window_run;
+	doc.results_sink = window_results;
 	doc.sink_ctx = w;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc || w->runs->err) {
 		bl_doc_free(&doc);

@@ -867,6 +867,8 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		timestamp(z, &start, true); /* the time line above the first header */
 	int blanks = 0;
 	while (more) {
+		/* a long stream's finished samples go to the writer */
+		bl_doc_run_progress(doc, run);
 		enum zline k = classify(z, &l);
 		bool took = true;
 		if (k == ZL_BLANK) {

@@ -374,10 +374,6 @@ def interrupted_output(binpath):
 # bound of these cases is waived, and only while it is exceeded: a case
 # that meets its bound again fails the run until it is taken off this list.
 KNOWN_RSS_GAPS = {
-    # the window's part of a long run is one jansson tree before it is
-    # written: about 1.3 GB for the 6 MB of samples a window holds
-    "zpool-stream": "a window's run is held as one tree",
-    "flattened-stream": "a window's run is held as one tree",
 }
 
 

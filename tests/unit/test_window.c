@@ -428,6 +428,25 @@ static void test_long_stream(void)
 	json_t *wr = runs_of(whole);
 	CHECK(json_array_size(wr) == 2);
 	CHECK(ival(json_object_get(json_array_get(wr, 0), "params"), "samples") == 400);
+	/* handed over to the writer a piece at a time as they were read: all
+	 * there, in order, each sample's values its own (the pool's reads of
+	 * sample i are i * 7 % 1000) */
+	json_t *results = json_object_get(json_array_get(wr, 0), "results");
+	CHECK(json_array_size(results) == 400 * 20);
+	size_t i, bad = 0, reads = 0;
+	json_t *res;
+	json_array_foreach(results, i, res)
+	{
+		bad += ival(res, "sample") != (long long)(i / 20);
+		const char *metric = json_string_value(json_object_get(res, "metric"));
+		const char *vdev = json_string_value(json_object_get(res, "vdev"));
+		if (metric && vdev && strcmp(metric, "read_ops") == 0 && strcmp(vdev, "tank") == 0) {
+			bad += ival(res, "value") != (long long)(i / 20 * 7 % 1000);
+			reads++;
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(reads == 400);
 	for (size_t window = 8192; window < 50000; window = window * 3 / 2 + 77) {
 		size_t nwin = 0;
 		json_t *docs = parse(s, len, window, window / 4, &nwin);
