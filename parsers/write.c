@@ -271,8 +271,9 @@ static void key(struct out *o, const char *k)
 		put(o, ": ", 2);
 }
 
-/* A run's JSON, after the runs before it. */
-static int put_run(struct out *o, json_t *j)
+/* What comes before a run: the runs' bracket, or a comma after the run
+ * before. */
+static void run_separator(struct out *o)
 {
 	if (o->nruns++) {
 		put(o, ",", 1);
@@ -281,6 +282,12 @@ static int put_run(struct out *o, json_t *j)
 		put(o, "[", 1);
 		indent(o, 2, false);
 	}
+}
+
+/* A run's JSON, after the runs before it. */
+static int put_run(struct out *o, json_t *j)
+{
+	run_separator(o);
 	value(o, j, 2);
 	return o->err;
 }
@@ -629,13 +636,7 @@ static int put_run_list(struct out *o, json_t *j, struct rlist *l)
 		if (l->o->err)
 			goto fail;
 	}
-	if (o->nruns++) {
-		put(o, ",", 1);
-		indent(o, 2, true);
-	} else {
-		put(o, "[", 1);
-		indent(o, 2, false);
-	}
+	run_separator(o);
 	put(o, "{", 1);
 	indent(o, 3, false);
 	for (void *it = json_object_iter(j); it;) {
