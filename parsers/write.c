@@ -1010,6 +1010,20 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, json_
 	return rc ? -1 : 0;
 }
 
+/* A run kept from input offset `at` to `end`, in repeat group g: the
+ * last kept, and the next window drops what it sees of a run that starts
+ * before its bytes do, a fragment of this one (a run it sees whole, it
+ * owns or drops by its start). */
+static void note_kept(struct bl_window_doc *w, const struct bl_message *m, size_t at, size_t end,
+		      long g)
+{
+	w->have_last = true;
+	w->last_off = at;
+	w->last_group = (size_t)g;
+	if (at < m->window.next_from && end > w->kept_end)
+		w->kept_end = end;
+}
+
 /* The run sink of a window: keeps the runs that start in the window's own
  * part of the input and after the runs already kept, gives them the
  * document's numbers and repeat groups, and writes them to the spill. */
@@ -1073,11 +1087,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
 		w->ids[index] = (long)w->open.id;
-		w->have_last = true;
-		w->last_off = at;
-		w->last_group = (size_t)g;
-		if (at < m->window.next_from && end > w->kept_end)
-			w->kept_end = end;
+		note_kept(w, m, at, end, g);
 		return 0;
 	}
 	w->ids[index] = (long)w->nruns;
@@ -1114,14 +1124,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		return -1;
 	}
 	w->nruns++;
-	w->have_last = true;
-	w->last_off = at;
-	w->last_group = (size_t)g;
-	/* the next window drops what it sees of a run that starts before its
-	 * bytes do: a fragment of this one (a run it sees whole, it owns or
-	 * drops by its start) */
-	if (at < m->window.next_from && end > w->kept_end)
-		w->kept_end = end;
+	note_kept(w, m, at, end, g);
 	return 0;
 }
 

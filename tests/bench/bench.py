@@ -40,6 +40,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+import zpool_stream  # noqa: E402 (tests/zpool_stream.py)
 SHARED = ROOT.parent / "shared"
 OUT = ROOT / "build" / "bench"
 
@@ -301,7 +303,7 @@ def generate(scale):
     files["bars"].write_text(bars)
     files["time1"].write_text(gnu_time_report())
     # (e) a `zpool iostat -v tank 1` left running: one run of many samples
-    tables = zpool_stream(files["zpool"], int(21 * MB * scale))
+    tables = write_zpool_stream(files["zpool"], int(21 * MB * scale))
     (OUT / "zpool-stream.samples").write_text("%d\n" % tables)
     stamp.write_text(me)
     note = ("generated in %.1f s: archive %d messages per 4 MB chunk, %.2f%% of bytes in "
@@ -310,26 +312,16 @@ def generate(scale):
     return files, note
 
 
-ZPOOL_HEAD = ("               capacity     operations    bandwidth\n"
-              "pool         used  avail   read  write   read  write\n"
-              "----------  -----  -----  -----  -----  -----  -----\n")
-ZPOOL_ROWS = (("tank", "1.07T", "2.55T"), ("  raidz1", "1.07T", "2.55T"),
-              ("    ad4", "-", "-"), ("    ad6", "-", "-"), ("    ad8", "-", "-"),
-              ("    ad10", "-", "-"))
-
-
-def zpool_stream(path, size):
+def write_zpool_stream(path, size):
     """Writes `zpool iostat -v` samples up to `size` bytes; returns how many."""
     rnd = random.Random(7)
     n = written = 0
     with open(path, "w") as f:
         f.write("# zpool iostat -v tank 1\n")
         while written < size:
-            rows = "".join("%-10s  %5s  %5s  %5d  %5d  %5s  %5s\n" % (
-                name, used, avail, rnd.randint(0, 999), rnd.randint(0, 999),
-                "%.1fM" % (rnd.random() * 50), "%.1fM" % (rnd.random() * 50))
-                for name, used, avail in ZPOOL_ROWS)
-            block = ZPOOL_HEAD + rows + ZPOOL_HEAD.splitlines()[-1] + "\n\n"
+            block = zpool_stream.sample(lambda k: (
+                rnd.randint(0, 999), rnd.randint(0, 999), "%.1fM" % (rnd.random() * 50),
+                "%.1fM" % (rnd.random() * 50)))
             f.write(block)
             written += len(block)
             n += 1

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+import zpool_stream  # noqa: E402 (tests/zpool_stream.py)
 WORK = ROOT / "build" / "pathological"
 MB = 1 << 20
 BENCHLOG = None  # the binary under test (main)
@@ -160,22 +162,9 @@ def case_empty_messages(scale):
     return p, 60, 64, None
 
 
-ZPOOL_HEAD = ("               capacity     operations    bandwidth\n"
-              "pool         used  avail   read  write   read  write\n"
-              "----------  -----  -----  -----  -----  -----  -----\n")
-ZPOOL_ROWS = (("tank", "1.07T", "2.55T"), ("  raidz1", "1.07T", "2.55T"),
-              ("    ad4", "-", "-"), ("    ad6", "-", "-"), ("    ad8", "-", "-"),
-              ("    ad10", "-", "-"))
-# values a sample gives: 6 for the pool and the raidz, 4 for each disk
-ZPOOL_VALUES = 6 + 6 + 4 * 4
-
-
 def zpool_sample(i):
-    rows = "".join("%-10s  %5s  %5s  %5d  %5d  %5s  %5s\n" % (
-        name, used, avail, (i * 7 + k) % 1000, (i * 13 + k) % 1000,
-        "%d.%dM" % (i % 50, k), "%d.%dM" % ((i + k) % 50, i % 10))
-        for k, (name, used, avail) in enumerate(ZPOOL_ROWS))
-    return ZPOOL_HEAD + rows + "----------  -----  -----  -----  -----  -----  -----\n\n"
+    return zpool_stream.sample(lambda k: ((i * 7 + k) % 1000, (i * 13 + k) % 1000,
+                                          "%d.%dM" % (i % 50, k), "%d.%dM" % ((i + k) % 50, i % 10)))
 
 
 def zpool_stream_case(scale, name, sep, full_cpu=60):
@@ -198,10 +187,10 @@ def zpool_stream_case(scale, name, sep, full_cpu=60):
         if sum(sum(d["tools"].values()) for d in docs) != len(runs):
             return ["runs of other tools: %s" % [d["tools"] for d in docs]]
         got = [(r["samples"], r["results"]) for r in runs]
-        want = [(n, n * ZPOOL_VALUES)]
+        want = [(n, n * zpool_stream.VALUES)]
         if got != want or [r["sample_numbers"] for r in runs] != [[0, n - 1, n]]:
             return ["%d samples, %d values in the input; read: %s" % (
-                n, n * ZPOOL_VALUES, [(r["samples"], r["results"], r["sample_numbers"])
+                n, n * zpool_stream.VALUES, [(r["samples"], r["results"], r["sample_numbers"])
                                       for r in runs][:4])]
         if any(d["partial"] for d in docs):
             return ["partial: %s" % [c for d in docs for c in d["diagnostics"]][:4]]
