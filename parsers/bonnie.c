@@ -344,14 +344,13 @@ static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 	for (int i = 0; i < 5; i++) {
 		if (!c->have_done[i])
 			continue;
-		json_t *res = bl_btab_find_result(run, bl_btab_metric[done_test[i]]);
-		json_t *v = json_object_get(res, "value");
-		if (json_is_number(v) && c->done_rate[i].kind == BL_BTAB_VALUE &&
-		    fabs(json_number_value(v) - c->done_rate[i].v) > 1024.0)
+		const struct bl_result *res = bl_btab_find_result(run, bl_btab_metric[done_test[i]]);
+		double v;
+		if (res && bl_result_number(res, &v) && c->done_rate[i].kind == BL_BTAB_VALUE &&
+		    fabs(v - c->done_rate[i].v) > 1024.0)
 			bl_doc_diag(doc, ri, BL_WARNING, "bonnie.done-mismatch", row_off,
 				    "the table says %s = %.0f B/s, but its progress line says %s kB/s",
-				    bl_btab_metric[done_test[i]], json_number_value(v),
-				    c->done_rate[i].raw);
+				    bl_btab_metric[done_test[i]], v, c->done_rate[i].raw);
 	}
 }
 

@@ -316,8 +316,8 @@ bool bl_btab_size(const char *s, size_t len, bool bare_mib, double *out)
 
 /* --------------------------------------------------------------- results */
 
-static json_t *emit_cell(struct bl_run *run, const char *metric, const char *unit,
-			 const struct bl_btab_cell *c)
+static struct bl_result *emit_cell(struct bl_run *run, const char *metric, const char *unit,
+				   const struct bl_btab_cell *c)
 {
 	switch (c->kind) {
 	case BL_BTAB_BLANK:
@@ -333,13 +333,13 @@ static json_t *emit_cell(struct bl_run *run, const char *metric, const char *uni
 	}
 }
 
-json_t *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
-		     const struct bl_btab_cell *rate, const struct bl_btab_cell *cpu,
-		     const struct bl_btab_cell *lat)
+struct bl_result *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
+			       const struct bl_btab_cell *rate, const struct bl_btab_cell *cpu,
+			       const struct bl_btab_cell *lat)
 {
 	char name[48];
 	const char *m = bl_btab_metric[t];
-	json_t *r = emit_cell(run, m, t < BL_T_SEEKS ? "B/s" : "ops/s", rate);
+	struct bl_result *r = emit_cell(run, m, t < BL_T_SEEKS ? "B/s" : "ops/s", rate);
 	snprintf(name, sizeof name, "%s_cpu", m);
 	emit_cell(run, name, "percent", cpu);
 	if (lat) {
@@ -349,14 +349,7 @@ json_t *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
 	return r;
 }
 
-json_t *bl_btab_find_result(struct bl_run *run, const char *metric)
+struct bl_result *bl_btab_find_result(struct bl_run *run, const char *metric)
 {
-	size_t i;
-	json_t *r;
-	json_array_foreach(run->results, i, r) {
-		const char *m = json_string_value(json_object_get(r, "metric"));
-		if (m && strcmp(m, metric) == 0)
-			return r;
-	}
-	return NULL;
+	return bl_results_find(&run->results, metric);
 }

@@ -97,12 +97,12 @@ extern const char *const bl_btab_metric[BL_T_COUNT];
  * `<metric>_cpu` (percent) and, when lat is not NULL, `<metric>_latency`
  * (s). A blank cell gives a null value flagged not-run; +++++ a null value
  * flagged censored. Returns the rate result (borrowed) or NULL. */
-json_t *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
-		     const struct bl_btab_cell *rate, const struct bl_btab_cell *cpu,
-		     const struct bl_btab_cell *lat);
+struct bl_result *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
+			       const struct bl_btab_cell *rate, const struct bl_btab_cell *cpu,
+			       const struct bl_btab_cell *lat);
 
-/* The result object of `metric` in run (borrowed) or NULL. */
-json_t *bl_btab_find_result(struct bl_run *run, const char *metric);
+/* The result `metric` of run, or NULL. */
+struct bl_result *bl_btab_find_result(struct bl_run *run, const char *metric);
 
 /* A size as bonnie++ prints it: "300M" "4G" "2G" "8k" "512", in bytes
  * (M and G of 1024; a bare number is MiB when `bare_mib`, else bytes). */

@@ -125,22 +125,20 @@ static double tolerance(const struct bl_btab_cell *c)
 	return step * mult + 1024.0 * (mult > 1.0);
 }
 
-static bool same_cell(json_t *res, const struct bl_btab_cell *c, bool latency)
+static bool same_cell(const struct bl_result *res, const struct bl_btab_cell *c, bool latency)
 {
-	json_t *v = json_object_get(res, "value");
-	json_t *flags = json_object_get(res, "flags");
-	const char *f0 = json_string_value(json_array_get(flags, 0));
+	const char *names[4];
+	const char *f0 = bl_flag_names(res->flags, names) ? names[0] : NULL;
+	double v;
 	switch (c->kind) {
 	case BL_BTAB_BLANK: return f0 && strcmp(f0, "not-run") == 0;
 	case BL_BTAB_CENSORED: return f0 && strcmp(f0, "censored") == 0;
 	case BL_BTAB_VALUE:
-		if (!json_is_number(v))
+		if (!bl_result_number(res, &v))
 			return false;
-		if (latency) {
-			const char *raw = json_string_value(json_object_get(res, "raw"));
-			return raw ? strcmp(raw, c->raw) == 0 : fabs(json_number_value(v) - c->v) < 1e-9;
-		}
-		return fabs(json_number_value(v) - c->v) <= tolerance(c);
+		if (latency)
+			return res->raw ? strcmp(res->raw, c->raw) == 0 : fabs(v - c->v) < 1e-9;
+		return fabs(v - c->v) <= tolerance(c);
 	default: return true;
 	}
 }
@@ -161,11 +159,11 @@ void bpp_merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t)
 			char metric[48];
 			snprintf(metric, sizeof metric, "%s%s", bl_btab_metric[k],
 				 part == 0 ? "" : part == 1 ? "_cpu" : "_latency");
-			json_t *res = bl_btab_find_result(run, metric);
+			struct bl_result *res = bl_btab_find_result(run, metric);
 			if (!res)
 				continue;
 			if (c->kind != BL_BTAB_BLANK)
-				json_object_set_new(res, "table_raw", json_string(c->raw));
+				bl_result_set_str(res, "table_raw", c->raw);
 			if (!same_cell(res, c, part == 2)) {
 				if (k >= BL_T_SEQ_CREATE && part == 0 && (t->notes & BPP_N_FILE_RATE_BUG))
 					file_bug = true;

@@ -140,11 +140,11 @@ static size_t progress_walk(const struct bl_line *l, struct bl_run *run)
 		double secs;
 		if (end > i && progress_part(l->s + i, end - i, &bytes, &secs)) {
 			if (run) {
-				json_t *r = bl_run_result(run, "progress_bytes", (double)bytes,
-							  "B", NULL, 0);
+				struct bl_result *r = bl_run_result(run, "progress_bytes",
+								    (double)bytes, "B", NULL, 0);
 				if (r) {
-					json_object_set_new(r, "sample", json_integer((json_int_t)sample));
-					json_object_set_new(r, "at", json_real(secs));
+					bl_result_set_int(r, "sample", (long long)sample);
+					bl_result_set_real(r, "at", secs);
 				}
 			}
 			sample++;
@@ -226,18 +226,8 @@ static bool param_has(const struct bl_run *run, const char *key, const char *wor
 /* The value of the first result named `metric`. */
 static bool result_value(const struct bl_run *run, const char *metric, double *v)
 {
-	size_t i;
-	json_t *r;
-	json_array_foreach(run->results, i, r) {
-		if (strcmp(json_string_value(json_object_get(r, "metric")), metric) == 0) {
-			json_t *j = json_object_get(r, "value");
-			if (!json_is_number(j))
-				return false;
-			*v = json_number_value(j);
-			return true;
-		}
-	}
-	return false;
+	const struct bl_result *r = bl_results_find(&run->results, metric);
+	return r && bl_result_number(r, v);
 }
 
 /* Does the command carry operand `key` ("bs=")? Then a missing param means
@@ -570,22 +560,22 @@ static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t byt
 
 static void make_snapshot(struct bl_run *run)
 {
-	size_t i, sample = 0;
-	json_t *r;
-	json_array_foreach(run->results, i, r) {
-		const char *m = json_string_value(json_object_get(r, "metric"));
-		if (strcmp(m, "snapshot_bytes") == 0)
+	size_t sample = 0, n = bl_results_count(&run->results);
+	for (size_t i = 0; i < n; i++) {
+		const char *m = bl_results_at(&run->results, i)->metric;
+		if (m && strcmp(m, "snapshot_bytes") == 0)
 			sample++;
 	}
-	json_array_foreach(run->results, i, r) {
-		const char *m = json_string_value(json_object_get(r, "metric"));
-		for (size_t k = 0; snapshot_metrics[k]; k++) {
+	for (size_t i = 0; i < n; i++) {
+		struct bl_result *r = bl_results_at(&run->results, i);
+		const char *m = r->metric;
+		for (size_t k = 0; m && snapshot_metrics[k]; k++) {
 			if (strcmp(m, snapshot_metrics[k]) != 0)
 				continue;
 			char name[48];
 			snprintf(name, sizeof name, "snapshot_%s", m);
-			json_object_set_new(r, "metric", json_string(name));
-			json_object_set_new(r, "sample", json_integer((json_int_t)sample));
+			bl_result_set_metric(r, name);
+			bl_result_set_int(r, "sample", (long long)sample);
 			break;
 		}
 	}

@@ -479,13 +479,16 @@ static void overhead_row(struct di_state *st, const struct bl_line *l,
 	bl_run_result(run, name, ms / 1000.0, "s", raw, 0);
 }
 
-static void add_size(json_t *r, double size, const char *label)
+static void add_size(struct bl_result *r, double size, const char *label)
 {
 	if (!r)
 		return;
-	json_object_set_new(r, "size", isnan(size) ? json_null() : json_integer((json_int_t)size));
+	if (isnan(size))
+		bl_result_set_null(r, "size");
+	else
+		bl_result_set_int(r, "size", (long long)size);
 	if (label)
-		json_object_set_new(r, "size_label", json_string(label));
+		bl_result_set_str(r, "size_label", label);
 }
 
 static void async_row(struct di_state *st, const struct bl_line *l,
@@ -732,7 +735,7 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 		return BL_NOT_MINE;
 	finish_run(&st, last.next);
 	struct bl_run *lr = cur(&st);
-	if (lr && json_array_size(lr->results) == 0 && !json_object_get(lr->params, "sectorsize")) {
+	if (lr && bl_results_count(&lr->results) == 0 && !json_object_get(lr->params, "sectorsize")) {
 		/* malformed: a section header with no row that could be read, and
 		 * no device lines: nothing to keep but the error */
 		size_t off = lr->off;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ingest/decode.h"
 #include "parser.h"
 #include "units.h"
 
@@ -40,7 +41,7 @@ static void run_free(struct bl_run *r)
 	free(r->label);
 	free(r->command);
 	json_decref(r->params);
-	json_decref(r->results);
+	bl_results_free(&r->results);
 	json_decref(r->time.extra);
 	free(r->rec_off);
 }
@@ -88,8 +89,8 @@ struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
 	struct bl_run *r = &doc->runs[doc->nruns];
 	memset(r, 0, sizeof *r);
 	r->params = json_object();
-	r->results = json_array();
-	if (!r->params || !r->results) {
+	bl_results_init(&r->results);
+	if (!r->params) {
 		run_free(r);
 		return NULL;
 	}
@@ -105,39 +106,28 @@ struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
 
 void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run)
 {
+	size_t n = bl_results_count(&run->results);
 	if (!doc->results_sink || run->keep_results || doc->sink_rc || run->nrec < 2 ||
-	    json_array_size(run->results) < BL_RESULTS_PIECE)
+	    n < BL_RESULTS_PIECE)
 		return;
 	const struct bl_parser *p = bl_parser_find(run->tool);
 	if (!p || !p->records)
 		return;
 	/* all but the record under way */
-	size_t n = json_array_size(run->results), done = n;
-	json_int_t last = (json_int_t)run->nrec - 1;
+	size_t done = n;
+	long long last = (long long)run->nrec - 1;
 	while (done > 0 &&
-	       json_integer_value(json_object_get(json_array_get(run->results, done - 1),
-						 p->records->key)) >= last)
+	       bl_result_int(bl_results_at(&run->results, done - 1), p->records->key, 0) >= last)
 		done--;
 	if (!done)
 		return;
-	json_t *piece = json_array(), *rest = json_array();
-	if (!piece || !rest) {
-		json_decref(piece);
-		json_decref(rest);
+	int rc = doc->results_sink(doc->sink_ctx, doc, run, done);
+	if (rc == 0 && bl_results_drop_front(&run->results, done) == 0)
 		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		json_array_append(i < done ? piece : rest, json_array_get(run->results, i));
-	int rc = doc->results_sink(doc->sink_ctx, doc, run, piece);
-	json_decref(piece);
-	if (rc == 0) {
-		json_decref(run->results);
-		run->results = rest;
-		return;
-	}
-	json_decref(rest);
 	if (rc < 0)
 		doc->sink_rc = rc;
+	else if (rc == 0)
+		doc->sink_rc = -1; /* handed over, and still held: out of memory */
 	run->keep_results = true;
 }
 
@@ -155,39 +145,28 @@ static json_t *number(double v)
 {
 	if (!isfinite(v))
 		return json_null();
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+	if (bl_value_is_int(v))
 		return json_integer((json_int_t)v);
 	return json_real(v);
 }
 
-json_t *bl_run_result(struct bl_run *run, const char *metric, double value,
-		      const char *unit, const char *raw, unsigned flags)
+struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double value,
+				const char *unit, const char *raw, unsigned flags)
 {
-	json_t *r = json_object();
+	struct bl_result *r = bl_results_add(&run->results);
 	if (!r)
 		return NULL;
-	json_object_set_new(r, "metric", json_string(metric));
-	json_object_set_new(r, "value",
-			    (flags & BL_FLAG_NOT_RUN) ? json_null() : number(value));
-	json_object_set_new(r, "unit", json_string(unit));
+	bl_result_set_metric(r, metric);
+	r->value = value;
+	r->unit = unit && bl_json_string_ok(unit, strlen(unit))
+			  ? bl_strs_copy(r->strs, unit, strlen(unit))
+			  : NULL;
 	if (raw) {
-		json_t *s = json_string(raw);
-		json_object_set_new(r, "raw", s ? s : json_string("\xEF\xBF\xBD"));
+		size_t n = strlen(raw);
+		/* what is not UTF-8 was printed, but cannot be shown */
+		r->raw = bl_json_string_ok(raw, n) ? bl_strs_copy(r->strs, raw, n) : "\xEF\xBF\xBD";
 	}
-	if (flags) {
-		json_t *f = json_array();
-		if (flags & BL_FLAG_CENSORED)
-			json_array_append_new(f, json_string("censored"));
-		if (flags & BL_FLAG_APPROXIMATE)
-			json_array_append_new(f, json_string("approximate"));
-		if (flags & BL_FLAG_COMPUTED)
-			json_array_append_new(f, json_string("computed"));
-		if (flags & BL_FLAG_NOT_RUN)
-			json_array_append_new(f, json_string("not-run"));
-		json_object_set_new(r, "flags", f);
-	}
-	if (json_array_append_new(run->results, r) < 0)
-		return NULL;
+	r->flags = flags;
 	return r;
 }
 
@@ -331,7 +310,7 @@ static json_t *str_or_null(const char *s)
 	return j ? j : json_null();
 }
 
-static json_t *time_json(struct bl_doc *doc, const struct bl_time *t)
+json_t *bl_doc_time_json(struct bl_doc *doc, const struct bl_time *t)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "variant", json_string(t->variant));
@@ -350,21 +329,26 @@ static json_t *time_json(struct bl_doc *doc, const struct bl_time *t)
 	return o;
 }
 
-static json_t *span_json(struct bl_doc *doc, size_t off, size_t end_off)
+struct bl_span bl_doc_span(const struct bl_doc *doc, size_t off, size_t end_off)
 {
-	json_t *o = json_object();
 	size_t last = end_off > off ? end_off - 1 : off;
 	/* end_off may include the final newline: point end_line at the last
 	 * byte of content */
 	while (last > off && (doc->msg->text[last] == '\n' || doc->msg->text[last] == '\r'))
 		last--;
-	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(doc->msg, off)));
-	json_object_set_new(o, "end_line",
-			    json_integer((json_int_t)bl_message_line(doc->msg, last)));
-	json_object_set_new(o, "offset",
-			    json_integer((json_int_t)bl_message_origin(doc->msg, off)));
-	json_object_set_new(o, "end_offset",
-			    json_integer((json_int_t)bl_message_origin(doc->msg, end_off)));
+	return (struct bl_span){bl_message_line(doc->msg, off), bl_message_line(doc->msg, last),
+				bl_message_origin(doc->msg, off),
+				bl_message_origin(doc->msg, end_off)};
+}
+
+static json_t *span_json(struct bl_doc *doc, size_t off, size_t end_off)
+{
+	json_t *o = json_object();
+	struct bl_span sp = bl_doc_span(doc, off, end_off);
+	json_object_set_new(o, "line", json_integer((json_int_t)sp.line));
+	json_object_set_new(o, "end_line", json_integer((json_int_t)sp.end_line));
+	json_object_set_new(o, "offset", json_integer((json_int_t)sp.offset));
+	json_object_set_new(o, "end_offset", json_integer((json_int_t)sp.end_offset));
 	return o;
 }
 
@@ -421,7 +405,7 @@ json_t *bl_doc_head_json(struct bl_doc *doc)
 	return root;
 }
 
-json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index)
+json_t *bl_doc_run_head_json(struct bl_doc *doc, const struct bl_run *r, size_t index)
 {
 	json_t *o = json_object();
 	if (!o)
@@ -436,9 +420,21 @@ json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index
 		json_object_set_new(o, "quote_depth", json_integer(r->quote_depth));
 	json_object_set_new(o, "span", span_json(doc, r->off, r->end_off));
 	json_object_set(o, "params", r->params);
-	json_object_set(o, "results", r->results);
+	json_object_set_new(o, "results", json_array());
 	if (r->time.present)
-		json_object_set_new(o, "time", time_json(doc, &r->time));
+		json_object_set_new(o, "time", bl_doc_time_json(doc, &r->time));
+	return o;
+}
+
+json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index)
+{
+	json_t *o = bl_doc_run_head_json(doc, r, index);
+	json_t *results = json_object_get(o, "results");
+	for (size_t i = 0; results && i < bl_results_count(&r->results); i++)
+		if (json_array_append_new(results, bl_result_json(bl_results_at(&r->results, i))) < 0) {
+			json_decref(o);
+			return NULL;
+		}
 	return o;
 }
 

@@ -1,8 +1,8 @@
 /* doc.h - the benchlog/1 document: runs found in one message, with their
  * provenance and diagnostics, serialized to JSON by jansson.
  *
- * Ownership: a doc borrows its message; runs own their strings and their
- * json_t members (params, results, extra time fields). */
+ * Ownership: a doc borrows its message; runs own their strings, their
+ * results and their json_t members (params, extra time fields). */
 #ifndef BL_DOC_H
 #define BL_DOC_H
 
@@ -12,6 +12,7 @@
 
 #include "../ingest/message.h"
 #include "diag.h"
+#include "result.h"
 
 #define BL_SCHEMA_ID "benchlog/1"
 
@@ -42,7 +43,7 @@ struct bl_run {
 	size_t cmd_off;       /* text offset of the command line, if any */
 	bool has_command;
 	json_t *params;       /* object */
-	json_t *results;      /* array of result objects */
+	struct bl_results results;
 	struct bl_time time;
 	long group;           /* repeat group id, -1 until assigned */
 	bool repeat_of_prev;  /* a repeat of the run before it (bonnie++ -x rows
@@ -72,12 +73,12 @@ typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
 
 /* Takes the results of a run's finished records while its claim goes on
  * (a stream of records, struct bl_records), so that they need not be held
- * until the run is: `results` is theirs to keep references to. The run is
- * the document's last and the run sink gets it later as usual. 0: taken
- * (they leave the run); 1: declined (the run keeps all its results); -1:
- * an error (kept in sink_rc). */
+ * until the run is: the first n of run->results, which it reads (it keeps
+ * no pointer to them). The run is the document's last and the run sink
+ * gets it later as usual. 0: taken (they leave the run); 1: declined (the
+ * run keeps all its results); -1: an error (kept in sink_rc). */
 typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
-			       json_t *results);
+			       size_t n);
 
 struct bl_doc {
 	struct bl_message *msg;  /* borrowed */
@@ -127,11 +128,12 @@ struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
 void bl_doc_drop_last_run(struct bl_doc *doc);
 
 /* Appends a result. `raw` is the printed text, or NULL when the value is
- * printed as is. Returns the result object (borrowed) so that a parser can
- * add coordinates (file_size, record_size, vdev, sample), or NULL. A NAN
- * value is written as null. */
-json_t *bl_run_result(struct bl_run *run, const char *metric, double value,
-		      const char *unit, const char *raw, unsigned flags);
+ * printed as is. Returns the result (valid while the run is held, see
+ * bl_results_add) so that a parser can add coordinates (file_size,
+ * record_size, vdev, sample: bl_result_set_*), or NULL. A NAN value is
+ * written as null. */
+struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double value,
+				const char *unit, const char *raw, unsigned flags);
 
 /* Params: borrowed key, copied value. */
 void bl_run_param_str(struct bl_run *run, const char *key, const char *val,
@@ -159,9 +161,19 @@ void bl_doc_group_repeats(struct bl_doc *doc);
 /* The document in pieces (new references, NULL on out of memory): the
  * head {schema, source, system}, one run (its number `index`), and the
  * tail {diagnostics, diagnostics_dropped, partial}. A document is the
- * members of the head, "runs": [each run], then the members of the tail. */
+ * members of the head, "runs": [each run], then the members of the tail.
+ * bl_doc_run_head_json is the run with an empty "results" array (its
+ * results are written apart). */
 json_t *bl_doc_head_json(struct bl_doc *doc);
 json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index);
+json_t *bl_doc_run_head_json(struct bl_doc *doc, const struct bl_run *r, size_t index);
+/* The run's span: its lines and input offsets. */
+struct bl_span {
+	size_t line, end_line, offset, end_offset;
+};
+struct bl_span bl_doc_span(const struct bl_doc *doc, size_t off, size_t end_off);
+/* A time report as the run's "time" member. */
+json_t *bl_doc_time_json(struct bl_doc *doc, const struct bl_time *t);
 json_t *bl_doc_tail_json(struct bl_doc *doc);
 
 /* Copies [s, s+len) trimmed of surrounding white space (new string). */

@@ -121,7 +121,7 @@ void iz_metric_name(const char *s, size_t len, char *out, size_t cap)
 		snprintf(out, cap, "unknown");
 }
 
-json_t *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
+struct bl_result *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
 		       const char *raw)
 {
 	switch (c->unit) {
@@ -355,7 +355,7 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	run->end_off = last_end;
 	if (run->off > cmd_off)
 		run->off = cmd_off;
-	if (json_array_size(run->results) == 0) {
+	if (bl_results_count(&run->results) == 0) {
 		/* a banner with nothing measured: malformed; anything else
 		 * (a header quoted in prose) is not iozone output */
 		for (size_t i = ndiags0; i < c->doc->diags.n; i++)

@@ -115,7 +115,7 @@ void iz_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 
 /* Adds a rate or a per-op figure printed in the run's unit; returns the
  * result (borrowed) or NULL. */
-json_t *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
+struct bl_result *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
 		       const char *raw);
 
 /* "initial writers" -> "initial_writers": lower case, runs of anything

@@ -439,11 +439,11 @@ static void emit_row(struct iz_ctx *c, const struct iz_row *row)
 			continue;
 		char raw[24];
 		snprintf(raw, sizeof raw, "%llu", (unsigned long long)row->val[j - 2]);
-		json_t *r = iz_rate_result(c, c->table.names[j], (double)row->val[j - 2], raw);
+		struct bl_result *r = iz_rate_result(c, c->table.names[j], (double)row->val[j - 2], raw);
 		if (!r)
 			continue;
-		json_object_set_new(r, "file_size", json_integer((json_int_t)(row->file_kb * 1024)));
-		json_object_set_new(r, "record_size", json_integer((json_int_t)(row->rec_kb * 1024)));
+		bl_result_set_int(r, "file_size", (long long)(row->file_kb * 1024));
+		bl_result_set_int(r, "record_size", (long long)(row->rec_kb * 1024));
 	}
 }
 

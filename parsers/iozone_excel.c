@@ -174,7 +174,7 @@ static void cell_result(struct iz_ctx *c, const struct rep *r, uint64_t fkb, uin
 		return;
 	char raw[32];
 	snprintf(raw, sizeof raw, "%.*s", (int)(tl < 30 ? tl : 30), txt);
-	json_t *res;
+	struct bl_result *res;
 	if (r->cpu) {
 		char metric[40];
 		snprintf(metric, sizeof metric, "%s_cpu", r->metric);
@@ -184,8 +184,8 @@ static void cell_result(struct iz_ctx *c, const struct rep *r, uint64_t fkb, uin
 	}
 	if (!res)
 		return;
-	json_object_set_new(res, "file_size", json_integer((json_int_t)(fkb * 1024)));
-	json_object_set_new(res, "record_size", json_integer((json_int_t)(rkb * 1024)));
+	bl_result_set_int(res, "file_size", (long long)(fkb * 1024));
+	bl_result_set_int(res, "record_size", (long long)(rkb * 1024));
 }
 
 /* A file-size row of a per-test block. */
@@ -299,15 +299,15 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 		}
 		char raw[40];
 		snprintf(raw, sizeof raw, "%.*s", (int)(vl[k] < 30 ? vl[k] : 30), v[k]);
-		json_t *res = r->cpu ? bl_run_result(iz_run(c), metric, x, "percent", NULL, 0)
+		struct bl_result *res = r->cpu ? bl_run_result(iz_run(c), metric, x, "percent", NULL, 0)
 				     : iz_rate_result(c, metric, x, raw);
 		if (!res)
 			continue;
-		json_object_set_new(res, "scope", json_string(r->cpu ? "cpu_util" : "children"));
+		bl_result_set_str(res, "scope", r->cpu ? "cpu_util" : "children");
 		if (count >= 0)
-			json_object_set_new(res, c->threads ? "threads" : "processes", json_integer(count));
+			bl_result_set_int(res, c->threads ? "threads" : "processes", (long long)count);
 		if (c->rec_kb)
-			json_object_set_new(res, "record_size", json_integer((json_int_t)(c->rec_kb * 1024)));
+			bl_result_set_int(res, "record_size", (long long)(c->rec_kb * 1024));
 		if (c->npasses)
 			r->added++;
 	}

@@ -59,22 +59,19 @@ static struct iz_row *row_of(struct iz_table *t, uint64_t fkb, uint64_t rkb)
 	return r;
 }
 
-static long long int_of(json_t *o, const char *key)
+/* The value of a result, 0 where it is null (as jansson reads null). */
+static double value_of(const struct bl_result *r)
 {
-	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
+	double v;
+	return bl_result_number(r, &v) ? v : 0.0;
 }
 
 static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 {
-	size_t i;
-	json_t *r;
-	json_array_foreach(run->results, i, r)
-	{
-		const char *metric = json_string_value(json_object_get(r, "metric"));
-		const char *unit = json_string_value(json_object_get(r, "unit"));
-		const char *raw = json_string_value(json_object_get(r, "raw"));
-		json_t *scope = json_object_get(r, "scope");
+	for (size_t i = 0; i < bl_results_count(&run->results); i++) {
+		const struct bl_result *r = bl_results_at(&run->results, i);
+		const char *metric = r->metric, *unit = r->unit, *raw = r->raw;
+		const struct bl_coord *scope = bl_result_get(r, "scope");
 		if (!metric || !unit)
 			continue;
 		if (strcmp(unit, "ops/s") == 0)
@@ -82,7 +79,8 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 		else if (strcmp(unit, "s") == 0 && !scope)
 			c->unit = IZ_USEC;
 		if (!scope) {
-			long long fs = int_of(r, "file_size"), rs = int_of(r, "record_size");
+			long long fs = bl_result_int(r, "file_size", -1);
+			long long rs = bl_result_int(r, "record_size", -1);
 			uint64_t v;
 			if (fs < 0 || rs < 0 || !raw || !bl_parse_u64(raw, strlen(raw), &v, NULL))
 				continue;
@@ -95,21 +93,21 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 			continue;
 		}
 		/* throughput: the children figure and the CPU use of each pass */
-		const char *sc = json_string_value(scope);
-		long long n = int_of(r, "threads");
+		const char *sc = scope->type == BL_VAL_STR ? scope->v.s : NULL;
+		long long n = bl_result_int(r, "threads", -1);
 		if (n >= 0)
 			c->threads = true;
 		else
-			n = int_of(r, "processes");
+			n = bl_result_int(r, "processes", -1);
 		if (!sc || n < 0)
 			continue;
 		if (strcmp(sc, "children") == 0) {
-			double printed = json_number_value(json_object_get(r, "value"));
+			double printed = value_of(r);
 			if (c->unit == IZ_KBS)
 				printed /= 1024.0;
 			iz_pass_children(c, metric, (long)n, printed);
 		} else if (strcmp(sc, "cpu_util") == 0) {
-			iz_pass_cpu(c, metric, json_number_value(json_object_get(r, "value")));
+			iz_pass_cpu(c, metric, value_of(r));
 		}
 	}
 	json_t *rec = json_object_get(run->params, "record_size");

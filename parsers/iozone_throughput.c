@@ -165,17 +165,17 @@ static void add(struct iz_ctx *c, const struct tp_state *st, const char *scope,
 	snprintf(raw, sizeof raw, "%.*s %.*s%s", (int)bl_re_glen(m, gval), l->s + m->ov[2 * gval],
 		 (int)bl_re_glen(m, gunit), l->s + m->ov[2 * gunit], rate ? "/sec" : "");
 	const char *unit = ops ? (rate ? "ops/s" : "ops") : (rate ? "B/s" : "B");
-	json_t *r = bl_run_result(iz_run(c), st->metric, ops ? v : v * 1024.0, unit, raw, 0);
+	struct bl_result *r = bl_run_result(iz_run(c), st->metric, ops ? v : v * 1024.0, unit, raw, 0);
 	if (!r)
 		return;
-	json_object_set_new(r, "scope", json_string(scope));
-	json_object_set_new(r, c->threads ? "threads" : "processes", json_integer(st->count));
+	bl_result_set_str(r, "scope", scope);
+	bl_result_set_int(r, c->threads ? "threads" : "processes", (long long)st->count);
 	if (child >= 0)
-		json_object_set_new(r, "child", json_integer(child));
+		bl_result_set_int(r, "child", (long long)child);
 	if (c->file_kb)
-		json_object_set_new(r, "file_size", json_integer((json_int_t)(c->file_kb * 1024)));
+		bl_result_set_int(r, "file_size", (long long)(c->file_kb * 1024));
 	if (c->rec_kb)
-		json_object_set_new(r, "record_size", json_integer((json_int_t)(c->rec_kb * 1024)));
+		bl_result_set_int(r, "record_size", (long long)(c->rec_kb * 1024));
 }
 
 void iz_pass_children(struct iz_ctx *c, const char *metric, long count, double printed)
@@ -270,13 +270,13 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				struct bl_run *run = iz_run(c);
 				static const char *const scope[] = {"cpu_wall", "cpu_time", "cpu_util"};
 				for (int g = 1; g <= 3; g++) {
-					json_t *r = bl_run_result(run, st.metric, num(&cur, &m, g),
+					struct bl_result *r = bl_run_result(run, st.metric, num(&cur, &m, g),
 								  g == 3 ? "percent" : "s", NULL, 0);
 					if (!r)
 						continue;
-					json_object_set_new(r, "scope", json_string(scope[g - 1]));
-					json_object_set_new(r, c->threads ? "threads" : "processes",
-							    json_integer(st.count));
+					bl_result_set_str(r, "scope", scope[g - 1]);
+					bl_result_set_int(r, c->threads ? "threads" : "processes",
+							  (long long)st.count);
 				}
 			}
 		} else if (bl_re_match(&child_re, cur.s, cur.len, 0, &m)) {
@@ -288,14 +288,14 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				static const char *const scope[] = {"child_cpu_wall", "child_cpu_time",
 								    "child_cpu_util"};
 				for (int g = 6; g <= 8 && bl_re_gset(&m, g); g++) {
-					json_t *r = bl_run_result(iz_run(c), st.metric, num(&cur, &m, g),
+					struct bl_result *r = bl_run_result(iz_run(c), st.metric, num(&cur, &m, g),
 								  g == 8 ? "percent" : "s", NULL, 0);
 					if (!r)
 						continue;
-					json_object_set_new(r, "scope", json_string(scope[g - 6]));
-					json_object_set_new(r, c->threads ? "threads" : "processes",
-							    json_integer(st.count));
-					json_object_set_new(r, "child", json_integer((json_int_t)id));
+					bl_result_set_str(r, "scope", scope[g - 6]);
+					bl_result_set_int(r, c->threads ? "threads" : "processes",
+							  (long long)st.count);
+					bl_result_set_int(r, "child", (long long)id);
 				}
 			}
 		} else if (bl_re_match(&each_re, cur.s, cur.len, 0, &m)) {

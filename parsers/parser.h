@@ -30,7 +30,7 @@ struct bl_records {
 	const char *key; /* "sample" */
 	/* makes `result`, read as record `local` of its window's run, record
 	 * `index` of the whole run */
-	void (*renumber)(json_t *result, size_t index);
+	void (*renumber)(struct bl_result *result, size_t index);
 	/* the params of a run of `n` records */
 	void (*count)(json_t *params, size_t n);
 };

@@ -284,27 +284,159 @@ static void run_separator(struct out *o)
 	}
 }
 
-/* A run's JSON, after the runs before it. */
-static int put_run(struct out *o, json_t *j)
+static int put_held_run(struct out *o, struct bl_doc *doc, struct bl_run *run, size_t index);
+static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t n);
+static void free_held(struct out *o);
+static void member(struct out *o, unsigned depth, bool more, const char *k);
+
+/* A string member's value as jansson has it: null for NULL or what it
+ * does not take as a string. */
+static void string_or_null(struct out *o, const char *s)
 {
-	run_separator(o);
-	value(o, j, 2);
-	return o->err;
+	size_t n = s ? strlen(s) : 0;
+	if (s && bl_json_string_ok(s, n))
+		string(o, s, n);
+	else
+		put(o, "null", 4);
 }
 
-static int put_held_run(struct out *o, json_t *j);
-static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, json_t *results);
-static void free_held(struct out *o);
+/* A result's value: an integer when whole, a real, or null. */
+static void result_value(struct out *o, const struct bl_result *r)
+{
+	double v;
+	if (!bl_result_number(r, &v))
+		put(o, "null", 4);
+	else if (bl_value_is_int(v))
+		integer(o, (json_int_t)v);
+	else
+		real(o, v);
+}
+
+static void coord_value(struct out *o, const struct bl_coord *c)
+{
+	switch (c->type) {
+	case BL_VAL_NULL: put(o, "null", 4); break;
+	case BL_VAL_TRUE: put(o, "true", 4); break;
+	case BL_VAL_FALSE: put(o, "false", 5); break;
+	case BL_VAL_INT: integer(o, (json_int_t)c->v.i); break;
+	case BL_VAL_REAL: real(o, c->v.d); break;
+	default: string(o, c->v.s, c->len);
+	}
+}
+
+/* A result at nesting `depth`, as value() would write bl_result_json(r). */
+static void put_result(struct out *o, const struct bl_result *r, unsigned depth)
+{
+	put(o, "{", 1);
+	bool more = false;
+	if (r->metric) {
+		member(o, depth + 1, false, "metric");
+		string(o, r->metric, strlen(r->metric));
+		more = true;
+	}
+	member(o, depth + 1, more, "value");
+	result_value(o, r);
+	if (r->unit) {
+		member(o, depth + 1, true, "unit");
+		string(o, r->unit, strlen(r->unit));
+	}
+	if (r->raw) {
+		member(o, depth + 1, true, "raw");
+		string(o, r->raw, strlen(r->raw));
+	}
+	if (r->flags) {
+		const char *names[4];
+		size_t n = bl_flag_names(r->flags, names);
+		member(o, depth + 1, true, "flags");
+		put(o, "[", 1);
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				put(o, ",", 1);
+			indent(o, depth + 2, i > 0);
+			string(o, names[i], strlen(names[i]));
+		}
+		indent(o, depth + 1, false);
+		put(o, "]", 1);
+	}
+	for (unsigned k = 0; k < r->ncoord; k++) {
+		member(o, depth + 1, true, r->coord[k].key);
+		coord_value(o, &r->coord[k]);
+	}
+	indent(o, depth, false);
+	put(o, "}", 1);
+}
+
+/* The run's results, as the value of its "results" member. */
+static void put_results(struct out *o, const struct bl_results *rs)
+{
+	size_t n = bl_results_count(rs);
+	if (!n) {
+		put(o, "[]", 2);
+		return;
+	}
+	put(o, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			put(o, ",", 1);
+		indent(o, 4, i > 0);
+		put_result(o, bl_results_at(rs, i), 4);
+	}
+	indent(o, 3, false);
+	put(o, "]", 1);
+}
+
+/* Run r after the runs before it, as value() would write
+ * bl_doc_run_json(doc, r, index), without the tree. */
+static int put_run(struct out *o, struct bl_doc *doc, const struct bl_run *r, size_t index)
+{
+	run_separator(o);
+	put(o, "{", 1);
+	member(o, 3, false, "tool");
+	string_or_null(o, r->tool);
+	member(o, 3, true, "variant");
+	string_or_null(o, r->variant);
+	member(o, 3, true, "label");
+	string_or_null(o, r->label);
+	member(o, 3, true, "command");
+	string_or_null(o, r->command);
+	member(o, 3, true, "group");
+	integer(o, r->group < 0 ? (json_int_t)index : r->group);
+	if (r->quote_depth) {
+		member(o, 3, true, "quote_depth");
+		integer(o, r->quote_depth);
+	}
+	struct bl_span sp = bl_doc_span(doc, r->off, r->end_off);
+	const char *const names[] = {"line", "end_line", "offset", "end_offset"};
+	const size_t vals[] = {sp.line, sp.end_line, sp.offset, sp.end_offset};
+	member(o, 3, true, "span");
+	put(o, "{", 1);
+	for (size_t i = 0; i < 4; i++) {
+		member(o, 4, i > 0, names[i]);
+		integer(o, (json_int_t)vals[i]);
+	}
+	indent(o, 3, false);
+	put(o, "}", 1);
+	member(o, 3, true, "params");
+	value(o, r->params, 3);
+	member(o, 3, true, "results");
+	put_results(o, &r->results);
+	if (r->time.present) {
+		json_t *t = bl_doc_time_json(doc, &r->time);
+		if (!t)
+			return o->err = -1;
+		member(o, 3, true, "time");
+		value(o, t, 3);
+		json_decref(t);
+	}
+	indent(o, 2, false);
+	put(o, "}", 1);
+	return o->err;
+}
 
 static int write_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index)
 {
 	struct out *o = ctx;
-	json_t *j = bl_doc_run_json(doc, run, index);
-	if (!j)
-		return -1;
-	int rc = o->held ? put_held_run(o, j) : put_run(o, j);
-	json_decref(j);
-	return rc;
+	return o->held ? put_held_run(o, doc, run, index) : put_run(o, doc, run, index);
 }
 
 /* The head's members, then "runs": (the caller writes the runs). */
@@ -363,14 +495,6 @@ static void member(struct out *o, unsigned depth, bool more, const char *k)
 static bool ascii(const char *s)
 {
 	return !s || bl_ascii_span(s, strlen(s)) == strlen(s);
-}
-
-static void string_or_null(struct out *o, const char *s)
-{
-	if (s)
-		string(o, s, strlen(s));
-	else
-		put(o, "null", 4);
 }
 
 /* The head of bl_doc_head_json() written as value() would write it,
@@ -579,7 +703,7 @@ static struct out *rlist_out(struct rlist *l, size_t flags)
 	return l->o;
 }
 
-static int rlist_add(struct rlist *l, size_t flags, json_t *result)
+static int rlist_add(struct rlist *l, size_t flags, const struct bl_result *result)
 {
 	if (!rlist_out(l, flags))
 		return -1;
@@ -587,8 +711,17 @@ static int rlist_add(struct rlist *l, size_t flags, json_t *result)
 		put(l->o, ",", 1);
 		indent(l->o, 4, true);
 	}
-	value(l->o, result, 4);
+	put_result(l->o, result, 4);
 	return l->o->err;
+}
+
+/* Adds the run's results [from, n) after those of l. */
+static int rlist_add_run(struct rlist *l, size_t flags, const struct bl_run *r, size_t from)
+{
+	int rc = 0;
+	for (size_t i = from; i < bl_results_count(&r->results) && !rc; i++)
+		rc = rlist_add(l, flags, bl_results_at(&r->results, i));
+	return rc;
 }
 
 static void rlist_free(struct rlist *l)
@@ -622,15 +755,10 @@ static int rlist_move(struct rlist *to, size_t flags, struct rlist *from)
 	return rc;
 }
 
-/* Run j after the runs before it, as put_run() puts it, its results those
- * of l and then its own; l is emptied. */
+/* Run j (a run's JSON without its results) after the runs before it, as
+ * put_run() puts it, its results those of l; l is emptied. */
 static int put_run_list(struct out *o, json_t *j, struct rlist *l)
 {
-	size_t i;
-	json_t *res;
-	json_array_foreach(json_object_get(j, "results"), i, res)
-		if (rlist_add(l, o->flags, res) != 0)
-			goto fail;
 	if (l->o) {
 		flush_out(rlist_out(l, o->flags));
 		if (l->o->err)
@@ -667,22 +795,27 @@ fail:
 	return -1;
 }
 
-static int put_held_run(struct out *o, json_t *j)
+/* Run r, whose first results were handed over before it (write_results):
+ * those, then its own. */
+static int put_held_run(struct out *o, struct bl_doc *doc, struct bl_run *run, size_t index)
 {
-	return o->held->n ? put_run_list(o, j, o->held) : put_run(o, j);
+	if (!o->held->n)
+		return put_run(o, doc, run, index);
+	json_t *j = bl_doc_run_head_json(doc, run, index);
+	int rc = !j || rlist_add_run(o->held, o->flags, run, 0) != 0 ? -1
+								       : put_run_list(o, j, o->held);
+	json_decref(j);
+	return rc;
 }
 
-static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, json_t *results)
+static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t n)
 {
 	(void)doc;
-	(void)run;
 	struct out *o = ctx;
 	if (!o->held && !(o->held = calloc(1, sizeof *o->held)))
 		return -1;
-	size_t i;
-	json_t *res;
-	json_array_foreach(results, i, res)
-		if (rlist_add(o->held, o->flags, res) != 0)
+	for (size_t i = 0; i < n; i++)
+		if (rlist_add(o->held, o->flags, bl_results_at(&run->results, i)) != 0)
 			return -1;
 	return 0;
 }
@@ -821,9 +954,9 @@ static size_t record_from(const struct bl_message *m, const struct bl_run *r, si
 	return k;
 }
 
-static size_t record_of(const struct bl_records *rec, json_t *result)
+static size_t record_of(const struct bl_records *rec, const struct bl_result *result)
 {
-	json_int_t v = json_integer_value(json_object_get(result, rec->key));
+	long long v = bl_result_int(result, rec->key, 0);
 	return v < 0 ? 0 : (size_t)v;
 }
 
@@ -864,7 +997,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 {
 	struct bl_message *m = doc->msg;
 	size_t flags = w->runs->flags;
-	json_t *j = bl_doc_run_json(doc, r, w->nruns);
+	json_t *j = bl_doc_run_head_json(doc, r, w->nruns);
 	if (!j)
 		return -1;
 	if (c) {
@@ -873,15 +1006,15 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 		memset(&c->results, 0, sizeof c->results);
 		memset(&c->tail, 0, sizeof c->tail);
 	}
-	size_t cut = record_from(m, r, m->window.own_to), i;
-	json_t *res;
+	size_t cut = record_from(m, r, m->window.own_to);
 	int rc = 0;
-	json_array_foreach(r->results, i, res)
+	for (size_t i = 0; i < bl_results_count(&r->results); i++) {
+		const struct bl_result *res = bl_results_at(&r->results, i);
 		rc |= rlist_add(record_of(rec, res) < cut ? &w->open.results : &w->open.tail, flags,
 				res);
+	}
 	rec->count(json_object_get(j, "params"), cut);
-	json_object_set_new(j, "results", json_array()); /* in the list */
-	w->open.run = j;
+	w->open.run = j; /* its results in the lists */
 	w->open.rec = rec;
 	w->open.tool = r->tool;
 	w->open.nrec = cut;
@@ -907,7 +1040,7 @@ static bool continues_open(const struct bl_window_doc *w, const struct bl_messag
  * continues the run). The first time: what was aside of the held run is
  * obsolete, this window has read it again. */
 static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
-			    const struct bl_run *r, json_t *results, struct cur *c)
+			    struct bl_run *r, size_t n, struct cur *c)
 {
 	const struct bl_records *rec = w->open.rec;
 	size_t from = record_from(m, r, m->window.own_from);
@@ -917,11 +1050,10 @@ static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
 		if (c)
 			c->mode = CUR_CONT;
 	}
-	size_t i, flags = w->runs->flags;
-	json_t *res;
+	size_t flags = w->runs->flags;
 	int rc = 0;
-	json_array_foreach(results, i, res)
-	{
+	for (size_t i = 0; i < n; i++) {
+		struct bl_result *res = bl_results_at(&r->results, i);
 		size_t k = record_of(rec, res);
 		if (k < from)
 			continue;
@@ -939,23 +1071,20 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	struct bl_message *m = doc->msg;
 	const struct bl_records *rec = w->open.rec;
 	struct cur *c = cur_of(w, r->off, false);
-	if (continue_results(w, m, r, r->results, c) != 0)
+	if (continue_results(w, m, r, bl_results_count(&r->results), c) != 0)
 		return -1;
 	if (c)
 		c->mode = CUR_NONE; /* its lists are the held run's */
 	size_t from = record_from(m, r, m->window.own_from);
 	size_t to = cut ? record_from(m, r, m->window.own_to) : r->nrec;
 	json_t *j = w->open.run;
-	json_t *now = bl_doc_run_json(doc, r, w->open.id);
-	if (!now)
-		return -1;
 	w->open.nrec += to > from ? to - from : 0;
 	rec->count(json_object_get(j, "params"), w->open.nrec);
 	/* the span ends where this window's part of the run does */
-	json_t *span = json_object_get(j, "span"), *span_now = json_object_get(now, "span");
-	json_object_set(span, "end_line", json_object_get(span_now, "end_line"));
-	json_object_set(span, "end_offset", json_object_get(span_now, "end_offset"));
-	json_decref(now);
+	struct bl_span now = bl_doc_span(doc, r->off, r->end_off);
+	json_t *span = json_object_get(j, "span");
+	json_object_set_new(span, "end_line", json_integer((json_int_t)now.end_line));
+	json_object_set_new(span, "end_offset", json_integer((json_int_t)now.end_offset));
 	w->open.touched = true;
 	w->open.cont_local = (long)index;
 	w->ids[index] = (long)w->open.id;
@@ -973,7 +1102,7 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
  * (bl_doc_run_progress) go where the run will (window_run decides the
  * same by the run's start): into the held run it continues, aside for a
  * run the window owns, or they stay in the run. */
-static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, json_t *results)
+static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t n)
 {
 	struct bl_window_doc *w = ctx;
 	struct bl_message *m = doc->msg;
@@ -991,22 +1120,23 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, json_
 			 * window's to drop: dropped until one starts in it */
 			if (record_from(m, r, m->window.own_from) >= r->nrec)
 				return 0;
-			return continue_results(w, m, r, results, c);
+			return continue_results(w, m, r, n, c);
 		}
 		c->mode = at >= m->window.own_from && at < m->window.own_to && at >= w->floor
 				  ? CUR_OWN
 				  : CUR_DECLINED;
 	}
 	if (c->mode == CUR_CONT)
-		return continue_results(w, m, r, results, c);
+		return continue_results(w, m, r, n, c);
 	if (c->mode == CUR_DECLINED)
 		return 1;
-	size_t to = record_from(m, r, m->window.own_to), i, flags = w->runs->flags;
-	json_t *res;
+	size_t to = record_from(m, r, m->window.own_to), flags = w->runs->flags;
 	int rc = 0;
-	json_array_foreach(results, i, res)
+	for (size_t i = 0; i < n; i++) {
+		const struct bl_result *res = bl_results_at(&r->results, i);
 		rc |= rlist_add(record_of(p->records, res) >= to ? &c->tail : &c->results, flags,
 				res);
+	}
 	return rc ? -1 : 0;
 }
 
@@ -1113,8 +1243,9 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	}
 	if (c && (c->results.n || c->tail.n)) {
 		/* results handed over before: theirs come first */
-		json_t *j = bl_doc_run_json(doc, r, w->nruns);
-		int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0
+		json_t *j = bl_doc_run_head_json(doc, r, w->nruns);
+		int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0 ||
+				 rlist_add_run(&c->results, w->runs->flags, r, 0) != 0
 				 ? -1
 				 : put_run_list(w->runs, j, &c->results);
 		json_decref(j);

@@ -118,12 +118,20 @@ struct zp {
 	size_t *used;              /* the slots taken, to clear them */
 	size_t seen_cap, nseen;
 	size_t rows_in_sample, rows_first;
-	json_t *stamp;             /* timestamp of the current sample */
+	struct bl_coord stamp;     /* timestamp of the current sample (key NULL:
+				    * none); its string owned */
 	bool stamp_pending;        /* a time line with no rows after it yet */
 	size_t stamp_off;
 	bool any_row;
 	bool niced;                /* some value had a unit suffix or decimals */
 };
+
+static void stamp_free(struct zp *z)
+{
+	if (z->stamp.key && z->stamp.type == BL_VAL_STR)
+		free((char *)z->stamp.v.s);
+	z->stamp.key = NULL;
+}
 
 static void seen_clear(struct zp *z)
 {
@@ -238,29 +246,36 @@ static bool is_class(const struct bl_ztok *t)
 	       bl_zpool_tok_is(t, "dedup") || bl_zpool_tok_is(t, "spares");
 }
 
-static void place(struct zp *z, json_t *r, const char *pool, const char *vpath,
+static void place(struct zp *z, struct bl_result *r, const char *pool, const char *vpath,
 		  const char *name, int depth, const char *type)
 {
 	if (!r)
 		return;
 	if (pool)
-		json_object_set_new(r, "pool", json_string(pool));
+		bl_result_set_str(r, "pool", pool);
 	if (vpath)
-		json_object_set_new(r, "vdev", json_string(vpath));
+		bl_result_set_str(r, "vdev", vpath);
 	if (name)
-		json_object_set_new(r, "name", json_string(name));
+		bl_result_set_str(r, "name", name);
 	if (depth >= 0)
-		json_object_set_new(r, "depth", json_integer(depth));
+		bl_result_set_int(r, "depth", depth);
 	if (type)
-		json_object_set_new(r, "vdev_type", json_string(type));
+		bl_result_set_str(r, "vdev_type", type);
 	if (z->cls[0])
-		json_object_set_new(r, "class", json_string(z->cls));
-	json_object_set_new(r, "sample", json_integer(z->sample));
+		bl_result_set_str(r, "class", z->cls);
+	bl_result_set_int(r, "sample", z->sample);
 	if (z->sample == 0 && !z->omit_since_boot)
-		json_object_set_new(r, "since_boot", json_true());
-	if (z->stamp)
-		json_object_set_new(r, "timestamp", json_deep_copy(z->stamp));
+		bl_result_set_bool(r, "since_boot", true);
+	if (z->stamp.key)
+		bl_result_set_coord(r, &z->stamp);
 }
+
+/* A histogram row's bucket: "16K", 16384 to 32767 (bytes, or seconds). */
+struct zbucket {
+	const char *s;
+	size_t n;
+	double low, high;
+};
 
 static const char *unit_of(const struct zp *z, enum zcol_kind k)
 {
@@ -281,7 +296,8 @@ static const char *unit_of(const struct zp *z, enum zcol_kind k)
  * tokens; returns how many were read. */
 static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals,
 			 size_t nv, const char *pool, const char *vpath, const char *name,
-			 int depth, const char *type, bool leaf, json_t *bucket, size_t off)
+			 int depth, const char *type, bool leaf, const struct zbucket *bucket,
+			 size_t off)
 {
 	size_t done = 0;
 	for (size_t i = 0; i < nv && i < z->ncols; i++) {
@@ -313,14 +329,17 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			char last = raw[vals[i].n - 1];
 			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
 		}
-		json_t *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
+		struct bl_result *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
 					  plain ? NULL : dash ? "-" : raw,
 					  approx ? BL_FLAG_APPROXIMATE : 0);
 		place(z, r, pool, vpath, name, depth, type);
 		if (r && bl_run_record(run, (size_t)z->sample, off) < 0)
 			z->doc->partial = true;
-		if (r && bucket)
-			json_object_update(r, bucket);
+		if (r && bucket) {
+			bl_result_set_strn(r, "bucket", bucket->s, bucket->n);
+			bl_result_set_real(r, "bucket_low", bucket->low);
+			bl_result_set_real(r, "bucket_high", bucket->high);
+		}
 	}
 	return done;
 }
@@ -477,24 +496,18 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 		return false;
 	z->any_row = true;
 	z->stamp_pending = false;
-	json_t *b = json_object();
-	if (!b)
-		return true;
-	json_object_set_new(b, "bucket", json_stringn(t[0].s, t[0].n));
-	double lo = ldexp(1.0, j), hi = ldexp(1.0, j + 1) - 1;
+	struct zbucket b = {t[0].s, t[0].n, ldexp(1.0, j), ldexp(1.0, j + 1) - 1};
 	if (z->histo_lat) {
-		lo /= 1e9;
-		hi /= 1e9;
+		b.low /= 1e9;
+		b.high /= 1e9;
 	}
-	json_object_set_new(b, "bucket_low", json_real(lo));
-	json_object_set_new(b, "bucket_high", json_real(hi));
 	char key[MAX_NAME + 16];
 	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
 	sample_key(z, key);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
 	const char *pool = z->cmd_pool[0] ? z->cmd_pool : z->path[0][0] ? z->path[0] : NULL;
-	row_values(z, run, &t[1], nv, pool, z->histo_name, z->histo_name, -1, NULL, false, b,
+	row_values(z, run, &t[1], nv, pool, z->histo_name, z->histo_name, -1, NULL, false, &b,
 		   l->off);
 	if (nv < z->ncols) {
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
@@ -502,7 +515,6 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 			    (int)t[0].n, t[0].s, z->histo_name, nv, z->ncols);
 		z->doc->partial = true;
 	}
-	json_decref(b);
 	return true;
 }
 
@@ -581,22 +593,35 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 static bool timestamp(struct zp *z, const struct bl_line *l, bool apply)
 {
 	struct bl_re_match m;
-	json_t *v = NULL;
+	struct bl_coord v = {.key = "timestamp"};
+	const char *date = NULL;
+	size_t dlen = 0;
 	if (bl_re_match(&stamp_u_re, l->s, l->len, 0, &m)) {
 		uint64_t u;
-		if (bl_parse_u64(l->s + m.ov[2], bl_re_glen(&m, 1), &u, NULL))
-			v = json_integer((json_int_t)u);
+		if (!bl_parse_u64(l->s + m.ov[2], bl_re_glen(&m, 1), &u, NULL))
+			return false;
+		v.type = BL_VAL_INT;
+		v.v.i = (long long)u;
 	} else if (bl_re_match(&stamp_d_re, l->s, l->len, 0, &m)) {
-		v = json_stringn(l->s + m.ov[2], bl_re_glen(&m, 1));
-	}
-	if (!v)
+		date = l->s + m.ov[2];
+		dlen = bl_re_glen(&m, 1);
+		if (!bl_json_string_ok(date, dlen))
+			return false;
+	} else {
 		return false;
-	if (!apply) {
-		json_decref(v);
+	}
+	if (!apply)
 		return true;
+	if (date) {
+		char *copy = strndup(date, dlen);
+		if (!copy)
+			return false;
+		v.type = BL_VAL_STR;
+		v.v.s = copy;
+		v.len = (unsigned)dlen;
 	}
 	new_sample(z);
-	json_decref(z->stamp);
+	stamp_free(z);
 	z->stamp = v;
 	z->stamp_pending = true;
 	z->stamp_off = l->off;
@@ -963,7 +988,7 @@ out:
 	seen_clear(z);
 	free(z->seen);
 	free(z->used);
-	json_decref(z->stamp);
+	stamp_free(z);
 	free(z);
 	return ret;
 }
@@ -1046,14 +1071,13 @@ static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cm
 
 /* A result of sample `index` of the whole stream: only sample 0 counts
  * since boot (and a histogram's then counts operations, not a rate). */
-static void zpool_renumber(json_t *result, size_t index)
+static void zpool_renumber(struct bl_result *result, size_t index)
 {
-	json_object_set_new(result, "sample", json_integer((json_int_t)index));
-	if (index > 0 && json_object_get(result, "since_boot")) {
-		json_object_del(result, "since_boot");
-		json_t *u = json_object_get(result, "unit");
-		if (json_is_string(u) && strcmp(json_string_value(u), "ops") == 0)
-			json_object_set_new(result, "unit", json_string("ops/s"));
+	bl_result_set_int(result, "sample", (long long)index);
+	if (index > 0 && bl_result_get(result, "since_boot")) {
+		bl_result_del(result, "since_boot");
+		if (result->unit && strcmp(result->unit, "ops") == 0)
+			result->unit = "ops/s";
 	}
 }
 

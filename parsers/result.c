@@ -1,0 +1,368 @@
+/* result.c - a run's results as structs, and their strings. */
+#include "result.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ingest/decode.h"
+#include "doc.h"
+
+/* ------------------------------------------------------------ strings */
+
+/* Strings are copied into chunks that never move; a string longer than
+ * a chunk's share gets a chunk of its own. */
+#define STRS_CHUNK ((size_t)16 << 10)
+
+struct strs_chunk {
+	struct strs_chunk *next;
+	char data[];
+};
+
+struct bl_strs {
+	struct strs_chunk *chunks;
+	char *p;
+	size_t left;
+};
+
+static struct bl_strs *strs_new(void)
+{
+	return calloc(1, sizeof(struct bl_strs));
+}
+
+static void strs_free(struct bl_strs *st)
+{
+	if (!st)
+		return;
+	for (struct strs_chunk *c = st->chunks, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(st);
+}
+
+const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
+{
+	if (!st || n == SIZE_MAX)
+		return NULL;
+	if (n + 1 > st->left) {
+		size_t size = n + 1 > STRS_CHUNK / 4 ? n + 1 : STRS_CHUNK;
+		struct strs_chunk *c = malloc(sizeof *c + size);
+		if (!c)
+			return NULL;
+		if (size == STRS_CHUNK || !st->chunks) {
+			c->next = st->chunks;
+			st->chunks = c;
+			st->p = c->data;
+			st->left = size;
+		} else {
+			/* a long string: its own chunk, behind the current one */
+			c->next = st->chunks->next;
+			st->chunks->next = c;
+			if (n)
+				memcpy(c->data, s, n);
+			c->data[n] = '\0';
+			return c->data;
+		}
+	}
+	char *d = st->p;
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	st->p += n + 1;
+	st->left -= n + 1;
+	return d;
+}
+
+/* ------------------------------------------------------------ the list */
+
+void bl_results_init(struct bl_results *rs)
+{
+	memset(rs, 0, sizeof *rs);
+}
+
+void bl_results_free(struct bl_results *rs)
+{
+	for (size_t i = 0; i < rs->nblocks; i++)
+		free(rs->blocks[i]);
+	free(rs->blocks);
+	strs_free(rs->strs);
+	memset(rs, 0, sizeof *rs);
+}
+
+struct bl_result *bl_results_add(struct bl_results *rs)
+{
+	if (!rs->strs && !(rs->strs = strs_new()))
+		return NULL;
+	if (rs->n == rs->nblocks * BL_RESULTS_BLOCK) {
+		struct bl_result **v = realloc(rs->blocks, (rs->nblocks + 1) * sizeof *v);
+		if (!v)
+			return NULL;
+		rs->blocks = v;
+		if (!(v[rs->nblocks] = malloc(BL_RESULTS_BLOCK * sizeof **v)))
+			return NULL;
+		rs->nblocks++;
+	}
+	struct bl_result *r = bl_results_at(rs, rs->n++);
+	r->metric = r->unit = r->raw = NULL;
+	r->value = NAN;
+	r->flags = 0;
+	r->ncoord = 0;
+	r->strs = rs->strs;
+	return r;
+}
+
+/* Copies result `from` into `to` (a new result of another list). */
+static void copy_result(struct bl_result *to, const struct bl_result *from)
+{
+	struct bl_strs *st = to->strs;
+	to->metric = from->metric ? bl_strs_copy(st, from->metric, strlen(from->metric)) : NULL;
+	to->unit = from->unit ? bl_strs_copy(st, from->unit, strlen(from->unit)) : NULL;
+	to->raw = from->raw ? bl_strs_copy(st, from->raw, strlen(from->raw)) : NULL;
+	to->value = from->value;
+	to->flags = from->flags;
+	to->ncoord = 0;
+	for (unsigned k = 0; k < from->ncoord; k++)
+		bl_result_set_coord(to, &from->coord[k]);
+}
+
+int bl_results_drop_front(struct bl_results *rs, size_t n)
+{
+	if (n > rs->n)
+		n = rs->n;
+	struct bl_results rest;
+	bl_results_init(&rest);
+	for (size_t i = n; i < rs->n; i++) {
+		struct bl_result *r = bl_results_add(&rest);
+		if (!r) {
+			bl_results_free(&rest);
+			return -1;
+		}
+		copy_result(r, bl_results_at(rs, i));
+	}
+	bl_results_free(rs);
+	*rs = rest;
+	return 0;
+}
+
+struct bl_result *bl_results_find(const struct bl_results *rs, const char *metric)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct bl_result *r = bl_results_at(rs, i);
+		if (r->metric && strcmp(r->metric, metric) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ members */
+
+bool bl_json_string_ok(const char *s, size_t n)
+{
+	const char *z;
+	while ((z = memchr(s, 0, n)) != NULL) {
+		if (!bl_utf8_valid(s, (size_t)(z - s)))
+			return false;
+		n -= (size_t)(z - s) + 1;
+		s = z + 1;
+	}
+	return bl_utf8_valid(s, n);
+}
+
+/* s as a string of the document: a copy, or NULL when not UTF-8. */
+static const char *doc_string(struct bl_result *r, const char *s, size_t n)
+{
+	if (!s || !bl_json_string_ok(s, n))
+		return NULL;
+	return bl_strs_copy(r->strs, s, n);
+}
+
+void bl_result_set_metric(struct bl_result *r, const char *metric)
+{
+	r->metric = metric ? doc_string(r, metric, strlen(metric)) : NULL;
+}
+
+/* The slot of `key`: its own, or a new one at the end (NULL when full). */
+static struct bl_coord *slot(struct bl_result *r, const char *key)
+{
+	for (unsigned k = 0; k < r->ncoord; k++)
+		if (r->coord[k].key == key || strcmp(r->coord[k].key, key) == 0)
+			return &r->coord[k];
+	if (r->ncoord == BL_COORDS_MAX)
+		return NULL;
+	struct bl_coord *c = &r->coord[r->ncoord++];
+	c->key = key;
+	return c;
+}
+
+void bl_result_set_int(struct bl_result *r, const char *key, long long v)
+{
+	struct bl_coord *c = slot(r, key);
+	if (c) {
+		c->type = BL_VAL_INT;
+		c->v.i = v;
+	}
+}
+
+void bl_result_set_real(struct bl_result *r, const char *key, double v)
+{
+	/* jansson has no real for what is not finite: the set fails, the
+	 * member stays as it was */
+	if (!isfinite(v))
+		return;
+	struct bl_coord *c = slot(r, key);
+	if (c) {
+		c->type = BL_VAL_REAL;
+		c->v.d = v;
+	}
+}
+
+void bl_result_set_bool(struct bl_result *r, const char *key, bool v)
+{
+	struct bl_coord *c = slot(r, key);
+	if (c)
+		c->type = v ? BL_VAL_TRUE : BL_VAL_FALSE;
+}
+
+void bl_result_set_null(struct bl_result *r, const char *key)
+{
+	struct bl_coord *c = slot(r, key);
+	if (c)
+		c->type = BL_VAL_NULL;
+}
+
+void bl_result_set_strn(struct bl_result *r, const char *key, const char *s, size_t n)
+{
+	const char *copy = doc_string(r, s, n);
+	if (!copy || n > UINT_MAX) {
+		/* jansson leaves out a member whose string it refuses, and a
+		 * set that fails leaves the old value */
+		return;
+	}
+	struct bl_coord *c = slot(r, key);
+	if (c) {
+		c->type = BL_VAL_STR;
+		c->v.s = copy;
+		c->len = (unsigned)n;
+	}
+}
+
+void bl_result_set_str(struct bl_result *r, const char *key, const char *s)
+{
+	if (s)
+		bl_result_set_strn(r, key, s, strlen(s));
+}
+
+void bl_result_set_coord(struct bl_result *r, const struct bl_coord *from)
+{
+	if (from->type == BL_VAL_STR) {
+		bl_result_set_strn(r, from->key, from->v.s, from->len);
+		return;
+	}
+	struct bl_coord *c = slot(r, from->key);
+	if (c)
+		*c = *from;
+}
+
+void bl_result_del(struct bl_result *r, const char *key)
+{
+	for (unsigned k = 0; k < r->ncoord; k++)
+		if (strcmp(r->coord[k].key, key) == 0) {
+			memmove(&r->coord[k], &r->coord[k + 1],
+				(r->ncoord - k - 1) * sizeof r->coord[0]);
+			r->ncoord--;
+			return;
+		}
+}
+
+const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key)
+{
+	for (unsigned k = 0; k < r->ncoord; k++)
+		if (r->coord[k].key == key || strcmp(r->coord[k].key, key) == 0)
+			return &r->coord[k];
+	return NULL;
+}
+
+long long bl_result_int(const struct bl_result *r, const char *key, long long dflt)
+{
+	const struct bl_coord *c = bl_result_get(r, key);
+	return c && c->type == BL_VAL_INT ? c->v.i : dflt;
+}
+
+const char *bl_result_str(const struct bl_result *r, const char *key)
+{
+	const struct bl_coord *c = bl_result_get(r, key);
+	return c && c->type == BL_VAL_STR ? c->v.s : NULL;
+}
+
+bool bl_value_is_int(double v)
+{
+	return v == floor(v) && fabs(v) < 9007199254740992.0;
+}
+
+bool bl_result_number(const struct bl_result *r, double *v)
+{
+	if ((r->flags & BL_FLAG_NOT_RUN) || !isfinite(r->value))
+		return false;
+	*v = r->value;
+	return true;
+}
+
+size_t bl_flag_names(unsigned flags, const char *names[4])
+{
+	size_t n = 0;
+	if (flags & BL_FLAG_CENSORED)
+		names[n++] = "censored";
+	if (flags & BL_FLAG_APPROXIMATE)
+		names[n++] = "approximate";
+	if (flags & BL_FLAG_COMPUTED)
+		names[n++] = "computed";
+	if (flags & BL_FLAG_NOT_RUN)
+		names[n++] = "not-run";
+	return n;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static json_t *coord_json(const struct bl_coord *c)
+{
+	switch (c->type) {
+	case BL_VAL_NULL: return json_null();
+	case BL_VAL_TRUE: return json_true();
+	case BL_VAL_FALSE: return json_false();
+	case BL_VAL_INT: return json_integer((json_int_t)c->v.i);
+	case BL_VAL_REAL: return json_real(c->v.d);
+	default: return json_stringn(c->v.s, c->len);
+	}
+}
+
+json_t *bl_result_json(const struct bl_result *r)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	if (r->metric)
+		json_object_set_new(o, "metric", json_string(r->metric));
+	double v;
+	json_object_set_new(o, "value",
+			    !bl_result_number(r, &v) ? json_null()
+			    : bl_value_is_int(v)     ? json_integer((json_int_t)v)
+						     : json_real(v));
+	if (r->unit)
+		json_object_set_new(o, "unit", json_string(r->unit));
+	if (r->raw)
+		json_object_set_new(o, "raw", json_string(r->raw));
+	if (r->flags) {
+		const char *names[4];
+		size_t n = bl_flag_names(r->flags, names);
+		json_t *f = json_array();
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(f, json_string(names[i]));
+		json_object_set_new(o, "flags", f);
+	}
+	for (unsigned k = 0; k < r->ncoord; k++)
+		json_object_set_new(o, r->coord[k].key, coord_json(&r->coord[k]));
+	return o;
+}

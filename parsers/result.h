@@ -1,0 +1,116 @@
+/* result.h - a run's results: each measured number with its unit, the
+ * text it was printed as, and the coordinates that place it (an iozone
+ * cell's file_size and record_size, a zpool sample's vdev and number).
+ *
+ * Results are plain structs, written to the document as they are
+ * (write.c); a JSON tree is made of them only where one is asked for
+ * (bl_result_json). A dense stream of tool output has several results per
+ * line: a tree of a dozen objects for each cost more than finding them.
+ *
+ * A string kept by a result is copied into its list's string store; the
+ * keys of coordinates are kept by pointer and must be string literals.
+ * A string that is not valid UTF-8 is left out (a coordinate, the
+ * metric, the unit) or stands as U+FFFD (raw), as jansson's json_string
+ * would have it. */
+#ifndef BL_RESULT_H
+#define BL_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum bl_val_type { BL_VAL_NULL, BL_VAL_TRUE, BL_VAL_FALSE, BL_VAL_INT, BL_VAL_REAL, BL_VAL_STR };
+
+/* One coordinate: "file_size": 65536, "vdev": "tank/mirror-0/ada1". */
+struct bl_coord {
+	const char *key; /* a string literal */
+	union {
+		long long i;
+		double d;
+		const char *s; /* NUL-terminated; may hold NUL bytes before len */
+	} v;
+	unsigned len;       /* BL_VAL_STR: bytes of s */
+	unsigned char type; /* enum bl_val_type */
+};
+
+#define BL_COORDS_MAX 16
+
+struct bl_strs;
+
+struct bl_result {
+	const char *metric, *unit; /* NULL: left out (not UTF-8) */
+	const char *raw;           /* the printed text, or NULL */
+	double value;              /* NAN, or BL_FLAG_NOT_RUN: null */
+	unsigned flags;            /* BL_FLAG_* (doc.h) */
+	unsigned ncoord;
+	struct bl_coord coord[BL_COORDS_MAX];
+	struct bl_strs *strs; /* where the result's strings are kept */
+};
+
+/* The results of one run, in order. A result stays where it is while
+ * more are added: the pointer bl_results_add gives stays valid until the
+ * list is freed or its front dropped. */
+#define BL_RESULTS_BLOCK 64
+struct bl_results {
+	struct bl_result **blocks;
+	size_t n, nblocks;
+	struct bl_strs *strs;
+};
+
+void bl_results_init(struct bl_results *rs);
+void bl_results_free(struct bl_results *rs);
+static inline size_t bl_results_count(const struct bl_results *rs) { return rs->n; }
+static inline struct bl_result *bl_results_at(const struct bl_results *rs, size_t i)
+{
+	return &rs->blocks[i / BL_RESULTS_BLOCK][i % BL_RESULTS_BLOCK];
+}
+/* A new result at the end (metric, unit and raw NULL, value NAN), or
+ * NULL when memory ran out. */
+struct bl_result *bl_results_add(struct bl_results *rs);
+/* Drops the first n results: the others move to new storage (pointers to
+ * them are no longer valid) with their strings, so that a long stream
+ * keeps only what it has not handed over. 0, or -1 when memory ran out
+ * (nothing changed). */
+int bl_results_drop_front(struct bl_results *rs, size_t n);
+
+/* The first result named `metric`, or NULL. */
+struct bl_result *bl_results_find(const struct bl_results *rs, const char *metric);
+
+/* Setters. The value replaces that of a coordinate of the same key, in
+ * its place; a new key goes after the others. */
+void bl_result_set_metric(struct bl_result *r, const char *metric);
+void bl_result_set_int(struct bl_result *r, const char *key, long long v);
+void bl_result_set_real(struct bl_result *r, const char *key, double v);
+void bl_result_set_bool(struct bl_result *r, const char *key, bool v);
+void bl_result_set_null(struct bl_result *r, const char *key);
+void bl_result_set_str(struct bl_result *r, const char *key, const char *s);
+void bl_result_set_strn(struct bl_result *r, const char *key, const char *s, size_t n);
+/* Copies coordinate c (from any result) into r. */
+void bl_result_set_coord(struct bl_result *r, const struct bl_coord *c);
+void bl_result_del(struct bl_result *r, const char *key);
+
+/* Getters: the coordinate, or NULL. */
+const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key);
+/* The coordinate's integer; `dflt` when it is missing or not an integer. */
+long long bl_result_int(const struct bl_result *r, const char *key, long long dflt);
+/* The coordinate's string, or NULL. */
+const char *bl_result_str(const struct bl_result *r, const char *key);
+/* Whether the value is a number in the document (not null), and it. */
+bool bl_result_number(const struct bl_result *r, double *v);
+/* How the value is written: an integer when whole and exact in a double,
+ * else a real; null (false) when not run or not finite. */
+bool bl_value_is_int(double v);
+
+/* Whether jansson takes s[0, n) as a string: UTF-8 (NUL bytes too). */
+bool bl_json_string_ok(const char *s, size_t n);
+/* A copy of s into the store (NUL-terminated), or NULL. */
+const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);
+
+/* The result as a JSON object (new reference), the members in the order
+ * the document has them: metric, value, unit, raw, flags, coordinates. */
+json_t *bl_result_json(const struct bl_result *r);
+/* The names of the flags set in `flags`, in the document's order: fills
+ * names[] (at most 4) and returns their number. */
+size_t bl_flag_names(unsigned flags, const char *names[4]);
+
+#endif
