@@ -158,13 +158,12 @@ struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double v
 		return NULL;
 	bl_result_set_metric(r, metric);
 	r->value = value;
-	r->unit = unit && bl_json_string_ok(unit, strlen(unit))
-			  ? bl_strs_copy(r->strs, unit, strlen(unit))
-			  : NULL;
+	r->unit = unit ? bl_strs_doc_copy(r->strs, unit, strlen(unit)) : NULL;
 	if (raw) {
-		size_t n = strlen(raw);
 		/* what is not UTF-8 was printed, but cannot be shown */
-		r->raw = bl_json_string_ok(raw, n) ? bl_strs_copy(r->strs, raw, n) : "\xEF\xBF\xBD";
+		r->raw = bl_strs_doc_copy(r->strs, raw, strlen(raw));
+		if (!r->raw)
+			r->raw = "\xEF\xBF\xBD";
 	}
 	r->flags = flags;
 	return r;

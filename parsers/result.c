@@ -21,11 +21,29 @@ struct strs_chunk {
 	char data[];
 };
 
+/* The strings copied last: a stream's results repeat their names, units
+ * and vdevs, which are then kept once. */
+#define STRS_RECENT 8
+
 struct bl_strs {
 	struct strs_chunk *chunks;
 	char *p;
 	size_t left;
+	struct {
+		const char *s;
+		size_t n;
+	} recent[STRS_RECENT];
+	unsigned next;
 };
+
+/* A copy of s kept lately, or NULL. */
+static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n)
+{
+	for (unsigned k = 0; k < STRS_RECENT; k++)
+		if (st->recent[k].n == n && st->recent[k].s && memcmp(st->recent[k].s, s, n) == 0)
+			return st->recent[k].s;
+	return NULL;
+}
 
 static struct bl_strs *strs_new(void)
 {
@@ -47,6 +65,9 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 {
 	if (!st || n == SIZE_MAX)
 		return NULL;
+	const char *seen = strs_recent(st, s, n);
+	if (seen)
+		return seen;
 	if (n + 1 > st->left) {
 		size_t size = n + 1 > STRS_CHUNK / 4 ? n + 1 : STRS_CHUNK;
 		struct strs_chunk *c = malloc(sizeof *c + size);
@@ -73,6 +94,9 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 	d[n] = '\0';
 	st->p += n + 1;
 	st->left -= n + 1;
+	st->recent[st->next].s = d;
+	st->recent[st->next].n = n;
+	st->next = (st->next + 1) % STRS_RECENT;
 	return d;
 }
 
@@ -171,12 +195,19 @@ bool bl_json_string_ok(const char *s, size_t n)
 	return bl_utf8_valid(s, n);
 }
 
-/* s as a string of the document: a copy, or NULL when not UTF-8. */
+const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n)
+{
+	if (!st || !s)
+		return NULL;
+	const char *seen = strs_recent(st, s, n);
+	if (seen)
+		return seen;
+	return bl_json_string_ok(s, n) ? bl_strs_copy(st, s, n) : NULL;
+}
+
 static const char *doc_string(struct bl_result *r, const char *s, size_t n)
 {
-	if (!s || !bl_json_string_ok(s, n))
-		return NULL;
-	return bl_strs_copy(r->strs, s, n);
+	return bl_strs_doc_copy(r->strs, s, n);
 }
 
 void bl_result_set_metric(struct bl_result *r, const char *metric)
@@ -188,7 +219,8 @@ void bl_result_set_metric(struct bl_result *r, const char *metric)
 static struct bl_coord *slot(struct bl_result *r, const char *key)
 {
 	for (unsigned k = 0; k < r->ncoord; k++)
-		if (r->coord[k].key == key || strcmp(r->coord[k].key, key) == 0)
+		if (r->coord[k].key == key ||
+		    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
 			return &r->coord[k];
 	if (r->ncoord == BL_COORDS_MAX)
 		return NULL;

@@ -105,6 +105,9 @@ bool bl_value_is_int(double v);
 bool bl_json_string_ok(const char *s, size_t n);
 /* A copy of s into the store (NUL-terminated), or NULL. */
 const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);
+/* The same for a string of the document: NULL when jansson would refuse
+ * it (bl_json_string_ok). */
+const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n);
 
 /* The result as a JSON object (new reference), the members in the order
  * the document has them: metric, value, unit, raw, flags, coordinates. */

@@ -93,9 +93,9 @@ bool bl_parse_double(const char *s, size_t len, bool comma_ok, double *out,
 	}
 	double v = (double)mant;
 	if (scale > 0)
-		v *= pow(10.0, scale);
+		v *= bl_pow10(scale);
 	else if (scale < 0)
-		v /= pow(10.0, -scale);
+		v /= bl_pow10(-scale);
 	if (!isfinite(v))
 		return false;
 	*out = neg ? -v : v;

@@ -6,6 +6,7 @@
 #ifndef BL_UNITS_H
 #define BL_UNITS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,5 +42,15 @@ bool bl_unit_multiplier(const char *s, size_t len, double *out);
 
 /* True if the whole span is ASCII whitespace (or empty). */
 bool bl_is_blank(const char *s, size_t len);
+
+/* 10^k: exact from a table for 0 <= k <= 22 (every power of ten a double
+ * holds exactly), pow() beyond; the same value pow(10, k) gives. */
+static inline double bl_pow10(int k)
+{
+	static const double p[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	return k >= 0 && k <= 22 ? p[k] : pow(10.0, k);
+}
 
 #endif

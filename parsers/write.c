@@ -10,13 +10,13 @@
  * the bytes against jansson's for every corpus document. */
 #include "benchlog.h"
 
-#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "find.h"
+#include "numfmt.h"
 #include "system.h"
 
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */
@@ -73,7 +73,7 @@ static inline void put(struct out *o, const char *s, size_t n)
 
 /* A newline and the indentation of `depth`, or a space between members
  * when not compact and not indented (jansson's dump_indent). */
-static void indent(struct out *o, unsigned depth, bool space)
+static inline void indent(struct out *o, unsigned depth, bool space)
 {
 	static const char spaces[] = "                                ";
 	unsigned n = (unsigned)(o->flags & JSON_MAX_INDENT) * depth;
@@ -105,15 +105,31 @@ static inline bool escape_in8(uint64_t w)
  * JSON_ESCAPE_SLASH: '"', '\\' and control characters escaped, the rest
  * (valid UTF-8, as jansson keeps its strings) as is. Most strings need
  * no escape: they are passed 8 bytes a step. */
+static inline bool plain_byte(unsigned char c)
+{
+	return c >= 0x20 && c != '"' && c != '\\';
+}
+
 static void string(struct out *o, const char *s, size_t n)
 {
-	put(o, "\"", 1);
 	size_t from = 0, i = 0;
 	for (uint64_t w; i + 8 <= n; i += 8) {
 		memcpy(&w, s + i, 8);
 		if (escape_in8(w))
 			break;
 	}
+	while (i < n && plain_byte((unsigned char)s[i]))
+		i++;
+	if (i == n && n + 2 <= OUTBUF - o->n && !o->err) {
+		/* nothing to escape, and room: one copy */
+		char *d = o->buf + o->n;
+		d[0] = '"';
+		memcpy(d + 1, s, n);
+		d[n + 1] = '"';
+		o->n += n + 2;
+		return;
+	}
+	put(o, "\"", 1);
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
@@ -140,53 +156,20 @@ static void string(struct out *o, const char *s, size_t n)
 
 static void integer(struct out *o, json_int_t v)
 {
-	char buf[24], *p = buf + sizeof buf;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	put(o, p, (size_t)(buf + sizeof buf - p));
+	char b[BL_NUM_MAX];
+	put(o, b, bl_fmt_int((long long)v, b));
 }
 
-/* A real as jansson writes it (its dtostr): printf's "%.*g" at the
- * precision of JSON_REAL_PRECISION in the flags (17 without), the
- * locale's decimal point as '.', ".0" after a number with neither a point
- * nor an exponent, and the exponent without '+' and leading zeros
- * ("1e+20" -> "1e20", "2.5e-07" -> "2.5e-7"). Through json_dump_callback
- * each real cost 3,500 instructions. golden.c compares the bytes with
+/* A real as jansson writes it (numfmt.c): through json_dump_callback
+ * each cost 3,500 instructions. golden.c compares the bytes with
  * jansson's for every corpus document. */
 static void real(struct out *o, double v)
 {
-	char b[64];
-	int prec = (int)((o->flags >> 11) & 0x1F);
-	int r = snprintf(b, sizeof b - 3, "%.*g", prec ? prec : 17, v);
-	if (r < 0 || (size_t)r >= sizeof b - 3) {
+	char b[BL_NUM_MAX];
+	size_t n = bl_fmt_real(v, (int)((o->flags >> 11) & 0x1F), b);
+	if (!n) {
 		o->err = -1;
 		return;
-	}
-	size_t n = (size_t)r;
-	const char point = *localeconv()->decimal_point;
-	char *dot = point == '.' ? NULL : memchr(b, point, n);
-	if (dot)
-		*dot = '.';
-	char *e = memchr(b, 'e', n);
-	if (!e && !memchr(b, '.', n)) {
-		b[n++] = '.';
-		b[n++] = '0';
-	}
-	if (e) {
-		char *from = e + 1, *to = e + 2;
-		if (*from == '-')
-			from++;
-		while (to < b + n && *to == '0')
-			to++;
-		if (to != from) {
-			memmove(from, to, (size_t)(b + n - to));
-			n -= (size_t)(to - from);
-		}
 	}
 	put(o, b, n);
 }
@@ -264,7 +247,22 @@ static void value(struct out *o, json_t *v, unsigned depth)
 
 static void key(struct out *o, const char *k)
 {
-	string(o, k, strlen(k));
+	size_t n = strlen(k);
+	size_t i = 0;
+	while (i < n && plain_byte((unsigned char)k[i]))
+		i++;
+	if (i == n && n + 4 <= OUTBUF - o->n && !o->err) {
+		/* a name of the schema: "name": in one copy */
+		char *d = o->buf + o->n;
+		d[0] = '"';
+		memcpy(d + 1, k, n);
+		d[n + 1] = '"';
+		d[n + 2] = ':';
+		d[n + 3] = ' ';
+		o->n += n + ((o->flags & JSON_COMPACT) ? 3 : 4);
+		return;
+	}
+	string(o, k, n);
 	if (o->flags & JSON_COMPACT)
 		put(o, ":", 1);
 	else

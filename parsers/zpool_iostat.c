@@ -325,7 +325,8 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		bool plain = !dash && vals[i].n < sizeof raw;
 		/* keep the printed text where it was scaled, rounded or a dash */
 		if (plain) {
-			snprintf(raw, sizeof raw, "%.*s", (int)vals[i].n, vals[i].s);
+			memcpy(raw, vals[i].s, vals[i].n);
+			raw[vals[i].n] = '\0';
 			char last = raw[vals[i].n - 1];
 			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
 		}

@@ -65,7 +65,7 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 		const char *p = memchr(units, u[0], 6);
 		if (!p)
 			return false;
-		mult = pow(1024.0, (double)(p - units + 1));
+		mult = ldexp(1.0, 10 * (int)(p - units + 1));
 	} else if (ul != 0) {
 		return false;
 	}

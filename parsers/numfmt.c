@@ -1,0 +1,115 @@
+/* numfmt.c - numbers as jansson writes them into a document.
+ *
+ * Most reals in tool output are short decimals ("67.255574", "0.029"):
+ * printf formatting each cost more than the rest of writing its result.
+ * Those are written from their digits (real_plain); printf remains for
+ * the others, and test_numfmt compares the two on millions of values. */
+#include "numfmt.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX])
+{
+	char tmp[24], *p = tmp + sizeof tmp;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	size_t n = (size_t)(tmp + sizeof tmp - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+/* v as "%.{prec}g" prints it, when that is a plain decimal: v is the
+ * double nearest to m / 10^k for an integer m of at most prec digits
+ * (the least such k), so printing it to prec digits gives m's digits
+ * back, and 1e-4 <= |v| < 10^prec keeps printf from an exponent. That
+ * holds for prec <= 15: a double is within 1.2e-16 of m / 10^k, far
+ * inside the rounding interval of the prec-th digit. 0: not plain. */
+static size_t real_plain(double v, int prec, char *buf)
+{
+	double a = fabs(v);
+	if (prec > 15 || !(a >= 1e-4) || !(a < bl_pow10(prec)))
+		return 0;
+	for (int k = 0; k <= prec; k++) {
+		double m = nearbyint(a * bl_pow10(k));
+		if (m >= 1e15)
+			return 0;
+		if (m / bl_pow10(k) != a)
+			continue;
+		char digits[BL_NUM_MAX];
+		size_t nd = bl_fmt_int((long long)m, digits);
+		if (nd > (size_t)prec)
+			return 0;
+		size_t n = 0;
+		if (v < 0)
+			buf[n++] = '-';
+		if ((size_t)k >= nd) {
+			/* 0.00123 */
+			buf[n++] = '0';
+			buf[n++] = '.';
+			for (size_t z = nd; z < (size_t)k; z++)
+				buf[n++] = '0';
+			memcpy(buf + n, digits, nd);
+			return n + nd;
+		}
+		memcpy(buf + n, digits, nd - (size_t)k);
+		n += nd - (size_t)k;
+		buf[n++] = '.';
+		if (k == 0) {
+			buf[n++] = '0';
+			return n;
+		}
+		memcpy(buf + n, digits + nd - (size_t)k, (size_t)k);
+		return n + (size_t)k;
+	}
+	return 0;
+}
+
+static size_t real_printf(double v, int prec, char *b)
+{
+	int r = snprintf(b, BL_NUM_MAX - 3, "%.*g", prec, v);
+	if (r < 0 || (size_t)r >= BL_NUM_MAX - 3)
+		return 0;
+	size_t n = (size_t)r;
+	const char point = *localeconv()->decimal_point;
+	char *dot = point == '.' ? NULL : memchr(b, point, n);
+	if (dot)
+		*dot = '.';
+	char *e = memchr(b, 'e', n);
+	if (!e && !memchr(b, '.', n)) {
+		b[n++] = '.';
+		b[n++] = '0';
+	}
+	if (e) {
+		char *from = e + 1, *to = e + 2;
+		if (*from == '-')
+			from++;
+		while (to < b + n && *to == '0')
+			to++;
+		if (to != from) {
+			memmove(from, to, (size_t)(b + n - to));
+			n -= (size_t)(to - from);
+		}
+	}
+	return n;
+}
+
+size_t bl_fmt_real(double v, int prec, char buf[BL_NUM_MAX])
+{
+	if (!isfinite(v))
+		return 0;
+	if (!prec)
+		prec = 17;
+	size_t n = real_plain(v, prec, buf);
+	return n ? n : real_printf(v, prec, buf);
+}

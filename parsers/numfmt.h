@@ -1,0 +1,20 @@
+/* numfmt.h - numbers as jansson writes them into a document. */
+#ifndef BL_NUMFMT_H
+#define BL_NUMFMT_H
+
+#include <stddef.h>
+
+/* Room for any number these write. */
+#define BL_NUM_MAX 64
+
+/* An integer in decimal: "-12". Returns its length (no NUL written). */
+size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX]);
+
+/* A real as jansson's dump writes it with JSON_REAL_PRECISION(prec) (17
+ * when prec is 0): printf's "%.*g", a '.' whatever the locale, ".0" after
+ * a number with neither a point nor an exponent, the exponent without '+'
+ * and leading zeros ("1e+20" -> "1e20", "2.5e-07" -> "2.5e-7"). Returns
+ * its length (no NUL written), or 0 for what is not finite. */
+size_t bl_fmt_real(double v, int prec, char buf[BL_NUM_MAX]);
+
+#endif

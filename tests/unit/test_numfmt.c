@@ -1,0 +1,83 @@
+/* test_numfmt.c - numbers written as jansson writes them (parsers/numfmt.c):
+ * the digits of short decimals against printf's "%.15g" through jansson's
+ * own dump, over decimals of every length and scale, random doubles and
+ * the edges of the plain notation. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../../parsers/numfmt.h"
+#include "check.h"
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+static unsigned long long next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int bad;
+
+/* bl_fmt_real(v) is what jansson's dump writes for json_real(v). */
+static void same_as_jansson(double v, int prec)
+{
+	json_t *j = json_real(v);
+	char *want = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(prec));
+	char got[BL_NUM_MAX + 1];
+	size_t n = bl_fmt_real(v, prec, got);
+	got[n] = '\0';
+	if (!want || strcmp(want, got) != 0) {
+		if (bad++ < 10)
+			printf("  %.17g prec %d: got %s, want %s\n", v, prec, got, want ? want : "-");
+	}
+	free(want);
+	json_decref(j);
+}
+
+int main(void)
+{
+	char buf[BL_NUM_MAX + 1];
+	buf[bl_fmt_int(-9223372036854775807LL - 1, buf)] = '\0';
+	CHECK(strcmp(buf, "-9223372036854775808") == 0);
+	buf[bl_fmt_int(0, buf)] = '\0';
+	CHECK(strcmp(buf, "0") == 0);
+	CHECK(bl_fmt_real(NAN, 15, buf) == 0 && bl_fmt_real(INFINITY, 15, buf) == 0);
+
+	static const double edges[] = {0.0, -0.0, 1e-4, 9.9999e-5, 1e-5, 0.00012, 1.0, 10.0,
+				       100000000000000.0, 999999999999999.0, 1e15, 1e16,
+				       123456789012345.6, 0.1, 0.3, 67.255574, 9.5351e-05,
+				       2097152000.0, 1.5e300, 5e-324, 4.4e9, 31181832.0,
+				       0.029, 6.422, 1.0 / 3.0, 2.0 / 3.0, 1e-4 * 3};
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+		for (int prec = 1; prec <= 17; prec++) {
+			same_as_jansson(edges[i], prec);
+			same_as_jansson(-edges[i], prec);
+		}
+	/* decimals as tools print them: up to 16 digits, the point anywhere */
+	for (int i = 0; i < 400000; i++) {
+		int digits = 1 + (int)(next() % 16), point = (int)(next() % 22) - 4;
+		unsigned long long m = next() % 10000000000000000ULL;
+		for (int d = digits; d < 16; d++)
+			m /= 10;
+		char s[64];
+		snprintf(s, sizeof s, "%llue%d", m, point - digits);
+		double v = strtod(s, NULL);
+		same_as_jansson(v, 15);
+		if (i % 8 == 0)
+			same_as_jansson(v, 1 + (int)(next() % 17));
+	}
+	/* any double */
+	for (int i = 0; i < 200000; i++) {
+		uint64_t bits = next();
+		double v;
+		memcpy(&v, &bits, sizeof v);
+		if (isfinite(v))
+			same_as_jansson(v, 15);
+	}
+	CHECK(bad == 0);
+	return CHECK_DONE();
+}
