@@ -4,25 +4,31 @@
 usage: bench.py BENCHLOG [--scale F] [--runner RSS_RUN]
 
 Generates its inputs under build/bench/ (never committed; regenerated when
-this script changes), runs `benchlog parse --jsonl -q` over each, and runs
-the same input through `grep -cE` over the anchors of every tool (the floor
-any scanner pays) and, where installed, a peer tool, in the same run, so the
+this script, tests/zpool_stream.py or a corpus case changes), runs
+`benchlog parse --jsonl -q` over each, and runs the same file through
+`grep -cE` over the anchors of every tool (the floor any scanner pays) and
+through `cat` (the floor of reading it at all), in the same run, so the
 ratios hold on whatever machine this runs. Prints one table.
 
-Inputs:
-  archive.mbox  >= 500 MB mail archive: mostly prose, ~1% benchmark blocks of
-                every tool (dd BSD/GNU, csh and bash time, bonnie/bonnie++,
-                iozone, diskinfo, zpool iostat), some messages quoted-printable
-  dense.txt     tool output and nothing else
-  flat.txt      one 100 MB line: a post whose newlines an archive dropped
+The workloads of issue 17:
+  W1 w1-archive.mbox  ~520 MB mail archive of ~100,000 messages: 5% carry
+                      one corpus input (tool output, see plain_tool_output),
+                      the rest are 2-8 KB of prose; 10% quoted-printable.
+                      Parsed with one job, then with --jobs 2.
+  W2 w2-tools.txt     ~105 MB of tool output only: the plain-text corpus
+                      inputs, shuffled, back to back.
+  W3 zpool-stream.txt a 21 MB `zpool iostat -v` stream: one run of
+                      every sample
+Other rows:
+  flat.txt      one 100 MB line (W1's first messages with their newlines
+                dropped), and its first half, for linear time
   chart         a 100-bar chart, PNG, SVG and PDF, once `benchlog chart` exists
   time1.txt     one report of GNU /usr/bin/time, read by benchlog and by the
                 peer, Debian's `jc --time` (which reads no other `time` format)
 
-Block templates are copied at generation time from real captures: the
-samples in ../shared/samples and the posts in ../shared/seeds (when present),
-and bash's own `time` output. Big files are written by repeating one
-generated chunk, so generation takes seconds.
+Generation takes seconds: W1's prose is a pool of bodies drawn again and
+again (each message its own headers), W2 one chunk written again and
+again; everything is seeded.
 """
 import argparse
 import filecmp
@@ -42,72 +48,81 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import zpool_stream  # noqa: E402 (tests/zpool_stream.py)
-SHARED = ROOT.parent / "shared"
+CORPUS = ROOT / "corpus"
 OUT = ROOT / "build" / "bench"
 
-# The anchors of every tool, as one alternation (the brief of issue 9).
+# The anchors of every tool, as one alternation (issue 17), run as
+# `LC_ALL=C grep -cE GREP_ANCHORS FILE`.
 GREP_ANCHORS = ("bytes transferred|records in|Sequential Output|"
-                "capacity +operations|Seek times|Iozone|real")
+                "capacity +operations|Seek times|Iozone|real[[:space:]]")
 
 MB = 1 << 20
+RSS_GOAL_MB = 64
 
-# ------------------------------------------------------------------ templates
+# ------------------------------------------------------------- corpus inputs
 
-# Used only when ../shared is absent: the formats, reproduced exactly.
-FALLBACK = {
-    "dd-bsd": ("srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n"
-               "2000+0 records in\n2000+0 records out\n"
-               "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n"
-               "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n"),
-    "dd-gnu": ("$ dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\n"
-               "64+0 records in\n64+0 records out\n"
-               "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n"),
-}
+# The RFC 822 fields benchlog counts when it decides that a text starts
+# with a mail's headers (ingest/rfc822.c), two of them being enough.
+MAIL_FIELD = re.compile(rb"^(from|to|subject|date|message-id|received|return-path|"
+                        rb"mime-version|content-type|reply-to|cc|delivered-to|x-mailer|"
+                        rb"user-agent|in-reply-to|references|sender):", re.I)
 
 
-def sample_blocks(path):
-    """Blocks of a ../shared/samples capture: '$ command' then the
-    STDOUT/STDERR text, as a user would paste them."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    blocks = []
-    for part in re.split(r"\n=+\n", text):
-        m = re.search(r"^\$ (.*)$", part, re.M)
-        if not m:
-            continue
-        body = []
-        for sec in re.finditer(r"^----- STD(?:OUT|ERR) -----\n(.*?)(?=^----- STD|\Z)",
-                               part, re.M | re.S):
-            if sec.group(1).strip():
-                body.append(sec.group(1).rstrip("\n") + "\n")
-        if body:
-            blocks.append("$ " + m.group(1) + "\n" + "".join(body))
-    return blocks
+def plain_tool_output(data):
+    """None when a corpus input is plain text, tool output as a user pasted
+    it (with whatever prose, prompts and "> " quoting came with it), else
+    why not.
 
-
-def seed_region(path, start_re, end_re):
-    """The lines of a seed post from the first line matching start_re to
-    the next line matching end_re, inclusive."""
-    if not path.exists():
-        return None
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    for i, line in enumerate(lines):
-        if re.search(start_re, line):
-            for j in range(i, min(i + 60, len(lines))):
-                if re.search(end_re, lines[j]):
-                    return "\n".join(lines[i:j + 1]) + "\n"
-    return None
-
-
-def bash_time():
-    """Real output of bash's `time` keyword (a blank line, real/user/sys)."""
+    Chosen by reading the inputs: corpus/ingest holds mail framings (mbox,
+    eml, MIME, base64), quoted-printable, HTML pages, legacy charsets,
+    binary bytes and a post flattened onto one line, which are how an
+    archive stores a post, not what the tool printed; three cases of the
+    tool folders are HTML too (a `<pre>` paste, a blog's `<p>` lines, a
+    page's `&nbsp;` runs). The rules below exclude exactly those 22 of the
+    190 inputs and keep the rest, among them quoted replies, rewrapped
+    lines, a Subject: line copied above a paste, CR progress lines and
+    markdown fences, which are plain text."""
+    if b"\0" in data:
+        return "binary"
     try:
-        r = subprocess.run(["bash", "-c", "time dd if=/dev/zero of=/dev/null bs=64k count=16"],
-                           capture_output=True, text=True, timeout=10)
-        if "real" in r.stderr:
-            return "$ time dd if=/dev/zero of=/dev/null bs=64k count=16\n" + r.stderr
-    except (OSError, subprocess.SubprocessError):
-        pass
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    if re.match(rb"From \S[^\n]*\d\d:\d\d", data):
+        return "mbox"
+    head = data.split(b"\n\n", 1)[0].split(b"\n")
+    if sum(bool(MAIL_FIELD.match(line)) for line in head) >= 2:
+        return "mail headers"
+    if re.search(rb"^(content-type|content-transfer-encoding|mime-version):", data, re.I | re.M):
+        return "MIME"
+    if re.search(rb"<(/?)(p|br|pre|html|head|body|div|span|table|tr|td|b|i|code|font)\b[^>]*>"
+                 rb"|&(nbsp|lt|gt|amp|quot|#\d+);", data, re.I):
+        return "HTML"
+    # "=3D", blanks kept as "=20" at a line end, or UTF-8 as escape pairs;
+    # "count=80" is no escape, and a wrapped iozone line may end in "="
+    if re.search(rb"=3D|=20$|=09$|(=[89A-F][0-9A-F]){2}", data, re.M):
+        return "quoted-printable"
+    if b"\n" not in data.rstrip(b"\n"):
+        return "one line"
     return None
+
+
+def corpus_inputs():
+    """[(case, text, runs its expected.json holds)] of the plain tool
+    output among the corpus inputs, and {case: why} of the others."""
+    kept, left = [], {}
+    for path in sorted(CORPUS.glob("*/*/input")):
+        case = "%s/%s" % (path.parent.parent.name, path.parent.name)
+        data = path.read_bytes()
+        why = plain_tool_output(data)
+        if why:
+            left[case] = why
+            continue
+        exp = json.loads((path.parent / "expected.json").read_text())
+        runs = sum(len(d.get("runs", [])) for d in (exp if isinstance(exp, list) else [exp]))
+        text = data.decode("utf-8")
+        kept.append((case, text if text.endswith("\n") else text + "\n", runs))
+    return kept, left
 
 
 # GNU time 1.9's default report (Debian 12), the fallback when
@@ -129,42 +144,6 @@ def gnu_time_report():
     except (OSError, subprocess.SubprocessError):
         pass
     return GNU_TIME_REPORT
-
-
-def templates():
-    """tool -> list of block texts."""
-    t = {}
-    samples = SHARED / "samples"
-    seeds = SHARED / "seeds"
-
-    def add(tool, block):
-        if block:
-            t.setdefault(tool, []).append(block)
-
-    for name, tool in (("gnu-dd.txt", "dd-gnu"), ("bonniepp-2.00a.txt", "bonnie++"),
-                       ("iozone3-489.txt", "iozone"),
-                       ("zfs-fuse-zpool-iostat.txt", "zpool-iostat")):
-        p = samples / name
-        if not p.exists():
-            continue
-        for b in sample_blocks(p):
-            if tool == "dd-gnu" and "records in" not in b:
-                continue
-            if tool == "zpool-iostat" and "capacity" not in b:
-                continue
-            if tool == "iozone" and len(b) > 16384:
-                continue
-            add(tool, b)
-    s000 = next(iter(sorted(seeds.glob("000_*.txt"))), Path("/nonexistent"))
-    s001 = next(iter(sorted(seeds.glob("001_*.txt"))), Path("/nonexistent"))
-    add("dd-bsd", seed_region(s000, r"^srebrny# time dd", r"\du \d.*io \d+pf"))
-    add("diskinfo", seed_region(s001, r"^#diskinfo -t", r"^\s+inside:"))
-    add("bonnie", seed_region(s001, r"-Sequential Output-", r"^zfs .*0\.5\s*$"))
-    add("time-bash", bash_time())
-    for k, v in FALLBACK.items():
-        if k not in t:
-            t[k] = [v]
-    return t
 
 
 # ---------------------------------------------------------------------- prose
@@ -203,113 +182,175 @@ def prose_paragraph(rnd, sentences):
         else:
             line = line + " " + w if line else w
     lines.append(line)
-    # an mbox never has a body line starting with "From "
-    return "\n".join(">" + x if x.startswith("From ") else x for x in lines) + "\n"
+    return "\n".join(lines) + "\n"
 
 
-def message_body(rnd, tmpl, block_share):
-    """Prose with blocks, about block_share of the bytes in blocks."""
-    parts, prose_bytes, block_bytes = [], 0, 0
-    target = rnd.randint(2000, 12000)
-    tools = sorted(tmpl)
-    while prose_bytes + block_bytes < target:
-        if block_share and block_bytes < block_share * (prose_bytes + block_bytes + 1):
-            tool = rnd.choice(tools)
-            b = rnd.choice(tmpl[tool])
-            parts.append("*** run %d on %s:\n%s\n" % (rnd.randint(1, 99), tool, b))
-            block_bytes += len(b)
-        p = prose_paragraph(rnd, rnd.randint(2, 7))
-        parts.append(p + "\n")
-        prose_bytes += len(p)
-    return "".join(parts), block_bytes
+def prose_body(rnd):
+    """2-8 KB of paragraphs, and where a pasted block would go (a
+    paragraph break near the middle)."""
+    target = rnd.randint(2000, 7700)
+    paras, size = [], 0
+    while size < target:
+        p = prose_paragraph(rnd, rnd.randint(2, 7)) + "\n"
+        paras.append(p)
+        size += len(p)
+    cut = sum(len(p) for p in paras[:max(1, len(paras) // 2)])
+    return "".join(paras), cut
 
 
-def mbox_chunk(rnd, tmpl, size, block_share, qp_share=0.1):
-    out, total, blocks, n = [], 0, 0, 0
-    # Messages with a block are rarer than blocks: most mail is talk.
-    while total < size:
-        with_blocks = rnd.random() < 0.08
-        body, b = message_body(rnd, tmpl, block_share / 0.15 if with_blocks else 0)
-        blocks += b
-        qp = rnd.random() < qp_share
-        head = ("From list-owner@example.org Mon Nov 30 06:%02d:00 2026\n"
-                "From: Member %d <member%d@example.org>\n"
-                "To: storage@lists.example.org\n"
-                "Subject: Re: disk performance numbers, part %d\n"
-                "Date: Mon, 30 Nov 2026 06:%02d:00 +0000\n"
-                "Message-ID: <bench.%d@example.org>\n"
-                "MIME-Version: 1.0\n" % (n % 60, n, n, n, n % 60, n))
-        if qp:
-            head += ("Content-Type: text/plain; charset=utf-8\n"
-                     "Content-Transfer-Encoding: quoted-printable\n")
-            body = quopri.encodestring(body.encode()).decode("ascii")
-            body = "\n".join(">" + x if x.startswith("From ") else x
-                             for x in body.split("\n"))
-        else:
-            head += "Content-Type: text/plain; charset=utf-8\n"
-        msg = head + "\n" + body + "\n"
-        out.append(msg)
-        total += len(msg)
-        n += 1
-    return "".join(out), blocks, n
+def mboxrd(body):
+    """A body as an mbox stores it: a line starting "From " (after any
+    '>') gets one more '>', which the reader takes off."""
+    return re.sub(r"(?m)^(>*From )", r">\1", body)
+
+
+# W1: 100,000 messages drawn from a pool of this many prose bodies
+BODY_POOL = 1000
+W1_MESSAGES = 100_000
+W1_BLOCK_SHARE = 0.05
+W1_QP_SHARE = 0.10
+
+
+def write_archive(path, rnd, inputs, messages):
+    """W1. Returns (messages, messages with a block, runs their corpus
+    cases hold, the archive's first 4 MB as text)."""
+    pool = [prose_body(rnd) for _ in range(BODY_POOL)]
+    stored = {}  # (pool index, qp): the body as the mbox stores it
+    blocked = set(rnd.sample(range(messages), int(messages * W1_BLOCK_SHARE)))
+    order, expect, first = [], 0, []
+    tmp = path.with_suffix(".part")
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        batch, nfirst = [], 0
+        for n in range(messages):
+            k = rnd.randrange(BODY_POOL)
+            body, cut = pool[k]
+            qp = rnd.random() < W1_QP_SHARE
+            if n in blocked:
+                # the corpus inputs in turn, shuffled again each round
+                if not order:
+                    order = list(range(len(inputs)))
+                    rnd.shuffle(order)
+                case, text, runs = inputs[order.pop()]
+                expect += runs
+                body = body[:cut] + text + "\n" + body[cut:]
+                if qp:
+                    body = quopri.encodestring(body.encode("utf-8")).decode("ascii")
+                body = mboxrd(body)
+            else:
+                if (k, qp) not in stored:
+                    if qp:
+                        body = quopri.encodestring(body.encode("utf-8")).decode("ascii")
+                    stored[k, qp] = mboxrd(body)
+                body = stored[k, qp]
+            msg = ("From list-owner@example.org Mon Nov 30 %02d:%02d:00 2026\n"
+                   "From: Member %d <member%d@example.org>\n"
+                   "To: storage@lists.example.org\n"
+                   "Subject: Re: disk performance numbers, part %d\n"
+                   "Date: Mon, 30 Nov 2026 %02d:%02d:00 +0000\n"
+                   "Message-ID: <bench.%d@example.org>\n"
+                   "MIME-Version: 1.0\n"
+                   "Content-Type: text/plain; charset=utf-8\n%s"
+                   "\n%s\n" % (n // 60 % 24, n % 60, n % 997, n % 997, n // 50,
+                               n // 60 % 24, n % 60, n,
+                               "Content-Transfer-Encoding: quoted-printable\n" if qp else "",
+                               body))
+            batch.append(msg)
+            if nfirst < 4 * MB:
+                first.append(msg)
+                nfirst += len(msg)
+            if len(batch) == 2000:
+                f.write("".join(batch))
+                batch = []
+        f.write("".join(batch))
+    tmp.rename(path)
+    return messages, len(blocked), expect, "".join(first)
 
 
 def write_repeated(path, chunk, size):
     data = chunk.encode("utf-8")
-    reps = max(1, -(-size // len(data)))
+    reps = max(1, round(size / len(data)))
     tmp = path.with_suffix(".part")
     with open(tmp, "wb") as f:
         for _ in range(reps):
             f.write(data)
     tmp.rename(path)
-    return reps * len(data)
+    return reps
+
+
+def tools_chunk(rnd, inputs, rounds):
+    """W2's chunk: `rounds` shuffles of the inputs, each input followed by
+    a blank line (so no input's last line runs into the next one's first);
+    returns the text, the runs its cases hold and [(offset, case)]."""
+    parts, layout, at, expect = [], [], 0, 0
+    for _ in range(rounds):
+        order = list(inputs)
+        rnd.shuffle(order)
+        for case, text, runs in order:
+            layout.append((at, case))
+            parts.append(text + "\n")
+            at += len((text + "\n").encode("utf-8"))
+            expect += runs
+    return "".join(parts), expect, layout
 
 
 def generate(scale):
     OUT.mkdir(parents=True, exist_ok=True)
     stamp = OUT / "stamp"
-    me = hashlib.sha256(Path(__file__).read_bytes() + repr(scale).encode()).hexdigest()
-    files = {k: OUT / v for k, v in (("archive", "archive.mbox"), ("dense", "dense.txt"),
+    h = hashlib.sha256(Path(__file__).read_bytes() + repr(scale).encode())
+    h.update((ROOT / "tests" / "zpool_stream.py").read_bytes())
+    for p in sorted(CORPUS.glob("*/*/*")):
+        if p.name in ("input", "expected.json"):
+            h.update(str(p.relative_to(CORPUS)).encode() + b"\0" + p.read_bytes())
+    me = h.hexdigest()
+    files = {k: OUT / v for k, v in (("w1", "w1-archive.mbox"), ("w2", "w2-tools.txt"),
                                       ("flat", "flat.txt"), ("flat_half", "flat-half.txt"),
-                                      ("bars", "bars.txt"), ("zpool", "zpool-stream.txt"),
+                                      ("bars", "bars.txt"), ("w3", "zpool-stream.txt"),
                                       ("time1", "time1.txt"))}
-    if stamp.exists() and stamp.read_text() == me and all(p.exists() for p in files.values()):
-        return files, None
+    facts = OUT / "facts.json"
+    if stamp.exists() and stamp.read_text() == me and facts.exists() and \
+            all(p.exists() for p in files.values()):
+        return files, json.loads(facts.read_text()), None
+    stamp.unlink(missing_ok=True)
+    for name in ("archive.mbox", "dense.txt"):  # the inputs before issue 17
+        (OUT / name).unlink(missing_ok=True)
     t0 = time.monotonic()
+    inputs, left = corpus_inputs()
+    # W1: the archive
     rnd = random.Random(20261130)
-    tmpl = templates()
-    # (a) the archive: a 4 MB chunk of messages, repeated
-    chunk, blocks, nmsg = mbox_chunk(rnd, tmpl, 4 * MB, 0.01)
-    write_repeated(files["archive"], chunk, int(512 * MB * scale))
-    share = blocks / len(chunk)
-    # (b) dense: every template, back to back, as one post
-    dense = "".join(b + "\n" for tool in sorted(tmpl) for b in tmpl[tool])
-    write_repeated(files["dense"], dense, int(32 * MB * scale))
-    # (c) one line: the archive chunk's text with its newlines dropped
-    flat = chunk.replace("\n", " ")
+    nmsg, nblock, w1_runs, first = write_archive(files["w1"], rnd, inputs,
+                                                 max(100, int(W1_MESSAGES * scale)))
+    # W2: 20 shuffles of the inputs (~4 MB), written again up to 105 MB
+    rnd = random.Random(17)
+    chunk, chunk_runs, layout = tools_chunk(rnd, inputs, 20)
+    reps = write_repeated(files["w2"], chunk, int(105 * MB * scale))
+    # one line: W1's first messages with their newlines dropped
+    flat = first.replace("\n", " ").encode("utf-8")
     size = int(100 * MB * scale)
-    data = flat.encode()
     for key, want in (("flat", size), ("flat_half", size // 2)):
         with open(files[key], "wb") as f:
-            left = want
-            while left > 0:
-                f.write(data[:left])
-                left -= len(data[:left])
-    # (d) 100 runs with 100 labels, for the chart
+            left_b = want
+            while left_b > 0:
+                f.write(flat[:left_b])
+                left_b -= len(flat[:left_b])
+    # 100 runs with 100 labels, for the chart
     bars = "".join("*** config %03d:\n$ dd if=/dev/zero of=/tmp/x bs=1M count=64\n"
                    "64+0 records in\n64+0 records out\n"
                    "67108864 bytes (67 MB, 64 MiB) copied, %.6f s, %.1f MB/s\n\n"
                    % (i, 0.05 + i * 0.01, 67.108864 / (0.05 + i * 0.01)) for i in range(100))
     files["bars"].write_text(bars)
     files["time1"].write_text(gnu_time_report())
-    # (e) a `zpool iostat -v tank 1` left running: one run of many samples
-    tables = write_zpool_stream(files["zpool"], int(21 * MB * scale))
-    (OUT / "zpool-stream.samples").write_text("%d\n" % tables)
+    # W3: a `zpool iostat -v tank 1` left running: one run of many samples
+    tables = write_zpool_stream(files["w3"], int(21 * MB * scale))
+    info = {"w1_messages": nmsg, "w1_blocks": nblock, "w1_runs": w1_runs,
+            "w2_runs": chunk_runs * reps, "w2_chunk": len(chunk.encode("utf-8")),
+            "w2_layout": layout, "w2_case_runs": {c: r for c, _, r in inputs},
+            "w3_samples": tables, "inputs": len(inputs), "left_out": left}
+    facts.write_text(json.dumps(info))
     stamp.write_text(me)
-    note = ("generated in %.1f s: archive %d messages per 4 MB chunk, %.2f%% of bytes in "
-            "blocks, tools: %s" % (time.monotonic() - t0, nmsg, 100 * share,
-                                   ", ".join(sorted(tmpl))))
-    return files, note
+    note = ("generated in %.1f s: W1 %d messages, %d with a corpus input; W2 %d rounds of "
+            "%d corpus inputs (%d left out: not plain text); W3 %d samples"
+            % (time.monotonic() - t0, nmsg, nblock, 20 * reps, len(inputs), len(left), tables))
+    return files, info, note
 
 
 def write_zpool_stream(path, size):
@@ -347,20 +388,37 @@ TIMEOUT = 900
 RUNNER = HERE.parent.parent / "build" / "tests" / "rss_run"
 
 
+class M:
+    """One measured process: wall and CPU (user + system) seconds, peak
+    RSS in KiB, exit status (negative: signal) and stderr; wall None on a
+    timeout."""
+
+    def __init__(self, wall, cpu, rss, code, err):
+        self.wall, self.cpu, self.rss, self.code, self.err = wall, cpu, rss, code, err
+
+    def why(self):
+        """Why the run failed, or None."""
+        if self.wall is None:
+            return "timeout"
+        if self.code != 0:
+            last = (self.err.strip().splitlines() or [""])[-1][:60]
+            return "exit %d" % self.code + (": " + last if last else "")
+        return None
+
+
 def measure(argv, stdin_path=None, stdout_path=os.devnull, env=None):
-    """(wall seconds, cpu seconds, peak RSS in KiB, (exit status, stderr))
-    of one process, or (None, None, RSS, "timeout"). The CPU time (user +
-    system) is what the ratios use: on a machine shared with other work the
-    wall clock says more about the neighbours than about the program.
+    """Runs one process and measures it (M). The CPU time is what the
+    ratios use: on a machine shared with other work the wall clock says
+    more about the neighbours than about the program.
 
     The process is started by rss_run (tests/bench/rss_run.c), not forked
     from Python: Linux carries the RSS of the forking image into the peak
     RSS of the exec'd one, and Python's 16 MB would hide every smaller
     peak."""
-    cmd = [str(RUNNER), "-t", str(TIMEOUT), "-m", str(LIMIT_AS), "-o", stdout_path]
+    cmd = [str(RUNNER), "-t", str(TIMEOUT), "-m", str(LIMIT_AS), "-o", str(stdout_path)]
     if stdin_path:
-        cmd += ["-i", stdin_path]
-    r = subprocess.run(cmd + ["--"] + list(argv), stdin=subprocess.DEVNULL,
+        cmd += ["-i", str(stdin_path)]
+    r = subprocess.run(cmd + ["--"] + [str(a) for a in argv], stdin=subprocess.DEVNULL,
                        capture_output=True, env=env)
     lines = r.stdout.decode(errors="replace").strip().splitlines()
     try:
@@ -371,10 +429,32 @@ def measure(argv, stdin_path=None, stdout_path=os.devnull, env=None):
         raise SystemExit("bench: rss_run failed: %s" % r.stderr.decode(errors="replace")[-300:])
     err = r.stderr.decode(errors="replace")
     if status == "timeout":
-        return None, None, rss, "timeout"
+        return M(None, None, rss, None, "timeout")
     kind, _, num = status.partition(":")
-    code = int(num) if kind == "exit" else -int(num)
-    return wall, cpu, rss, (code, err)
+    return M(wall, cpu, rss, int(num) if kind == "exit" else -int(num), err)
+
+
+C_ENV = dict(os.environ, LC_ALL="C")
+
+
+def floors(path):
+    """grep -cE over the anchors and cat, over the same file: (grep, cat).
+    grep writes its count to a file (GNU grep stops at the first match
+    when its output is /dev/null); cat writes to /dev/null (to a regular
+    file, coreutils cat copies with copy_file_range, in the kernel,
+    without reading a byte itself)."""
+    grep = measure(["grep", "-cE", GREP_ANCHORS, path], env=C_ENV,
+                   stdout_path=OUT / "grep.out")
+    cat = measure(["cat", path], env=C_ENV, stdout_path=os.devnull)
+    return grep, cat
+
+
+def warm(path):
+    """Reads a file once, unmeasured, so that every command measured on it
+    finds it in the page cache."""
+    with open(path, "rb") as f:
+        while f.read(16 * MB):
+            pass
 
 
 def count_runs(path):
@@ -388,9 +468,143 @@ def count_runs(path):
     return n
 
 
-def fmt_row(cols, widths):
-    return "  ".join(str(c).rjust(w) if i else str(c).ljust(w)
-                     for i, (c, w) in enumerate(zip(cols, widths)))
+SPAN = re.compile(rb'"span":\{"line":\d+,"end_line":\d+,"offset":(\d+)')
+
+
+def run_offsets(path):
+    """The input offset of every run of the documents in `path`, read in
+    pieces (W2's one document is hundreds of MB of JSON)."""
+    offs, tail = [], b""
+    with open(path, "rb") as f:
+        while True:
+            b = f.read(16 * MB)
+            data = tail + b
+            keep = 0 if not b else 200  # a match cut by the block's end: next time
+            cut = max(0, len(data) - keep)
+            for m in SPAN.finditer(data, 0, cut):
+                offs.append(int(m.group(1)))
+            if not b:
+                return offs
+            # restart at the first byte no match was allowed to start from
+            tail = data[cut:]
+
+
+def w2_differences(path, info, reps_bytes):
+    """{case: [(expected, got, the case before it)]} for the places of W2's
+    chunk where a case's runs differ from its expected.json, over every
+    repetition of the chunk (a run's offset taken modulo the chunk)."""
+    import bisect
+    layout = info["w2_layout"]
+    offs = [o for o, _ in layout]
+    chunk = info["w2_chunk"]
+    got = [0] * len(layout)
+    for off in run_offsets(path):
+        if off < reps_bytes:
+            got[bisect.bisect_right(offs, off % chunk) - 1] += 1
+    reps = reps_bytes // chunk
+    runs = info["w2_case_runs"]
+    out = {}
+    for i, (_, case) in enumerate(layout):
+        if got[i] != runs[case] * reps:
+            prev = layout[i - 1][1] if i else "(start)"
+            out.setdefault(case, []).append((runs[case] * reps, got[i], prev))
+    return out
+
+
+CLOCK = 0.01  # the finest times rss_run's clocks tell apart, near enough
+
+
+def ratio(a, b):
+    """a over b; a b under CLOCK counts as CLOCK (a lower bound, then)."""
+    return a / max(b, CLOCK)
+
+
+def xfmt(a, b):
+    """ratio(a, b) as the table prints it, '>' when it is a lower bound."""
+    x = ratio(a, b)
+    return (">" if b < CLOCK else "") + ("%.0fx" % x if x >= 100 else "%.2fx" % x)
+
+
+COLS = ("input", "MB", "wall s", "cpu s", "MB/s", "RSS MB", "runs", "runs/s", "cpu/grep",
+        "wall/grep", "cpu/cat", "wall/cat", "goal", "status")
+WIDTHS = (22, 4, 6, 6, 5, 6, 6, 7, 8, 9, 7, 8, 26, 0)
+
+
+def fmt_row(cols):
+    return "  ".join(str(c).rjust(w) if 0 < i < len(WIDTHS) - 2 else str(c).ljust(w)
+                     for i, (c, w) in enumerate(zip(cols, WIDTHS))).rstrip()
+
+
+def row(label, size, m, runs=None, grep=None, cat=None, goal="", status="", per_wall=False):
+    """A table row for process m over `size` MB; MB/s and runs/s over its
+    CPU time, or its wall time (per_wall: several processes)."""
+    if m.wall is None:
+        return (label, "%.0f" % size, ">%d" % TIMEOUT, "-", "-", "%.1f" % (m.rss / 1024),
+                "-", "-", "-", "-", "-", "-", goal, status or "timeout")
+    t = m.wall if per_wall else m.cpu
+
+    def r(floor, attr):
+        if floor is None or floor.wall is None:
+            return "-"
+        return xfmt(getattr(m, attr), getattr(floor, attr))
+
+    def per_s(n):
+        x = n / max(t, 1e-3)
+        return "%.0f" % x if x >= 10 else "%.2f" % x
+    return (label, "%.0f" % size if size >= 1 else "<1", "%.2f" % m.wall,
+            "%.2f" % m.cpu, per_s(size) if size >= 1 else "-",
+            "%.1f" % (m.rss / 1024), "-" if runs is None else runs,
+            "-" if runs is None else per_s(runs),
+            r(grep, "cpu"), r(grep, "wall"), r(cat, "cpu"), r(cat, "wall"), goal, status)
+
+
+def floor_rows(size, grep, cat):
+    return [row("  grep -cE (LC_ALL=C)", size, grep, status="floor: scan" if not grep.why()
+                else grep.why()),
+            row("  cat", size, cat, status="floor: read" if not cat.why() else cat.why())]
+
+
+class Goals:
+    """The goals of one benchlog row: those missed, those that this run
+    cannot tell (a floor too quick to time)."""
+
+    def __init__(self):
+        self.missed, self.unsure = [], []
+
+    def ratio(self, what, a, floor, limit):
+        """a over the grep time `floor` is at most `limit`."""
+        if a is None or floor is None:
+            return
+        if ratio(a, floor) > limit:
+            self.missed.append("%s %s grep" % (what, xfmt(a, floor)))
+        elif floor < CLOCK:
+            self.unsure.append("%s/grep: grep under %.2f s" % (what, CLOCK))
+
+    def verdict(self, m, notes=()):
+        """'met', 'MISSED: ...' or 'unsure: ...' for benchlog's run m,
+        with notes after."""
+        why = m.why()
+        if why:
+            return why
+        missed = list(self.missed)
+        if m.rss / 1024 > RSS_GOAL_MB:
+            missed.append("RSS %.1f MB" % (m.rss / 1024))
+        head = "MISSED: " + "; ".join(missed) if missed else \
+            "unsure: " + "; ".join(self.unsure) if self.unsure else "met"
+        return ", ".join([head] + [n for n in notes if n])
+
+
+def verdict(m, missed, notes=()):
+    g = Goals()
+    g.missed += missed
+    return g.verdict(m, notes)
+
+
+def corpus_note(runs, expected):
+    """The runs against those the corpus cases in the file hold."""
+    if runs is None:
+        return None
+    return "runs = corpus cases" if runs == expected else "corpus cases: %d runs" % expected
 
 
 def main():
@@ -417,152 +631,194 @@ def main():
         pass
     print("machine: %d cores (nproc), %s; %s" % (os.cpu_count() or 0, cpu,
                                                  os.uname().release))
-    files, note = generate(args.scale)
+    files, info, note = generate(args.scale)
     if note:
         print(note)
+    print("each workload: grep -cE, cat and benchlog over the same file, one after the other")
+    sys.stdout.flush()
 
-    grep_env = dict(os.environ, LC_ALL="C")
-    rows = []
-    widths = (22, 6, 7, 7, 7, 7, 9, 9, 6, 12, 8)
-    head = ("input", "MB", "wall s", "cpu s", "MB/s", "RSS MB", "cpu/grep", "wall/grep",
-            "runs", "target", "status")
-    targets = {"archive": "<=2x, <64MB", "dense": "<64MB", "flat": "<64MB",
-               "zpool": "every sample"}
-    for key, label in (("archive", "archive.mbox (prose)"), ("dense", "dense.txt (tools)"),
-                       ("flat", "flat.txt (1 line)"), ("zpool", "zpool-stream.txt")):
-        path = files[key]
-        size = path.stat().st_size / MB
-        out = OUT / ("out-%s.jsonl" % key)
-        dt, cpu, rss, st = measure([binpath, "parse", "--jsonl", "-q", str(path)],
-                                   stdout_path=str(out))
-        # to a file: GNU grep stops at the first match when its output is /dev/null
-        gdt, gcpu, grss, gst = measure(["grep", "-cE", GREP_ANCHORS, str(path)], env=grep_env,
-                                       stdout_path=str(OUT / "grep.out"))
-        if dt is None:
-            rows.append((label, "%.0f" % size, ">%d" % TIMEOUT, "-", "-", "%.1f" % (rss / 1024),
-                         "-", "-", "-", targets[key], "timeout"))
-            continue
-        status = "ok" if st[0] == 0 else "exit %d" % st[0]
-        if st[0] != 0 and st[1]:
-            status += ": " + st[1].strip().splitlines()[-1][:60]
-        elif key == "archive":
-            status += ", met" if cpu / max(gcpu, 1e-3) <= 2 else ", MISSED"
-        elif key == "zpool":
-            want = int((OUT / "zpool-stream.samples").read_text())
-            got = count_samples(out)
-            status += ", %d of %d samples" % (got, want) + ("" if got == want else " LOST")
-        rows.append((label, "%.0f" % size, "%.2f" % dt, "%.2f" % cpu,
-                     "%.0f" % (size / max(cpu, 1e-3)), "%.1f" % (rss / 1024),
-                     "%.2fx" % (cpu / max(gcpu, 1e-3)), "%.2fx" % (dt / max(gdt, 1e-3)),
-                     count_runs(out), targets[key], status))
-        rows.append(("  grep -cE (LC_ALL=C)", "%.0f" % size, "%.2f" % gdt, "%.2f" % gcpu,
-                     "%.0f" % (size / max(gcpu, 1e-3)), "%.1f" % (grss / 1024), "1.00x",
-                     "1.00x", "-", "", "floor"))
-        if key == "flat":
-            # linear time: the first half of the same line, against the whole
-            hpath = files["flat_half"]
-            hsize = hpath.stat().st_size / MB
-            hdt, hcpu, hrss, hst = measure([binpath, "parse", "--jsonl", "-q", str(hpath)])
-            if hdt is not None:
-                grow = cpu / max(hcpu, 1e-3)
-                rows.append(("  its first half", "%.0f" % hsize, "%.2f" % hdt, "%.2f" % hcpu,
-                             "%.0f" % (hsize / max(hcpu, 1e-3)), "%.1f" % (hrss / 1024), "-",
-                             "-", "-", "linear",
-                             "whole/half cpu %.2fx: %s" % (grow, "linear" if grow < 2.4
-                                                             else "NOT linear")))
-        if key != "archive":
-            continue
-        # the same archive with --jobs (one process per core, pieces cut at
-        # its messages): wall clock against grep's, output against serial
-        jobs = os.cpu_count() or 1
-        jout = OUT / "out-archive-jobs.jsonl"
-        jdt, jcpu, jrss, jst = measure([binpath, "parse", "--jsonl", "-q", "--jobs", str(jobs),
-                                        str(path)], stdout_path=str(jout))
-        if jdt is None:
-            rows.append(("  --jobs %d" % jobs, "%.0f" % size, ">%d" % TIMEOUT, "-", "-", "-",
-                         "-", "-", "-", "wall<=2x", "timeout"))
-            continue
-        equal = jst[0] == 0 and filecmp.cmp(str(out), str(jout), shallow=False)
-        ratio = jdt / max(gdt, 1e-3)
-        rows.append(("  --jobs %d" % jobs, "%.0f" % size, "%.2f" % jdt, "%.2f" % jcpu,
-                     "%.0f" % (size / max(jdt, 1e-3)), "%.1f" % (jrss / 1024),
-                     "%.2fx" % (jcpu / max(gcpu, 1e-3)), "%.2fx" % ratio, count_runs(jout),
-                     "wall<=2x", ("met" if ratio <= 2 else "MISSED") +
-                     (", = serial" if equal else ", DIFFERS from serial")))
+    parse = [binpath, "parse", "--jsonl", "-q"]
+    rows, notes = [], []
+
+    def size_of(key):
+        return files[key].stat().st_size / MB
+
+    # W1: the archive, one job, then two
+    path, size = files["w1"], size_of("w1")
+    warm(path)
+    grep, cat = floors(path)
+    out = OUT / "out-w1.jsonl"
+    m = measure(parse + [path], stdout_path=out)
+    runs = count_runs(out) if not m.why() else None
+    g = Goals()
+    g.ratio("cpu", m.cpu, grep.cpu, 1.0)
+    rows.append(row("W1 mbox, 1 job", size, m, runs, grep, cat, "cpu<=1.0x grep",
+                    g.verdict(m, [corpus_note(runs, info["w1_runs"])])))
+    jout = OUT / "out-w1-jobs.jsonl"
+    mj = measure(parse + ["--jobs", "2", path], stdout_path=jout)
+    jruns = count_runs(jout) if not mj.why() else None
+    g = Goals()
+    g.ratio("wall", mj.wall, grep.wall, 0.6)
+    same = not mj.why() and not m.why() and filecmp.cmp(out, jout, shallow=False)
+    if not same:
+        g.missed.append("output DIFFERS from serial")
+    rows.append(row("W1 mbox, --jobs 2", size, mj, jruns, grep, cat,
+                    "wall<=0.6x grep, =serial",
+                    g.verdict(mj, ["= serial" if same else None]), per_wall=True))
+    rows += floor_rows(size, grep, cat)
+
+    # W2: tool output only
+    path, size = files["w2"], size_of("w2")
+    warm(path)
+    grep, cat = floors(path)
+    out = OUT / "out-w2.jsonl"
+    m = measure(parse + [path], stdout_path=out)
+    runs = count_runs(out) if not m.why() else None
+    g = Goals()
+    if not m.why():
+        g.ratio("cpu", m.cpu, grep.cpu, 5)
+        if size / max(m.cpu, 1e-3) < 50:
+            g.missed.append("%.1f MB/s" % (size / max(m.cpu, 1e-3)))
+    rows.append(row("W2 tool output", size, m, runs, grep, cat, "cpu<=5x grep, >=50 MB/s",
+                    g.verdict(m, [corpus_note(runs, info["w2_runs"])])))
+    rows += floor_rows(size, grep, cat)
+    if runs is not None and runs != info["w2_runs"]:
+        diff = w2_differences(out, info, files["w2"].stat().st_size)
+        reps = files["w2"].stat().st_size // info["w2_chunk"]
+        for case, places in sorted(diff.items()):
+            notes.append("W2: %s gives %s runs, not %d, in %d of its %d places in the chunk, "
+                         "after %s" % (case, "/".join(sorted({"%g" % (g / reps) for _, g, _ in
+                                                              places})),
+                                       info["w2_case_runs"][case], len(places),
+                                       sum(c == case for _, c in info["w2_layout"]),
+                                       ", ".join(p for _, _, p in places[:5]) +
+                                       (", ..." if len(places) > 5 else "")))
+
+    # W3: one `zpool iostat -v` stream
+    path, size = files["w3"], size_of("w3")
+    warm(path)
+    grep, cat = floors(path)
+    out = OUT / "out-w3.jsonl"
+    m = measure(parse + [path], stdout_path=out)
+    runs = count_runs(out) if not m.why() else None
+    g, kept = Goals(), None
+    if not m.why():
+        g.ratio("cpu", m.cpu, grep.cpu, 10)
+        got, want = count_samples(out), info["w3_samples"]
+        if got != want:
+            g.missed.append("%d of %d samples kept" % (got, want))
+        else:
+            kept = "every sample kept (%d)" % got
+    rows.append(row("W3 zpool iostat -v", size, m, runs, grep, cat, "cpu<=10x grep, all samples",
+                    g.verdict(m, [kept])))
+    rows += floor_rows(size, grep, cat)
+
+    # one 100 MB line, and its first half: linear time
+    path, size = files["flat"], size_of("flat")
+    warm(path)
+    grep, cat = floors(path)
+    m = measure(parse + [path], stdout_path=OUT / "out-flat.jsonl")
+    hpath, hsize = files["flat_half"], size_of("flat_half")
+    warm(hpath)
+    h = measure(parse + [hpath])
+    rows.append(row("flat.txt (1 line)", size, m, None if m.why() else
+                    count_runs(OUT / "out-flat.jsonl"), grep, cat, "RSS<=%d MB" % RSS_GOAL_MB,
+                    verdict(m, [])))
+    if not m.why() and not h.why():
+        grow = ratio(m.cpu, h.cpu)
+        rows.append(row("  its first half", hsize, h, goal="whole/half cpu < 2.4",
+                        status=verdict(h, [] if grow < 2.4 else ["NOT linear"],
+                                       ["whole/half cpu %.2fx" % grow])))
+    rows += floor_rows(size, grep, cat)
 
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")
     t1 = files["time1"]
     tout = OUT / "out-time1.jsonl"
-    dt, cpu, rss, st = measure([binpath, "parse", "--jsonl", "-q", str(t1)],
-                               stdout_path=str(tout))
+    m = measure(parse + [t1], stdout_path=tout)
     truns = count_runs(tout)
-    rows.append(("time report (1)", "%.3f" % (t1.stat().st_size / MB), "%.3f" % dt,
-                 "%.3f" % cpu, "-", "%.1f" % (rss / 1024), "-", "-", truns, "",
-                 ("ok" if truns == 1 else "%d runs, not 1" % truns) if st[0] == 0
-                 else "exit %d" % st[0]))
+    rows.append(row("time report (1)", t1.stat().st_size / MB, m, truns, goal="1 run",
+                    status=verdict(m, [] if truns == 1 else ["%d runs" % truns])))
     if jc:
         jout = OUT / "out-time1-jc.json"
-        jdt, jcpu, jrss, jst = measure([jc, "--time"], stdin_path=str(t1),
-                                       stdout_path=str(jout))
+        mj = measure([jc, "--time"], stdin_path=t1, stdout_path=jout)
         # a peer that read nothing ("{}") is no comparison
         try:
             got = json.loads(jout.read_text()).get("user_time") is not None
         except (OSError, ValueError, AttributeError):
             got = False
-        rows.append(("  jc --time (peer)", "", "%.3f" % jdt, "%.3f" % jcpu, "-",
-                     "%.1f" % (jrss / 1024), "%.2fx" % (cpu / max(jcpu, 1e-3)),
-                     "%.2fx" % (dt / max(jdt, 1e-3)), "-", "",
-                     ("ok" if got else "peer read nothing") if jst[0] == 0
-                     else "exit %d" % jst[0]))
+        r = list(row("  jc --time (peer)", t1.stat().st_size / MB, mj,
+                     status=mj.why() or ("peer" if got else "peer read nothing")))
+        # benchlog's time over the peer's, in the grep columns
+        r[8], r[9] = xfmt(m.cpu, mj.cpu), xfmt(m.wall, mj.wall)
+        rows.append(tuple(r))
     else:
-        rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-", "",
-                     "not installed"))
+        rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                     "", "not installed"))
 
     # the chart, once the subcommand exists: the whole command, best of 3
     # (wall and CPU each their least), against the issue's 50 ms
     help_txt = subprocess.run([binpath, "--help"], capture_output=True, text=True).stdout
     if not re.search(r"^\s+chart\s", help_txt, re.M):
-        rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-", "cpu<0.050",
-                     "skipped: no `benchlog chart` yet"))
+        rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                     "cpu<0.050", "skipped: no `benchlog chart` yet"))
     else:
         doc = OUT / "bars.json"
-        measure([binpath, "parse", "-q", "-o", str(doc), str(files["bars"])])
+        measure([binpath, "parse", "-q", "-o", doc, files["bars"]])
         for fmt in ("png", "svg", "pdf"):
             target = OUT / ("bars." + fmt)
             best = None
             for _ in range(3):
-                cdt, ccpu, crss, cst = measure([binpath, "chart", "-o", str(target), str(doc)])
-                if cdt is None or cst[0] != 0:
+                c = measure([binpath, "chart", "-o", target, doc])
+                if c.why():
                     best = None
                     break
-                best = (cdt, ccpu, crss) if best is None else \
-                    (min(best[0], cdt), min(best[1], ccpu), max(best[2], crss))
+                best = c if best is None else \
+                    M(min(best.wall, c.wall), min(best.cpu, c.cpu), max(best.rss, c.rss), 0, "")
             if best is None:
-                why = (cst[1].strip().splitlines() or ["?"])[-1][:60] if cdt else "timeout"
-                rows.append(("chart 100 bars " + fmt, "", "-", "-", "-", "-", "-", "-", "-",
-                             "cpu<0.050", "failed: " + why))
+                rows.append(("chart 100 bars " + fmt, "", "-", "-", "-", "-", "-", "-", "-", "-",
+                             "-", "-", "cpu<0.050", "failed: " + c.why()))
             else:
-                rows.append(("chart 100 bars " + fmt, "", "%.3f" % best[0], "%.3f" % best[1], "-",
-                             "%.1f" % (best[2] / 1024), "-", "-", "100", "cpu<0.050",
-                             "ok, met" if best[1] < 0.050 else "ok, MISSED"))
+                r = list(row("chart 100 bars " + fmt, 0, best, 100, goal="cpu<0.050",
+                             status=verdict(best, [] if best.cpu < 0.050 else
+                                            ["cpu %.3f s" % best.cpu])))
+                r[1], r[2], r[3], r[7] = "", "%.3f" % best.wall, "%.3f" % best.cpu, "-"
+                rows.append(tuple(r))
 
     print()
-    print(fmt_row(head, widths))
-    print(fmt_row(["-" * w for w in widths], widths))
+    print(fmt_row(COLS))
+    print(fmt_row(["-" * (w or 6) for w in WIDTHS]))
     for r in rows:
-        print(fmt_row(r, widths))
-    print("\nwall s: wall clock; cpu s: user + system time, and MB/s over it; RSS: peak")
-    print("resident set (wait4 in rss_run, which forks from a ~1 MB image). cpu/grep is")
-    print("the ratio the targets use (the machine may be shared); both ratios are")
-    print("measured in this run. chart: `benchlog chart -o bars.FMT bars.json`, the")
-    print("whole command, least wall and least CPU of 3 runs. --jobs N: the archive in")
-    print("N processes (N = cores), its MB/s over wall time, RSS the largest process's;")
-    print("'= serial': its output is byte for byte the serial run's. jc row: the same")
-    print("one-report file through `jc --time`; its ratios are benchlog's time over jc's")
-    print("(below 1: benchlog is faster), both whole commands, process start included.")
-    print("zpool-stream.txt: one `zpool iostat -v` run of that many samples; the status")
-    print("counts the samples the document holds against the tables written.")
+        print(fmt_row(r))
+    print("""
+MB: 2^20 bytes. wall s: wall clock; cpu s: user + system time; MB/s and runs/s
+over the CPU time (--jobs: over the wall time). RSS: peak resident set (wait4
+in rss_run, which forks from a ~1 MB image; --jobs: the largest process's).
+Every benchlog row also has the goal RSS <= %d MB.
+Ratios: benchlog's time over that of the floor rows below it, measured in this
+run on the same file, its page cache warmed first ('>': the floor took under
+%.2f s, the clocks' resolution, and the ratio is over %.2f s). The goals use
+the cpu ratios (the machine may be shared), but for --jobs 2's wall clock.
+grep: `LC_ALL=C grep -cE 'ANCHORS' FILE`, its count written to a file (GNU
+grep stops at its first match when its output is /dev/null). cat: `cat FILE`
+to /dev/null, where it read()s every byte as grep does: to a regular file,
+coreutils cat (9.x) copies with copy_file_range, in the kernel, and never
+reads the bytes itself; it would time a write of another copy to disk.
+runs: the runs in benchlog's output; 'corpus cases': those that the
+expected.json of the corpus inputs put in the file hold. W2's cases that give
+other runs are named below the table, with the input before them (a run's
+offset modulo the chunk that W2 repeats tells its case).
+W1: %d messages, %d with one corpus input. W3: one run of every sample; the
+status counts the samples the document holds against the tables written.
+'= serial': the --jobs output is byte for byte the serial run's. jc row: the
+one-report file through `jc --time`; its cpu/grep and wall/grep are
+benchlog's time over jc's (below 1: benchlog is faster), both whole commands,
+process start included. chart: `benchlog chart -o bars.FMT bars.json`, the
+whole command, least wall and least CPU of 3 runs.""" % (RSS_GOAL_MB, CLOCK, CLOCK,
+                                                         info["w1_messages"],
+                                                         info["w1_blocks"]))
+    for n in notes:
+        print(n)
     return 0
 
 
