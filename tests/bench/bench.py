@@ -10,7 +10,7 @@ this script, tests/zpool_stream.py or a corpus case changes), runs
 through `cat` (the floor of reading it at all), in the same run, so the
 ratios hold on whatever machine this runs. Prints one table.
 
-The workloads of issue 17:
+The workloads:
   W1 w1-archive.mbox  ~520 MB mail archive of ~100,000 messages: 5% carry
                       one corpus input (tool output, see plain_tool_output),
                       the rest are 2-8 KB of prose; 10% quoted-printable.
@@ -51,7 +51,7 @@ import zpool_stream  # noqa: E402 (tests/zpool_stream.py)
 CORPUS = ROOT / "corpus"
 OUT = ROOT / "build" / "bench"
 
-# The anchors of every tool, as one alternation (issue 17), run as
+# The anchors of every tool, as one alternation, run as
 # `LC_ALL=C grep -cE GREP_ANCHORS FILE`.
 GREP_ANCHORS = ("bytes transferred|records in|Sequential Output|"
                 "capacity +operations|Seek times|Iozone|real[[:space:]]")
@@ -311,7 +311,7 @@ def generate(scale):
             all(p.exists() for p in files.values()):
         return files, json.loads(facts.read_text()), None
     stamp.unlink(missing_ok=True)
-    for name in ("archive.mbox", "dense.txt"):  # the inputs before issue 17
+    for name in ("archive.mbox", "dense.txt"):  # inputs of an older generator
         (OUT / name).unlink(missing_ok=True)
     t0 = time.monotonic()
     inputs, left = corpus_inputs()
@@ -757,7 +757,7 @@ def main():
                      "", "not installed"))
 
     # the chart, once the subcommand exists: the whole command, best of 3
-    # (wall and CPU each their least), against the issue's 50 ms
+    # (wall and CPU each their least), against 50 ms
     help_txt = subprocess.run([binpath, "--help"], capture_output=True, text=True).stdout
     if not re.search(r"^\s+chart\s", help_txt, re.M):
         rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
