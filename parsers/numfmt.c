@@ -2,12 +2,13 @@
  *
  * Most reals in tool output are short decimals ("67.255574", "0.029"):
  * printf formatting each cost more than the rest of writing its result.
- * Those are written from their digits (real_plain); printf remains for
+ * Those are written from their digits (real_digits); printf remains for
  * the others, and test_numfmt compares the two on millions of values. */
 #include "numfmt.h"
 
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,48 +30,74 @@ size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX])
 	return n;
 }
 
-/* v as "%.{prec}g" prints it, when that is a plain decimal: v is the
- * double nearest to m / 10^k for an integer m of at most prec digits
- * (the least such k), so printing it to prec digits gives m's digits
- * back, and 1e-4 <= |v| < 10^prec keeps printf from an exponent. That
- * holds for prec <= 15: a double is within 1.2e-16 of m / 10^k, far
- * inside the rounding interval of the prec-th digit. 0: not plain. */
-static size_t real_plain(double v, int prec, char *buf)
+/* The digits of m / 10^k (m with nd digits, no trailing zero unless k is
+ * 0) as "%g" lays them out: plain ("0.00123", "67.255574", "12.0" with
+ * jansson's ".0") when the exponent is from -4 to prec - 1, else
+ * d.ddde-X with jansson's exponent, without '+' and leading zeros. */
+static size_t layout(bool neg, const char *digits, size_t nd, int k, int prec, char *buf)
+{
+	size_t n = 0;
+	int x = (int)nd - 1 - k; /* the exponent */
+	if (neg)
+		buf[n++] = '-';
+	if (x < -4 || x >= prec) {
+		buf[n++] = digits[0];
+		if (nd > 1) {
+			buf[n++] = '.';
+			memcpy(buf + n, digits + 1, nd - 1);
+			n += nd - 1;
+		}
+		buf[n++] = 'e';
+		if (x < 0)
+			buf[n++] = '-';
+		char e[BL_NUM_MAX];
+		size_t ne = bl_fmt_int(x < 0 ? -x : x, e);
+		memcpy(buf + n, e, ne);
+		return n + ne;
+	}
+	if (x < 0) {
+		/* 0.00123 */
+		buf[n++] = '0';
+		buf[n++] = '.';
+		for (int z = x + 1; z < 0; z++)
+			buf[n++] = '0';
+		memcpy(buf + n, digits, nd);
+		return n + nd;
+	}
+	memcpy(buf + n, digits, (size_t)x + 1);
+	n += (size_t)x + 1;
+	buf[n++] = '.';
+	if (k == 0) {
+		buf[n++] = '0';
+		return n;
+	}
+	memcpy(buf + n, digits + x + 1, (size_t)k);
+	return n + (size_t)k;
+}
+
+/* v as "%.{prec}g" prints it, from its digits: when v is the double
+ * nearest to m / 10^k for an integer m of at most prec digits (the least
+ * such k), printing it to prec digits gives m's digits back. That holds
+ * for prec <= 15: a double is within 1.2e-16 of m / 10^k, far inside the
+ * rounding interval of the prec-th digit. k stays within the powers of
+ * ten a double holds exactly, so that the division is exact but for its
+ * one rounding. 0: not such a number (printf's turn). */
+static size_t real_digits(double v, int prec, char *buf)
 {
 	double a = fabs(v);
-	if (prec > 15 || !(a >= 1e-4) || !(a < bl_pow10(prec)))
+	if (prec > 15 || !(a > 0) || a >= 1e15)
 		return 0;
-	for (int k = 0; k <= prec; k++) {
+	for (int k = 0; k <= 22; k++) {
 		double m = nearbyint(a * bl_pow10(k));
 		if (m >= 1e15)
 			return 0;
-		if (m / bl_pow10(k) != a)
+		if (m == 0 || m / bl_pow10(k) != a)
 			continue;
 		char digits[BL_NUM_MAX];
 		size_t nd = bl_fmt_int((long long)m, digits);
 		if (nd > (size_t)prec)
 			return 0;
-		size_t n = 0;
-		if (v < 0)
-			buf[n++] = '-';
-		if ((size_t)k >= nd) {
-			/* 0.00123 */
-			buf[n++] = '0';
-			buf[n++] = '.';
-			for (size_t z = nd; z < (size_t)k; z++)
-				buf[n++] = '0';
-			memcpy(buf + n, digits, nd);
-			return n + nd;
-		}
-		memcpy(buf + n, digits, nd - (size_t)k);
-		n += nd - (size_t)k;
-		buf[n++] = '.';
-		if (k == 0) {
-			buf[n++] = '0';
-			return n;
-		}
-		memcpy(buf + n, digits + nd - (size_t)k, (size_t)k);
-		return n + (size_t)k;
+		return layout(v < 0, digits, nd, k, prec, buf);
 	}
 	return 0;
 }
@@ -110,6 +137,6 @@ size_t bl_fmt_real(double v, int prec, char buf[BL_NUM_MAX])
 		return 0;
 	if (!prec)
 		prec = 17;
-	size_t n = real_plain(v, prec, buf);
+	size_t n = real_digits(v, prec, buf);
 	return n ? n : real_printf(v, prec, buf);
 }

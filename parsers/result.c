@@ -21,9 +21,9 @@ struct strs_chunk {
 	char data[];
 };
 
-/* The strings copied last: a stream's results repeat their names, units
- * and vdevs, which are then kept once. */
-#define STRS_RECENT 8
+/* Strings copied lately, by a hash of their length and ends: a stream's
+ * results repeat their names, units and vdevs, which are then kept once. */
+#define STRS_RECENT 32
 
 struct bl_strs {
 	struct strs_chunk *chunks;
@@ -33,15 +33,23 @@ struct bl_strs {
 		const char *s;
 		size_t n;
 	} recent[STRS_RECENT];
-	unsigned next;
 };
+
+static unsigned recent_slot(const char *s, size_t n)
+{
+	unsigned h = (unsigned)n * 31u;
+	if (n)
+		h += (unsigned char)s[0] * 7u + (unsigned char)s[n - 1] * 131u +
+		     (unsigned char)s[n / 2] * 17u;
+	return h % STRS_RECENT;
+}
 
 /* A copy of s kept lately, or NULL. */
 static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n)
 {
-	for (unsigned k = 0; k < STRS_RECENT; k++)
-		if (st->recent[k].n == n && st->recent[k].s && memcmp(st->recent[k].s, s, n) == 0)
-			return st->recent[k].s;
+	unsigned k = recent_slot(s, n);
+	if (st->recent[k].n == n && st->recent[k].s && memcmp(st->recent[k].s, s, n) == 0)
+		return st->recent[k].s;
 	return NULL;
 }
 
@@ -94,9 +102,9 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 	d[n] = '\0';
 	st->p += n + 1;
 	st->left -= n + 1;
-	st->recent[st->next].s = d;
-	st->recent[st->next].n = n;
-	st->next = (st->next + 1) % STRS_RECENT;
+	unsigned k = recent_slot(s, n);
+	st->recent[k].s = d;
+	st->recent[k].n = n;
 	return d;
 }
 

@@ -24,6 +24,17 @@
 
 struct rlist;
 
+/* The members' names as written ("name": or "name": with a space), by
+ * the address of the string literal that holds the name: a dense stream
+ * writes a dozen names for each result. */
+#define KEY_SLOTS 64
+#define KEY_MAX 40
+struct key_text {
+	const char *k; /* NULL: empty slot */
+	size_t n;
+	char t[KEY_MAX + 4];
+};
+
 struct out {
 	json_dump_callback_t write;
 	void *ctx;
@@ -31,6 +42,7 @@ struct out {
 	size_t nruns;
 	int err;
 	struct rlist *held; /* results handed over before their run (write_results) */
+	struct key_text keys[KEY_SLOTS];
 	size_t n;
 	char buf[OUTBUF];
 };
@@ -479,15 +491,56 @@ static void write_tail(struct out *o, size_t nruns, json_t *tail)
 }
 
 /* One member of an object at `depth` (after the first: `more`). */
+/* The slot of name k (a string literal), filled on first use; NULL for a
+ * name too long or with a byte to escape. */
+static const struct key_text *key_text(struct out *o, const char *k)
+{
+	struct key_text *kt = &o->keys[((uintptr_t)k >> 3) % KEY_SLOTS];
+	if (kt->k == k)
+		return kt;
+	size_t n = strlen(k);
+	for (size_t i = 0; i < n; i++)
+		if (!plain_byte((unsigned char)k[i]))
+			return NULL;
+	if (n > KEY_MAX)
+		return NULL;
+	kt->t[0] = '"';
+	memcpy(kt->t + 1, k, n);
+	kt->t[n + 1] = '"';
+	kt->t[n + 2] = ':';
+	kt->t[n + 3] = ' ';
+	kt->n = n + ((o->flags & JSON_COMPACT) ? 3 : 4);
+	kt->k = k;
+	return kt;
+}
+
+/* One member of an object at `depth` (after the first: `more`), named by
+ * the string literal k. */
 static void member(struct out *o, unsigned depth, bool more, const char *k)
 {
+	const struct key_text *kt = key_text(o, k);
+	if (kt && !(o->flags & JSON_MAX_INDENT) && kt->n + 2 <= OUTBUF - o->n && !o->err) {
+		/* on one line: a comma (and a space unless compact), the name */
+		char *d = o->buf + o->n;
+		if (more) {
+			*d++ = ',';
+			if (!(o->flags & JSON_COMPACT))
+				*d++ = ' ';
+		}
+		memcpy(d, kt->t, kt->n);
+		o->n = (size_t)(d + kt->n - o->buf);
+		return;
+	}
 	if (more) {
 		put(o, ",", 1);
 		indent(o, depth, true);
 	} else {
 		indent(o, depth, false);
 	}
-	key(o, k);
+	if (kt)
+		put(o, kt->t, kt->n);
+	else
+		key(o, k);
 }
 
 static bool ascii(const char *s)
@@ -568,6 +621,8 @@ static struct out *out_new(size_t flags, json_dump_callback_t write, void *wctx)
 	o->nruns = 0;
 	o->err = 0;
 	o->held = NULL;
+	for (size_t i = 0; i < KEY_SLOTS; i++)
+		o->keys[i].k = NULL;
 	o->n = 0;
 	return o;
 }

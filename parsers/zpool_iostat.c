@@ -81,6 +81,41 @@ static struct bl_re elision_re = BL_RE(
 static struct bl_re vtype_re = BL_RE(
 	"^(mirror|raidz[123]?|draid[123]?|spare|replacing|indirect|root)(?:[:\\-][\\w:\\-]*)?$", 0);
 
+/* The first byte of a line past its blanks (0 for none): most lines of a
+ * report are rows, and a pattern above is tried only where the line can
+ * start as it does. */
+static unsigned char lead(const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i < n ? (unsigned char)s[i] : 0;
+}
+
+static bool maybe_stamp(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c && strchr("MTWFS", c));
+}
+
+/* "--", "==", "__", "|", "+" or a dash or box line of U+2013, U+2014,
+ * U+2500 (UTF-8 starting 0xE2) */
+static bool maybe_dashes(unsigned char c)
+{
+	return c == 0xE2 || (c && strchr("-=_|+", c));
+}
+
+/* "...", "[...]", "(...)", "<snip>", "snip", U+2026 */
+static bool maybe_elision(unsigned char c)
+{
+	return c == 0xE2 || (c && strchr(".[(<sS", c));
+}
+
+/* the vdev types of vtype_re */
+static bool maybe_vtype(unsigned char c)
+{
+	return c && strchr("mrdsi", c);
+}
+
 /* ----------------------------------------------------------------- state */
 
 #define MAX_DEPTH 16
@@ -221,7 +256,7 @@ static const char *vdev_type(const char *name, int depth, bool *leaf)
 	*leaf = false;
 	if (depth == 0)
 		return "root";
-	if (bl_re_match(&vtype_re, name, strlen(name), 0, &m)) {
+	if (maybe_vtype((unsigned char)name[0]) && bl_re_match(&vtype_re, name, strlen(name), 0, &m)) {
 		static const char *const types[] = {"mirror", "raidz1", "raidz2", "raidz3",
 						    "draid1", "draid2", "draid3", "spare",
 						    "replacing", "indirect", "root"};
@@ -597,6 +632,8 @@ static bool timestamp(struct zp *z, const struct bl_line *l, bool apply)
 	struct bl_coord v = {.key = "timestamp"};
 	const char *date = NULL;
 	size_t dlen = 0;
+	if (!maybe_stamp(lead(l->s, l->len)))
+		return false;
 	if (bl_re_match(&stamp_u_re, l->s, l->len, 0, &m)) {
 		uint64_t u;
 		if (!bl_parse_u64(l->s + m.ov[2], bl_re_glen(&m, 1), &u, NULL))
@@ -682,14 +719,16 @@ static enum zline classify(struct zp *z, const struct bl_line *l)
 		return ZL_BLANK;
 	if (l->len > 2000)
 		return ZL_OTHER;
-	if (bl_re_match(&top_re, l->s, l->len, 0, &m) || bl_re_match(&histo_top_re, l->s, l->len, 0, &m) ||
-	    bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
+	unsigned char c = lead(l->s, l->len);
+	if ((c == 'c' && bl_re_match(&top_re, l->s, l->len, 0, &m)) ||
+	    (memchr(l->s, '_', l->len) && bl_re_match(&histo_top_re, l->s, l->len, 0, &m)) ||
+	    ((c == 'p' || c == 'v') && bl_re_match(&bottom_only_re, l->s, l->len, 0, &m)))
 		return ZL_HEADER;
-	if (bl_re_match(&dashes_re, l->s, l->len, 0, &m))
+	if (maybe_dashes(c) && bl_re_match(&dashes_re, l->s, l->len, 0, &m))
 		return ZL_DASHES;
 	if (timestamp(z, l, false))
 		return ZL_STAMP;
-	if (bl_re_match(&elision_re, l->s, l->len, 0, &m))
+	if (maybe_elision(c) && bl_re_match(&elision_re, l->s, l->len, 0, &m))
 		return ZL_ELISION;
 	return ZL_ROW;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "numfmt.h"
 #include "units.h"
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
@@ -77,43 +78,43 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 
 /* zpool's own label of a latency bucket: its upper end, 2^(j+1) - 1 ns,
  * in ns/us/ms/s floored ("1023" ns prints "1us"). */
-static void latency_label(int j, char *buf, size_t cap)
+static size_t latency_label(int j, char *buf)
 {
-	uint64_t ns = (UINT64_C(1) << (j + 1)) - 1;
+	uint64_t n = (UINT64_C(1) << (j + 1)) - 1;
 	static const char *const u[] = {"ns", "us", "ms", "s"};
-	uint64_t n = ns;
 	int k = 0;
 	while (n >= 1000 && k < 3) {
 		n /= 1000;
 		k++;
 	}
-	snprintf(buf, cap, "%llu%s", (unsigned long long)n, u[k]);
+	size_t len = bl_fmt_int((long long)n, buf);
+	size_t ul = strlen(u[k]);
+	memcpy(buf + len, u[k], ul);
+	return len + ul;
 }
 
 /* ... and of a request-size bucket: its lower end, 2^j bytes, niced. */
-static void size_label(int j, char *buf, size_t cap)
+static size_t size_label(int j, char *buf)
 {
 	static const char units[] = " KMGTPE";
 	int k = j / 10;
 	if (k > 6)
 		k = 6;
 	uint64_t n = (UINT64_C(1) << j) >> (10 * k);
-	if (k == 0)
-		snprintf(buf, cap, "%llu", (unsigned long long)n);
-	else
-		snprintf(buf, cap, "%llu%c", (unsigned long long)n, units[k]);
+	size_t len = bl_fmt_int((long long)n, buf);
+	if (k > 0)
+		buf[len++] = units[k];
+	return len;
 }
 
-static int bucket(const char *s, size_t n, void (*label)(int, char *, size_t), bool upper)
+static int bucket(const char *s, size_t n, size_t (*label)(int, char *), bool upper)
 {
-	char buf[32];
-	if (n == 0 || n >= sizeof buf)
+	char buf[BL_NUM_MAX + 4];
+	if (n == 0 || n >= 32)
 		return -1;
-	for (int j = 0; j < 62; j++) {
-		label(j, buf, sizeof buf);
-		if (strlen(buf) == n && memcmp(buf, s, n) == 0)
+	for (int j = 0; j < 62; j++)
+		if (label(j, buf) == n && memcmp(buf, s, n) == 0)
 			return j;
-	}
 	/* -H prints the exact bound */
 	uint64_t v;
 	if (!bl_parse_u64(s, n, &v, NULL))

@@ -51,7 +51,9 @@ int main(void)
 				       100000000000000.0, 999999999999999.0, 1e15, 1e16,
 				       123456789012345.6, 0.1, 0.3, 67.255574, 9.5351e-05,
 				       2097152000.0, 1.5e300, 5e-324, 4.4e9, 31181832.0,
-				       0.029, 6.422, 1.0 / 3.0, 2.0 / 3.0, 1e-4 * 3};
+				       0.029, 6.422, 1.0 / 3.0, 2.0 / 3.0, 1e-4 * 3, 1e-9, 3e-9,
+				       6.5535e-05, 1.0e-22, 1.5e-23, 123456789012345e-22, 1e14,
+				       99999999999999.9, 1e-300, 2.2250738585072014e-308};
 	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
 		for (int prec = 1; prec <= 17; prec++) {
 			same_as_jansson(edges[i], prec);
@@ -59,7 +61,7 @@ int main(void)
 		}
 	/* decimals as tools print them: up to 16 digits, the point anywhere */
 	for (int i = 0; i < 400000; i++) {
-		int digits = 1 + (int)(next() % 16), point = (int)(next() % 22) - 4;
+		int digits = 1 + (int)(next() % 16), point = (int)(next() % 50) - 25;
 		unsigned long long m = next() % 10000000000000000ULL;
 		for (int d = digits; d < 16; d++)
 			m /= 10;
