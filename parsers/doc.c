@@ -158,13 +158,8 @@ struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double v
 		return NULL;
 	bl_result_set_metric(r, metric);
 	r->value = value;
-	r->unit = unit ? bl_strs_doc_copy(r->strs, unit, strlen(unit)) : NULL;
-	if (raw) {
-		/* what is not UTF-8 was printed, but cannot be shown */
-		r->raw = bl_strs_doc_copy(r->strs, raw, strlen(raw));
-		if (!r->raw)
-			r->raw = "\xEF\xBF\xBD";
-	}
+	bl_result_set_unit(r, unit);
+	bl_result_set_raw(r, raw);
 	r->flags = flags;
 	return r;
 }

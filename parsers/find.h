@@ -102,4 +102,21 @@ size_t bl_ascii_span(const char *s, size_t n);
 /* The first ASCII digit in s[0, n), or NULL; 16 bytes a step. */
 const char *bl_find_digit(const char *s, size_t n);
 
+/* Appends s[0, n), up to a NUL in it, to the string of length `at` in
+ * dst (capacity cap), cut to fit as snprintf cuts: dst stays
+ * NUL-terminated. Returns dst's new length. Where "%s%s" formatting of
+ * names cost more than reading the row they name. */
+static inline size_t bl_str_append(char *dst, size_t cap, size_t at, const char *s, size_t n)
+{
+	if (!cap)
+		return at;
+	if (at > cap - 1)
+		at = cap - 1;
+	size_t room = cap - 1 - at;
+	n = strnlen(s, n < room ? n : room);
+	memcpy(dst + at, s, n);
+	dst[at + n] = '\0';
+	return at + n;
+}
+
 #endif

@@ -17,12 +17,24 @@
 
 size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX])
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 	char tmp[24], *p = tmp + sizeof tmp;
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		unsigned d = (unsigned)(u % 100);
+		u /= 100;
+		p -= 2;
+		memcpy(p, pairs + 2 * d, 2);
+	}
+	if (u >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	} else {
+		*--p = (char)('0' + u);
+	}
 	if (v < 0)
 		*--p = '-';
 	size_t n = (size_t)(tmp + sizeof tmp - p);

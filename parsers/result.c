@@ -69,15 +69,44 @@ static void strs_free(struct bl_strs *st)
 	free(st);
 }
 
+/* Whether no byte of s needs an escape in JSON: a control character,
+ * '"' or '\\'. */
+static bool json_plain(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == '"' || c == '\\')
+			return false;
+	}
+	return true;
+}
+
+/* A string's head, before its bytes: its length (4 bytes) and whether
+ * it is plain (json_plain), so that writing it needs neither. */
+#define STRS_HEAD BL_STRS_HEAD
+
+static char *strs_put(char *d, const char *s, size_t n)
+{
+	uint32_t len = (uint32_t)n;
+	memcpy(d, &len, 4);
+	d[4] = (char)json_plain(s, n);
+	d += STRS_HEAD;
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
 const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 {
-	if (!st || n == SIZE_MAX)
+	if (!st || n >= UINT32_MAX)
 		return NULL;
 	const char *seen = strs_recent(st, s, n);
 	if (seen)
 		return seen;
-	if (n + 1 > st->left) {
-		size_t size = n + 1 > STRS_CHUNK / 4 ? n + 1 : STRS_CHUNK;
+	size_t need = STRS_HEAD + n + 1;
+	if (need > st->left) {
+		size_t size = need > STRS_CHUNK / 4 ? need : STRS_CHUNK;
 		struct strs_chunk *c = malloc(sizeof *c + size);
 		if (!c)
 			return NULL;
@@ -90,18 +119,12 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 			/* a long string: its own chunk, behind the current one */
 			c->next = st->chunks->next;
 			st->chunks->next = c;
-			if (n)
-				memcpy(c->data, s, n);
-			c->data[n] = '\0';
-			return c->data;
+			return strs_put(c->data, s, n);
 		}
 	}
-	char *d = st->p;
-	if (n)
-		memcpy(d, s, n);
-	d[n] = '\0';
-	st->p += n + 1;
-	st->left -= n + 1;
+	char *d = strs_put(st->p, s, n);
+	st->p += need;
+	st->left -= need;
 	unsigned k = recent_slot(s, n);
 	st->recent[k].s = d;
 	st->recent[k].n = n;
@@ -142,6 +165,7 @@ struct bl_result *bl_results_add(struct bl_results *rs)
 	r->value = NAN;
 	r->flags = 0;
 	r->ncoord = 0;
+	r->initials = 0;
 	r->strs = rs->strs;
 	return r;
 }
@@ -150,12 +174,13 @@ struct bl_result *bl_results_add(struct bl_results *rs)
 static void copy_result(struct bl_result *to, const struct bl_result *from)
 {
 	struct bl_strs *st = to->strs;
-	to->metric = from->metric ? bl_strs_copy(st, from->metric, strlen(from->metric)) : NULL;
-	to->unit = from->unit ? bl_strs_copy(st, from->unit, strlen(from->unit)) : NULL;
-	to->raw = from->raw ? bl_strs_copy(st, from->raw, strlen(from->raw)) : NULL;
+	to->metric = from->metric ? bl_strs_copy(st, from->metric, bl_strs_len(from->metric)) : NULL;
+	to->unit = from->unit ? bl_strs_copy(st, from->unit, bl_strs_len(from->unit)) : NULL;
+	to->raw = from->raw ? bl_strs_copy(st, from->raw, bl_strs_len(from->raw)) : NULL;
 	to->value = from->value;
 	to->flags = from->flags;
 	to->ncoord = 0;
+	to->initials = 0;
 	for (unsigned k = 0; k < from->ncoord; k++)
 		bl_result_set_coord(to, &from->coord[k]);
 }
@@ -223,17 +248,40 @@ void bl_result_set_metric(struct bl_result *r, const char *metric)
 	r->metric = metric ? doc_string(r, metric, strlen(metric)) : NULL;
 }
 
+void bl_result_set_unit(struct bl_result *r, const char *unit)
+{
+	r->unit = unit ? doc_string(r, unit, strlen(unit)) : NULL;
+}
+
+void bl_result_set_raw(struct bl_result *r, const char *raw)
+{
+	r->raw = NULL;
+	if (!raw)
+		return;
+	/* what is not UTF-8 was printed, but cannot be shown */
+	r->raw = doc_string(r, raw, strlen(raw));
+	if (!r->raw)
+		r->raw = bl_strs_copy(r->strs, "\xEF\xBF\xBD", 3);
+}
+
+static uint32_t initial(const char *key)
+{
+	return UINT32_C(1) << ((unsigned char)key[0] & 31);
+}
+
 /* The slot of `key`: its own, or a new one at the end (NULL when full). */
 static struct bl_coord *slot(struct bl_result *r, const char *key)
 {
-	for (unsigned k = 0; k < r->ncoord; k++)
-		if (r->coord[k].key == key ||
-		    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
-			return &r->coord[k];
+	if (r->initials & initial(key))
+		for (unsigned k = 0; k < r->ncoord; k++)
+			if (r->coord[k].key == key ||
+			    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
+				return &r->coord[k];
 	if (r->ncoord == BL_COORDS_MAX)
 		return NULL;
 	struct bl_coord *c = &r->coord[r->ncoord++];
 	c->key = key;
+	r->initials |= initial(key);
 	return c;
 }
 
@@ -313,12 +361,17 @@ void bl_result_del(struct bl_result *r, const char *key)
 			memmove(&r->coord[k], &r->coord[k + 1],
 				(r->ncoord - k - 1) * sizeof r->coord[0]);
 			r->ncoord--;
+			r->initials = 0;
+			for (unsigned j = 0; j < r->ncoord; j++)
+				r->initials |= initial(r->coord[j].key);
 			return;
 		}
 }
 
 const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key)
 {
+	if (!(r->initials & initial(key)))
+		return NULL;
 	for (unsigned k = 0; k < r->ncoord; k++)
 		if (r->coord[k].key == key || strcmp(r->coord[k].key, key) == 0)
 			return &r->coord[k];

@@ -18,6 +18,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 enum bl_val_type { BL_VAL_NULL, BL_VAL_TRUE, BL_VAL_FALSE, BL_VAL_INT, BL_VAL_REAL, BL_VAL_STR };
 
@@ -27,7 +29,7 @@ struct bl_coord {
 	union {
 		long long i;
 		double d;
-		const char *s; /* NUL-terminated; may hold NUL bytes before len */
+		const char *s; /* the store's; may hold NUL bytes before len */
 	} v;
 	unsigned len;       /* BL_VAL_STR: bytes of s */
 	unsigned char type; /* enum bl_val_type */
@@ -37,12 +39,14 @@ struct bl_coord {
 
 struct bl_strs;
 
+/* Its strings are the store's (bl_strs_len): set them by the setters. */
 struct bl_result {
 	const char *metric, *unit; /* NULL: left out (not UTF-8) */
 	const char *raw;           /* the printed text, or NULL */
 	double value;              /* NAN, or BL_FLAG_NOT_RUN: null */
 	unsigned flags;            /* BL_FLAG_* (doc.h) */
 	unsigned ncoord;
+	uint32_t initials;         /* a bit for each coordinate's first letter */
 	struct bl_coord coord[BL_COORDS_MAX];
 	struct bl_strs *strs; /* where the result's strings are kept */
 };
@@ -79,6 +83,9 @@ struct bl_result *bl_results_find(const struct bl_results *rs, const char *metri
 /* Setters. The value replaces that of a coordinate of the same key, in
  * its place; a new key goes after the others. */
 void bl_result_set_metric(struct bl_result *r, const char *metric);
+void bl_result_set_unit(struct bl_result *r, const char *unit);
+/* raw that is not UTF-8 stands as U+FFFD */
+void bl_result_set_raw(struct bl_result *r, const char *raw);
 void bl_result_set_int(struct bl_result *r, const char *key, long long v);
 void bl_result_set_real(struct bl_result *r, const char *key, double v);
 void bl_result_set_bool(struct bl_result *r, const char *key, bool v);
@@ -103,6 +110,19 @@ bool bl_value_is_int(double v);
 
 /* Whether jansson takes s[0, n) as a string: UTF-8 (NUL bytes too). */
 bool bl_json_string_ok(const char *s, size_t n);
+/* The length of a string the store holds, and whether it has no byte
+ * that JSON escapes: kept in the 5 bytes before it. */
+#define BL_STRS_HEAD 5
+static inline size_t bl_strs_len(const char *s)
+{
+	uint32_t len;
+	memcpy(&len, s - BL_STRS_HEAD, 4);
+	return len;
+}
+static inline bool bl_strs_plain(const char *s)
+{
+	return s[-1] != 0;
+}
 /* A copy of s into the store (NUL-terminated), or NULL. */
 const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);
 /* The same for a string of the document: NULL when jansson would refuse

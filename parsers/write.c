@@ -27,12 +27,13 @@ struct rlist;
 /* The members' names as written ("name": or "name": with a space), by
  * the address of the string literal that holds the name: a dense stream
  * writes a dozen names for each result. */
-#define KEY_SLOTS 64
+#define KEY_SETS 128 /* of two slots each */
+#define KEY_SLOTS (2 * KEY_SETS)
 #define KEY_MAX 40
 struct key_text {
 	const char *k; /* NULL: empty slot */
 	size_t n;
-	char t[KEY_MAX + 4];
+	char t[KEY_MAX + 8]; /* copied whole: a copy of a size known ahead */
 };
 
 struct out {
@@ -297,7 +298,83 @@ static void run_separator(struct out *o)
 static int put_held_run(struct out *o, struct bl_doc *doc, struct bl_run *run, size_t index);
 static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t n);
 static void free_held(struct out *o);
-static void member(struct out *o, unsigned depth, bool more, const char *k);
+/* Fills a slot of `set` with name k, the older of the two if both are
+ * taken; NULL for a name too long or with a byte to escape. */
+static __attribute__((noinline)) const struct key_text *key_fill(struct out *o,
+								  struct key_text *set,
+								  const char *k)
+{
+	if (set[0].k && set[1].k) {
+		struct key_text t = set[0];
+		set[0] = set[1];
+		set[1] = t;
+	}
+	struct key_text *kt = &set[set[0].k ? 1 : 0];
+	size_t n = strlen(k);
+	for (size_t i = 0; i < n; i++)
+		if (!plain_byte((unsigned char)k[i]))
+			return NULL;
+	if (n > KEY_MAX)
+		return NULL;
+	memset(kt->t, 0, sizeof kt->t);
+	kt->t[0] = '"';
+	memcpy(kt->t + 1, k, n);
+	kt->t[n + 1] = '"';
+	kt->t[n + 2] = ':';
+	kt->t[n + 3] = ' ';
+	kt->n = n + ((o->flags & JSON_COMPACT) ? 3 : 4);
+	kt->k = k;
+	return kt;
+}
+
+/* The slot of name k (a string literal), filled on first use. */
+static inline const struct key_text *key_text(struct out *o, const char *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL;
+	struct key_text *set = &o->keys[2 * (h >> 57)];
+	if (set[0].k == k)
+		return &set[0];
+	if (set[1].k == k)
+		return &set[1];
+	return key_fill(o, set, k);
+}
+
+/* member() across lines, or of a name not cached */
+static __attribute__((noinline)) void member_slow(struct out *o, unsigned depth, bool more,
+						  const char *k, const struct key_text *kt)
+{
+	if (more) {
+		put(o, ",", 1);
+		indent(o, depth, true);
+	} else {
+		indent(o, depth, false);
+	}
+	if (kt)
+		put(o, kt->t, kt->n);
+	else
+		key(o, k);
+}
+
+/* One member of an object at `depth` (after the first: `more`), named by
+ * the string literal k. */
+static inline void member(struct out *o, unsigned depth, bool more, const char *k)
+{
+	const struct key_text *kt = key_text(o, k);
+	if (kt && !(o->flags & JSON_MAX_INDENT) && sizeof kt->t + 2 <= OUTBUF - o->n && !o->err) {
+		/* on one line: a comma (and a space unless compact), the name */
+		char *d = o->buf + o->n;
+		if (more) {
+			*d++ = ',';
+			if (!(o->flags & JSON_COMPACT))
+				*d++ = ' ';
+		}
+		memcpy(d, kt->t, sizeof kt->t);
+		o->n = (size_t)(d + kt->n - o->buf);
+		return;
+	}
+	member_slow(o, depth, more, k, kt);
+}
+
 
 /* A string member's value as jansson has it: null for NULL or what it
  * does not take as a string. */
@@ -308,6 +385,21 @@ static void string_or_null(struct out *o, const char *s)
 		string(o, s, n);
 	else
 		put(o, "null", 4);
+}
+
+/* A string of a result: the store's, its length and plainness known. */
+static void stored(struct out *o, const char *s)
+{
+	size_t n = bl_strs_len(s);
+	if (bl_strs_plain(s) && n + 2 <= OUTBUF - o->n && !o->err) {
+		char *d = o->buf + o->n;
+		d[0] = '"';
+		memcpy(d + 1, s, n);
+		d[n + 1] = '"';
+		o->n += n + 2;
+		return;
+	}
+	string(o, s, n);
 }
 
 /* A result's value: an integer when whole, a real, or null. */
@@ -330,7 +422,7 @@ static void coord_value(struct out *o, const struct bl_coord *c)
 	case BL_VAL_FALSE: put(o, "false", 5); break;
 	case BL_VAL_INT: integer(o, (json_int_t)c->v.i); break;
 	case BL_VAL_REAL: real(o, c->v.d); break;
-	default: string(o, c->v.s, c->len);
+	default: stored(o, c->v.s);
 	}
 }
 
@@ -341,18 +433,18 @@ static void put_result(struct out *o, const struct bl_result *r, unsigned depth)
 	bool more = false;
 	if (r->metric) {
 		member(o, depth + 1, false, "metric");
-		string(o, r->metric, strlen(r->metric));
+		stored(o, r->metric);
 		more = true;
 	}
 	member(o, depth + 1, more, "value");
 	result_value(o, r);
 	if (r->unit) {
 		member(o, depth + 1, true, "unit");
-		string(o, r->unit, strlen(r->unit));
+		stored(o, r->unit);
 	}
 	if (r->raw) {
 		member(o, depth + 1, true, "raw");
-		string(o, r->raw, strlen(r->raw));
+		stored(o, r->raw);
 	}
 	if (r->flags) {
 		const char *names[4];
@@ -488,59 +580,6 @@ static void write_tail(struct out *o, size_t nruns, json_t *tail)
 	indent(o, 0, false);
 	put(o, "}", 1);
 	flush_out(o);
-}
-
-/* One member of an object at `depth` (after the first: `more`). */
-/* The slot of name k (a string literal), filled on first use; NULL for a
- * name too long or with a byte to escape. */
-static const struct key_text *key_text(struct out *o, const char *k)
-{
-	struct key_text *kt = &o->keys[((uintptr_t)k >> 3) % KEY_SLOTS];
-	if (kt->k == k)
-		return kt;
-	size_t n = strlen(k);
-	for (size_t i = 0; i < n; i++)
-		if (!plain_byte((unsigned char)k[i]))
-			return NULL;
-	if (n > KEY_MAX)
-		return NULL;
-	kt->t[0] = '"';
-	memcpy(kt->t + 1, k, n);
-	kt->t[n + 1] = '"';
-	kt->t[n + 2] = ':';
-	kt->t[n + 3] = ' ';
-	kt->n = n + ((o->flags & JSON_COMPACT) ? 3 : 4);
-	kt->k = k;
-	return kt;
-}
-
-/* One member of an object at `depth` (after the first: `more`), named by
- * the string literal k. */
-static void member(struct out *o, unsigned depth, bool more, const char *k)
-{
-	const struct key_text *kt = key_text(o, k);
-	if (kt && !(o->flags & JSON_MAX_INDENT) && kt->n + 2 <= OUTBUF - o->n && !o->err) {
-		/* on one line: a comma (and a space unless compact), the name */
-		char *d = o->buf + o->n;
-		if (more) {
-			*d++ = ',';
-			if (!(o->flags & JSON_COMPACT))
-				*d++ = ' ';
-		}
-		memcpy(d, kt->t, kt->n);
-		o->n = (size_t)(d + kt->n - o->buf);
-		return;
-	}
-	if (more) {
-		put(o, ",", 1);
-		indent(o, depth, true);
-	} else {
-		indent(o, depth, false);
-	}
-	if (kt)
-		put(o, kt->t, kt->n);
-	else
-		key(o, k);
 }
 
 static bool ascii(const char *s)

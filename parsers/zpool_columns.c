@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "find.h"
+
 /* ---------------------------------------------------------------- tokens */
 
 /* Splits on blanks (and tabs, and no-break spaces); returns the count. */
@@ -79,43 +81,48 @@ static bool is_top_label(const struct bl_ztok *t)
 	return false;
 }
 
+/* c->metric = a b c, cut to fit */
+static void name3(struct zcol *c, const char *a, const char *b, const char *d)
+{
+	size_t n = bl_str_append(c->metric, sizeof c->metric, 0, a, strlen(a));
+	n = bl_str_append(c->metric, sizeof c->metric, n, b, strlen(b));
+	bl_str_append(c->metric, sizeof c->metric, n, d, strlen(d));
+}
+
 static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_ztok *bot, bool histo)
 {
 	char tb[32], bb[24];
-	snprintf(tb, sizeof tb, "%.*s", top ? (int)top->n : 0, top ? top->s : "");
-	snprintf(bb, sizeof bb, "%.*s", (int)bot->n, bot->s);
+	bl_str_append(tb, sizeof tb, 0, top ? top->s : "", top ? top->n : 0);
+	bl_str_append(bb, sizeof bb, 0, bot->s, bot->n);
 	c->kind = ZC_OTHER;
 	if (histo) {
 		c->kind = ZC_HISTO;
-		if (top)
-			snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
-		else
-			snprintf(c->metric, sizeof c->metric, "%s", bb);
+		name3(c, top ? tb : "", top ? "_" : "", bb);
 		return;
 	}
 	if (top && strcmp(tb, "capacity") == 0) {
 		c->kind = ZC_CAPACITY;
 		/* old "used avail" are today's "alloc free" */
-		snprintf(c->metric, sizeof c->metric, "%s",
-			 (strcmp(bb, "alloc") == 0 || strcmp(bb, "used") == 0) ? "alloc" : "free");
+		name3(c, (strcmp(bb, "alloc") == 0 || strcmp(bb, "used") == 0) ? "alloc" : "free", "",
+		      "");
 	} else if (top && strcmp(tb, "operations") == 0) {
 		c->kind = ZC_OPS;
-		snprintf(c->metric, sizeof c->metric, "%s_ops", bb);
+		name3(c, bb, "_ops", "");
 	} else if (top && strcmp(tb, "bandwidth") == 0) {
 		c->kind = ZC_BANDWIDTH;
-		snprintf(c->metric, sizeof c->metric, "%s_bandwidth", bb);
+		name3(c, bb, "_bandwidth", "");
 	} else if (top && strstr(tb, "_wait")) {
 		c->kind = ZC_LATENCY;
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
+		name3(c, tb, "_", bb);
 	} else if (top && (strcmp(tb, "scrub") == 0 || strcmp(tb, "trim") == 0 ||
 			   strcmp(tb, "rebuild") == 0 || strcmp(tb, "initialize") == 0)) {
 		c->kind = ZC_LATENCY; /* "scrub" over "wait" */
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
+		name3(c, tb, "_", bb);
 	} else if (top && strstr(tb, "q_")) {
 		c->kind = ZC_QUEUE;
-		snprintf(c->metric, sizeof c->metric, "%s_%s", tb, bb);
+		name3(c, tb, "_", bb);
 	} else {
-		snprintf(c->metric, sizeof c->metric, "%s%s%s", tb, top ? "_" : "", bb);
+		name3(c, tb, top ? "_" : "", bb);
 	}
 }
 

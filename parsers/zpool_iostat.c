@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cmdwords.h"
+#include "find.h"
 #include "parser.h"
 #include "re.h"
 #include "units.h"
@@ -438,7 +439,7 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	indent = indent > z->base_indent ? indent - z->base_indent : 0;
 	char name[MAX_NAME];
 	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
-	snprintf(name, sizeof name, "%.*s", (int)(nl < MAX_NAME ? nl : MAX_NAME - 1), t[0].s);
+	bl_str_append(name, sizeof name, 0, t[0].s, nl);
 	const struct bl_ztok *vals = &t[name_end];
 
 	if (z->stamp_pending)
@@ -466,7 +467,7 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	if (depth == 0)
 		z->cls[0] = '\0';
 	if (depth >= 0) {
-		snprintf(z->path[depth], MAX_NAME, "%s", name);
+		bl_str_append(z->path[depth], MAX_NAME, 0, name, MAX_NAME);
 		for (int d = depth + 1; d < MAX_DEPTH; d++)
 			z->path[d][0] = '\0';
 	}
@@ -477,9 +478,12 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	if (depth >= 0 && !z->vdev_title) {
 		size_t o = 0;
 		vpath[0] = '\0';
-		for (int d = 0; d <= depth && o < sizeof vpath; d++)
-			o += (size_t)snprintf(vpath + o, sizeof vpath - o, "%s%s", d ? "/" : "",
-					      z->path[d][0] ? z->path[d] : "?");
+		for (int d = 0; d <= depth; d++) {
+			if (d)
+				o = bl_str_append(vpath, sizeof vpath, o, "/", 1);
+			o = bl_str_append(vpath, sizeof vpath, o, z->path[d][0] ? z->path[d] : "?",
+					  MAX_NAME);
+		}
 		pool = z->path[0];
 	} else {
 		/* -H, or named vdevs ("zpool iostat -v tank ada0"): no tree to
@@ -490,10 +494,12 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 			pool = z->cmd_first;
 		if (z->scripted && !pool && !z->scripted_verbose)
 			pool = name;
-		snprintf(vpath, sizeof vpath, "%s", name);
+		bl_str_append(vpath, sizeof vpath, 0, name, MAX_NAME);
 	}
 	char key[1100];
-	snprintf(key, sizeof key, "%s|%s", z->cls, vpath);
+	size_t kn = bl_str_append(key, sizeof key, 0, z->cls, sizeof z->cls);
+	kn = bl_str_append(key, sizeof key, kn, "|", 1);
+	bl_str_append(key, sizeof key, kn, vpath, sizeof vpath);
 	sample_key(z, key);
 	z->rows_in_sample++;
 
@@ -1117,7 +1123,7 @@ static void zpool_renumber(struct bl_result *result, size_t index)
 	if (index > 0 && bl_result_get(result, "since_boot")) {
 		bl_result_del(result, "since_boot");
 		if (result->unit && strcmp(result->unit, "ops") == 0)
-			result->unit = "ops/s";
+			bl_result_set_unit(result, "ops/s");
 	}
 }
 
