@@ -354,6 +354,19 @@ void bl_result_set_coord(struct bl_result *r, const struct bl_coord *from)
 		*c = *from;
 }
 
+void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from)
+{
+	if (to->strs != from->strs || to->ncoord) {
+		for (unsigned k = 0; k < from->ncoord; k++)
+			bl_result_set_coord(to, &from->coord[k]);
+		return;
+	}
+	/* the same store: its strings are shared */
+	memcpy(to->coord, from->coord, from->ncoord * sizeof from->coord[0]);
+	to->ncoord = from->ncoord;
+	to->initials = from->initials;
+}
+
 void bl_result_del(struct bl_result *r, const char *key)
 {
 	for (unsigned k = 0; k < r->ncoord; k++)

@@ -94,6 +94,8 @@ void bl_result_set_str(struct bl_result *r, const char *key, const char *s);
 void bl_result_set_strn(struct bl_result *r, const char *key, const char *s, size_t n);
 /* Copies coordinate c (from any result) into r. */
 void bl_result_set_coord(struct bl_result *r, const struct bl_coord *c);
+/* Sets every coordinate of `from` (a result placed alike) in `to`. */
+void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from);
 void bl_result_del(struct bl_result *r, const char *key);
 
 /* Getters: the coordinate, or NULL. */

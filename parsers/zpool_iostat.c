@@ -336,6 +336,7 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			 size_t off)
 {
 	size_t done = 0;
+	const struct bl_result *first = NULL;
 	for (size_t i = 0; i < nv && i < z->ncols; i++) {
 		const struct zcol *c = &z->cols[i];
 		double v;
@@ -369,14 +370,22 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		struct bl_result *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
 					  plain ? NULL : dash ? "-" : raw,
 					  approx ? BL_FLAG_APPROXIMATE : 0);
-		place(z, r, pool, vpath, name, depth, type);
-		if (r && bl_run_record(run, (size_t)z->sample, off) < 0)
-			z->doc->partial = true;
-		if (r && bucket) {
-			bl_result_set_strn(r, "bucket", bucket->s, bucket->n);
-			bl_result_set_real(r, "bucket_low", bucket->low);
-			bl_result_set_real(r, "bucket_high", bucket->high);
+		if (!r)
+			continue;
+		if (first) {
+			/* the row's other values: the same place */
+			bl_result_copy_coords(r, first);
+		} else {
+			place(z, r, pool, vpath, name, depth, type);
+			if (bucket) {
+				bl_result_set_strn(r, "bucket", bucket->s, bucket->n);
+				bl_result_set_real(r, "bucket_low", bucket->low);
+				bl_result_set_real(r, "bucket_high", bucket->high);
+			}
+			first = r;
 		}
+		if (bl_run_record(run, (size_t)z->sample, off) < 0)
+			z->doc->partial = true;
 	}
 	return done;
 }
