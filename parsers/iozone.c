@@ -223,7 +223,7 @@ static size_t walk_back(struct iz_ctx *c, size_t off)
 static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			      size_t *end)
 {
-	struct iz_ctx *c = calloc(1, sizeof *c);
+	struct iz_ctx *c = iz_ctx_new();
 	if (!c)
 		return BL_NOT_MINE;
 	c->sc = sc;

@@ -124,7 +124,7 @@ bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_
 	if (strcmp(prev->tool, "iozone") != 0 || !prev->variant ||
 	    strcmp(prev->variant, "report") == 0 || !near(ref.msg, prev->end_off, first->raw.off))
 		return false;
-	struct iz_ctx *c = calloc(1, sizeof *c);
+	struct iz_ctx *c = iz_ctx_new();
 	if (!c)
 		return false;
 	c->sc = ref.sc;
