@@ -50,4 +50,5 @@ json_t *bl_parse_message(struct bl_message *m, const char *path)
 void bl_cleanup(void)
 {
 	bl_re_free_all();
+	bl_results_cleanup();
 }

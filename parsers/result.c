@@ -174,8 +174,8 @@ struct bl_result *bl_results_add(struct bl_results *rs)
 static void copy_result(struct bl_result *to, const struct bl_result *from)
 {
 	struct bl_strs *st = to->strs;
-	to->metric = from->metric ? bl_strs_copy(st, from->metric, bl_strs_len(from->metric)) : NULL;
-	to->unit = from->unit ? bl_strs_copy(st, from->unit, bl_strs_len(from->unit)) : NULL;
+	bl_result_set_metric(to, from->metric);
+	bl_result_set_unit(to, from->unit);
 	to->raw = from->raw ? bl_strs_copy(st, from->raw, bl_strs_len(from->raw)) : NULL;
 	to->value = from->value;
 	to->flags = from->flags;
@@ -243,14 +243,70 @@ static const char *doc_string(struct bl_result *r, const char *s, size_t n)
 	return bl_strs_doc_copy(r->strs, s, n);
 }
 
+/* ------------------------------------------------------------ names */
+
+/* The names of metrics and units, kept once for the whole process (each
+ * thread its own): a run's store starts empty, and copying a run's
+ * names into it cost more than finding its numbers. At most VOCAB_MAX
+ * names; past that, they are copied into the run's store. */
+#define VOCAB_SLOTS 1024
+#define VOCAB_MAX 512
+
+static _Thread_local struct vocab {
+	const char *names[VOCAB_SLOTS]; /* in strings of the heads of strs_put */
+	char *blocks[VOCAB_MAX];        /* what to free */
+	size_t n;
+} vocab;
+
+static size_t vocab_hash(const char *s, size_t n)
+{
+	size_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The kept copy of name s[0, n), made on first use; NULL when it is not
+ * a string of the document or the names are full. */
+static const char *vocab_name(const char *s, size_t n)
+{
+	size_t i = vocab_hash(s, n) % VOCAB_SLOTS;
+	for (; vocab.names[i]; i = (i + 1) % VOCAB_SLOTS) {
+		const char *v = vocab.names[i];
+		if (bl_strs_len(v) == n && memcmp(v, s, n) == 0)
+			return v;
+	}
+	if (vocab.n == VOCAB_MAX || n >= 256 || !bl_json_string_ok(s, n))
+		return NULL;
+	char *b = malloc(STRS_HEAD + n + 1);
+	if (!b)
+		return NULL;
+	vocab.blocks[vocab.n++] = b;
+	return vocab.names[i] = strs_put(b, s, n);
+}
+
+void bl_results_cleanup(void)
+{
+	for (size_t i = 0; i < vocab.n; i++)
+		free(vocab.blocks[i]);
+	memset(&vocab, 0, sizeof vocab);
+}
+
+static const char *name_string(struct bl_result *r, const char *s)
+{
+	size_t n = strlen(s);
+	const char *v = vocab_name(s, n);
+	return v ? v : doc_string(r, s, n);
+}
+
 void bl_result_set_metric(struct bl_result *r, const char *metric)
 {
-	r->metric = metric ? doc_string(r, metric, strlen(metric)) : NULL;
+	r->metric = metric ? name_string(r, metric) : NULL;
 }
 
 void bl_result_set_unit(struct bl_result *r, const char *unit)
 {
-	r->unit = unit ? doc_string(r, unit, strlen(unit)) : NULL;
+	r->unit = unit ? name_string(r, unit) : NULL;
 }
 
 void bl_result_set_raw(struct bl_result *r, const char *raw)

@@ -131,6 +131,9 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);
  * it (bl_json_string_ok). */
 const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n);
 
+/* Frees the names of metrics and units the calling thread kept. */
+void bl_results_cleanup(void);
+
 /* The result as a JSON object (new reference), the members in the order
  * the document has them: metric, value, unit, raw, flags, coordinates. */
 json_t *bl_result_json(const struct bl_result *r);
