@@ -72,19 +72,26 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 {
 	if (bl_is_blank(l->s, l->len))
 		return K_BLANK;
-	if (bl_re_match(&ver_re, l->s, l->len, 0, m))
-		return l->s[m->ov[6]] == 'O' ? K_VER_IO : K_VER_FILE;
-	if (bl_re_match(&hdr_io_re, l->s, l->len, 0, m))
+	/* each pattern is tried only on a line with the words it needs */
+	const char *s = l->s;
+	size_t n = l->len, i = 0;
+	bool seq = memmem(s, n, "Sequential ", 11) != NULL;
+	bool cp = memmem(s, n, "%CP", 3) != NULL;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (seq && bl_re_match(&ver_re, s, n, 0, m))
+		return s[m->ov[6]] == 'O' ? K_VER_IO : K_VER_FILE;
+	if (cp && bl_re_match(&hdr_io_re, s, n, 0, m))
 		return K_HDR_IO;
-	if (bl_re_match(&hdr_file_re, l->s, l->len, 0, m))
+	if (cp && bl_re_match(&hdr_file_re, s, n, 0, m))
 		return K_HDR_FILE;
-	if (bl_re_match(&sub_io_re, l->s, l->len, 0, m))
+	if (memmem(s, n, "-Per Chr-", 9) && bl_re_match(&sub_io_re, s, n, 0, m))
 		return K_SUB_IO;
-	if (bl_re_match(&sub_file_re, l->s, l->len, 0, m))
+	if (memmem(s, n, "-Create-- --Read---", 19) && bl_re_match(&sub_file_re, s, n, 0, m))
 		return K_SUB_FILE;
-	if (bl_re_match(&dashfile_re, l->s, l->len, 0, m))
+	if (seq && bl_re_match(&dashfile_re, s, n, 0, m))
 		return K_DASH_FILE;
-	if (bl_re_match(&lat_re, l->s, l->len, 0, m))
+	if (i < n && s[i] == 'L' && bl_re_match(&lat_re, s, n, 0, m))
 		return K_LAT;
 	if (bpp_csv_header(l->s, l->len))
 		return K_CSV_HDR;

@@ -164,21 +164,29 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 	/* status=progress: "\r933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r..." */
 	if (memchr(l->s, '\r', l->len))
 		return d->kind = progress_walk(l, NULL) ? K_PROGRESS : K_OTHER;
-	if (bl_re_match(&rec_re, l->s, l->len, 0, m))
+	/* each pattern is tried only where the line can start as it does:
+	 * all but two start with a count, and the verb-first summary has a
+	 * rate with its '/' */
+	size_t i = 0;
+	while (i < l->len && (l->s[i] == ' ' || l->s[i] == '\t'))
+		i++;
+	unsigned char c = i < l->len ? (unsigned char)l->s[i] : 0;
+	bool count = c >= '0' && c <= '9';
+	if ((count || c == '^') && bl_re_match(&rec_re, l->s, l->len, 0, m))
 		return d->kind = K_REC;
-	if (bl_re_match(&bsd_re, l->s, l->len, 0, m))
+	if (count && bl_re_match(&bsd_re, l->s, l->len, 0, m))
 		return d->kind = K_BSD;
-	if (bl_re_match(&gnu_re, l->s, l->len, 0, m))
+	if (count && bl_re_match(&gnu_re, l->s, l->len, 0, m))
 		return d->kind = K_GNU;
-	if (bl_re_match(&gnuw_re, l->s, l->len, 0, m)) {
+	if (!count && memchr(l->s, '/', l->len) && bl_re_match(&gnuw_re, l->s, l->len, 0, m)) {
 		d->g = gmap_verb_first;
 		return d->kind = K_GNU;
 	}
-	if (bl_re_match(&bsdprog_re, l->s, l->len, 0, m))
+	if (count && bl_re_match(&bsdprog_re, l->s, l->len, 0, m))
 		return d->kind = K_PROGRESS;
-	if (bl_re_match(&extra_re, l->s, l->len, 0, m))
+	if (count && bl_re_match(&extra_re, l->s, l->len, 0, m))
 		return d->kind = K_EXTRA;
-	if (bl_re_match(&err_re, l->s, l->len, 0, m))
+	if (c == 'd' && bl_re_match(&err_re, l->s, l->len, 0, m))
 		return d->kind = K_ERR;
 	return d->kind = K_OTHER;
 }

@@ -544,19 +544,21 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m)
 		return L_BLANK;
 	if (l->len > 400)
 		return L_OTHER;
-	if (bl_re_match(&seek_re, l->s, l->len, 0, m))
+	/* each pattern is tried only on a line with the marks it needs */
+	bool colon = memchr(l->s, ':', l->len) != NULL, eq = memchr(l->s, '=', l->len) != NULL;
+	if (colon && eq && bl_re_match(&seek_re, l->s, l->len, 0, m))
 		return L_SEEK;
-	if (bl_re_match(&transfer_re, l->s, l->len, 0, m))
+	if (colon && eq && bl_re_match(&transfer_re, l->s, l->len, 0, m))
 		return L_TRANSFER;
-	if (bl_re_match(&section_re, l->s, l->len, 0, m))
+	if (colon && bl_re_match(&section_re, l->s, l->len, 0, m))
 		return L_SECTION;
-	if (bl_re_match(&param_re, l->s, l->len, 0, m))
+	if (memchr(l->s, '#', l->len) && bl_re_match(&param_re, l->s, l->len, 0, m))
 		return L_PARAM;
-	if (bl_re_match(&overhead_re, l->s, l->len, 0, m))
+	if (eq && bl_re_match(&overhead_re, l->s, l->len, 0, m))
 		return L_OVERHEAD;
-	if (bl_re_match(&async_re, l->s, l->len, 0, m))
+	if (colon && eq && bl_re_match(&async_re, l->s, l->len, 0, m))
 		return L_ASYNC;
-	if (bl_re_match(&sync_re, l->s, l->len, 0, m))
+	if (colon && eq && bl_re_match(&sync_re, l->s, l->len, 0, m))
 		return L_SYNC;
 	if (bl_re_match(&plain_re, l->s, l->len, 0, m))
 		return L_PLAIN;
