@@ -20,8 +20,10 @@
 #include "decode.h"
 #include "unflatten.h"
 
-/* Lines shorter than this are left alone. */
-#define UNFLATTEN_MIN 250
+#include "../parsers/anchor.h"
+
+/* Lines shorter than this are left alone (unflatten.h). */
+#define UNFLATTEN_MIN BL_UNFLATTEN_MIN
 /* A line this long is worth telling the user about; and what remains of
  * it after the breaks above is wrapped at blanks to at most WRAP_MAX bytes,
  * so that the parsers, which read a whole line around each match, stay
@@ -143,6 +145,21 @@ static struct detect detect_re[] = {
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
+size_t bl_tool_literals(void)
+{
+	return NDETECT;
+}
+
+/* What the sites pass finds for pattern g: every start of its literal
+ * (searches below find them by a byte of theirs, memchr, and look at
+ * each), or, for one found by its two ends with a digit after it, only
+ * the starts followed by a digit (bl_find_lit_digit). */
+const char *bl_tool_literal(size_t g, bool *digit)
+{
+	*digit = detect_re[g].rare == NO_RARE_BYTE && detect_re[g].digit_after;
+	return detect_re[g].lit;
+}
+
 /* The searches for the literals of detect_re, one pass over the text
  * each: the patterns found by the same rare byte share a memchr pass
  * (three by ')', two by '+', two by '%'); one found by its two ends has
@@ -208,16 +225,58 @@ static bool try_at(size_t g, const char *s, size_t len, size_t at, struct cursor
 	return true;
 }
 
+/* The literals' starts from the sites pass, read in order: pattern g's
+ * next one not yet passed is st->tool[g].v[at[g]]. */
+struct site_cursor {
+	const struct bl_sites *st;
+	size_t at[NDETECT];
+};
+
+/* The first position at or after c where sr's search stops (the byte it
+ * is found by, or the start of the literal found by its ends): the least
+ * of its patterns' next starts (each moved to its byte). */
+static size_t sites_next(const struct search *sr, struct site_cursor *sc, size_t c)
+{
+	size_t best = SIZE_MAX;
+	for (size_t k = 0; k < sr->npat; k++) {
+		size_t g = sr->pat[k], r = sr->byte >= 0 ? detect_re[g].rare : 0;
+		const struct bl_site_list *l = &sc->st->tool[g];
+		while (sc->at[g] < l->n && l->v[sc->at[g]] + r < c)
+			sc->at[g]++;
+		if (sc->at[g] < l->n && l->v[sc->at[g]] + r < best)
+			best = l->v[sc->at[g]] + r;
+	}
+	return best;
+}
+
 /* Where a match of one of sr's patterns starts, at or after `from`, on
- * the first line that holds one; SIZE_MAX if none. */
-static size_t search_next(const struct search *sr, const char *s, size_t len, size_t from)
+ * the first line that holds one; SIZE_MAX if none. The stops are where
+ * the sites pass found a literal (sc), else those memchr or bl_find_lit
+ * finds: where a byte of sr's is but none of its literals, nothing is
+ * tried. */
+static size_t search_next(const struct search *sr, struct site_cursor *sc, const char *s, size_t len,
+			  size_t from)
 {
 	struct cursor cu;
 	for (size_t k = 0; k < sr->npat; k++)
 		cu.p[sr->pat[k]] = from;
 	size_t c = from, start;
 	while (c < len) {
-		if (sr->byte >= 0) {
+		if (sc) {
+			c = sites_next(sr, sc, c);
+			if (c >= len)
+				break;
+			if (sr->byte < 0) {
+				if (try_at(sr->pat[0], s, len, c, &cu, &start))
+					return start;
+			} else {
+				for (size_t k = 0; k < sr->npat; k++) {
+					size_t g = sr->pat[k], r = detect_re[g].rare;
+					if (c >= r && try_at(g, s, len, c - r, &cu, &start))
+						return start;
+				}
+			}
+		} else if (sr->byte >= 0) {
 			const char *h = memchr(s + c, sr->byte, len - c);
 			if (!h)
 				break;
@@ -247,13 +306,17 @@ static size_t search_next(const struct search *sr, const char *s, size_t len, si
  * line, in order, without an alternation over the text. */
 struct tool_lines {
 	size_t next[NDETECT];
+	struct site_cursor sc; /* with sc.st NULL, the literals are searched */
 };
 
-static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
+static void tool_lines_init(struct tool_lines *t, const char *s, size_t len,
+			    const struct bl_sites *sites)
 {
 	searches_init();
+	memset(&t->sc, 0, sizeof t->sc);
+	t->sc.st = sites;
 	for (size_t k = 0; k < nsearches; k++)
-		t->next[k] = search_next(&searches[k], s, len, 0);
+		t->next[k] = search_next(&searches[k], sites ? &t->sc : NULL, s, len, 0);
 }
 
 /* The start of the first match not yet passed; SIZE_MAX when none. */
@@ -271,7 +334,9 @@ static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, siz
 {
 	for (size_t k = 0; k < nsearches; k++)
 		if (t->next[k] <= eol)
-			t->next[k] = eol < len ? search_next(&searches[k], s, len, eol + 1) : SIZE_MAX;
+			t->next[k] = eol < len ? search_next(&searches[k], t->sc.st ? &t->sc : NULL, s, len,
+							     eol + 1)
+					       : SIZE_MAX;
 }
 
 /* A line break after these: zsh prints the command before its times.
@@ -585,14 +650,16 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 		qsort(b->v, b->n, sizeof *b->v, cmp_size);
 }
 
-bool bl_unflatten_detect(const char *s, size_t len)
+bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites)
 {
+	if (sites && sites->long_line)
+		return true;
 	/* a line of UNFLATTEN_MIN bytes or more: the next so many bytes from
 	 * a line start hold no newline; else every line that starts before
 	 * the last newline among them is shorter (one memrchr passes several
 	 * lines of prose) */
 	size_t i = 0;
-	while (len - i >= UNFLATTEN_MIN) {
+	while (!sites && len - i >= UNFLATTEN_MIN) {
 		const char *nl = memrchr(s + i, '\n', UNFLATTEN_MIN);
 		if (!nl)
 			return true;
@@ -601,7 +668,7 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, len);
+	tool_lines_init(&tl, s, len, sites);
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -618,7 +685,8 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	return found;
 }
 
-bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  const struct bl_sites *sites)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
@@ -626,7 +694,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	/* a short line keeps its breaks only when it holds a tool line
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, n);
+	tool_lines_init(&tl, s, n, sites);
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
@@ -647,9 +715,17 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 		/* GNU dd's progress updates are separated by '\r', not by
 		 * blanks: bl_break_after() leaves them together */
 		size_t n0 = b.n;
-		struct found f = line_breaks(s + i, end - i, i, &b, false);
-		if (end - i < UNFLATTEN_MIN)
-			keep_short(&b, n0, f);
+		if (end - i < UNFLATTEN_MIN) {
+			/* the rest of a short line's breaks only when it keeps
+			 * its tool lines' (most tool lines are alone on theirs) */
+			keep_short(&b, n0, line_breaks(s + i, end - i, i, &b, true));
+			if (b.n > n0) {
+				weak_breaks(s + i, end - i, i, &b);
+				sentence_breaks(s + i, end - i, i, &b);
+			}
+		} else {
+			line_breaks(s + i, end - i, i, &b, false);
+		}
 		i = end + 1;
 	}
 	if (nlong)
