@@ -112,36 +112,39 @@ struct detect {
 	bool digit_after;  /* the literal is followed by a digit */
 	const char *then;  /* a literal every match holds after it on its line:
 			    * a line without it is passed without the pattern */
+	const char *next;  /* what every match has right after the literal,
+			    * as the sites pass checks it (anchor.c's
+			    * then_steps()), or NULL */
 };
 
 static struct detect detect_re[] = {
-	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false, NULL, NULL},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
-	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", NO_RARE_BYTE, true, ", "},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", NO_RARE_BYTE, true, ", ", NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true, NULL, NULL},
 	/* TIME_PDKSH and TIME_BSD need not be searched: their lines hold a
 	 * match of TIME_FIELD("real") too ("0m18.40s real     0m00.00s") */
 	/* prose has each of their letters every few dozen bytes: found by
 	 * the ends of the word, not by memchr (nor by PCRE2, which the
 	 * lookbehind in front keeps at an instruction a byte): this took
 	 * three quarters of the detection on prose mail */
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), "real", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), "user", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), "real", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), "user", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL, NULL},
 	/* by its ends too: its rarest byte, x, is every few hundred bytes of
 	 * some archives, and memchr stopped at each */
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL, NULL},
 	/* end_re's: a short line with a zsh report is a flattened post when
 	 * a prompt or an empty line's blanks share it (keep_short) */
-	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false, NULL, NULL},
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
 
@@ -150,13 +153,21 @@ size_t bl_tool_literals(void)
 	return NDETECT;
 }
 
-/* What the sites pass finds for pattern g: every start of its literal
- * (searches below find them by a byte of theirs, memchr, and look at
- * each), or, for one found by its two ends with a digit after it, only
- * the starts followed by a digit (bl_find_lit_digit). */
-const char *bl_tool_literal(size_t g, bool *digit)
+/* What the sites pass finds for pattern g: the starts of its literal
+ * that a match can hold, those followed by a digit when its matches have
+ * one there, and by what `next` says ("real" before blanks and a digit:
+ * not the "real" of "really"). A literal passed over is one that try_at()
+ * would have tried in vain: its pattern's regex runs over the whole line
+ * from the first literal it is given there, so a line with a match is
+ * found from the literal in the match as from any before it; and a
+ * literal without its digit only moved the cursor past itself, where no
+ * match starts (every copy of the literal in a match has the digit: "0+0k
+ * 0+0io 0pf+0w"). Dense tool output has '+' in every bonnie++ row
+ * ("+++++ +++"), and prose "real" in "really". */
+const char *bl_tool_literal(size_t g, bool *digit, const char **next)
 {
-	*digit = detect_re[g].rare == NO_RARE_BYTE && detect_re[g].digit_after;
+	*digit = detect_re[g].digit_after;
+	*next = detect_re[g].next;
 	return detect_re[g].lit;
 }
 
@@ -171,6 +182,8 @@ struct search {
 };
 static struct search searches[NDETECT];
 static size_t nsearches;
+/* The pattern of zsh's report (end_re's) */
+static size_t zsh_pattern = SIZE_MAX;
 
 static void searches_init(void)
 {
@@ -178,6 +191,8 @@ static void searches_init(void)
 		return;
 	for (size_t g = 0; g < NDETECT; g++) {
 		const struct detect *d = &detect_re[g];
+		if (strcmp(d->lit, "% cpu") == 0)
+			zsh_pattern = g;
 		int byte = d->rare == NO_RARE_BYTE ? -1 : (unsigned char)d->lit[d->rare];
 		struct search *sr = NULL;
 		for (size_t k = 0; byte >= 0 && k < nsearches && !sr; k++)
@@ -600,6 +615,39 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
 		b->n = n0;
 }
 
+/* Whether keep_short() can keep breaks of the short line [from, to),
+ * as the literals the sites pass found there tell: each match of
+ * whole_re holds one (try_at()'s patterns cover whole_re's, and a match's
+ * own literal is one the pass keeps), so two tool lines hold two; a tool
+ * line and a prompt hold one and a byte start_re needs (a prompt's '#',
+ * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
+ * Nearly every tool line is alone on its line: "2+0 records in". */
+static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < NDETECT; g++) {
+		const struct bl_site_list *l = &st->tool[g];
+		size_t lo = 0, hi = l->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (l->v[mid] < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < l->n && l->v[lo] < to; lo++)
+			if (++n >= 2 || g == zsh_pattern)
+				return true;
+	}
+	for (size_t i = from; n && i < to; i++) {
+		char c = s[i];
+		if (c == '#' || c == '$' || c == '%' || c == '>' ||
+		    (i + 1 < to && (c == 'd' || c == '*') && s[i + 1] == c))
+			return true;
+	}
+	return false;
+}
+
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
 static void wrap_piece(const char *s, size_t from, size_t to, struct bl_breaks *b)
 {
@@ -677,6 +725,8 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 		const char *bol = memrchr(s, '\n', a);
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
 		tool_lines_past(&tl, s, len, to);
+		if (sites && !short_candidate(sites, s, from, to))
+			continue;
 		b.n = 0;
 		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b, true));
 		found = b.n > 0;
@@ -701,7 +751,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		if (end - i < UNFLATTEN_MIN) {
 			bool tool = tool_lines_first(&tl) <= end;
 			tool_lines_past(&tl, s, n, end);
-			if (!tool) {
+			if (!tool || (sites && !short_candidate(sites, s, i, end))) {
 				i = end + 1;
 				continue;
 			}
