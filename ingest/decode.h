@@ -112,14 +112,18 @@ bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 
 /* unflatten.c - a post flattened onto one line: line breaks put back
  * before prompts, commands and tool output. Returns true when some break
- * was put back. */
-bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+ * was put back. `sites`: found on the same text (bl_sites_find), or NULL
+ * (then its literals are searched here). */
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  const struct bl_sites *sites);
 /* A whole mail flattened onto one line keeps its headers inline
  * ("... Subject: More zfs benchmarks X-BeenThere: ..."): Subject, From,
  * Date and Message-ID are read from there when nothing else set them. */
 void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
-/* Whether the text has lines long enough to be a flattened post. */
-bool bl_unflatten_detect(const char *s, size_t len);
+/* Whether the text has lines long enough to be a flattened post, or a
+ * short line holding two tool lines (or a prompt and one). `sites` as for
+ * bl_unflatten(). */
+bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites);
 
 /* mbox.c - mbox framing. */
 /* Whether a line (without its newline) is an mbox "From " separator. */

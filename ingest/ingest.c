@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/anchor.h"
 #include "../parsers/find.h"
 #include "decode.h"
 #include "window.h"
@@ -87,7 +88,8 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 	return st->raw ? m->raw_len - st->skip : st->cur.len;
 }
 
-/* Runs one step: on `changed`, the output replaces the current text. */
+/* Runs one step: on `changed`, the output replaces the current text (and
+ * the sites found on the text before are dropped). */
 #define STEP(st, call_expr, name, m)                                          \
 	do {                                                                  \
 		struct bl_src in_;                                            \
@@ -107,6 +109,8 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 			bl_tbuf_free(&(st)->cur);                             \
 			(st)->cur = out_;                                     \
 			(st)->raw = false;                                    \
+			bl_sites_free((m)->sites);                            \
+			(m)->sites = NULL;                                    \
 			add_decoding((m), (name));                            \
 		} else {                                                      \
 			bl_tbuf_free(&out_);                                  \
@@ -115,7 +119,11 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 
 static bool qp_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
-	bl_qp_decode(m, in, out, bl_unflatten_detect(in->s, in->len));
+	/* the text before decoding: its sites serve this once */
+	struct bl_sites *sites = bl_sites_find(in->s, in->len);
+	bool flat = bl_unflatten_detect(in->s, in->len, sites);
+	bl_sites_free(sites);
+	bl_qp_decode(m, in, out, flat);
 	return true;
 }
 
@@ -230,14 +238,24 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		struct bl_src probe;
 		bl_src_from_tbuf(&probe, &st.cur);
 	}
-	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m))) {
+	/* the places the unflattener, and later the scan and the system
+	 * reader, look at: found once, kept while the text stays as it is
+	 * (NULL when memory ran out: each then searches on its own) */
+	bl_sites_free(m->sites);
+	m->sites = bl_sites_find(cur_s(&st, m), cur_len(&st, m));
+	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m), m->sites)) {
 		/* a flattened mail's headers: at the start of the input */
 		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
 			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
-		STEP(&st, bl_unflatten(m, in, out), "unflatten", m);
+		STEP(&st, bl_unflatten(m, in, out, m->sites), "unflatten", m);
 	}
 	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
 	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (st.raw && st.skip) {
+		/* the sites are of the text after the separator line */
+		bl_sites_free(m->sites);
+		m->sites = NULL;
+	}
 	if (st.raw) {
 		/* nothing changed: the text is the input itself, which is
 		 * padded (a plain file of valid UTF-8 is never copied) */

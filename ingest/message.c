@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/anchor.h"
+
 /* Past this many segments (16 MB of map) the map stops growing: later
  * offsets are then approximate, never out of the message. Text that is
  * invalid byte after valid byte for megabytes gets there. */
@@ -299,6 +301,7 @@ void bl_message_free(struct bl_message *m)
 	free(m->date);
 	free(m->message_id);
 	free(m->quotes);
+	bl_sites_free(m->sites);
 	bl_diags_free(&m->diags);
 	memset(m, 0, sizeof *m);
 }

@@ -13,6 +13,8 @@
 
 #include "../parsers/diag.h"
 
+struct bl_sites;
+
 /* From text offset `text_off` on, text byte t came from raw byte
  * raw_off + (t - text_off), until the next segment. */
 struct bl_offset_seg {
@@ -73,6 +75,11 @@ struct bl_message {
 		size_t next_from; /* where the next window's bytes start */
 		bool rough_cut; /* own_from is not at a safe point (see window.h) */
 	} window;
+
+	/* the places of the text the scan, the system reader and the
+	 * unflattener look at (parsers/anchor.h), found once; owned, NULL
+	 * until found */
+	struct bl_sites *sites;
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;

@@ -20,8 +20,10 @@
 #include "decode.h"
 #include "unflatten.h"
 
-/* Lines shorter than this are left alone. */
-#define UNFLATTEN_MIN 250
+#include "../parsers/anchor.h"
+
+/* Lines shorter than this are left alone (unflatten.h). */
+#define UNFLATTEN_MIN BL_UNFLATTEN_MIN
 /* A line this long is worth telling the user about; and what remains of
  * it after the breaks above is wrapped at blanks to at most WRAP_MAX bytes,
  * so that the parsers, which read a whole line around each match, stay
@@ -110,38 +112,64 @@ struct detect {
 	bool digit_after;  /* the literal is followed by a digit */
 	const char *then;  /* a literal every match holds after it on its line:
 			    * a line without it is passed without the pattern */
+	const char *next;  /* what every match has right after the literal,
+			    * as the sites pass checks it (anchor.c's
+			    * then_steps()), or NULL */
 };
 
 static struct detect detect_re[] = {
-	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false, NULL, NULL},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
-	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", NO_RARE_BYTE, true, ", "},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", NO_RARE_BYTE, true, ", ", NULL},
+	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true, NULL, NULL},
 	/* TIME_PDKSH and TIME_BSD need not be searched: their lines hold a
 	 * match of TIME_FIELD("real") too ("0m18.40s real     0m00.00s") */
 	/* prose has each of their letters every few dozen bytes: found by
 	 * the ends of the word, not by memchr (nor by PCRE2, which the
 	 * lookbehind in front keeps at an instruction a byte): this took
 	 * three quarters of the detection on prose mail */
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), "real", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), "user", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), "real", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), "user", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL, NULL},
 	/* by its ends too: its rarest byte, x, is every few hundred bytes of
 	 * some archives, and memchr stopped at each */
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL},
-	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL, NULL},
+	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL, NULL},
 	/* end_re's: a short line with a zsh report is a flattened post when
 	 * a prompt or an empty line's blanks share it (keep_short) */
-	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false, NULL},
+	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false, NULL, NULL},
 };
 #define NDETECT (sizeof detect_re / sizeof detect_re[0])
+
+size_t bl_tool_literals(void)
+{
+	return NDETECT;
+}
+
+/* What the sites pass finds for pattern g: the starts of its literal
+ * that a match can hold, those followed by a digit when its matches have
+ * one there, and by what `next` says ("real" before blanks and a digit:
+ * not the "real" of "really"). A literal passed over is one that try_at()
+ * would have tried in vain: its pattern's regex runs over the whole line
+ * from the first literal it is given there, so a line with a match is
+ * found from the literal in the match as from any before it; and a
+ * literal without its digit only moved the cursor past itself, where no
+ * match starts (every copy of the literal in a match has the digit: "0+0k
+ * 0+0io 0pf+0w"). Dense tool output has '+' in every bonnie++ row
+ * ("+++++ +++"), and prose "real" in "really". */
+const char *bl_tool_literal(size_t g, bool *digit, const char **next)
+{
+	*digit = detect_re[g].digit_after;
+	*next = detect_re[g].next;
+	return detect_re[g].lit;
+}
 
 /* The searches for the literals of detect_re, one pass over the text
  * each: the patterns found by the same rare byte share a memchr pass
@@ -154,6 +182,8 @@ struct search {
 };
 static struct search searches[NDETECT];
 static size_t nsearches;
+/* The pattern of zsh's report (end_re's) */
+static size_t zsh_pattern = SIZE_MAX;
 
 static void searches_init(void)
 {
@@ -161,6 +191,8 @@ static void searches_init(void)
 		return;
 	for (size_t g = 0; g < NDETECT; g++) {
 		const struct detect *d = &detect_re[g];
+		if (strcmp(d->lit, "% cpu") == 0)
+			zsh_pattern = g;
 		int byte = d->rare == NO_RARE_BYTE ? -1 : (unsigned char)d->lit[d->rare];
 		struct search *sr = NULL;
 		for (size_t k = 0; byte >= 0 && k < nsearches && !sr; k++)
@@ -208,16 +240,58 @@ static bool try_at(size_t g, const char *s, size_t len, size_t at, struct cursor
 	return true;
 }
 
+/* The literals' starts from the sites pass, read in order: pattern g's
+ * next one not yet passed is st->tool[g].v[at[g]]. */
+struct site_cursor {
+	const struct bl_sites *st;
+	size_t at[NDETECT];
+};
+
+/* The first position at or after c where sr's search stops (the byte it
+ * is found by, or the start of the literal found by its ends): the least
+ * of its patterns' next starts (each moved to its byte). */
+static size_t sites_next(const struct search *sr, struct site_cursor *sc, size_t c)
+{
+	size_t best = SIZE_MAX;
+	for (size_t k = 0; k < sr->npat; k++) {
+		size_t g = sr->pat[k], r = sr->byte >= 0 ? detect_re[g].rare : 0;
+		const struct bl_site_list *l = &sc->st->tool[g];
+		while (sc->at[g] < l->n && l->v[sc->at[g]] + r < c)
+			sc->at[g]++;
+		if (sc->at[g] < l->n && l->v[sc->at[g]] + r < best)
+			best = l->v[sc->at[g]] + r;
+	}
+	return best;
+}
+
 /* Where a match of one of sr's patterns starts, at or after `from`, on
- * the first line that holds one; SIZE_MAX if none. */
-static size_t search_next(const struct search *sr, const char *s, size_t len, size_t from)
+ * the first line that holds one; SIZE_MAX if none. The stops are where
+ * the sites pass found a literal (sc), else those memchr or bl_find_lit
+ * finds: where a byte of sr's is but none of its literals, nothing is
+ * tried. */
+static size_t search_next(const struct search *sr, struct site_cursor *sc, const char *s, size_t len,
+			  size_t from)
 {
 	struct cursor cu;
 	for (size_t k = 0; k < sr->npat; k++)
 		cu.p[sr->pat[k]] = from;
 	size_t c = from, start;
 	while (c < len) {
-		if (sr->byte >= 0) {
+		if (sc) {
+			c = sites_next(sr, sc, c);
+			if (c >= len)
+				break;
+			if (sr->byte < 0) {
+				if (try_at(sr->pat[0], s, len, c, &cu, &start))
+					return start;
+			} else {
+				for (size_t k = 0; k < sr->npat; k++) {
+					size_t g = sr->pat[k], r = detect_re[g].rare;
+					if (c >= r && try_at(g, s, len, c - r, &cu, &start))
+						return start;
+				}
+			}
+		} else if (sr->byte >= 0) {
 			const char *h = memchr(s + c, sr->byte, len - c);
 			if (!h)
 				break;
@@ -247,13 +321,17 @@ static size_t search_next(const struct search *sr, const char *s, size_t len, si
  * line, in order, without an alternation over the text. */
 struct tool_lines {
 	size_t next[NDETECT];
+	struct site_cursor sc; /* with sc.st NULL, the literals are searched */
 };
 
-static void tool_lines_init(struct tool_lines *t, const char *s, size_t len)
+static void tool_lines_init(struct tool_lines *t, const char *s, size_t len,
+			    const struct bl_sites *sites)
 {
 	searches_init();
+	memset(&t->sc, 0, sizeof t->sc);
+	t->sc.st = sites;
 	for (size_t k = 0; k < nsearches; k++)
-		t->next[k] = search_next(&searches[k], s, len, 0);
+		t->next[k] = search_next(&searches[k], sites ? &t->sc : NULL, s, len, 0);
 }
 
 /* The start of the first match not yet passed; SIZE_MAX when none. */
@@ -271,7 +349,9 @@ static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, siz
 {
 	for (size_t k = 0; k < nsearches; k++)
 		if (t->next[k] <= eol)
-			t->next[k] = eol < len ? search_next(&searches[k], s, len, eol + 1) : SIZE_MAX;
+			t->next[k] = eol < len ? search_next(&searches[k], t->sc.st ? &t->sc : NULL, s, len,
+							     eol + 1)
+					       : SIZE_MAX;
 }
 
 /* A line break after these: zsh prints the command before its times.
@@ -535,6 +615,39 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
 		b->n = n0;
 }
 
+/* Whether keep_short() can keep breaks of the short line [from, to),
+ * as the literals the sites pass found there tell: each match of
+ * whole_re holds one (try_at()'s patterns cover whole_re's, and a match's
+ * own literal is one the pass keeps), so two tool lines hold two; a tool
+ * line and a prompt hold one and a byte start_re needs (a prompt's '#',
+ * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
+ * Nearly every tool line is alone on its line: "2+0 records in". */
+static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < NDETECT; g++) {
+		const struct bl_site_list *l = &st->tool[g];
+		size_t lo = 0, hi = l->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (l->v[mid] < from)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < l->n && l->v[lo] < to; lo++)
+			if (++n >= 2 || g == zsh_pattern)
+				return true;
+	}
+	for (size_t i = from; n && i < to; i++) {
+		char c = s[i];
+		if (c == '#' || c == '$' || c == '%' || c == '>' ||
+		    (i + 1 < to && (c == 'd' || c == '*') && s[i + 1] == c))
+			return true;
+	}
+	return false;
+}
+
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
 static void wrap_piece(const char *s, size_t from, size_t to, struct bl_breaks *b)
 {
@@ -585,14 +698,16 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 		qsort(b->v, b->n, sizeof *b->v, cmp_size);
 }
 
-bool bl_unflatten_detect(const char *s, size_t len)
+bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites)
 {
+	if (sites && sites->long_line)
+		return true;
 	/* a line of UNFLATTEN_MIN bytes or more: the next so many bytes from
 	 * a line start hold no newline; else every line that starts before
 	 * the last newline among them is shorter (one memrchr passes several
 	 * lines of prose) */
 	size_t i = 0;
-	while (len - i >= UNFLATTEN_MIN) {
+	while (!sites && len - i >= UNFLATTEN_MIN) {
 		const char *nl = memrchr(s + i, '\n', UNFLATTEN_MIN);
 		if (!nl)
 			return true;
@@ -601,7 +716,7 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, len);
+	tool_lines_init(&tl, s, len, sites);
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -610,6 +725,8 @@ bool bl_unflatten_detect(const char *s, size_t len)
 		const char *bol = memrchr(s, '\n', a);
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
 		tool_lines_past(&tl, s, len, to);
+		if (sites && !short_candidate(sites, s, from, to))
+			continue;
 		b.n = 0;
 		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b, true));
 		found = b.n > 0;
@@ -618,7 +735,8 @@ bool bl_unflatten_detect(const char *s, size_t len)
 	return found;
 }
 
-bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  const struct bl_sites *sites)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
@@ -626,14 +744,14 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	/* a short line keeps its breaks only when it holds a tool line
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
-	tool_lines_init(&tl, s, n);
+	tool_lines_init(&tl, s, n, sites);
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
 		if (end - i < UNFLATTEN_MIN) {
 			bool tool = tool_lines_first(&tl) <= end;
 			tool_lines_past(&tl, s, n, end);
-			if (!tool) {
+			if (!tool || (sites && !short_candidate(sites, s, i, end))) {
 				i = end + 1;
 				continue;
 			}
@@ -647,9 +765,17 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 		/* GNU dd's progress updates are separated by '\r', not by
 		 * blanks: bl_break_after() leaves them together */
 		size_t n0 = b.n;
-		struct found f = line_breaks(s + i, end - i, i, &b, false);
-		if (end - i < UNFLATTEN_MIN)
-			keep_short(&b, n0, f);
+		if (end - i < UNFLATTEN_MIN) {
+			/* the rest of a short line's breaks only when it keeps
+			 * its tool lines' (most tool lines are alone on theirs) */
+			keep_short(&b, n0, line_breaks(s + i, end - i, i, &b, true));
+			if (b.n > n0) {
+				weak_breaks(s + i, end - i, i, &b);
+				sentence_breaks(s + i, end - i, i, &b);
+			}
+		} else {
+			line_breaks(s + i, end - i, i, &b, false);
+		}
 		i = end + 1;
 	}
 	if (nlong)

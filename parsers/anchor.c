@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ingest/unflatten.h"
 #include "parser.h"
 #include "re.h"
+#include "system.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -320,6 +322,7 @@ enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE };
 
 static struct {
 	bool built, failed, off;
+	unsigned gen; /* counts the tables built, for the sites found with them */
 	bool portable; /* for tests: the portable pass even where AVX2 is */
 	struct bl_needle needles[MAX_NEEDLES];
 	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
@@ -327,12 +330,14 @@ static struct {
 	pcre2_code *branch[MAX_NEEDLES];  /* the anchor branch of each needle */
 	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
 	size_t nneedles;
+	/* for a needle that stands for no parser (its parser is SIZE_MAX):
+	 * the unflattener's literal it is (bl_tool_literal()) */
+	size_t tool[MAX_NEEDLES];
 	/* the nibble tables of the AVX2 pass (see buckets()): bit b of
 	 * nib[h][k][0][x & 15] & nib[h][k][1][x >> 4] says that some window
 	 * of bucket 8h + b takes byte x as its token k */
 	unsigned short bucket[MAX_NEEDLES]; /* the bucket bit of each needle */
-	unsigned char blist[NBUCKETS][MAX_NEEDLES]; /* each bucket's needles, in order */
-	size_t blen[NBUCKETS];
+	uint64_t bset[NBUCKETS][MAX_NEEDLES / 64]; /* bit i: needle i is in the bucket */
 	unsigned char nib[2][3][2][16];
 	/* each needle's first 16 tokens as masks and bytes over two words
 	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
@@ -371,6 +376,7 @@ static void free_patterns(void)
 	A.fast = A.slow = NULL;
 	A.built = A.failed = false;
 	A.nneedles = 0;
+	A.gen++;
 }
 
 void bl_anchor_set_prefilter(bool on)
@@ -404,8 +410,9 @@ static pcre2_code *alternation(const bool *use, bool *err)
 }
 
 /* How often byte x occurs in the prose of mail, roughly (English letter
- * frequencies, a blank in six bytes, some digits and punctuation): what a
- * window that takes x costs in false finds. */
+ * frequencies, a blank in six bytes, capitals of names and acronyms
+ * ("FreeBSD", "SATA"), some digits and punctuation): what a window that
+ * takes x costs in false finds. */
 static double prose_weight(unsigned x)
 {
 	static const double letters[26] = {
@@ -414,7 +421,7 @@ static double prose_weight(unsigned x)
 	if (x >= 'a' && x <= 'z')
 		return letters[x - 'a'] * 0.0075;
 	if (x >= 'A' && x <= 'Z')
-		return letters[x - 'A'] * 0.0004;
+		return letters[x - 'A'] * 0.001;
 	if (x >= '0' && x <= '9')
 		return 0.003;
 	switch (x) {
@@ -425,8 +432,9 @@ static double prose_weight(unsigned x)
 	}
 }
 
-/* The share of prose bytes a bucket's nibble sets lo and hi take. */
-static double taken(unsigned lo, unsigned hi)
+/* The share of prose bytes a bucket's nibble sets lo and hi take: in
+ * *digits the ASCII digits', in *other the rest's. */
+static void taken(unsigned lo, unsigned hi, double *digits, double *other)
 {
 	static double w[16][16];
 	static bool ready;
@@ -435,11 +443,12 @@ static double taken(unsigned lo, unsigned hi)
 			w[x & 15][x >> 4] = prose_weight(x);
 		ready = true;
 	}
-	double sum = 0;
+	*digits = *other = 0;
 	for (unsigned l = lo; l; l &= l - 1)
-		for (unsigned h = hi; h; h &= h - 1)
-			sum += w[__builtin_ctz(l)][__builtin_ctz(h)];
-	return sum;
+		for (unsigned h = hi; h; h &= h - 1) {
+			unsigned x = (unsigned)__builtin_ctz(h) << 4 | (unsigned)__builtin_ctz(l);
+			*(x >= '0' && x <= '9' ? digits : other) += w[x & 15][x >> 4];
+		}
 }
 
 /* The bytes token v takes, as nibble sets: lo[] and hi[] bits 0..15. */
@@ -454,12 +463,24 @@ static void tok_nibbles(const struct vtok *v, unsigned *lo, unsigned *hi)
 }
 
 /* The share of prose positions where a bucket with these nibble sets
- * finds something. */
+ * finds something. Digits come in runs ("2010", "512 MB"): a digit
+ * follows a digit 14 times as often as its share of the bytes says, and
+ * a digit and a byte of another kind follow each other half as often (a
+ * mail archive's prose), so that windows of digits ("512", "102", "\d+\d")
+ * do not share a bucket, where they would take every number. */
 static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
 {
-	double r = 1;
+	static const double follow[2][2] = {{1.0, 0.56}, {0.56, 14.0}}; /* [digit before][digit] */
+	double share[3][2], r = 0;
 	for (int k = 0; k < 3; k++)
-		r *= taken(lo[k], hi[k]);
+		taken(lo[k], hi[k], &share[k][1], &share[k][0]);
+	for (unsigned c = 0; c < 8; c++) {
+		/* bit k of c: token k is a digit */
+		double x = share[0][c & 1];
+		for (int k = 1; k < 3; k++)
+			x *= share[k][c >> k & 1] * follow[c >> (k - 1) & 1][c >> k & 1];
+		r += x;
+	}
 	return r;
 }
 
@@ -530,12 +551,12 @@ static void buckets(void)
 			lo[wb[u]][k] |= wl[u][k];
 			hi[wb[u]][k] |= wh[u][k];
 		}
-	memset(A.blen, 0, sizeof A.blen);
+	memset(A.bset, 0, sizeof A.bset);
 	for (size_t i = 0; i < A.nneedles; i++)
 		for (size_t u = 0; u < nv; u++)
 			if (memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) == 0) {
 				A.bucket[i] = (unsigned short)(1u << wb[u]);
-				A.blist[wb[u]][A.blen[wb[u]]++] = (unsigned char)i;
+				A.bset[wb[u]][i / 64] |= (uint64_t)1 << (i % 64);
 				break;
 			}
 	memset(A.nib, 0, sizeof A.nib);
@@ -707,23 +728,53 @@ static bool build(void)
 		for (int j = 0; j < k; j++)
 			A.needles[A.nneedles++].parser = i;
 	}
-	for (size_t i = 0; i < A.nneedles && !err; i++) {
-		/* each needle's own branch, to look closer at a find cheaply */
-		const struct bl_needle *nd = &A.needles[i];
-		char pat[2048];
-		int w = snprintf(pat, sizeof pat, "(?m)(?:%.*s)", (int)nd->branch_len,
-				 bl_parsers[nd->parser]->anchor + nd->branch_off);
-		A.branch[i] = w > 0 && (size_t)w < sizeof pat
-				      ? bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK)
-				      : NULL;
-		if (!A.branch[i])
+	/* the unflattener's literals, found in the same pass (bl_sites_find):
+	 * needles of no parser, a literal's bytes (and a digit after them) */
+	for (size_t g = 0; g < bl_tool_literals() && !err; g++) {
+		bool digit;
+		const char *next;
+		const char *lit = bl_tool_literal(g, &digit, &next);
+		size_t ll = strlen(lit);
+		if (A.nneedles == MAX_NEEDLES || g >= BL_TOOL_MAX || !ll || ll + digit > BL_NEEDLE_MAX) {
 			err = true;
-		const char *branch = bl_parsers[nd->parser]->anchor + nd->branch_off;
-		if (nd->after_at <= nd->branch_len)
-			then_steps(i, branch + nd->after_at, nd->branch_len - nd->after_at);
-		else
-			A.then_n[i] = 0;
-		lead_bytes(i, branch, nd->branch_len);
+			break;
+		}
+		struct bl_needle *nd = &A.needles[A.nneedles];
+		memset(nd, 0, sizeof *nd);
+		for (size_t k = 0; k < ll; k++)
+			nd->tok[k] = (unsigned char)lit[k];
+		nd->ntok = ll;
+		if (digit)
+			nd->tok[nd->ntok++] = BL_NEEDLE_DIGIT;
+		nd->parser = SIZE_MAX;
+		nd->after_at = SIZE_MAX;
+		A.tool[A.nneedles++] = g;
+	}
+	for (size_t i = 0; i < A.nneedles && !err; i++) {
+		const struct bl_needle *nd = &A.needles[i];
+		A.then_n[i] = 0;
+		A.has_lead[i] = false;
+		if (nd->parser == SIZE_MAX) {
+			bool digit;
+			const char *next;
+			bl_tool_literal(A.tool[i], &digit, &next);
+			if (next)
+				then_steps(i, next, strlen(next));
+		} else {
+			/* each needle's own branch, to look closer at a find cheaply */
+			char pat[2048];
+			int w = snprintf(pat, sizeof pat, "(?m)(?:%.*s)", (int)nd->branch_len,
+					 bl_parsers[nd->parser]->anchor + nd->branch_off);
+			A.branch[i] = w > 0 && (size_t)w < sizeof pat
+					      ? bl_re_compile_dynamic(pat, PCRE2_UTF | PCRE2_NO_UTF_CHECK)
+					      : NULL;
+			if (!A.branch[i])
+				err = true;
+			const char *branch = bl_parsers[nd->parser]->anchor + nd->branch_off;
+			if (nd->after_at <= nd->branch_len)
+				then_steps(i, branch + nd->after_at, nd->branch_len - nd->after_at);
+			lead_bytes(i, branch, nd->branch_len);
+		}
 		A.trig[i] = trigger_at(&A.needles[i]);
 		for (size_t t = 0; t < 3; t++) {
 			size_t at = A.trig[i] + t;
@@ -775,26 +826,7 @@ static bool build(void)
 	return !err;
 }
 
-/* ----------------------------------------------------------------- the scan */
-
-struct bl_anchor_scan {
-	const struct bl_message *msg;
-	size_t qpos, qi;          /* where the needle search goes on */
-	size_t ws, we;            /* the window around a needle: text[ws, we) */
-	bool cut;                 /* we is not the end of a line */
-	size_t clear[MAX_NEEDLES]; /* no match of needle i's branch starts before */
-	pcre2_match_data *md;
-	pcre2_match_context *mctx;
-	struct bl_anchor_hit slow_hit;
-	bool slow_valid, slow_done;
-	/* a hit of the needle search not yet handed out, because a hit of the
-	 * whole-text regex came first: the needle search has moved past it and
-	 * would not find it again */
-	struct bl_anchor_hit fast_hit;
-	bool fast_valid;
-	size_t failed_at;         /* a search that gave up (match limit): where */
-	bool failed;
-};
+/* ---------------------------------------------------------------- the sites */
 
 static bool verify(const struct bl_needle *n, const unsigned char *s)
 {
@@ -809,11 +841,8 @@ static bool verify(const struct bl_needle *n, const unsigned char *s)
 	return true;
 }
 
-/* The next needle found, in the order of the positions tested by the
- * vector pass (*q, then needle index *qi at that position), that starts at
- * or after min_p. Returns its start and sets *which, *q and *qi past it;
- * SIZE_MAX when there is none. On x86-64 GCC builds an AVX2 copy is picked
- * at load time where the CPU has it. */
+/* Whether needle i is found where the vector pass tested position q, one
+ * that starts at or after min_p; its start in *p. */
 static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
 			 size_t *p)
 {
@@ -832,23 +861,80 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok);
 }
 
-/* The last bytes of the text, too few for a vector step, one by one
- * from position q (needle first_i on): the end of both passes below. */
-static size_t next_needle_tail(const unsigned char *t, size_t len, size_t q, size_t first_i,
-			       size_t min_p, size_t *qpos, size_t *qi, size_t *which)
+static bool grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *nv = realloc(*v, c * size);
+	if (!nv)
+		return false;
+	*v = nv;
+	*cap = c;
+	return true;
+}
+
+/* Needle i found at q (its start p): a find of the scan's, or a start of
+ * one of the unflattener's literals. */
+static void record(struct bl_sites *st, size_t q, size_t i, size_t p)
+{
+	if (A.needles[i].parser == SIZE_MAX) {
+		struct bl_site_list *l = &st->tool[A.tool[i]];
+		if (!grow((void **)&l->v, &l->cap, l->n, sizeof *l->v)) {
+			st->failed = true;
+			return;
+		}
+		l->v[l->n++] = p;
+		return;
+	}
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+		size_t *nq = realloc(st->q, cap * sizeof *nq);
+		if (nq)
+			st->q = nq;
+		unsigned char *ni = nq ? realloc(st->needle, cap) : NULL;
+		if (!ni) {
+			st->failed = true;
+			return;
+		}
+		st->needle = ni;
+		st->cap = cap;
+	}
+	st->q[st->n] = q;
+	st->needle[st->n++] = (unsigned char)i;
+}
+
+/* The finds of every needle at position q whose vector test passed for
+ * the buckets in `got`, in the order of the needles: those of the
+ * buckets' sets only. */
+static inline void finds_at(const unsigned char *t, size_t len, size_t q, unsigned got,
+			    struct bl_sites *st)
 {
 	size_t p;
-	for (; q < len; q++, first_i = 0)
-		for (size_t i = first_i; i < A.nneedles; i++)
-			if (found(t, len, q, i, min_p, &p)) {
-				*qpos = q;
-				*qi = i + 1;
-				*which = i;
-				return p;
-			}
-	*qpos = len;
-	*qi = 0;
-	return SIZE_MAX;
+	for (size_t w = 0; w < MAX_NEEDLES / 64; w++) {
+		uint64_t set = 0;
+		for (unsigned g = got; g; g &= g - 1)
+			set |= A.bset[__builtin_ctz(g)][w];
+		for (; set; set &= set - 1) {
+			size_t i = 64 * w + (size_t)__builtin_ctzll(set);
+			if (found(t, len, q, i, 0, &p))
+				record(st, q, i, p);
+		}
+	}
+}
+
+/* The lines of the text from *ls on (a line start), up to position end,
+ * given the newlines in [q, q + 32) (bit j: text[q + j]): whether one is
+ * BL_UNFLATTEN_MIN bytes long or longer; *ls moves to the last line
+ * start. */
+static inline bool long_line_in(size_t q, uint32_t nl, size_t end, size_t *ls)
+{
+	if (!nl)
+		return end - *ls >= BL_UNFLATTEN_MIN;
+	size_t first = q + (size_t)__builtin_ctz(nl);
+	bool longer = first - *ls >= BL_UNFLATTEN_MIN;
+	*ls = q + 32 - (size_t)__builtin_clz(nl);
+	return longer;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -857,87 +943,90 @@ static size_t next_needle_tail(const unsigned char *t, size_t len, size_t q, siz
  * the buckets whose windows take it at token 0, 1 and 2; a position is a
  * find when some bucket takes all three (32 positions in a few
  * instructions, whatever the number of needles). Only the needles of the
- * buckets found are then checked, in the order of their index. */
-__attribute__((target("avx2"))) static size_t next_needle_avx2(const struct bl_message *m,
-							       size_t *qpos, size_t *qi,
-							       size_t min_p, size_t *which)
+ * buckets found are then checked, in the order of their index. The
+ * system reader's marks are looked up from the same nibbles, and the
+ * newlines tell the lengths of the lines. */
+__attribute__((target("avx2"))) static void sites_avx2(const unsigned char *t, size_t len,
+						       struct bl_sites *st)
 {
-	const unsigned char *t = (const unsigned char *)m->text;
-	size_t len = m->len, q = *qpos, first_i = *qi, p;
-	size_t n = A.nneedles;
 	__m256i tab[2][3][2];
 	for (int g = 0; g < 2; g++)
 		for (int k = 0; k < 3; k++)
 			for (int h = 0; h < 2; h++)
 				tab[g][k][h] = _mm256_broadcastsi128_si256(
 					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
+	const struct bl_marks *mk = &bl_system_marks;
+	const __m256i mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	const __m256i mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	const __m256i at_start = _mm256_set1_epi8((char)mk->line);
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i nlv = _mm256_set1_epi8('\n');
+	uint32_t after_nl = 0; /* text[q - 1] is a newline (offset 0 is no line start) */
+	size_t ls = 0;         /* where the line being read starts */
 	/* to the end of the text: the last step reads into the zero bytes
 	 * after it (BL_TEXT_PAD), and the positions past the end are masked
-	 * out; the byte-by-byte tail tried every needle at each of the last
-	 * 33 positions, more than the rest of a short message cost */
-	for (; q < len; q += 32, first_i = 0) {
-		__m256i acc0 = _mm256_set1_epi8((char)0xff), acc1 = acc0;
-		for (int k = 0; k < 3; k++) {
-			__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + k));
-			__m256i vl = _mm256_and_si256(v, low);
-			__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-			acc0 = _mm256_and_si256(acc0, _mm256_and_si256(_mm256_shuffle_epi8(tab[0][k][0], vl),
-									 _mm256_shuffle_epi8(tab[0][k][1], vh)));
-			acc1 = _mm256_and_si256(acc1, _mm256_and_si256(_mm256_shuffle_epi8(tab[1][k][0], vl),
-									 _mm256_shuffle_epi8(tab[1][k][1], vh)));
-		}
+	 * out */
+	for (size_t q = 0; q < len; q += 32) {
+		uint32_t in = len - q < 32 ? ((uint32_t)1 << (len - q)) - 1 : ~(uint32_t)0;
+		/* token k of every window at the 32 positions: the bytes from
+		 * q + k, each looked up by its nibbles (written out: a loop
+		 * over k cost a tenth of the pass in its own counting) */
+#define NIBBLES(k, v, vl, vh)                                                                    \
+	__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + (k)));                          \
+	__m256i vl = _mm256_and_si256(v, low);                                                   \
+	__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low)
+#define TAKES(g, k, vl, vh)                                                                      \
+	_mm256_and_si256(_mm256_shuffle_epi8(tab[g][k][0], vl), _mm256_shuffle_epi8(tab[g][k][1], vh))
+		NIBBLES(0, v0, vl0, vh0);
+		__m256i acc0 = TAKES(0, 0, vl0, vh0), acc1 = TAKES(1, 0, vl0, vh0);
+		NIBBLES(1, v1, vl1, vh1);
+		acc0 = _mm256_and_si256(acc0, TAKES(0, 1, vl1, vh1));
+		acc1 = _mm256_and_si256(acc1, TAKES(1, 1, vl1, vh1));
+		NIBBLES(2, v2, vl2, vh2);
+		acc0 = _mm256_and_si256(acc0, TAKES(0, 2, vl2, vh2));
+		acc1 = _mm256_and_si256(acc1, TAKES(1, 2, vl2, vh2));
+		(void)v1;
+		(void)v2;
+#undef TAKES
+#undef NIBBLES
+		/* the marks: of a group that counts anywhere, or of one that
+		 * counts at a line start right after a newline */
+		__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(mlo, vl0), _mm256_shuffle_epi8(mhi, vh0));
+		uint32_t any = ~(uint32_t)_mm256_movemask_epi8(
+			_mm256_cmpeq_epi8(_mm256_and_si256(m, anywhere), zero));
+		uint32_t line = ~(uint32_t)_mm256_movemask_epi8(
+			_mm256_cmpeq_epi8(_mm256_and_si256(m, at_start), zero));
+		uint32_t nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, nlv)) & in;
+		uint32_t marks = (any | (line & (nl << 1 | after_nl))) & in;
+		after_nl = nl >> 31;
+		if (marks)
+			st->sys[q / 64] |= (uint64_t)marks << (q % 64);
+		if (!st->long_line)
+			st->long_line = long_line_in(q, nl, q + 32 < len ? q + 32 : len, &ls);
 		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero));
-		if (len - q < 32)
-			bits &= ((uint32_t)1 << (len - q)) - 1;
+					_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero)) &
+				in;
 		if (!bits)
 			continue;
 		unsigned char got0[32], got1[32];
 		_mm256_storeu_si256((__m256i *)got0, acc0);
 		_mm256_storeu_si256((__m256i *)got1, acc1);
-		while (bits) {
+		for (; bits; bits &= bits - 1) {
 			unsigned j = (unsigned)__builtin_ctz(bits);
-			bits &= bits - 1;
-			size_t from = j ? 0 : first_i;
-			unsigned got = got0[j] | (unsigned)got1[j] << 8;
-			if (!(got & (got - 1))) {
-				/* one bucket (the common case): its needles only */
-				unsigned b = (unsigned)__builtin_ctz(got);
-				for (size_t k = 0; k < A.blen[b]; k++) {
-					size_t i = A.blist[b][k];
-					if (i >= from && found(t, len, q + j, i, min_p, &p)) {
-						*qpos = q + j;
-						*qi = i + 1;
-						*which = i;
-						return p;
-					}
-				}
-				continue;
-			}
-			for (size_t i = from; i < n; i++)
-				if ((A.bucket[i] & got) && found(t, len, q + j, i, min_p, &p)) {
-					*qpos = q + j;
-					*qi = i + 1;
-					*which = i;
-					return p;
-				}
+			finds_at(t, len, q + j, got0[j] | (unsigned)got1[j] << 8, st);
 		}
 	}
-	return next_needle_tail(t, len, q, first_i, min_p, qpos, qi, which);
 }
 #endif
 
-/* The portable pass: each window tested at W positions at once. */
-static size_t next_needle_vec(const struct bl_message *m, size_t *qpos, size_t *qi, size_t min_p,
-			      size_t *which)
+/* The portable pass: each needle's window tested at W positions at
+ * once; the marks and the line lengths read apart. */
+static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 {
-	const unsigned char *t = (const unsigned char *)m->text;
-	size_t len = m->len, q = *qpos, first_i = *qi, p;
-	size_t n = A.nneedles;
+	size_t q = 0, p;
 	const size_t W = sizeof(vbytes);
-	/* the vector pass: each needle's window at W positions at once */
-	for (; q + W + 2 <= len; q += W, first_i = 0) {
+	for (; q + W + 2 <= len; q += W) {
 		vbytes w[3], any = {0};
 		memcpy(&w[0], t + q, W);
 		memcpy(&w[1], t + q + 1, W);
@@ -955,37 +1044,127 @@ static size_t next_needle_vec(const struct bl_message *m, size_t *qpos, size_t *
 			or |= lanes[j];
 		if (!or)
 			continue;
-		for (size_t j = 0; j < W; j++) {
-			if (!any[j])
-				continue;
-			for (size_t i = j ? 0 : first_i; i < n; i++)
-				if (found(t, len, q + j, i, min_p, &p)) {
-					*qpos = q + j;
-					*qi = i + 1;
-					*which = i;
-					return p;
-				}
-		}
+		for (size_t j = 0; j < W; j++)
+			for (size_t i = 0; any[j] && i < A.nneedles; i++)
+				if (found(t, len, q + j, i, 0, &p))
+					record(st, q + j, i, p);
 	}
-	return next_needle_tail(t, len, q, first_i, min_p, qpos, qi, which);
+	/* the last bytes, too few for a vector step, one by one */
+	for (; q < len; q++)
+		for (size_t i = 0; i < A.nneedles; i++)
+			if (found(t, len, q, i, 0, &p))
+				record(st, q, i, p);
+	uint64_t bits;
+	for (size_t next = 0, base; next < len;)
+		for (base = bl_find_marks((const char *)t, next, len, &bl_system_marks, &bits, &next);
+		     bits; bits &= bits - 1) {
+			size_t at = base + (size_t)__builtin_ctzll(bits);
+			st->sys[at / 64] |= (uint64_t)1 << (at % 64);
+		}
+	for (size_t ls = 0; !st->long_line && len - ls >= BL_UNFLATTEN_MIN;) {
+		const char *nl = memrchr(t + ls, '\n', BL_UNFLATTEN_MIN);
+		st->long_line = !nl;
+		ls = nl ? (size_t)(nl - (const char *)t) + 1 : ls;
+	}
 }
 
-static size_t next_needle(const struct bl_message *m, size_t *qpos, size_t *qi, size_t min_p,
-			  size_t *which)
+void bl_sites_free(struct bl_sites *st)
 {
+	if (!st)
+		return;
+	free(st->q);
+	free(st->needle);
+	for (size_t g = 0; g < BL_TOOL_MAX; g++)
+		free(st->tool[g].v);
+	free(st->sys);
+	free(st);
+}
+
+struct bl_sites *bl_sites_find(const char *text, size_t len)
+{
+	if (!build())
+		return NULL;
+	struct bl_sites *st = calloc(1, sizeof *st);
+	if (!st)
+		return NULL;
+	st->gen = A.gen;
+	st->len = len;
+	st->nsys = (len + 63) / 64;
+	st->sys = calloc(st->nsys ? st->nsys : 1, sizeof *st->sys);
+	if (!st->sys) {
+		bl_sites_free(st);
+		return NULL;
+	}
 #ifdef BL_HAVE_NIBBLE_PASS
 	static int avx2 = -1;
 	if (avx2 < 0)
 		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
 	if (avx2 && !A.portable)
-		return next_needle_avx2(m, qpos, qi, min_p, which);
+		sites_avx2((const unsigned char *)text, len, st);
+	else
 #endif
-	return next_needle_vec(m, qpos, qi, min_p, which);
+		sites_vec((const unsigned char *)text, len, st);
+	if (st->failed) {
+		bl_sites_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+const struct bl_sites *bl_message_sites(struct bl_message *msg)
+{
+	if (!build())
+		return NULL;
+	if (msg->sites && msg->sites->gen == A.gen && msg->sites->len == msg->len)
+		return msg->sites;
+	bl_sites_free(msg->sites);
+	msg->sites = bl_sites_find(msg->text, msg->len);
+	return msg->sites;
 }
 
 void bl_anchor_set_portable(bool on)
 {
 	A.portable = on;
+}
+
+/* ----------------------------------------------------------------- the scan */
+
+struct bl_anchor_scan {
+	const struct bl_message *msg;
+	const struct bl_sites *sites;
+	size_t k;                 /* the next of the needle finds (sites) */
+	size_t qpos;              /* where the last find was tested */
+	size_t ws, we;            /* the window around a needle: text[ws, we) */
+	bool cut;                 /* we is not the end of a line */
+	size_t clear[MAX_NEEDLES]; /* no match of needle i's branch starts before */
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	struct bl_anchor_hit slow_hit;
+	bool slow_valid, slow_done;
+	/* a hit of the needle search not yet handed out, because a hit of the
+	 * whole-text regex came first: the needle search has moved past it and
+	 * would not find it again */
+	struct bl_anchor_hit fast_hit;
+	bool fast_valid;
+	size_t failed_at;         /* a search that gave up (match limit): where */
+	bool failed;
+};
+
+/* The next needle find that starts at or after min_p: its start, and
+ * which needle in *which; SIZE_MAX when there is none. */
+static size_t next_needle(struct bl_anchor_scan *s, size_t min_p, size_t *which)
+{
+	const struct bl_sites *st = s->sites;
+	while (s->k < st->n) {
+		size_t k = s->k++, i = st->needle[k];
+		s->qpos = st->q[k];
+		if (s->qpos - A.trig[i] >= min_p) {
+			*which = i;
+			return s->qpos - A.trig[i];
+		}
+	}
+	s->qpos = s->msg->len;
+	return SIZE_MAX;
 }
 
 static void scan_destroy(struct bl_anchor_scan *s)
@@ -995,9 +1174,12 @@ static void scan_destroy(struct bl_anchor_scan *s)
 	free(s);
 }
 
-struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg)
+struct bl_anchor_scan *bl_anchor_scan_new(struct bl_message *msg)
 {
 	if (!build())
+		return NULL;
+	const struct bl_sites *st = bl_message_sites(msg);
+	if (!st)
 		return NULL;
 	struct bl_anchor_scan *s = spare;
 	if (s) {
@@ -1008,12 +1190,14 @@ struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg)
 		s->md = md;
 		s->mctx = mctx;
 		s->msg = msg;
+		s->sites = st;
 		return s;
 	}
 	s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
 	s->msg = msg;
+	s->sites = st;
 	s->md = pcre2_match_data_create(2, NULL);
 	s->mctx = pcre2_match_context_create(NULL);
 	if (!s->md || !s->mctx) {
@@ -1116,11 +1300,12 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 	/* a needle tested before pos starts before it: so would its match */
 	if (s->qpos < pos) {
 		s->qpos = pos;
-		s->qi = 0;
+		while (s->k < s->sites->n && s->sites->q[s->k] < pos)
+			s->k++;
 	}
 	for (;;) {
-		size_t q = s->qpos, qi = s->qi, i = 0;
-		size_t c = next_needle(m, &s->qpos, &s->qi, pos, &i);
+		size_t q = s->qpos, k = s->k, i = 0;
+		size_t c = next_needle(s, pos, &i);
 		if (c >= m->len)
 			return false;
 		if (c < s->clear[i])
@@ -1148,7 +1333,7 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 		if (h->start < bh.start) {
 			/* an earlier anchor: this needle's match is still to come */
 			s->qpos = q;
-			s->qi = qi;
+			s->k = k;
 		}
 		return true;
 	}

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../ingest/message.h"
 
@@ -50,10 +51,50 @@ struct bl_anchor_hit {
 	size_t parser;
 };
 
+/* The places of a text that the anchor scan, the system reader and the
+ * unflattener look at, found in one pass over it (the vector pass above,
+ * with the unflattener's literals among its needles and the system
+ * reader's marks looked up from the same loads):
+ *   - each needle found, as the scan takes them: in the order of the
+ *     positions tested, then of the needles;
+ *   - the starts of each of the unflattener's literals (bl_tool_literal()
+ *     in unflatten.h: "bytes/sec)", "real", ", " before a digit ...);
+ *   - the system reader's marks (bl_system_marks in system.h), a bit each;
+ *   - whether a line is BL_UNFLATTEN_MIN bytes long or longer.
+ * Prose passes the pass with a few finds a kilobyte; the readers then look
+ * only there. */
+#define BL_TOOL_MAX 16
+
+struct bl_site_list {
+	size_t *v;
+	size_t n, cap;
+};
+
+struct bl_sites {
+	size_t *q;             /* where the vector pass found needle needle[k] */
+	unsigned char *needle; /* (q is the start of its tested window) */
+	size_t n, cap;
+	struct bl_site_list tool[BL_TOOL_MAX]; /* each literal's starts, ascending */
+	uint64_t *sys;         /* bit k of word w: a mark at text offset 64w + k */
+	size_t nsys;           /* words */
+	size_t len;            /* the length of the text they are of */
+	bool long_line;        /* a line of BL_UNFLATTEN_MIN bytes or more */
+	bool failed;           /* memory ran out: nothing above can be trusted */
+	unsigned gen;          /* the needle tables it was found with */
+};
+
+/* The sites of text[0, len), which BL_TEXT_PAD zero bytes follow (the
+ * vector loads read past the end). NULL when memory ran out. */
+struct bl_sites *bl_sites_find(const char *text, size_t len);
+void bl_sites_free(struct bl_sites *st);
+/* The sites of a message's text: the ones ingest found on the same text,
+ * else found now and kept with the message. NULL when memory ran out. */
+const struct bl_sites *bl_message_sites(struct bl_message *msg);
+
 /* The per-message state of a scan; the compiled patterns are shared. */
 struct bl_anchor_scan;
 
-struct bl_anchor_scan *bl_anchor_scan_new(const struct bl_message *msg);
+struct bl_anchor_scan *bl_anchor_scan_new(struct bl_message *msg);
 /* The first hit starting at or after `pos`; false when there is none (or
  * a pattern could not be compiled). `pos` must not decrease between calls
  * and must be on a character boundary. */
@@ -66,7 +107,8 @@ void bl_anchor_scan_free(struct bl_anchor_scan *s);
 /* For tests: with the prefilter off, every anchor runs as a plain regex
  * over the whole text (the reference the prefilter must agree with). */
 void bl_anchor_set_prefilter(bool on);
-/* For tests: the portable needle pass even where the AVX2 one runs. */
+/* For tests: the portable needle pass even where the AVX2 one runs (for
+ * the sites found after the call). */
 void bl_anchor_set_portable(bool on);
 
 #endif

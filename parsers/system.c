@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anchor.h"
 #include "find.h"
 #include "re.h"
 #include "units.h"
@@ -78,6 +79,7 @@ struct sys {
 	bool os_seen;         /* an OS item is in (a release in prose adds none) */
 	size_t empty_end;     /* the line before here was looked at for "empty" */
 	bool empty_in;        /* and holds it */
+	const struct bl_sites *sites; /* where the marks are (NULL: searched here) */
 	size_t mark_at;       /* the window of marks found last (bl_find_marks) */
 	uint64_t marks;       /* its marks not looked at yet */
 	size_t mark_next;     /* where the search goes on */
@@ -553,7 +555,7 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
  *   0 "#$%-/" (0x2_)   1 ":=>" (0x3_)   2 "\xEF"   3 "DFLNO" (0x4_)
  *   4 "S"   5 "g"   6 "z"   7 " \t" (0x20, 0x09; also 0x00 and ')')
  * groups 3 to 7 only at a line start. */
-static const struct bl_marks sys_marks = {
+const struct bl_marks bl_system_marks = {
 	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A, 0x0D},
 	.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
 	.line = 0xF8,
@@ -679,6 +681,27 @@ static bool candidate(struct sys *s, size_t at)
 	}
 }
 
+/* The first window of 64 offsets from `from` on that holds marks, as
+ * bl_find_marks() gives it: from the sites pass when there is one. */
+static size_t next_marks(const struct sys *s, size_t from, uint64_t *bits, size_t *next)
+{
+	const struct bl_message *m = s->m;
+	if (!s->sites)
+		return bl_find_marks(m->text, from, m->len, &bl_system_marks, bits, next);
+	const uint64_t *w = s->sites->sys;
+	size_t k = from / 64, n = s->sites->nsys;
+	uint64_t b = k < n ? w[k] & ~(uint64_t)0 << (from % 64) : 0;
+	while (!b && ++k < n)
+		b = w[k];
+	*bits = b;
+	if (!b) {
+		*next = m->len;
+		return m->len;
+	}
+	*next = 64 * k + 64 < m->len ? 64 * k + 64 : m->len;
+	return 64 * k;
+}
+
 /* The text offset of the next candidate at or after `from`, SIZE_MAX
  * when there is none. Offset 0 and the cuts where a long line's pieces
  * start (bl_line_cut) are line starts of their own, which no '\n'
@@ -702,7 +725,7 @@ static size_t next_candidate(struct sys *s, size_t from)
 	for (;;) {
 		size_t at = m->len;
 		if (!bits && next < m->len)
-			base = bl_find_marks(m->text, next, m->len, &sys_marks, &bits, &next);
+			base = next_marks(s, next, &bits, &next);
 		if (bits) {
 			at = base + (size_t)__builtin_ctzll(bits);
 			bits &= bits - 1;
@@ -734,6 +757,8 @@ static json_t *extract(struct bl_message *msg, bool every_line)
 	struct sys s = {.m = msg, .root = NULL, .conf = NULL, .conf_until = -1};
 	if (!msg->len)
 		goto done;
+	if (!every_line)
+		s.sites = bl_message_sites(msg);
 	struct bl_line l;
 	size_t at = every_line ? 0 : next_candidate(&s, 0);
 	if (at == SIZE_MAX)

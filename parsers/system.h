@@ -10,6 +10,12 @@
 #include <jansson.h>
 
 #include "../ingest/message.h"
+#include "find.h"
+
+/* The bytes a line the reader looks at must hold (':' '=' '/' ...), or
+ * start with ("FreeBSD 8.0-RELEASE", "NAME  STATE"): the sites pass
+ * (anchor.h) marks them, and only the lines around a mark are read. */
+extern const struct bl_marks bl_system_marks;
 
 /* The system object of a message (new reference): NULL when the post says
  * nothing about its machine, or memory ran out. */

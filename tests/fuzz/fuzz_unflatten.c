@@ -1,6 +1,7 @@
 /* fuzz_unflatten.c - flattened posts split into lines. */
 #include <stdint.h>
 
+#include "../../parsers/anchor.h"
 #include "fuzz_decoder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -28,10 +29,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_message(&m, (const uint8_t *)text, n);
 	bl_tbuf_init(&out);
 	bl_src_plain(&in, text, n, 0);
-	bl_unflatten_detect(text, n);
-	bl_unflatten(&m, &in, &out);
+	/* as ingest does: the sites of the text first, and the unflattener
+	 * reads its literals there; searching them itself must agree */
+	struct bl_sites *sites = bl_sites_find(text, n);
+	if (!sites)
+		abort();
+	bool flat = bl_unflatten_detect(text, n, sites);
+	if (flat != bl_unflatten_detect(text, n, NULL))
+		abort();
+	bl_unflatten(&m, &in, &out, sites);
 	if (out.len && out.len != n)
 		abort(); /* a break replaces a blank: the length never changes */
+	struct bl_tbuf ref;
+	struct bl_message m2;
+	fuzz_message(&m2, (const uint8_t *)text, n);
+	bl_tbuf_init(&ref);
+	bl_src_plain(&in, text, n, 0);
+	bl_unflatten(&m2, &in, &ref, NULL);
+	if (ref.len != out.len || (out.len && memcmp(ref.s, out.s, out.len) != 0))
+		abort();
+	bl_tbuf_free(&ref);
+	bl_message_free(&m2);
+	bl_sites_free(sites);
 	fuzz_check_map(&out, n);
 	fuzz_done(&m, &out);
 	free(text);

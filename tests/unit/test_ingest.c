@@ -5,6 +5,7 @@
 
 #include "../../ingest/decode.h"
 #include "../../ingest/ingest.h"
+#include "../../parsers/anchor.h"
 #include "../../parsers/benchlog.h"
 #include "../../parsers/system.h"
 #include "../feed.h"
@@ -32,6 +33,53 @@ static void reset(const char *raw)
 		bl_tbuf_reserve(&(out), 1);                     \
 		(out).s[(out).len] = '\0';                      \
 	} while (0)
+
+/* s[0, n) followed by BL_TEXT_PAD zero bytes, as ingest gives a text to
+ * the sites pass (caller frees). */
+static char *padded(const char *s, size_t n)
+{
+	char *p = calloc(n + BL_TEXT_PAD, 1);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* Whether the unflattener takes s for a flattened post; the same with its
+ * literals searched and with the sites pass's (ingest's way). */
+static bool detect(const char *s, size_t n)
+{
+	bool searched = bl_unflatten_detect(s, n, NULL);
+	char *p = padded(s, n);
+	struct bl_sites *st = p ? bl_sites_find(p, n) : NULL;
+	CHECK(st != NULL);
+	CHECK(searched == bl_unflatten_detect(p, n, st));
+	bl_sites_free(st);
+	free(p);
+	return searched;
+}
+
+/* bl_unflatten with its literals searched into out; again with the sites
+ * of a padded copy, which must give the same text. */
+static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	bool changed = bl_unflatten(m, in, out, NULL);
+	char *p = padded(in->s, in->len);
+	struct bl_sites *st = p ? bl_sites_find(p, in->len) : NULL;
+	struct bl_message m2;
+	struct bl_src in2;
+	struct bl_tbuf o2;
+	memset(&m2, 0, sizeof m2);
+	bl_src_plain(&in2, p ? p : "", p ? in->len : 0, 0);
+	bl_tbuf_init(&o2);
+	CHECK(st != NULL);
+	CHECK(bl_unflatten(&m2, &in2, &o2, st) == changed);
+	CHECK(o2.len == out->len && (!o2.len || memcmp(o2.s, out->s, o2.len) == 0));
+	bl_tbuf_free(&o2);
+	bl_message_free(&m2);
+	bl_sites_free(st);
+	free(p);
+	return changed;
+}
 
 static size_t origin(const struct bl_tbuf *b, size_t off)
 {
@@ -275,7 +323,7 @@ static void test_rewrap_unflatten(void)
 		 "count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec) "
 		 "and more text after it, long enough to make this a flattened line of more than two hundred and fifty "
 		 "characters in all.");
-	DECODE(o, flat, bl_unflatten(&msg, &in, &o));
+	DECODE(o, flat, unflatten(&msg, &in, &o));
 	CHECK(o.len == strlen(flat));
 	CHECK(strstr(o.s, "\n# dd if=/dev/zero of=/x bs=1m count=2\n2+0 records in\n2+0 records out\n"
 			  "2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n") != NULL);
@@ -293,8 +341,8 @@ static bool unflattens_to(const char *want)
 	for (size_t i = 0; i <= n; i++)
 		flat[i] = want[i] == '\n' ? ' ' : want[i];
 	struct bl_tbuf o;
-	bool detected = bl_unflatten_detect(flat, n);
-	DECODE(o, flat, bl_unflatten(&msg, &in, &o));
+	bool detected = detect(flat, n);
+	DECODE(o, flat, unflatten(&msg, &in, &o));
 	bool ok = detected && o.len == n && strcmp(o.s, want) == 0;
 	if (!strchr(want, '\n'))
 		ok = o.len == 0; /* nothing to break: the text is left as it is */
@@ -355,12 +403,12 @@ static void test_unflatten_short(void)
 			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
 	/* prose that mentions one tool line is not a flattened post */
 	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
-	CHECK(!bl_unflatten_detect(prose, strlen(prose)));
+	CHECK(!detect(prose, strlen(prose)));
 	/* a zsh report with a note after one blank is a line of its own */
 	const char *note = "reading, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n";
-	CHECK(!bl_unflatten_detect(note, strlen(note)));
+	CHECK(!detect(note, strlen(note)));
 	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
-	CHECK(!bl_unflatten_detect(lines, strlen(lines)));
+	CHECK(!detect(lines, strlen(lines)));
 }
 
 /* Tables in a flattened post: rows cut at the width of a zpool rule,
@@ -451,7 +499,7 @@ static void test_unflatten_tables(void)
 		 "tank        5.12T  2.13T    812    144   101M  9.02M and some prose after it so that the line "
 		 "is long enough to be read as a flattened post of its own, well over two hundred and fifty bytes.");
 	struct bl_tbuf co;
-	DECODE(co, cut, bl_unflatten(&msg, &in, &co));
+	DECODE(co, cut, unflatten(&msg, &in, &co));
 	CHECK(co.len == 0 || co.len == strlen(cut));
 	bl_tbuf_free(&co);
 	/* iozone's header and rows wrapped at 72 columns by a mail client:

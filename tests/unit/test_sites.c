@@ -1,0 +1,283 @@
+/* test_sites.c - the one pass over a text (bl_sites_find, parsers/anchor.h):
+ * the unflattener's literals, the system reader's marks and the long-line
+ * flag it gives on small texts, at the edges of its 32-byte steps, with
+ * CRLF line ends, quoted "> " lines and a flattened post; the same from
+ * the AVX2 pass and the portable one, and the marks bl_find_marks() finds. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ingest/unflatten.h"
+#include "../../parsers/anchor.h"
+#include "../../parsers/benchlog.h"
+#include "../../parsers/system.h"
+#include "check.h"
+
+/* The sites of s, found on a copy followed by BL_TEXT_PAD zero bytes (as
+ * every message's text is). */
+static struct bl_sites *sites_of(const char *s, size_t n)
+{
+	char *p = calloc(n + BL_TEXT_PAD, 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	struct bl_sites *st = bl_sites_find(p, n);
+	free(p);
+	return st;
+}
+
+/* The index of the unflattener's literal `lit`. */
+static size_t literal(const char *lit)
+{
+	for (size_t g = 0; g < bl_tool_literals(); g++) {
+		bool digit;
+		const char *next;
+		if (strcmp(bl_tool_literal(g, &digit, &next), lit) == 0)
+			return g;
+	}
+	return SIZE_MAX;
+}
+
+/* Whether the starts of literal `lit` are exactly want[0, n). */
+static bool starts_are(const struct bl_sites *st, const char *lit, const size_t *want, size_t n)
+{
+	size_t g = literal(lit);
+	if (!st || g == SIZE_MAX || st->tool[g].n != n)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (st->tool[g].v[k] != want[k])
+			return false;
+	return true;
+}
+
+static bool mark_at(const struct bl_sites *st, size_t at)
+{
+	return st->sys[at / 64] >> (at % 64) & 1;
+}
+
+/* The marks as a list of offsets ("3 17 40"). */
+static void marks_of(const struct bl_sites *st, char *out, size_t cap)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (size_t at = 0; at < st->len && o + 12 < cap; at++)
+		if (mark_at(st, at))
+			o += (size_t)snprintf(out + o, cap - o, "%s%zu", o ? " " : "", at);
+}
+
+static bool marks_are(const char *s, const char *want)
+{
+	struct bl_sites *st = sites_of(s, strlen(s));
+	char got[512];
+	if (!st)
+		return false;
+	marks_of(st, got, sizeof got);
+	bool ok = strcmp(got, want) == 0;
+	if (!ok)
+		printf("  marks of \"%s\": %s, want %s\n", s, got, want);
+	bl_sites_free(st);
+	return ok;
+}
+
+/* Both passes give the same sites, whose marks are bl_find_marks()'s. */
+static bool passes_agree(const char *s, size_t n)
+{
+	char *p = calloc(n + BL_TEXT_PAD, 1);
+	if (!p)
+		return false;
+	memcpy(p, s, n);
+	struct bl_sites *a = bl_sites_find(p, n);
+	bl_anchor_set_portable(true);
+	struct bl_sites *b = bl_sites_find(p, n);
+	bl_anchor_set_portable(false);
+	bool ok = a && b && a->n == b->n && a->long_line == b->long_line && a->nsys == b->nsys &&
+		  (!a->n || (memcmp(a->q, b->q, a->n * sizeof *a->q) == 0 &&
+			     memcmp(a->needle, b->needle, a->n) == 0)) &&
+		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
+	for (size_t g = 0; ok && g < BL_TOOL_MAX; g++)
+		ok = a->tool[g].n == b->tool[g].n &&
+		     (!a->tool[g].n || memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) == 0);
+	/* the marks, as the system reader found them before */
+	uint64_t bits;
+	for (size_t next = 0, base; ok && next < n;)
+		for (base = bl_find_marks(p, next, n, &bl_system_marks, &bits, &next); ok && bits;
+		     bits &= bits - 1)
+			ok = mark_at(a, base + (size_t)__builtin_ctzll(bits));
+	size_t count = 0, want = 0;
+	for (size_t w = 0; a && w < a->nsys; w++)
+		count += (size_t)__builtin_popcountll(a->sys[w]);
+	for (size_t next = 0, base; ok && next < n;) {
+		base = bl_find_marks(p, next, n, &bl_system_marks, &bits, &next);
+		(void)base;
+		want += (size_t)__builtin_popcountll(bits);
+	}
+	ok = ok && count == want;
+	bl_sites_free(a);
+	bl_sites_free(b);
+	free(p);
+	return ok;
+}
+
+static void literals(void)
+{
+	/* dd's records, BSD dd's summary, a '+' that is not dd's */
+	const char *dd = "x 2+0 records in\n2+0 records out\n1 bytes transferred in 1 secs (1 bytes/sec)\n+++++ +++\n";
+	struct bl_sites *st = sites_of(dd, strlen(dd));
+	CHECK(starts_are(st, "+", (size_t[]){3, 18}, 2));
+	CHECK(starts_are(st, "bytes/sec)", (size_t[]){66}, 1));
+	CHECK(st && !st->long_line);
+	bl_sites_free(st);
+	/* "real" before blanks and a digit only, not "really" */
+	const char *t = "really nice\nreal\t0m1.597s\nuser 0m0.001s\nsys 0.5\nsystem\n";
+	st = sites_of(t, strlen(t));
+	CHECK(starts_are(st, "real", (size_t[]){12}, 1));
+	CHECK(starts_are(st, "user", (size_t[]){26}, 1));
+	CHECK(starts_are(st, "sys", (size_t[]){40}, 1));
+	bl_sites_free(st);
+	/* GNU dd's ", " before a digit */
+	const char *g = "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\nso, then\n";
+	st = sites_of(g, strlen(g));
+	CHECK(starts_are(st, ", ", (size_t[]){21, 37, 50}, 3));
+	CHECK(starts_are(st, ") copied", (size_t[]){29}, 1));
+	bl_sites_free(st);
+}
+
+/* A literal and marks across the edges of the pass's 32-byte steps. */
+static void edges(void)
+{
+	char s[200];
+	memset(s, 'a', sizeof s);
+	/* "bytes/sec)" from 20 to 30, "+" and its digit at 63 and 64 */
+	memcpy(s + 20, "bytes/sec)", 10);
+	memcpy(s + 63, "+1", 2);
+	/* ':' at 31 and 32, a newline at 95 and a line starting "FreeBSD" at 96 */
+	s[31] = ':';
+	s[32] = ':';
+	s[95] = '\n';
+	memcpy(s + 96, "FreeBSD", 7);
+	/* the last byte a mark: '=' at 127 */
+	s[127] = '=';
+	struct bl_sites *st = sites_of(s, 128);
+	CHECK(starts_are(st, "bytes/sec)", (size_t[]){20}, 1));
+	CHECK(starts_are(st, "+", (size_t[]){63}, 1));
+	CHECK(st && mark_at(st, 31) && mark_at(st, 32) && mark_at(st, 96) && mark_at(st, 127));
+	CHECK(st && !mark_at(st, 30) && !mark_at(st, 33) && !mark_at(st, 97));
+	/* '/' of "bytes/sec)" counts anywhere */
+	CHECK(st && mark_at(st, 25) && !mark_at(st, 24));
+	bl_sites_free(st);
+	/* a literal cut by the end of the text is none */
+	st = sites_of(s, 29);
+	CHECK(starts_are(st, "bytes/sec)", NULL, 0));
+	bl_sites_free(st);
+	/* nor a '+' whose digit is past the end */
+	st = sites_of(s, 64);
+	CHECK(starts_are(st, "+", NULL, 0));
+	bl_sites_free(st);
+	for (size_t n = 0; n <= sizeof s; n++)
+		CHECK(passes_agree(s, n));
+}
+
+static void line_ends(void)
+{
+	/* CRLF: the line after "\r\n" starts after its '\n'; the release's
+	 * '-' and the '#' count anywhere */
+	CHECK(marks_are("Proc: x\r\nFreeBSD 8.0-RELEASE #0\r\nso\r\n", "4 9 20 29"));
+	const char *crlf = "real 0m1.5s\r\n2+0 records in\r\n";
+	struct bl_sites *st = sites_of(crlf, strlen(crlf));
+	CHECK(starts_are(st, "real", (size_t[]){0}, 1));
+	CHECK(starts_are(st, "+", (size_t[]){14}, 1));
+	bl_sites_free(st);
+	/* quoted lines: the '>' is a mark of its own, the tool lines are found
+	 * after it */
+	const char *q = "> 200+0 records in\n>> real 0m1.2s\n> gmirror list\n";
+	CHECK(marks_are(q, "0 19 20 34"));
+	st = sites_of(q, strlen(q));
+	CHECK(starts_are(st, "+", (size_t[]){5}, 1));
+	CHECK(starts_are(st, "real", (size_t[]){22}, 1));
+	bl_sites_free(st);
+	/* offset 0 is no line start: "FreeBSD" there is not marked (the
+	 * system reader looks at it on its own), an indented line is */
+	CHECK(marks_are("FreeBSD x\n  NAME\nNAME\nzpool\ngeli\n", "10 17 22 28"));
+}
+
+static void long_lines(void)
+{
+	char s[700];
+	for (size_t n = 240; n <= 260; n++) {
+		/* a line of n bytes between short ones, and at the end without a
+		 * newline */
+		memset(s, 'w', sizeof s);
+		memcpy(s, "short\n", 6);
+		s[6 + n] = '\n';
+		memcpy(s + 7 + n, "end\n", 4);
+		struct bl_sites *st = sites_of(s, 11 + n);
+		CHECK(st && st->long_line == (n >= BL_UNFLATTEN_MIN));
+		bl_sites_free(st);
+		st = sites_of(s, 6 + n);
+		CHECK(st && st->long_line == (n >= BL_UNFLATTEN_MIN));
+		bl_sites_free(st);
+	}
+	/* a flattened post: its tool lines' literals, and its one line long */
+	const char *flat = "Some prose that goes on for a while. Then: # dd if=/dev/zero of=/x bs=1m "
+			   "count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs "
+			   "(4194304 bytes/sec) and more text after it, long enough to make this a flattened "
+			   "line of more than two hundred and fifty characters in all.";
+	struct bl_sites *st = sites_of(flat, strlen(flat));
+	CHECK(st && st->long_line);
+	CHECK(starts_are(st, "+", (size_t[]){82, 97}, 2));
+	CHECK(starts_are(st, "bytes/sec)", (size_t[]){159}, 1));
+	CHECK(st && mark_at(st, 41) && mark_at(st, 43)); /* "Then:", the prompt's '#' */
+	bl_sites_free(st);
+	CHECK(passes_agree(flat, strlen(flat)));
+}
+
+/* The needle finds: in order, each one its needle at its start. */
+static void finds(void)
+{
+	const char *t = "  64+0 records in\n  64+0 records out\n        7.42 real         0.00 user\n"
+			"pool        alloc   free   read  write   read  write\n";
+	struct bl_sites *st = sites_of(t, strlen(t));
+	CHECK(st && st->n >= 4);
+	for (size_t k = 0; st && k < st->n; k++)
+		CHECK(k == 0 || st->q[k] >= st->q[k - 1]);
+	bl_sites_free(st);
+	CHECK(passes_agree(t, strlen(t)));
+}
+
+/* Random mixes of tool lines, marks and prose: both passes agree. */
+static void random_texts(void)
+{
+	static const char *const parts[] = {
+		"2+0 records in", "real\t0m1.5s", "bytes/sec)", ", 1", "+1", "FreeBSD 8.0-RELEASE",
+		"\n", "\r\n", "> ", ":", "=", "/", "-R", "# ", "  ", "\t", "512 ", "write", "user 1",
+		"sec = ", "% cpu", "\xEF\xBC\x9A", "NAME", "geli ", "zpool create ", "and so on ",
+		"the disk was slow ", "Iozone: Performance Test of File I/O", "1024", "\"Writer report",
+	};
+	unsigned seed = 17;
+	char s[3000];
+	for (int round = 0; round < 300; round++) {
+		size_t n = 0;
+		while (n < sizeof s - 64) {
+			seed = seed * 1103515245 + 12345;
+			const char *p = parts[(seed >> 16) % (sizeof parts / sizeof parts[0])];
+			size_t l = strlen(p);
+			memcpy(s + n, p, l);
+			n += l;
+			if ((seed >> 8) % 97 == 0)
+				break;
+		}
+		CHECK(passes_agree(s, n));
+	}
+}
+
+int main(void)
+{
+	literals();
+	edges();
+	line_ends();
+	long_lines();
+	finds();
+	random_texts();
+	return CHECK_DONE();
+}
