@@ -144,6 +144,12 @@ struct zp {
 	int depth;                 /* depth of the last row */
 	char cls[16];              /* class row in force: logs, cache, special, dedup */
 	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
+	/* the header read last, its two lines as they were: -v prints it
+	 * again for every sample, and the same lines set the same columns */
+	struct {
+		char *top, *bot; /* owned */
+		size_t ntop, nbot;
+	} hdr;
 	/* samples */
 	long sample;
 	/* keys of the rows of the current sample: an open-addressed set of
@@ -161,6 +167,13 @@ struct zp {
 	bool any_row;
 	bool niced;                /* some value had a unit suffix or decimals */
 };
+
+static void hdr_forget(struct zp *z)
+{
+	free(z->hdr.top);
+	free(z->hdr.bot);
+	z->hdr.top = z->hdr.bot = NULL;
+}
 
 static void stamp_free(struct zp *z)
 {
@@ -571,8 +584,6 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 
 /* --------------------------------------------------------------- headers */
 
-/* Reads a header at `l` (its top line); on success sets the columns and
- * returns the line after the dash row (or after the bottom line). */
 /* A header whose top line is missing: the groups follow from the bottom
  * labels ("wait" only under -l, "pend activ" only under -q). */
 static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_line *after)
@@ -589,6 +600,7 @@ static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_
 	size_t nc = bl_zpool_scripted_columns(lat, queue, nbot - 1, cols);
 	if (nc != nbot - 1 || (z->ncols && nc != z->ncols))
 		return false;
+	hdr_forget(z);
 	memcpy(z->cols, cols, sizeof cols);
 	z->ncols = nc;
 	z->vdev_title = bl_zpool_tok_is(&bt[0], "vdev");
@@ -600,10 +612,64 @@ static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_
 	return true;
 }
 
+/* The line under the header's bottom line `bot` when it is a dash row,
+ * else bot: where the rows begin. */
+static struct bl_line header_end(struct zp *z, const struct bl_line *bot)
+{
+	struct bl_line dash;
+	struct bl_re_match m;
+	if (bl_line_next(z->msg, bot, &dash) && maybe_dashes(lead(dash.s, dash.len)) &&
+	    bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
+		return dash;
+	return *bot;
+}
+
+static bool same_text(const struct bl_line *l, const char *s, size_t n)
+{
+	return s && l->len == n && memcmp(l->s, s, n) == 0;
+}
+
+/* The header at `l` is the one read last, word for word: the columns it
+ * sets are set. */
+static bool header_again(struct zp *z, const struct bl_line *l, struct bl_line *after)
+{
+	struct bl_line bot;
+	if (!same_text(l, z->hdr.top, z->hdr.ntop) || !bl_line_next(z->msg, l, &bot) ||
+	    !same_text(&bot, z->hdr.bot, z->hdr.nbot))
+		return false;
+	if (z->histo) {
+		struct bl_ztok top[1];
+		if (bl_zpool_split(l->s, l->len, top, 1) == 1)
+			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
+	}
+	*after = header_end(z, &bot);
+	return true;
+}
+
+/* Keeps the header at `l` (bottom line `bot`) as the one read last. */
+static void hdr_keep(struct zp *z, const struct bl_line *l, const struct bl_line *bot)
+{
+	hdr_forget(z);
+	z->hdr.top = malloc(l->len + 1);
+	z->hdr.bot = malloc(bot->len + 1);
+	if (!z->hdr.top || !z->hdr.bot) {
+		hdr_forget(z);
+		return;
+	}
+	memcpy(z->hdr.top, l->s, l->len);
+	memcpy(z->hdr.bot, bot->s, bot->len);
+	z->hdr.ntop = l->len;
+	z->hdr.nbot = bot->len;
+}
+
+/* Reads a header at `l` (its top line); on success sets the columns and
+ * returns the line after the dash row (or after the bottom line). */
 static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *after)
 {
-	struct bl_line bot, dash;
+	struct bl_line bot;
 	struct bl_re_match m;
+	if (header_again(z, l, after))
+		return true;
 	if (bl_re_match(&bottom_only_re, l->s, l->len, 0, &m))
 		return read_bottom_only(z, l, after);
 	bool histo = !bl_re_match(&top_re, l->s, l->len, 0, &m);
@@ -633,9 +699,8 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 	z->base_indent = (size_t)(bt[0].s - bot.s);
 	if (histo)
 		snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
-	*after = bot;
-	if (bl_line_next(z->msg, &bot, &dash) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
-		*after = dash;
+	hdr_keep(z, l, &bot);
+	*after = header_end(z, &bot);
 	return true;
 }
 
@@ -861,6 +926,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		z->scripted = true;
 		z->histo = true;
 		z->histo_lat = strchr(opts, 'w') != NULL;
+		hdr_forget(z);
 		z->ncols = bl_zpool_scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
 		if (!z->histo_name[0])
 			bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
@@ -891,6 +957,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			goto out;
 		}
 		z->scripted = true;
+		hdr_forget(z);
 		z->ncols = bl_zpool_scripted_columns(lat, queue, nvals, z->cols);
 		z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(msg, anchor);
 		if (z->scripted_verbose && !z->cmd_pool[0])
@@ -1044,6 +1111,7 @@ out:
 	free(z->seen);
 	free(z->used);
 	stamp_free(z);
+	hdr_forget(z);
 	free(z);
 	return ret;
 }
