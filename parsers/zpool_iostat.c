@@ -147,8 +147,8 @@ struct zp {
 	/* the header read last, its two lines as they were: -v prints it
 	 * again for every sample, and the same lines set the same columns */
 	struct {
-		char *top, *bot; /* owned */
-		size_t ntop, nbot;
+		char *top, *bot, *dash; /* owned; dash: the last dash row read */
+		size_t ntop, nbot, ndash;
 	} hdr;
 	/* samples */
 	long sample;
@@ -172,7 +172,8 @@ static void hdr_forget(struct zp *z)
 {
 	free(z->hdr.top);
 	free(z->hdr.bot);
-	z->hdr.top = z->hdr.bot = NULL;
+	free(z->hdr.dash);
+	z->hdr.top = z->hdr.bot = z->hdr.dash = NULL;
 }
 
 static void stamp_free(struct zp *z)
@@ -614,19 +615,30 @@ static bool read_bottom_only(struct zp *z, const struct bl_line *bot, struct bl_
 
 /* The line under the header's bottom line `bot` when it is a dash row,
  * else bot: where the rows begin. */
+static bool same_text(const struct bl_line *l, const char *s, size_t n)
+{
+	return s && l->len == n && memcmp(l->s, s, n) == 0;
+}
+
 static struct bl_line header_end(struct zp *z, const struct bl_line *bot)
 {
 	struct bl_line dash;
 	struct bl_re_match m;
-	if (bl_line_next(z->msg, bot, &dash) && maybe_dashes(lead(dash.s, dash.len)) &&
-	    bl_re_match(&dashes_re, dash.s, dash.len, 0, &m))
+	if (!bl_line_next(z->msg, bot, &dash))
+		return *bot;
+	if (same_text(&dash, z->hdr.dash, z->hdr.ndash))
 		return dash;
+	if (maybe_dashes(lead(dash.s, dash.len)) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m)) {
+		char *copy = malloc(dash.len + 1);
+		if (copy) {
+			memcpy(copy, dash.s, dash.len);
+			free(z->hdr.dash);
+			z->hdr.dash = copy;
+			z->hdr.ndash = dash.len;
+		}
+		return dash;
+	}
 	return *bot;
-}
-
-static bool same_text(const struct bl_line *l, const char *s, size_t n)
-{
-	return s && l->len == n && memcmp(l->s, s, n) == 0;
 }
 
 /* The header at `l` is the one read last, word for word: the columns it
