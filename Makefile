@@ -166,8 +166,13 @@ install-check: build/benchlog
 pathological: build/benchlog
 	$(PYTHON) tests/pathological/run.py build/benchlog
 
-valgrind: build/benchlog
-	@./tests/valgrind.sh build/benchlog
+valgrind: build/benchlog build/tests/test_re
+	@./tests/valgrind.sh build/benchlog build/tests/test_re
+
+# the test of patterns on unpadded subjects, for valgrind (no sanitizers)
+build/tests/test_re: tests/unit/test_re.c build/libbenchlog.a $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
 
 # `parse --jobs N` gives the serial run's output, byte for byte (built with
 # the sanitizers: the workers and the copying of their output are checked).

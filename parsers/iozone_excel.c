@@ -52,8 +52,9 @@ static struct bl_re tpinfo_re = BL_RE("^[ \\t]*\"(?:Record size = (\\d{1,19}) [k
 static struct bl_re more_nums_re = BL_RE("^[ \\t]*\\d{1,20}(?:\\.\\d{1,9})?(?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64}[ \\t]*$", 0);
 static struct bl_re more_recs_re = BL_RE("^[ \\t]*(?:\"\\d{1,19}\"[ \\t]*){1,64}$", 0);
 
-/* Joins `line` and the wrapped rests below it into buf; `line` then
- * covers them all. */
+/* Joins `line` and the wrapped rests below it into buf (cap bytes and
+ * BL_RE_PAD more, for the patterns that read it); `line` then covers them
+ * all. */
 static void unwrap(struct iz_ctx *c, struct iz_line *line, struct bl_re *more, char *buf,
 		   size_t cap)
 {
@@ -78,6 +79,7 @@ static void unwrap(struct iz_ctx *c, struct iz_line *line, struct bl_re *more, c
 	}
 	if (!joined)
 		return;
+	bl_re_pad(buf, n);
 	line->s = buf;
 	line->len = n;
 	line->raw.next = at.raw.next;
@@ -350,7 +352,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 	struct iz_line cur = *first, nx;
 	size_t end = first->raw.next;
 	int blanks = 0;
-	char joined[4096];
+	char joined[4096 + BL_RE_PAD];
 	for (;;) {
 		struct bl_re_match m;
 		bool known = true;
@@ -381,7 +383,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				r.col = table_col(c, r.metric);
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&recs_re, cur.s, cur.len, 0, &m)) {
-			unwrap(c, &cur, &more_recs_re, joined, sizeof joined);
+			unwrap(c, &cur, &more_recs_re, joined, sizeof joined - BL_RE_PAD);
 			r.nrecs = 0;
 			for (size_t i = 0; i < cur.len && r.nrecs < 64; i++) {
 				if (cur.s[i] != '"' || i + 1 >= cur.len || cur.s[i + 1] < '0' || cur.s[i + 1] > '9')
@@ -393,7 +395,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				i += used + 1;
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&row_re, cur.s, cur.len, 0, &m)) {
-			unwrap(c, &cur, &more_nums_re, joined, sizeof joined);
+			unwrap(c, &cur, &more_nums_re, joined, sizeof joined - BL_RE_PAD);
 			if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
 				test_row(c, &r, &cur, &m);
 			else
@@ -403,7 +405,7 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			if (bl_re_gset(&m, 1) && !c->rec_kb)
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &c->rec_kb, NULL);
 		} else if (r.mode == M_TP && bl_re_match(&tprow_re, cur.s, cur.len, 0, &m)) {
-			unwrap(c, &cur, &more_nums_re, joined, sizeof joined);
+			unwrap(c, &cur, &more_nums_re, joined, sizeof joined - BL_RE_PAD);
 			if (bl_re_match(&tprow_re, cur.s, cur.len, 0, &m))
 				tp_row(c, &r, &cur, &m);
 			else

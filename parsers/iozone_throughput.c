@@ -87,8 +87,9 @@ static bool any_full(const char *s, size_t len)
 	       bl_re_match(&child_re, s, len, 0, &m) || bl_re_match(&each_re, s, len, 0, &m);
 }
 
-/* Joins a wrapped throughput line with the line below it into `buf`;
- * `line` then covers both. */
+/* Joins a wrapped throughput line with the line below it into `buf` (cap
+ * bytes and BL_RE_PAD more, for the patterns that read it); `line` then
+ * covers both. */
 static bool unwrap(struct iz_ctx *c, struct iz_line *line, char *buf, size_t cap)
 {
 	struct bl_re_match m;
@@ -107,6 +108,7 @@ static bool unwrap(struct iz_ctx *c, struct iz_line *line, char *buf, size_t cap
 	memcpy(buf, line->s, line->len);
 	buf[line->len] = ' ';
 	memcpy(buf + line->len + 1, t, tl);
+	bl_re_pad(buf, line->len + 1 + tl);
 	if (!any_full(buf, line->len + 1 + tl))
 		return false;
 	line->s = buf;
@@ -221,11 +223,11 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 	struct iz_line cur = *first, nx;
 	size_t end = first->raw.off;
 	int blanks = 0;
-	char joined[600];
+	char joined[600 + BL_RE_PAD];
 	for (;;) {
 		struct bl_re_match m;
 		bool known = true;
-		unwrap(c, &cur, joined, sizeof joined);
+		unwrap(c, &cur, joined, sizeof joined - BL_RE_PAD);
 		if (bl_is_blank(cur.s, cur.len)) {
 			if (++blanks > 4)
 				break;

@@ -1,7 +1,12 @@
 /* re.c - PCRE2 patterns compiled once, with JIT. */
 #include "re.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "../ingest/message.h"
+
+_Static_assert(BL_RE_PAD <= BL_TEXT_PAD, "a message's text is padded for its patterns");
 
 static struct bl_re *compiled;
 static pcre2_match_data *md;
@@ -75,8 +80,34 @@ bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
 	return true;
 }
 
+static char *copy_buf;
+static size_t copy_cap;
+
+bool bl_re_match_copy(struct bl_re *re, const char *subject, size_t len, size_t start,
+		      struct bl_re_match *m)
+{
+	if (len + BL_RE_PAD < len)
+		return false;
+	if (len + BL_RE_PAD > copy_cap) {
+		size_t cap = copy_cap ? copy_cap : 256;
+		while (cap < len + BL_RE_PAD)
+			cap *= 2;
+		char *b = realloc(copy_buf, cap);
+		if (!b)
+			return false;
+		copy_buf = b;
+		copy_cap = cap;
+	}
+	memcpy(copy_buf, subject, len);
+	bl_re_pad(copy_buf, len);
+	return bl_re_match(re, copy_buf, len, start, m);
+}
+
 void bl_re_free_all(void)
 {
+	free(copy_buf);
+	copy_buf = NULL;
+	copy_cap = 0;
 	while (compiled) {
 		struct bl_re *n = compiled->next;
 		pcre2_code_free(compiled->code);

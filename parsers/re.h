@@ -10,6 +10,7 @@
 #include <pcre2.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 struct bl_re {
 	const char *pattern;
@@ -29,9 +30,27 @@ struct bl_re_match {
 	int ngroups;
 };
 
-/* Matches `re` in subject[0..len) from `start`. Returns true on a match. */
+/* Matches `re` in subject[0..len) from `start`. Returns true on a match.
+ *
+ * PCRE2's JIT reads up to 16 bytes past the end of its subject (it
+ * compares a vector at a time), so a subject must be followed by BL_RE_PAD
+ * readable, initialised bytes: a message's text and the decoders' buffers
+ * are (BL_TEXT_PAD, ingest/message.h), and so is a line of them. A line
+ * joined in a buffer of the caller's gets them from bl_re_pad; a string
+ * that has none (a copy, a name) goes through bl_re_match_copy. */
 bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
 		 size_t start, struct bl_re_match *m);
+
+#define BL_RE_PAD 64
+/* Zeroes the BL_RE_PAD bytes after buf[0, len): buf holds len + BL_RE_PAD. */
+static inline void bl_re_pad(char *buf, size_t len)
+{
+	memset(buf + len, 0, BL_RE_PAD);
+}
+/* bl_re_match on a copy of subject[0, len) followed by BL_RE_PAD zero
+ * bytes; the offsets in m are the subject's. */
+bool bl_re_match_copy(struct bl_re *re, const char *subject, size_t len, size_t start,
+		      struct bl_re_match *m);
 
 /* Length of group g, 0 if unset. */
 static inline size_t bl_re_glen(const struct bl_re_match *m, int g)

@@ -342,9 +342,18 @@ static bool names_command(const char *printed, const char *cmd)
 {
 	if (same_command(printed, cmd))
 		return true;
+	/* a padded copy: the pattern reads past the end of its subject */
+	size_t n = strlen(printed);
+	char *line = malloc(n + BL_RE_PAD);
+	if (!line)
+		return false;
+	memcpy(line, printed, n);
+	bl_re_pad(line, n);
 	struct bl_cmdline cl;
-	return bl_scan_parse_cmdline(printed, strlen(printed), NULL, &cl) &&
-	       cl.cmd_start > 0 && same_command(printed + cl.cmd_start, cmd);
+	bool named = bl_scan_parse_cmdline(line, n, NULL, &cl) && cl.cmd_start > 0 &&
+		     same_command(printed + cl.cmd_start, cmd);
+	free(line);
+	return named;
 }
 
 static void add_time_results(struct bl_run *run)

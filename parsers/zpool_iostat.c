@@ -271,7 +271,8 @@ static const char *vdev_type(const char *name, int depth, bool *leaf)
 	*leaf = false;
 	if (depth == 0)
 		return "root";
-	if (maybe_vtype((unsigned char)name[0]) && bl_re_match(&vtype_re, name, strlen(name), 0, &m)) {
+	if (maybe_vtype((unsigned char)name[0]) &&
+	    bl_re_match_copy(&vtype_re, name, strlen(name), 0, &m)) {
 		static const char *const types[] = {"mirror", "raidz1", "raidz2", "raidz3",
 						    "draid1", "draid2", "draid3", "spare",
 						    "replacing", "indirect", "root"};

@@ -1,9 +1,11 @@
 #!/bin/sh
 # A valgrind pass: every corpus input (and the seed posts, when present)
-# through one `benchlog parse`, the -o path, `list` and `schema`, and a few
-# hostile inputs. Any memory error or any leak (definite, indirect or
-# possible) fails. Skips when valgrind is not installed.
-# usage: valgrind.sh BENCHLOG
+# through one `benchlog parse`, and again in each wrapped form the decoders
+# undo (quoted-printable, mbox, MIME and HTML, quoting, flattened), the -o
+# path, `list` and `schema`, a few hostile inputs, and the test of patterns
+# on unpadded subjects. Any memory error or any leak (definite, indirect
+# or possible) fails. Skips when valgrind is not installed.
+# usage: valgrind.sh BENCHLOG [TEST_RE]
 set -u
 # jansson on malloc: its leak check cannot see into the pool (cli/json_pool.c)
 export BENCHLOG_MALLOC=system
@@ -19,6 +21,9 @@ mkdir -p "$work"
 printf '2000+0 records in\n2000+0 rec' >"$work/cut.txt"
 printf 'real\t0m\xff\xfe1.5s\nuser\t\x000m0.1s\n64+0 records in\n64+0 records out\n\x00\x00\x00' >"$work/bytes.txt"
 awk 'BEGIN { for (i = 0; i < 3000; i++) printf "64+0 records in 64+0 records out 1 real 0m1s "; print "" }' >"$work/long.txt"
+test_re=${2:-}
+rm -rf "$work/wrapped"
+forms=$(python3 "$here/tests/wrapped_forms.py" "$here/corpus" "$work/wrapped") || exit 1
 set -- $(ls "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$here"/../shared/seeds/*.txt 2>/dev/null) \
 	"$work/cut.txt" "$work/bytes.txt" "$work/long.txt"
 vg="valgrind -q --suppressions=$(dirname "$0")/valgrind.supp --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible"
@@ -41,6 +46,8 @@ run() {
 	fi
 }
 run "parse $# inputs" "$bin" parse --jsonl -q "$@"
+run "parse $forms wrapped forms" "$bin" parse --jsonl -q "$work"/wrapped/*
+[ -n "$test_re" ] && run "patterns on unpadded subjects" "$test_re"
 run "parse -o" "$bin" parse -q -o "$work/doc.json" "$1"
 run "list" "$bin" list
 run "schema" "$bin" schema
