@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "find.h"
 #include "units.h"
 
 const char *const bl_btab_metric[BL_T_COUNT] = {
@@ -340,10 +341,10 @@ struct bl_result *bl_btab_emit(struct bl_run *run, enum bl_btab_test t,
 	char name[48];
 	const char *m = bl_btab_metric[t];
 	struct bl_result *r = emit_cell(run, m, t < BL_T_SEEKS ? "B/s" : "ops/s", rate);
-	snprintf(name, sizeof name, "%s_cpu", m);
+	bl_str_join3(name, sizeof name, m, "_cpu", "");
 	emit_cell(run, name, "percent", cpu);
 	if (lat) {
-		snprintf(name, sizeof name, "%s_latency", m);
+		bl_str_join3(name, sizeof name, m, "_latency", "");
 		emit_cell(run, name, "s", lat);
 	}
 	return r;

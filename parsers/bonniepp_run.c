@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bonniepp.h"
+#include "find.h"
 
 /* A table truncates names ("freebsd.javaforu" for "freebsd.javaforum.h")
  * and 2.00 may print none: one name the prefix of the other, or empty. */
@@ -157,8 +158,8 @@ void bpp_merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t)
 			if (part == 2 && !t->has_lat)
 				continue;
 			char metric[48];
-			snprintf(metric, sizeof metric, "%s%s", bl_btab_metric[k],
-				 part == 0 ? "" : part == 1 ? "_cpu" : "_latency");
+			bl_str_join3(metric, sizeof metric, bl_btab_metric[k],
+				     part == 0 ? "" : part == 1 ? "_cpu" : "_latency", "");
 			struct bl_result *res = bl_btab_find_result(run, metric);
 			if (!res)
 				continue;

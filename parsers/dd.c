@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "find.h"
 #include "parser.h"
 #include "re.h"
 #include "units.h"
@@ -210,9 +211,9 @@ static void record_results(struct bl_run *run, const struct dd_line *l,
 	u64_group(&l->line, &l->m, 1, &full);
 	u64_group(&l->line, &l->m, 2, &part);
 	char name[32];
-	snprintf(name, sizeof name, "records_%s_full", dir);
+	bl_str_join3(name, sizeof name, "records_", dir, "_full");
 	bl_run_result(run, name, (double)full, "records", NULL, 0);
-	snprintf(name, sizeof name, "records_%s_partial", dir);
+	bl_str_join3(name, sizeof name, "records_", dir, "_partial");
 	bl_run_result(run, name, (double)part, "records", NULL, 0);
 }
 

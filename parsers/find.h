@@ -119,4 +119,16 @@ static inline size_t bl_str_append(char *dst, size_t cap, size_t at, const char 
 	return at + n;
 }
 
+/* dst = a, b and c one after the other, cut to fit as snprintf's "%s%s%s"
+ * cuts. Returns dst's length. */
+static inline size_t bl_str_join3(char *dst, size_t cap, const char *a, const char *b,
+				  const char *c)
+{
+	if (cap)
+		dst[0] = '\0';
+	size_t n = bl_str_append(dst, cap, 0, a, strlen(a));
+	n = bl_str_append(dst, cap, n, b, strlen(b));
+	return bl_str_append(dst, cap, n, c, strlen(c));
+}
+
 #endif

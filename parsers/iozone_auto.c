@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numfmt.h"
 #include "re.h"
 #include "units.h"
 
@@ -437,8 +438,8 @@ static void emit_row(struct iz_ctx *c, const struct iz_row *row)
 	for (int j = 2; j < c->table.ncols && j - 2 < 32; j++) {
 		if (!(row->has & (1u << (j - 2))))
 			continue;
-		char raw[24];
-		snprintf(raw, sizeof raw, "%llu", (unsigned long long)row->val[j - 2]);
+		char raw[BL_NUM_MAX + 1];
+		raw[bl_fmt_u64(row->val[j - 2], raw)] = '\0';
 		struct bl_result *r = iz_rate_result(c, c->table.names[j], (double)row->val[j - 2], raw);
 		if (!r)
 			continue;

@@ -17,12 +17,22 @@
 
 size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX])
 {
+	if (v >= 0)
+		return bl_fmt_u64((unsigned long long)v, buf);
+	char digits[BL_NUM_MAX];
+	size_t n = bl_fmt_u64(0ULL - (unsigned long long)v, digits);
+	buf[0] = '-';
+	memcpy(buf + 1, digits, n);
+	return n + 1;
+}
+
+size_t bl_fmt_u64(unsigned long long u, char buf[BL_NUM_MAX])
+{
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
 				    "25262728293031323334353637383940414243444546474849"
 				    "50515253545556575859606162636465666768697071727374"
 				    "75767778798081828384858687888990919293949596979899";
 	char tmp[24], *p = tmp + sizeof tmp;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 	while (u >= 100) {
 		unsigned d = (unsigned)(u % 100);
 		u /= 100;
@@ -35,8 +45,6 @@ size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX])
 	} else {
 		*--p = (char)('0' + u);
 	}
-	if (v < 0)
-		*--p = '-';
 	size_t n = (size_t)(tmp + sizeof tmp - p);
 	memcpy(buf, p, n);
 	return n;

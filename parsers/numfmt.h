@@ -9,6 +9,7 @@
 
 /* An integer in decimal: "-12". Returns its length (no NUL written). */
 size_t bl_fmt_int(long long v, char buf[BL_NUM_MAX]);
+size_t bl_fmt_u64(unsigned long long v, char buf[BL_NUM_MAX]);
 
 /* A real as jansson's dump writes it with JSON_REAL_PRECISION(prec) (17
  * when prec is 0): printf's "%.*g", a '.' whatever the locale, ".0" after

@@ -84,9 +84,7 @@ static bool is_top_label(const struct bl_ztok *t)
 /* c->metric = a b c, cut to fit */
 static void name3(struct zcol *c, const char *a, const char *b, const char *d)
 {
-	size_t n = bl_str_append(c->metric, sizeof c->metric, 0, a, strlen(a));
-	n = bl_str_append(c->metric, sizeof c->metric, n, b, strlen(b));
-	bl_str_append(c->metric, sizeof c->metric, n, d, strlen(d));
+	bl_str_join3(c->metric, sizeof c->metric, a, b, d);
 }
 
 static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_ztok *bot, bool histo)

@@ -166,8 +166,30 @@ static void test_lit2(void)
 	CHECK(bl_find_lit2_line("x\ncd", 4, "ab", "cd", 2, &line) == NULL && line == 1);
 }
 
+/* bl_str_append and bl_str_join3 cut as snprintf cuts */
+static void test_str(void)
+{
+	static const char *const parts[] = {"", "a", "records_", "in", "_partial", "x\0y", "0123456789"};
+	for (size_t cap = 1; cap < 24; cap++)
+		for (size_t i = 0; i < 7; i++)
+			for (size_t j = 0; j < 7; j++)
+				for (size_t k = 0; k < 7; k++) {
+					char want[32], got[32];
+					memset(got, '#', sizeof got);
+					snprintf(want, cap, "%s%s%s", parts[i], parts[j], parts[k]);
+					size_t n = bl_str_join3(got, cap, parts[i], parts[j], parts[k]);
+					CHECK(strcmp(want, got) == 0 && n == strlen(got) && got[cap] == '#');
+				}
+	char b[8];
+	size_t n = bl_str_append(b, sizeof b, 0, "ab\0cd", 5);
+	CHECK(n == 2 && strcmp(b, "ab") == 0);
+	n = bl_str_append(b, sizeof b, n, "0123456789", 10);
+	CHECK(n == 7 && strcmp(b, "ab01234") == 0);
+}
+
 int main(void)
 {
+	test_str();
 	test_count();
 	test_marks();
 	test_lit2();

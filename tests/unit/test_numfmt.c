@@ -45,6 +45,16 @@ int main(void)
 	CHECK(strcmp(buf, "-9223372036854775808") == 0);
 	buf[bl_fmt_int(0, buf)] = '\0';
 	CHECK(strcmp(buf, "0") == 0);
+	buf[bl_fmt_u64(18446744073709551615ULL, buf)] = '\0';
+	CHECK(strcmp(buf, "18446744073709551615") == 0);
+	for (int i = 0; i < 100000; i++) {
+		long long v = (long long)next() >> (next() % 64);
+		char want[32];
+		snprintf(want, sizeof want, "%lld", v);
+		buf[bl_fmt_int(v, buf)] = '\0';
+		if (strcmp(want, buf) != 0 && bad++ < 10)
+			printf("  %s: got %s\n", want, buf);
+	}
 	CHECK(bl_fmt_real(NAN, 15, buf) == 0 && bl_fmt_real(INFINITY, 15, buf) == 0);
 
 	static const double edges[] = {0.0, -0.0, 1e-4, 9.9999e-5, 1e-5, 0.00012, 1.0, 10.0,
