@@ -123,6 +123,20 @@ static inline bool plain_byte(unsigned char c)
 	return c >= 0x20 && c != '"' && c != '\\';
 }
 
+/* s, which has nothing to escape, between quotes in one copy; false
+ * (nothing written) when the buffer has no room for it. */
+static inline bool quoted(struct out *o, const char *s, size_t n)
+{
+	if (n + 2 > OUTBUF - o->n || o->err)
+		return false;
+	char *d = o->buf + o->n;
+	d[0] = '"';
+	memcpy(d + 1, s, n);
+	d[n + 1] = '"';
+	o->n += n + 2;
+	return true;
+}
+
 static void string(struct out *o, const char *s, size_t n)
 {
 	size_t from = 0, i = 0;
@@ -133,15 +147,8 @@ static void string(struct out *o, const char *s, size_t n)
 	}
 	while (i < n && plain_byte((unsigned char)s[i]))
 		i++;
-	if (i == n && n + 2 <= OUTBUF - o->n && !o->err) {
-		/* nothing to escape, and room: one copy */
-		char *d = o->buf + o->n;
-		d[0] = '"';
-		memcpy(d + 1, s, n);
-		d[n + 1] = '"';
-		o->n += n + 2;
+	if (i == n && quoted(o, s, n))
 		return;
-	}
 	put(o, "\"", 1);
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -260,22 +267,7 @@ static void value(struct out *o, json_t *v, unsigned depth)
 
 static void key(struct out *o, const char *k)
 {
-	size_t n = strlen(k);
-	size_t i = 0;
-	while (i < n && plain_byte((unsigned char)k[i]))
-		i++;
-	if (i == n && n + 4 <= OUTBUF - o->n && !o->err) {
-		/* a name of the schema: "name": in one copy */
-		char *d = o->buf + o->n;
-		d[0] = '"';
-		memcpy(d + 1, k, n);
-		d[n + 1] = '"';
-		d[n + 2] = ':';
-		d[n + 3] = ' ';
-		o->n += n + ((o->flags & JSON_COMPACT) ? 3 : 4);
-		return;
-	}
-	string(o, k, n);
+	string(o, k, strlen(k));
 	if (o->flags & JSON_COMPACT)
 		put(o, ":", 1);
 	else
@@ -391,15 +383,8 @@ static void string_or_null(struct out *o, const char *s)
 static void stored(struct out *o, const char *s)
 {
 	size_t n = bl_strs_len(s);
-	if (bl_strs_plain(s) && n + 2 <= OUTBUF - o->n && !o->err) {
-		char *d = o->buf + o->n;
-		d[0] = '"';
-		memcpy(d + 1, s, n);
-		d[n + 1] = '"';
-		o->n += n + 2;
-		return;
-	}
-	string(o, s, n);
+	if (!bl_strs_plain(s) || !quoted(o, s, n))
+		string(o, s, n);
 }
 
 /* A result's value: an integer when whole, a real, or null. */
