@@ -147,8 +147,11 @@ void bl_spawn_result_free(struct bl_spawn_result *r);
 double bl_now(void);
 
 /* The version of a tool, from the tool itself (dd --version, iozone -v)
- * or from its Debian package (new reference; null when unknown). */
-json_t *bl_replay_tool_version(const char *tool, const char *tool_path);
+ * or from its Debian package (new reference; null when unknown). Runs in
+ * the same jail as the tool's replay (`bwrap` NULL: none) with `scratch`
+ * as its working directory, stopped after 5 s or max_seconds. */
+json_t *bl_replay_tool_version(const char *tool, const char *tool_path, const char *bwrap,
+			       const char *scratch, double max_seconds);
 
 /* ------------------------------------------------------------ zpool */
 

@@ -118,7 +118,9 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 		return "failed";
 	}
 	if (!json_object_get(tools, p->tool))
-		json_object_set_new(tools, p->tool, bl_replay_tool_version(p->tool, tool));
+		json_object_set_new(tools, p->tool,
+				    bl_replay_tool_version(p->tool, tool, bwrap, scratch,
+							   bl_budget_seconds(o)));
 	struct bl_spawn_result sr;
 	json_t *steps = NULL;
 	if (p->kind == BL_KIND_ZPOOL) {

@@ -247,6 +247,56 @@ def safety(bench, sandbox):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def probe_confined(bench, sandbox):
+    """A replaced dd and iozone on the tool path (stubs/escaper) try to write
+    outside the scratch directory when asked for their version as when
+    run. In bubblewrap both must be stopped; without it the probe must at
+    least not run in the caller's working directory."""
+    tag = "escaper " + ("sandbox" if sandbox else "no-sandbox")
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-probe."))
+    try:
+        bindir, victim, cwd, sp = tmp / "bin", tmp / "victim", tmp / "cwd", tmp / "scratch"
+        for d in (bindir, victim, cwd, sp):
+            d.mkdir()
+        for tool in ("dd", "iozone"):
+            shutil.copy(HERE / "stubs" / "escaper", bindir / tool)
+            os.chmod(bindir / tool, 0o755)
+        env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+        cmd = [bench, "replay", "-q", "--max-bytes", "1M", "--max-seconds", "10", "--scratch", str(sp),
+               "--tools", str(bindir), str(HERE / "dd-post.txt"), str(HERE / "iozone-doc.json")]
+        if not sandbox:
+            cmd.insert(2, "--no-sandbox")
+        p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+        docs = docs_of(p.stdout)
+        check(f"{tag}: two documents", len(docs) == 2, p.stderr[-300:])
+        tools = {k: v for d in docs for k, v in d["environment"]["tools"].items()}
+        for tool in ("dd", "iozone"):
+            check(f"{tag}: {tool} probed (the stub's version)", "escaper " + tool in (tools.get(tool) or ""),
+                  json.dumps(tools))
+        runs = [e for d in docs for e in d["replays"] if e["status"] == "done"]
+        check(f"{tag}: the stubs ran", len(runs) == 4 and
+              all("escaper " in e["replayed"]["output"] for e in runs),
+              str([(e["status"], e.get("reason")) for d in docs for e in d["replays"]]))
+        if sandbox:
+            check(f"{tag}: nothing written outside the scratch (probe and run)",
+                  not any(victim.iterdir()) and not any(cwd.iterdir()),
+                  str(sorted(x.name for x in list(victim.iterdir()) + list(cwd.iterdir()))))
+            for d in docs:
+                scratch = d["environment"]["scratch"]["path"]
+                for e in d["replays"]:
+                    out = e.get("replayed", {}).get("output", "")
+                    # "escaped: ./escaped-dd-run (cwd <scratch>/fs/cwd)": inside, allowed
+                    bad = [x for x in out.splitlines() if x.startswith("escaped: ") and
+                           (x.split(" ")[1].startswith("/") or f"(cwd {scratch}/" not in x)]
+                    check(f"{tag}: run {e['run']} {e['tool']} wrote only inside the scratch", not bad, str(bad))
+        else:
+            check(f"{tag}: the probe does not run in the caller's directory",
+                  not list(cwd.glob("*-probe")), str(list(cwd.iterdir())))
+        check(f"{tag}: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def rows(entry):
     return {r["metric"]: r for r in entry.get("comparison", [])}
 
@@ -518,6 +568,8 @@ def main():
     dry_run(bench)
     safety(bench, sandbox=True)
     safety(bench, sandbox=False)
+    probe_confined(bench, sandbox=True)
+    probe_confined(bench, sandbox=False)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-e2e."))
     try:
         end_to_end_dd(bench, tmp)
