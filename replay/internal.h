@@ -118,6 +118,11 @@ void bl_sandbox_drop_cache(const struct bl_plan *p);
 char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path,
 		       const char *bwrap, const char *scratch);
 void bl_argv_free(char **v);
+/* Removes everything under the scratch dir but the files named in `keep`
+ * (n of them) and the directories that lead to them; the scratch dir
+ * itself stays. Returns the bytes (allocated blocks) the tree held.
+ * `remove` false: only counts them. */
+uint64_t bl_scratch_clear(const char *scratch, char *const keep[], size_t n, bool remove);
 
 /* ------------------------------------------------------------ run */
 

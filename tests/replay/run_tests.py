@@ -490,10 +490,11 @@ def interrupt_and_timeout(bench, tmp):
                              str(HERE / "dd-post.txt"), str(HERE / "dd-slow.txt")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    # wait until the slow read is running (the first document is done)
+    # wait until the slow read is running (the first document is done and
+    # its scratch directory 0 gone, the second's, 1, made)
     while time.time() < deadline:
         time.sleep(0.3)
-        if any(sp.iterdir()) and len(list(next(sp.iterdir()).iterdir())) >= 2:
+        if any(sp.iterdir()) and (next(sp.iterdir()) / "1").exists():
             break
     time.sleep(1.0)
     t0 = time.time()
@@ -525,6 +526,111 @@ def interrupt_and_timeout(bench, tmp):
         e = docs[0]["replays"][0]
         check("timeout: status", e["status"] == "timeout", e["status"])
         check("timeout: within budget", e["replayed"]["time"]["real"] < 5, str(e["replayed"]["time"]))
+
+
+def dd_mbox(path, n, mib):
+    """An mbox of n messages, each with one dd that wrote `mib` MiB."""
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(f"From alice@example.org Mon Jan  1 00:{i // 60:02d}:{i % 60:02d} 2024\n"
+                    f"From: alice@example.org\nSubject: dd run {i}\n"
+                    f"Message-ID: <dd{i}@example.org>\n\n"
+                    f"$ dd if=/dev/zero of=/data/test.{i} bs=1M count={mib}\n"
+                    f"{mib}+0 records in\n{mib}+0 records out\n"
+                    f"{mib << 20} bytes ({mib} MiB) copied, 0.1 s, {mib * 10} MB/s\n\n")
+
+
+def total_budget(bench, tmp):
+    """--max-total-bytes over an mbox of 100 dd commands: the runs that fit
+    are done and kept, the rest not-run with the reason, the summary says
+    why; a dd wrapper lists what the scratch holds as each run starts."""
+    sp, bindir = tmp / "budget", tmp / "budget-bin"
+    sp.mkdir()
+    bindir.mkdir()
+    real_dd = shutil.which("dd")
+    (bindir / "dd").write_text(f"#!/bin/sh\n[ \"$1\" = --version ] || find {sp} -type f "
+                               f"-printf 'scratch-file: %p %s\\n'\nexec {real_dd} \"$@\"\n")
+    os.chmod(bindir / "dd", 0o755)
+    mbox = tmp / "100-dd.mbox"
+    dd_mbox(mbox, 100, 16)
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([bench, "replay", "-q", "--max-total-bytes", "64M", "--scratch", str(sp),
+                        "--tools", str(bindir), str(mbox)], capture_output=True, text=True, timeout=300, env=env)
+    docs = docs_of(p.stdout)
+    check("total budget: exit 1", p.returncode == 1, p.stderr[-300:])
+    check("total budget: 100 documents", len(docs) == 100, str(len(docs)))
+    for d in docs[:6] + docs[-2:]:
+        validate("total budget", d)
+    entries = [e for d in docs for e in d["replays"]]
+    done = [e for e in entries if e["status"] == "done"]
+    not_run = [e for e in entries if e["status"] == "not-run"]
+    check("total budget: 4 runs of 16 MiB done", len(done) == 4, str(len(done)))
+    check("total budget: the other 96 listed as not run", len(not_run) == 96 and len(entries) == 100,
+          str(len(not_run)))
+    check("total budget: each says why", all("not run: the whole replay's data budget (--max-total-bytes "
+                                             "64 MiB) is spent" in e.get("reason", "") for e in not_run),
+          not_run[0].get("reason", "") if not_run else "")
+    moved = sum(r["value"] for e in done for run in e["replayed"]["runs"] for r in run["results"]
+                if r["metric"] == "bytes")
+    check("total budget: within 64 MiB", moved <= 64 << 20, str(moved))
+    check("total budget: what ran is kept", all(rows(e).get("throughput", {}).get("replayed") for e in done))
+    first, last = (docs[0]["budget"], docs[-1]["budget"]) if docs else ({}, {})
+    check("total budget: the documents say so", last.get("stopped", "").startswith(
+        "the whole replay's data budget") and last.get("total_used_bytes") == 64 << 20 and
+        "stopped" not in first, json.dumps(last))
+    check("total budget: the summary says why", "replay stopped: the whole replay's data budget "
+          "(--max-total-bytes 64 MiB) is spent" in p.stderr and "4 runs done, 96 not run" in p.stderr,
+          p.stderr[-400:])
+    for e in done:
+        out = e["replayed"]["output"]
+        files = [x for x in out.splitlines() if x.startswith("scratch-file: ")]
+        check(f"total budget: run of {e['command']} started on an empty scratch", not files, str(files))
+        check(f"total budget: it held one run's files", e["replayed"]["scratch_bytes"] <= (16 << 20) + (1 << 20),
+              str(e["replayed"]["scratch_bytes"]))
+    check("total budget: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+    # the dry run shows where the budget would stop
+    p = subprocess.run([bench, "replay", "-n", "--max-total-bytes", "64M", str(mbox)], capture_output=True,
+                       text=True, timeout=120)
+    check("total budget: dry run says which would not run",
+          p.stdout.count("would not run: --max-total-bytes") == 96, p.stdout[:300])
+
+    # --max-total-seconds: the slow read is stopped by the whole replay's
+    # clock, the next document's runs are not run
+    t0 = time.time()
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8G", "--max-total-seconds", "2", "--scratch",
+                        str(sp), str(HERE / "dd-slow.txt"), str(HERE / "dd-post.txt")],
+                       capture_output=True, text=True, timeout=120)
+    docs = docs_of(p.stdout)
+    check("total seconds: stops in time", time.time() - t0 < 15, f"{time.time() - t0:.1f}s")
+    check("total seconds: two documents", len(docs) == 2, p.stderr[-300:])
+    if len(docs) == 2:
+        slow = docs[0]["replays"][0]
+        check("total seconds: the slow run stopped by the total", slow["status"] == "timeout" and
+              "--max-total-seconds" in slow.get("reason", ""), json.dumps(slow)[:300])
+        check("total seconds: later runs not run", [e["status"] for e in docs[1]["replays"]] == ["not-run"] * 3 and
+              "--max-total-seconds 2" in docs[1]["replays"][0]["reason"], json.dumps(docs[1]["replays"][0])[:300])
+        validate("total seconds", docs[1])
+    check("total seconds: exit 1, summary", p.returncode == 1 and "replay stopped: the whole replay's time" in p.stderr,
+          p.stderr[-300:])
+
+    # free space: a 40 MiB file system cannot hold a 32 MiB run and the
+    # 16 MiB kept free
+    small = tmp / "small"
+    small.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", str(small)],
+                                           capture_output=True).returncode != 0:
+        print("replay: cannot mount a small tmpfs: the free-space check is not tested")
+        return
+    try:
+        p = subprocess.run([bench, "replay", "-q", "--max-bytes", "32M", "--max-total-bytes", "1G", "--scratch",
+                            str(small), str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=60)
+        docs = docs_of(p.stdout)
+        first = docs[0]["replays"][0] if docs else {}
+        check("free space: the run that does not fit is not run", first.get("status") == "not-run" and
+              "the scratch file system has" in first.get("reason", ""), json.dumps(first)[:300])
+        check("free space: exit 1, summary", p.returncode == 1 and "free" in p.stderr, p.stderr[-300:])
+    finally:
+        subprocess.run(["umount", str(small)])
 
 
 def dry_run(bench):
@@ -579,6 +685,7 @@ def main():
         end_to_end_iozone(bench, tmp)
         end_to_end_zpool(bench, tmp)
         interrupt_and_timeout(bench, tmp)
+        total_budget(bench, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"replay: {passed} passed, {failed} failed ({time.time() - t0:.0f} s)")
