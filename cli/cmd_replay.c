@@ -48,7 +48,9 @@ static void help(void)
 	     "      --keep           keep the scratch directory and every run's files (by\n"
 	     "                       default each run's files are removed once its output\n"
 	     "                       is parsed)\n"
-	     "      --no-sandbox     do not use bubblewrap even when installed\n"
+	     "      --no-sandbox     do not use bubblewrap even when installed (zpool\n"
+	     "                       replays then run unconfined, as root)\n"
+	     "      --no-zpool       do not replay zpool iostat (no zfs-fuse pool is made)\n"
 	     "      --tools DIR      also look for tools in DIR (default: tools/bin beside\n"
 	     "                       the build, where scripts/fetch-iozone.sh puts iozone)\n"
 	     "      --chart-data FILE  write the archived runs and their replays as two\n"
@@ -522,7 +524,7 @@ static char *default_tools_dir(void)
 int cmd_replay(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
-	       O_CHARTDATA, O_TOTB, O_TOTS };
+	       O_CHARTDATA, O_TOTB, O_TOTS, O_NOZPOOL, O_ZJAIL };
 	static const struct option opts[] = {
 		{"dry-run", no_argument, NULL, 'n'},
 		{"json", no_argument, NULL, O_JSON},
@@ -535,6 +537,8 @@ int cmd_replay(int argc, char **argv)
 		{"scratch", required_argument, NULL, O_SCRATCH},
 		{"keep", no_argument, NULL, O_KEEP},
 		{"no-sandbox", no_argument, NULL, O_NOSB},
+		{"no-zpool", no_argument, NULL, O_NOZPOOL},
+		{"zpool-jail", required_argument, NULL, O_ZJAIL},
 		{"tools", required_argument, NULL, O_TOOLS},
 		{"chart", required_argument, NULL, O_CHART},
 		{"chart-data", required_argument, NULL, O_CHARTDATA},
@@ -602,6 +606,17 @@ int cmd_replay(int argc, char **argv)
 		case O_SCRATCH: c.scratch_parent = optarg; break;
 		case O_KEEP: keep = true; break;
 		case O_NOSB: c.opts.no_sandbox = true; break;
+		case O_NOZPOOL: c.opts.no_zpool = true; break;
+		case O_ZJAIL: {
+			/* inside the jail of a zpool replay (replay/zpool.c): its
+			 * steps, and the report the replay reads back */
+			char *report;
+			int r = bl_zpool_jail(optarg, &report);
+			if (report)
+				fputs(report, stdout);
+			free(report);
+			return r || !report ? EXIT_DATA : EXIT_OK;
+		}
 		case O_TOOLS: tools = optarg; break;
 		case O_CHART: chart = optarg; break;
 		case O_CHARTDATA: chart_data = optarg; break;

@@ -160,10 +160,11 @@ json_t *bl_replay_tool_version(const char *tool, const char *tool_path, const ch
 
 /* ------------------------------------------------------------ zpool */
 
-/* Runs a BL_KIND_ZPOOL plan: daemon, pool, workload, iostat, teardown. */
+/* Runs a BL_KIND_ZPOOL plan: daemon, pool, workload, iostat, teardown;
+ * in a jail of its own when `bwrap` is given (see zpool.c), else here. */
 int bl_zpool_run(const struct bl_plan *p, const char *scratch,
-		 const struct bl_replay_opts *o, struct bl_spawn_result *r,
-		 json_t *steps);
+		 const struct bl_replay_opts *o, const char *bwrap,
+		 struct bl_spawn_result *r, json_t *steps);
 
 /* ------------------------------------------------------------ compare */
 

@@ -126,7 +126,7 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	json_t *steps = NULL;
 	if (p->kind == BL_KIND_ZPOOL) {
 		steps = json_array();
-		bl_zpool_run(p, scratch, o, &sr, steps);
+		bl_zpool_run(p, scratch, o, bwrap, &sr, steps);
 		sr.cpu_unknown = true; /* zpool iostat's own, not the pool's */
 	} else {
 		char **argv = bl_sandbox_argv(p, tool, bwrap, scratch);

@@ -123,6 +123,7 @@ struct bl_replay_opts {
 	const char *tools_dir;    /* extra bin dir for tools (NULL: none) */
 	bool no_sandbox;          /* do not use bubblewrap even if installed */
 	bool keep_files;          /* leave each run's files in the scratch dir */
+	bool no_zpool;            /* plan no zpool replay (zfs-fuse pools) */
 	struct bl_replay_total *total; /* the whole replay's budget (NULL: none) */
 	/* set by the caller's SIGINT handler: stops the current tool */
 	volatile sig_atomic_t *interrupted;
@@ -173,6 +174,12 @@ json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp);
 /* Removes a directory tree, such as a scratch directory (symbolic links
  * are removed, never followed). Returns 0, or -1 if something remained. */
 int bl_rmtree(const char *path);
+
+/* Inside the zpool jail (`benchlog replay --zpool-jail SPEC`, started by
+ * a zpool replay in bubblewrap): runs the steps SPEC names and sets
+ * *report to the line the replay reads back (to free). Returns 0, or 1
+ * when a step could not run. */
+int bl_zpool_jail(const char *spec, char **report);
 
 /* Bytes free for an unprivileged writer on the file system of `path`, or
  * -1 when it cannot be told. */

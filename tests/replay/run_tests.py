@@ -479,6 +479,62 @@ def end_to_end_zpool(bench, tmp):
           str(plan.get("vdev_names")))
     pools = subprocess.run(["zpool", "list", "-H"], capture_output=True, text=True).stdout
     check("zpool e2e: no pool left behind", plan["argv"][-3] not in pools, pools)
+    zpool_confined(bench, tmp)
+
+
+def zpool_confined(bench, tmp):
+    """zfs-fuse, zpool and the workload run in a jail of their own: the
+    host's /run/zfs and /run/lock/zfs are not touched, a daemon of the
+    host's is not used, and a replaced zpool on the tool path (the
+    escaper) cannot write outside the scratch. --no-zpool turns them off;
+    without bubblewrap the plan says they run unconfined."""
+    watched = ["/run/zfs", "/run/lock/zfs", "/var/run/zfs", "/var/lock/zfs", ("/etc/zfs", 1)]
+    before = snapshot(watched)
+    host_daemon = subprocess.run(["zpool", "list"], capture_output=True).returncode == 0
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "16M", "--max-seconds", "3", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=180)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    notes = [s.get("note", "") for s in e.get("replayed", {}).get("steps", [])]
+    check("zpool jail: the steps say bubblewrap", e.get("status") == "done" and
+          any(n.startswith("in bubblewrap:") for n in notes), json.dumps(notes))
+    check("zpool jail: its own daemon, never the host's", "started zfs-fuse --no-daemon --no-kstat-mount" in notes,
+          f"host daemon: {host_daemon}; {notes}")
+    changed = diff(before, snapshot(watched))
+    check("zpool jail: the host's /run/zfs, /run/lock/zfs, /etc/zfs untouched", not changed, str(changed))
+    # a replaced zpool binary
+    work = tmp / "zpool-escape"
+    bindir, victim, cwd = work / "bin", work / "victim", work / "cwd"
+    for d in (bindir, victim, cwd):
+        d.mkdir(parents=True)
+    shutil.copy(HERE / "stubs" / "escaper", bindir / "zpool")
+    os.chmod(bindir / "zpool", 0o755)
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "4M", "--max-seconds", "2", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=180, env=env, cwd=cwd)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    out = json.dumps(e.get("replayed", {}).get("steps", []))
+    check("zpool jail: the replaced zpool ran", "escaper zpool" in out, out[:300])
+    check("zpool jail: the replaced zpool wrote nothing outside the scratch",
+          not any(victim.iterdir()) and not any(cwd.iterdir()),
+          str(list(victim.iterdir()) + list(cwd.iterdir())))
+    check("zpool jail: nothing of the host's touched", not diff(before, snapshot(watched)))
+    # --no-zpool, and the dry run without bubblewrap
+    p = subprocess.run([bench, "replay", "-q", "--no-zpool", "--max-bytes", "1M", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=60)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    check("--no-zpool: not run, says why", e.get("status") == "unavailable" and
+          "--no-zpool" in e.get("reason", "") and "steps" not in e.get("replayed", {}), json.dumps(e)[:300])
+    p = subprocess.run([bench, "replay", "-n", "--no-sandbox", str(HERE / "zpool-doc.json")],
+                       capture_output=True, text=True, timeout=60)
+    check("dry run --no-sandbox: zpool said to run unconfined", "UNCONFINED: without bubblewrap (--no-sandbox)"
+          in p.stdout, p.stdout[-600:])
+    p = subprocess.run([bench, "replay", "-n", str(HERE / "zpool-doc.json")], capture_output=True, text=True,
+                       timeout=60)
+    check("dry run: zpool said to run in its jail", "run in a bubblewrap jail of their own" in p.stdout,
+          p.stdout[-600:])
 
 
 def interrupt_and_timeout(bench, tmp):
