@@ -239,9 +239,9 @@ static bool budget_allows(const struct bl_plan *p, const char *scratch,
 		double left = t->max_seconds - (now - t->started);
 		if (left < 0.5) {
 			snprintf(t->spent, sizeof t->spent,
-				 "the whole replay's time (--max-total-seconds %g) is spent: %zu runs in "
+				 "the whole replay's time (--max-total-seconds %g) is spent: %zu run%s in "
 				 "%.0f s",
-				 t->max_seconds, t->done, now - t->started);
+				 t->max_seconds, t->done, t->done == 1 ? "" : "s", now - t->started);
 			return false;
 		}
 		if (left < *seconds) {
@@ -256,9 +256,9 @@ static bool budget_allows(const struct bl_plan *p, const char *scratch,
 		human(t->used_bytes, b, sizeof b);
 		human(*cost, c, sizeof c);
 		snprintf(t->spent, sizeof t->spent,
-			 "the whole replay's data budget (--max-total-bytes %s) is spent: %zu runs "
+			 "the whole replay's data budget (--max-total-bytes %s) is spent: %zu run%s "
 			 "moved %s, the next needs %s",
-			 a, t->done, b, c);
+			 a, t->done, t->done == 1 ? "" : "s", b, c);
 		return false;
 	}
 	long long free_bytes = bl_free_bytes(scratch);
