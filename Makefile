@@ -56,7 +56,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
-	chart-check chart-bench roundtrip bench-mbox samples-check replay-check
+	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
 all: build/benchlog
 
@@ -128,7 +128,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check \
-	pathological valgrind parallel-check jobs-check replay-check fuzz-smoke
+	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 unit: $(UNIT_BIN)
@@ -150,6 +150,10 @@ seeds-check: build-san/benchlog
 # bonnie++, Ctrl-C and timeouts (about 30 s).
 replay-check: build-san/benchlog
 	$(PYTHON) tests/replay/run_tests.py build-san/benchlog
+
+# -o keeps the mode (and, as root, the owner) of the file it replaces.
+output-check: build-san/benchlog
+	$(PYTHON) tests/output_mode.py build-san/benchlog
 
 # make install into a scratch DESTDIR: every file lands where PREFIX says.
 install-check: build/benchlog

@@ -32,12 +32,25 @@ static void help(void)
 	     "      --json           with --dry-run: the plans as JSON\n"
 	     "  -o, --output FILE    write the comparison documents to FILE (atomically)\n"
 	     "      --jsonl          one compact document per line\n"
-	     "      --max-bytes SIZE data moved per run (default 256M; 1G, 64M, ...)\n"
+	     "      --max-bytes SIZE data moved per run (default 256M, or the whole\n"
+	     "                       replay's budget when that is smaller; 1G, 64M, ...)\n"
 	     "      --max-seconds N  time per run before the tool is stopped (default 60)\n"
+	     "      --max-total-bytes SIZE  data all runs of the replay may move together\n"
+	     "                       (default: a quarter of the free space of the scratch\n"
+	     "                       file system; 0: no limit)\n"
+	     "      --max-total-seconds N   wall time of the whole replay (default 3600;\n"
+	     "                       0: no limit). A run starts only while both budgets\n"
+	     "                       cover it and the scratch file system has room for it\n"
+	     "                       (16M kept free); then the replay stops: the runs done\n"
+	     "                       are kept, the rest are listed as not-run with the reason\n"
 	     "      --scratch DIR    where the scratch directory is made (default $TMPDIR\n"
 	     "                       or /tmp): the file system measured\n"
-	     "      --keep           keep the scratch directory\n"
-	     "      --no-sandbox     do not use bubblewrap even when installed\n"
+	     "      --keep           keep the scratch directory and every run's files (by\n"
+	     "                       default each run's files are removed once its output\n"
+	     "                       is parsed)\n"
+	     "      --no-sandbox     do not use bubblewrap even when installed (zpool\n"
+	     "                       replays then run unconfined, as root)\n"
+	     "      --no-zpool       do not replay zpool iostat (no zfs-fuse pool is made)\n"
 	     "      --tools DIR      also look for tools in DIR (default: tools/bin beside\n"
 	     "                       the build, where scripts/fetch-iozone.sh puts iozone)\n"
 	     "      --chart-data FILE  write the archived runs and their replays as two\n"
@@ -50,7 +63,7 @@ static void help(void)
 	     "Ctrl-C stops the current tool, removes the scratch directory and still\n"
 	     "writes what finished.\n"
 	     "exit status: 0 ok, 1 an input could not be read, a run failed or was\n"
-	     "interrupted, 2 usage.");
+	     "interrupted, or the whole replay's budget stopped it, 2 usage.");
 }
 
 /* --chart: the archived runs beside their replays, drawn by the same
@@ -86,6 +99,9 @@ static void on_sigint(int sig)
 
 struct replay_ctx {
 	struct bl_replay_opts opts;
+	struct bl_replay_total total;
+	uint64_t dry_bytes;        /* dry runs: the bytes of the plans shown so far */
+	bool dry_spent;
 	const char *path;
 	const char *scratch_parent;
 	char *scratch_root; /* made on first use; NULL in dry runs */
@@ -176,6 +192,29 @@ static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_s
 			fprintf(c->out, "  size:    %llu of %llu bytes (scale %.4g)\n",
 				(unsigned long long)p->replay_bytes,
 				(unsigned long long)p->archived_bytes, p->scale);
+		/* the whole replay's data budget, as the run would meet it (the
+		 * time and the free space are only known when it runs) */
+		uint64_t cost = p->replay_bytes ? p->replay_bytes : c->opts.max_bytes;
+		for (size_t k = 0; k < p->npaths; k++) {
+			/* an input an earlier run writes is not prepared */
+			bool written = false;
+			for (size_t q = 0; q < i && !written; q++)
+				for (size_t r = 0; r < s->v[q].npaths && !written; r++)
+					written = s->v[q].status == BL_PLAN_READY &&
+						  s->v[q].paths[r].role == BL_PATH_WRITE &&
+						  strcmp(s->v[q].paths[r].path, p->paths[k].path) == 0;
+			if (p->paths[k].role == BL_PATH_READ && !written)
+				cost += p->paths[k].prepare_bytes;
+		}
+		if (c->total.max_bytes && (c->dry_spent || c->dry_bytes + cost > c->total.max_bytes)) {
+			c->dry_spent = true;
+			fprintf(c->out, "  budget:  would not run: --max-total-bytes %llu would be "
+					"spent (%llu bytes by the runs before)\n",
+				(unsigned long long)c->total.max_bytes,
+				(unsigned long long)c->dry_bytes);
+		} else {
+			c->dry_bytes += cost;
+		}
 		size_t k;
 		json_t *n;
 		json_array_foreach(p->notes, k, n)
@@ -249,11 +288,21 @@ static int make_scratch(struct replay_ctx *c)
 		parent = getenv("TMPDIR");
 	if (!parent || !*parent)
 		parent = "/tmp";
-	size_t n = strlen(parent) + 32;
-	c->scratch_root = malloc(n);
-	if (!c->scratch_root)
+	/* absolute: the tools run in directories of their own (bwrap --chdir,
+	 * the plan's cwd), where "--scratch sp" would name another place */
+	char *abs = realpath(parent, NULL);
+	if (!abs) {
+		cli_error("%s: cannot use it for the scratch directory: %s", parent, strerror(errno));
 		return -1;
-	snprintf(c->scratch_root, n, "%s/benchlog-replay.XXXXXX", parent);
+	}
+	size_t n = strlen(abs) + 32;
+	c->scratch_root = malloc(n);
+	if (!c->scratch_root) {
+		free(abs);
+		return -1;
+	}
+	snprintf(c->scratch_root, n, "%s/benchlog-replay.XXXXXX", abs);
+	free(abs);
 	if (!mkdtemp(c->scratch_root)) {
 		cli_error("%s: cannot create a scratch directory: %s", parent, strerror(errno));
 		free(c->scratch_root);
@@ -302,13 +351,29 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 				c->write_failed = 1;
 			json_decref(a);
 		} else {
+			if (c->ndocs == 1) {
+				char secs[32] = "no limit";
+				if (c->total.max_seconds > 0)
+					snprintf(secs, sizeof secs, "%g s", c->total.max_seconds);
+				fprintf(c->out,
+					"budget: %llu bytes and %g s a run; %llu bytes%s and %s for the "
+					"whole replay\n",
+					(unsigned long long)c->opts.max_bytes, c->opts.max_seconds > 0 ? c->opts.max_seconds : BL_REPLAY_DEFAULT_SECONDS,
+					(unsigned long long)c->total.max_bytes,
+					c->total.max_bytes ? "" : " (no limit)", secs);
+			}
 			print_plan(c, doc, &set);
 		}
 		bl_plan_set_free(&set);
 		return 0;
 	}
+	bool spent_before = c->total.spent[0] != '\0';
 	json_t *cmp = bl_replay_run_all(doc, &set, &o);
 	bl_plan_set_free(&set);
+	/* what the runs left (directories, logs): the next message gets a
+	 * scratch directory of its own */
+	if (!o.keep_files && bl_rmtree(scratch) < 0)
+		cli_error("%s: could not remove all of it: %s", scratch, strerror(errno));
 	if (!cmp) {
 		cli_error("%s: out of memory", c->path);
 		return -1;
@@ -334,7 +399,9 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 	if (json_object_get(sum, "failed") || json_object_get(sum, "timeout") ||
 	    json_is_true(json_object_get(cmp, "interrupted")))
 		c->failed = 1;
-	if (!c->quiet)
+	/* a document whose runs the spent budget kept from starting has no
+	 * table: the last line says how many were not run, and why */
+	if (!c->quiet && !spent_before)
 		print_summary(cmp);
 	if (json_dumpf(cmp, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
@@ -394,6 +461,49 @@ static int each_json(struct replay_ctx *c, const char *data, size_t len)
 	return 0;
 }
 
+/* The per-run and whole-replay budgets. Unset, the whole replay may move
+ * a quarter of the free space of the file system the scratch directory is
+ * made on, and a run no more than that. Returns -1 on a usage error. */
+static int budgets(struct replay_ctx *c, bool total_bytes_set, bool total_seconds_set)
+{
+	const char *parent = c->scratch_parent ? c->scratch_parent : getenv("TMPDIR");
+	if (!parent || !*parent)
+		parent = "/tmp";
+	if (!total_seconds_set)
+		c->total.max_seconds = BL_REPLAY_DEFAULT_TOTAL_SECONDS;
+	bool max_bytes_set = c->opts.max_bytes != 0;
+	if (!max_bytes_set)
+		c->opts.max_bytes = BL_REPLAY_DEFAULT_BYTES;
+	const char *why = "--max-total-bytes";
+	char whybuf[4300];
+	if (!total_bytes_set) {
+		long long free_bytes = bl_free_bytes(parent);
+		if (free_bytes < 0) {
+			cli_error("%s: cannot tell its free space (%s): give --max-total-bytes", parent,
+				  strerror(errno));
+			return -1;
+		}
+		c->total.max_bytes = (uint64_t)free_bytes / BL_REPLAY_DEFAULT_TOTAL_FRACTION;
+		if (c->total.max_bytes < 4096)
+			c->total.max_bytes = 4096;
+		snprintf(whybuf, sizeof whybuf,
+			 "the whole replay's budget (a quarter of the %llu MiB free on %s)",
+			 (unsigned long long)free_bytes >> 20, parent);
+		why = whybuf;
+	}
+	if (c->total.max_bytes && c->opts.max_bytes > c->total.max_bytes) {
+		if (max_bytes_set && total_bytes_set) {
+			cli_error("--max-bytes is more than --max-total-bytes: no run could start");
+			return -1;
+		}
+		if (!c->quiet)
+			fprintf(stderr, "benchlog: runs are scaled to %s: %llu bytes\n", why,
+				(unsigned long long)c->total.max_bytes);
+		c->opts.max_bytes = c->total.max_bytes;
+	}
+	return 0;
+}
+
 static char *default_tools_dir(void)
 {
 	char exe[4096];
@@ -414,7 +524,7 @@ static char *default_tools_dir(void)
 int cmd_replay(int argc, char **argv)
 {
 	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
-	       O_CHARTDATA };
+	       O_CHARTDATA, O_TOTB, O_TOTS, O_NOZPOOL, O_ZJAIL };
 	static const struct option opts[] = {
 		{"dry-run", no_argument, NULL, 'n'},
 		{"json", no_argument, NULL, O_JSON},
@@ -422,9 +532,13 @@ int cmd_replay(int argc, char **argv)
 		{"jsonl", no_argument, NULL, O_JSONL},
 		{"max-bytes", required_argument, NULL, O_MAXB},
 		{"max-seconds", required_argument, NULL, O_MAXS},
+		{"max-total-bytes", required_argument, NULL, O_TOTB},
+		{"max-total-seconds", required_argument, NULL, O_TOTS},
 		{"scratch", required_argument, NULL, O_SCRATCH},
 		{"keep", no_argument, NULL, O_KEEP},
 		{"no-sandbox", no_argument, NULL, O_NOSB},
+		{"no-zpool", no_argument, NULL, O_NOZPOOL},
+		{"zpool-jail", required_argument, NULL, O_ZJAIL},
 		{"tools", required_argument, NULL, O_TOOLS},
 		{"chart", required_argument, NULL, O_CHART},
 		{"chart-data", required_argument, NULL, O_CHARTDATA},
@@ -435,7 +549,7 @@ int cmd_replay(int argc, char **argv)
 	struct replay_ctx c;
 	memset(&c, 0, sizeof c);
 	const char *output = NULL, *tools = NULL, *chart = NULL, *chart_data = NULL;
-	bool keep = false;
+	bool keep = false, total_bytes_set = false, total_seconds_set = false;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "no:qh", opts, NULL)) != -1) {
@@ -464,9 +578,45 @@ int cmd_replay(int argc, char **argv)
 			c.opts.max_seconds = v;
 			break;
 		}
+		case O_TOTB: {
+			uint64_t v;
+			if (!bl_parse_size(optarg, strlen(optarg), &v) || (v && v < 4096)) {
+				cli_error("--max-total-bytes %s: a size of at least 4K (64M, 10G, ...), "
+					  "or 0 for no limit",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			c.total.max_bytes = v;
+			total_bytes_set = true;
+			break;
+		}
+		case O_TOTS: {
+			double v;
+			size_t end;
+			if (!bl_parse_double(optarg, strlen(optarg), false, &v, &end) ||
+			    end != strlen(optarg) || v < 0) {
+				cli_error("--max-total-seconds %s: a number of seconds, or 0 for no limit",
+					  optarg);
+				return EXIT_USAGE;
+			}
+			c.total.max_seconds = v;
+			total_seconds_set = true;
+			break;
+		}
 		case O_SCRATCH: c.scratch_parent = optarg; break;
 		case O_KEEP: keep = true; break;
 		case O_NOSB: c.opts.no_sandbox = true; break;
+		case O_NOZPOOL: c.opts.no_zpool = true; break;
+		case O_ZJAIL: {
+			/* inside the jail of a zpool replay (replay/zpool.c): its
+			 * steps, and the report the replay reads back */
+			char *report;
+			int r = bl_zpool_jail(optarg, &report);
+			if (report)
+				fputs(report, stdout);
+			free(report);
+			return r || !report ? EXIT_DATA : EXIT_OK;
+		}
 		case O_TOOLS: tools = optarg; break;
 		case O_CHART: chart = optarg; break;
 		case O_CHARTDATA: chart_data = optarg; break;
@@ -489,6 +639,10 @@ int cmd_replay(int argc, char **argv)
 		if (!(c.chart_docs = json_array()))
 			return EXIT_DATA;
 	}
+	if (budgets(&c, total_bytes_set, total_seconds_set) < 0)
+		return EXIT_USAGE;
+	c.opts.keep_files = keep;
+	c.opts.total = &c.total;
 	char *tools_default = tools ? NULL : default_tools_dir();
 	c.opts.tools_dir = tools ? tools : tools_default;
 	c.opts.interrupted = &interrupted;
@@ -574,6 +728,12 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_DATA;
 	if (interrupted) {
 		cli_error("interrupted: the runs that finished are in the output");
+		rc = EXIT_DATA;
+	}
+	if (c.total.spent[0]) {
+		cli_error("replay stopped: %s; %zu run%s done, %zu not run (listed as not-run in the "
+			  "output)",
+			  c.total.spent, c.total.done, c.total.done == 1 ? "" : "s", c.total.not_run);
 		rc = EXIT_DATA;
 	}
 	if (c.failed)

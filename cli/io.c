@@ -166,6 +166,38 @@ void cli_close_input(int fd)
 		close(fd);
 }
 
+/* The temporary file takes the place of the target on commit, so it gets
+ * the target's permission bits and, where the caller may set them, its
+ * owner and group: "-o results.json" over a file of mode 600 owned by
+ * nobody leaves a file of mode 600 owned by nobody. A new file gets
+ * 0666 less the umask, as a shell redirection would make it. Set-id and
+ * sticky bits are not carried over (fchown would clear them anyway). */
+static void keep_attributes(int fd, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode)) {
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+		return;
+	}
+	if (st.st_uid != geteuid() || st.st_gid != getegid()) {
+		/* root keeps both; anyone else may still keep the group when
+		 * they are in it */
+		if (fchown(fd, geteuid() == 0 ? st.st_uid : (uid_t)-1, st.st_gid) < 0 &&
+		    fchown(fd, (uid_t)-1, st.st_gid) < 0) {
+			/* what stays different is said below */
+		}
+		struct stat now;
+		if (fstat(fd, &now) == 0 && (now.st_uid != st.st_uid || now.st_gid != st.st_gid))
+			cli_error("%s: replaced by a file owned by %ld:%ld (it was %ld:%ld; only root "
+				  "can keep another user's ownership)",
+				  path, (long)now.st_uid, (long)now.st_gid, (long)st.st_uid,
+				  (long)st.st_gid);
+	}
+	fchmod(fd, st.st_mode & 0777);
+}
+
 int cli_out_open(struct cli_out *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
@@ -187,7 +219,7 @@ int cli_out_open(struct cli_out *o, const char *path)
 		goto fail;
 	}
 	guard(o->tmp);
-	fchmod(fd, 0644);
+	keep_attributes(fd, path);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);

@@ -127,28 +127,46 @@ json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *
 	return env;
 }
 
-json_t *bl_replay_tool_version(const char *tool, const char *tool_path)
+/* The tool's version, from the tool itself: a replaced or trojaned binary
+ * found on the tool path runs here before the replay does, so the probe
+ * gets the run's own jail (bubblewrap with the scratch directory as the
+ * only writable place, the scratch as working directory, a clean
+ * environment) and a shorter time limit. Without bubblewrap it still runs
+ * in the scratch directory, never in the caller's. */
+json_t *bl_replay_tool_version(const char *tool, const char *tool_path, const char *bwrap,
+			       const char *scratch, double max_seconds)
 {
-	char *argv[6] = {NULL};
+	char *words[6] = {NULL};
+	const char *exe = tool_path;
 	char *dpkg = NULL;
 	if (strcmp(tool, "dd") == 0) {
-		argv[0] = (char *)tool_path;
-		argv[1] = "--version";
+		words[0] = (char *)tool;
+		words[1] = "--version";
 	} else if (strcmp(tool, "iozone") == 0) {
-		argv[0] = (char *)tool_path;
-		argv[1] = "-v";
+		words[0] = (char *)tool;
+		words[1] = "-v";
 	} else {
 		dpkg = bl_replay_which("dpkg-query", NULL);
 		if (!dpkg)
 			return json_null();
-		argv[0] = dpkg;
-		argv[1] = "-W";
-		argv[2] = "-f=${Package} ${Version}";
-		argv[3] = strcmp(tool, "zpool") == 0 ? "zfs-fuse" : (char *)tool;
+		exe = dpkg;
+		words[0] = "dpkg-query";
+		words[1] = "-W";
+		words[2] = "-f=${Package} ${Version}";
+		words[3] = strcmp(tool, "zpool") == 0 ? "zfs-fuse" : (char *)tool;
 	}
+	struct bl_plan probe = {.argv = words, .cwd = (char *)scratch};
+	while (probe.argv[probe.argc])
+		probe.argc++;
+	char **argv = bl_sandbox_argv(&probe, exe, bwrap, scratch);
+	free(dpkg);
+	if (!argv)
+		return json_null();
 	struct bl_spawn_result r;
 	json_t *out = json_null();
-	if (bl_spawn(argv, NULL, 5.0, NULL, NULL, NULL, &r) == 0 && r.exit_status == 0) {
+	double limit = max_seconds < 5.0 ? max_seconds : 5.0;
+	if (bl_spawn(argv, bwrap ? NULL : scratch, limit, NULL, NULL, NULL, &r) == 0 &&
+	    r.exit_status == 0) {
 		/* the first line that says something ("Version $Revision: 3.489 $") */
 		char *s = r.output;
 		while (s && *s) {
@@ -171,6 +189,6 @@ json_t *bl_replay_tool_version(const char *tool, const char *tool_path)
 		}
 	}
 	bl_spawn_result_free(&r);
-	free(dpkg);
+	bl_argv_free(argv);
 	return out;
 }

@@ -118,6 +118,11 @@ void bl_sandbox_drop_cache(const struct bl_plan *p);
 char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path,
 		       const char *bwrap, const char *scratch);
 void bl_argv_free(char **v);
+/* Removes everything under the scratch dir but the files named in `keep`
+ * (n of them) and the directories that lead to them; the scratch dir
+ * itself stays. Returns the bytes (allocated blocks) the tree held.
+ * `remove` false: only counts them. */
+uint64_t bl_scratch_clear(const char *scratch, char *const keep[], size_t n, bool remove);
 
 /* ------------------------------------------------------------ run */
 
@@ -147,15 +152,19 @@ void bl_spawn_result_free(struct bl_spawn_result *r);
 double bl_now(void);
 
 /* The version of a tool, from the tool itself (dd --version, iozone -v)
- * or from its Debian package (new reference; null when unknown). */
-json_t *bl_replay_tool_version(const char *tool, const char *tool_path);
+ * or from its Debian package (new reference; null when unknown). Runs in
+ * the same jail as the tool's replay (`bwrap` NULL: none) with `scratch`
+ * as its working directory, stopped after 5 s or max_seconds. */
+json_t *bl_replay_tool_version(const char *tool, const char *tool_path, const char *bwrap,
+			       const char *scratch, double max_seconds);
 
 /* ------------------------------------------------------------ zpool */
 
-/* Runs a BL_KIND_ZPOOL plan: daemon, pool, workload, iostat, teardown. */
+/* Runs a BL_KIND_ZPOOL plan: daemon, pool, workload, iostat, teardown;
+ * in a jail of its own when `bwrap` is given (see zpool.c), else here. */
 int bl_zpool_run(const struct bl_plan *p, const char *scratch,
-		 const struct bl_replay_opts *o, struct bl_spawn_result *r,
-		 json_t *steps);
+		 const struct bl_replay_opts *o, const char *bwrap,
+		 struct bl_spawn_result *r, json_t *steps);
 
 /* ------------------------------------------------------------ compare */
 

@@ -134,6 +134,10 @@ static uint64_t workload_block(const struct bl_plan_ctx *c)
 
 void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
 {
+	if (c->o->no_zpool) {
+		bl_plan_refuse(p, BL_PLAN_UNAVAILABLE, "zpool replays are turned off (--no-zpool)");
+		return;
+	}
 	if (w->n < 2 || strcmp(w->v[1], "iostat") != 0) {
 		bl_plan_refuse(p, BL_PLAN_REFUSED, "only 'zpool iostat' is replayed ('zpool %s' changes pools)",
 			       w->n > 1 ? w->v[1] : "");
@@ -271,4 +275,19 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 	bl_plan_note(p, "zfs-fuse pool of sparse 128 MiB files; workload: %llu bytes of dd beside "
 			"zpool iostat",
 		     (unsigned long long)bytes);
+	char *bwrap = c->o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
+	if (bwrap)
+		bl_plan_note(p, "zfs-fuse, zpool and the workload run in a bubblewrap jail of their own: "
+				"read-only root but the scratch directory, /dev/fuse, the daemon's "
+				"socket and lock in the scratch directory, no network, CAP_SYS_ADMIN "
+				"(for the FUSE mount) only inside a user namespace; where bwrap cannot "
+				"make its namespaces they run unconfined, as root (the replay's steps "
+				"say which)");
+	else
+		bl_plan_note(p, "UNCONFINED: without bubblewrap (%s) zfs-fuse, zpool and the workload "
+				"run as root outside any sandbox, with the host's /run/zfs and "
+				"/run/lock/zfs, and a zfs-fuse daemon already running is used; "
+				"--no-zpool turns zpool replays off",
+			     c->o->no_sandbox ? "--no-sandbox" : "bwrap is not installed");
+	free(bwrap);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../parsers/benchlog.h"
 #include "internal.h"
@@ -104,7 +105,7 @@ static const char *outcome(const struct bl_spawn_result *sr)
 /* Runs one READY plan; fills `e` (the replay entry). Returns its outcome. */
 static const char *run_plan(const struct bl_plan *p, json_t *archived, const char *scratch,
 			    const char *bwrap, const struct bl_replay_opts *o,
-			    struct progress_ctx *pc, json_t *e, json_t *tools)
+			    struct progress_ctx *pc, json_t *e, json_t *tools, bool total_limited)
 {
 	char why[400];
 	if (bl_sandbox_prepare(p, scratch, why, sizeof why) < 0) {
@@ -118,12 +119,14 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 		return "failed";
 	}
 	if (!json_object_get(tools, p->tool))
-		json_object_set_new(tools, p->tool, bl_replay_tool_version(p->tool, tool));
+		json_object_set_new(tools, p->tool,
+				    bl_replay_tool_version(p->tool, tool, bwrap, scratch,
+							   bl_budget_seconds(o)));
 	struct bl_spawn_result sr;
 	json_t *steps = NULL;
 	if (p->kind == BL_KIND_ZPOOL) {
 		steps = json_array();
-		bl_zpool_run(p, scratch, o, &sr, steps);
+		bl_zpool_run(p, scratch, o, bwrap, &sr, steps);
 		sr.cpu_unknown = true; /* zpool iostat's own, not the pool's */
 	} else {
 		char **argv = bl_sandbox_argv(p, tool, bwrap, scratch);
@@ -141,7 +144,11 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	if (sr.spawn_failed)
 		json_object_set_new(e, "reason", json_string(sr.error));
 	else if (sr.timed_out)
-		json_object_set_new(e, "reason", json_string("stopped at --max-seconds"));
+		json_object_set_new(e, "reason",
+				    json_string(total_limited
+							? "stopped at --max-total-seconds: the whole "
+							  "replay's time ran out"
+							: "stopped at --max-seconds"));
 	json_t *res = json_object();
 	json_object_set_new(res, "exit_status", json_integer(sr.exit_status));
 	if (sr.signal)
@@ -180,6 +187,116 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	return st;
 }
 
+static void human(uint64_t b, char *buf, size_t n)
+{
+	static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	double v = (double)b;
+	size_t u = 0;
+	while (v >= 1024 && u + 1 < sizeof unit / sizeof unit[0]) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%llu bytes", (unsigned long long)b);
+	else
+		snprintf(buf, n, "%.*f %s", v < 10 && v != (double)(uint64_t)v ? 1 : 0, v, unit[u]);
+}
+
+/* What a run is charged against the whole replay's bytes: the data it is
+ * planned to move (the per-run budget when unknown) and the input files
+ * prepared for it that are not there yet. *disk: what it may put on the
+ * scratch file system (nothing for dd if=/dev/zero of=/dev/null). */
+static uint64_t run_cost(const struct bl_plan *p, const struct bl_replay_opts *o, uint64_t *disk)
+{
+	uint64_t prepared = 0, moved = p->replay_bytes ? p->replay_bytes : bl_budget_bytes(o);
+	bool writes = false;
+	for (size_t i = 0; i < p->npaths; i++) {
+		const struct bl_plan_path *pp = &p->paths[i];
+		struct stat st;
+		if (pp->role != BL_PATH_READ)
+			writes = true;
+		else if (lstat(pp->path, &st) < 0)
+			prepared += pp->prepare_bytes;
+	}
+	*disk = prepared + (writes ? moved : 0);
+	return moved + prepared;
+}
+
+/* Whether the whole replay's budget and the scratch file system let plan
+ * `p` start; else the reason is left in t->spent. *seconds: how long it
+ * may run; *limited: the whole replay's time, not --max-seconds, set it. */
+static bool budget_allows(const struct bl_plan *p, const char *scratch,
+			  const struct bl_replay_opts *o, struct bl_replay_total *t, uint64_t *cost,
+			  double *seconds, bool *limited)
+{
+	char a[32], b[32], c[32];
+	double now = bl_now();
+	if (!t->started)
+		t->started = now;
+	*seconds = bl_budget_seconds(o);
+	*limited = false;
+	if (t->max_seconds > 0) {
+		double left = t->max_seconds - (now - t->started);
+		if (left < 0.5) {
+			snprintf(t->spent, sizeof t->spent,
+				 "the whole replay's time (--max-total-seconds %g) is spent: %zu run%s in "
+				 "%.0f s",
+				 t->max_seconds, t->done, t->done == 1 ? "" : "s", now - t->started);
+			return false;
+		}
+		if (left < *seconds) {
+			*seconds = left;
+			*limited = true;
+		}
+	}
+	uint64_t disk;
+	*cost = run_cost(p, o, &disk);
+	if (t->max_bytes && t->used_bytes + *cost > t->max_bytes) {
+		human(t->max_bytes, a, sizeof a);
+		human(t->used_bytes, b, sizeof b);
+		human(*cost, c, sizeof c);
+		snprintf(t->spent, sizeof t->spent,
+			 "the whole replay's data budget (--max-total-bytes %s) is spent: %zu run%s "
+			 "moved %s, the next needs %s",
+			 a, t->done, t->done == 1 ? "" : "s", b, c);
+		return false;
+	}
+	long long free_bytes = bl_free_bytes(scratch);
+	if (free_bytes >= 0 && (uint64_t)free_bytes < disk + BL_REPLAY_FREE_RESERVE) {
+		human((uint64_t)free_bytes, a, sizeof a);
+		human(disk, b, sizeof b);
+		human(BL_REPLAY_FREE_RESERVE, c, sizeof c);
+		snprintf(t->spent, sizeof t->spent,
+			 "the scratch file system has %s free: the next run needs %s and %s are "
+			 "kept free",
+			 a, b, c);
+		return false;
+	}
+	return true;
+}
+
+/* After plan i: its files go, but those a later plan of the document
+ * reads (a dd read of the file an earlier dd wrote) stay for it. Returns
+ * the bytes the scratch dir held. */
+static uint64_t clear_after(const struct bl_plan_set *s, size_t i, const char *scratch,
+			    bool remove)
+{
+	size_t n = 0;
+	for (size_t k = i + 1; k < s->n; k++)
+		n += s->v[k].npaths;
+	char **keep = calloc(n ? n : 1, sizeof *keep);
+	if (!keep)
+		return 0;
+	n = 0;
+	for (size_t k = i + 1; k < s->n; k++)
+		for (size_t j = 0; j < s->v[k].npaths; j++)
+			if (s->v[k].status == BL_PLAN_READY && s->v[k].paths[j].role == BL_PATH_READ)
+				keep[n++] = s->v[k].paths[j].path;
+	uint64_t bytes = bl_scratch_clear(scratch, keep, n, remove);
+	free(keep);
+	return bytes;
+}
+
 json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_replay_opts *o)
 {
 	json_t *out = json_object();
@@ -195,6 +312,12 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
 	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
 	json_object_set_new(out, "budget", budget);
+	struct bl_replay_total local = {0};
+	struct bl_replay_total *total = o->total ? o->total : &local;
+	json_object_set_new(budget, "max_total_bytes",
+			    total->max_bytes ? json_integer((json_int_t)total->max_bytes) : json_null());
+	json_object_set_new(budget, "max_total_seconds",
+			    total->max_seconds > 0 ? json_real(total->max_seconds) : json_null());
 	char *bwrap = NULL;
 	if (!o->no_sandbox)
 		bl_sandbox_probe(&bwrap);
@@ -212,6 +335,9 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 	json_t *runs = json_object_get(doc, "runs");
 	for (size_t i = 0; i < s->n; i++) {
 		const struct bl_plan *p = &s->v[i];
+		uint64_t cost = 0;
+		double seconds = 0;
+		bool limited = false;
 		json_t *archived = json_array_get(runs, p->run);
 		json_t *e = json_object();
 		json_object_set_new(e, "run", json_integer((json_int_t)p->run));
@@ -227,6 +353,13 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 			st = "not-run";
 			json_object_set_new(e, "reason", json_string("interrupted before this run"));
 			stopped = true;
+		} else if (total->spent[0] ||
+			   !budget_allows(p, scratch, o, total, &cost, &seconds, &limited)) {
+			char why[sizeof total->spent + 16];
+			snprintf(why, sizeof why, "not run: %s", total->spent);
+			st = "not-run";
+			json_object_set_new(e, "reason", json_string(why));
+			total->not_run++;
 		} else {
 			pc.pr.index = finished;
 			pc.pr.plan = p;
@@ -244,11 +377,24 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 			}
 			tick(&pc, 0);
 			double t0 = bl_now();
-			st = run_plan(p, archived, scratch, bwrap, o, &pc, e, tools);
+			struct bl_replay_opts ro = *o;
+			ro.max_seconds = seconds;
+			st = run_plan(p, archived, scratch, bwrap, &ro, &pc, e, tools, limited);
 			spent += bl_now() - t0;
 			finished++;
+			total->done++;
+			total->used_bytes += cost;
+			uint64_t held = clear_after(s, i, scratch, !o->keep_files);
+			json_t *rep = json_object_get(e, "replayed");
+			if (rep)
+				json_object_set_new(rep, "scratch_bytes", json_integer((json_int_t)held));
 			if (strcmp(st, "interrupted") == 0)
 				stopped = true;
+			else if (strcmp(st, "timeout") == 0 && limited)
+				snprintf(total->spent, sizeof total->spent,
+					 "the whole replay's time (--max-total-seconds %g) ran out "
+					 "during run %zu",
+					 total->max_seconds, p->run);
 			if (o->progress) {
 				pc.pr.elapsed = bl_now() - t0;
 				pc.pr.finished = true;
@@ -262,6 +408,12 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 		json_array_append_new(entries, e);
 	}
 	free(bwrap);
+	json_object_set_new(budget, "total_used_bytes", json_integer((json_int_t)total->used_bytes));
+	json_object_set_new(budget, "total_used_seconds",
+			    json_real(total->started ? round((bl_now() - total->started) * 1e3) / 1e3
+						     : 0.0));
+	if (total->spent[0])
+		json_object_set_new(budget, "stopped", json_string(total->spent));
 	json_object_set_new(out, "interrupted", json_boolean(stopped));
 	json_object_set_new(out, "summary", counts);
 	json_object_set_new(out, "replays", entries);

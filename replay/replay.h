@@ -26,6 +26,12 @@
 #define BL_REPLAY_SCHEMA_ID "benchlog-replay/1"
 #define BL_REPLAY_DEFAULT_BYTES (256ULL << 20)
 #define BL_REPLAY_DEFAULT_SECONDS 60.0
+/* the whole replay: an hour, and a quarter of the scratch file system's
+ * free space (the caller measures it) */
+#define BL_REPLAY_DEFAULT_TOTAL_SECONDS 3600.0
+#define BL_REPLAY_DEFAULT_TOTAL_FRACTION 4
+/* free space a run must leave on the scratch file system */
+#define BL_REPLAY_FREE_RESERVE (16ULL << 20)
 
 enum bl_plan_status {
 	BL_PLAN_READY,       /* safe to run as planned */
@@ -99,12 +105,26 @@ struct bl_replay_progress {
 	const char *status;       /* when finished: "done", "failed", ... */
 };
 
+/* The budget of a whole replay, shared by every document it runs (the
+ * caller owns it and zeroes it once; bl_replay_run_all updates it). */
+struct bl_replay_total {
+	uint64_t max_bytes;       /* data all runs may move together (0: no limit) */
+	double max_seconds;       /* wall time from the first run (0: no limit) */
+	double started;           /* monotonic time of the first run (0: none yet) */
+	uint64_t used_bytes;      /* what the runs so far were charged */
+	size_t done, not_run;     /* runs started; runs the budget kept from starting */
+	char spent[300];          /* why the replay stopped ("" while it goes on) */
+};
+
 struct bl_replay_opts {
 	uint64_t max_bytes;       /* budget per run (0: default) */
 	double max_seconds;       /* per run (0: default) */
 	const char *scratch;      /* existing, empty directory (owned by caller) */
 	const char *tools_dir;    /* extra bin dir for tools (NULL: none) */
 	bool no_sandbox;          /* do not use bubblewrap even if installed */
+	bool keep_files;          /* leave each run's files in the scratch dir */
+	bool no_zpool;            /* plan no zpool replay (zfs-fuse pools) */
+	struct bl_replay_total *total; /* the whole replay's budget (NULL: none) */
 	/* set by the caller's SIGINT handler: stops the current tool */
 	volatile sig_atomic_t *interrupted;
 	void (*progress)(void *ctx, const struct bl_replay_progress *p);
@@ -124,7 +144,12 @@ const char *bl_plan_status_name(enum bl_plan_status s);
 /* Runs the READY plans of `s` (made from `doc`) and returns the comparison
  * document (new reference), or NULL on out of memory. Runs stop early when
  * *o->interrupted becomes non-zero; what finished is still in the result,
- * and the document says "interrupted": true. */
+ * and the document says "interrupted": true. With o->total, a run starts
+ * only while the whole replay's budget covers it and the scratch file
+ * system has room for it; once either runs out, this and every later
+ * call list their runs as not-run and budget.stopped says why. Each run's
+ * files are removed once its output is parsed (unless o->keep_files),
+ * except those a later run of the document reads. */
 json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s,
 			  const struct bl_replay_opts *o);
 
@@ -149,5 +174,15 @@ json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp);
 /* Removes a directory tree, such as a scratch directory (symbolic links
  * are removed, never followed). Returns 0, or -1 if something remained. */
 int bl_rmtree(const char *path);
+
+/* Inside the zpool jail (`benchlog replay --zpool-jail SPEC`, started by
+ * a zpool replay in bubblewrap): runs the steps SPEC names and sets
+ * *report to the line the replay reads back (to free). Returns 0, or 1
+ * when a step could not run. */
+int bl_zpool_jail(const char *spec, char **report);
+
+/* Bytes free for an unprivileged writer on the file system of `path`, or
+ * -1 when it cannot be told. */
+long long bl_free_bytes(const char *path);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -211,6 +212,61 @@ int bl_rmtree(const char *path)
 	if (rmdir(path) < 0)
 		rc = -1;
 	return rc;
+}
+
+static bool kept(const char *path, char *const keep[], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(keep[i], path) == 0)
+			return true;
+	return false;
+}
+
+/* One level of bl_scratch_clear; adds the blocks it saw to *bytes. */
+static void clear_dir(const char *dir, char *const keep[], size_t n, bool remove,
+		      uint64_t *bytes)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		size_t l = strlen(dir) + strlen(e->d_name) + 2;
+		char *c = malloc(l);
+		if (!c)
+			break;
+		snprintf(c, l, "%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(c, &st) == 0) {
+			*bytes += (uint64_t)st.st_blocks * 512;
+			if (S_ISDIR(st.st_mode)) {
+				clear_dir(c, keep, n, remove, bytes);
+				if (remove)
+					rmdir(c); /* stays when it leads to a kept file */
+			} else if (remove && !kept(c, keep, n)) {
+				unlink(c);
+			}
+		}
+		free(c);
+	}
+	closedir(d);
+}
+
+uint64_t bl_scratch_clear(const char *scratch, char *const keep[], size_t n, bool remove)
+{
+	uint64_t bytes = 0;
+	clear_dir(scratch, keep, n, remove, &bytes);
+	return bytes;
+}
+
+long long bl_free_bytes(const char *path)
+{
+	struct statvfs st;
+	if (statvfs(path, &st) < 0)
+		return -1;
+	return (long long)((unsigned long long)st.f_bavail * (unsigned long long)st.f_frsize);
 }
 
 char *bl_replay_which(const char *name, const char *tools_dir)

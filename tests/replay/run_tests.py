@@ -247,6 +247,56 @@ def safety(bench, sandbox):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def probe_confined(bench, sandbox):
+    """A replaced dd and iozone on the tool path (stubs/escaper) try to write
+    outside the scratch directory when asked for their version as when
+    run. In bubblewrap both must be stopped; without it the probe must at
+    least not run in the caller's working directory."""
+    tag = "escaper " + ("sandbox" if sandbox else "no-sandbox")
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-probe."))
+    try:
+        bindir, victim, cwd, sp = tmp / "bin", tmp / "victim", tmp / "cwd", tmp / "scratch"
+        for d in (bindir, victim, cwd, sp):
+            d.mkdir()
+        for tool in ("dd", "iozone"):
+            shutil.copy(HERE / "stubs" / "escaper", bindir / tool)
+            os.chmod(bindir / tool, 0o755)
+        env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+        cmd = [bench, "replay", "-q", "--max-bytes", "1M", "--max-seconds", "10", "--scratch", str(sp),
+               "--tools", str(bindir), str(HERE / "dd-post.txt"), str(HERE / "iozone-doc.json")]
+        if not sandbox:
+            cmd.insert(2, "--no-sandbox")
+        p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+        docs = docs_of(p.stdout)
+        check(f"{tag}: two documents", len(docs) == 2, p.stderr[-300:])
+        tools = {k: v for d in docs for k, v in d["environment"]["tools"].items()}
+        for tool in ("dd", "iozone"):
+            check(f"{tag}: {tool} probed (the stub's version)", "escaper " + tool in (tools.get(tool) or ""),
+                  json.dumps(tools))
+        runs = [e for d in docs for e in d["replays"] if e["status"] == "done"]
+        check(f"{tag}: the stubs ran", len(runs) == 4 and
+              all("escaper " in e["replayed"]["output"] for e in runs),
+              str([(e["status"], e.get("reason")) for d in docs for e in d["replays"]]))
+        if sandbox:
+            check(f"{tag}: nothing written outside the scratch (probe and run)",
+                  not any(victim.iterdir()) and not any(cwd.iterdir()),
+                  str(sorted(x.name for x in list(victim.iterdir()) + list(cwd.iterdir()))))
+            for d in docs:
+                scratch = d["environment"]["scratch"]["path"]
+                for e in d["replays"]:
+                    out = e.get("replayed", {}).get("output", "")
+                    # "escaped: ./escaped-dd-run (cwd <scratch>/fs/cwd)": inside, allowed
+                    bad = [x for x in out.splitlines() if x.startswith("escaped: ") and
+                           (x.split(" ")[1].startswith("/") or f"(cwd {scratch}/" not in x)]
+                    check(f"{tag}: run {e['run']} {e['tool']} wrote only inside the scratch", not bad, str(bad))
+        else:
+            check(f"{tag}: the probe does not run in the caller's directory",
+                  not list(cwd.glob("*-probe")), str(list(cwd.iterdir())))
+        check(f"{tag}: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def rows(entry):
     return {r["metric"]: r for r in entry.get("comparison", [])}
 
@@ -429,6 +479,62 @@ def end_to_end_zpool(bench, tmp):
           str(plan.get("vdev_names")))
     pools = subprocess.run(["zpool", "list", "-H"], capture_output=True, text=True).stdout
     check("zpool e2e: no pool left behind", plan["argv"][-3] not in pools, pools)
+    zpool_confined(bench, tmp)
+
+
+def zpool_confined(bench, tmp):
+    """zfs-fuse, zpool and the workload run in a jail of their own: the
+    host's /run/zfs and /run/lock/zfs are not touched, a daemon of the
+    host's is not used, and a replaced zpool on the tool path (the
+    escaper) cannot write outside the scratch. --no-zpool turns them off;
+    without bubblewrap the plan says they run unconfined."""
+    watched = ["/run/zfs", "/run/lock/zfs", "/var/run/zfs", "/var/lock/zfs", ("/etc/zfs", 1)]
+    before = snapshot(watched)
+    host_daemon = subprocess.run(["zpool", "list"], capture_output=True).returncode == 0
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "16M", "--max-seconds", "3", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=180)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    notes = [s.get("note", "") for s in e.get("replayed", {}).get("steps", [])]
+    check("zpool jail: the steps say bubblewrap", e.get("status") == "done" and
+          any(n.startswith("in bubblewrap:") for n in notes), json.dumps(notes))
+    check("zpool jail: its own daemon, never the host's", "started zfs-fuse --no-daemon --no-kstat-mount" in notes,
+          f"host daemon: {host_daemon}; {notes}")
+    changed = diff(before, snapshot(watched))
+    check("zpool jail: the host's /run/zfs, /run/lock/zfs, /etc/zfs untouched", not changed, str(changed))
+    # a replaced zpool binary
+    work = tmp / "zpool-escape"
+    bindir, victim, cwd = work / "bin", work / "victim", work / "cwd"
+    for d in (bindir, victim, cwd):
+        d.mkdir(parents=True)
+    shutil.copy(HERE / "stubs" / "escaper", bindir / "zpool")
+    os.chmod(bindir / "zpool", 0o755)
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "4M", "--max-seconds", "2", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=180, env=env, cwd=cwd)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    out = json.dumps(e.get("replayed", {}).get("steps", []))
+    check("zpool jail: the replaced zpool ran", "escaper zpool" in out, out[:300])
+    check("zpool jail: the replaced zpool wrote nothing outside the scratch",
+          not any(victim.iterdir()) and not any(cwd.iterdir()),
+          str(list(victim.iterdir()) + list(cwd.iterdir())))
+    check("zpool jail: nothing of the host's touched", not diff(before, snapshot(watched)))
+    # --no-zpool, and the dry run without bubblewrap
+    p = subprocess.run([bench, "replay", "-q", "--no-zpool", "--max-bytes", "1M", "--scratch", str(tmp),
+                        str(HERE / "zpool-doc.json")], capture_output=True, text=True, timeout=60)
+    docs = docs_of(p.stdout)
+    e = docs[0]["replays"][1] if docs else {}
+    check("--no-zpool: not run, says why", e.get("status") == "unavailable" and
+          "--no-zpool" in e.get("reason", "") and "steps" not in e.get("replayed", {}), json.dumps(e)[:300])
+    p = subprocess.run([bench, "replay", "-n", "--no-sandbox", str(HERE / "zpool-doc.json")],
+                       capture_output=True, text=True, timeout=60)
+    check("dry run --no-sandbox: zpool said to run unconfined", "UNCONFINED: without bubblewrap (--no-sandbox)"
+          in p.stdout, p.stdout[-600:])
+    p = subprocess.run([bench, "replay", "-n", str(HERE / "zpool-doc.json")], capture_output=True, text=True,
+                       timeout=60)
+    check("dry run: zpool said to run in its jail", "run in a bubblewrap jail of their own" in p.stdout,
+          p.stdout[-600:])
 
 
 def interrupt_and_timeout(bench, tmp):
@@ -440,10 +546,11 @@ def interrupt_and_timeout(bench, tmp):
                              str(HERE / "dd-post.txt"), str(HERE / "dd-slow.txt")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    # wait until the slow read is running (the first document is done)
+    # wait until the slow read is running (the first document is done and
+    # its scratch directory 0 gone, the second's, 1, made)
     while time.time() < deadline:
         time.sleep(0.3)
-        if any(sp.iterdir()) and len(list(next(sp.iterdir()).iterdir())) >= 2:
+        if any(sp.iterdir()) and (next(sp.iterdir()) / "1").exists():
             break
     time.sleep(1.0)
     t0 = time.time()
@@ -475,6 +582,111 @@ def interrupt_and_timeout(bench, tmp):
         e = docs[0]["replays"][0]
         check("timeout: status", e["status"] == "timeout", e["status"])
         check("timeout: within budget", e["replayed"]["time"]["real"] < 5, str(e["replayed"]["time"]))
+
+
+def dd_mbox(path, n, mib):
+    """An mbox of n messages, each with one dd that wrote `mib` MiB."""
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write(f"From alice@example.org Mon Jan  1 00:{i // 60:02d}:{i % 60:02d} 2024\n"
+                    f"From: alice@example.org\nSubject: dd run {i}\n"
+                    f"Message-ID: <dd{i}@example.org>\n\n"
+                    f"$ dd if=/dev/zero of=/data/test.{i} bs=1M count={mib}\n"
+                    f"{mib}+0 records in\n{mib}+0 records out\n"
+                    f"{mib << 20} bytes ({mib} MiB) copied, 0.1 s, {mib * 10} MB/s\n\n")
+
+
+def total_budget(bench, tmp):
+    """--max-total-bytes over an mbox of 100 dd commands: the runs that fit
+    are done and kept, the rest not-run with the reason, the summary says
+    why; a dd wrapper lists what the scratch holds as each run starts."""
+    sp, bindir = tmp / "budget", tmp / "budget-bin"
+    sp.mkdir()
+    bindir.mkdir()
+    real_dd = shutil.which("dd")
+    (bindir / "dd").write_text(f"#!/bin/sh\n[ \"$1\" = --version ] || find {sp} -type f "
+                               f"-printf 'scratch-file: %p %s\\n'\nexec {real_dd} \"$@\"\n")
+    os.chmod(bindir / "dd", 0o755)
+    mbox = tmp / "100-dd.mbox"
+    dd_mbox(mbox, 100, 16)
+    env = dict(os.environ, PATH=f"{bindir}:{os.environ.get('PATH', '/usr/bin:/bin')}")
+    p = subprocess.run([bench, "replay", "-q", "--max-total-bytes", "64M", "--scratch", str(sp),
+                        "--tools", str(bindir), str(mbox)], capture_output=True, text=True, timeout=300, env=env)
+    docs = docs_of(p.stdout)
+    check("total budget: exit 1", p.returncode == 1, p.stderr[-300:])
+    check("total budget: 100 documents", len(docs) == 100, str(len(docs)))
+    for d in docs[:6] + docs[-2:]:
+        validate("total budget", d)
+    entries = [e for d in docs for e in d["replays"]]
+    done = [e for e in entries if e["status"] == "done"]
+    not_run = [e for e in entries if e["status"] == "not-run"]
+    check("total budget: 4 runs of 16 MiB done", len(done) == 4, str(len(done)))
+    check("total budget: the other 96 listed as not run", len(not_run) == 96 and len(entries) == 100,
+          str(len(not_run)))
+    check("total budget: each says why", all("not run: the whole replay's data budget (--max-total-bytes "
+                                             "64 MiB) is spent" in e.get("reason", "") for e in not_run),
+          not_run[0].get("reason", "") if not_run else "")
+    moved = sum(r["value"] for e in done for run in e["replayed"]["runs"] for r in run["results"]
+                if r["metric"] == "bytes")
+    check("total budget: within 64 MiB", moved <= 64 << 20, str(moved))
+    check("total budget: what ran is kept", all(rows(e).get("throughput", {}).get("replayed") for e in done))
+    first, last = (docs[0]["budget"], docs[-1]["budget"]) if docs else ({}, {})
+    check("total budget: the documents say so", last.get("stopped", "").startswith(
+        "the whole replay's data budget") and last.get("total_used_bytes") == 64 << 20 and
+        "stopped" not in first, json.dumps(last))
+    check("total budget: the summary says why", "replay stopped: the whole replay's data budget "
+          "(--max-total-bytes 64 MiB) is spent" in p.stderr and "4 runs done, 96 not run" in p.stderr,
+          p.stderr[-400:])
+    for e in done:
+        out = e["replayed"]["output"]
+        files = [x for x in out.splitlines() if x.startswith("scratch-file: ")]
+        check(f"total budget: run of {e['command']} started on an empty scratch", not files, str(files))
+        check(f"total budget: it held one run's files", e["replayed"]["scratch_bytes"] <= (16 << 20) + (1 << 20),
+              str(e["replayed"]["scratch_bytes"]))
+    check("total budget: scratch removed", not any(sp.iterdir()), str(list(sp.iterdir())))
+    # the dry run shows where the budget would stop
+    p = subprocess.run([bench, "replay", "-n", "--max-total-bytes", "64M", str(mbox)], capture_output=True,
+                       text=True, timeout=120)
+    check("total budget: dry run says which would not run",
+          p.stdout.count("would not run: --max-total-bytes") == 96, p.stdout[:300])
+
+    # --max-total-seconds: the slow read is stopped by the whole replay's
+    # clock, the next document's runs are not run
+    t0 = time.time()
+    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8G", "--max-total-seconds", "2", "--scratch",
+                        str(sp), str(HERE / "dd-slow.txt"), str(HERE / "dd-post.txt")],
+                       capture_output=True, text=True, timeout=120)
+    docs = docs_of(p.stdout)
+    check("total seconds: stops in time", time.time() - t0 < 15, f"{time.time() - t0:.1f}s")
+    check("total seconds: two documents", len(docs) == 2, p.stderr[-300:])
+    if len(docs) == 2:
+        slow = docs[0]["replays"][0]
+        check("total seconds: the slow run stopped by the total", slow["status"] == "timeout" and
+              "--max-total-seconds" in slow.get("reason", ""), json.dumps(slow)[:300])
+        check("total seconds: later runs not run", [e["status"] for e in docs[1]["replays"]] == ["not-run"] * 3 and
+              "--max-total-seconds 2" in docs[1]["replays"][0]["reason"], json.dumps(docs[1]["replays"][0])[:300])
+        validate("total seconds", docs[1])
+    check("total seconds: exit 1, summary", p.returncode == 1 and "replay stopped: the whole replay's time" in p.stderr,
+          p.stderr[-300:])
+
+    # free space: a 40 MiB file system cannot hold a 32 MiB run and the
+    # 16 MiB kept free
+    small = tmp / "small"
+    small.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", str(small)],
+                                           capture_output=True).returncode != 0:
+        print("replay: cannot mount a small tmpfs: the free-space check is not tested")
+        return
+    try:
+        p = subprocess.run([bench, "replay", "-q", "--max-bytes", "32M", "--max-total-bytes", "1G", "--scratch",
+                            str(small), str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=60)
+        docs = docs_of(p.stdout)
+        first = docs[0]["replays"][0] if docs else {}
+        check("free space: the run that does not fit is not run", first.get("status") == "not-run" and
+              "the scratch file system has" in first.get("reason", ""), json.dumps(first)[:300])
+        check("free space: exit 1, summary", p.returncode == 1 and "free" in p.stderr, p.stderr[-300:])
+    finally:
+        subprocess.run(["umount", str(small)])
 
 
 def dry_run(bench):
@@ -518,6 +730,8 @@ def main():
     dry_run(bench)
     safety(bench, sandbox=True)
     safety(bench, sandbox=False)
+    probe_confined(bench, sandbox=True)
+    probe_confined(bench, sandbox=False)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-replay-e2e."))
     try:
         end_to_end_dd(bench, tmp)
@@ -527,6 +741,7 @@ def main():
         end_to_end_iozone(bench, tmp)
         end_to_end_zpool(bench, tmp)
         interrupt_and_timeout(bench, tmp)
+        total_budget(bench, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"replay: {passed} passed, {failed} failed ({time.time() - t0:.0f} s)")

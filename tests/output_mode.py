@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""-o replaces its target atomically and keeps the target's permission bits,
+and, run as root, its owner and group; a new file gets 0666 less the umask.
+Checked for every command that takes -o (parse, table, chart, replay and
+replay's --chart-data and --chart). usage: output_mode.py BENCHLOG
+
+Prints one line per failed check and 'output-mode: N passed, N failed'."""
+import grp
+import os
+import pathlib
+import pwd
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+POST = HERE / "replay" / "dd-post.txt"
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"output-mode: FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def other_owner():
+    """A user and group other than the caller's, for root's case."""
+    for user in ("nobody", "daemon"):
+        try:
+            pw = pwd.getpwnam(user)
+        except KeyError:
+            continue
+        gid = pw.pw_gid
+        for g in ("nogroup", "daemon"):
+            try:
+                gid = grp.getgrnam(g).gr_gid
+                break
+            except KeyError:
+                pass
+        return pw.pw_uid, gid
+    return None
+
+
+def commands(bench, target):
+    """Each command writing `target`, and the option that names it."""
+    t = str(target)
+    return [
+        ("parse -o", [bench, "parse", "-q", "-o", t, str(POST)]),
+        ("table -o", [bench, "table", "-o", t, str(POST)]),
+        ("chart -o", [bench, "chart", "-o", t + ".svg", str(POST)]),
+        ("replay -n -o", [bench, "replay", "-n", "-o", t, str(POST)]),
+        ("replay --chart-data", [bench, "replay", "-q", "--max-bytes", "64K", "--scratch",
+                                 str(target.parent), "-o", "/dev/null", "--chart-data", t, str(POST)]),
+        ("replay --chart", [bench, "replay", "-q", "--max-bytes", "64K", "--scratch",
+                            str(target.parent), "-o", "/dev/null", "--chart", t + ".svg", str(POST)]),
+    ]
+
+
+def main():
+    bench = str(pathlib.Path(sys.argv[1]).resolve())
+    root = os.geteuid() == 0
+    owner = other_owner() if root else None
+    with tempfile.TemporaryDirectory(prefix="benchlog-output-mode.") as tmp:
+        tmp = pathlib.Path(tmp)
+        os.chmod(tmp, 0o755)
+        for i in range(len(commands(bench, tmp / "x"))):
+            name = commands(bench, tmp / "x")[i][0]
+            target = tmp / f"out{i}"
+            cmd = commands(bench, target)[i][1]
+            # chart files are named by their extension
+            real = pathlib.Path(str(target) + ".svg") if str(target) + ".svg" in cmd else target
+            # an existing file of mode 600 (owned by nobody, as root)
+            real.write_text("old content\n")
+            os.chmod(real, 0o600)
+            if owner:
+                os.chown(real, *owner)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            check(f"{name}: exit 0", p.returncode == 0, p.stderr[-300:])
+            st = real.stat()
+            check(f"{name}: replaced", real.read_text() != "old content\n")
+            check(f"{name}: mode 600 kept", (st.st_mode & 0o7777) == 0o600, oct(st.st_mode & 0o7777))
+            if owner:
+                check(f"{name}: owner kept", (st.st_uid, st.st_gid) == owner,
+                      f"{st.st_uid}:{st.st_gid}, want {owner[0]}:{owner[1]}")
+            check(f"{name}: no temporary file left", not list(tmp.glob("*.tmp*")),
+                  str(list(tmp.glob("*.tmp*"))))
+            # a new file: 0666 less the umask
+            real.unlink()
+            old = os.umask(0o027)
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            finally:
+                os.umask(old)
+            mode = real.stat().st_mode & 0o7777 if real.exists() else None
+            check(f"{name}: new file 640 under umask 027", p.returncode == 0 and mode == 0o640,
+                  f"{oct(mode) if mode is not None else 'missing'} {p.stderr[-200:]}")
+            for leftover in tmp.glob("benchlog-replay.*"):
+                check(f"{name}: scratch removed", False, str(leftover))
+    print(f"output-mode: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
