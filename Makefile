@@ -4,6 +4,7 @@
 #   make demo       install missing packages, build, parse the bundled corpus into out/,
 #                   draw its charts there and print its comparison tables
 #   make check      install missing packages, then every test under ASan and UBSan
+#   make check-quick   unit tests and the golden corpus only (the edit loop)
 #   make bench      parse throughput and peak memory on generated inputs, and the
 #                   pathological inputs at full size
 #   make valgrind   the corpus and hostile inputs under valgrind (part of check)
@@ -45,6 +46,9 @@ LIB_SRC := $(sort $(wildcard parsers/*.c ingest/*.c render/*.c replay/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 GEN_SRC := build/gen/schema.c
 HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.h tests/unit/*.h tests/fuzz/*.h)
+# each object depends on the headers it includes, as the compiler lists
+# them in a .d file beside it (-MMD); a header removed is no error (-MP)
+DEPFLAGS = -MMD -MP
 
 LIB_OBJ := $(LIB_SRC:%.c=build/%.o) build/gen/schema.o
 CLI_OBJ := $(CLI_SRC:%.c=build/%.o)
@@ -54,7 +58,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all deps demo check test unit golden schema-check seeds-check install-check golden-update \
+.PHONY: all deps demo check check-quick test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -72,15 +76,15 @@ build/gen/schema.c build-san/gen/schema.c: schema/benchlog.schema.json scripts/e
 	@mkdir -p $(dir $@)
 	./scripts/embed.sh bl_schema_text $< > $@
 
-build/%.o: %.c $(HDRS)
+build/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-build-san/%.o: %.c $(HDRS)
+build-san/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
-	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c $< -o $@
 
 build/gen/%.o: build/gen/%.c
 	@$(CC) $(CFLAGS) -c $< -o $@
@@ -102,19 +106,19 @@ build-san/benchlog: $(SAN_CLI_OBJ) build-san/libbenchlog.a
 	@echo "  LD-SAN  $@"
 	@$(CC) $(SAN_FLAGS) -o $@ $^ $(DEP_LIBS)
 
-build-san/tests/%: tests/unit/%.c build-san/libbenchlog.a $(HDRS)
+build-san/tests/%: tests/unit/%.c build-san/libbenchlog.a
 	@mkdir -p $(dir $@)
 	@echo "  LD-SAN  $@"
-	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
 
-build-san/tests/golden: tests/golden.c build-san/libbenchlog.a $(HDRS)
+build-san/tests/golden: tests/golden.c build-san/libbenchlog.a
 	@mkdir -p $(dir $@)
 	@echo "  LD-SAN  $@"
-	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
+	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -o $@ $< build-san/libbenchlog.a $(DEP_LIBS)
 
-build/tests/golden: tests/golden.c build/libbenchlog.a $(HDRS)
+build/tests/golden: tests/golden.c build/libbenchlog.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
 
 # ---------------------------------------------------------------- demo
 
@@ -130,6 +134,11 @@ check: deps
 test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check \
 	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
+
+# The edit loop's check: unit tests and the golden corpus, sanitizers on.
+check-quick: deps
+	@$(MAKE) --no-print-directory unit golden
+	@echo "make check-quick: unit and golden passed"
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
@@ -174,9 +183,9 @@ valgrind: build/benchlog build/tests/test_re
 	@./tests/valgrind.sh build/benchlog build/tests/test_re
 
 # the test of patterns on unpadded subjects, for valgrind (no sanitizers)
-build/tests/test_re: tests/unit/test_re.c build/libbenchlog.a $(HDRS)
+build/tests/test_re: tests/unit/test_re.c build/libbenchlog.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
 
 # `parse --jobs N` gives the serial run's output, byte for byte (built with
 # the sanitizers: the workers and the copying of their output are checked).
@@ -212,19 +221,19 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/schema.o
 # kept between builds: make would delete them as intermediates of the targets
 .SECONDARY: $(FUZZ_LIB_OBJ)
 
-build-fuzz/obj/%.o: %.c $(HDRS)
+build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC-FUZZ $<"
-	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 build-fuzz/obj/gen/schema.o: $(GEN_SRC)
 	@mkdir -p $(dir $@)
 	@$(CLANG) $(WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(HDRS)
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(DEP_LIBS)
+	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(DEP_LIBS)
 
 fuzz: deps
 	@$(MAKE) --no-print-directory $(FUZZ_TARGETS)
@@ -247,9 +256,9 @@ build/tests/rss_run: tests/bench/rss_run.c
 	$(CC) $(CFLAGS) $(WARN) -o $@ $<
 
 # rendering time of a 100-bar chart in each format (CPU time, in process)
-build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a $(HDRS)
+build/tests/chart_bench: tests/bench/chart_bench.c build/libbenchlog.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< build/libbenchlog.a $(DEP_LIBS)
 
 chart-bench: build/tests/chart_bench
 	build/tests/chart_bench
@@ -277,3 +286,6 @@ format:
 
 clean:
 	rm -rf build build-san build-fuzz out
+
+# the headers each object and test includes (written by -MMD)
+-include $(shell find build build-san build-fuzz -name '*.d' 2>/dev/null)
