@@ -17,6 +17,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/benchlog
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 DESTDIR ?=
 
 CC ?= cc
@@ -24,6 +26,7 @@ CLANG ?= clang
 PKG_CONFIG ?= pkg-config
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1.0
+SOVERSION := 0
 
 PKGS := libpcre2-8 jansson cairo pangocairo pangoft2 fontconfig zlib
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -42,7 +45,7 @@ DEFS := -D_GNU_SOURCE -DBL_VERSION='"$(VERSION)"' -DBL_FONT_FILE='"$(FONT_FILE)"
 ALL_CFLAGS = $(WARN) $(DEFS) $(DEP_CFLAGS) $(CFLAGS)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard parsers/*.c ingest/*.c render/*.c replay/*.c))
+LIB_SRC := $(sort $(wildcard api/*.c parsers/*.c ingest/*.c render/*.c replay/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 GEN_SRC := build/gen/schema.c
 HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.h tests/unit/*.h tests/fuzz/*.h)
@@ -51,6 +54,15 @@ HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.
 DEPFLAGS = -MMD -MP
 
 LIB_OBJ := $(LIB_SRC:%.c=build/%.o) build/gen/schema.o
+# The public library (include/benchlog.h): what reads posts into
+# documents, without the charts and replays. Its objects are the same as
+# the program's; only the functions include/benchlog.h marks are exported.
+API_SRC := $(sort $(wildcard api/*.c))
+PUB_OBJ := $(sort $(wildcard parsers/*.c ingest/*.c) $(API_SRC))
+PUB_OBJ := $(PUB_OBJ:%.c=build/%.o)
+SONAME := libbenchlog.so.$(SOVERSION)
+REALNAME := libbenchlog.so.$(VERSION)
+PUB_LIBS := libpcre2-8 jansson
 CLI_OBJ := $(CLI_SRC:%.c=build/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=build-san/%.o) build-san/gen/schema.o
 SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
@@ -58,7 +70,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all deps demo check check-quick test unit golden schema-check seeds-check install-check golden-update \
+.PHONY: all libs deps demo check check-quick test unit golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -76,12 +88,14 @@ build/gen/schema.c build-san/gen/schema.c: schema/benchlog.schema.json scripts/e
 	@mkdir -p $(dir $@)
 	./scripts/embed.sh bl_schema_text $< > $@
 
-build/%.o: %.c
+# position-independent, names hidden but those the public header exports:
+# the same objects make the program and the shared library
+build/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c $< -o $@
+	@$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden $(DEPFLAGS) -c $< -o $@
 
-build-san/%.o: %.c
+build-san/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
 	@$(CC) $(WARN) $(DEFS) $(DEP_CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c $< -o $@
@@ -97,6 +111,21 @@ build/libbenchlog.a: $(LIB_OBJ)
 
 build-san/libbenchlog.a: $(SAN_LIB_OBJ)
 	@$(AR) rcs $@ $^
+
+# the public libraries: shared, and static with its inner names made local
+build/$(REALNAME): $(PUB_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ \
+		$(shell $(PKG_CONFIG) --libs $(PUB_LIBS)) -lm
+
+build/public/libbenchlog.a: $(PUB_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@$(LD) -r -o build/public/benchlog.o $^
+	@objcopy --localize-hidden build/public/benchlog.o
+	@$(AR) rcs $@ build/public/benchlog.o
+
+libs: build/$(REALNAME) build/public/libbenchlog.a
 
 build/benchlog: $(CLI_OBJ) build/libbenchlog.a
 	@echo "  LD      $@"
@@ -165,6 +194,10 @@ output-check: build-san/benchlog
 	$(PYTHON) tests/output_mode.py build-san/benchlog
 
 # make install into a scratch DESTDIR: every file lands where PREFIX says.
+# make install into a scratch DESTDIR: every file lands where PREFIX says,
+# the library exports exactly the names of api/exports.txt, and the
+# example program builds against the installed pkg-config file, shared
+# and static, and reads a post.
 install-check: build/benchlog
 	@rm -rf build/install-check
 	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/install-check PREFIX=/opt/bl
@@ -172,6 +205,8 @@ install-check: build/benchlog
 	@test -f build/install-check/opt/bl/share/man/man1/benchlog.1
 	@test -f build/install-check/opt/bl/share/benchlog/benchlog.schema.json
 	@build/install-check/opt/bl/bin/benchlog --version | grep -q '^benchlog '
+	@./tests/check_exports.sh api/exports.txt build/install-check/opt/bl/lib
+	@./tests/example_check.sh $(CURDIR)/build/install-check /opt/bl corpus/dd/bsd-freebsd-ibs-obs/input
 	@echo "install: 1 passed, 0 failed"
 
 # Hostile inputs with bounds on time and memory (the optimized build: the
@@ -221,7 +256,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o) build-fuzz/obj/gen/schema.o
 # kept between builds: make would delete them as intermediates of the targets
 .SECONDARY: $(FUZZ_LIB_OBJ)
 
-build-fuzz/obj/%.o: %.c
+build-fuzz/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC-FUZZ $<"
 	@$(CLANG) $(WARN) $(DEFS) $(DEP_CFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
@@ -270,16 +305,29 @@ bench-mbox: deps
 
 # ---------------------------------------------------------------- install
 
-install: build/benchlog
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
+install: build/benchlog libs
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	install -m 0755 build/benchlog $(DESTDIR)$(BINDIR)/benchlog
 	install -m 0644 docs/benchlog.1 $(DESTDIR)$(MANDIR)/man1/benchlog.1
 	install -m 0644 schema/benchlog.schema.json $(DESTDIR)$(DATADIR)/benchlog.schema.json
 	install -m 0644 schema/replay.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json
+	install -m 0755 build/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(REALNAME)
+	ln -sf $(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libbenchlog.so
+	install -m 0644 build/public/libbenchlog.a $(DESTDIR)$(LIBDIR)/libbenchlog.a
+	install -m 0644 include/benchlog.h $(DESTDIR)$(INCLUDEDIR)/benchlog.h
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|; s|@REQUIRES@|$(PUB_LIBS)|' api/benchlog.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
+	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/benchlog $(DESTDIR)$(MANDIR)/man1/benchlog.1 \
-	      $(DESTDIR)$(DATADIR)/benchlog.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json
+	      $(DESTDIR)$(DATADIR)/benchlog.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json \
+	      $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	      $(DESTDIR)$(LIBDIR)/libbenchlog.so $(DESTDIR)$(LIBDIR)/libbenchlog.a \
+	      $(DESTDIR)$(INCLUDEDIR)/benchlog.h $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
 
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(HDRS) tests/*.c tests/unit/*.c tests/fuzz/*.c

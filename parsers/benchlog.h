@@ -4,8 +4,8 @@
  *
  * The library prints nothing and never exits: failures are return values,
  * and what it noticed about the input is in each document's diagnostics. */
-#ifndef BENCHLOG_H
-#define BENCHLOG_H
+#ifndef BL_INTERNAL_BENCHLOG_H
+#define BL_INTERNAL_BENCHLOG_H
 
 #include <jansson.h>
 
