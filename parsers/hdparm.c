@@ -37,8 +37,10 @@ static struct bl_re timing_re = BL_RE(
 	" seconds[ \\t]*=[ \\t]*(\\d{1,15}(?:\\.\\d{1,9})?) ([kM])B/sec",
 	0);
 
-/* "/dev/sda:"  "/dev/mapper/vg0-root:" */
+/* "/dev/sda:"  "/dev/mapper/vg0-root:", on a line of its own or, in a
+ * post flattened onto one line, just before the device's first timing */
 static struct bl_re device_re = BL_RE("^[ \\t]*(/dev/[\\w./:+-]{1,200}):[ \\t]*$", 0);
+static struct bl_re device_end_re = BL_RE("(?:^|[ \\t])(/dev/[\\w./:+-]{1,200}):[ \\t]*$", 0);
 
 enum kind { T_CACHED, T_DISK, T_DIRECT_CACHED, T_DIRECT_DISK, T_KINDS };
 static const char *const metric[T_KINDS] = {"cached_reads", "buffered_disk_reads",
@@ -60,12 +62,18 @@ static double num(const struct bl_line *l, const struct bl_re_match *m, int g)
 	return v;
 }
 
-/* Whether `l` is a timing line; its figures into *t. */
-static bool read_timing(const struct bl_line *l, struct timing *t)
+/* The first timing in `l` from byte `from` on: its figures into *t, where
+ * it starts and ends into *at, *to. A line holds several when a post was
+ * flattened onto one line. */
+static bool read_timing(const struct bl_line *l, size_t from, struct timing *t, size_t *at,
+			size_t *to)
 {
 	struct bl_re_match m;
-	if (!memmem(l->s, l->len, "Timing ", 7) || !bl_re_match(&timing_re, l->s, l->len, 0, &m))
+	if (from >= l->len || !memmem(l->s + from, l->len - from, "Timing ", 7) ||
+	    !bl_re_match(&timing_re, l->s, l->len, from, &m))
 		return false;
+	*at = m.ov[0];
+	*to = m.ov[1];
 	bool direct = bl_re_gset(&m, 1);
 	/* "cached" or "buffer-cache" (12 bytes), not "buffered disk" or "disk" */
 	bool cached = l->s[m.ov[4]] == 'c' || bl_re_glen(&m, 2) == 12;
@@ -94,6 +102,17 @@ static bool read_device(const struct bl_line *l, char *dev, size_t cap)
 	if (!memchr(l->s, '/', l->len) || !bl_re_match(&device_re, l->s, l->len, 0, &m))
 		return false;
 	snprintf(dev, cap, "%.*s", (int)bl_re_glen(&m, 1), l->s + m.ov[2]);
+	return true;
+}
+
+/* The device named at the end of s[0, n), what stands before a timing on
+ * its line ("/dev/sda: Timing cached reads: ..."), into dev. */
+static bool device_before(const char *s, size_t n, char *dev, size_t cap)
+{
+	struct bl_re_match m;
+	if (!n || !memchr(s, '/', n) || !bl_re_match(&device_end_re, s, n, 0, &m))
+		return false;
+	snprintf(dev, cap, "%.*s", (int)bl_re_glen(&m, 1), s + m.ov[2]);
 	return true;
 }
 
@@ -176,23 +195,52 @@ static void add_timing(struct hd *h, struct bl_run *run, const struct timing *t,
 	h->seen[t->kind] = true;
 }
 
+/* Adds timing t, found at text offset `off`, to the run under way or to
+ * a new one. False when memory ran out. */
+static bool take_timing(struct hd *h, const struct timing *t, size_t off, size_t line_end)
+{
+	struct bl_run *run = h->ri >= 0 ? &h->doc->runs[h->ri] : NULL;
+	if (!run || h->seen[t->kind]) {
+		run = begin_run(h, h->has_device ? h->device_off : off, line_end);
+		if (!run)
+			return false;
+		h->has_device = false;
+	}
+	add_timing(h, run, t, off);
+	run->end_off = line_end;
+	return true;
+}
+
+/* The timings of line `l`, each with the device named just before it on
+ * the line, if any. False when the line holds none. */
+static bool read_line(struct hd *h, const struct bl_line *l)
+{
+	struct timing t;
+	size_t pos = 0, at, to;
+	bool any = false;
+	while (read_timing(l, pos, &t, &at, &to)) {
+		if (device_before(l->s + pos, at - pos, h->device, sizeof h->device)) {
+			h->has_device = true;
+			h->device_off = l->off + pos;
+			h->ri = -1; /* the next timing begins a run */
+		}
+		/* a run begins at its line, or where its timing does on a line
+		 * that holds several */
+		if (!take_timing(h, &t, l->off + (pos ? at : 0), l->next))
+			return any;
+		any = true;
+		pos = to;
+	}
+	return any;
+}
+
 /* Reads the timings from the anchor's line on; the end of the block. */
 static size_t walk(struct hd *h, const struct bl_line *first)
 {
 	struct bl_line l = *first, nx;
 	size_t end = first->next;
 	for (;;) {
-		struct timing t;
-		if (read_timing(&l, &t)) {
-			struct bl_run *run = h->ri >= 0 ? &h->doc->runs[h->ri] : NULL;
-			if (!run || h->seen[t.kind]) {
-				run = begin_run(h, h->has_device ? h->device_off : l.off, l.next);
-				if (!run)
-					break;
-				h->has_device = false;
-			}
-			add_timing(h, run, &t, l.off);
-			run->end_off = l.next;
+		if (read_line(h, &l)) {
 			end = l.next;
 		} else if (read_device(&l, h->device, sizeof h->device)) {
 			h->has_device = true;
@@ -231,7 +279,8 @@ static void device_above(struct hd *h, const struct bl_line *first)
 static enum bl_claim hdparm_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct timing t;
-	if (!read_timing(anchor, &t))
+	size_t at, to;
+	if (!read_timing(anchor, 0, &t, &at, &to))
 		return BL_NOT_MINE;
 	struct hd h = {.sc = sc, .doc = bl_scan_doc(sc), .ri = -1};
 	device_above(&h, anchor);
