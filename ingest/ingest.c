@@ -262,14 +262,20 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		m->text = (char *)m->raw;
 		m->len = m->raw_len;
 		m->text_borrowed = true;
-		bl_ingest_diag_lines(m);
-		return 0;
+		goto done;
 	}
 	if (st.cur.failed)
 		goto oom;
 	bl_tbuf_to_message(&st.cur, m);
 	if (!m->text)
 		return -1;
+done:
+	/* the sites of the final text, when a step changed it: found here,
+	 * not by the first reader, so that they are of the whole text even
+	 * when a reader looks at a part of it (a window's own part, which
+	 * the system reader reads with the length cut short) */
+	if (!m->sites)
+		m->sites = bl_sites_find(m->text, m->len);
 	bl_ingest_diag_lines(m);
 	return 0;
 oom:

@@ -1122,6 +1122,15 @@ const struct bl_sites *bl_message_sites(struct bl_message *msg)
 	return msg->sites;
 }
 
+const struct bl_sites *bl_message_marks(struct bl_message *msg)
+{
+	if (!build())
+		return NULL;
+	if (msg->sites && msg->sites->gen == A.gen && msg->sites->len >= msg->len)
+		return msg->sites;
+	return bl_message_sites(msg);
+}
+
 void bl_anchor_set_portable(bool on)
 {
 	A.portable = on;

@@ -90,6 +90,12 @@ void bl_sites_free(struct bl_sites *st);
 /* The sites of a message's text: the ones ingest found on the same text,
  * else found now and kept with the message. NULL when memory ran out. */
 const struct bl_sites *bl_message_sites(struct bl_message *msg);
+/* Sites whose marks (sys) hold for msg->text[0, msg->len): those kept with
+ * the message when they are of that text or of a longer one that starts
+ * with it (a window's own part is read with msg->len cut short: a mark
+ * depends on its byte and the one before alone), else bl_message_sites().
+ * Marks at msg->len and past it are not the message's. */
+const struct bl_sites *bl_message_marks(struct bl_message *msg);
 
 /* The per-message state of a scan; the compiled patterns are shared. */
 struct bl_anchor_scan;

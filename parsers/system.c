@@ -688,8 +688,11 @@ static size_t next_marks(const struct sys *s, size_t from, uint64_t *bits, size_
 	const struct bl_message *m = s->m;
 	if (!s->sites)
 		return bl_find_marks(m->text, from, m->len, &bl_system_marks, bits, next);
+	/* the sites may be of a longer text than the message's (a window's
+	 * own part): their words past the message's end are not read (a mark
+	 * past the end in its last word is, and ends the search) */
 	const uint64_t *w = s->sites->sys;
-	size_t k = from / 64, n = s->sites->nsys;
+	size_t k = from / 64, n = (m->len + 63) / 64;
 	uint64_t b = k < n ? w[k] & ~(uint64_t)0 << (from % 64) : 0;
 	while (!b && ++k < n)
 		b = w[k];
@@ -758,7 +761,7 @@ static json_t *extract(struct bl_message *msg, bool every_line)
 	if (!msg->len)
 		goto done;
 	if (!every_line)
-		s.sites = bl_message_sites(msg);
+		s.sites = bl_message_marks(msg);
 	struct bl_line l;
 	size_t at = every_line ? 0 : next_candidate(&s, 0);
 	if (at == SIZE_MAX)

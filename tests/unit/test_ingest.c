@@ -579,6 +579,7 @@ static void test_unflatten_tables(void)
 
 struct count {
 	size_t n;
+	size_t with_sites; /* messages handed over with the sites of their text */
 	size_t off[8];
 	char subj[8][32];
 };
@@ -586,6 +587,7 @@ struct count {
 static int collect(struct bl_message *m, void *ctx)
 {
 	struct count *c = ctx;
+	c->with_sites += m->sites && m->sites->len == m->len;
 	if (c->n < 8) {
 		c->off[c->n] = m->raw_offset;
 		snprintf(c->subj[c->n], sizeof c->subj[0], "%s", m->subject ? m->subject : "");
@@ -620,6 +622,7 @@ static void test_mbox(void)
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
 	CHECK(bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
+	CHECK(whole.with_sites == 2 && streamed.with_sites == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
 	CHECK(streamed.off[1] == whole.off[1]);
 	CHECK(strcmp(streamed.subj[0], "one") == 0 && strcmp(streamed.subj[1], "two") == 0);

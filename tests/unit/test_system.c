@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../parsers/anchor.h"
 #include "../../parsers/system.h"
 #include "check.h"
 #include "text.h"
@@ -113,6 +114,36 @@ static int same(const char *t, size_t n)
 	return ok;
 }
 
+/* Both readings of the first `part` bytes of text t, the fast one with
+ * the marks found on the whole text (a window's own part is read so: the
+ * message's length cut short, its sites those of the whole window). */
+static int same_part(const char *t, size_t n, size_t part)
+{
+	struct bl_message m;
+	if (bl_message_from_text(&m, t, n, 0, 1) != 0)
+		return 0;
+	int ok = bl_message_sites(&m) != NULL;
+	m.len = part;
+	json_t *a = bl_system_extract(&m);
+	CHECK(m.sites && m.sites->len == n); /* not found again for the part */
+	memset(m.lc_start, 0, sizeof m.lc_start);
+	memset(m.lc_hi, 0, sizeof m.lc_hi);
+	json_t *b = bl_system_extract_every_line(&m);
+	ok = ok && ((!a && !b) || (a && b && json_equal(a, b)));
+	if (!ok) {
+		char *x = a ? json_dumps(a, JSON_SORT_KEYS) : NULL, *y = b ? json_dumps(b, JSON_SORT_KEYS) : NULL;
+		printf("part %zu of %zu: marks:      %s\nevery line: %s\n", part, n, x ? x : "null",
+		       y ? y : "null");
+		free(x);
+		free(y);
+	}
+	json_decref(a);
+	json_decref(b);
+	m.len = n;
+	bl_message_free(&m);
+	return ok;
+}
+
 /* The object of text t, read the fast way (new reference). */
 static json_t *extract(const char *t)
 {
@@ -162,6 +193,10 @@ static void test_random(void)
 		/* without its last newline, and cut anywhere */
 		CHECK(same(t.s, t.n ? t.n - 1 : 0));
 		CHECK(same(t.s, rnd(&seed) % (t.n + 1)));
+		/* a part of it read with the marks of the whole */
+		CHECK(same_part(t.s, t.n, rnd(&seed) % (t.n + 1)));
+		if (t.n > 64)
+			CHECK(same_part(t.s, t.n, t.n - 1 - rnd(&seed) % 64));
 		free(t.s);
 	}
 }
