@@ -84,17 +84,23 @@ static double rarity(unsigned t)
 	return 2.5;
 }
 
-/* Where the three tokens of needle n tested in the vector pass start:
- * its rarest window. */
+/* The tokens of a needle tested in the vector pass: a window of VT. */
+#define VT 4
+
+static double prose_rate(const struct bl_needle *n, size_t at);
+
+/* Where the VT tokens of needle n tested in the vector pass start: the
+ * window prose has least (prose_rate(); "size" of "sectorsize", not the
+ * "sect" of every "sector"), the first of equals. */
 static size_t trigger_at(const struct bl_needle *n)
 {
-	if (n->ntok <= 3)
+	if (n->ntok <= VT)
 		return 0;
 	size_t best = 0;
-	double bs = -1;
-	for (size_t i = 0; i + 3 <= n->ntok; i++) {
-		double sc = rarity(n->tok[i]) + rarity(n->tok[i + 1]) + rarity(n->tok[i + 2]);
-		if (sc > bs) {
+	double bs = 2;
+	for (size_t i = 0; i + VT <= n->ntok; i++) {
+		double sc = prose_rate(n, i);
+		if (sc < bs) {
 			bs = sc;
 			best = i;
 		}
@@ -298,7 +304,7 @@ int bl_anchor_needles(const char *anchor, struct bl_needle *out, size_t max)
 	}
 }
 
-/* The needle search: each needle contributes its rarest window of three
+/* The needle search: each needle contributes its rarest window of four
  * tokens (a byte or a digit), and one pass over the text tests every
  * window against 32 positions at a time (GCC vector extensions: SSE2 or
  * AVX2 on x86-64, NEON on arm64, plain code elsewhere). Positions that
@@ -326,7 +332,7 @@ static struct {
 	bool portable; /* for tests: the portable pass even where AVX2 is */
 	struct bl_needle needles[MAX_NEEDLES];
 	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
-	struct vtok vt[MAX_NEEDLES][3]; /* and its three tokens */
+	struct vtok vt[MAX_NEEDLES][VT]; /* and its tokens */
 	pcre2_code *branch[MAX_NEEDLES];  /* the anchor branch of each needle */
 	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
 	size_t nneedles;
@@ -338,7 +344,14 @@ static struct {
 	 * of bucket 8h + b takes byte x as its token k */
 	unsigned short bucket[MAX_NEEDLES]; /* the bucket bit of each needle */
 	uint64_t bset[NBUCKETS][MAX_NEEDLES / 64]; /* bit i: needle i is in the bucket */
-	unsigned char nib[2][3][2][16];
+	/* the distinct windows of each bucket (indices in vwin), and each
+	 * window's four bytes as a mask and value over a 32-bit load (a
+	 * digit as 0x30 under 0xF0, any byte under 0) and its needles: a
+	 * find of the vector pass is first looked up by its window */
+	unsigned char bwin[NBUCKETS][MAX_NEEDLES], nbwin[NBUCKETS];
+	uint32_t wmask[MAX_NEEDLES], wval[MAX_NEEDLES];
+	uint64_t wset[MAX_NEEDLES][MAX_NEEDLES / 64];
+	unsigned char nib[2][VT][2][16];
 	/* each needle's first 16 tokens as masks and bytes over two words
 	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
 	 * to turn most finds down in two compares before verify() */
@@ -443,12 +456,27 @@ static void taken(unsigned lo, unsigned hi, double *digits, double *other)
 			w[x & 15][x >> 4] = prose_weight(x);
 		ready = true;
 	}
+	/* the same sets come up again and again while the buckets are
+	 * placed: their shares are kept, by the last pair of sets per slot */
+	static struct {
+		uint32_t key;
+		double digits, other;
+	} memo[1024];
+	uint32_t key = lo << 16 | hi, slot = (key * 2654435761u) >> 22;
+	if (key && memo[slot].key == key) {
+		*digits = memo[slot].digits;
+		*other = memo[slot].other;
+		return;
+	}
 	*digits = *other = 0;
 	for (unsigned l = lo; l; l &= l - 1)
 		for (unsigned h = hi; h; h &= h - 1) {
 			unsigned x = (unsigned)__builtin_ctz(h) << 4 | (unsigned)__builtin_ctz(l);
 			*(x >= '0' && x <= '9' ? digits : other) += w[x & 15][x >> 4];
 		}
+	memo[slot].key = key;
+	memo[slot].digits = *digits;
+	memo[slot].other = *other;
 }
 
 /* The bytes token v takes, as nibble sets: lo[] and hi[] bits 0..15. */
@@ -468,20 +496,37 @@ static void tok_nibbles(const struct vtok *v, unsigned *lo, unsigned *hi)
  * a digit and a byte of another kind follow each other half as often (a
  * mail archive's prose), so that windows of digits ("512", "102", "\d+\d")
  * do not share a bucket, where they would take every number. */
-static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
+static double bucket_rate(const unsigned lo[VT], const unsigned hi[VT])
 {
 	static const double follow[2][2] = {{1.0, 0.56}, {0.56, 14.0}}; /* [digit before][digit] */
-	double share[3][2], r = 0;
-	for (int k = 0; k < 3; k++)
+	double share[VT][2], r = 0;
+	for (int k = 0; k < VT; k++)
 		taken(lo[k], hi[k], &share[k][1], &share[k][0]);
-	for (unsigned c = 0; c < 8; c++) {
+	for (unsigned c = 0; c < 1u << VT; c++) {
 		/* bit k of c: token k is a digit */
 		double x = share[0][c & 1];
-		for (int k = 1; k < 3; k++)
+		for (int k = 1; k < VT; k++)
 			x *= share[k][c >> k & 1] * follow[c >> (k - 1) & 1][c >> k & 1];
 		r += x;
 	}
 	return r;
+}
+
+/* The share of prose positions where needle n's window of VT tokens
+ * from `at` is found. */
+static double prose_rate(const struct bl_needle *n, size_t at)
+{
+	unsigned lo[VT], hi[VT];
+	for (size_t k = 0; k < VT; k++) {
+		unsigned t = at + k < n->ntok ? n->tok[at + k] : 256;
+		struct vtok v = {0, 255}; /* past the needle: any byte */
+		if (t == BL_NEEDLE_DIGIT)
+			v = (struct vtok){'0', 9};
+		else if (t < 256)
+			v = (struct vtok){(unsigned char)t, 0};
+		tok_nibbles(&v, &lo[k], &hi[k]);
+	}
+	return bucket_rate(lo, hi);
 }
 
 /* Puts each distinct window in one of NBUCKETS buckets and fills the
@@ -492,13 +537,13 @@ static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
  * prose (prose_weight); then each is moved while a move lowers the total. */
 static void buckets(void)
 {
-	unsigned lo[NBUCKETS][3], hi[NBUCKETS][3];
+	unsigned lo[NBUCKETS][VT], hi[NBUCKETS][VT];
 	size_t nv = A.nvwin;
-	unsigned wl[MAX_NEEDLES][3], wh[MAX_NEEDLES][3];
+	unsigned wl[MAX_NEEDLES][VT], wh[MAX_NEEDLES][VT];
 	double own[MAX_NEEDLES];
 	size_t order[MAX_NEEDLES], wb[MAX_NEEDLES];
 	for (size_t u = 0; u < nv; u++) {
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < VT; k++)
 			tok_nibbles(&A.vt[A.vwin[u]][k], &wl[u][k], &wh[u][k]);
 		own[u] = bucket_rate(wl[u], wh[u]);
 		order[u] = u;
@@ -519,15 +564,15 @@ static void buckets(void)
 			memset(hi, 0, sizeof hi);
 			for (size_t v = 0; v < nv; v++)
 				if (v != u && wb[v] < NBUCKETS)
-					for (int k = 0; k < 3; k++) {
+					for (int k = 0; k < VT; k++) {
 						lo[wb[v]][k] |= wl[v][k];
 						hi[wb[v]][k] |= wh[v][k];
 					}
 			double best = 1e300;
 			size_t bb = 0;
 			for (size_t b = 0; b < NBUCKETS; b++) {
-				unsigned nl[3], nh[3];
-				for (int k = 0; k < 3; k++) {
+				unsigned nl[VT], nh[VT];
+				for (int k = 0; k < VT; k++) {
 					nl[k] = lo[b][k] | wl[u][k];
 					nh[k] = hi[b][k] | wh[u][k];
 				}
@@ -547,21 +592,36 @@ static void buckets(void)
 	memset(lo, 0, sizeof lo);
 	memset(hi, 0, sizeof hi);
 	for (size_t u = 0; u < nv; u++)
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < VT; k++) {
 			lo[wb[u]][k] |= wl[u][k];
 			hi[wb[u]][k] |= wh[u][k];
 		}
 	memset(A.bset, 0, sizeof A.bset);
+	memset(A.wset, 0, sizeof A.wset);
+	memset(A.nbwin, 0, sizeof A.nbwin);
+	for (size_t u = 0; u < nv; u++) {
+		A.bwin[wb[u]][A.nbwin[wb[u]]++] = (unsigned char)u;
+		uint32_t mask = 0, val = 0;
+		for (int k = 0; k < VT; k++) {
+			const struct vtok *v = &A.vt[A.vwin[u]][k];
+			unsigned char km = v->span == 0 ? 0xFF : v->span == 9 ? 0xF0 : 0;
+			mask |= (uint32_t)km << (8 * k);
+			val |= (uint32_t)(v->lo & km) << (8 * k);
+		}
+		A.wmask[u] = mask;
+		A.wval[u] = val;
+	}
 	for (size_t i = 0; i < A.nneedles; i++)
 		for (size_t u = 0; u < nv; u++)
 			if (memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) == 0) {
 				A.bucket[i] = (unsigned short)(1u << wb[u]);
 				A.bset[wb[u]][i / 64] |= (uint64_t)1 << (i % 64);
+				A.wset[u][i / 64] |= (uint64_t)1 << (i % 64);
 				break;
 			}
 	memset(A.nib, 0, sizeof A.nib);
 	for (unsigned b = 0; b < NBUCKETS; b++)
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < VT; k++)
 			for (unsigned x = 0; x < 16; x++) {
 				if (lo[b][k] & (1u << x))
 					A.nib[b / 8][k][0][x] |= (unsigned char)(1u << (b % 8));
@@ -776,7 +836,7 @@ static bool build(void)
 			lead_bytes(i, branch, nd->branch_len);
 		}
 		A.trig[i] = trigger_at(&A.needles[i]);
-		for (size_t t = 0; t < 3; t++) {
+		for (size_t t = 0; t < VT; t++) {
 			size_t at = A.trig[i] + t;
 			struct vtok *v = &A.vt[i][t];
 			if (at >= A.needles[i].ntok)
@@ -911,11 +971,22 @@ static inline void finds_at(const unsigned char *t, size_t len, size_t q, unsign
 			    struct bl_sites *st)
 {
 	size_t p;
+	/* the buckets take the products of their windows' bytes: the
+	 * windows that are at q itself, first */
+	uint32_t x;
+	memcpy(&x, t + q, sizeof x); /* within the text and the zero bytes after it */
+	uint64_t sets[MAX_NEEDLES / 64] = {0};
+	for (unsigned g = got; g; g &= g - 1) {
+		unsigned b = (unsigned)__builtin_ctz(g);
+		for (unsigned k = 0; k < A.nbwin[b]; k++) {
+			unsigned u = A.bwin[b][k];
+			if ((x & A.wmask[u]) == A.wval[u])
+				for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
+					sets[w] |= A.wset[u][w];
+		}
+	}
 	for (size_t w = 0; w < MAX_NEEDLES / 64; w++) {
-		uint64_t set = 0;
-		for (unsigned g = got; g; g &= g - 1)
-			set |= A.bset[__builtin_ctz(g)][w];
-		for (; set; set &= set - 1) {
+		for (uint64_t set = sets[w]; set; set &= set - 1) {
 			size_t i = 64 * w + (size_t)__builtin_ctzll(set);
 			if (found(t, len, q, i, 0, &p))
 				record(st, q, i, p);
@@ -924,98 +995,139 @@ static inline void finds_at(const unsigned char *t, size_t len, size_t q, unsign
 }
 
 /* The lines of the text from *ls on (a line start), up to position end,
- * given the newlines in [q, q + 32) (bit j: text[q + j]): whether one is
+ * given the newlines in [q, q + 64) (bit j: text[q + j]): whether one is
  * BL_UNFLATTEN_MIN bytes long or longer; *ls moves to the last line
  * start. */
-static inline bool long_line_in(size_t q, uint32_t nl, size_t end, size_t *ls)
+static inline bool long_line_in(size_t q, uint64_t nl, size_t end, size_t *ls)
 {
 	if (!nl)
 		return end - *ls >= BL_UNFLATTEN_MIN;
-	size_t first = q + (size_t)__builtin_ctz(nl);
+	size_t first = q + (size_t)__builtin_ctzll(nl);
 	bool longer = first - *ls >= BL_UNFLATTEN_MIN;
-	*ls = q + 32 - (size_t)__builtin_clz(nl);
+	*ls = q + 64 - (size_t)__builtin_clzll(nl);
 	return longer;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BL_HAVE_NIBBLE_PASS 1
 /* The AVX2 pass: each byte's two nibbles look up, in one shuffle each,
- * the buckets whose windows take it at token 0, 1 and 2; a position is a
- * find when some bucket takes all three (32 positions in a few
+ * the buckets whose windows take it at token 0, 1, 2 and 3; a position is
+ * a find when some bucket takes all four (32 positions in a few
  * instructions, whatever the number of needles). Only the needles of the
  * buckets found are then checked, in the order of their index. The
  * system reader's marks are looked up from the same nibbles, and the
- * newlines tell the lengths of the lines. */
-__attribute__((target("avx2"))) static void sites_avx2(const unsigned char *t, size_t len,
-						       struct bl_sites *st)
+ * newlines tell the lengths of the lines. 64 positions a step, two
+ * halves of 32: a step's marks are one word of sites->sys. */
+struct nibble_tabs {
+	__m256i tab[2][VT][2]; /* A.nib, in both lanes */
+	__m256i mlo, mhi;     /* the marks' nibble tables */
+	__m256i anywhere, at_start;
+};
+
+/* What the 32 positions from p hold: the buckets found at each (*acc0,
+ * *acc1, one byte a position), and as bits (bit j: position p + j):
+ * those with a find, the marks of the groups that count anywhere (*any)
+ * and of those that count at a line start (*line), the newlines (*nl).
+ * Reads p[0, 35). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+half_step(const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, __m256i *acc1,
+	  uint32_t *any, uint32_t *line, uint32_t *nl)
 {
-	__m256i tab[2][3][2];
-	for (int g = 0; g < 2; g++)
-		for (int k = 0; k < 3; k++)
-			for (int h = 0; h < 2; h++)
-				tab[g][k][h] = _mm256_broadcastsi128_si256(
-					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
-	const struct bl_marks *mk = &bl_system_marks;
-	const __m256i mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
-	const __m256i mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
-	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
-	const __m256i at_start = _mm256_set1_epi8((char)mk->line);
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-	const __m256i nlv = _mm256_set1_epi8('\n');
-	uint32_t after_nl = 0; /* text[q - 1] is a newline (offset 0 is no line start) */
-	size_t ls = 0;         /* where the line being read starts */
-	/* to the end of the text: the last step reads into the zero bytes
-	 * after it (BL_TEXT_PAD), and the positions past the end are masked
-	 * out */
-	for (size_t q = 0; q < len; q += 32) {
-		uint32_t in = len - q < 32 ? ((uint32_t)1 << (len - q)) - 1 : ~(uint32_t)0;
-		/* token k of every window at the 32 positions: the bytes from
-		 * q + k, each looked up by its nibbles (written out: a loop
-		 * over k cost a tenth of the pass in its own counting) */
+	/* token k of every window at the 32 positions: the bytes from
+	 * p + k, each looked up by its nibbles */
 #define NIBBLES(k, v, vl, vh)                                                                    \
-	__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + (k)));                          \
+	__m256i v = _mm256_loadu_si256((const __m256i *)(p + (k)));                              \
 	__m256i vl = _mm256_and_si256(v, low);                                                   \
 	__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low)
 #define TAKES(g, k, vl, vh)                                                                      \
-	_mm256_and_si256(_mm256_shuffle_epi8(tab[g][k][0], vl), _mm256_shuffle_epi8(tab[g][k][1], vh))
-		NIBBLES(0, v0, vl0, vh0);
-		__m256i acc0 = TAKES(0, 0, vl0, vh0), acc1 = TAKES(1, 0, vl0, vh0);
-		NIBBLES(1, v1, vl1, vh1);
-		acc0 = _mm256_and_si256(acc0, TAKES(0, 1, vl1, vh1));
-		acc1 = _mm256_and_si256(acc1, TAKES(1, 1, vl1, vh1));
-		NIBBLES(2, v2, vl2, vh2);
-		acc0 = _mm256_and_si256(acc0, TAKES(0, 2, vl2, vh2));
-		acc1 = _mm256_and_si256(acc1, TAKES(1, 2, vl2, vh2));
-		(void)v1;
-		(void)v2;
+	_mm256_and_si256(_mm256_shuffle_epi8(tb->tab[g][k][0], vl),                              \
+			 _mm256_shuffle_epi8(tb->tab[g][k][1], vh))
+	NIBBLES(0, v0, vl0, vh0);
+	__m256i a0 = TAKES(0, 0, vl0, vh0), a1 = TAKES(1, 0, vl0, vh0);
+	NIBBLES(1, v1, vl1, vh1);
+	a0 = _mm256_and_si256(a0, TAKES(0, 1, vl1, vh1));
+	a1 = _mm256_and_si256(a1, TAKES(1, 1, vl1, vh1));
+	NIBBLES(2, v2, vl2, vh2);
+	a0 = _mm256_and_si256(a0, TAKES(0, 2, vl2, vh2));
+	a1 = _mm256_and_si256(a1, TAKES(1, 2, vl2, vh2));
+	NIBBLES(3, v3, vl3, vh3);
+	a0 = _mm256_and_si256(a0, TAKES(0, 3, vl3, vh3));
+	a1 = _mm256_and_si256(a1, TAKES(1, 3, vl3, vh3));
+	(void)v1;
+	(void)v2;
+	(void)v3;
 #undef TAKES
 #undef NIBBLES
-		/* the marks: of a group that counts anywhere, or of one that
-		 * counts at a line start right after a newline */
-		__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(mlo, vl0), _mm256_shuffle_epi8(mhi, vh0));
-		uint32_t any = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_and_si256(m, anywhere), zero));
-		uint32_t line = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_and_si256(m, at_start), zero));
-		uint32_t nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, nlv)) & in;
-		uint32_t marks = (any | (line & (nl << 1 | after_nl))) & in;
-		after_nl = nl >> 31;
-		if (marks)
-			st->sys[q / 64] |= (uint64_t)marks << (q % 64);
-		if (!st->long_line)
-			st->long_line = long_line_in(q, nl, q + 32 < len ? q + 32 : len, &ls);
-		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
-					_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero)) &
-				in;
-		if (!bits)
-			continue;
-		unsigned char got0[32], got1[32];
-		_mm256_storeu_si256((__m256i *)got0, acc0);
-		_mm256_storeu_si256((__m256i *)got1, acc1);
-		for (; bits; bits &= bits - 1) {
-			unsigned j = (unsigned)__builtin_ctz(bits);
-			finds_at(t, len, q + j, got0[j] | (unsigned)got1[j] << 8, st);
-		}
+	__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(tb->mlo, vl0), _mm256_shuffle_epi8(tb->mhi, vh0));
+	*any = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->anywhere), zero));
+	*line = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->at_start), zero));
+	*nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8('\n')));
+	*acc0 = a0;
+	*acc1 = a1;
+	return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(a0, a1), zero));
+}
+
+/* The 64 positions from q, read at p (t + q, or a copy of the text's
+ * last bytes followed by zero bytes), of which those in `in` are the
+ * text's. *after_nl: text[q - 1] is a newline; *ls: where the line being
+ * read starts. */
+__attribute__((target("avx2"), always_inline)) static inline void
+step64(const unsigned char *t, size_t len, const unsigned char *p, size_t q, uint64_t in,
+       const struct nibble_tabs *tb, uint64_t *after_nl, size_t *ls, struct bl_sites *st)
+{
+	__m256i acc[2][2];
+	uint32_t any0, any1, line0, line1, nl0, nl1;
+	uint64_t bits = half_step(p, tb, &acc[0][0], &acc[0][1], &any0, &line0, &nl0);
+	bits |= (uint64_t)half_step(p + 32, tb, &acc[1][0], &acc[1][1], &any1, &line1, &nl1) << 32;
+	uint64_t nl = (nl0 | (uint64_t)nl1 << 32) & in;
+	uint64_t any = any0 | (uint64_t)any1 << 32, line = line0 | (uint64_t)line1 << 32;
+	/* the marks: of a group that counts anywhere, or of one that
+	 * counts at a line start right after a newline */
+	st->sys[q / 64] = (any | (line & (nl << 1 | *after_nl))) & in;
+	*after_nl = nl >> 63;
+	if (!st->long_line)
+		st->long_line = long_line_in(q, nl, q + 64 < len ? q + 64 : len, ls);
+	bits &= in;
+	if (!bits)
+		return;
+	unsigned char got[2][2][32];
+	_mm256_storeu_si256((__m256i *)got[0][0], acc[0][0]);
+	_mm256_storeu_si256((__m256i *)got[0][1], acc[0][1]);
+	_mm256_storeu_si256((__m256i *)got[1][0], acc[1][0]);
+	_mm256_storeu_si256((__m256i *)got[1][1], acc[1][1]);
+	for (; bits; bits &= bits - 1) {
+		unsigned j = (unsigned)__builtin_ctzll(bits);
+		finds_at(t, len, q + j, got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8,
+			 st);
+	}
+}
+
+__attribute__((target("avx2"))) static void sites_avx2(const unsigned char *t, size_t len,
+						       struct bl_sites *st)
+{
+	struct nibble_tabs tb;
+	for (int g = 0; g < 2; g++)
+		for (int k = 0; k < VT; k++)
+			for (int h = 0; h < 2; h++)
+				tb.tab[g][k][h] = _mm256_broadcastsi128_si256(
+					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
+	const struct bl_marks *mk = &bl_system_marks;
+	tb.mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	tb.mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	tb.anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	tb.at_start = _mm256_set1_epi8((char)mk->line);
+	uint64_t after_nl = 0; /* offset 0 is no line start */
+	size_t ls = 0, q = 0;
+	/* a step reads 67 bytes: in place while they are the text's or
+	 * the zero bytes after it (BL_TEXT_PAD) */
+	for (; len - q >= 64; q += 64)
+		step64(t, len, t + q, q, ~(uint64_t)0, &tb, &after_nl, &ls, st);
+	if (q < len) {
+		/* the last bytes, then zero bytes as after the text */
+		unsigned char last[64 + 64] = {0};
+		memcpy(last, t + q, len - q);
+		step64(t, len, last, q, ((uint64_t)1 << (len - q)) - 1, &tb, &after_nl, &ls, st);
 	}
 }
 #endif
@@ -1026,16 +1138,15 @@ static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 {
 	size_t q = 0, p;
 	const size_t W = sizeof(vbytes);
-	for (; q + W + 2 <= len; q += W) {
-		vbytes w[3], any = {0};
-		memcpy(&w[0], t + q, W);
-		memcpy(&w[1], t + q + 1, W);
-		memcpy(&w[2], t + q + 2, W);
+	for (; q + W + VT - 1 <= len; q += W) {
+		vbytes w[VT], any = {0};
+		for (size_t k = 0; k < VT; k++)
+			memcpy(&w[k], t + q + k, W);
 		for (size_t u = 0; u < A.nvwin; u++) {
 			size_t i = A.vwin[u];
 			vbytes m0 = (vbytes)((vbytes)(w[0] - A.vt[i][0].lo) <= A.vt[i][0].span);
-			m0 &= (vbytes)((vbytes)(w[1] - A.vt[i][1].lo) <= A.vt[i][1].span);
-			m0 &= (vbytes)((vbytes)(w[2] - A.vt[i][2].lo) <= A.vt[i][2].span);
+			for (size_t k = 1; k < VT; k++)
+				m0 &= (vbytes)((vbytes)(w[k] - A.vt[i][k].lo) <= A.vt[i][k].span);
 			any |= m0;
 		}
 		uint64_t lanes[sizeof(vbytes) / 8], or = 0;

@@ -5,8 +5,8 @@
  * mostly prose. So each anchor is first reduced to needles: for every
  * top-level branch, the most selective run of bytes that any match must
  * contain ("bytes transferred in ", "\d+\d" for "64+0 records in", ", \d"
- * for GNU dd's summary). The scan looks for the needles' three-byte
- * windows 32 positions at a time (AVX2 nibble tables of 16 buckets, or a
+ * for GNU dd's summary). The scan looks for the needles' four-token
+ * windows 64 positions a step (AVX2 nibble tables of 16 buckets, or a
  * portable vector pass), verifies a find against its needle, and runs the
  * JIT-compiled alternation only on the lines that hold one.
  * A parser whose anchor yields no needle (an inline option, an escape the

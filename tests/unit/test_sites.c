@@ -1,6 +1,6 @@
 /* test_sites.c - the one pass over a text (bl_sites_find, parsers/anchor.h):
  * the unflattener's literals, the system reader's marks and the long-line
- * flag it gives on small texts, at the edges of its 32-byte steps, with
+ * flag it gives on small texts, at the edges of its 32- and 64-byte steps, with
  * CRLF line ends, quoted "> " lines and a flattened post; the same from
  * the AVX2 pass and the portable one, and the marks bl_find_marks() finds. */
 #include <stdint.h>
@@ -143,7 +143,7 @@ static void literals(void)
 	bl_sites_free(st);
 }
 
-/* A literal and marks across the edges of the pass's 32-byte steps. */
+/* A literal and marks across the edges of the passes' steps. */
 static void edges(void)
 {
 	char s[200];
@@ -176,6 +176,29 @@ static void edges(void)
 	bl_sites_free(st);
 	for (size_t n = 0; n <= sizeof s; n++)
 		CHECK(passes_agree(s, n));
+
+	/* across the AVX2 pass's 64-byte steps: a literal over the edge at
+	 * 64, a line start right after it at 128, the last byte of a step
+	 * and the first of the next one marks, a line of BL_UNFLATTEN_MIN
+	 * bytes that ends in the third step */
+	char l[400];
+	memset(l, 'a', sizeof l);
+	memcpy(l + 58, "bytes/sec)", 10);
+	l[127] = '\n';
+	memcpy(l + 128, "FreeBSD", 7);
+	l[191] = ':';
+	l[192] = '=';
+	st = sites_of(l, sizeof l);
+	CHECK(starts_are(st, "bytes/sec)", (size_t[]){58}, 1));
+	CHECK(st && mark_at(st, 128) && mark_at(st, 191) && mark_at(st, 192) && !mark_at(st, 127));
+	CHECK(st && st->long_line); /* 272 bytes from 128 on */
+	bl_sites_free(st);
+	l[128 + BL_UNFLATTEN_MIN - 1] = '\n';
+	st = sites_of(l, 128 + BL_UNFLATTEN_MIN); /* lines of 127 and 249 bytes */
+	CHECK(st && !st->long_line);
+	bl_sites_free(st);
+	for (size_t n = 0; n <= sizeof l; n++)
+		CHECK(passes_agree(l, n));
 }
 
 static void line_ends(void)
