@@ -735,8 +735,10 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 	return found;
 }
 
-bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		  const struct bl_sites *sites)
+/* bl_unflatten(), handing the breaks it made (ascending, each once) to
+ * *made when the text changed. */
+static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		      const struct bl_sites *sites, struct bl_breaks *made)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
@@ -796,7 +798,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		free(b.v);
 		return false;
 	}
-	size_t from = 0;
+	size_t from = 0, kept = 0;
 	for (size_t k = 0; k < b.n; k++) {
 		size_t at = b.v[k];
 		if (at < from)
@@ -804,10 +806,31 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		bl_tbuf_copy(out, in, from, at - from);
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
 		from = at + 1;
+		b.v[kept++] = at;
 	}
 	bl_tbuf_copy(out, in, from, n - from);
-	free(b.v);
+	b.n = kept;
+	if (made)
+		*made = b;
+	else
+		free(b.v);
 	return true;
+}
+
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  const struct bl_sites *sites)
+{
+	return unflatten(m, in, out, sites, NULL);
+}
+
+bool bl_unflatten_breaks(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+			 const struct bl_sites *sites, size_t **at, size_t *n)
+{
+	struct bl_breaks made = {NULL, 0, 0};
+	bool changed = unflatten(m, in, out, sites, &made);
+	*at = made.v;
+	*n = made.n;
+	return changed;
 }
 
 /* ------------------------------------------------- headers of a flat mail */

@@ -1222,6 +1222,192 @@ struct bl_sites *bl_sites_find(const char *text, size_t len)
 	return st;
 }
 
+/* The needles whose first token takes byte x, for bl_sites_update(). */
+static uint64_t first_tok[256][MAX_NEEDLES / 64];
+static unsigned first_gen = ~0u;
+static size_t max_ntok;
+
+static void first_tokens(void)
+{
+	if (first_gen == A.gen)
+		return;
+	memset(first_tok, 0, sizeof first_tok);
+	max_ntok = 0;
+	for (size_t i = 0; i < A.nneedles; i++) {
+		const struct bl_needle *nd = &A.needles[i];
+		if (nd->ntok > max_ntok)
+			max_ntok = nd->ntok;
+		for (unsigned x = 0; x < 256; x++)
+			if (nd->tok[0] == x || (nd->tok[0] == BL_NEEDLE_DIGIT && x >= '0' && x <= '9'))
+				first_tok[x][i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	first_gen = A.gen;
+}
+
+/* Entry k of st's needle finds, by needle start and then the order of the
+ * pass (position tested, needle). */
+static bool find_before(size_t qa, unsigned ia, size_t qb, unsigned ib)
+{
+	return qa < qb || (qa == qb && ia < ib);
+}
+
+bool bl_sites_update(struct bl_sites *st, const char *text, size_t len, const size_t *at, size_t n)
+{
+	if (!build() || st->gen != A.gen || st->len != len)
+		return false;
+	if (!n)
+		return true;
+	first_tokens();
+	const unsigned char *t = (const unsigned char *)text;
+	/* the starts of the finds that may read a changed byte b: the
+	 * needle's bytes hold it, or its then-check reads up to it over
+	 * blanks and at most THEN_MAX other bytes (a newline taken for a
+	 * blank, since other changed bytes were blanks before) */
+	size_t words = (len + 63) / 64;
+	uint64_t *dirty = calloc(words ? words : 1, sizeof *dirty);
+	size_t *nq = NULL;
+	unsigned char *ni = NULL;
+	size_t nn = 0, ncap = 0;
+	bool ok = dirty != NULL;
+	for (size_t k = 0; ok && k < n; k++) {
+		size_t b = at[k], z = b, other = 0;
+		while (z > 0 && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
+			if (t[z - 1] != ' ' && t[z - 1] != '\t' && t[z - 1] != '\n')
+				other++;
+			z--;
+		}
+		size_t lo = z > max_ntok ? z - max_ntok : 0;
+		for (size_t p = lo; p <= b; p++) {
+			if (dirty[p / 64] >> (p % 64) & 1)
+				continue;
+			dirty[p / 64] |= (uint64_t)1 << (p % 64);
+			/* the needles that start at p in the new text */
+			for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
+				for (uint64_t set = first_tok[t[p]][w]; set; set &= set - 1) {
+					size_t i = 64 * w + (size_t)__builtin_ctzll(set), pp;
+					if (!found(t, len, p + A.trig[i], i, 0, &pp))
+						continue;
+					if (A.needles[i].parser == SIZE_MAX) {
+						/* a literal's starts: put in below */
+						continue;
+					}
+					if (nn == ncap) {
+						size_t c = ncap ? 2 * ncap : 64;
+						size_t *q2 = realloc(nq, c * sizeof *q2);
+						if (q2)
+							nq = q2;
+						unsigned char *i2 = q2 ? realloc(ni, c) : NULL;
+						if (!i2) {
+							ok = false;
+							break;
+						}
+						ni = i2;
+						ncap = c;
+					}
+					nq[nn] = p + A.trig[i];
+					ni[nn++] = (unsigned char)i;
+				}
+		}
+	}
+	if (ok) {
+		/* the needle finds: the old ones whose start is not dirty,
+		 * merged with the new ones, in the pass's order */
+		for (size_t a = 1; a < nn; a++)
+			for (size_t c = a; c > 0 && find_before(nq[c], ni[c], nq[c - 1], ni[c - 1]); c--) {
+				size_t tq = nq[c];
+				unsigned char ti = ni[c];
+				nq[c] = nq[c - 1];
+				ni[c] = ni[c - 1];
+				nq[c - 1] = tq;
+				ni[c - 1] = ti;
+			}
+		size_t kept = 0;
+		for (size_t k = 0; k < st->n; k++) {
+			size_t p = st->q[k] - A.trig[st->needle[k]];
+			if (!(dirty[p / 64] >> (p % 64) & 1)) {
+				st->q[kept] = st->q[k];
+				st->needle[kept++] = st->needle[k];
+			}
+		}
+		size_t total = kept + nn;
+		size_t *mq = malloc((total ? total : 1) * sizeof *mq);
+		unsigned char *mi = malloc(total ? total : 1);
+		ok = mq && mi;
+		if (ok) {
+			size_t x = 0, y = 0, o = 0;
+			while (x < kept || y < nn)
+				if (y == nn || (x < kept && find_before(st->q[x], st->needle[x], nq[y], ni[y]))) {
+					mq[o] = st->q[x];
+					mi[o++] = st->needle[x++];
+				} else {
+					mq[o] = nq[y];
+					mi[o++] = ni[y++];
+				}
+			free(st->q);
+			free(st->needle);
+			st->q = mq;
+			st->needle = mi;
+			st->n = st->cap = total;
+		} else {
+			free(mq);
+			free(mi);
+		}
+	}
+	/* the literals' starts: the old ones outside the dirty starts, and
+	 * the new ones in them, ascending */
+	for (size_t i = 0; ok && i < A.nneedles; i++) {
+		if (A.needles[i].parser != SIZE_MAX)
+			continue;
+		struct bl_site_list *l = &st->tool[A.tool[i]];
+		struct bl_site_list nl = {NULL, 0, 0};
+		size_t x = 0;
+		for (size_t w = 0; ok && w < words; w++)
+			for (uint64_t d = dirty[w]; ok && d; d &= d - 1) {
+				size_t p = 64 * w + (size_t)__builtin_ctzll(d), pp;
+				for (; ok && x < l->n && l->v[x] < p; x++)
+					if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+						ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+						     ((nl.v[nl.n++] = l->v[x]), true);
+				if (ok && (first_tok[t[p]][i / 64] >> (i % 64) & 1) &&
+				    found(t, len, p + A.trig[i], i, 0, &pp))
+					ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+					     ((nl.v[nl.n++] = p), true);
+			}
+		for (; ok && x < l->n; x++)
+			if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+				ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+				     ((nl.v[nl.n++] = l->v[x]), true);
+		if (ok) {
+			free(l->v);
+			*l = nl;
+		} else {
+			free(nl.v);
+		}
+	}
+	/* the marks of the changed bytes and of the bytes after them */
+	const struct bl_marks *mk = &bl_system_marks;
+	for (size_t k = 0; ok && k < n; k++)
+		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
+			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
+			bool mark = (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
+			if (mark)
+				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
+			else
+				st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));
+		}
+	/* the lines are shorter than they were: looked at again */
+	st->long_line = false;
+	for (size_t ls = 0; ok && !st->long_line && len - ls >= BL_UNFLATTEN_MIN;) {
+		const char *nl = memrchr(text + ls, '\n', BL_UNFLATTEN_MIN);
+		st->long_line = !nl;
+		ls = nl ? (size_t)(nl - text) + 1 : ls;
+	}
+	free(dirty);
+	free(nq);
+	free(ni);
+	return ok;
+}
+
 const struct bl_sites *bl_message_sites(struct bl_message *msg)
 {
 	if (!build())

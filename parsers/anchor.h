@@ -87,6 +87,13 @@ struct bl_sites {
  * vector loads read past the end). NULL when memory ran out. */
 struct bl_sites *bl_sites_find(const char *text, size_t len);
 void bl_sites_free(struct bl_sites *st);
+/* The sites st of a text, made those of text[0, len) (followed by
+ * BL_TEXT_PAD zero bytes), which is that text with the blanks at
+ * at[0, n) (ascending) turned into newlines, as the unflattener does:
+ * only the finds and marks that read those bytes are looked at again.
+ * The same as bl_sites_find(text, len). False when memory ran out (st is
+ * then to be freed). */
+bool bl_sites_update(struct bl_sites *st, const char *text, size_t len, const size_t *at, size_t n);
 /* The sites of a message's text: the ones ingest found on the same text,
  * else found now and kept with the message. NULL when memory ran out. */
 const struct bl_sites *bl_message_sites(struct bl_message *msg);

@@ -119,6 +119,94 @@ static bool passes_agree(const char *s, size_t n)
 	return ok;
 }
 
+/* Whether sites a and b are the same. */
+static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
+{
+	bool ok = a && b && a->n == b->n && a->long_line == b->long_line && a->nsys == b->nsys &&
+		  a->len == b->len &&
+		  (!a->n || (memcmp(a->q, b->q, a->n * sizeof *a->q) == 0 &&
+			     memcmp(a->needle, b->needle, a->n) == 0)) &&
+		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
+	for (size_t g = 0; ok && g < BL_TOOL_MAX; g++)
+		ok = a->tool[g].n == b->tool[g].n &&
+		     (!a->tool[g].n || memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) == 0);
+	return ok;
+}
+
+/* The sites of s updated for the blanks at at[0, n) turned into newlines
+ * are those found on the text so changed. */
+static bool update_agrees(const char *s, size_t len, const size_t *at, size_t n)
+{
+	char *p = calloc(len + BL_TEXT_PAD, 1);
+	if (!p)
+		return false;
+	memcpy(p, s, len);
+	struct bl_sites *st = bl_sites_find(p, len);
+	for (size_t k = 0; k < n; k++)
+		p[at[k]] = '\n';
+	bool ok = st && bl_sites_update(st, p, len, at, n);
+	struct bl_sites *fresh = bl_sites_find(p, len);
+	ok = ok && same_sites(st, fresh);
+	bl_sites_free(st);
+	bl_sites_free(fresh);
+	free(p);
+	return ok;
+}
+
+static unsigned rnd(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/* Flattened tool output and prose with some of their blanks made line
+ * breaks, as the unflattener does: the finds next to a break (a needle
+ * that takes a blank, a then-check over a run of blanks, a line start
+ * mark after it) come and go. */
+static void updates(void)
+{
+	static const char *const pieces[] = {
+		"200+0 records in", "200+0 records out", "209715200 bytes transferred in 6.15 secs (34053769 bytes/sec)",
+		"real", "real    0m1.5s", "0m18.40s real     0m00.00s user", "user\t0m0.1s", "sys 0.5", "  ",
+		"   \t ", "ada0  512  500107862016", "# dd if=/dev/zero of=x", "FreeBSD 8.0-RELEASE #0:",
+		"NAME STATE READ WRITE CKSUM", "pool  alloc  free  read  write", "capacity     operations    bandwidth",
+		"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s", "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w",
+		"Seek times:", "Full stroke:\t  250 iter in   5.759155 sec =   23.037 msec", "vm.kmem_size=768M",
+		"-Sequential Output", "1.96,1.96,host,1,1,2G", "some words of prose,", "really", "x",
+	};
+	unsigned seed = 7;
+	for (int round = 0; round < 300; round++) {
+		char s[1200];
+		size_t len = 0;
+		while (len < 900) {
+			const char *p = pieces[rnd(&seed) % (sizeof pieces / sizeof *pieces)];
+			size_t pl = strlen(p);
+			memcpy(s + len, p, pl);
+			len += pl;
+			s[len++] = rnd(&seed) % 7 ? ' ' : rnd(&seed) % 2 ? '\t' : '\n';
+		}
+		size_t at[200], n = 0;
+		for (size_t i = 0; i < len && n < 200; i++)
+			if ((s[i] == ' ' || s[i] == '\t') && rnd(&seed) % 5 == 0)
+				at[n++] = i;
+		CHECK(update_agrees(s, len, at, n));
+		CHECK(update_agrees(s, len, at, n ? 1 : 0));
+		CHECK(update_agrees(s, len, n ? at + n - 1 : at, n ? 1 : 0));
+	}
+	/* a blank the last byte, and the first */
+	CHECK(update_agrees(" real 0m1.5s ", 13, (size_t[]){0, 12}, 2));
+	/* a run of blanks between "real" and its digit, broken in its middle */
+	CHECK(update_agrees("real          0m1.5s", 21, (size_t[]){9}, 1));
+	/* and a run longer than any needle, broken near its end: the find
+	 * of "real" before it goes */
+	char run[100];
+	memset(run, ' ', sizeof run);
+	memcpy(run, "real", 4);
+	memcpy(run + 90, "0m1.5s", 6);
+	CHECK(update_agrees(run, 96, (size_t[]){85}, 1));
+	CHECK(update_agrees(run, 96, (size_t[]){4}, 1));
+}
+
 static void literals(void)
 {
 	/* dd's records, BSD dd's summary, a '+' that is not dd's */
@@ -296,6 +384,7 @@ static void random_texts(void)
 
 int main(void)
 {
+	updates();
 	literals();
 	edges();
 	line_ends();
