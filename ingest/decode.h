@@ -129,6 +129,11 @@ void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
  * short line holding two tool lines (or a prompt and one). `sites` as for
  * bl_unflatten(). */
 bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites);
+/* For tests: with the prefilters off, the unflattener runs each of its
+ * regexes on every line it would run it on without them (a line's
+ * literals tell that a regex cannot match there, or that a short line is
+ * one tool line alone): the reference they must agree with. */
+void bl_unflatten_set_prefilter(bool on);
 
 /* mbox.c - mbox framing. */
 /* Whether a line (without its newline) is an mbox "From " separator. */

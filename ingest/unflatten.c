@@ -508,6 +508,41 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 	return true;
 }
 
+/* Whether one of the strings in `lits` (NULL-terminated) occurs in
+ * [s, s+len). */
+static bool prefilter_off; /* for tests: bl_unflatten_set_prefilter() */
+
+void bl_unflatten_set_prefilter(bool on)
+{
+	prefilter_off = !on;
+}
+
+static bool holds_any(const char *s, size_t len, const char *const *lits)
+{
+	if (prefilter_off)
+		return true;
+	for (; *lits; lits++)
+		if (bl_find_lit(s, len, *lits, strlen(*lits)))
+			return true;
+	return false;
+}
+
+/* What every match of weak_re holds, or the rest of its line holds after
+ * it (a lookahead): a tab, two blanks, a ':' (the diskinfo rows and
+ * headings, iozone's "Excel output is below:", zpool's timestamps), a
+ * '"' (iozone -R), or a word of the other headers. A long line without
+ * any (a bonnie++ CSV row) is not searched: weak_re stops PCRE2 at nearly
+ * every byte, with a dozen branches to try at each. */
+static const char *const weak_needs[] = {
+	"\t", "  ", ":", "\"", "capacity", "total_wait", "sync_read", "latency", "req_size",
+	"# sectorsize", "time to read", "calculated command overhead", "Sequential", "-Per Ch",
+	"-Create--", "Latency", "random", NULL};
+/* and of weak_end_re: "# sectorsize", "\"64\"  1149134", "=   19.927 msec" */
+static const char *const weak_end_needs[] = {"# ", "\"", "= ", NULL};
+/* and of start_re: a prompt's "# " ("$ ", "% ", "> "), "dd" of a command
+ * or its complaints, "**" of a heading */
+static const char *const start_needs[] = {"# ", "$ ", "% ", "> ", "dd", "**", NULL};
+
 /* Breaks at the weak tool lines and the table rows of the line [s, s+len)
  * at `base`, of any length: a post flattened onto one line of megabytes
  * has its tables' rows broken out as a short one does (a hostile line of
@@ -515,14 +550,14 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 static void weak_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
-	size_t pos = 0, at;
+	size_t pos = holds_any(s, len, weak_needs) ? 0 : len, at;
 	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_before(s, a, &at))
 			bl_breaks_add(b, base + at);
 		pos = e > a ? e : a + 1;
 	}
-	pos = 0;
+	pos = holds_any(s, len, weak_end_needs) ? 0 : len;
 	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_after(s, len, e, &at))
@@ -584,7 +619,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		}
 		pos = e > a ? e : a + 1;
 	}
-	pos = 0;
+	pos = holds_any(s, len, start_needs) ? 0 : len;
 	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_before(s, a, &at)) {
@@ -622,9 +657,11 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
  * line and a prompt hold one and a byte start_re needs (a prompt's '#',
  * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
  * Nearly every tool line is alone on its line: "2+0 records in". */
-static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to)
+static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to,
+			    bool *zsh)
 {
 	size_t n = 0;
+	*zsh = false;
 	for (size_t g = 0; g < NDETECT; g++) {
 		const struct bl_site_list *l = &st->tool[g];
 		size_t lo = 0, hi = l->n;
@@ -637,7 +674,7 @@ static bool short_candidate(const struct bl_sites *st, const char *s, size_t fro
 		}
 		for (; lo < l->n && l->v[lo] < to; lo++)
 			if (++n >= 2 || g == zsh_pattern)
-				return true;
+				return (*zsh = g == zsh_pattern), true;
 	}
 	for (size_t i = from; n && i < to; i++) {
 		char c = s[i];
@@ -646,6 +683,40 @@ static bool short_candidate(const struct bl_sites *st, const char *s, size_t fro
 			return true;
 	}
 	return false;
+}
+
+/* whole_re tried at one position only */
+static struct bl_re whole_at_re = BL_RE(
+	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_GNU_CUT "|" DD_RU "|" TIME_CSH
+	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
+	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
+	PCRE2_ANCHORED);
+
+/* Whether the short line [s, s+len) is one tool line alone, blanks
+ * around it, and holds no zsh report (`zsh`: it holds its literal):
+ *   "536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s"
+ * Then keep_short() drops whatever line_breaks() finds there: the
+ * match of whole_re that starts the line has no break before or after
+ * it (the blanks around it, fewer than BLANK_RUN_MAX in a short line,
+ * indent the line and end it), none can start in the blanks after it,
+ * and end_re, which every zsh report matches, has no match. Most short
+ * lines the sites pass leads to in tool output are such (a dd summary
+ * holds ", " three times), and the three regexes of line_breaks() cost
+ * a hundred instructions a byte on them. */
+static bool lone_tool_line(const char *s, size_t len, bool zsh)
+{
+	if (zsh || prefilter_off)
+		return false;
+	size_t a = 0;
+	while (a < len && bl_blank(s[a]))
+		a++;
+	struct bl_re_match m;
+	if (a >= len || !bl_re_match(&whole_at_re, s, len, a, &m))
+		return false;
+	size_t e = m.ov[1];
+	while (e < len && bl_blank(s[e]))
+		e++;
+	return e == len || (e + 1 == len && s[e] == '\r');
 }
 
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
@@ -725,7 +796,9 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 		const char *bol = memrchr(s, '\n', a);
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
 		tool_lines_past(&tl, s, len, to);
-		if (sites && !short_candidate(sites, s, from, to))
+		bool zsh;
+		if (sites && (!short_candidate(sites, s, from, to, &zsh) ||
+			      lone_tool_line(s + from, to - from, zsh)))
 			continue;
 		b.n = 0;
 		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b, true));
@@ -753,7 +826,9 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		if (end - i < UNFLATTEN_MIN) {
 			bool tool = tool_lines_first(&tl) <= end;
 			tool_lines_past(&tl, s, n, end);
-			if (!tool || (sites && !short_candidate(sites, s, i, end))) {
+			bool zsh;
+			if (!tool || (sites && (!short_candidate(sites, s, i, end, &zsh) ||
+						lone_tool_line(s + i, end - i, zsh)))) {
 				i = end + 1;
 				continue;
 			}

@@ -58,7 +58,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_message(&m2, (const uint8_t *)text, n);
 	bl_tbuf_init(&ref);
 	bl_src_plain(&in, text, n, 0);
+	/* the reference: no literal searched by the sites pass, and every
+	 * regex run where it would run without the prefilters */
+	bl_unflatten_set_prefilter(false);
+	if (flat != bl_unflatten_detect(text, n, NULL))
+		abort();
 	bl_unflatten(&m2, &in, &ref, NULL);
+	bl_unflatten_set_prefilter(true);
 	if (ref.len != out.len || (out.len && memcmp(ref.s, out.s, out.len) != 0))
 		abort();
 	bl_tbuf_free(&ref);
