@@ -657,21 +657,34 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
  * line and a prompt hold one and a byte start_re needs (a prompt's '#',
  * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
  * Nearly every tool line is alone on its line: "2+0 records in". */
-static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to,
-			    bool *zsh)
+/* The literals' starts read in order, for the lines asked about in
+ * order: literal g's next start not before the line is
+ * st->tool[g].v[at[g]]. */
+struct line_sites {
+	const struct bl_sites *st;
+	size_t at[NDETECT];
+	size_t next; /* the least of those starts (SIZE_MAX: none is left) */
+};
+
+static bool short_candidate(struct line_sites *ls, const char *s, size_t from, size_t to, bool *zsh)
 {
 	size_t n = 0;
 	*zsh = false;
-	for (size_t g = 0; g < NDETECT; g++) {
-		const struct bl_site_list *l = &st->tool[g];
-		size_t lo = 0, hi = l->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (l->v[mid] < from)
-				lo = mid + 1;
-			else
-				hi = mid;
+	if (ls->next < from) {
+		ls->next = SIZE_MAX;
+		for (size_t g = 0; g < NDETECT; g++) {
+			const struct bl_site_list *l = &ls->st->tool[g];
+			while (ls->at[g] < l->n && l->v[ls->at[g]] < from)
+				ls->at[g]++;
+			if (ls->at[g] < l->n && l->v[ls->at[g]] < ls->next)
+				ls->next = l->v[ls->at[g]];
 		}
+	}
+	if (ls->next >= to)
+		return false; /* most lines: no literal */
+	for (size_t g = 0; g < NDETECT; g++) {
+		const struct bl_site_list *l = &ls->st->tool[g];
+		size_t lo = ls->at[g];
 		for (; lo < l->n && l->v[lo] < to; lo++)
 			if (++n >= 2 || g == zsh_pattern)
 				return (*zsh = g == zsh_pattern), true;
@@ -788,6 +801,7 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, len, sites);
+	struct line_sites ls = {.st = sites};
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -797,7 +811,7 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
 		tool_lines_past(&tl, s, len, to);
 		bool zsh;
-		if (sites && (!short_candidate(sites, s, from, to, &zsh) ||
+		if (sites && (!short_candidate(&ls, s, from, to, &zsh) ||
 			      lone_tool_line(s + from, to - from, zsh)))
 			continue;
 		b.n = 0;
@@ -820,15 +834,26 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, n, sites);
+	struct line_sites ls = {.st = sites};
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
 		if (end - i < UNFLATTEN_MIN) {
+			/* with the sites, the literals there are looked at first:
+			 * most lines are passed before a tool line's regex runs
+			 * on them (the search of tool lines then goes on from
+			 * the line, past those it was not asked about) */
+			bool zsh;
+			if (sites && (!short_candidate(&ls, s, i, end, &zsh) ||
+				      lone_tool_line(s + i, end - i, zsh))) {
+				i = end + 1;
+				continue;
+			}
+			if (i)
+				tool_lines_past(&tl, s, n, i - 1);
 			bool tool = tool_lines_first(&tl) <= end;
 			tool_lines_past(&tl, s, n, end);
-			bool zsh;
-			if (!tool || (sites && (!short_candidate(sites, s, i, end, &zsh) ||
-						lone_tool_line(s + i, end - i, zsh)))) {
+			if (!tool) {
 				i = end + 1;
 				continue;
 			}
