@@ -657,6 +657,34 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
  * line and a prompt hold one and a byte start_re needs (a prompt's '#',
  * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
  * Nearly every tool line is alone on its line: "2+0 records in". */
+/* Whether [from, to) holds a byte start_re needs: a prompt's '#', '$',
+ * '%' or '>', or "dd" or "**". 16 bytes a step (a loop over the bytes of
+ * the line cost more than the rest of short_candidate()); the text is
+ * followed by BL_TEXT_PAD zero bytes, which the last step may read. */
+static bool start_bytes(const char *s, size_t from, size_t to)
+{
+	typedef unsigned char v16 __attribute__((vector_size(16)));
+	for (size_t i = from; i < to; i += 16) {
+		v16 x, y;
+		memcpy(&x, s + i, 16);
+		memcpy(&y, s + i + 1, 16);
+		size_t left = to - i;
+		/* in the last step, a pair's second byte past the line is none,
+		 * and nor is a byte past it */
+		for (size_t k = left - 1; k < 16; k++)
+			y[k] = 0;
+		v16 hit = (x == '#') | (x == '$') | (x == '%') | (x == '>') | ((x == 'd') & (y == 'd')) |
+			  ((x == '*') & (y == '*'));
+		for (size_t k = left; k < 16; k++)
+			hit[k] = 0;
+		uint64_t w[2];
+		memcpy(w, &hit, sizeof w);
+		if (w[0] | w[1])
+			return true;
+	}
+	return false;
+}
+
 /* The literals' starts read in order, for the lines asked about in
  * order: literal g's next start not before the line is
  * st->tool[g].v[at[g]]. */
@@ -689,13 +717,7 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 			if (++n >= 2 || g == zsh_pattern)
 				return (*zsh = g == zsh_pattern), true;
 	}
-	for (size_t i = from; n && i < to; i++) {
-		char c = s[i];
-		if (c == '#' || c == '$' || c == '%' || c == '>' ||
-		    (i + 1 < to && (c == 'd' || c == '*') && s[i + 1] == c))
-			return true;
-	}
-	return false;
+	return n && start_bytes(s, from, to);
 }
 
 /* whole_re tried at one position only */
@@ -796,6 +818,28 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 		if (!nl)
 			return true;
 		i = (size_t)(nl - s) + 1;
+	}
+	/* a short line keeps breaks only when the sites pass found two
+	 * literals in it, or a zsh report's, and it is not one tool line
+	 * alone: most texts have no such line, and the search of their tool
+	 * lines, a regex on the line of each literal, is not begun */
+	if (sites && !prefilter_off) {
+		struct line_sites ls = {.st = sites};
+		size_t at = 0;
+		bool zsh, any = false;
+		while (!any && at < len) {
+			short_candidate(&ls, s, at, at, &zsh); /* the next literal's start */
+			if (ls.next >= len)
+				break;
+			const char *bol = memrchr(s + at, '\n', ls.next - at);
+			size_t from = bol ? (size_t)(bol - s) + 1 : at;
+			const char *nl = memchr(s + ls.next, '\n', len - ls.next);
+			size_t to = nl ? (size_t)(nl - s) : len;
+			any = short_candidate(&ls, s, from, to, &zsh) && !lone_tool_line(s + from, to - from, zsh);
+			at = to + 1;
+		}
+		if (!any)
+			return false;
 	}
 	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
