@@ -113,8 +113,10 @@ struct reducer {
 	size_t n;
 	const char *end;   /* past the run's last token in the pattern, or
 			    * NULL when that token repeats */
+	const char *start; /* where its first token starts, or NULL when that
+			    * token is the last copy of one that repeats */
 	struct bl_needle best;
-	const char *best_end;
+	const char *best_end, *best_start;
 	double best_score;
 };
 
@@ -153,14 +155,19 @@ static void close_run(struct reducer *r)
 		for (size_t k = 0; k < key_len; k++)
 			r->best.key[k] = (char)r->run[key_at + k];
 		r->best_end = r->end;
+		r->best_start = r->start;
 	}
 	r->n = 0;
 }
 
-static void push(struct reducer *r, unsigned short t)
+/* Token t, which starts at `at` in the pattern (NULL: a copy of a token
+ * that repeats), onto the run. */
+static void push(struct reducer *r, unsigned short t, const char *at)
 {
 	if (r->n == BL_NEEDLE_MAX)
 		close_run(r); /* any piece of a required run is required too */
+	if (!r->n)
+		r->start = at;
 	r->run[r->n++] = t;
 }
 
@@ -170,6 +177,7 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 	struct reducer r = {.n = 0, .best_score = -1};
 	const char *branch = p;
 	while (p < e) {
+		const char *tokp = p;
 		unsigned char c = (unsigned char)*p;
 		unsigned short tok = 0;
 		bool other = false;
@@ -256,14 +264,14 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 		if (other || lo == 0) {
 			close_run(&r);
 		} else if (hi == 1) {
-			push(&r, tok);
+			push(&r, tok, tokp);
 			r.end = p;
 		} else {
 			/* the first copy ends this run, the last starts the next */
 			r.end = NULL;
-			push(&r, tok);
+			push(&r, tok, tokp);
 			close_run(&r);
-			push(&r, tok);
+			push(&r, tok, NULL);
 			r.end = p;
 		}
 	}
@@ -272,6 +280,7 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 		return false;
 	*out = r.best;
 	out->after_at = r.best_end ? (size_t)(r.best_end - branch) : SIZE_MAX;
+	out->before_at = r.best_start ? (size_t)(r.best_start - branch) : SIZE_MAX;
 	return true;
 }
 
@@ -321,10 +330,11 @@ struct vtok {
 #define MAX_NEEDLES 128
 #define NBUCKETS 16
 #define THEN_MAX 4
+#define BEFORE_MAX 8
 
 /* The steps of a then-check: a blank run (of at least one, or of any
  * length), a digit, a byte. */
-enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE };
+enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE, THEN_CLASS };
 
 static struct {
 	bool built, failed, off;
@@ -360,6 +370,13 @@ static struct {
 	 * (then_steps()), checked before the branch runs */
 	unsigned char then_op[MAX_NEEDLES][THEN_MAX], then_byte[MAX_NEEDLES][THEN_MAX];
 	size_t then_n[MAX_NEEDLES];
+	/* what the branch requires right before each needle, as steps read
+	 * backwards from it (before_steps()): a byte, a digit, a class of
+	 * bytes (its bitmap), a blank run */
+	unsigned char before_op[MAX_NEEDLES][BEFORE_MAX], before_byte[MAX_NEEDLES][BEFORE_MAX];
+	uint8_t before_set[MAX_NEEDLES][BEFORE_MAX][32];
+	size_t before_n[MAX_NEEDLES];
+	bool any_before;
 	/* for a branch that starts "^" or "^[ \\t]*": the bytes its line can
 	 * start with (after its blanks, when lead_blanks), as a bitmap */
 	bool has_lead[MAX_NEEDLES], lead_blanks[MAX_NEEDLES];
@@ -711,6 +728,211 @@ static bool then_ok(size_t i, const unsigned char *t, size_t len, size_t at)
 	return true;
 }
 
+/* One element of a pattern at p (before e) as a step of a before-check:
+ * a byte, "\\d", a class of bytes ("[MG]", "[KM]"), or a blank run
+ * ("[ \\t]+", "[ \\t]*"); false for anything else (a group, an anchor,
+ * a quantified element, "\\S", a negated class). *next: past the element
+ * and its quantifier. */
+static bool before_elem(const char *p, const char *e, unsigned char *op, unsigned char *byte,
+			uint8_t set[32], const char **next)
+{
+	memset(set, 0, 32);
+	*byte = 0;
+	if (e - p >= 6 && memcmp(p, "[ \\t]", 5) == 0 && (p[5] == '+' || p[5] == '*')) {
+		*op = p[5] == '+' ? THEN_BLANKS1 : THEN_BLANKS0;
+		*next = p + 6;
+		/* lazy or possessive: not known */
+		if (*next < e && (**next == '?' || **next == '+')) {
+			(*next)++;
+			return false;
+		}
+		return true;
+	}
+	bool ok = true;
+	const char *q = p + 1;
+	unsigned char c = (unsigned char)*p;
+	if (c == '\\') {
+		unsigned char d = p + 1 < e ? (unsigned char)p[1] : 0;
+		q = p + 2 <= e ? p + 2 : e;
+		if (d == 'd') {
+			*op = THEN_DIGIT;
+		} else if (d == 't') {
+			*op = THEN_BYTE;
+			*byte = '\t';
+		} else if (d && d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z'))) {
+			*op = THEN_BYTE;
+			*byte = d;
+		} else {
+			ok = false;
+		}
+	} else if (c == '[') {
+		q = skip_class(p, e);
+		if (!q) {
+			*next = e;
+			return false;
+		}
+		*op = THEN_CLASS;
+		const char *m = p + 1, *me = q - 1;
+		if (m < me && *m == '^')
+			ok = false;
+		while (ok && m < me) {
+			unsigned lo, hi;
+			if (*m == '\\' && m + 1 < me) {
+				unsigned char d = (unsigned char)m[1];
+				m += 2;
+				if (d == 'd') {
+					lo = '0', hi = '9';
+				} else if (d == 't') {
+					lo = hi = '\t';
+				} else if (d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+							 (d >= 'A' && d <= 'Z'))) {
+					lo = hi = d;
+				} else {
+					ok = false;
+					break;
+				}
+			} else if (*m == '[' || (unsigned char)*m >= 0x80) {
+				ok = false;
+				break;
+			} else {
+				lo = hi = (unsigned char)*m++;
+				if (m + 1 < me && *m == '-' && m[1] != '\\' && (unsigned char)m[1] < 0x80) {
+					hi = (unsigned char)m[1];
+					m += 2;
+				}
+			}
+			for (unsigned x = lo; x <= hi; x++)
+				set[x / 8] |= (uint8_t)(1u << (x % 8));
+		}
+	} else if (c == '(') {
+		q = skip_group(p, e);
+		if (!q)
+			q = e;
+		ok = false;
+	} else if (c >= 0x80 || strchr("|^$.?*+{)", c)) {
+		ok = false;
+	} else {
+		*op = THEN_BYTE;
+		*byte = c;
+	}
+	/* a quantifier: the element is not known to be there once */
+	if (q < e && (*q == '?' || *q == '*' || *q == '+' || *q == '{')) {
+		ok = false;
+		if (*q == '{') {
+			const char *z = memchr(q, '}', (size_t)(e - q));
+			q = z ? z + 1 : e;
+		} else {
+			q++;
+		}
+		if (q < e && (*q == '?' || *q == '+'))
+			q++;
+	}
+	*next = q;
+	return ok;
+}
+
+/* Whether before-step k of needle i may take a blank. */
+static bool before_blank(size_t i, size_t k)
+{
+	switch (A.before_op[i][k]) {
+	case THEN_BLANKS1:
+	case THEN_BLANKS0:
+		return true;
+	case THEN_BYTE:
+		return A.before_byte[i][k] == ' ' || A.before_byte[i][k] == '\t';
+	case THEN_CLASS:
+		return (A.before_set[i][k][' ' / 8] >> (' ' % 8) & 1) ||
+		       (A.before_set[i][k]['\t' / 8] >> ('\t' % 8) & 1);
+	default:
+		return false;
+	}
+}
+
+/* What the branch text b requires right before needle i, which starts at
+ * b[at]: the simple elements just before it, read as far back as they go
+ * (at most BEFORE_MAX). zpool's "read[ \\t]+write" is found by "write",
+ * which prose has often, and seldom after "read" and blanks. A blank run
+ * is read back greedily: the steps stop before one that could take a
+ * blank itself. */
+static void before_steps(size_t i, const char *b, size_t at)
+{
+	unsigned char op[BEFORE_MAX], byte[BEFORE_MAX];
+	uint8_t set[BEFORE_MAX][32];
+	size_t n = 0;
+	const char *p = b, *e = b + at;
+	while (p < e) {
+		unsigned char o, y;
+		uint8_t st[32];
+		const char *next;
+		if (!before_elem(p, e, &o, &y, st, &next)) {
+			n = 0;
+		} else {
+			if (n == BEFORE_MAX) {
+				/* the ones next to the needle are kept */
+				memmove(op, op + 1, n - 1);
+				memmove(byte, byte + 1, n - 1);
+				memmove(set, set + 1, (n - 1) * sizeof set[0]);
+				n--;
+			}
+			op[n] = o;
+			byte[n] = y;
+			memcpy(set[n], st, 32);
+			n++;
+		}
+		p = next > p ? next : p + 1;
+	}
+	memcpy(A.before_op[i], op, n);
+	memcpy(A.before_byte[i], byte, n);
+	memcpy(A.before_set[i], set, n * sizeof set[0]);
+	/* from the needle back: a blank run's step, then one that may take
+	 * a blank too, ends the steps */
+	size_t k = n;
+	while (k > 0) {
+		k--;
+		bool blanks = A.before_op[i][k] == THEN_BLANKS1 || A.before_op[i][k] == THEN_BLANKS0;
+		if (blanks && k > 0 && before_blank(i, k - 1))
+			break;
+	}
+	/* steps k .. n - 1 are kept */
+	memmove(A.before_op[i], A.before_op[i] + k, n - k);
+	memmove(A.before_byte[i], A.before_byte[i] + k, n - k);
+	memmove(A.before_set[i], A.before_set[i] + k, (n - k) * sizeof set[0]);
+	A.before_n[i] = n - k;
+}
+
+/* Whether the text before needle i's start p passes its before-check. */
+static inline bool before_ok(size_t i, const unsigned char *t, size_t p)
+{
+	size_t at = p;
+	for (size_t k = A.before_n[i]; k-- > 0;) {
+		switch (A.before_op[i][k]) {
+		case THEN_BLANKS1:
+			if (!at || (t[at - 1] != ' ' && t[at - 1] != '\t'))
+				return false;
+			/* fall through */
+		case THEN_BLANKS0:
+			while (at && (t[at - 1] == ' ' || t[at - 1] == '\t'))
+				at--;
+			break;
+		case THEN_DIGIT:
+			if (!at || t[at - 1] < '0' || t[at - 1] > '9')
+				return false;
+			at--;
+			break;
+		case THEN_CLASS:
+			if (!at || !(A.before_set[i][k][t[at - 1] / 8] >> (t[at - 1] % 8) & 1))
+				return false;
+			at--;
+			break;
+		default:
+			if (!at || t[at - 1] != A.before_byte[i][k])
+				return false;
+			at--;
+		}
+	}
+	return true;
+}
+
 /* For a branch that starts at a line start ("^", and "^[ \\t]*"): the
  * bytes its line can start with, after the blanks, as PCRE2 finds them
  * for the rest of the branch. Most prose lines a needle is found in start
@@ -810,9 +1032,11 @@ static bool build(void)
 		nd->after_at = SIZE_MAX;
 		A.tool[A.nneedles++] = g;
 	}
+	A.any_before = false;
 	for (size_t i = 0; i < A.nneedles && !err; i++) {
 		const struct bl_needle *nd = &A.needles[i];
 		A.then_n[i] = 0;
+		A.before_n[i] = 0;
 		A.has_lead[i] = false;
 		if (nd->parser == SIZE_MAX) {
 			bool digit;
@@ -833,6 +1057,9 @@ static bool build(void)
 			const char *branch = bl_parsers[nd->parser]->anchor + nd->branch_off;
 			if (nd->after_at <= nd->branch_len)
 				then_steps(i, branch + nd->after_at, nd->branch_len - nd->after_at);
+			if (nd->before_at <= nd->branch_len)
+				before_steps(i, branch, nd->before_at);
+			A.any_before = A.any_before || A.before_n[i];
 			lead_bytes(i, branch, nd->branch_len);
 		}
 		A.trig[i] = trigger_at(&A.needles[i]);
@@ -918,7 +1145,7 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	memcpy(w, t + *p, sizeof w);
 	if ((w[0] & A.qmask[i][0]) != A.qval[i][0] || (w[1] & A.qmask[i][1]) != A.qval[i][1])
 		return false;
-	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok);
+	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok) && before_ok(i, t, *p);
 }
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -1276,8 +1503,17 @@ bool bl_sites_update(struct bl_sites *st, const char *text, size_t len, const si
 				other++;
 			z--;
 		}
-		size_t lo = z > max_ntok ? z - max_ntok : 0;
-		for (size_t p = lo; p <= b; p++) {
+		size_t lo = z > max_ntok ? z - max_ntok : 0, hi = b;
+		/* and those whose before-check reads back to b over blanks and
+		 * at most BEFORE_MAX other bytes */
+		for (other = 0; A.any_before && hi + 1 < len &&
+				(t[hi + 1] == ' ' || t[hi + 1] == '\t' || t[hi + 1] == '\n' || other < BEFORE_MAX);
+		     hi++)
+			if (t[hi + 1] != ' ' && t[hi + 1] != '\t' && t[hi + 1] != '\n')
+				other++;
+		if (A.any_before && hi + 1 < len)
+			hi++; /* the needle's start, after what its check reads */
+		for (size_t p = lo; p <= hi; p++) {
 			if (dirty[p / 64] >> (p % 64) & 1)
 				continue;
 			dirty[p / 64] |= (uint64_t)1 << (p % 64);

@@ -37,6 +37,9 @@ struct bl_needle {
 	/* where the branch goes on after the needle's last token (an offset
 	 * in the branch), or SIZE_MAX when that token repeats */
 	size_t after_at;
+	/* where in the branch its first token starts, or SIZE_MAX when that
+	 * token is the last copy of one that repeats */
+	size_t before_at;
 };
 
 /* Reduces an anchor pattern to one needle per top-level branch. Returns

@@ -344,6 +344,15 @@ static void long_lines(void)
 }
 
 /* The needle finds: in order, each one its needle at its start. */
+/* Whether some needle was found where the pass tested position q. */
+static bool find_at(const struct bl_sites *st, size_t q)
+{
+	for (size_t k = 0; k < st->n; k++)
+		if (st->q[k] == q)
+			return true;
+	return false;
+}
+
 static void finds(void)
 {
 	const char *t = "  64+0 records in\n  64+0 records out\n        7.42 real         0.00 user\n"
@@ -354,6 +363,19 @@ static void finds(void)
 		CHECK(k == 0 || st->q[k] >= st->q[k - 1]);
 	bl_sites_free(st);
 	CHECK(passes_agree(t, strlen(t)));
+	/* what a needle's branch requires before it: zpool's "write" after
+	 * "read" and blanks, bonnie++'s ".96," after a 1 or 2 */
+	const char *prose = "I read, then write it; version 7.96, not 1.96,1.96 yet\n";
+	st = sites_of(prose, strlen(prose));
+	CHECK(st && !find_at(st, (size_t)(strstr(prose, "write") - prose)));
+	CHECK(st && !find_at(st, (size_t)(strstr(prose, "7.96") + 1 - prose)));
+	CHECK(st && find_at(st, (size_t)(strstr(prose, "1.96,1") + 1 - prose)));
+	bl_sites_free(st);
+	const char *head = "vdev  used  avail  read\twrite\n";
+	st = sites_of(head, strlen(head));
+	CHECK(st && find_at(st, (size_t)(strstr(head, "write") - head)));
+	bl_sites_free(st);
+	CHECK(passes_agree(prose, strlen(prose)) && passes_agree(head, strlen(head)));
 }
 
 /* Random mixes of tool lines, marks and prose: both passes agree. */
