@@ -692,15 +692,27 @@ struct line_sites {
 	const struct bl_sites *st;
 	size_t at[NDETECT];
 	size_t next; /* the least of those starts (SIZE_MAX: none is left) */
+	/* the literals found at all (most texts have two or three of the
+	 * fifteen), in the order of detect_re; nlit is SIZE_MAX until they
+	 * are listed */
+	unsigned char lit[NDETECT];
+	size_t nlit;
 };
 
 static bool short_candidate(struct line_sites *ls, const char *s, size_t from, size_t to, bool *zsh)
 {
 	size_t n = 0;
 	*zsh = false;
+	if (ls->nlit == SIZE_MAX) {
+		ls->nlit = 0;
+		for (size_t g = 0; g < NDETECT; g++)
+			if (ls->st->tool[g].n)
+				ls->lit[ls->nlit++] = (unsigned char)g;
+	}
 	if (ls->next < from) {
 		ls->next = SIZE_MAX;
-		for (size_t g = 0; g < NDETECT; g++) {
+		for (size_t j = 0; j < ls->nlit; j++) {
+			size_t g = ls->lit[j];
 			const struct bl_site_list *l = &ls->st->tool[g];
 			while (ls->at[g] < l->n && l->v[ls->at[g]] < from)
 				ls->at[g]++;
@@ -710,7 +722,8 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 	}
 	if (ls->next >= to)
 		return false; /* most lines: no literal */
-	for (size_t g = 0; g < NDETECT; g++) {
+	for (size_t j = 0; j < ls->nlit; j++) {
+		size_t g = ls->lit[j];
 		const struct bl_site_list *l = &ls->st->tool[g];
 		size_t lo = ls->at[g];
 		for (; lo < l->n && l->v[lo] < to; lo++)
@@ -824,7 +837,7 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 	 * alone: most texts have no such line, and the search of their tool
 	 * lines, a regex on the line of each literal, is not begun */
 	if (sites && !prefilter_off) {
-		struct line_sites ls = {.st = sites};
+		struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
 		size_t at = 0;
 		bool zsh, any = false;
 		while (!any && at < len) {
@@ -845,7 +858,7 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, len, sites);
-	struct line_sites ls = {.st = sites};
+	struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -878,7 +891,7 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, n, sites);
-	struct line_sites ls = {.st = sites};
+	struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
