@@ -366,6 +366,12 @@ static struct {
 	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
 	 * to turn most finds down in two compares before verify() */
 	uint64_t qmask[MAX_NEEDLES][2], qval[MAX_NEEDLES][2];
+	/* 0x10 in the bytes of the digits among them: a byte of 0x30 to 0x3F
+	 * there is a digit when its low half plus 6 does not carry; and
+	 * whether those two words tell a find whole (a needle of 16 tokens
+	 * or fewer) */
+	uint64_t qdigit[MAX_NEEDLES][2];
+	bool qwhole[MAX_NEEDLES];
 	/* what the branch requires right after each needle, as a few steps
 	 * (then_steps()), checked before the branch runs */
 	unsigned char then_op[MAX_NEEDLES][THEN_MAX], then_byte[MAX_NEEDLES][THEN_MAX];
@@ -1084,14 +1090,17 @@ static bool build(void)
 		}
 	}
 	for (size_t i = 0; i < A.nneedles; i++) {
-		unsigned char mk[16] = {0}, vl[16] = {0};
+		unsigned char mk[16] = {0}, vl[16] = {0}, dg[16] = {0};
 		for (size_t k = 0; k < 16 && k < A.needles[i].ntok; k++) {
 			unsigned t = A.needles[i].tok[k];
 			mk[k] = t == BL_NEEDLE_DIGIT ? 0xF0 : 0xFF;
 			vl[k] = t == BL_NEEDLE_DIGIT ? 0x30 : (unsigned char)t;
+			dg[k] = t == BL_NEEDLE_DIGIT ? 0x10 : 0;
 		}
 		memcpy(A.qmask[i], mk, sizeof mk);
 		memcpy(A.qval[i], vl, sizeof vl);
+		memcpy(A.qdigit[i], dg, sizeof dg);
+		A.qwhole[i] = A.needles[i].ntok <= 16;
 	}
 	/* needles that share a window ("real", "\d real") share its test */
 	A.nvwin = 0;
@@ -1129,9 +1138,12 @@ static bool verify(const struct bl_needle *n, const unsigned char *s)
 }
 
 /* Whether needle i is found where the vector pass tested position q, one
- * that starts at or after min_p; its start in *p. */
-static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
-			 size_t *p)
+ * that starts at or after min_p; its start in *p. `whole`: a needle of 16
+ * tokens or fewer is told by the two words from its start alone, not
+ * compared token by token (verify(), which the portable pass, the
+ * reference of the tests, runs). */
+static inline bool found_by(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			    size_t *p, bool whole)
 {
 	const struct bl_needle *nd = &A.needles[i];
 	if (q < A.trig[i] || q - A.trig[i] < min_p)
@@ -1145,7 +1157,21 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	memcpy(w, t + *p, sizeof w);
 	if ((w[0] & A.qmask[i][0]) != A.qval[i][0] || (w[1] & A.qmask[i][1]) != A.qval[i][1])
 		return false;
-	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok) && before_ok(i, t, *p);
+	const uint64_t low = 0x0F0F0F0F0F0F0F0Full, six = 0x0606060606060606ull;
+	if (whole && A.qwhole[i]) {
+		/* the digits' low halves are 0 to 9 */
+		if ((((w[0] & low) + six) & A.qdigit[i][0]) | (((w[1] & low) + six) & A.qdigit[i][1]))
+			return false;
+	} else if (!verify(nd, t + *p)) {
+		return false;
+	}
+	return then_ok(i, t, len, *p + nd->ntok) && before_ok(i, t, *p);
+}
+
+static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			 size_t *p)
+{
+	return found_by(t, len, q, i, min_p, p, true);
 }
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -1384,13 +1410,13 @@ static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 			continue;
 		for (size_t j = 0; j < W; j++)
 			for (size_t i = 0; any[j] && i < A.nneedles; i++)
-				if (found(t, len, q + j, i, 0, &p))
+				if (found_by(t, len, q + j, i, 0, &p, false))
 					record(st, q + j, i, p);
 	}
 	/* the last bytes, too few for a vector step, one by one */
 	for (; q < len; q++)
 		for (size_t i = 0; i < A.nneedles; i++)
-			if (found(t, len, q, i, 0, &p))
+			if (found_by(t, len, q, i, 0, &p, false))
 				record(st, q, i, p);
 	uint64_t bits;
 	for (size_t next = 0, base; next < len;)
