@@ -80,6 +80,7 @@ struct bl_sites {
 	struct bl_site_list tool[BL_TOOL_MAX]; /* each literal's starts, ascending */
 	uint64_t *sys;         /* bit k of word w: a mark at text offset 64w + k */
 	size_t nsys;           /* words */
+	size_t syscap;         /* words allocated */
 	size_t len;            /* the length of the text they are of */
 	bool long_line;        /* a line of BL_UNFLATTEN_MIN bytes or more */
 	bool failed;           /* memory ran out: nothing above can be trusted */
