@@ -183,7 +183,7 @@ static void add_timing(struct hd *h, struct bl_run *run, const struct timing *t,
 	if (t->kind >= T_DIRECT_CACHED)
 		run->variant = "direct";
 	if (t->offset_gb >= 0)
-		bl_run_param_int(run, "offset", t->offset_gb << 30);
+		bl_run_param_int(run, "read_offset", t->offset_gb << 30);
 	if (t->secs > 0 && t->rate > 0) {
 		double expect = t->mb * 1048576.0 / t->secs;
 		double slack = 0.006 / t->secs + 0.006 * 1048576.0 / t->rate + 1e-6;
