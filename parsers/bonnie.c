@@ -280,7 +280,7 @@ static bool numeric_fragment(const char *s, size_t len)
 
 static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const struct row *w)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	if (w->name[0])
 		bl_run_param_str(run, "machine", w->name, strlen(w->name));
 	bl_run_param_real(run, "file_size", w->size_mb * 1048576.0);
@@ -308,7 +308,7 @@ static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const s
 static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 		       const struct row *w, size_t row_off, bool compare_done)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	int cell[12], uncertain = 0;
 	const struct bl_btab_row *r = &w->r;
 	if (!bl_btab_place(r, w->first, c->edge, 12, cell, &uncertain)) {
@@ -504,10 +504,10 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 			run->label = strdup(w->name);
 		add_params(doc, ri, &c, w);
 		if (first) {
-			bl_scan_find_command(sc, &bl_parser_bonnie, &doc->runs[ri]);
+			bl_scan_find_command(sc, &bl_parser_bonnie, bl_doc_run(doc, ri));
 		} else {
-			const struct bl_run *r0 = &doc->runs[first_run];
-			run = &doc->runs[ri];
+			const struct bl_run *r0 = bl_doc_run(doc, (long)first_run);
+			run = bl_doc_run(doc, ri);
 			if (r0->command) {
 				run->command = strdup(r0->command);
 				run->timed = r0->timed;

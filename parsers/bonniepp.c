@@ -468,7 +468,7 @@ static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct b
 {
 	if (!first_run)
 		return -1;
-	struct bl_run *p = &doc->runs[first_run - 1];
+	struct bl_run *p = bl_doc_run(doc, (long)first_run - 1);
 	if (strcmp(p->tool, "bonnie++") != 0 || strncmp(p->variant, "csv-", 4) != 0 ||
 	    t->off < p->end_off || t->off - p->end_off > 400)
 		return -1;
@@ -708,13 +708,14 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		}
 		if (ri < 0)
 			break;
-		struct bl_run *run = &doc->runs[ri];
+		struct bl_run *run = bl_doc_run(doc, ri);
+		const struct bl_run *first = bl_doc_run(doc, first_ri);
 		if (ri == first_ri) {
 			include_progress(sc, run);
 			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
-		} else if (ri > first_ri && doc->runs[first_ri].command) {
-			run->command = strdup(doc->runs[first_ri].command);
-			run->timed = doc->runs[first_ri].timed;
+		} else if (ri > first_ri && first->command) {
+			run->command = strdup(first->command);
+			run->timed = first->timed;
 			if (run->command)
 				bpp_command(doc, run, run->command);
 		}

@@ -278,7 +278,7 @@ struct dd_counts {
 static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
 			size_t sum_off)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	uint64_t count, bs, obs = 0;
 	bool count_bytes = param_has(run, "iflag", "count_bytes");
 	/* An error explains a short count; the dd.error warning says so. */
@@ -476,7 +476,7 @@ static bool printed_rate(const struct dd_line *s, bool busybox, double *out,
 static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *sum,
 			    const struct dd_counts *c, const char *variant)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	const struct bl_line *l = &sum->line;
 	const struct bl_re_match *m = &sum->m;
 	double secs = NAN;
@@ -748,7 +748,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 
 	struct bl_run *run;
 	long ri;
-	struct bl_run *prev = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+	struct bl_run *prev = bl_doc_last_run(doc);
 	if (sum && c.have_bytes && prev && is_snapshot_of(prev, start.off, c.bytes, secs)) {
 		run = prev;
 		ri = (long)(doc->nruns - 1);
@@ -785,7 +785,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 
 	if (sum) {
 		summary_results(doc, ri, sum, &c, variant);
-		run = &doc->runs[ri];
+		run = bl_doc_run(doc, ri);
 	} else if (have_cut) {
 		c.have_bytes = u64_group(&cut, &cm, 1, &c.bytes);
 		if (c.have_bytes)

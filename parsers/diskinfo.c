@@ -177,7 +177,7 @@ struct di_state {
 
 static struct bl_run *cur(struct di_state *st)
 {
-	return st->ri >= 0 ? &st->doc->runs[st->ri] : NULL;
+	return bl_doc_run(st->doc, st->ri);
 }
 
 /* Rows each section prints; fewer means the paste was cut. */
@@ -262,9 +262,9 @@ static struct bl_run *start_run(struct di_state *st, const char *variant, size_t
 	if (st->ndevices == 0) {
 		st->first_ri = st->ri;
 		bl_scan_find_command(st->sc, &bl_parser_diskinfo, run);
-	} else if (st->doc->runs[st->first_ri].command) {
+	} else if (bl_doc_run(st->doc, st->first_ri)->command) {
 		/* later devices of one command: the same command line */
-		struct bl_run *first = &st->doc->runs[st->first_ri];
+		struct bl_run *first = bl_doc_run(st->doc, st->first_ri);
 		run->command = strdup(first->command);
 		run->has_command = run->command != NULL;
 		run->cmd_off = first->cmd_off;

@@ -423,7 +423,7 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 
 	/* Attach to the run it timed: the last run, ending just above, whose
 	 * command was timed or is the command the report names. */
-	struct bl_run *last = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+	struct bl_run *last = bl_doc_last_run(doc);
 	if (last && !last->time.present && strcmp(last->tool, "time") != 0 &&
 	    only_blank(msg, last->end_off, r.off) &&
 	    (r.command ? (last->command && names_command(r.command, last->command))

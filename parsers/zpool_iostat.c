@@ -977,7 +977,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
 				    "-H -v rows carry no indentation: which pool each vdev row "
 				    "belongs to, and its depth, are not in the text");
-		run = &doc->runs[z->ri];
+		run = bl_doc_run(doc, z->ri);
 	}
 	/* the kind of report */
 	run->variant = z->histo ? (z->histo_lat ? "latency-histogram" : "size-histogram") : "default";
@@ -1061,13 +1061,13 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 					 nt2[0].s);
 			} else if (z->scripted && z->histo) {
 				took = scripted_fields(&l) == z->ncols + 1 &&
-				       read_bucket(z, &doc->runs[z->ri], &l);
+				       read_bucket(z, bl_doc_run(doc, z->ri), &l);
 			} else if (z->histo) {
-				took = read_bucket(z, &doc->runs[z->ri], &l);
+				took = read_bucket(z, bl_doc_run(doc, z->ri), &l);
 			} else if (z->scripted && scripted_fields(&l) != z->ncols + 1) {
 				took = false;
 			} else {
-				took = read_row(z, &doc->runs[z->ri], &l);
+				took = read_row(z, bl_doc_run(doc, z->ri), &l);
 			}
 			if (!took)
 				break;
@@ -1083,7 +1083,7 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			break;
 		l = nx;
 	}
-	run = &doc->runs[z->ri];
+	run = bl_doc_run(doc, z->ri);
 	if (!z->any_row) {
 		/* malformed: a header and nothing to read under it; the block is
 		 * still claimed so that its lines are not read again */
