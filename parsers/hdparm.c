@@ -151,8 +151,8 @@ static struct bl_run *begin_run(struct hd *h, size_t off, size_t end)
 		return NULL;
 	h->ri = (long)h->doc->nruns - 1;
 	memset(h->seen, 0, sizeof h->seen);
-	if (prev >= 0 && h->doc->runs[prev].command) {
-		const struct bl_run *p = &h->doc->runs[prev];
+	const struct bl_run *p = bl_doc_run(h->doc, prev);
+	if (p && p->command) {
 		run->command = strdup(p->command);
 		run->has_command = run->command != NULL;
 		run->repeat_of_prev = true;
@@ -164,7 +164,7 @@ static struct bl_run *begin_run(struct hd *h, size_t off, size_t end)
 			bl_run_param_str(run, "device", h->device, strlen(h->device));
 		bl_scan_find_command(h->sc, &bl_parser_hdparm, run);
 	}
-	return &h->doc->runs[h->ri];
+	return bl_doc_run(h->doc, h->ri);
 }
 
 /* The timing's three results, and a warning where the rate is not the
@@ -199,7 +199,7 @@ static void add_timing(struct hd *h, struct bl_run *run, const struct timing *t,
  * a new one. False when memory ran out. */
 static bool take_timing(struct hd *h, const struct timing *t, size_t off, size_t line_end)
 {
-	struct bl_run *run = h->ri >= 0 ? &h->doc->runs[h->ri] : NULL;
+	struct bl_run *run = bl_doc_run(h->doc, h->ri);
 	if (!run || h->seen[t->kind]) {
 		run = begin_run(h, h->has_device ? h->device_off : off, line_end);
 		if (!run)
