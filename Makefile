@@ -70,7 +70,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all libs deps demo check check-quick test unit golden schema-check seeds-check install-check golden-update \
+.PHONY: all libs deps demo check check-quick test unit man-check golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -160,7 +160,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check \
+test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check man-check \
 	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
 
@@ -192,6 +192,11 @@ replay-check: build-san/benchlog
 # -o keeps the mode (and, as root, the owner) of the file it replaces.
 output-check: build-san/benchlog
 	$(PYTHON) tests/output_mode.py build-san/benchlog
+
+# The manual page renders without a groff warning and has an entry for
+# every option of every command's --help.
+man-check: build/benchlog
+	@$(PYTHON) tests/man_check.py build/benchlog docs/benchlog.1
 
 # make install into a scratch DESTDIR: every file lands where PREFIX says.
 # make install into a scratch DESTDIR: every file lands where PREFIX says,

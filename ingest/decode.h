@@ -116,6 +116,11 @@ bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
  * (then its literals are searched here). */
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		  const struct bl_sites *sites);
+/* The same, handing the breaks it made (ascending: the offsets of the
+ * blanks it made newlines) to *at and *n when the text changed, else NULL
+ * and 0 (the caller frees *at): for bl_sites_update(). */
+bool bl_unflatten_breaks(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+			 const struct bl_sites *sites, size_t **at, size_t *n);
 /* A whole mail flattened onto one line keeps its headers inline
  * ("... Subject: More zfs benchmarks X-BeenThere: ..."): Subject, From,
  * Date and Message-ID are read from there when nothing else set them. */
@@ -124,6 +129,11 @@ void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
  * short line holding two tool lines (or a prompt and one). `sites` as for
  * bl_unflatten(). */
 bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites);
+/* For tests: with the prefilters off, the unflattener runs each of its
+ * regexes on every line it would run it on without them (a line's
+ * literals tell that a regex cannot match there, or that a short line is
+ * one tool line alone): the reference they must agree with. */
+void bl_unflatten_set_prefilter(bool on);
 
 /* mbox.c - mbox framing. */
 /* Whether a line (without its newline) is an mbox "From " separator. */

@@ -171,6 +171,10 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 			  bool qp_decided)
 {
 	struct stage st;
+	/* the sites of the text before the unflattener broke its lines, and
+	 * the breaks (see below) */
+	struct bl_sites *unbroken = NULL;
+	size_t *breaks = NULL, nbreaks = 0;
 	bl_tbuf_init(&st.cur);
 	st.raw = padded;
 	st.skip = 0;
@@ -243,14 +247,32 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	 * (NULL when memory ran out: each then searches on its own) */
 	bl_sites_free(m->sites);
 	m->sites = bl_sites_find(cur_s(&st, m), cur_len(&st, m));
+	/* the sites of the text before the unflattener broke its lines, and
+	 * the breaks: made those of the final text when no later step
+	 * changes it (a break replaces a blank: the sites change only
+	 * around each, bl_sites_update) */
+	size_t steps = m->ndecodings;
 	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m), m->sites)) {
 		/* a flattened mail's headers: at the start of the input */
 		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
 			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
-		STEP(&st, bl_unflatten(m, in, out, m->sites), "unflatten", m);
+		/* kept from the step, which drops the sites of a text it
+		 * changes */
+		unbroken = m->sites;
+		m->sites = NULL;
+		STEP(&st, bl_unflatten_breaks(m, in, out, unbroken, &breaks, &nbreaks), "unflatten", m);
+		if (m->ndecodings == steps) {
+			m->sites = unbroken; /* the text is as it was */
+			unbroken = NULL;
+		}
+		steps = m->ndecodings;
 	}
 	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
 	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (unbroken && m->ndecodings != steps) {
+		bl_sites_free(unbroken); /* found again on the final text */
+		unbroken = NULL;
+	}
 	if (st.raw && st.skip) {
 		/* the sites are of the text after the separator line */
 		bl_sites_free(m->sites);
@@ -262,17 +284,31 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 		m->text = (char *)m->raw;
 		m->len = m->raw_len;
 		m->text_borrowed = true;
-		bl_ingest_diag_lines(m);
-		return 0;
+		goto done;
 	}
 	if (st.cur.failed)
 		goto oom;
 	bl_tbuf_to_message(&st.cur, m);
 	if (!m->text)
 		return -1;
+done:
+	/* the sites of the final text, when a step changed it: found here,
+	 * not by the first reader, so that they are of the whole text even
+	 * when a reader looks at a part of it (a window's own part, which
+	 * the system reader reads with the length cut short) */
+	if (unbroken && !m->sites && bl_sites_update(unbroken, m->text, m->len, breaks, nbreaks)) {
+		m->sites = unbroken;
+		unbroken = NULL;
+	}
+	bl_sites_free(unbroken);
+	free(breaks);
+	if (!m->sites)
+		m->sites = bl_sites_find(m->text, m->len);
 	bl_ingest_diag_lines(m);
 	return 0;
 oom:
+	bl_sites_free(unbroken);
+	free(breaks);
 	bl_tbuf_free(&st.cur);
 	return -1;
 }

@@ -508,6 +508,41 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 	return true;
 }
 
+/* Whether one of the strings in `lits` (NULL-terminated) occurs in
+ * [s, s+len). */
+static bool prefilter_off; /* for tests: bl_unflatten_set_prefilter() */
+
+void bl_unflatten_set_prefilter(bool on)
+{
+	prefilter_off = !on;
+}
+
+static bool holds_any(const char *s, size_t len, const char *const *lits)
+{
+	if (prefilter_off)
+		return true;
+	for (; *lits; lits++)
+		if (bl_find_lit(s, len, *lits, strlen(*lits)))
+			return true;
+	return false;
+}
+
+/* What every match of weak_re holds, or the rest of its line holds after
+ * it (a lookahead): a tab, two blanks, a ':' (the diskinfo rows and
+ * headings, iozone's "Excel output is below:", zpool's timestamps), a
+ * '"' (iozone -R), or a word of the other headers. A long line without
+ * any (a bonnie++ CSV row) is not searched: weak_re stops PCRE2 at nearly
+ * every byte, with a dozen branches to try at each. */
+static const char *const weak_needs[] = {
+	"\t", "  ", ":", "\"", "capacity", "total_wait", "sync_read", "latency", "req_size",
+	"# sectorsize", "time to read", "calculated command overhead", "Sequential", "-Per Ch",
+	"-Create--", "Latency", "random", NULL};
+/* and of weak_end_re: "# sectorsize", "\"64\"  1149134", "=   19.927 msec" */
+static const char *const weak_end_needs[] = {"# ", "\"", "= ", NULL};
+/* and of start_re: a prompt's "# " ("$ ", "% ", "> "), "dd" of a command
+ * or its complaints, "**" of a heading */
+static const char *const start_needs[] = {"# ", "$ ", "% ", "> ", "dd", "**", NULL};
+
 /* Breaks at the weak tool lines and the table rows of the line [s, s+len)
  * at `base`, of any length: a post flattened onto one line of megabytes
  * has its tables' rows broken out as a short one does (a hostile line of
@@ -515,14 +550,14 @@ bool bl_break_after(const char *s, size_t len, size_t e, size_t *at)
 static void weak_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
-	size_t pos = 0, at;
+	size_t pos = holds_any(s, len, weak_needs) ? 0 : len, at;
 	while (pos < len && bl_re_match(&weak_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_before(s, a, &at))
 			bl_breaks_add(b, base + at);
 		pos = e > a ? e : a + 1;
 	}
-	pos = 0;
+	pos = holds_any(s, len, weak_end_needs) ? 0 : len;
 	while (pos < len && bl_re_match(&weak_end_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_after(s, len, e, &at))
@@ -584,7 +619,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		}
 		pos = e > a ? e : a + 1;
 	}
-	pos = 0;
+	pos = holds_any(s, len, start_needs) ? 0 : len;
 	while (pos < len && bl_re_match(&start_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
 		if (bl_break_before(s, a, &at)) {
@@ -622,30 +657,114 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
  * line and a prompt hold one and a byte start_re needs (a prompt's '#',
  * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
  * Nearly every tool line is alone on its line: "2+0 records in". */
-static bool short_candidate(const struct bl_sites *st, const char *s, size_t from, size_t to)
+/* Whether [from, to) holds a byte start_re needs: a prompt's '#', '$',
+ * '%' or '>', or "dd" or "**". 16 bytes a step (a loop over the bytes of
+ * the line cost more than the rest of short_candidate()); the text is
+ * followed by BL_TEXT_PAD zero bytes, which the last step may read. */
+static bool start_bytes(const char *s, size_t from, size_t to)
 {
-	size_t n = 0;
-	for (size_t g = 0; g < NDETECT; g++) {
-		const struct bl_site_list *l = &st->tool[g];
-		size_t lo = 0, hi = l->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (l->v[mid] < from)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < l->n && l->v[lo] < to; lo++)
-			if (++n >= 2 || g == zsh_pattern)
-				return true;
-	}
-	for (size_t i = from; n && i < to; i++) {
-		char c = s[i];
-		if (c == '#' || c == '$' || c == '%' || c == '>' ||
-		    (i + 1 < to && (c == 'd' || c == '*') && s[i + 1] == c))
+	typedef unsigned char v16 __attribute__((vector_size(16)));
+	for (size_t i = from; i < to; i += 16) {
+		v16 x, y;
+		memcpy(&x, s + i, 16);
+		memcpy(&y, s + i + 1, 16);
+		size_t left = to - i;
+		/* in the last step, a pair's second byte past the line is none,
+		 * and nor is a byte past it */
+		for (size_t k = left - 1; k < 16; k++)
+			y[k] = 0;
+		v16 hit = (x == '#') | (x == '$') | (x == '%') | (x == '>') | ((x == 'd') & (y == 'd')) |
+			  ((x == '*') & (y == '*'));
+		for (size_t k = left; k < 16; k++)
+			hit[k] = 0;
+		uint64_t w[2];
+		memcpy(w, &hit, sizeof w);
+		if (w[0] | w[1])
 			return true;
 	}
 	return false;
+}
+
+/* The literals' starts read in order, for the lines asked about in
+ * order: literal g's next start not before the line is
+ * st->tool[g].v[at[g]]. */
+struct line_sites {
+	const struct bl_sites *st;
+	size_t at[NDETECT];
+	size_t next; /* the least of those starts (SIZE_MAX: none is left) */
+	/* the literals found at all (most texts have two or three of the
+	 * fifteen), in the order of detect_re; nlit is SIZE_MAX until they
+	 * are listed */
+	unsigned char lit[NDETECT];
+	size_t nlit;
+};
+
+static bool short_candidate(struct line_sites *ls, const char *s, size_t from, size_t to, bool *zsh)
+{
+	size_t n = 0;
+	*zsh = false;
+	if (ls->nlit == SIZE_MAX) {
+		ls->nlit = 0;
+		for (size_t g = 0; g < NDETECT; g++)
+			if (ls->st->tool[g].n)
+				ls->lit[ls->nlit++] = (unsigned char)g;
+	}
+	if (ls->next < from) {
+		ls->next = SIZE_MAX;
+		for (size_t j = 0; j < ls->nlit; j++) {
+			size_t g = ls->lit[j];
+			const struct bl_site_list *l = &ls->st->tool[g];
+			while (ls->at[g] < l->n && l->v[ls->at[g]] < from)
+				ls->at[g]++;
+			if (ls->at[g] < l->n && l->v[ls->at[g]] < ls->next)
+				ls->next = l->v[ls->at[g]];
+		}
+	}
+	if (ls->next >= to)
+		return false; /* most lines: no literal */
+	for (size_t j = 0; j < ls->nlit; j++) {
+		size_t g = ls->lit[j];
+		const struct bl_site_list *l = &ls->st->tool[g];
+		size_t lo = ls->at[g];
+		for (; lo < l->n && l->v[lo] < to; lo++)
+			if (++n >= 2 || g == zsh_pattern)
+				return (*zsh = g == zsh_pattern), true;
+	}
+	return n && start_bytes(s, from, to);
+}
+
+/* whole_re tried at one position only */
+static struct bl_re whole_at_re = BL_RE(
+	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_GNU_CUT "|" DD_RU "|" TIME_CSH
+	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
+	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
+	PCRE2_ANCHORED);
+
+/* Whether the short line [s, s+len) is one tool line alone, blanks
+ * around it, and holds no zsh report (`zsh`: it holds its literal):
+ *   "536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s"
+ * Then keep_short() drops whatever line_breaks() finds there: the
+ * match of whole_re that starts the line has no break before or after
+ * it (the blanks around it, fewer than BLANK_RUN_MAX in a short line,
+ * indent the line and end it), none can start in the blanks after it,
+ * and end_re, which every zsh report matches, has no match. Most short
+ * lines the sites pass leads to in tool output are such (a dd summary
+ * holds ", " three times), and the three regexes of line_breaks() cost
+ * a hundred instructions a byte on them. */
+static bool lone_tool_line(const char *s, size_t len, bool zsh)
+{
+	if (zsh || prefilter_off)
+		return false;
+	size_t a = 0;
+	while (a < len && bl_blank(s[a]))
+		a++;
+	struct bl_re_match m;
+	if (a >= len || !bl_re_match(&whole_at_re, s, len, a, &m))
+		return false;
+	size_t e = m.ov[1];
+	while (e < len && bl_blank(s[e]))
+		e++;
+	return e == len || (e + 1 == len && s[e] == '\r');
 }
 
 /* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
@@ -713,10 +832,33 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 			return true;
 		i = (size_t)(nl - s) + 1;
 	}
+	/* a short line keeps breaks only when the sites pass found two
+	 * literals in it, or a zsh report's, and it is not one tool line
+	 * alone: most texts have no such line, and the search of their tool
+	 * lines, a regex on the line of each literal, is not begun */
+	if (sites && !prefilter_off) {
+		struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
+		size_t at = 0;
+		bool zsh, any = false;
+		while (!any && at < len) {
+			short_candidate(&ls, s, at, at, &zsh); /* the next literal's start */
+			if (ls.next >= len)
+				break;
+			const char *bol = memrchr(s + at, '\n', ls.next - at);
+			size_t from = bol ? (size_t)(bol - s) + 1 : at;
+			const char *nl = memchr(s + ls.next, '\n', len - ls.next);
+			size_t to = nl ? (size_t)(nl - s) : len;
+			any = short_candidate(&ls, s, from, to, &zsh) && !lone_tool_line(s + from, to - from, zsh);
+			at = to + 1;
+		}
+		if (!any)
+			return false;
+	}
 	/* short lines: each line with a tool line or a zsh report, tried once */
 	struct bl_breaks b = {NULL, 0, 0};
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, len, sites);
+	struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
 	bool found = false;
 	size_t a;
 	while (!found && (a = tool_lines_first(&tl)) < len) {
@@ -725,7 +867,9 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 		const char *bol = memrchr(s, '\n', a);
 		size_t from = bol ? (size_t)(bol - s) + 1 : 0;
 		tool_lines_past(&tl, s, len, to);
-		if (sites && !short_candidate(sites, s, from, to))
+		bool zsh;
+		if (sites && (!short_candidate(&ls, s, from, to, &zsh) ||
+			      lone_tool_line(s + from, to - from, zsh)))
 			continue;
 		b.n = 0;
 		keep_short(&b, 0, line_breaks(s + from, to - from, from, &b, true));
@@ -735,8 +879,10 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 	return found;
 }
 
-bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		  const struct bl_sites *sites)
+/* bl_unflatten(), handing the breaks it made (ascending, each once) to
+ * *made when the text changed. */
+static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		      const struct bl_sites *sites, struct bl_breaks *made)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
@@ -745,13 +891,26 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	 * (keep_short): the others are not looked at */
 	struct tool_lines tl;
 	tool_lines_init(&tl, s, n, sites);
+	struct line_sites ls = {.st = sites, .nlit = SIZE_MAX};
 	while (i < n) {
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
 		if (end - i < UNFLATTEN_MIN) {
+			/* with the sites, the literals there are looked at first:
+			 * most lines are passed before a tool line's regex runs
+			 * on them (the search of tool lines then goes on from
+			 * the line, past those it was not asked about) */
+			bool zsh;
+			if (sites && (!short_candidate(&ls, s, i, end, &zsh) ||
+				      lone_tool_line(s + i, end - i, zsh))) {
+				i = end + 1;
+				continue;
+			}
+			if (i)
+				tool_lines_past(&tl, s, n, i - 1);
 			bool tool = tool_lines_first(&tl) <= end;
 			tool_lines_past(&tl, s, n, end);
-			if (!tool || (sites && !short_candidate(sites, s, i, end))) {
+			if (!tool) {
 				i = end + 1;
 				continue;
 			}
@@ -796,7 +955,7 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		free(b.v);
 		return false;
 	}
-	size_t from = 0;
+	size_t from = 0, kept = 0;
 	for (size_t k = 0; k < b.n; k++) {
 		size_t at = b.v[k];
 		if (at < from)
@@ -804,10 +963,31 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		bl_tbuf_copy(out, in, from, at - from);
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
 		from = at + 1;
+		b.v[kept++] = at;
 	}
 	bl_tbuf_copy(out, in, from, n - from);
-	free(b.v);
+	b.n = kept;
+	if (made)
+		*made = b;
+	else
+		free(b.v);
 	return true;
+}
+
+bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		  const struct bl_sites *sites)
+{
+	return unflatten(m, in, out, sites, NULL);
+}
+
+bool bl_unflatten_breaks(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+			 const struct bl_sites *sites, size_t **at, size_t *n)
+{
+	struct bl_breaks made = {NULL, 0, 0};
+	bool changed = unflatten(m, in, out, sites, &made);
+	*at = made.v;
+	*n = made.n;
+	return changed;
 }
 
 /* ------------------------------------------------- headers of a flat mail */

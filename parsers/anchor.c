@@ -84,17 +84,23 @@ static double rarity(unsigned t)
 	return 2.5;
 }
 
-/* Where the three tokens of needle n tested in the vector pass start:
- * its rarest window. */
+/* The tokens of a needle tested in the vector pass: a window of VT. */
+#define VT 4
+
+static double prose_rate(const struct bl_needle *n, size_t at);
+
+/* Where the VT tokens of needle n tested in the vector pass start: the
+ * window prose has least (prose_rate(); "size" of "sectorsize", not the
+ * "sect" of every "sector"), the first of equals. */
 static size_t trigger_at(const struct bl_needle *n)
 {
-	if (n->ntok <= 3)
+	if (n->ntok <= VT)
 		return 0;
 	size_t best = 0;
-	double bs = -1;
-	for (size_t i = 0; i + 3 <= n->ntok; i++) {
-		double sc = rarity(n->tok[i]) + rarity(n->tok[i + 1]) + rarity(n->tok[i + 2]);
-		if (sc > bs) {
+	double bs = 2;
+	for (size_t i = 0; i + VT <= n->ntok; i++) {
+		double sc = prose_rate(n, i);
+		if (sc < bs) {
 			bs = sc;
 			best = i;
 		}
@@ -107,8 +113,10 @@ struct reducer {
 	size_t n;
 	const char *end;   /* past the run's last token in the pattern, or
 			    * NULL when that token repeats */
+	const char *start; /* where its first token starts, or NULL when that
+			    * token is the last copy of one that repeats */
 	struct bl_needle best;
-	const char *best_end;
+	const char *best_end, *best_start;
 	double best_score;
 };
 
@@ -147,14 +155,19 @@ static void close_run(struct reducer *r)
 		for (size_t k = 0; k < key_len; k++)
 			r->best.key[k] = (char)r->run[key_at + k];
 		r->best_end = r->end;
+		r->best_start = r->start;
 	}
 	r->n = 0;
 }
 
-static void push(struct reducer *r, unsigned short t)
+/* Token t, which starts at `at` in the pattern (NULL: a copy of a token
+ * that repeats), onto the run. */
+static void push(struct reducer *r, unsigned short t, const char *at)
 {
 	if (r->n == BL_NEEDLE_MAX)
 		close_run(r); /* any piece of a required run is required too */
+	if (!r->n)
+		r->start = at;
 	r->run[r->n++] = t;
 }
 
@@ -164,6 +177,7 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 	struct reducer r = {.n = 0, .best_score = -1};
 	const char *branch = p;
 	while (p < e) {
+		const char *tokp = p;
 		unsigned char c = (unsigned char)*p;
 		unsigned short tok = 0;
 		bool other = false;
@@ -250,14 +264,14 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 		if (other || lo == 0) {
 			close_run(&r);
 		} else if (hi == 1) {
-			push(&r, tok);
+			push(&r, tok, tokp);
 			r.end = p;
 		} else {
 			/* the first copy ends this run, the last starts the next */
 			r.end = NULL;
-			push(&r, tok);
+			push(&r, tok, tokp);
 			close_run(&r);
-			push(&r, tok);
+			push(&r, tok, NULL);
 			r.end = p;
 		}
 	}
@@ -266,6 +280,7 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 		return false;
 	*out = r.best;
 	out->after_at = r.best_end ? (size_t)(r.best_end - branch) : SIZE_MAX;
+	out->before_at = r.best_start ? (size_t)(r.best_start - branch) : SIZE_MAX;
 	return true;
 }
 
@@ -298,7 +313,7 @@ int bl_anchor_needles(const char *anchor, struct bl_needle *out, size_t max)
 	}
 }
 
-/* The needle search: each needle contributes its rarest window of three
+/* The needle search: each needle contributes its rarest window of four
  * tokens (a byte or a digit), and one pass over the text tests every
  * window against 32 positions at a time (GCC vector extensions: SSE2 or
  * AVX2 on x86-64, NEON on arm64, plain code elsewhere). Positions that
@@ -315,10 +330,11 @@ struct vtok {
 #define MAX_NEEDLES 128
 #define NBUCKETS 16
 #define THEN_MAX 4
+#define BEFORE_MAX 8
 
 /* The steps of a then-check: a blank run (of at least one, or of any
  * length), a digit, a byte. */
-enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE };
+enum { THEN_BLANKS1, THEN_BLANKS0, THEN_DIGIT, THEN_BYTE, THEN_CLASS };
 
 static struct {
 	bool built, failed, off;
@@ -326,7 +342,7 @@ static struct {
 	bool portable; /* for tests: the portable pass even where AVX2 is */
 	struct bl_needle needles[MAX_NEEDLES];
 	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
-	struct vtok vt[MAX_NEEDLES][3]; /* and its three tokens */
+	struct vtok vt[MAX_NEEDLES][VT]; /* and its tokens */
 	pcre2_code *branch[MAX_NEEDLES];  /* the anchor branch of each needle */
 	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
 	size_t nneedles;
@@ -338,15 +354,35 @@ static struct {
 	 * of bucket 8h + b takes byte x as its token k */
 	unsigned short bucket[MAX_NEEDLES]; /* the bucket bit of each needle */
 	uint64_t bset[NBUCKETS][MAX_NEEDLES / 64]; /* bit i: needle i is in the bucket */
-	unsigned char nib[2][3][2][16];
+	/* the distinct windows of each bucket (indices in vwin), and each
+	 * window's four bytes as a mask and value over a 32-bit load (a
+	 * digit as 0x30 under 0xF0, any byte under 0) and its needles: a
+	 * find of the vector pass is first looked up by its window */
+	unsigned char bwin[NBUCKETS][MAX_NEEDLES], nbwin[NBUCKETS];
+	uint32_t wmask[MAX_NEEDLES], wval[MAX_NEEDLES];
+	uint64_t wset[MAX_NEEDLES][MAX_NEEDLES / 64];
+	unsigned char nib[2][VT][2][16];
 	/* each needle's first 16 tokens as masks and bytes over two words
 	 * (a digit as 0x30 under 0xF0, a byte past the needle as anything),
 	 * to turn most finds down in two compares before verify() */
 	uint64_t qmask[MAX_NEEDLES][2], qval[MAX_NEEDLES][2];
+	/* 0x10 in the bytes of the digits among them: a byte of 0x30 to 0x3F
+	 * there is a digit when its low half plus 6 does not carry; and
+	 * whether those two words tell a find whole (a needle of 16 tokens
+	 * or fewer) */
+	uint64_t qdigit[MAX_NEEDLES][2];
+	bool qwhole[MAX_NEEDLES];
 	/* what the branch requires right after each needle, as a few steps
 	 * (then_steps()), checked before the branch runs */
 	unsigned char then_op[MAX_NEEDLES][THEN_MAX], then_byte[MAX_NEEDLES][THEN_MAX];
 	size_t then_n[MAX_NEEDLES];
+	/* what the branch requires right before each needle, as steps read
+	 * backwards from it (before_steps()): a byte, a digit, a class of
+	 * bytes (its bitmap), a blank run */
+	unsigned char before_op[MAX_NEEDLES][BEFORE_MAX], before_byte[MAX_NEEDLES][BEFORE_MAX];
+	uint8_t before_set[MAX_NEEDLES][BEFORE_MAX][32];
+	size_t before_n[MAX_NEEDLES];
+	bool any_before;
 	/* for a branch that starts "^" or "^[ \\t]*": the bytes its line can
 	 * start with (after its blanks, when lead_blanks), as a bitmap */
 	bool has_lead[MAX_NEEDLES], lead_blanks[MAX_NEEDLES];
@@ -360,12 +396,21 @@ static struct {
  * every message of an archive. */
 static struct bl_anchor_scan *spare;
 static void scan_destroy(struct bl_anchor_scan *s);
+/* The sites freed last, kept with their arrays for the next text: two
+ * allocations zeroed and their lists grown again cost a message of
+ * prose 1,300 instructions. */
+static struct bl_sites *spare_sites;
+static void sites_destroy(struct bl_sites *st);
 
 static void free_patterns(void)
 {
 	if (spare) {
 		scan_destroy(spare);
 		spare = NULL;
+	}
+	if (spare_sites) {
+		sites_destroy(spare_sites);
+		spare_sites = NULL;
 	}
 	pcre2_code_free(A.fast);
 	pcre2_code_free(A.slow);
@@ -443,12 +488,27 @@ static void taken(unsigned lo, unsigned hi, double *digits, double *other)
 			w[x & 15][x >> 4] = prose_weight(x);
 		ready = true;
 	}
+	/* the same sets come up again and again while the buckets are
+	 * placed: their shares are kept, by the last pair of sets per slot */
+	static struct {
+		uint32_t key;
+		double digits, other;
+	} memo[1024];
+	uint32_t key = lo << 16 | hi, slot = (key * 2654435761u) >> 22;
+	if (key && memo[slot].key == key) {
+		*digits = memo[slot].digits;
+		*other = memo[slot].other;
+		return;
+	}
 	*digits = *other = 0;
 	for (unsigned l = lo; l; l &= l - 1)
 		for (unsigned h = hi; h; h &= h - 1) {
 			unsigned x = (unsigned)__builtin_ctz(h) << 4 | (unsigned)__builtin_ctz(l);
 			*(x >= '0' && x <= '9' ? digits : other) += w[x & 15][x >> 4];
 		}
+	memo[slot].key = key;
+	memo[slot].digits = *digits;
+	memo[slot].other = *other;
 }
 
 /* The bytes token v takes, as nibble sets: lo[] and hi[] bits 0..15. */
@@ -468,20 +528,37 @@ static void tok_nibbles(const struct vtok *v, unsigned *lo, unsigned *hi)
  * a digit and a byte of another kind follow each other half as often (a
  * mail archive's prose), so that windows of digits ("512", "102", "\d+\d")
  * do not share a bucket, where they would take every number. */
-static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
+static double bucket_rate(const unsigned lo[VT], const unsigned hi[VT])
 {
 	static const double follow[2][2] = {{1.0, 0.56}, {0.56, 14.0}}; /* [digit before][digit] */
-	double share[3][2], r = 0;
-	for (int k = 0; k < 3; k++)
+	double share[VT][2], r = 0;
+	for (int k = 0; k < VT; k++)
 		taken(lo[k], hi[k], &share[k][1], &share[k][0]);
-	for (unsigned c = 0; c < 8; c++) {
+	for (unsigned c = 0; c < 1u << VT; c++) {
 		/* bit k of c: token k is a digit */
 		double x = share[0][c & 1];
-		for (int k = 1; k < 3; k++)
+		for (int k = 1; k < VT; k++)
 			x *= share[k][c >> k & 1] * follow[c >> (k - 1) & 1][c >> k & 1];
 		r += x;
 	}
 	return r;
+}
+
+/* The share of prose positions where needle n's window of VT tokens
+ * from `at` is found. */
+static double prose_rate(const struct bl_needle *n, size_t at)
+{
+	unsigned lo[VT], hi[VT];
+	for (size_t k = 0; k < VT; k++) {
+		unsigned t = at + k < n->ntok ? n->tok[at + k] : 256;
+		struct vtok v = {0, 255}; /* past the needle: any byte */
+		if (t == BL_NEEDLE_DIGIT)
+			v = (struct vtok){'0', 9};
+		else if (t < 256)
+			v = (struct vtok){(unsigned char)t, 0};
+		tok_nibbles(&v, &lo[k], &hi[k]);
+	}
+	return bucket_rate(lo, hi);
 }
 
 /* Puts each distinct window in one of NBUCKETS buckets and fills the
@@ -492,13 +569,13 @@ static double bucket_rate(const unsigned lo[3], const unsigned hi[3])
  * prose (prose_weight); then each is moved while a move lowers the total. */
 static void buckets(void)
 {
-	unsigned lo[NBUCKETS][3], hi[NBUCKETS][3];
+	unsigned lo[NBUCKETS][VT], hi[NBUCKETS][VT];
 	size_t nv = A.nvwin;
-	unsigned wl[MAX_NEEDLES][3], wh[MAX_NEEDLES][3];
+	unsigned wl[MAX_NEEDLES][VT], wh[MAX_NEEDLES][VT];
 	double own[MAX_NEEDLES];
 	size_t order[MAX_NEEDLES], wb[MAX_NEEDLES];
 	for (size_t u = 0; u < nv; u++) {
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < VT; k++)
 			tok_nibbles(&A.vt[A.vwin[u]][k], &wl[u][k], &wh[u][k]);
 		own[u] = bucket_rate(wl[u], wh[u]);
 		order[u] = u;
@@ -519,15 +596,15 @@ static void buckets(void)
 			memset(hi, 0, sizeof hi);
 			for (size_t v = 0; v < nv; v++)
 				if (v != u && wb[v] < NBUCKETS)
-					for (int k = 0; k < 3; k++) {
+					for (int k = 0; k < VT; k++) {
 						lo[wb[v]][k] |= wl[v][k];
 						hi[wb[v]][k] |= wh[v][k];
 					}
 			double best = 1e300;
 			size_t bb = 0;
 			for (size_t b = 0; b < NBUCKETS; b++) {
-				unsigned nl[3], nh[3];
-				for (int k = 0; k < 3; k++) {
+				unsigned nl[VT], nh[VT];
+				for (int k = 0; k < VT; k++) {
 					nl[k] = lo[b][k] | wl[u][k];
 					nh[k] = hi[b][k] | wh[u][k];
 				}
@@ -547,21 +624,36 @@ static void buckets(void)
 	memset(lo, 0, sizeof lo);
 	memset(hi, 0, sizeof hi);
 	for (size_t u = 0; u < nv; u++)
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < VT; k++) {
 			lo[wb[u]][k] |= wl[u][k];
 			hi[wb[u]][k] |= wh[u][k];
 		}
 	memset(A.bset, 0, sizeof A.bset);
+	memset(A.wset, 0, sizeof A.wset);
+	memset(A.nbwin, 0, sizeof A.nbwin);
+	for (size_t u = 0; u < nv; u++) {
+		A.bwin[wb[u]][A.nbwin[wb[u]]++] = (unsigned char)u;
+		uint32_t mask = 0, val = 0;
+		for (int k = 0; k < VT; k++) {
+			const struct vtok *v = &A.vt[A.vwin[u]][k];
+			unsigned char km = v->span == 0 ? 0xFF : v->span == 9 ? 0xF0 : 0;
+			mask |= (uint32_t)km << (8 * k);
+			val |= (uint32_t)(v->lo & km) << (8 * k);
+		}
+		A.wmask[u] = mask;
+		A.wval[u] = val;
+	}
 	for (size_t i = 0; i < A.nneedles; i++)
 		for (size_t u = 0; u < nv; u++)
 			if (memcmp(A.vt[A.vwin[u]], A.vt[i], sizeof A.vt[i]) == 0) {
 				A.bucket[i] = (unsigned short)(1u << wb[u]);
 				A.bset[wb[u]][i / 64] |= (uint64_t)1 << (i % 64);
+				A.wset[u][i / 64] |= (uint64_t)1 << (i % 64);
 				break;
 			}
 	memset(A.nib, 0, sizeof A.nib);
 	for (unsigned b = 0; b < NBUCKETS; b++)
-		for (int k = 0; k < 3; k++)
+		for (int k = 0; k < VT; k++)
 			for (unsigned x = 0; x < 16; x++) {
 				if (lo[b][k] & (1u << x))
 					A.nib[b / 8][k][0][x] |= (unsigned char)(1u << (b % 8));
@@ -646,6 +738,211 @@ static bool then_ok(size_t i, const unsigned char *t, size_t len, size_t at)
 			if (at >= len || t[at] != A.then_byte[i][k])
 				return false;
 			at++;
+		}
+	}
+	return true;
+}
+
+/* One element of a pattern at p (before e) as a step of a before-check:
+ * a byte, "\\d", a class of bytes ("[MG]", "[KM]"), or a blank run
+ * ("[ \\t]+", "[ \\t]*"); false for anything else (a group, an anchor,
+ * a quantified element, "\\S", a negated class). *next: past the element
+ * and its quantifier. */
+static bool before_elem(const char *p, const char *e, unsigned char *op, unsigned char *byte,
+			uint8_t set[32], const char **next)
+{
+	memset(set, 0, 32);
+	*byte = 0;
+	if (e - p >= 6 && memcmp(p, "[ \\t]", 5) == 0 && (p[5] == '+' || p[5] == '*')) {
+		*op = p[5] == '+' ? THEN_BLANKS1 : THEN_BLANKS0;
+		*next = p + 6;
+		/* lazy or possessive: not known */
+		if (*next < e && (**next == '?' || **next == '+')) {
+			(*next)++;
+			return false;
+		}
+		return true;
+	}
+	bool ok = true;
+	const char *q = p + 1;
+	unsigned char c = (unsigned char)*p;
+	if (c == '\\') {
+		unsigned char d = p + 1 < e ? (unsigned char)p[1] : 0;
+		q = p + 2 <= e ? p + 2 : e;
+		if (d == 'd') {
+			*op = THEN_DIGIT;
+		} else if (d == 't') {
+			*op = THEN_BYTE;
+			*byte = '\t';
+		} else if (d && d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z'))) {
+			*op = THEN_BYTE;
+			*byte = d;
+		} else {
+			ok = false;
+		}
+	} else if (c == '[') {
+		q = skip_class(p, e);
+		if (!q) {
+			*next = e;
+			return false;
+		}
+		*op = THEN_CLASS;
+		const char *m = p + 1, *me = q - 1;
+		if (m < me && *m == '^')
+			ok = false;
+		while (ok && m < me) {
+			unsigned lo, hi;
+			if (*m == '\\' && m + 1 < me) {
+				unsigned char d = (unsigned char)m[1];
+				m += 2;
+				if (d == 'd') {
+					lo = '0', hi = '9';
+				} else if (d == 't') {
+					lo = hi = '\t';
+				} else if (d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+							 (d >= 'A' && d <= 'Z'))) {
+					lo = hi = d;
+				} else {
+					ok = false;
+					break;
+				}
+			} else if (*m == '[' || (unsigned char)*m >= 0x80) {
+				ok = false;
+				break;
+			} else {
+				lo = hi = (unsigned char)*m++;
+				if (m + 1 < me && *m == '-' && m[1] != '\\' && (unsigned char)m[1] < 0x80) {
+					hi = (unsigned char)m[1];
+					m += 2;
+				}
+			}
+			for (unsigned x = lo; x <= hi; x++)
+				set[x / 8] |= (uint8_t)(1u << (x % 8));
+		}
+	} else if (c == '(') {
+		q = skip_group(p, e);
+		if (!q)
+			q = e;
+		ok = false;
+	} else if (c >= 0x80 || strchr("|^$.?*+{)", c)) {
+		ok = false;
+	} else {
+		*op = THEN_BYTE;
+		*byte = c;
+	}
+	/* a quantifier: the element is not known to be there once */
+	if (q < e && (*q == '?' || *q == '*' || *q == '+' || *q == '{')) {
+		ok = false;
+		if (*q == '{') {
+			const char *z = memchr(q, '}', (size_t)(e - q));
+			q = z ? z + 1 : e;
+		} else {
+			q++;
+		}
+		if (q < e && (*q == '?' || *q == '+'))
+			q++;
+	}
+	*next = q;
+	return ok;
+}
+
+/* Whether before-step k of needle i may take a blank. */
+static bool before_blank(size_t i, size_t k)
+{
+	switch (A.before_op[i][k]) {
+	case THEN_BLANKS1:
+	case THEN_BLANKS0:
+		return true;
+	case THEN_BYTE:
+		return A.before_byte[i][k] == ' ' || A.before_byte[i][k] == '\t';
+	case THEN_CLASS:
+		return (A.before_set[i][k][' ' / 8] >> (' ' % 8) & 1) ||
+		       (A.before_set[i][k]['\t' / 8] >> ('\t' % 8) & 1);
+	default:
+		return false;
+	}
+}
+
+/* What the branch text b requires right before needle i, which starts at
+ * b[at]: the simple elements just before it, read as far back as they go
+ * (at most BEFORE_MAX). zpool's "read[ \\t]+write" is found by "write",
+ * which prose has often, and seldom after "read" and blanks. A blank run
+ * is read back greedily: the steps stop before one that could take a
+ * blank itself. */
+static void before_steps(size_t i, const char *b, size_t at)
+{
+	unsigned char op[BEFORE_MAX], byte[BEFORE_MAX];
+	uint8_t set[BEFORE_MAX][32];
+	size_t n = 0;
+	const char *p = b, *e = b + at;
+	while (p < e) {
+		unsigned char o, y;
+		uint8_t st[32];
+		const char *next;
+		if (!before_elem(p, e, &o, &y, st, &next)) {
+			n = 0;
+		} else {
+			if (n == BEFORE_MAX) {
+				/* the ones next to the needle are kept */
+				memmove(op, op + 1, n - 1);
+				memmove(byte, byte + 1, n - 1);
+				memmove(set, set + 1, (n - 1) * sizeof set[0]);
+				n--;
+			}
+			op[n] = o;
+			byte[n] = y;
+			memcpy(set[n], st, 32);
+			n++;
+		}
+		p = next > p ? next : p + 1;
+	}
+	memcpy(A.before_op[i], op, n);
+	memcpy(A.before_byte[i], byte, n);
+	memcpy(A.before_set[i], set, n * sizeof set[0]);
+	/* from the needle back: a blank run's step, then one that may take
+	 * a blank too, ends the steps */
+	size_t k = n;
+	while (k > 0) {
+		k--;
+		bool blanks = A.before_op[i][k] == THEN_BLANKS1 || A.before_op[i][k] == THEN_BLANKS0;
+		if (blanks && k > 0 && before_blank(i, k - 1))
+			break;
+	}
+	/* steps k .. n - 1 are kept */
+	memmove(A.before_op[i], A.before_op[i] + k, n - k);
+	memmove(A.before_byte[i], A.before_byte[i] + k, n - k);
+	memmove(A.before_set[i], A.before_set[i] + k, (n - k) * sizeof set[0]);
+	A.before_n[i] = n - k;
+}
+
+/* Whether the text before needle i's start p passes its before-check. */
+static inline bool before_ok(size_t i, const unsigned char *t, size_t p)
+{
+	size_t at = p;
+	for (size_t k = A.before_n[i]; k-- > 0;) {
+		switch (A.before_op[i][k]) {
+		case THEN_BLANKS1:
+			if (!at || (t[at - 1] != ' ' && t[at - 1] != '\t'))
+				return false;
+			/* fall through */
+		case THEN_BLANKS0:
+			while (at && (t[at - 1] == ' ' || t[at - 1] == '\t'))
+				at--;
+			break;
+		case THEN_DIGIT:
+			if (!at || t[at - 1] < '0' || t[at - 1] > '9')
+				return false;
+			at--;
+			break;
+		case THEN_CLASS:
+			if (!at || !(A.before_set[i][k][t[at - 1] / 8] >> (t[at - 1] % 8) & 1))
+				return false;
+			at--;
+			break;
+		default:
+			if (!at || t[at - 1] != A.before_byte[i][k])
+				return false;
+			at--;
 		}
 	}
 	return true;
@@ -750,9 +1047,11 @@ static bool build(void)
 		nd->after_at = SIZE_MAX;
 		A.tool[A.nneedles++] = g;
 	}
+	A.any_before = false;
 	for (size_t i = 0; i < A.nneedles && !err; i++) {
 		const struct bl_needle *nd = &A.needles[i];
 		A.then_n[i] = 0;
+		A.before_n[i] = 0;
 		A.has_lead[i] = false;
 		if (nd->parser == SIZE_MAX) {
 			bool digit;
@@ -773,10 +1072,13 @@ static bool build(void)
 			const char *branch = bl_parsers[nd->parser]->anchor + nd->branch_off;
 			if (nd->after_at <= nd->branch_len)
 				then_steps(i, branch + nd->after_at, nd->branch_len - nd->after_at);
+			if (nd->before_at <= nd->branch_len)
+				before_steps(i, branch, nd->before_at);
+			A.any_before = A.any_before || A.before_n[i];
 			lead_bytes(i, branch, nd->branch_len);
 		}
 		A.trig[i] = trigger_at(&A.needles[i]);
-		for (size_t t = 0; t < 3; t++) {
+		for (size_t t = 0; t < VT; t++) {
 			size_t at = A.trig[i] + t;
 			struct vtok *v = &A.vt[i][t];
 			if (at >= A.needles[i].ntok)
@@ -797,14 +1099,17 @@ static bool build(void)
 		}
 	}
 	for (size_t i = 0; i < A.nneedles; i++) {
-		unsigned char mk[16] = {0}, vl[16] = {0};
+		unsigned char mk[16] = {0}, vl[16] = {0}, dg[16] = {0};
 		for (size_t k = 0; k < 16 && k < A.needles[i].ntok; k++) {
 			unsigned t = A.needles[i].tok[k];
 			mk[k] = t == BL_NEEDLE_DIGIT ? 0xF0 : 0xFF;
 			vl[k] = t == BL_NEEDLE_DIGIT ? 0x30 : (unsigned char)t;
+			dg[k] = t == BL_NEEDLE_DIGIT ? 0x10 : 0;
 		}
 		memcpy(A.qmask[i], mk, sizeof mk);
 		memcpy(A.qval[i], vl, sizeof vl);
+		memcpy(A.qdigit[i], dg, sizeof dg);
+		A.qwhole[i] = A.needles[i].ntok <= 16;
 	}
 	/* needles that share a window ("real", "\d real") share its test */
 	A.nvwin = 0;
@@ -842,9 +1147,12 @@ static bool verify(const struct bl_needle *n, const unsigned char *s)
 }
 
 /* Whether needle i is found where the vector pass tested position q, one
- * that starts at or after min_p; its start in *p. */
-static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
-			 size_t *p)
+ * that starts at or after min_p; its start in *p. `whole`: a needle of 16
+ * tokens or fewer is told by the two words from its start alone, not
+ * compared token by token (verify(), which the portable pass, the
+ * reference of the tests, runs). */
+static inline bool found_by(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			    size_t *p, bool whole)
 {
 	const struct bl_needle *nd = &A.needles[i];
 	if (q < A.trig[i] || q - A.trig[i] < min_p)
@@ -858,7 +1166,21 @@ static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i,
 	memcpy(w, t + *p, sizeof w);
 	if ((w[0] & A.qmask[i][0]) != A.qval[i][0] || (w[1] & A.qmask[i][1]) != A.qval[i][1])
 		return false;
-	return verify(nd, t + *p) && then_ok(i, t, len, *p + nd->ntok);
+	const uint64_t low = 0x0F0F0F0F0F0F0F0Full, six = 0x0606060606060606ull;
+	if (whole && A.qwhole[i]) {
+		/* the digits' low halves are 0 to 9 */
+		if ((((w[0] & low) + six) & A.qdigit[i][0]) | (((w[1] & low) + six) & A.qdigit[i][1]))
+			return false;
+	} else if (!verify(nd, t + *p)) {
+		return false;
+	}
+	return then_ok(i, t, len, *p + nd->ntok) && before_ok(i, t, *p);
+}
+
+static inline bool found(const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
+			 size_t *p)
+{
+	return found_by(t, len, q, i, min_p, p, true);
 }
 
 static bool grow(void **v, size_t *cap, size_t n, size_t size)
@@ -911,11 +1233,22 @@ static inline void finds_at(const unsigned char *t, size_t len, size_t q, unsign
 			    struct bl_sites *st)
 {
 	size_t p;
+	/* the buckets take the products of their windows' bytes: the
+	 * windows that are at q itself, first */
+	uint32_t x;
+	memcpy(&x, t + q, sizeof x); /* within the text and the zero bytes after it */
+	uint64_t sets[MAX_NEEDLES / 64] = {0};
+	for (unsigned g = got; g; g &= g - 1) {
+		unsigned b = (unsigned)__builtin_ctz(g);
+		for (unsigned k = 0; k < A.nbwin[b]; k++) {
+			unsigned u = A.bwin[b][k];
+			if ((x & A.wmask[u]) == A.wval[u])
+				for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
+					sets[w] |= A.wset[u][w];
+		}
+	}
 	for (size_t w = 0; w < MAX_NEEDLES / 64; w++) {
-		uint64_t set = 0;
-		for (unsigned g = got; g; g &= g - 1)
-			set |= A.bset[__builtin_ctz(g)][w];
-		for (; set; set &= set - 1) {
+		for (uint64_t set = sets[w]; set; set &= set - 1) {
 			size_t i = 64 * w + (size_t)__builtin_ctzll(set);
 			if (found(t, len, q, i, 0, &p))
 				record(st, q, i, p);
@@ -924,98 +1257,139 @@ static inline void finds_at(const unsigned char *t, size_t len, size_t q, unsign
 }
 
 /* The lines of the text from *ls on (a line start), up to position end,
- * given the newlines in [q, q + 32) (bit j: text[q + j]): whether one is
+ * given the newlines in [q, q + 64) (bit j: text[q + j]): whether one is
  * BL_UNFLATTEN_MIN bytes long or longer; *ls moves to the last line
  * start. */
-static inline bool long_line_in(size_t q, uint32_t nl, size_t end, size_t *ls)
+static inline bool long_line_in(size_t q, uint64_t nl, size_t end, size_t *ls)
 {
 	if (!nl)
 		return end - *ls >= BL_UNFLATTEN_MIN;
-	size_t first = q + (size_t)__builtin_ctz(nl);
+	size_t first = q + (size_t)__builtin_ctzll(nl);
 	bool longer = first - *ls >= BL_UNFLATTEN_MIN;
-	*ls = q + 32 - (size_t)__builtin_clz(nl);
+	*ls = q + 64 - (size_t)__builtin_clzll(nl);
 	return longer;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BL_HAVE_NIBBLE_PASS 1
 /* The AVX2 pass: each byte's two nibbles look up, in one shuffle each,
- * the buckets whose windows take it at token 0, 1 and 2; a position is a
- * find when some bucket takes all three (32 positions in a few
+ * the buckets whose windows take it at token 0, 1, 2 and 3; a position is
+ * a find when some bucket takes all four (32 positions in a few
  * instructions, whatever the number of needles). Only the needles of the
  * buckets found are then checked, in the order of their index. The
  * system reader's marks are looked up from the same nibbles, and the
- * newlines tell the lengths of the lines. */
-__attribute__((target("avx2"))) static void sites_avx2(const unsigned char *t, size_t len,
-						       struct bl_sites *st)
+ * newlines tell the lengths of the lines. 64 positions a step, two
+ * halves of 32: a step's marks are one word of sites->sys. */
+struct nibble_tabs {
+	__m256i tab[2][VT][2]; /* A.nib, in both lanes */
+	__m256i mlo, mhi;     /* the marks' nibble tables */
+	__m256i anywhere, at_start;
+};
+
+/* What the 32 positions from p hold: the buckets found at each (*acc0,
+ * *acc1, one byte a position), and as bits (bit j: position p + j):
+ * those with a find, the marks of the groups that count anywhere (*any)
+ * and of those that count at a line start (*line), the newlines (*nl).
+ * Reads p[0, 35). */
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+half_step(const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, __m256i *acc1,
+	  uint32_t *any, uint32_t *line, uint32_t *nl)
 {
-	__m256i tab[2][3][2];
-	for (int g = 0; g < 2; g++)
-		for (int k = 0; k < 3; k++)
-			for (int h = 0; h < 2; h++)
-				tab[g][k][h] = _mm256_broadcastsi128_si256(
-					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
-	const struct bl_marks *mk = &bl_system_marks;
-	const __m256i mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
-	const __m256i mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
-	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
-	const __m256i at_start = _mm256_set1_epi8((char)mk->line);
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-	const __m256i nlv = _mm256_set1_epi8('\n');
-	uint32_t after_nl = 0; /* text[q - 1] is a newline (offset 0 is no line start) */
-	size_t ls = 0;         /* where the line being read starts */
-	/* to the end of the text: the last step reads into the zero bytes
-	 * after it (BL_TEXT_PAD), and the positions past the end are masked
-	 * out */
-	for (size_t q = 0; q < len; q += 32) {
-		uint32_t in = len - q < 32 ? ((uint32_t)1 << (len - q)) - 1 : ~(uint32_t)0;
-		/* token k of every window at the 32 positions: the bytes from
-		 * q + k, each looked up by its nibbles (written out: a loop
-		 * over k cost a tenth of the pass in its own counting) */
+	/* token k of every window at the 32 positions: the bytes from
+	 * p + k, each looked up by its nibbles */
 #define NIBBLES(k, v, vl, vh)                                                                    \
-	__m256i v = _mm256_loadu_si256((const __m256i *)(t + q + (k)));                          \
+	__m256i v = _mm256_loadu_si256((const __m256i *)(p + (k)));                              \
 	__m256i vl = _mm256_and_si256(v, low);                                                   \
 	__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low)
 #define TAKES(g, k, vl, vh)                                                                      \
-	_mm256_and_si256(_mm256_shuffle_epi8(tab[g][k][0], vl), _mm256_shuffle_epi8(tab[g][k][1], vh))
-		NIBBLES(0, v0, vl0, vh0);
-		__m256i acc0 = TAKES(0, 0, vl0, vh0), acc1 = TAKES(1, 0, vl0, vh0);
-		NIBBLES(1, v1, vl1, vh1);
-		acc0 = _mm256_and_si256(acc0, TAKES(0, 1, vl1, vh1));
-		acc1 = _mm256_and_si256(acc1, TAKES(1, 1, vl1, vh1));
-		NIBBLES(2, v2, vl2, vh2);
-		acc0 = _mm256_and_si256(acc0, TAKES(0, 2, vl2, vh2));
-		acc1 = _mm256_and_si256(acc1, TAKES(1, 2, vl2, vh2));
-		(void)v1;
-		(void)v2;
+	_mm256_and_si256(_mm256_shuffle_epi8(tb->tab[g][k][0], vl),                              \
+			 _mm256_shuffle_epi8(tb->tab[g][k][1], vh))
+	NIBBLES(0, v0, vl0, vh0);
+	__m256i a0 = TAKES(0, 0, vl0, vh0), a1 = TAKES(1, 0, vl0, vh0);
+	NIBBLES(1, v1, vl1, vh1);
+	a0 = _mm256_and_si256(a0, TAKES(0, 1, vl1, vh1));
+	a1 = _mm256_and_si256(a1, TAKES(1, 1, vl1, vh1));
+	NIBBLES(2, v2, vl2, vh2);
+	a0 = _mm256_and_si256(a0, TAKES(0, 2, vl2, vh2));
+	a1 = _mm256_and_si256(a1, TAKES(1, 2, vl2, vh2));
+	NIBBLES(3, v3, vl3, vh3);
+	a0 = _mm256_and_si256(a0, TAKES(0, 3, vl3, vh3));
+	a1 = _mm256_and_si256(a1, TAKES(1, 3, vl3, vh3));
+	(void)v1;
+	(void)v2;
+	(void)v3;
 #undef TAKES
 #undef NIBBLES
-		/* the marks: of a group that counts anywhere, or of one that
-		 * counts at a line start right after a newline */
-		__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(mlo, vl0), _mm256_shuffle_epi8(mhi, vh0));
-		uint32_t any = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_and_si256(m, anywhere), zero));
-		uint32_t line = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_and_si256(m, at_start), zero));
-		uint32_t nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, nlv)) & in;
-		uint32_t marks = (any | (line & (nl << 1 | after_nl))) & in;
-		after_nl = nl >> 31;
-		if (marks)
-			st->sys[q / 64] |= (uint64_t)marks << (q % 64);
-		if (!st->long_line)
-			st->long_line = long_line_in(q, nl, q + 32 < len ? q + 32 : len, &ls);
-		uint32_t bits = ~(uint32_t)_mm256_movemask_epi8(
-					_mm256_cmpeq_epi8(_mm256_or_si256(acc0, acc1), zero)) &
-				in;
-		if (!bits)
-			continue;
-		unsigned char got0[32], got1[32];
-		_mm256_storeu_si256((__m256i *)got0, acc0);
-		_mm256_storeu_si256((__m256i *)got1, acc1);
-		for (; bits; bits &= bits - 1) {
-			unsigned j = (unsigned)__builtin_ctz(bits);
-			finds_at(t, len, q + j, got0[j] | (unsigned)got1[j] << 8, st);
-		}
+	__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(tb->mlo, vl0), _mm256_shuffle_epi8(tb->mhi, vh0));
+	*any = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->anywhere), zero));
+	*line = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->at_start), zero));
+	*nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8('\n')));
+	*acc0 = a0;
+	*acc1 = a1;
+	return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(a0, a1), zero));
+}
+
+/* The 64 positions from q, read at p (t + q, or a copy of the text's
+ * last bytes followed by zero bytes), of which those in `in` are the
+ * text's. *after_nl: text[q - 1] is a newline; *ls: where the line being
+ * read starts. */
+__attribute__((target("avx2"), always_inline)) static inline void
+step64(const unsigned char *t, size_t len, const unsigned char *p, size_t q, uint64_t in,
+       const struct nibble_tabs *tb, uint64_t *after_nl, size_t *ls, struct bl_sites *st)
+{
+	__m256i acc[2][2];
+	uint32_t any0, any1, line0, line1, nl0, nl1;
+	uint64_t bits = half_step(p, tb, &acc[0][0], &acc[0][1], &any0, &line0, &nl0);
+	bits |= (uint64_t)half_step(p + 32, tb, &acc[1][0], &acc[1][1], &any1, &line1, &nl1) << 32;
+	uint64_t nl = (nl0 | (uint64_t)nl1 << 32) & in;
+	uint64_t any = any0 | (uint64_t)any1 << 32, line = line0 | (uint64_t)line1 << 32;
+	/* the marks: of a group that counts anywhere, or of one that
+	 * counts at a line start right after a newline */
+	st->sys[q / 64] = (any | (line & (nl << 1 | *after_nl))) & in;
+	*after_nl = nl >> 63;
+	if (!st->long_line)
+		st->long_line = long_line_in(q, nl, q + 64 < len ? q + 64 : len, ls);
+	bits &= in;
+	if (!bits)
+		return;
+	unsigned char got[2][2][32];
+	_mm256_storeu_si256((__m256i *)got[0][0], acc[0][0]);
+	_mm256_storeu_si256((__m256i *)got[0][1], acc[0][1]);
+	_mm256_storeu_si256((__m256i *)got[1][0], acc[1][0]);
+	_mm256_storeu_si256((__m256i *)got[1][1], acc[1][1]);
+	for (; bits; bits &= bits - 1) {
+		unsigned j = (unsigned)__builtin_ctzll(bits);
+		finds_at(t, len, q + j, got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8,
+			 st);
+	}
+}
+
+__attribute__((target("avx2"))) static void sites_avx2(const unsigned char *t, size_t len,
+						       struct bl_sites *st)
+{
+	struct nibble_tabs tb;
+	for (int g = 0; g < 2; g++)
+		for (int k = 0; k < VT; k++)
+			for (int h = 0; h < 2; h++)
+				tb.tab[g][k][h] = _mm256_broadcastsi128_si256(
+					_mm_loadu_si128((const __m128i *)A.nib[g][k][h]));
+	const struct bl_marks *mk = &bl_system_marks;
+	tb.mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	tb.mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	tb.anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	tb.at_start = _mm256_set1_epi8((char)mk->line);
+	uint64_t after_nl = 0; /* offset 0 is no line start */
+	size_t ls = 0, q = 0;
+	/* a step reads 67 bytes: in place while they are the text's or
+	 * the zero bytes after it (BL_TEXT_PAD) */
+	for (; len - q >= 64; q += 64)
+		step64(t, len, t + q, q, ~(uint64_t)0, &tb, &after_nl, &ls, st);
+	if (q < len) {
+		/* the last bytes, then zero bytes as after the text */
+		unsigned char last[64 + 64] = {0};
+		memcpy(last, t + q, len - q);
+		step64(t, len, last, q, ((uint64_t)1 << (len - q)) - 1, &tb, &after_nl, &ls, st);
 	}
 }
 #endif
@@ -1026,16 +1400,15 @@ static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 {
 	size_t q = 0, p;
 	const size_t W = sizeof(vbytes);
-	for (; q + W + 2 <= len; q += W) {
-		vbytes w[3], any = {0};
-		memcpy(&w[0], t + q, W);
-		memcpy(&w[1], t + q + 1, W);
-		memcpy(&w[2], t + q + 2, W);
+	for (; q + W + VT - 1 <= len; q += W) {
+		vbytes w[VT], any = {0};
+		for (size_t k = 0; k < VT; k++)
+			memcpy(&w[k], t + q + k, W);
 		for (size_t u = 0; u < A.nvwin; u++) {
 			size_t i = A.vwin[u];
 			vbytes m0 = (vbytes)((vbytes)(w[0] - A.vt[i][0].lo) <= A.vt[i][0].span);
-			m0 &= (vbytes)((vbytes)(w[1] - A.vt[i][1].lo) <= A.vt[i][1].span);
-			m0 &= (vbytes)((vbytes)(w[2] - A.vt[i][2].lo) <= A.vt[i][2].span);
+			for (size_t k = 1; k < VT; k++)
+				m0 &= (vbytes)((vbytes)(w[k] - A.vt[i][k].lo) <= A.vt[i][k].span);
 			any |= m0;
 		}
 		uint64_t lanes[sizeof(vbytes) / 8], or = 0;
@@ -1046,13 +1419,13 @@ static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 			continue;
 		for (size_t j = 0; j < W; j++)
 			for (size_t i = 0; any[j] && i < A.nneedles; i++)
-				if (found(t, len, q + j, i, 0, &p))
+				if (found_by(t, len, q + j, i, 0, &p, false))
 					record(st, q + j, i, p);
 	}
 	/* the last bytes, too few for a vector step, one by one */
 	for (; q < len; q++)
 		for (size_t i = 0; i < A.nneedles; i++)
-			if (found(t, len, q, i, 0, &p))
+			if (found_by(t, len, q, i, 0, &p, false))
 				record(st, q, i, p);
 	uint64_t bits;
 	for (size_t next = 0, base; next < len;)
@@ -1068,10 +1441,8 @@ static void sites_vec(const unsigned char *t, size_t len, struct bl_sites *st)
 	}
 }
 
-void bl_sites_free(struct bl_sites *st)
+static void sites_destroy(struct bl_sites *st)
 {
-	if (!st)
-		return;
 	free(st->q);
 	free(st->needle);
 	for (size_t g = 0; g < BL_TOOL_MAX; g++)
@@ -1080,21 +1451,46 @@ void bl_sites_free(struct bl_sites *st)
 	free(st);
 }
 
+void bl_sites_free(struct bl_sites *st)
+{
+	if (!st)
+		return;
+	if (!spare_sites) {
+		spare_sites = st;
+		return;
+	}
+	sites_destroy(st);
+}
+
 struct bl_sites *bl_sites_find(const char *text, size_t len)
 {
 	if (!build())
 		return NULL;
-	struct bl_sites *st = calloc(1, sizeof *st);
-	if (!st)
+	struct bl_sites *st = spare_sites;
+	if (st) {
+		/* the arrays of the last sites freed, emptied */
+		spare_sites = NULL;
+		st->n = 0;
+		for (size_t g = 0; g < BL_TOOL_MAX; g++)
+			st->tool[g].n = 0;
+		st->long_line = st->failed = false;
+	} else if (!(st = calloc(1, sizeof *st))) {
 		return NULL;
+	}
 	st->gen = A.gen;
 	st->len = len;
 	st->nsys = (len + 63) / 64;
-	st->sys = calloc(st->nsys ? st->nsys : 1, sizeof *st->sys);
-	if (!st->sys) {
-		bl_sites_free(st);
-		return NULL;
+	if (st->syscap < st->nsys || !st->sys) {
+		size_t cap = st->nsys ? st->nsys : 1;
+		uint64_t *sys = realloc(st->sys, cap * sizeof *sys);
+		if (!sys) {
+			sites_destroy(st);
+			return NULL;
+		}
+		st->sys = sys;
+		st->syscap = cap;
 	}
+	memset(st->sys, 0, st->nsys * sizeof *st->sys);
 #ifdef BL_HAVE_NIBBLE_PASS
 	static int avx2 = -1;
 	if (avx2 < 0)
@@ -1105,10 +1501,205 @@ struct bl_sites *bl_sites_find(const char *text, size_t len)
 #endif
 		sites_vec((const unsigned char *)text, len, st);
 	if (st->failed) {
-		bl_sites_free(st);
+		sites_destroy(st);
 		return NULL;
 	}
 	return st;
+}
+
+/* The needles whose first token takes byte x, for bl_sites_update(). */
+static uint64_t first_tok[256][MAX_NEEDLES / 64];
+static unsigned first_gen = ~0u;
+static size_t max_ntok;
+
+static void first_tokens(void)
+{
+	if (first_gen == A.gen)
+		return;
+	memset(first_tok, 0, sizeof first_tok);
+	max_ntok = 0;
+	for (size_t i = 0; i < A.nneedles; i++) {
+		const struct bl_needle *nd = &A.needles[i];
+		if (nd->ntok > max_ntok)
+			max_ntok = nd->ntok;
+		for (unsigned x = 0; x < 256; x++)
+			if (nd->tok[0] == x || (nd->tok[0] == BL_NEEDLE_DIGIT && x >= '0' && x <= '9'))
+				first_tok[x][i / 64] |= (uint64_t)1 << (i % 64);
+	}
+	first_gen = A.gen;
+}
+
+/* Entry k of st's needle finds, by needle start and then the order of the
+ * pass (position tested, needle). */
+static bool find_before(size_t qa, unsigned ia, size_t qb, unsigned ib)
+{
+	return qa < qb || (qa == qb && ia < ib);
+}
+
+bool bl_sites_update(struct bl_sites *st, const char *text, size_t len, const size_t *at, size_t n)
+{
+	if (!build() || st->gen != A.gen || st->len != len)
+		return false;
+	if (!n)
+		return true;
+	first_tokens();
+	const unsigned char *t = (const unsigned char *)text;
+	/* the starts of the finds that may read a changed byte b: the
+	 * needle's bytes hold it, or its then-check reads up to it over
+	 * blanks and at most THEN_MAX other bytes (a newline taken for a
+	 * blank, since other changed bytes were blanks before) */
+	size_t words = (len + 63) / 64;
+	uint64_t *dirty = calloc(words ? words : 1, sizeof *dirty);
+	size_t *nq = NULL;
+	unsigned char *ni = NULL;
+	size_t nn = 0, ncap = 0;
+	bool ok = dirty != NULL;
+	for (size_t k = 0; ok && k < n; k++) {
+		size_t b = at[k], z = b, other = 0;
+		while (z > 0 && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
+			if (t[z - 1] != ' ' && t[z - 1] != '\t' && t[z - 1] != '\n')
+				other++;
+			z--;
+		}
+		size_t lo = z > max_ntok ? z - max_ntok : 0, hi = b;
+		/* and those whose before-check reads back to b over blanks and
+		 * at most BEFORE_MAX other bytes */
+		for (other = 0; A.any_before && hi + 1 < len &&
+				(t[hi + 1] == ' ' || t[hi + 1] == '\t' || t[hi + 1] == '\n' || other < BEFORE_MAX);
+		     hi++)
+			if (t[hi + 1] != ' ' && t[hi + 1] != '\t' && t[hi + 1] != '\n')
+				other++;
+		if (A.any_before && hi + 1 < len)
+			hi++; /* the needle's start, after what its check reads */
+		for (size_t p = lo; p <= hi; p++) {
+			if (dirty[p / 64] >> (p % 64) & 1)
+				continue;
+			dirty[p / 64] |= (uint64_t)1 << (p % 64);
+			/* the needles that start at p in the new text */
+			for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
+				for (uint64_t set = first_tok[t[p]][w]; set; set &= set - 1) {
+					size_t i = 64 * w + (size_t)__builtin_ctzll(set), pp;
+					if (!found(t, len, p + A.trig[i], i, 0, &pp))
+						continue;
+					if (A.needles[i].parser == SIZE_MAX) {
+						/* a literal's starts: put in below */
+						continue;
+					}
+					if (nn == ncap) {
+						size_t c = ncap ? 2 * ncap : 64;
+						size_t *q2 = realloc(nq, c * sizeof *q2);
+						if (q2)
+							nq = q2;
+						unsigned char *i2 = q2 ? realloc(ni, c) : NULL;
+						if (!i2) {
+							ok = false;
+							break;
+						}
+						ni = i2;
+						ncap = c;
+					}
+					nq[nn] = p + A.trig[i];
+					ni[nn++] = (unsigned char)i;
+				}
+		}
+	}
+	if (ok) {
+		/* the needle finds: the old ones whose start is not dirty,
+		 * merged with the new ones, in the pass's order */
+		for (size_t a = 1; a < nn; a++)
+			for (size_t c = a; c > 0 && find_before(nq[c], ni[c], nq[c - 1], ni[c - 1]); c--) {
+				size_t tq = nq[c];
+				unsigned char ti = ni[c];
+				nq[c] = nq[c - 1];
+				ni[c] = ni[c - 1];
+				nq[c - 1] = tq;
+				ni[c - 1] = ti;
+			}
+		size_t kept = 0;
+		for (size_t k = 0; k < st->n; k++) {
+			size_t p = st->q[k] - A.trig[st->needle[k]];
+			if (!(dirty[p / 64] >> (p % 64) & 1)) {
+				st->q[kept] = st->q[k];
+				st->needle[kept++] = st->needle[k];
+			}
+		}
+		size_t total = kept + nn;
+		size_t *mq = malloc((total ? total : 1) * sizeof *mq);
+		unsigned char *mi = malloc(total ? total : 1);
+		ok = mq && mi;
+		if (ok) {
+			size_t x = 0, y = 0, o = 0;
+			while (x < kept || y < nn)
+				if (y == nn || (x < kept && find_before(st->q[x], st->needle[x], nq[y], ni[y]))) {
+					mq[o] = st->q[x];
+					mi[o++] = st->needle[x++];
+				} else {
+					mq[o] = nq[y];
+					mi[o++] = ni[y++];
+				}
+			free(st->q);
+			free(st->needle);
+			st->q = mq;
+			st->needle = mi;
+			st->n = st->cap = total;
+		} else {
+			free(mq);
+			free(mi);
+		}
+	}
+	/* the literals' starts: the old ones outside the dirty starts, and
+	 * the new ones in them, ascending */
+	for (size_t i = 0; ok && i < A.nneedles; i++) {
+		if (A.needles[i].parser != SIZE_MAX)
+			continue;
+		struct bl_site_list *l = &st->tool[A.tool[i]];
+		struct bl_site_list nl = {NULL, 0, 0};
+		size_t x = 0;
+		for (size_t w = 0; ok && w < words; w++)
+			for (uint64_t d = dirty[w]; ok && d; d &= d - 1) {
+				size_t p = 64 * w + (size_t)__builtin_ctzll(d), pp;
+				for (; ok && x < l->n && l->v[x] < p; x++)
+					if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+						ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+						     ((nl.v[nl.n++] = l->v[x]), true);
+				if (ok && (first_tok[t[p]][i / 64] >> (i % 64) & 1) &&
+				    found(t, len, p + A.trig[i], i, 0, &pp))
+					ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+					     ((nl.v[nl.n++] = p), true);
+			}
+		for (; ok && x < l->n; x++)
+			if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+				ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
+				     ((nl.v[nl.n++] = l->v[x]), true);
+		if (ok) {
+			free(l->v);
+			*l = nl;
+		} else {
+			free(nl.v);
+		}
+	}
+	/* the marks of the changed bytes and of the bytes after them */
+	const struct bl_marks *mk = &bl_system_marks;
+	for (size_t k = 0; ok && k < n; k++)
+		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
+			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
+			bool mark = (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
+			if (mark)
+				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
+			else
+				st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));
+		}
+	/* the lines are shorter than they were: looked at again */
+	st->long_line = false;
+	for (size_t ls = 0; ok && !st->long_line && len - ls >= BL_UNFLATTEN_MIN;) {
+		const char *nl = memrchr(text + ls, '\n', BL_UNFLATTEN_MIN);
+		st->long_line = !nl;
+		ls = nl ? (size_t)(nl - text) + 1 : ls;
+	}
+	free(dirty);
+	free(nq);
+	free(ni);
+	return ok;
 }
 
 const struct bl_sites *bl_message_sites(struct bl_message *msg)
@@ -1120,6 +1711,15 @@ const struct bl_sites *bl_message_sites(struct bl_message *msg)
 	bl_sites_free(msg->sites);
 	msg->sites = bl_sites_find(msg->text, msg->len);
 	return msg->sites;
+}
+
+const struct bl_sites *bl_message_marks(struct bl_message *msg)
+{
+	if (!build())
+		return NULL;
+	if (msg->sites && msg->sites->gen == A.gen && msg->sites->len >= msg->len)
+		return msg->sites;
+	return bl_message_sites(msg);
 }
 
 void bl_anchor_set_portable(bool on)

@@ -5,8 +5,8 @@
  * mostly prose. So each anchor is first reduced to needles: for every
  * top-level branch, the most selective run of bytes that any match must
  * contain ("bytes transferred in ", "\d+\d" for "64+0 records in", ", \d"
- * for GNU dd's summary). The scan looks for the needles' three-byte
- * windows 32 positions at a time (AVX2 nibble tables of 16 buckets, or a
+ * for GNU dd's summary). The scan looks for the needles' four-token
+ * windows 64 positions a step (AVX2 nibble tables of 16 buckets, or a
  * portable vector pass), verifies a find against its needle, and runs the
  * JIT-compiled alternation only on the lines that hold one.
  * A parser whose anchor yields no needle (an inline option, an escape the
@@ -37,6 +37,9 @@ struct bl_needle {
 	/* where the branch goes on after the needle's last token (an offset
 	 * in the branch), or SIZE_MAX when that token repeats */
 	size_t after_at;
+	/* where in the branch its first token starts, or SIZE_MAX when that
+	 * token is the last copy of one that repeats */
+	size_t before_at;
 };
 
 /* Reduces an anchor pattern to one needle per top-level branch. Returns
@@ -77,6 +80,7 @@ struct bl_sites {
 	struct bl_site_list tool[BL_TOOL_MAX]; /* each literal's starts, ascending */
 	uint64_t *sys;         /* bit k of word w: a mark at text offset 64w + k */
 	size_t nsys;           /* words */
+	size_t syscap;         /* words allocated */
 	size_t len;            /* the length of the text they are of */
 	bool long_line;        /* a line of BL_UNFLATTEN_MIN bytes or more */
 	bool failed;           /* memory ran out: nothing above can be trusted */
@@ -87,9 +91,22 @@ struct bl_sites {
  * vector loads read past the end). NULL when memory ran out. */
 struct bl_sites *bl_sites_find(const char *text, size_t len);
 void bl_sites_free(struct bl_sites *st);
+/* The sites st of a text, made those of text[0, len) (followed by
+ * BL_TEXT_PAD zero bytes), which is that text with the blanks at
+ * at[0, n) (ascending) turned into newlines, as the unflattener does:
+ * only the finds and marks that read those bytes are looked at again.
+ * The same as bl_sites_find(text, len). False when memory ran out (st is
+ * then to be freed). */
+bool bl_sites_update(struct bl_sites *st, const char *text, size_t len, const size_t *at, size_t n);
 /* The sites of a message's text: the ones ingest found on the same text,
  * else found now and kept with the message. NULL when memory ran out. */
 const struct bl_sites *bl_message_sites(struct bl_message *msg);
+/* Sites whose marks (sys) hold for msg->text[0, msg->len): those kept with
+ * the message when they are of that text or of a longer one that starts
+ * with it (a window's own part is read with msg->len cut short: a mark
+ * depends on its byte and the one before alone), else bl_message_sites().
+ * Marks at msg->len and past it are not the message's. */
+const struct bl_sites *bl_message_marks(struct bl_message *msg);
 
 /* The per-message state of a scan; the compiled patterns are shared. */
 struct bl_anchor_scan;

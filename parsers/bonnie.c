@@ -280,7 +280,7 @@ static bool numeric_fragment(const char *s, size_t len)
 
 static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const struct row *w)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	if (w->name[0])
 		bl_run_param_str(run, "machine", w->name, strlen(w->name));
 	bl_run_param_real(run, "file_size", w->size_mb * 1048576.0);
@@ -308,7 +308,7 @@ static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const s
 static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 		       const struct row *w, size_t row_off, bool compare_done)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	int cell[12], uncertain = 0;
 	const struct bl_btab_row *r = &w->r;
 	if (!bl_btab_place(r, w->first, c->edge, 12, cell, &uncertain)) {
@@ -378,18 +378,13 @@ static void done_only_run(struct bl_scan *sc, const struct ctx *c, size_t end)
 		    "bonnie's progress lines without its result table: the seek test is missing");
 }
 
-static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor,
-				  size_t *end)
+/* The start of the block at `anchor`: the File, progress and dashed
+ * header lines above it. */
+static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anchor)
 {
 	struct bl_message *msg = bl_scan_message(sc);
-	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t floor = bl_scan_floor(sc);
 	struct bl_re_match m;
-	enum kind k = classify(anchor, &m);
-	if (k != K_HDR && k != K_DASH1 && k != K_FILE)
-		return BL_NOT_MINE;
-
-	/* The start: the File, progress and dashed header lines above. */
 	struct bl_line start = *anchor, prev;
 	for (int i = 0; i < 12 && bl_line_prev(msg, &start, &prev) && prev.off >= floor; i++) {
 		enum kind pk = classify(&prev, &m);
@@ -397,82 +392,144 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 			break;
 		start = prev;
 	}
+	return start;
+}
 
-	struct ctx c;
-	memset(&c, 0, sizeof c);
-	c.variant = "bray";
-	c.rate_mult = 1024.0;
-	c.seek_kb = c.seek_procs = -1;
-	c.first_off = start.off;
-	c.size_edge = 13;
+/* The context of a block starting at `first_off` before its head says
+ * more: Tim Bray's bonnie and its columns. */
+static void ctx_init(struct ctx *c, size_t first_off)
+{
+	memset(c, 0, sizeof *c);
+	c->variant = "bray";
+	c->rate_mult = 1024.0;
+	c->seek_kb = c->seek_procs = -1;
+	c->first_off = first_off;
+	c->size_edge = 13;
 	for (int i = 0; i < 12; i++) /* Tim Bray's columns, until a header says */
-		c.edge[i] = 19 + 11 * (i / 2) + 5 * (i % 2);
+		c->edge[i] = 19 + 11 * (i / 2) + 5 * (i % 2);
+}
 
-	/* The head: everything up to and including the Machine header. */
-	struct bl_line cur = start, next;
-	bool have_hdr = false, any_done = false;
-	size_t last_end = start.next;
+/* A line of the head above the Machine header (of kind ck, matched in m):
+ * the File line, a progress line, a dashed header line. *any_done: some
+ * progress line gave a rate. */
+static void head_line(struct ctx *c, enum kind ck, const struct bl_line *l,
+		      const struct bl_re_match *m, bool *any_done)
+{
+	if (ck == K_FILE) {
+		read_file(c, l, m);
+		/* Tim Bray's prints "File './Bonnie.4711', size: 104857600";
+		 * Garloff's adds the volumes and its version */
+		if (bl_re_gset(m, 1) || bl_re_gset(m, 4))
+			c->variant = "garloff";
+	} else if (ck == K_DONE) {
+		read_done(c, l, m);
+		if (c->have_done[0] || c->have_done[1] || c->have_done[2])
+			*any_done = true;
+	} else if (ck == K_DASH1) {
+		if (bl_re_gset(m, 1))
+			c->sync = bl_re_glen(m, 1) ? "nosync" : "sync";
+		else if (memmem(l->s, l->len, "(sync)", 6))
+			c->sync = "sync";
+	} else if (ck == K_DASH2) {
+		uint64_t v;
+		if (bl_re_gset(m, 1) && bl_parse_u64(l->s + m->ov[2], bl_re_glen(m, 1), &v, NULL))
+			c->seek_kb = (long)v;
+		if (bl_re_gset(m, 2) && bl_parse_u64(l->s + m->ov[4], bl_re_glen(m, 2), &v, NULL))
+			c->seek_procs = (long)v;
+	}
+}
+
+/* The head, from `start`: everything up to and including the Machine
+ * header, which sets the variant and the columns. True when the header is
+ * there (*cur is then its last line). *last_end: the end of the head. */
+static bool read_head(struct bl_message *msg, struct ctx *c, const struct bl_line *start,
+		      struct bl_line *cur, size_t *last_end, bool *any_done)
+{
+	struct bl_re_match m;
+	struct bl_line next;
+	bool have_hdr = false;
+	*cur = *start;
+	*last_end = start->next;
+	*any_done = false;
 	for (int i = 0; i < 24; i++) {
-		enum kind ck = classify(&cur, &m);
+		enum kind ck = classify(cur, &m);
 		if (ck == K_HDR) {
-			read_header(&c, &cur, &m);
+			read_header(c, cur, &m);
 			have_hdr = true;
-			last_end = cur.next;
+			*last_end = cur->next;
 			/* a header cut short continues on the next line */
-			if (bl_line_next(msg, &cur, &next) && classify(&next, &m) == K_HFRAG) {
-				cur = next;
-				last_end = cur.next;
+			if (bl_line_next(msg, cur, &next) && classify(&next, &m) == K_HFRAG) {
+				*cur = next;
+				*last_end = cur->next;
 			}
 			break;
 		}
 		if (ck == K_BLANK || ck == K_OTHER)
 			break;
-		if (ck == K_FILE) {
-			read_file(&c, &cur, &m);
-			/* Tim Bray's prints "File './Bonnie.4711', size: 104857600";
-			 * Garloff's adds the volumes and its version */
-			if (bl_re_gset(&m, 1) || bl_re_gset(&m, 4))
-				c.variant = "garloff";
-		} else if (ck == K_DONE) {
-			read_done(&c, &cur, &m);
-			if (c.have_done[0] || c.have_done[1] || c.have_done[2])
-				any_done = true;
-		} else if (ck == K_DASH1) {
-			if (bl_re_gset(&m, 1))
-				c.sync = bl_re_glen(&m, 1) ? "nosync" : "sync";
-			else if (memmem(cur.s, cur.len, "(sync)", 6))
-				c.sync = "sync";
-		} else if (ck == K_DASH2) {
-			uint64_t v;
-			if (bl_re_gset(&m, 1) && bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &v, NULL))
-				c.seek_kb = (long)v;
-			if (bl_re_gset(&m, 2) && bl_parse_u64(cur.s + m.ov[4], bl_re_glen(&m, 2), &v, NULL))
-				c.seek_procs = (long)v;
-		}
-		last_end = cur.next;
-		if (!bl_line_next(msg, &cur, &next))
+		head_line(c, ck, cur, &m, any_done);
+		*last_end = cur->next;
+		if (!bl_line_next(msg, cur, &next))
 			break;
-		cur = next;
+		*cur = next;
 	}
-	if (c.sync || c.seek_kb >= 0 || any_done)
-		c.variant = "garloff";
-	if (c.gb)
-		c.variant = "bonnie-64";
-	if (!have_hdr) {
-		if (any_done) {
-			done_only_run(sc, &c, last_end);
-			*end = last_end;
-			return BL_CLAIMED;
-		}
-		return BL_NOT_MINE;
-	}
+	if (c->sync || c->seek_kb >= 0 || *any_done)
+		c->variant = "garloff";
+	if (c->gb)
+		c->variant = "bonnie-64";
+	return have_hdr;
+}
 
-	/* The rows; blank lines may stand between the header and the first. */
+/* The run of row `w` at [row_off, row_end): the first run of the block
+ * (none before it since first_run) starts at the block's start and finds
+ * the command line, the later ones share it. Returns its index, or -1
+ * when out of memory. */
+static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w,
+		    size_t first_run, size_t start_off, size_t row_off, size_t row_end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	bool first = doc->nruns == first_run;
+	struct bl_run *run = bl_doc_add_run(doc, "bonnie", c->variant,
+					    first ? start_off : row_off, row_end);
+	if (!run)
+		return -1;
+	long ri = (long)doc->nruns - 1;
+	if (w->name[0])
+		run->label = strdup(w->name);
+	add_params(doc, ri, c, w);
+	if (first) {
+		bl_scan_find_command(sc, &bl_parser_bonnie, bl_doc_run(doc, ri));
+	} else {
+		const struct bl_run *r0 = bl_doc_run(doc, (long)first_run);
+		run = bl_doc_run(doc, ri);
+		if (r0->command) {
+			run->command = strdup(r0->command);
+			run->timed = r0->timed;
+			if (run->command)
+				bonnie_command(doc, run, run->command);
+		}
+	}
+	if (w->joined)
+		bl_doc_diag(doc, ri, BL_INFO, "bonnie.name-joined", row_off,
+			    "the machine name runs into the size column; read as '%s' and %g MB",
+			    w->name, w->size_mb);
+	read_cells(doc, ri, c, w, row_off, first);
+	return ri;
+}
+
+/* The rows below the header (*cur its last line), a run each; blank lines
+ * may stand between the header and the first. Returns the end of the last
+ * row read, or `last_end` when there is none. */
+static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line *cur,
+			size_t start_off, size_t last_end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
+	struct bl_line next;
 	int blanks = 0;
-	while (bl_line_next(msg, &cur, &next)) {
-		cur = next;
-		if (bl_is_blank(cur.s, cur.len)) {
+	while (bl_line_next(msg, cur, &next)) {
+		*cur = next;
+		if (bl_is_blank(cur->s, cur->len)) {
 			if (doc->nruns > first_run || ++blanks > 2)
 				break;
 			continue;
@@ -480,55 +537,51 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 		struct row *w = malloc(sizeof *w);
 		if (!w)
 			break;
-		if (!parse_row(&c, cur.s, cur.len, w)) {
+		if (!parse_row(c, cur->s, cur->len, w)) {
 			free(w);
 			break;
 		}
-		size_t row_off = cur.off, row_end = cur.next;
+		size_t row_off = cur->off, row_end = cur->next;
 		/* a row cut by a mail client: "... 167240 97.6 1504.4" / "6.4" */
-		if (w->r.ntok - w->first < 12 && bl_line_next(msg, &cur, &next) &&
+		if (w->r.ntok - w->first < 12 && bl_line_next(msg, cur, &next) &&
 		    numeric_fragment(next.s, next.len)) {
 			bl_btab_row_append(&w->r, next.s, next.len);
-			cur = next;
-			row_end = cur.next;
+			*cur = next;
+			row_end = cur->next;
 		}
-		bool first = doc->nruns == first_run;
-		struct bl_run *run = bl_doc_add_run(doc, "bonnie", c.variant,
-						    first ? start.off : row_off, row_end);
-		if (!run) {
-			free(w);
-			break;
-		}
-		long ri = (long)doc->nruns - 1;
-		if (w->name[0])
-			run->label = strdup(w->name);
-		add_params(doc, ri, &c, w);
-		if (first) {
-			bl_scan_find_command(sc, &bl_parser_bonnie, &doc->runs[ri]);
-		} else {
-			const struct bl_run *r0 = &doc->runs[first_run];
-			run = &doc->runs[ri];
-			if (r0->command) {
-				run->command = strdup(r0->command);
-				run->timed = r0->timed;
-				if (run->command)
-					bonnie_command(doc, run, run->command);
-			}
-		}
-		if (w->joined)
-			bl_doc_diag(doc, ri, BL_INFO, "bonnie.name-joined", row_off,
-				    "the machine name runs into the size column; read as '%s' and %g MB",
-				    w->name, w->size_mb);
-		read_cells(doc, ri, &c, w, row_off, first);
-		last_end = row_end;
+		long ri = row_run(sc, c, w, first_run, start_off, row_off, row_end);
 		free(w);
+		if (ri < 0)
+			break;
+		last_end = row_end;
 	}
-	if (doc->nruns == first_run) {
-		if (any_done) {
-			done_only_run(sc, &c, last_end);
-			*end = last_end;
-			return BL_CLAIMED;
-		}
+	return last_end;
+}
+
+static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor,
+				  size_t *end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct bl_re_match m;
+	enum kind k = classify(anchor, &m);
+	if (k != K_HDR && k != K_DASH1 && k != K_FILE)
+		return BL_NOT_MINE;
+
+	struct bl_line start = block_start(sc, anchor), cur;
+	struct ctx c;
+	ctx_init(&c, start.off);
+	size_t last_end;
+	bool any_done;
+	bool have_hdr = read_head(bl_scan_message(sc), &c, &start, &cur, &last_end, &any_done);
+	size_t first_run = doc->nruns;
+	if (have_hdr)
+		last_end = read_rows(sc, &c, &cur, start.off, last_end);
+	if (doc->nruns == first_run && any_done) {
+		/* progress lines without a table, or without its rows */
+		done_only_run(sc, &c, last_end);
+	} else if (!have_hdr) {
+		return BL_NOT_MINE;
+	} else if (doc->nruns == first_run) {
 		bl_doc_diag(doc, -1, BL_WARNING, "bonnie.no-rows", anchor->off,
 			    "a bonnie header without result rows");
 	}

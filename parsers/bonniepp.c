@@ -468,7 +468,7 @@ static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct b
 {
 	if (!first_run)
 		return -1;
-	struct bl_run *p = &doc->runs[first_run - 1];
+	struct bl_run *p = bl_doc_run(doc, (long)first_run - 1);
 	if (strcmp(p->tool, "bonnie++") != 0 || strncmp(p->variant, "csv-", 4) != 0 ||
 	    t->off < p->end_off || t->off - p->end_off > 400)
 		return -1;
@@ -517,22 +517,22 @@ static void include_progress(struct bl_scan *sc, struct bl_run *run)
 		run->off = cur.off;
 }
 
-static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
-{
-	struct bl_message *msg = bl_scan_message(sc);
-	struct bl_doc *doc = bl_scan_doc(sc);
+/* What the walk over a block's lines shares: the table read so far, the
+ * records found in it, and the line under way. */
+struct bpp_walk {
+	struct bl_message *msg;
+	struct tab *t;
+	struct bpp_rec *recs;     /* MAX_RECS of them */
+	size_t nrec;
+	struct bpp_rec *csv;      /* the CSV line classify read */
+	struct bl_btab_row *row;
 	struct bl_re_match m;
-	struct bpp_rec *csv = malloc(sizeof *csv);
-	struct bpp_rec *recs = malloc(MAX_RECS * sizeof *recs);
-	struct tab *t = calloc(1, sizeof *t);
-	struct bl_btab_row *row = malloc(sizeof *row);
-	enum bl_claim result = BL_NOT_MINE;
-	if (!csv || !recs || !t || !row)
-		goto done;
-	enum kind k0 = classify(anchor, &m, csv);
-	if (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT)
-		goto done;
+	struct bl_line cur;
+};
 
+/* A table before its header says more: 1.0x, in bonnie++'s own columns. */
+static void tab_init(struct tab *t)
+{
 	snprintf(t->version, sizeof t->version, "%s", "");
 	t->variant = "1.0x";
 	t->concurrency = -1;
@@ -540,144 +540,206 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	header_edges(&(struct bl_line){.s = "", .len = 0}, "", t->io_edge, &t->io_start);
 	memcpy(t->f_edge, t->io_edge, sizeof t->f_edge);
 	t->f_start = t->io_start;
+}
 
-	size_t nrec = 0, last_end = anchor->off;
-	struct bl_line cur = *anchor, next;
-	bool have = true;
-	while (have) {
-		enum kind k = classify(&cur, &m, csv);
+/* At a blank line: true when the block goes on after it (w->cur is then
+ * the next line). */
+static bool past_blank(struct bpp_walk *w)
+{
+	/* one blank line may stand before the CSV line (bonnie++ -n 0) */
+	struct bl_line nx;
+	if (!bl_line_next(w->msg, &w->cur, &nx))
+		return false;
+	enum kind kn = classify(&nx, &w->m, w->csv);
+	/* ... or before the 1.0x file table of the rows above
+	 * (a summary table of several machines):
+	 *   tri (v3+)  300M  2708  96  5997  65 ...
+	 *
+	 *                 ------Sequential Create------ ... */
+	bool file_part = kn == K_DASH_FILE && w->t->section == 1 && w->t->nio > 0;
+	if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE && !file_part)
+		return false;
+	w->cur = nx;
+	return true;
+}
+
+/* "Version 1.93d       ------Sequential Output------ ..." (or Create):
+ * the version says the variant; an Output line starts an IO table. */
+static void take_version(struct tab *t, const struct bl_line *l, const struct bl_re_match *m,
+			 enum kind k)
+{
+	if (bl_re_gset(m, 1))
+		snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(m, 1),
+			 l->s + m->ov[2]);
+	else
+		snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(m, 2),
+			 l->s + m->ov[4]);
+	if (t->version[0] == '2')
+		t->variant = "2.00", t->is200 = true;
+	else if (strncmp(t->version, "1.0", 3) != 0)
+		t->variant = "1.9x";
+	if (k == K_VER_IO) {
+		t->nio = t->fpos = 0;
+		t->fname[0] = '\0';
+	}
+	t->section = 0;
+}
+
+/* "Concurrency   1     -Per Chr- --Block-- ...": 1.9x or 2.00 */
+static void take_concurrency(struct tab *t, const struct bl_line *l, const struct bl_re_match *m)
+{
+	if (!bl_re_gset(m, 1))
+		return;
+	uint64_t v;
+	if (bl_parse_u64(l->s + m->ov[2], bl_re_glen(m, 1), &v, NULL))
+		t->concurrency = (long)v;
+	if (!t->is200)
+		t->variant = "1.9x";
+}
+
+/* "Machine        Size K/sec %CP ..." or "              files  /sec %CP":
+ * the columns of the rows below, and the header's wrapped rest. */
+static void take_header(struct bpp_walk *w, enum kind k)
+{
+	struct tab *t = w->t;
+	struct bl_line next;
+	if (k == K_HDR_IO) {
+		bool is200 = memmem(w->cur.s, w->cur.len, "Name:Size", 9) != NULL;
+		if (is200)
+			t->variant = "2.00", t->is200 = true;
+		header_edges(&w->cur, is200 ? "etc" : "Size", t->io_edge, &t->io_start);
+		t->section = 1;
+		t->nio = t->fpos = 0;
+	} else {
+		/* "files:max:min        /sec %CP" or "              files  /sec %CP" */
+		header_edges(&w->cur, "files", t->f_edge, &t->f_start);
+		t->section = 2;
+	}
+	if (bl_line_next(w->msg, &w->cur, &next) && classify(&next, &w->m, NULL) == K_HFRAG)
+		w->cur = next;
+}
+
+/* "Latency             88046us     273ms ...", with its cells a mail
+ * client wrapped onto the next line. */
+static void take_latency(struct bpp_walk *w)
+{
+	struct bl_line next;
+	bl_btab_row_init(w->row, w->cur.s, w->cur.len);
+	if (w->row->ntok < 7 && bl_line_next(w->msg, &w->cur, &next) &&
+	    cell_fragment(next.s, next.len, 17)) {
+		bl_btab_row_append(w->row, next.s, next.len);
+		w->cur = next;
+	}
+	latency_row(w->t, w->recs, w->row, &w->cur);
+}
+
+/* "1.98,2.00a,feasvm,1,...": a record of its own. False when the block
+ * holds MAX_RECS already: the next block starts at this line. */
+static bool take_csv(struct bpp_walk *w)
+{
+	bool ok = w->nrec < MAX_RECS;
+	if (ok) {
+		struct bpp_rec *r = &w->recs[w->nrec];
+		*r = *w->csv;
+		r->off = w->cur.off;
+		r->end = w->cur.next;
+		if (w->nrec && w->recs[w->nrec - 1].csv && same_test(&w->recs[w->nrec - 1], w->csv))
+			r->repeat = true; /* -x N: the same test again */
+		w->nrec++;
+	}
+	w->t->section = 0;
+	return ok;
+}
+
+/* Reads `l` (with the row in w->row) as a row of the table under way. */
+static bool table_row(struct bpp_walk *w, const struct bl_line *l)
+{
+	return w->t->section == 1 ? io_row(w->t, w->recs, &w->nrec, l, w->row)
+				  : file_row(w->t, w->recs, &w->nrec, l, w->row);
+}
+
+/* A row of the IO or file table, with its cells a mail client wrapped
+ * onto the next line. False when the line is not one. */
+static bool take_table_row(struct bpp_walk *w)
+{
+	struct tab *t = w->t;
+	struct bl_btab_row *row = w->row;
+	struct bl_line next;
+	if (t->section != 1 && t->section != 2)
+		return false;
+	bl_btab_row_init(row, w->cur.s, w->cur.len);
+	long start = t->section == 1 ? t->io_start : t->f_start;
+	const long *edge = t->section == 1 ? t->io_edge : t->f_edge;
+	if (row->ntok && bl_line_next(w->msg, &w->cur, &next) &&
+	    row->tok[row->ntok - 1].b + 4 < (size_t)edge[11] &&
+	    classify(&next, &w->m, NULL) == K_OTHER && cell_fragment(next.s, next.len, start)) {
+		bl_btab_row_append(row, next.s, next.len);
+		struct bl_line joined = w->cur;
+		joined.next = next.next;
+		if (!table_row(w, &joined))
+			return false;
+		w->cur = next;
+		return true;
+	}
+	return table_row(w, &w->cur);
+}
+
+/* Takes the line w->cur, of kind k, into the table or the records.
+ * False when the block ends before it. */
+static bool take_line(struct bpp_walk *w, enum kind k)
+{
+	struct tab *t = w->t;
+	switch (k) {
+	case K_VER_IO:
+	case K_VER_FILE: take_version(t, &w->cur, &w->m, k); break;
+	case K_DASH_FILE: t->section = 0; break;
+	case K_SUB_IO: take_concurrency(t, &w->cur, &w->m); break;
+	case K_SUB_FILE:
+		if (bl_re_gset(&w->m, 1))
+			snprintf(t->fname, sizeof t->fname, "%.*s", (int)bl_re_glen(&w->m, 1),
+				 w->cur.s + w->m.ov[2]);
+		else
+			t->fname[0] = '\0';
+		break;
+	case K_HDR_IO:
+	case K_HDR_FILE: take_header(w, k); break;
+	case K_LAT: take_latency(w); break;
+	case K_CSV_HDR: t->section = 0; break;
+	case K_CSV: return take_csv(w);
+	case K_HFRAG: break;
+	default: return take_table_row(w);
+	}
+	return true;
+}
+
+/* Walks the block from `anchor`, reading its tables and CSV lines into
+ * w->recs. Returns the end of the last line taken (anchor->off: none). */
+static size_t walk_block(struct bpp_walk *w, const struct bl_line *anchor)
+{
+	size_t last_end = anchor->off;
+	struct bl_line next;
+	w->cur = *anchor;
+	for (;;) {
+		enum kind k = classify(&w->cur, &w->m, w->csv);
 		if (k == K_BLANK) {
-			/* one blank line may stand before the CSV line (bonnie++ -n 0) */
-			struct bl_line nx;
-			if (!bl_line_next(msg, &cur, &nx))
+			if (!past_blank(w))
 				break;
-			enum kind kn = classify(&nx, &m, csv);
-			/* ... or before the 1.0x file table of the rows above
-			 * (a summary table of several machines):
-			 *   tri (v3+)  300M  2708  96  5997  65 ...
-			 *
-			 *                 ------Sequential Create------ ... */
-			bool file_part = kn == K_DASH_FILE && t->section == 1 && t->nio > 0;
-			if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE &&
-			    !file_part)
-				break;
-			cur = nx;
 			continue;
 		}
-		bool ok = true;
-		switch (k) {
-		case K_VER_IO:
-		case K_VER_FILE:
-			if (bl_re_gset(&m, 1))
-				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 1),
-					 cur.s + m.ov[2]);
-			else
-				snprintf(t->version, sizeof t->version, "%.*s", (int)bl_re_glen(&m, 2),
-					 cur.s + m.ov[4]);
-			if (t->version[0] == '2')
-				t->variant = "2.00", t->is200 = true;
-			else if (strncmp(t->version, "1.0", 3) != 0)
-				t->variant = "1.9x";
-			if (k == K_VER_IO) {
-				t->nio = t->fpos = 0;
-				t->fname[0] = '\0';
-			}
-			t->section = 0;
+		if (!take_line(w, k))
 			break;
-		case K_DASH_FILE: t->section = 0; break;
-		case K_SUB_IO:
-			if (bl_re_gset(&m, 1)) {
-				uint64_t v;
-				if (bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &v, NULL))
-					t->concurrency = (long)v;
-				if (!t->is200)
-					t->variant = "1.9x";
-			}
+		last_end = w->cur.next;
+		if (!bl_line_next(w->msg, &w->cur, &next))
 			break;
-		case K_SUB_FILE:
-			if (bl_re_gset(&m, 1))
-				snprintf(t->fname, sizeof t->fname, "%.*s", (int)bl_re_glen(&m, 1),
-					 cur.s + m.ov[2]);
-			else
-				t->fname[0] = '\0';
-			break;
-		case K_HDR_IO: {
-			bool is200 = memmem(cur.s, cur.len, "Name:Size", 9) != NULL;
-			if (is200)
-				t->variant = "2.00", t->is200 = true;
-			header_edges(&cur, is200 ? "etc" : "Size", t->io_edge, &t->io_start);
-			t->section = 1;
-			t->nio = t->fpos = 0;
-			if (bl_line_next(msg, &cur, &next) && classify(&next, &m, NULL) == K_HFRAG)
-				cur = next;
-			break;
-		}
-		case K_HDR_FILE:
-			/* "files:max:min        /sec" or "              files  /sec" */
-			header_edges(&cur, "files",
-				     t->f_edge, &t->f_start);
-			t->section = 2;
-			if (bl_line_next(msg, &cur, &next) && classify(&next, &m, NULL) == K_HFRAG)
-				cur = next;
-			break;
-		case K_LAT:
-			bl_btab_row_init(row, cur.s, cur.len);
-			if (row->ntok < 7 && bl_line_next(msg, &cur, &next) &&
-			    cell_fragment(next.s, next.len, 17)) {
-				bl_btab_row_append(row, next.s, next.len);
-				cur = next;
-			}
-			latency_row(t, recs, row, &cur);
-			break;
-		case K_CSV_HDR: t->section = 0; break;
-		case K_CSV:
-			if (nrec >= MAX_RECS) {
-				ok = false; /* the next block starts at this line */
-			} else {
-				recs[nrec] = *csv;
-				recs[nrec].off = cur.off;
-				recs[nrec].end = cur.next;
-				if (nrec && recs[nrec - 1].csv && same_test(&recs[nrec - 1], csv))
-					recs[nrec].repeat = true; /* -x N: the same test again */
-				nrec++;
-			}
-			t->section = 0;
-			break;
-		case K_HFRAG: break;
-		default:
-			ok = false;
-			if (t->section == 1 || t->section == 2) {
-				bl_btab_row_init(row, cur.s, cur.len);
-				long start = t->section == 1 ? t->io_start : t->f_start;
-				if (row->ntok && bl_line_next(msg, &cur, &next) &&
-				    row->tok[row->ntok - 1].b + 4 < (size_t)(t->section == 1 ? t->io_edge : t->f_edge)[11] &&
-				    classify(&next, &m, NULL) == K_OTHER && cell_fragment(next.s, next.len, start)) {
-					bl_btab_row_append(row, next.s, next.len);
-					struct bl_line joined = cur;
-					joined.next = next.next;
-					ok = t->section == 1 ? io_row(t, recs, &nrec, &joined, row)
-							     : file_row(t, recs, &nrec, &joined, row);
-					if (ok)
-						cur = next;
-				} else {
-					ok = t->section == 1 ? io_row(t, recs, &nrec, &cur, row)
-							     : file_row(t, recs, &nrec, &cur, row);
-				}
-			}
-		}
-		if (!ok)
-			break;
-		last_end = cur.next;
-		have = bl_line_next(msg, &cur, &next);
-		cur = next;
+		w->cur = next;
 	}
-	if (last_end <= anchor->off)
-		goto done;
-	result = BL_CLAIMED;
-	*end = last_end;
+	return last_end;
+}
 
-	/* Pair each table record with the CSV line of the same run. */
-	int partner[MAX_RECS];
+/* Pairs each table record with the CSV line of the same run: partner[i]
+ * is the index of the other, or -1. */
+static void pair_records(const struct bpp_rec *recs, size_t nrec, int *partner)
+{
 	for (size_t i = 0; i < nrec; i++)
 		partner[i] = -1;
 	for (size_t i = 0; i < nrec; i++) {
@@ -690,6 +752,15 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 				break;
 			}
 	}
+}
+
+/* One run per record, a table and its CSV line together (partner): the
+ * first run finds the command line above the block, the later ones share
+ * it. */
+static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nrec,
+		      const int *partner)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
 	long first_ri = (long)first_run;
 	for (size_t i = 0; i < nrec; i++) {
@@ -708,31 +779,59 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		}
 		if (ri < 0)
 			break;
-		struct bl_run *run = &doc->runs[ri];
+		struct bl_run *run = bl_doc_run(doc, ri);
+		const struct bl_run *first = bl_doc_run(doc, first_ri);
 		if (ri == first_ri) {
 			include_progress(sc, run);
 			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
-		} else if (ri > first_ri && doc->runs[first_ri].command) {
-			run->command = strdup(doc->runs[first_ri].command);
-			run->timed = doc->runs[first_ri].timed;
+		} else if (ri > first_ri && first->command) {
+			run->command = strdup(first->command);
+			run->timed = first->timed;
 			if (run->command)
 				bpp_command(doc, run, run->command);
 		}
 	}
-	if (nrec == 0)
+}
+
+static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct bpp_walk w = {.msg = bl_scan_message(sc)};
+	w.csv = malloc(sizeof *w.csv);
+	w.recs = malloc(MAX_RECS * sizeof *w.recs);
+	w.t = calloc(1, sizeof *w.t);
+	w.row = malloc(sizeof *w.row);
+	enum bl_claim result = BL_NOT_MINE;
+	if (!w.csv || !w.recs || !w.t || !w.row)
+		goto done;
+	enum kind k0 = classify(anchor, &w.m, w.csv);
+	if (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT)
+		goto done;
+
+	tab_init(w.t);
+	size_t last_end = walk_block(&w, anchor);
+	if (last_end <= anchor->off)
+		goto done;
+	result = BL_CLAIMED;
+	*end = last_end;
+
+	int partner[MAX_RECS];
+	pair_records(w.recs, w.nrec, partner);
+	make_runs(sc, w.recs, w.nrec, partner);
+	if (w.nrec == 0)
 		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.no-rows", anchor->off,
 			    "a bonnie++ header without result rows");
-	if (t->full) {
+	if (w.t->full) {
 		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.too-many-rows", last_end,
 			    "more than %d bonnie++ results in one block: the block is cut here",
 			    MAX_RECS);
 		doc->partial = true;
 	}
 done:
-	free(csv);
-	free(recs);
-	free(t);
-	free(row);
+	free(w.csv);
+	free(w.recs);
+	free(w.t);
+	free(w.row);
 	return result;
 }
 

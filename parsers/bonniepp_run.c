@@ -146,7 +146,7 @@ static bool same_cell(const struct bl_result *res, const struct bl_btab_cell *c,
 
 void bpp_merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	int mismatches = 0;
 	char first[128] = "";
 	bool file_bug = false;

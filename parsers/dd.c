@@ -278,7 +278,7 @@ struct dd_counts {
 static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
 			size_t sum_off)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	uint64_t count, bs, obs = 0;
 	bool count_bytes = param_has(run, "iflag", "count_bytes");
 	/* An error explains a short count; the dd.error warning says so. */
@@ -476,7 +476,7 @@ static bool printed_rate(const struct dd_line *s, bool busybox, double *out,
 static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *sum,
 			    const struct dd_counts *c, const char *variant)
 {
-	struct bl_run *run = &doc->runs[ri];
+	struct bl_run *run = bl_doc_run(doc, ri);
 	const struct bl_line *l = &sum->line;
 	const struct bl_re_match *m = &sum->m;
 	double secs = NAN;
@@ -604,43 +604,37 @@ static bool one_word(const char *s, size_t len)
 	return !memchr(s, ' ', len) && !memchr(s, '\t', len);
 }
 
-static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
-			      size_t *end)
+/* The stdout of a pipe between dd's records and its summary (both on the
+ * terminal):
+ *   $ dd if=/dev/urandom bs=1 count=14 | base64 ; echo
+ *   14+0 records in
+ *   14+0 records out
+ *   Lc+GsxecLeV67NVjGy0=
+ *   14 bytes copied, 9.2765e-05 s, 151 kB/s
+ * One line, one word, no prompt, and the summary next (*nx). */
+static bool pipe_output(const struct bl_message *msg, const struct bl_line *l,
+			struct bl_line *nx)
 {
-	struct bl_message *msg = bl_scan_message(sc);
-	struct bl_doc *doc = bl_scan_doc(sc);
-	struct dd_line a;
-	enum line_kind ak = classify(anchor, &a);
-	if (ak == K_OTHER || ak == K_ERR)
-		return BL_NOT_MINE;
+	struct dd_line nd;
+	enum line_kind nk;
+	return one_word(l->s, l->len) && bl_line_next(msg, l, nx) &&
+	       ((nk = classify(nx, &nd)) == K_GNU || nk == K_BSD);
+}
 
-	struct bl_line start = block_start(sc, anchor, ak);
-	/* Walk the block from its start: errors and progress, two records
-	 * lines, a summary. */
-	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
-	 * room to spare: the walk always reaches the anchor */
-	struct dd_line lines[12];
+/* Walks the block from `start` into lines[0..n), at most `cap`: errors and
+ * progress, two records lines, a summary. Returns n. */
+static size_t walk_block(const struct bl_message *msg, const struct bl_line *start,
+			 struct dd_line *lines, size_t cap)
+{
 	size_t n = 0, nrec = 0;
 	bool foreign = false;
-	struct bl_line cur = start;
+	struct bl_line cur = *start;
 	for (;;) {
 		struct dd_line *d = &lines[n];
 		enum line_kind k = classify(&cur, d);
 		if (k == K_OTHER) {
-			/* the stdout of a pipe between dd's records and its
-			 * summary (both on the terminal):
-			 *   $ dd if=/dev/urandom bs=1 count=14 | base64 ; echo
-			 *   14+0 records in
-			 *   14+0 records out
-			 *   Lc+GsxecLeV67NVjGy0=
-			 *   14 bytes copied, 9.2765e-05 s, 151 kB/s
-			 * One line, one word, no prompt, and the summary next. */
 			struct bl_line nx;
-			struct dd_line nd;
-			enum line_kind nk;
-			if (nrec == 2 && !foreign && one_word(cur.s, cur.len) &&
-			    bl_line_next(msg, &cur, &nx) &&
-			    ((nk = classify(&nx, &nd)) == K_GNU || nk == K_BSD)) {
+			if (nrec == 2 && !foreign && pipe_output(msg, &cur, &nx)) {
 				foreign = true;
 				cur = nx;
 				continue;
@@ -665,151 +659,232 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		if (k == K_REC)
 			nrec++;
 		n++;
-		if (k == K_BSD || k == K_GNU || n == sizeof lines / sizeof lines[0] || !more)
+		if (k == K_BSD || k == K_GNU || n == cap || !more)
 			break;
 		cur = next;
 	}
-	if (n == 0)
-		return BL_NOT_MINE;
-	/* What the walk found: recs[0..1], a summary, progress and errors. */
-	const struct dd_line *recs[2] = {NULL, NULL}, *sum = NULL, *progress = NULL;
+	return n;
+}
+
+/* A block of dd output: its lines, and what they are. */
+struct dd_block {
+	struct bl_line start;
+	struct dd_line *lines;
+	size_t n;
+	const struct dd_line *recs[2], *sum, *progress;
 	const struct dd_line *errs[3], *extras[3];
-	size_t nerr = 0, nextra = 0;
-	nrec = 0;
-	for (size_t i = 0; i < n; i++) {
-		switch (lines[i].kind) {
+	size_t nrec, nerr, nextra;
+	const char *variant;
+	bool have_cut;          /* a GNU summary cut after its byte count */
+	struct bl_line cut;
+	struct bl_re_match cm;
+	size_t end;
+	struct dd_counts c;
+	double secs;
+};
+
+/* Sorts the lines the walk found: recs[0..1], a summary, progress, errors
+ * and the extra counts ("1 truncated record"). */
+static void sort_lines(struct dd_block *b)
+{
+	b->nrec = b->nerr = b->nextra = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const struct dd_line *d = &b->lines[i];
+		switch (d->kind) {
 		case K_REC:
-			if (nrec < 2)
-				recs[nrec++] = &lines[i];
+			if (b->nrec < 2)
+				b->recs[b->nrec++] = d;
 			break;
 		case K_BSD:
-		case K_GNU: sum = &lines[i]; break;
-		case K_PROGRESS: progress = &lines[i]; break;
+		case K_GNU: b->sum = d; break;
+		case K_PROGRESS: b->progress = d; break;
 		case K_ERR:
-			if (nerr < 3)
-				errs[nerr++] = &lines[i];
+			if (b->nerr < 3)
+				b->errs[b->nerr++] = d;
 			break;
 		case K_EXTRA:
-			if (nextra < 3)
-				extras[nextra++] = &lines[i];
+			if (b->nextra < 3)
+				b->extras[b->nextra++] = d;
 			break;
 		default: break;
 		}
 	}
-	/* A lone "N+M word" line, or a progress line with nothing after it,
-	 * is not enough to call it dd. */
-	if (!sum && nrec < 2)
-		return BL_NOT_MINE;
-	int looks = sum ? 2 : records_look_like_dd(recs[0], recs[1]);
-	if (!looks)
-		return BL_NOT_MINE;
+}
 
-	const struct dd_line *last = &lines[n - 1];
-	const char *variant = !sum ? "records-only"
-			      : sum->kind == K_BSD ? "bsd"
-						   : gnu_variant(sum);
-	/* a GNU summary cut after its byte count (the rest lost in the paste) */
-	struct bl_line cut = {0};
-	struct bl_re_match cm;
-	bool have_cut = false;
-	if (!sum && nrec == 2 && last->kind == K_REC && bl_line_next(msg, &last->line, &cut) &&
-	    bl_re_match(&cut_re, cut.s, cut.len, 0, &cm)) {
-		have_cut = true;
-		variant = "gnu";
+/* The block's variant and end: a GNU summary cut after its byte count
+ * (the rest lost in the paste) below the records is the block's too. */
+static void find_end(const struct bl_message *msg, struct dd_block *b)
+{
+	const struct dd_line *last = &b->lines[b->n - 1];
+	const struct dd_line *sum = b->sum;
+	b->variant = !sum ? "records-only" : sum->kind == K_BSD ? "bsd" : gnu_variant(sum);
+	if (!sum && b->nrec == 2 && last->kind == K_REC && bl_line_next(msg, &last->line, &b->cut) &&
+	    bl_re_match(&cut_re, b->cut.s, b->cut.len, 0, &b->cm)) {
+		b->have_cut = true;
+		b->variant = "gnu";
 	}
-	size_t block_end = have_cut ? cut.next : last->line.next;
+	b->end = b->have_cut ? b->cut.next : last->line.next;
+}
 
-	struct dd_counts c = {0};
-	if (nrec >= 1) {
-		u64_group(&recs[0]->line, &recs[0]->m, 1, &c.in_full);
-		u64_group(&recs[0]->line, &recs[0]->m, 2, &c.in_part);
+/* The counts of the records lines, the byte count and the seconds of the
+ * summary. */
+static void read_counts(struct dd_block *b)
+{
+	struct dd_counts *c = &b->c;
+	const struct dd_line *sum = b->sum;
+	if (b->nrec >= 1) {
+		u64_group(&b->recs[0]->line, &b->recs[0]->m, 1, &c->in_full);
+		u64_group(&b->recs[0]->line, &b->recs[0]->m, 2, &c->in_part);
 	}
-	if (nrec >= 2) {
-		u64_group(&recs[1]->line, &recs[1]->m, 1, &c.out_full);
-		u64_group(&recs[1]->line, &recs[1]->m, 2, &c.out_part);
-		c.have_records = true;
+	if (b->nrec >= 2) {
+		u64_group(&b->recs[1]->line, &b->recs[1]->m, 1, &c->out_full);
+		u64_group(&b->recs[1]->line, &b->recs[1]->m, 2, &c->out_part);
+		c->have_records = true;
 	}
-	double secs = NAN;
-	if (sum) {
-		size_t bl;
-		const char *bs = sum->kind == K_BSD ? sum->line.s + sum->m.ov[2] : gs(sum, G_BYTES, &bl);
-		if (sum->kind == K_BSD)
-			bl = bl_re_glen(&sum->m, 1);
-		c.have_bytes = bl_parse_u64(bs, bl, &c.bytes, NULL);
-		if (sum->kind == K_BSD) {
-			bl_parse_double(sum->line.s + sum->m.ov[4], bl_re_glen(&sum->m, 2), false,
-					&secs, NULL);
-		} else {
-			size_t sl;
-			const char *ss = gs(sum, G_SECS, &sl);
-			bl_parse_double(ss, sl, true, &secs, NULL);
-		}
-	}
-
-	struct bl_run *run;
-	long ri;
-	struct bl_run *prev = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
-	if (sum && c.have_bytes && prev && is_snapshot_of(prev, start.off, c.bytes, secs)) {
-		run = prev;
-		ri = (long)(doc->nruns - 1);
-		make_snapshot(run);
-		drop_diags(doc, ri, "dd.count-mismatch");
-		run->end_off = block_end;
+	b->secs = NAN;
+	if (!sum)
+		return;
+	size_t bl;
+	const char *bs = sum->kind == K_BSD ? sum->line.s + sum->m.ov[2] : gs(sum, G_BYTES, &bl);
+	if (sum->kind == K_BSD)
+		bl = bl_re_glen(&sum->m, 1);
+	c->have_bytes = bl_parse_u64(bs, bl, &c->bytes, NULL);
+	if (sum->kind == K_BSD) {
+		bl_parse_double(sum->line.s + sum->m.ov[4], bl_re_glen(&sum->m, 2), false, &b->secs,
+				NULL);
 	} else {
-		run = bl_doc_add_run(doc, "dd", variant, start.off, block_end);
-		if (!run)
-			return BL_NOT_MINE;
-		ri = (long)(doc->nruns - 1);
-		bl_scan_find_command(sc, &bl_parser_dd, run);
-		if (looks == 1 && !run->has_command) {
-			bl_doc_drop_last_run(doc);
-			return BL_NOT_MINE;
-		}
+		size_t sl;
+		const char *ss = gs(sum, G_SECS, &sl);
+		bl_parse_double(ss, sl, true, &b->secs, NULL);
 	}
+}
 
-	if (nrec >= 1)
-		record_results(run, recs[0], "in");
-	if (nrec >= 2)
-		record_results(run, recs[1], "out");
-	if (progress)
-		progress_walk(&progress->line, run);
-	for (size_t i = 0; i < nextra; i++) {
+/* The block's run: the run above when the block is a later snapshot of
+ * its transfer, else a new one with its command line. NULL when the block
+ * is not dd's after all (`looks` 1: only a command says so). */
+static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int looks)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct bl_run *prev = bl_doc_last_run(doc);
+	if (b->sum && b->c.have_bytes && prev &&
+	    is_snapshot_of(prev, b->start.off, b->c.bytes, b->secs)) {
+		make_snapshot(prev);
+		drop_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");
+		prev->end_off = b->end;
+		return prev;
+	}
+	struct bl_run *run = bl_doc_add_run(doc, "dd", b->variant, b->start.off, b->end);
+	if (!run)
+		return NULL;
+	bl_scan_find_command(sc, &bl_parser_dd, run);
+	if (looks == 1 && !run->has_command) {
+		bl_doc_drop_last_run(doc);
+		return NULL;
+	}
+	return run;
+}
+
+/* The results of the lines before the summary: records, progress, and
+ * the extra counts. */
+static void line_results(struct bl_run *run, const struct dd_block *b)
+{
+	if (b->nrec >= 1)
+		record_results(run, b->recs[0], "in");
+	if (b->nrec >= 2)
+		record_results(run, b->recs[1], "out");
+	if (b->progress)
+		progress_walk(&b->progress->line, run);
+	for (size_t i = 0; i < b->nextra; i++) {
+		const struct dd_line *x = b->extras[i];
 		uint64_t v = 0;
-		u64_group(&extras[i]->line, &extras[i]->m, 1, &v);
-		const char *w = extras[i]->line.s + extras[i]->m.ov[4];
+		u64_group(&x->line, &x->m, 1, &v);
+		const char *w = x->line.s + x->m.ov[4];
 		const char *metric = w[0] == 't' ? "truncated_records"
 				     : w[0] == 'o' ? "odd_length_swab_blocks"
 						   : "sparse_output_blocks";
 		bl_run_result(run, metric, (double)v, "records", NULL, 0);
 	}
+}
 
-	if (sum) {
-		summary_results(doc, ri, sum, &c, variant);
-		run = &doc->runs[ri];
-	} else if (have_cut) {
-		c.have_bytes = u64_group(&cut, &cm, 1, &c.bytes);
-		if (c.have_bytes)
-			bl_run_result(run, "bytes", (double)c.bytes, "B", NULL, 0);
-		bl_doc_diag(doc, ri, BL_WARNING, "dd.summary-cut", cut.off,
+/* The summary's results, or what stands in its place: the byte count of a
+ * cut one, or a note that dd printed none. Returns the run runs[ri]. */
+static struct bl_run *summary_or_note(struct bl_doc *doc, long ri, struct dd_block *b)
+{
+	struct bl_run *run = bl_doc_run(doc, ri);
+	if (b->sum) {
+		summary_results(doc, ri, b->sum, &b->c, b->variant);
+		return bl_doc_run(doc, ri);
+	}
+	if (b->have_cut) {
+		b->c.have_bytes = u64_group(&b->cut, &b->cm, 1, &b->c.bytes);
+		if (b->c.have_bytes)
+			bl_run_result(run, "bytes", (double)b->c.bytes, "B", NULL, 0);
+		bl_doc_diag(doc, ri, BL_WARNING, "dd.summary-cut", b->cut.off,
 			    "the summary stops after the byte count: its seconds and rate are not in the post");
 	} else if (!param_has(run, "status", "noxfer")) {
-		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", start.off,
+		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", b->start.off,
 			    "dd printed its records but no transfer summary (status=noxfer, or a system whose dd prints none)");
 	}
-	for (size_t i = 0; i < nerr; i++) {
-		char *e = group_dup(&errs[i]->line, &errs[i]->m, 1);
+	return run;
+}
+
+/* What dd reported ("dd: /dev/da0: Input/output error"): a warning each,
+ * and the first error as the run's "error" param. */
+static void error_diags(struct bl_doc *doc, long ri, struct bl_run *run, struct dd_block *b)
+{
+	for (size_t i = 0; i < b->nerr; i++) {
+		const struct dd_line *d = b->errs[i];
+		char *e = group_dup(&d->line, &d->m, 1);
 		bool warning = e && strncmp(e, "warning: ", 9) == 0;
 		bl_doc_diag(doc, ri, BL_WARNING, warning ? "dd.warning" : "dd.error",
-			    errs[i]->line.off, "dd reported: %s", e ? e : "");
+			    d->line.off, "dd reported: %s", e ? e : "");
 		if (e && !warning) {
-			c.had_error = true;
+			b->c.had_error = true;
 			if (!json_object_get(run->params, "error"))
 				bl_run_param_str(run, "error", e, strlen(e));
 		}
 		free(e);
 	}
-	consistency(doc, ri, &c, sum ? sum->line.off : start.off);
-	*end = block_end;
+}
+
+static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
+			      size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct bl_doc *doc = bl_scan_doc(sc);
+	struct dd_line a;
+	enum line_kind ak = classify(anchor, &a);
+	if (ak == K_OTHER || ak == K_ERR)
+		return BL_NOT_MINE;
+
+	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
+	 * room to spare: the walk always reaches the anchor */
+	struct dd_line lines[12];
+	struct dd_block b = {.lines = lines};
+	b.start = block_start(sc, anchor, ak);
+	b.n = walk_block(msg, &b.start, lines, sizeof lines / sizeof lines[0]);
+	if (b.n == 0)
+		return BL_NOT_MINE;
+	sort_lines(&b);
+	/* A lone "N+M word" line, or a progress line with nothing after it,
+	 * is not enough to call it dd. */
+	if (!b.sum && b.nrec < 2)
+		return BL_NOT_MINE;
+	int looks = b.sum ? 2 : records_look_like_dd(b.recs[0], b.recs[1]);
+	if (!looks)
+		return BL_NOT_MINE;
+	find_end(msg, &b);
+	read_counts(&b);
+
+	struct bl_run *run = open_run(sc, &b, looks);
+	if (!run)
+		return BL_NOT_MINE;
+	long ri = (long)(doc->nruns - 1);
+	line_results(run, &b);
+	run = summary_or_note(doc, ri, &b);
+	error_diags(doc, ri, run, &b);
+	consistency(doc, ri, &b.c, b.sum ? b.sum->line.off : b.start.off);
+	*end = b.end;
 	return BL_CLAIMED;
 }
 

@@ -177,7 +177,7 @@ struct di_state {
 
 static struct bl_run *cur(struct di_state *st)
 {
-	return st->ri >= 0 ? &st->doc->runs[st->ri] : NULL;
+	return bl_doc_run(st->doc, st->ri);
 }
 
 /* Rows each section prints; fewer means the paste was cut. */
@@ -262,9 +262,9 @@ static struct bl_run *start_run(struct di_state *st, const char *variant, size_t
 	if (st->ndevices == 0) {
 		st->first_ri = st->ri;
 		bl_scan_find_command(st->sc, &bl_parser_diskinfo, run);
-	} else if (st->doc->runs[st->first_ri].command) {
+	} else if (bl_doc_run(st->doc, st->first_ri)->command) {
 		/* later devices of one command: the same command line */
-		struct bl_run *first = &st->doc->runs[st->first_ri];
+		struct bl_run *first = bl_doc_run(st->doc, st->first_ri);
 		run->command = strdup(first->command);
 		run->has_command = run->command != NULL;
 		run->cmd_off = first->cmd_off;
@@ -611,121 +611,139 @@ static void row_in(struct di_state *st, enum section s, size_t off)
 	st->sections |= 1u << s;
 }
 
-static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *anchor,
-				    size_t *end)
+/* The start of the block at `anchor`: the device line above its first -v
+ * line, or the anchor. False when the anchor begins no block. */
+static bool block_start(struct di_state *st, const struct bl_message *msg,
+			const struct bl_line *anchor, struct bl_line *start)
 {
-	struct bl_message *msg = bl_scan_message(sc);
-	struct bl_doc *doc = bl_scan_doc(sc);
-	size_t floor = bl_scan_floor(sc);
 	struct bl_re_match m;
-	struct di_state st = {.sc = sc, .doc = doc, .ri = -1, .first_ri = -1};
-
+	struct bl_line prev;
 	enum kind k = classify(anchor, &m);
-	struct bl_line start = *anchor, prev;
+	*start = *anchor;
 	if (k == L_PARAM) {
 		/* the device line is above the first -v line, unless the author
 		 * left it out */
 		struct bl_re_match dm;
-		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+		if (bl_line_prev(msg, anchor, &prev) && prev.off >= bl_scan_floor(st->sc) &&
 		    device_line(msg, &prev, &dm))
-			start = prev;
+			*start = prev;
 		else if (!sectorsize_line(anchor, &m))
-			return BL_NOT_MINE;
+			return false;
 	} else if (k == L_PLAIN) {
-		if (!plain_line(&st, anchor, &m, true))
-			return BL_NOT_MINE;
+		if (!plain_line(st, anchor, &m, true))
+			return false;
 	} else if (k != L_SECTION && k != L_SEEK && k != L_TRANSFER) {
-		return BL_NOT_MINE;
+		return false;
 	}
+	return true;
+}
 
-	struct bl_line l = start, last = start;
+/* A row a mail client wrapped:
+ *   "\tFull stroke:\t  250 iter in"
+ *   "5.759155 sec =   23.037 msec"
+ * At a line *l of kind L_ROWISH, joins it with the next into `joined`
+ * (cap bytes) and, when the two make a row, makes *l, *k and *m the
+ * joined line's. */
+static void rejoin_row(struct di_state *st, const struct bl_message *msg, struct bl_line *l,
+		       enum kind *k, struct bl_re_match *m, char *joined, size_t cap)
+{
+	struct bl_line nx2;
+	if (*k != L_ROWISH || !bl_line_next(msg, l, &nx2) || nx2.off == l->off ||
+	    l->len + 1 + nx2.len > cap - 64)
+		return;
+	memcpy(joined, l->s, l->len);
+	joined[l->len] = ' ';
+	memcpy(joined + l->len + 1, nx2.s, nx2.len);
+	struct bl_line jl = {.s = joined, .len = l->len + 1 + nx2.len, .off = l->off,
+			     .next = nx2.next};
+	struct bl_re_match jm;
+	enum kind jk = classify(&jl, &jm);
+	if (jk >= L_SEEK && jk <= L_SYNC) {
+		bl_doc_diag(st->doc, st->ri, BL_INFO, "diskinfo.rejoined", l->off,
+			    "a row wrapped onto two lines was read as one");
+		*k = jk;
+		*m = jm;
+		*l = jl;
+	}
+}
+
+/* "Seek times:" and the other section headers (matched in m). */
+static void take_section(struct di_state *st, const struct bl_line *l,
+			 const struct bl_re_match *m)
+{
+	/* the same section again: the next device of the command, pasted
+	 * without its -v lines */
+	enum section sn = section_of(l, m);
+	if (cur(st) && (st->sections & (1u << sn)))
+		start_run(st, "tests", l->off, NULL, 0);
+	need_run(st, l->off);
+	close_section(st);
+	st->sec = sn;
+	st->sec_off = l->off;
+	st->sections |= 1u << st->sec;
+}
+
+/* Takes line l (of kind k, matched in m, not blank) into the device's
+ * run, or starts the next device's. False when the block ends before it. */
+static bool take_line(struct di_state *st, const struct bl_message *msg, enum kind k,
+		      const struct bl_line *l, struct bl_re_match *m)
+{
+	if (device_line(msg, l, m)) {
+		start_run(st, "verbose", l->off, l->s + m->ov[2], bl_re_glen(m, 1));
+		return true;
+	}
+	switch (k) {
+	case L_PARAM:
+		/* -v lines pasted without the device line above them */
+		if (!cur(st) && sectorsize_line(l, m))
+			start_run(st, "verbose", l->off, NULL, 0);
+		if (!cur(st))
+			return false;
+		param_line(st, l, m);
+		return true;
+	case L_PLAIN: return plain_line(st, l, m, false);
+	case L_SECTION: take_section(st, l, m); return true;
+	case L_SEEK: row_in(st, S_SEEK, l->off); seek_row(st, l, m); return true;
+	case L_TRANSFER: row_in(st, S_TRANSFER, l->off); transfer_row(st, l, m); return true;
+	case L_OVERHEAD: row_in(st, S_OVERHEAD, l->off); overhead_row(st, l, m); return true;
+	case L_ASYNC: row_in(st, S_ASYNC, l->off); async_row(st, l, m); return true;
+	case L_SYNC: row_in(st, S_SYNC, l->off); sync_row(st, l, m); return true;
+	case L_ROWISH:
+		if (!cur(st) || st->sec == S_NONE)
+			return false;
+		bl_doc_diag(st->doc, st->ri, BL_WARNING, "diskinfo.unreadable-row", l->off,
+			    "cannot read the numbers of this '%s' row: %.*s",
+			    section_name(st->sec), (int)(l->len > 80 ? 80 : l->len), l->s);
+		st->doc->partial = true;
+		return true;
+	default: return false;
+	}
+}
+
+/* Walks the block from `start`, a run per device. Returns whether a line
+ * was taken; *last is the last one. */
+static bool walk_block(struct di_state *st, const struct bl_message *msg,
+		       const struct bl_line *start, struct bl_line *last)
+{
+	struct bl_line l = *start;
+	struct bl_re_match m;
 	int blanks = 0;
 	bool any = false;
 	/* zeroed, with room past the longest join: PCRE2's JIT may read a few
 	 * bytes past the end of a subject (harmless, but not uninitialised) */
 	char joined[808 + 64] = {0};
+	*last = *start;
 	for (;;) {
-		k = classify(&l, &m);
-		bool took = true;
-		struct bl_line nx2;
-		if (k == L_ROWISH && bl_line_next(msg, &l, &nx2) && nx2.off != l.off &&
-		    l.len + 1 + nx2.len <= sizeof joined - 64) {
-			/* a row a mail client wrapped:
-			 *   "\tFull stroke:\t  250 iter in"
-			 *   "5.759155 sec =   23.037 msec" */
-			memcpy(joined, l.s, l.len);
-			joined[l.len] = ' ';
-			memcpy(joined + l.len + 1, nx2.s, nx2.len);
-			struct bl_line jl = {.s = joined, .len = l.len + 1 + nx2.len, .off = l.off,
-					     .next = nx2.next};
-			struct bl_re_match jm;
-			enum kind jk = classify(&jl, &jm);
-			if (jk >= L_SEEK && jk <= L_SYNC) {
-				bl_doc_diag(doc, st.ri, BL_INFO, "diskinfo.rejoined", l.off,
-					    "a row wrapped onto two lines was read as one");
-				k = jk;
-				m = jm;
-				l = jl;
-			}
-		}
+		enum kind k = classify(&l, &m);
+		rejoin_row(st, msg, &l, &k, &m, joined, sizeof joined);
 		if (k == L_BLANK) {
-			took = false;
 			if (++blanks > 2)
 				break;
-		} else if (device_line(msg, &l, &m)) {
-			start_run(&st, "verbose", l.off, l.s + m.ov[2], bl_re_glen(&m, 1));
+		} else if (!take_line(st, msg, k, &l, &m)) {
+			break;
 		} else {
-			switch (k) {
-			case L_PARAM:
-				/* -v lines pasted without the device line above them */
-				if (!cur(&st) && sectorsize_line(&l, &m))
-					start_run(&st, "verbose", l.off, NULL, 0);
-				if (!cur(&st)) {
-					took = false;
-					break;
-				}
-				param_line(&st, &l, &m);
-				break;
-			case L_PLAIN:
-				if (!plain_line(&st, &l, &m, false))
-					took = false;
-				break;
-			case L_SECTION: {
-				/* the same section again: the next device of the
-				 * command, pasted without its -v lines */
-				enum section sn = section_of(&l, &m);
-				if (cur(&st) && (st.sections & (1u << sn)))
-					start_run(&st, "tests", l.off, NULL, 0);
-				need_run(&st, l.off);
-				close_section(&st);
-				st.sec = sn;
-				st.sec_off = l.off;
-				st.sections |= 1u << st.sec;
-				break;
-			}
-			case L_SEEK: row_in(&st, S_SEEK, l.off); seek_row(&st, &l, &m); break;
-			case L_TRANSFER: row_in(&st, S_TRANSFER, l.off); transfer_row(&st, &l, &m); break;
-			case L_OVERHEAD: row_in(&st, S_OVERHEAD, l.off); overhead_row(&st, &l, &m); break;
-			case L_ASYNC: row_in(&st, S_ASYNC, l.off); async_row(&st, &l, &m); break;
-			case L_SYNC: row_in(&st, S_SYNC, l.off); sync_row(&st, &l, &m); break;
-			case L_ROWISH:
-				if (!cur(&st) || st.sec == S_NONE) {
-					took = false;
-					break;
-				}
-				bl_doc_diag(doc, st.ri, BL_WARNING, "diskinfo.unreadable-row", l.off,
-					    "cannot read the numbers of this '%s' row: %.*s",
-					    section_name(st.sec), (int)(l.len > 80 ? 80 : l.len), l.s);
-				doc->partial = true;
-				break;
-			default: took = false; break;
-			}
-			if (!took)
-				break;
-		}
-		if (took) {
 			blanks = 0;
-			last = l;
+			*last = l;
 			any = true;
 		}
 		struct bl_line nx;
@@ -733,21 +751,39 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 			break;
 		l = nx;
 	}
-	if (!any || st.ri < 0)
+	return any;
+}
+
+/* Ends the block at `end`: the last device's run is finished; with
+ * nothing read (a section header with no readable row, and no device
+ * lines) it is dropped, and an error stands in its place. */
+static void end_block(struct di_state *st, size_t end)
+{
+	struct bl_doc *doc = st->doc;
+	finish_run(st, end);
+	struct bl_run *lr = cur(st);
+	if (!lr || bl_results_count(&lr->results) != 0 || json_object_get(lr->params, "sectorsize"))
+		return;
+	size_t off = lr->off;
+	bl_doc_drop_last_run(doc);
+	for (size_t i = 0; i < doc->diags.n; i++)
+		if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
+			doc->diags.v[i].run = -1;
+	bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
+		    "a diskinfo section with no readable rows");
+}
+
+static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *anchor,
+				    size_t *end)
+{
+	struct bl_message *msg = bl_scan_message(sc);
+	struct di_state st = {.sc = sc, .doc = bl_scan_doc(sc), .ri = -1, .first_ri = -1};
+	struct bl_line start, last;
+	if (!block_start(&st, msg, anchor, &start))
 		return BL_NOT_MINE;
-	finish_run(&st, last.next);
-	struct bl_run *lr = cur(&st);
-	if (lr && bl_results_count(&lr->results) == 0 && !json_object_get(lr->params, "sectorsize")) {
-		/* malformed: a section header with no row that could be read, and
-		 * no device lines: nothing to keep but the error */
-		size_t off = lr->off;
-		bl_doc_drop_last_run(doc);
-		for (size_t i = 0; i < doc->diags.n; i++)
-			if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
-				doc->diags.v[i].run = -1;
-		bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
-			    "a diskinfo section with no readable rows");
-	}
+	if (!walk_block(&st, msg, &start, &last) || st.ri < 0)
+		return BL_NOT_MINE;
+	end_block(&st, last.next);
 	*end = last.next;
 	return BL_CLAIMED;
 }

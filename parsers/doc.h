@@ -120,6 +120,18 @@ static inline long bl_doc_run_id(const struct bl_doc *doc, long ri)
 	return ri < 0 ? -1 : (long)doc->base + ri;
 }
 
+/* runs[ri], or NULL when no run held has that index. */
+static inline struct bl_run *bl_doc_run(struct bl_doc *doc, long ri)
+{
+	return ri >= 0 && (size_t)ri < doc->nruns ? &doc->runs[ri] : NULL;
+}
+
+/* The last run held (the one a claim is adding to), or NULL for none. */
+static inline struct bl_run *bl_doc_last_run(struct bl_doc *doc)
+{
+	return doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+}
+
 /* Appends a run covering text [off, end_off). Returns NULL on out of memory.
  * The pointer is valid until the next bl_doc_add_run. */
 struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,

@@ -220,6 +220,161 @@ static size_t walk_back(struct iz_ctx *c, size_t off)
 	return start;
 }
 
+/* Frees the context and what it still owns (the command, the rows). */
+static void ctx_free(struct iz_ctx *c)
+{
+	free(c->cmd_text);
+	free(c->table.rows);
+	free(c);
+}
+
+/* Reads the preamble, from the block's `start` to its body: the lines
+ * iozone prints before a table or throughput sections (*cur ends at the
+ * body's first line when there is one; true then). *last_end is the end
+ * of the last line taken. */
+static bool read_preamble(struct iz_ctx *c, size_t start, bool banner, struct iz_line *cur,
+			  size_t *last_end)
+{
+	struct bl_re_match m;
+	int nrec = 0, unknown = 0;
+	iz_line_at(c->msg, start, cur);
+	*last_end = cur->raw.next;
+	for (int k = 0; k < 400; k++) {
+		if (iz_is_table_header(cur->s, cur->len) ||
+		    iz_is_throughput_line(cur->s, cur->len) || iz_is_report_line(cur->s, cur->len))
+			return true;
+		if (!bl_is_blank(cur->s, cur->len)) {
+			int idx = iz_pre_match(cur, &m);
+			/* a second banner: this run printed nothing more */
+			if (iz_pre_is(idx, IZ_P_BANNER) && cur->raw.off != start)
+				break;
+			if (idx >= 0) {
+				iz_apply_pre(c, idx, cur, &m, &nrec);
+				*last_end = cur->raw.next;
+				if (iz_pre_is(idx, IZ_P_CMD))
+					cmd_rest(c, cur, last_end);
+			} else if (iz_is_complete(cur)) {
+				*last_end = cur->raw.next;
+				break;
+			} else if (iz_is_top_header(cur->s, cur->len)) {
+				*last_end = cur->raw.next;
+			} else if (!banner || ++unknown > 40) {
+				break;
+			} else {
+				/* contributors' names, "Processor binding ...",
+				 * the first table header line: part of the block */
+				*last_end = cur->raw.next;
+			}
+		}
+		struct iz_line nx;
+		if (!iz_line_next(c->msg, cur, &nx))
+			break;
+		*cur = nx;
+	}
+	return false;
+}
+
+/* The "Command line used:" of the preamble, when there is one, is the
+ * run's command (the line above the block may have given another). */
+static void take_command(struct iz_ctx *c, size_t start)
+{
+	if (!c->cmd_text)
+		return;
+	struct bl_run *run = iz_run(c);
+	free(run->command);
+	run->command = c->cmd_text;
+	c->cmd_text = NULL;
+	if (!run->has_command) {
+		run->has_command = true;
+		run->cmd_off = start;
+	}
+	iz_command(c->doc, run, run->command);
+}
+
+/* What the body of a block held. */
+struct iz_body {
+	bool table, throughput, report;
+};
+
+/* Reads the body from *cur: one table or one set of throughput sections,
+ * then "iozone test complete." and the Excel report. `at_body`: *cur is
+ * the body's first line. *last_end moves to the end of what was read. */
+static struct iz_body read_body(struct iz_ctx *c, struct iz_line *cur, bool at_body,
+				size_t *last_end)
+{
+	struct iz_body b = {false, false, false};
+	int blanks = 0;
+	while (at_body || blanks <= 4) {
+		at_body = false;
+		size_t next = 0;
+		bool first = !b.table && !b.throughput && !b.report;
+		if (first && iz_is_table_header(cur->s, cur->len)) {
+			next = iz_parse_table(c, cur);
+			b.table = true;
+		} else if (first && iz_is_throughput_line(cur->s, cur->len)) {
+			next = iz_parse_throughput(c, cur);
+			b.throughput = true;
+		} else if (!b.report && iz_is_report_line(cur->s, cur->len)) {
+			next = iz_parse_report(c, cur);
+			b.report = true;
+		} else if (iz_is_complete(cur)) {
+			next = cur->raw.next;
+		} else if (bl_is_blank(cur->s, cur->len)) {
+			blanks++;
+			struct iz_line nx;
+			if (!iz_line_next(c->msg, cur, &nx))
+				break;
+			*cur = nx;
+			continue;
+		} else {
+			break;
+		}
+		if (next <= cur->raw.off)
+			break;
+		*last_end = next;
+		blanks = 0;
+		if (next >= c->msg->len || !iz_line_at(c->msg, next, cur))
+			break;
+	}
+	return b;
+}
+
+/* Ends the run over [start, last_end) (its command line at cmd_off): its
+ * variant, or, with nothing measured, no run. BL_CLAIMED when the block
+ * is iozone's. */
+static enum bl_claim finish_run(struct iz_ctx *c, struct iz_body b, bool banner, size_t start,
+				size_t cmd_off, size_t ndiags0, size_t last_end)
+{
+	struct bl_run *run = iz_run(c);
+	run->end_off = last_end;
+	if (run->off > cmd_off)
+		run->off = cmd_off;
+	if (bl_results_count(&run->results) == 0) {
+		/* a banner with nothing measured: malformed; anything else
+		 * (a header quoted in prose) is not iozone output */
+		for (size_t i = ndiags0; i < c->doc->diags.n; i++)
+			c->doc->diags.v[i].run = -1;
+		bl_doc_drop_last_run(c->doc);
+		if (!banner)
+			return BL_NOT_MINE;
+		bl_doc_diag(c->doc, -1, BL_ERROR, "iozone.no-results", start,
+			    "iozone's banner and preamble, but no table, throughput or report follows");
+		return BL_CLAIMED;
+	}
+	if (b.throughput)
+		run->variant = "throughput";
+	else if (b.table)
+		run->variant = json_is_true(json_object_get(run->params, "auto_mode")) ? "auto" : "table";
+	else
+		run->variant = "report";
+	if (!c->unit_known)
+		bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.unit-assumed", start,
+			    "no preamble or command says how iozone reported: kBytes/sec assumed");
+	if (c->cut)
+		c->doc->partial = true;
+	return BL_CLAIMED;
+}
+
 static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 			      size_t *end)
 {
@@ -240,151 +395,34 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	bool body_line = iz_is_table_header(cur.s, cur.len) ||
 			 iz_is_throughput_line(cur.s, cur.len) ||
 			 iz_is_report_line(cur.s, cur.len);
-	if (!banner && !body_line) {
-		free(c);
-		return BL_NOT_MINE;
-	}
+	if (!banner && !body_line)
+		goto out;
 	/* a report a few lines below the run it belongs to */
 	if (!banner && !iz_is_table_header(cur.s, cur.len) &&
 	    !iz_is_throughput_line(cur.s, cur.len) &&
 	    iz_rejoin_report((struct iz_scan_ref){sc, c->msg, c->doc}, &cur, end)) {
-		free(c);
-		return BL_CLAIMED;
+		ret = BL_CLAIMED;
+		goto out;
 	}
 	size_t start = banner ? cur.raw.off : walk_back(c, cur.raw.off);
 	size_t ndiags0 = c->doc->diags.n;
 	struct bl_run *run = bl_doc_add_run(c->doc, "iozone", "table", start, cur.raw.next);
-	if (!run) {
-		free(c);
-		return BL_NOT_MINE;
-	}
+	if (!run)
+		goto out;
 	c->ri = (long)(c->doc->nruns - 1);
 	bl_scan_find_command(sc, &bl_parser_iozone, run);
 	size_t cmd_off = iz_run(c)->off;
 
-	/* the preamble, from the start of the block to the body */
-	int nrec = 0, unknown = 0;
-	iz_line_at(c->msg, start, &cur);
-	size_t last_end = cur.raw.next;
-	bool have_body = false;
-	for (int k = 0; k < 400; k++) {
-		if (iz_is_table_header(cur.s, cur.len) || iz_is_throughput_line(cur.s, cur.len) ||
-		    iz_is_report_line(cur.s, cur.len)) {
-			have_body = true;
-			break;
-		}
-		if (!bl_is_blank(cur.s, cur.len)) {
-			int idx = iz_pre_match(&cur, &m);
-			/* a second banner: this run printed nothing more */
-			if (iz_pre_is(idx, IZ_P_BANNER) && cur.raw.off != start)
-				break;
-			if (idx >= 0) {
-				iz_apply_pre(c, idx, &cur, &m, &nrec);
-				last_end = cur.raw.next;
-				if (iz_pre_is(idx, IZ_P_CMD))
-					cmd_rest(c, &cur, &last_end);
-			} else if (iz_is_complete(&cur)) {
-				last_end = cur.raw.next;
-				break;
-			} else if (iz_is_top_header(cur.s, cur.len)) {
-				last_end = cur.raw.next;
-			} else if (!banner || ++unknown > 40) {
-				break;
-			} else {
-				/* contributors' names, "Processor binding ...",
-				 * the first table header line: part of the block */
-				last_end = cur.raw.next;
-			}
-		}
-		struct iz_line nx;
-		if (!iz_line_next(c->msg, &cur, &nx))
-			break;
-		cur = nx;
-	}
-	if (c->cmd_text) {
-		run = iz_run(c);
-		free(run->command);
-		run->command = c->cmd_text;
-		c->cmd_text = NULL;
-		if (!run->has_command) {
-			run->has_command = true;
-			run->cmd_off = start;
-		}
-		iz_command(c->doc, run, run->command);
-	}
+	size_t last_end;
+	bool at_body = read_preamble(c, start, banner, &cur, &last_end);
+	take_command(c, start);
 	ctx_from_params(c);
-
-	/* the body: one table or one set of throughput sections, then
-	 * "iozone test complete." and the Excel report */
-	bool table = false, throughput = false, report = false;
-	int blanks = 0;
-	while (have_body || blanks <= 4) {
-		have_body = false;
-		size_t next = 0;
-		if (!table && !throughput && !report && iz_is_table_header(cur.s, cur.len)) {
-			next = iz_parse_table(c, &cur);
-			table = true;
-		} else if (!table && !throughput && !report &&
-			   iz_is_throughput_line(cur.s, cur.len)) {
-			next = iz_parse_throughput(c, &cur);
-			throughput = true;
-		} else if (!report && iz_is_report_line(cur.s, cur.len)) {
-			next = iz_parse_report(c, &cur);
-			report = true;
-		} else if (iz_is_complete(&cur)) {
-			next = cur.raw.next;
-		} else if (bl_is_blank(cur.s, cur.len)) {
-			blanks++;
-			struct iz_line nx;
-			if (!iz_line_next(c->msg, &cur, &nx))
-				break;
-			cur = nx;
-			continue;
-		} else {
-			break;
-		}
-		if (next <= cur.raw.off)
-			break;
-		last_end = next;
-		blanks = 0;
-		if (next >= c->msg->len || !iz_line_at(c->msg, next, &cur))
-			break;
-	}
-
-	run = iz_run(c);
-	run->end_off = last_end;
-	if (run->off > cmd_off)
-		run->off = cmd_off;
-	if (bl_results_count(&run->results) == 0) {
-		/* a banner with nothing measured: malformed; anything else
-		 * (a header quoted in prose) is not iozone output */
-		for (size_t i = ndiags0; i < c->doc->diags.n; i++)
-			c->doc->diags.v[i].run = -1;
-		bl_doc_drop_last_run(c->doc);
-		if (banner) {
-			bl_doc_diag(c->doc, -1, BL_ERROR, "iozone.no-results", start,
-				    "iozone's banner and preamble, but no table, throughput or report follows");
-			*end = last_end;
-			ret = BL_CLAIMED;
-		}
-	} else {
-		if (throughput)
-			run->variant = "throughput";
-		else if (table)
-			run->variant = json_is_true(json_object_get(run->params, "auto_mode")) ? "auto" : "table";
-		else
-			run->variant = "report";
-		if (!c->unit_known)
-			bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.unit-assumed", start,
-				    "no preamble or command says how iozone reported: kBytes/sec assumed");
-		if (c->cut)
-			c->doc->partial = true;
+	struct iz_body b = read_body(c, &cur, at_body, &last_end);
+	ret = finish_run(c, b, banner, start, cmd_off, ndiags0, last_end);
+	if (ret == BL_CLAIMED)
 		*end = last_end;
-		ret = BL_CLAIMED;
-	}
-	free(c->cmd_text);
-	free(c->table.rows);
-	free(c);
+out:
+	ctx_free(c);
 	return ret;
 }
 

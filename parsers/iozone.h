@@ -97,7 +97,7 @@ static inline struct iz_ctx *iz_ctx_new(void)
 
 static inline struct bl_run *iz_run(struct iz_ctx *c)
 {
-	return &c->doc->runs[c->ri];
+	return bl_doc_run(c->doc, c->ri);
 }
 
 /* ---- preamble (iozone_preamble.c) */

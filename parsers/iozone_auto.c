@@ -448,179 +448,246 @@ static void emit_row(struct iz_ctx *c, const struct iz_row *row)
 	}
 }
 
-size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
-{
+/* What reading a table's rows shares. */
+struct table_walk {
+	struct iz_ctx *c;
 	struct header h;
+	struct rowline *r;      /* the line under way, loaded */
 	struct iz_line cur;
-	if (!read_header(c, hdr, &h, &cur))
-		return hdr->raw.next;
-	struct iz_table *t = &c->table;
-	size_t end = cur.raw.off;
-	struct rowline *r = malloc(sizeof *r);
-	size_t *row_off = NULL;
-	if (!r)
-		return end;
-	bool interjected = false, order = false;
-	uint32_t allowed = expected_from_tests(c);
+	size_t end;             /* the end of the table so far */
+	size_t *row_off;        /* where each row starts */
+	bool interjected;       /* iozone's note between rows was reported */
+	bool order;             /* cells read in order: the spacing is lost */
+	uint32_t allowed;       /* the columns the -i tests fill, 0 unknown */
 	/* where each column's cells end in the rows read so far: a row whose
 	 * last cell ends elsewhere was cut inside that cell ("4995" of
 	 * "4995276" still stands near the freread column) */
-	int data_edge[IZ_MAX_COLS] = {0};
-	bool last_odd = false;
-	load(r, &cur);
-	if (!row_start(&h, r) && order_row(r) && collapsed(hdr->s, hdr->len)) {
-		order = true;
+	int data_edge[IZ_MAX_COLS];
+	bool last_odd;          /* the last row's last cell ends elsewhere */
+};
+
+/* Is the loaded line the first line of a row? */
+static bool is_row(const struct table_walk *w)
+{
+	return w->order ? order_row(w->r) : row_start(&w->h, w->r);
+}
+
+/* At a line that is no row: the table goes on past iozone's own notes
+ * ("The test completed too quickly ...") and past a blank line or two (a
+ * wrapper's leftover of a row's trailing blanks); prose ends it. True when
+ * a row follows (w->cur is then that row). */
+static bool past_interjection(struct table_walk *w)
+{
+	struct iz_ctx *c = w->c;
+	struct bl_re_match m;
+	struct iz_line look = w->cur, nx, note = w->cur;
+	bool found = false, noted = false;
+	int blank = 0;
+	for (int k = 0; c->table.nrows && k < 8; k++) {
+		if (bl_is_blank(look.s, look.len)) {
+			blank++;
+		} else if (bl_re_match(&interject_re, look.s, look.len, 0, &m)) {
+			if (!noted)
+				note = look;
+			noted = true;
+		} else if (!noted) {
+			break;
+		}
+		if (!iz_line_next(c->msg, &look, &nx))
+			break;
+		look = nx;
+		load(w->r, &look);
+		if (is_row(w)) {
+			found = noted || blank <= 2;
+			break;
+		}
+	}
+	if (!found)
+		return false;
+	if (noted && !w->interjected)
+		bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.interjection", note.raw.off,
+			    "iozone's note between rows: %.*s",
+			    (int)(note.len > 120 ? 120 : note.len), note.s);
+	w->interjected = w->interjected || noted;
+	w->cur = look;
+	return true;
+}
+
+/* Room for one more row and its offset. False when out of memory. */
+static bool grow_rows(struct table_walk *w)
+{
+	struct iz_table *t = &w->c->table;
+	if (t->nrows != t->cap)
+		return true;
+	size_t cap = t->cap ? t->cap * 2 : 16;
+	struct iz_row *v = realloc(t->rows, cap * sizeof *v);
+	size_t *o = realloc(w->row_off, cap * sizeof *o);
+	if (o)
+		w->row_off = o;
+	if (!v || !o) {
+		if (v)
+			t->rows = v;
+		return false;
+	}
+	t->rows = v;
+	t->cap = cap;
+	return true;
+}
+
+/* Reads the first line of a row (loaded, at w->cur) into `row`: sizes and
+ * cells, col[k] the column of cell k and *last the last column filled.
+ * False when the sizes are too large to be iozone's. */
+static bool first_row_line(struct table_walk *w, struct iz_row *row, int *col, int *last)
+{
+	struct iz_ctx *c = w->c;
+	const struct rowline *r = w->r;
+	memset(row, 0, sizeof *row);
+	row->file_kb = tok_u64(r, 0);
+	row->rec_kb = tok_u64(r, 1);
+	if (row->file_kb > INT64_MAX / 1024 || row->rec_kb > INT64_MAX / 1024) {
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.row-unreadable", w->cur.raw.off,
+			    "a file size or record length too large to be iozone's: the table ends here");
+		return false;
+	}
+	w->row_off[c->table.nrows] = w->cur.raw.off;
+	*last = 1;
+	col[0] = 0;
+	col[1] = 1;
+	if (w->order)
+		place_in_order(&w->h, 2, r->nt, w->allowed, last, col);
+	else
+		place(&w->h, r->t, 2, r->nt, 0, 0, last, col);
+	store_cells(c, &w->h, row, r, 2, col, w->cur.raw.off, w->order);
+	w->last_odd = false;
+	for (int k = 2; !w->order && k < r->nt; k++) {
+		int j = col[k];
+		if (j < 0)
+			continue;
+		if (k == r->nt - 1 && w->data_edge[j] && w->data_edge[j] != r->t[k].end)
+			w->last_odd = true;
+		if (!w->data_edge[j])
+			w->data_edge[j] = r->t[k].end;
+	}
+	return true;
+}
+
+/* The continuation lines of a wrapped row after its first, each placed
+ * after column `last`. False at the end of the message; else w->cur is
+ * the line after the row. */
+static bool continuation_lines(struct table_walk *w, struct iz_row *row, int *col, int last)
+{
+	struct iz_ctx *c = w->c;
+	struct rowline *r = w->r;
+	struct iz_line nx;
+	bool more = iz_line_next(c->msg, &w->cur, &nx);
+	while (more) {
+		load(r, &nx);
+		if (!r->numeric || is_row(w))
+			break;
+		if (w->order) {
+			place_in_order(&w->h, 0, r->nt, 0, &last, col);
+			store_cells(c, &w->h, row, r, 0, col, nx.raw.off, true);
+		} else if (place_continuation(&w->h, r->t, r->nt, last, w->allowed, col) ||
+		    (w->allowed && place_continuation(&w->h, r->t, r->nt, last, 0, col))) {
+			store_cells(c, &w->h, row, r, 0, col, nx.raw.off, true);
+			last = col[r->nt - 1];
+		} else {
+			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.wrap-unplaced", nx.raw.off,
+				    "a wrapped part of the row (%llu kB, %llu kB records) fits no columns: not read",
+				    (unsigned long long)row->file_kb, (unsigned long long)row->rec_kb);
+		}
+		w->end = nx.raw.next;
+		w->cur = nx;
+		more = iz_line_next(c->msg, &w->cur, &nx);
+	}
+	if (!more) {
+		w->cur.raw.off = c->msg->len;
+		return false;
+	}
+	w->cur = nx;
+	return true;
+}
+
+/* Reads the rows from w->cur into the table, until a line that ends it. */
+static void read_rows(struct table_walk *w)
+{
+	struct iz_table *t = &w->c->table;
+	while (w->cur.raw.off < w->c->msg->len && t->nrows < MAX_ROWS) {
+		load(w->r, &w->cur);
+		if (!is_row(w)) {
+			if (past_interjection(w))
+				continue;
+			break;
+		}
+		if (!grow_rows(w))
+			break;
+		struct iz_row *row = &t->rows[t->nrows];
+		int col[IZ_MAX_COLS + 4];
+		int last;
+		if (!first_row_line(w, row, col, &last))
+			break;
+		t->nrows++;
+		w->end = w->cur.raw.next;
+		if (!continuation_lines(w, row, col, last))
+			break;
+	}
+}
+
+/* A row with fewer cells than the rows before it (or than its -i tests),
+ * where the table ends, was cut off: its last cell may be cut too, so the
+ * row is reported and not read. The other rows become results. */
+static void emit_rows(struct table_walk *w)
+{
+	struct iz_ctx *c = w->c;
+	struct iz_table *t = &c->table;
+	if (!t->nrows)
+		return;
+	uint32_t expect = 0;
+	for (size_t i = 0; i + 1 < t->nrows; i++)
+		expect |= t->rows[i].has;
+	if (t->nrows == 1)
+		expect = expected_from_tests(c);
+	struct iz_row *lastrow = &t->rows[t->nrows - 1];
+	if ((expect && top_bit(lastrow->has) < top_bit(expect)) || w->last_odd) {
+		int have = 0;
+		for (int i = 0; i < 32; i++)
+			have += (lastrow->has >> i) & 1;
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.table-cut", w->row_off[t->nrows - 1],
+			    "the table is cut off in the row for %llu kB files, %llu kB records "
+			    "(%d of its cells printed): that row is not read",
+			    (unsigned long long)lastrow->file_kb,
+			    (unsigned long long)lastrow->rec_kb, have);
+		c->cut = true;
+		t->nrows--;
+	}
+	for (size_t i = 0; i < t->nrows; i++)
+		emit_row(c, &t->rows[i]);
+}
+
+size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
+{
+	struct table_walk w = {.c = c};
+	if (!read_header(c, hdr, &w.h, &w.cur))
+		return hdr->raw.next;
+	w.end = w.cur.raw.off;
+	w.r = malloc(sizeof *w.r);
+	if (!w.r)
+		return w.end;
+	w.allowed = expected_from_tests(c);
+	load(w.r, &w.cur);
+	if (!row_start(&w.h, w.r) && order_row(w.r) && collapsed(hdr->s, hdr->len)) {
+		w.order = true;
 		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.columns-lost", hdr->raw.off,
 			    "the table's spacing was collapsed: cells are read in order%s",
-			    allowed ? " (into the columns of the -i tests when their number fits)"
-				    : ", as if no test before the last one printed were blank");
+			    w.allowed ? " (into the columns of the -i tests when their number fits)"
+				      : ", as if no test before the last one printed were blank");
 	}
-	while (cur.raw.off < c->msg->len && t->nrows < MAX_ROWS) {
-		load(r, &cur);
-		if (order ? !order_row(r) : !row_start(&h, r)) {
-			/* The table goes on past iozone's own notes ("The test
-			 * completed too quickly ...") and past a blank line or
-			 * two (a wrapper's leftover of a row's trailing blanks);
-			 * prose ends it. */
-			struct bl_re_match m;
-			struct iz_line look = cur, nx, note = cur;
-			bool found = false, noted = false;
-			int blank = 0;
-			for (int k = 0; t->nrows && k < 8; k++) {
-				if (bl_is_blank(look.s, look.len)) {
-					blank++;
-				} else if (bl_re_match(&interject_re, look.s, look.len, 0, &m)) {
-					if (!noted)
-						note = look;
-					noted = true;
-				} else if (!noted) {
-					break;
-				}
-				if (!iz_line_next(c->msg, &look, &nx))
-					break;
-				look = nx;
-				load(r, &look);
-				if (order ? order_row(r) : row_start(&h, r)) {
-					found = noted || blank <= 2;
-					break;
-				}
-			}
-			if (found) {
-				if (noted && !interjected)
-					bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.interjection",
-						    note.raw.off, "iozone's note between rows: %.*s",
-						    (int)(note.len > 120 ? 120 : note.len), note.s);
-				interjected = interjected || noted;
-				cur = look;
-				continue;
-			}
-			break;
-		}
-		if (t->nrows == t->cap) {
-			size_t cap = t->cap ? t->cap * 2 : 16;
-			struct iz_row *v = realloc(t->rows, cap * sizeof *v);
-			size_t *o = realloc(row_off, cap * sizeof *o);
-			if (o)
-				row_off = o;
-			if (!v || !o) {
-				if (v)
-					t->rows = v;
-				break;
-			}
-			t->rows = v;
-			t->cap = cap;
-		}
-		struct iz_row *row = &t->rows[t->nrows];
-		memset(row, 0, sizeof *row);
-		row->file_kb = tok_u64(r, 0);
-		row->rec_kb = tok_u64(r, 1);
-		if (row->file_kb > INT64_MAX / 1024 || row->rec_kb > INT64_MAX / 1024) {
-			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.row-unreadable", cur.raw.off,
-				    "a file size or record length too large to be iozone's: the table ends here");
-			break;
-		}
-		row_off[t->nrows] = cur.raw.off;
-		int col[IZ_MAX_COLS + 4];
-		int last = 1;
-		col[0] = 0;
-		col[1] = 1;
-		if (order)
-			place_in_order(&h, 2, r->nt, allowed, &last, col);
-		else
-			place(&h, r->t, 2, r->nt, 0, 0, &last, col);
-		store_cells(c, &h, row, r, 2, col, cur.raw.off, order);
-		last_odd = false;
-		for (int k = 2; !order && k < r->nt; k++) {
-			int j = col[k];
-			if (j < 0)
-				continue;
-			if (k == r->nt - 1 && data_edge[j] && data_edge[j] != r->t[k].end)
-				last_odd = true;
-			if (!data_edge[j])
-				data_edge[j] = r->t[k].end;
-		}
-		t->nrows++;
-		end = cur.raw.next;
-		/* continuation lines of a wrapped row */
-		struct iz_line nx;
-		bool more = iz_line_next(c->msg, &cur, &nx);
-		while (more) {
-			load(r, &nx);
-			if (!r->numeric || (order ? order_row(r) : row_start(&h, r)))
-				break;
-			if (order) {
-				place_in_order(&h, 0, r->nt, 0, &last, col);
-				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
-			} else if (place_continuation(&h, r->t, r->nt, last, allowed, col) ||
-			    (allowed && place_continuation(&h, r->t, r->nt, last, 0, col))) {
-				store_cells(c, &h, row, r, 0, col, nx.raw.off, true);
-				last = col[r->nt - 1];
-			} else {
-				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.wrap-unplaced", nx.raw.off,
-					    "a wrapped part of the row (%llu kB, %llu kB records) fits no columns: not read",
-					    (unsigned long long)row->file_kb, (unsigned long long)row->rec_kb);
-			}
-			end = nx.raw.next;
-			cur = nx;
-			more = iz_line_next(c->msg, &cur, &nx);
-		}
-		if (!more) {
-			cur.raw.off = c->msg->len;
-			break;
-		}
-		cur = nx;
-	}
-	free(r);
-	if (t->nrows >= MAX_ROWS)
-		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.too-many-rows", cur.raw.off,
+	read_rows(&w);
+	free(w.r);
+	if (c->table.nrows >= MAX_ROWS)
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.too-many-rows", w.cur.raw.off,
 			    "the table goes on past %d rows: the rest is not read", MAX_ROWS);
-
-	/* A row with fewer cells than the rows before it (or than its -i
-	 * tests), where the table ends, was cut off: its last cell may be cut
-	 * too, so the row is reported and not read. */
-	if (t->nrows) {
-		uint32_t expect = 0;
-		for (size_t i = 0; i + 1 < t->nrows; i++)
-			expect |= t->rows[i].has;
-		if (t->nrows == 1)
-			expect = expected_from_tests(c);
-		struct iz_row *lastrow = &t->rows[t->nrows - 1];
-		if ((expect && top_bit(lastrow->has) < top_bit(expect)) || last_odd) {
-			int have = 0;
-			for (int i = 0; i < 32; i++)
-				have += (lastrow->has >> i) & 1;
-			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.table-cut",
-				    row_off[t->nrows - 1],
-				    "the table is cut off in the row for %llu kB files, %llu kB records "
-				    "(%d of its cells printed): that row is not read",
-				    (unsigned long long)lastrow->file_kb,
-				    (unsigned long long)lastrow->rec_kb, have);
-			c->cut = true;
-			t->nrows--;
-		}
-		for (size_t i = 0; i < t->nrows; i++)
-			emit_row(c, &t->rows[i]);
-	}
-	free(row_off);
-	return end > hdr->raw.next ? end : hdr->raw.next;
+	emit_rows(&w);
+	free(w.row_off);
+	return w.end > hdr->raw.next ? w.end : hdr->raw.next;
 }

@@ -118,9 +118,9 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_t *end)
 {
 	struct bl_doc *doc = ref.doc;
-	if (!doc->nruns)
+	struct bl_run *prev = bl_doc_last_run(doc);
+	if (!prev)
 		return false;
-	struct bl_run *prev = &doc->runs[doc->nruns - 1];
 	if (strcmp(prev->tool, "iozone") != 0 || !prev->variant ||
 	    strcmp(prev->variant, "report") == 0 || !near(ref.msg, prev->end_off, first->raw.off))
 		return false;
@@ -138,7 +138,7 @@ bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_
 	if (ok) {
 		bl_doc_diag(doc, c->ri, BL_INFO, "iozone.report-joined", first->raw.off,
 			    "the Excel report below the output is read as part of its run");
-		doc->runs[c->ri].end_off = stop;
+		bl_doc_run(doc, c->ri)->end_off = stop;
 		*end = stop;
 	}
 	free(c->table.rows);

@@ -16,6 +16,7 @@ extern const struct bl_parser bl_parser_bonniepp;
 extern const struct bl_parser bl_parser_diskinfo;
 extern const struct bl_parser bl_parser_zpool_iostat;
 extern const struct bl_parser bl_parser_iozone;
+extern const struct bl_parser bl_parser_hdparm;
 
 const struct bl_parser *const bl_parsers[] = {
 	&bl_parser_dd,
@@ -25,6 +26,7 @@ const struct bl_parser *const bl_parsers[] = {
 	&bl_parser_diskinfo,
 	&bl_parser_zpool_iostat,
 	&bl_parser_iozone,
+	&bl_parser_hdparm,
 	NULL,
 };
 

@@ -537,6 +537,12 @@ static bool is_subject(const struct bl_message *m, const char *s, size_t len)
 static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			 const struct bl_run *prev)
 {
+	/* a repeat of the run before it, pasted right under it, is under
+	 * the same caption */
+	if (!run->label && run->repeat_of_prev && prev && prev->label) {
+		run->label = strdup(prev->label);
+		return;
+	}
 	struct bl_line cur, above;
 	bl_line_at(sc->msg, run->off, &cur);
 	const char *sec = NULL, *cap = NULL;

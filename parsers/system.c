@@ -402,6 +402,92 @@ static bool has_release_dash(const char *s, size_t n)
 	return false;
 }
 
+/* Whether the text at p (n bytes, after a line's indentation) starts
+ * with one of the labels (ASCII, compared without case, as the caseless
+ * patterns compare them); a byte of a multibyte character among the bytes
+ * compared may be one that caseless UTF-8 matching folds to ASCII (the
+ * long s, U+017F, matches 's'): such a start is taken to be a label.
+ * Most lines a mark leads to start with no label: a tool's row, a
+ * command, a sentence with a ':' in it. */
+static bool precheck_off; /* for tests: bl_system_set_precheck() */
+
+void bl_system_set_precheck(bool on)
+{
+	precheck_off = !on;
+}
+
+static bool label_at(const char *p, size_t n, const char *const *labels)
+{
+	if (precheck_off)
+		return true;
+	for (; *labels; labels++) {
+		size_t k = 0;
+		const char *w = *labels;
+		for (; w[k] && k < n; k++) {
+			unsigned char c = (unsigned char)p[k];
+			if (c >= 0x80)
+				return true;
+			if (c >= 'A' && c <= 'Z')
+				c = (unsigned char)(c - 'A' + 'a');
+			if (c != (unsigned char)w[k])
+				break;
+		}
+		if (!w[k])
+			return true;
+	}
+	return false;
+}
+
+/* The labels of cpu_re, mem_re, chipset_re, hdd_re and os_label_re
+ * (lowercase; a label that starts another one stands for both). */
+static const char *const cpu_labels[] = {"cpu", "proc", "model name", "hw.model", NULL};
+static const char *const mem_labels[] = {"ram", "mem", "real memory", "hw.physmem", NULL};
+static const char *const board_labels[] = {"chipset", "mb", "motherboard", "mainboard", "board", NULL};
+static const char *const hdd_labels[] = {"hdd", "disk", "drive", "storage", NULL};
+static const char *const os_labels[] = {"os", "sys", "operating system", "uname -a", NULL};
+
+/* How many bytes at p (n of them) are in [lo, hi]. */
+static size_t span_of(const char *p, size_t n, char lo, char hi)
+{
+	size_t k = 0;
+	while (k < n && p[k] >= lo && p[k] <= hi)
+		k++;
+	return k;
+}
+
+/* Whether the word at p (after a line's indentation) may be
+ * tunable_re's "vfs.zfs.arc_max": [a-z][a-z0-9_]* and a '.'; knob_re's
+ * "ahci_load": the same and (blanks and) '='; a device's "ad4:" of
+ * ata_disk_re, cam_disk_re and ctl_re: letters, digits and ':'. */
+static size_t name_len(const char *p, size_t n)
+{
+	size_t k = 0;
+	if (n && p[0] >= 'a' && p[0] <= 'z')
+		for (k = 1; k < n && ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_');)
+			k++;
+	return k;
+}
+
+static bool tunable_word(const char *p, size_t n)
+{
+	size_t k = name_len(p, n);
+	return precheck_off || (k && k < n && p[k] == '.');
+}
+
+static bool knob_word(const char *p, size_t n)
+{
+	size_t k = name_len(p, n);
+	while (k && k < n && (p[k] == ' ' || p[k] == '\t'))
+		k++;
+	return precheck_off || (k && k < n && p[k] == '=');
+}
+
+static bool device_word(const char *p, size_t n)
+{
+	size_t k = span_of(p, n, 'a', 'z'), d = k ? span_of(p + k, n - k, '0', '9') : 0;
+	return precheck_off || (d && k + d < n && p[k + d] == ':');
+}
+
 /* What one line holds (or the piece of a long line): each pattern is tried
  * only on a line that has what it needs. idx counts the lines read. */
 static void one_line(struct sys *s, struct bl_line *lp, long idx)
@@ -424,6 +510,12 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 	const bool wide = in_text(&l, "\xEF\xBC\x9A", 3);
 	const bool eq = memchr(l.s, '=', l.len) != NULL;
 	const bool slash = memchr(l.s, '/', l.len) != NULL;
+	/* what the line starts with, after its indentation */
+	const char *w = l.s + b;
+	const size_t wn = l.len - b;
+	const bool cpu = (colon || wide) && label_start(c0, "cpmh") && label_at(w, wn, cpu_labels);
+	const bool mem = (colon || wide || eq) && label_start(c0, "rmh") && label_at(w, wn, mem_labels);
+	const bool dev = colon && lower && device_word(w, wn);
 	if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
 		static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
 						    "/etc/sysctl.conf", "/etc/rc.conf",
@@ -437,14 +529,13 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 		set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 		json_object_set_new(o, "empty", json_true());
 	}
-	if (match_if(lower && (colon || eq), &tunable_re, &l, &m) &&
+	if (match_if(lower && (colon || eq) && tunable_word(w, wn), &tunable_re, &l, &m) &&
 	    (l.s[m.ov[4]] == '=' ||
 	     /* "name: value" only for sysctl roots, not prose */
 	     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
 	     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
 	     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
-	    !match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, NULL) &&
-	    !match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, NULL) &&
+	    !match_if(cpu, &cpu_re, &l, NULL) && !match_if(mem, &mem_re, &l, NULL) &&
 	    (o = item(s, "tunables", &l))) {
 		set_group(o, "key", &l, &m, 1);
 		int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
@@ -455,14 +546,14 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 			json_object_set_new(o, "file", json_string("sysctl"));
 		if (s->conf && idx <= s->conf_until)
 			s->conf_until = idx + 2;
-	} else if (match_if(lower && eq, &knob_re, &l, &m) && (o = item(s, "tunables", &l))) {
+	} else if (match_if(lower && eq && knob_word(w, wn), &knob_re, &l, &m) && (o = item(s, "tunables", &l))) {
 		set_group(o, "key", &l, &m, 1);
 		tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
 		if (s->conf && idx <= s->conf_until) {
 			json_object_set_new(o, "file", json_string(s->conf));
 			s->conf_until = idx + 2;
 		}
-	} else if (match_if((colon || wide) && label_start(c0, "cpmh"), &cpu_re, &l, &m) && (o = item(s, "cpu", &l))) {
+	} else if (match_if(cpu, &cpu_re, &l, &m) && (o = item(s, "cpu", &l))) {
 		set_group(o, "value", &l, &m, 1);
 		struct bl_re_match t;
 		if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
@@ -474,15 +565,15 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 			if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
 				json_object_set_new(o, "threads", json_integer((json_int_t)v));
 		}
-	} else if (match_if((colon || wide || eq) && label_start(c0, "rmh"), &mem_re, &l, &m) &&
-		   (o = item(s, "memory", &l))) {
+	} else if (match_if(mem, &mem_re, &l, &m) && (o = item(s, "memory", &l))) {
 		set_group(o, "value", &l, &m, 1);
 		mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-	} else if (match_if((colon || wide) && label_start(c0, "cmb"), &chipset_re, &l, &m)) {
+	} else if (match_if((colon || wide) && label_start(c0, "cmb") && label_at(w, wn, board_labels),
+			    &chipset_re, &l, &m)) {
 		bool chip = bl_re_glen(&m, 1) == 7;
 		if ((o = item(s, chip ? "chipset" : "board", &l)))
 			set_group(o, "value", &l, &m, 2);
-	} else if (match_if(colon && lower, &ata_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
+	} else if (match_if(dev, &ata_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
 		set_group(o, "device", &l, &m, 1);
 		uint64_t mb;
 		if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
@@ -490,16 +581,20 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 		set_group(o, "model", &l, &m, 3);
 		set_group(o, "attachment", &l, &m, 4);
 		set_group(o, "interface", &l, &m, 5);
-	} else if (match_if(colon && c0 && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
+	} else if (match_if(dev && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
 		set_group(o, "device", &l, &m, 1);
 		set_group(o, "model", &l, &m, 2);
 		set_group(o, "interface", &l, &m, 3);
-	} else if (match_if(colon && lower, &ctl_re, &l, &m) && (o = item(s, "controllers", &l))) {
+	} else if (match_if(dev, &ctl_re, &l, &m) && (o = item(s, "controllers", &l))) {
 		set_group(o, "device", &l, &m, 1);
 		set_group(o, "model", &l, &m, 2);
-	} else if (match_if((colon || wide) && label_start(c0, "hds"), &hdd_re, &l, &m) && (o = item(s, "disks", &l))) {
+	} else if (match_if((colon || wide) && label_start(c0, "hds") && label_at(w, wn, hdd_labels), &hdd_re,
+			    &l, &m) &&
+		   (o = item(s, "disks", &l))) {
 		set_group(o, "value", &l, &m, 1);
-	} else if (match_if((colon || wide) && label_start(c0, "osu"), &os_label_re, &l, &m) && (o = item(s, "os", &l))) {
+	} else if (match_if((colon || wide) && label_start(c0, "osu") && label_at(w, wn, os_labels), &os_label_re,
+			    &l, &m) &&
+		   (o = item(s, "os", &l))) {
 		set_group(o, "value", &l, &m, 1);
 		os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
 		s->os_seen = true;
@@ -688,8 +783,11 @@ static size_t next_marks(const struct sys *s, size_t from, uint64_t *bits, size_
 	const struct bl_message *m = s->m;
 	if (!s->sites)
 		return bl_find_marks(m->text, from, m->len, &bl_system_marks, bits, next);
+	/* the sites may be of a longer text than the message's (a window's
+	 * own part): their words past the message's end are not read (a mark
+	 * past the end in its last word is, and ends the search) */
 	const uint64_t *w = s->sites->sys;
-	size_t k = from / 64, n = s->sites->nsys;
+	size_t k = from / 64, n = (m->len + 63) / 64;
 	uint64_t b = k < n ? w[k] & ~(uint64_t)0 << (from % 64) : 0;
 	while (!b && ++k < n)
 		b = w[k];
@@ -758,7 +856,7 @@ static json_t *extract(struct bl_message *msg, bool every_line)
 	if (!msg->len)
 		goto done;
 	if (!every_line)
-		s.sites = bl_message_sites(msg);
+		s.sites = bl_message_marks(msg);
 	struct bl_line l;
 	size_t at = every_line ? 0 : next_candidate(&s, 0);
 	if (at == SIZE_MAX)

@@ -25,4 +25,9 @@ json_t *bl_system_extract(struct bl_message *m);
  * tested against (it reads only the lines its marks lead to). */
 json_t *bl_system_extract_every_line(struct bl_message *m);
 
+/* For tests: with the prechecks off, each pattern runs on every line its
+ * guard lets it (the words a line starts with are not looked at first):
+ * the reference the prechecks must agree with. */
+void bl_system_set_precheck(bool on);
+
 #endif

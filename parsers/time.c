@@ -143,7 +143,190 @@ struct report {
 	char *label;       /* a caption written in place of zsh's job name */
 };
 
-/* Reads the report that starts at or around `anchor`. */
+/* csh/tcsh, matched in m: "0.068u 10.386s 1:32.46 11.2% 26+1497k ..." */
+static bool read_csh(const struct bl_line *l, const struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "csh";
+	r->t.user = num(l, m, 1);
+	r->t.system = num(l, m, 2);
+	r->t.real = dur(l, m, 3);
+	r->t.cpu_percent = num(l, m, 4);
+	extra_int(&r->t.extra, "shared_kb", l, m, 5);
+	extra_int(&r->t.extra, "unshared_kb", l, m, 6);
+	extra_int(&r->t.extra, "blocks_in", l, m, 7);
+	extra_int(&r->t.extra, "blocks_out", l, m, 8);
+	extra_int(&r->t.extra, "page_faults", l, m, 9);
+	extra_int(&r->t.extra, "swaps", l, m, 10);
+	return true;
+}
+
+/* BSD /usr/bin/time, matched in m, and the -l lines below it. */
+static bool read_bsd(const struct bl_message *msg, const struct bl_line *l,
+		     struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "bsd";
+	r->t.real = num(l, m, 1);
+	r->t.user = num(l, m, 2);
+	r->t.system = num(l, m, 3);
+	struct bl_line cur = *l, next;
+	while (bl_line_next(msg, &cur, &next) && bl_re_match(&bsd_l_re, next.s, next.len, 0, m)) {
+		char key[80];
+		slug(next.s + m->ov[4], bl_re_glen(m, 2), key, sizeof key);
+		extra_int(&r->t.extra, key, &next, m, 1);
+		cur = next;
+	}
+	r->end = cur.next;
+	return true;
+}
+
+/* GNU /usr/bin/time's default, matched in m, and its second line. */
+static bool read_gnu(const struct bl_message *msg, const struct bl_line *l,
+		     struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "gnu";
+	r->t.user = num(l, m, 1);
+	r->t.system = num(l, m, 2);
+	r->t.real = dur(l, m, 3);
+	r->t.cpu_percent = num(l, m, 4);
+	extra_int(&r->t.extra, "avgtext_kb", l, m, 5);
+	extra_int(&r->t.extra, "avgdata_kb", l, m, 6);
+	extra_int(&r->t.extra, "maxresident_kb", l, m, 7);
+	struct bl_line next;
+	if (bl_line_next(msg, l, &next) && bl_re_match(&gnu2_re, next.s, next.len, 0, m)) {
+		extra_int(&r->t.extra, "inputs", &next, m, 1);
+		extra_int(&r->t.extra, "outputs", &next, m, 2);
+		extra_int(&r->t.extra, "major_faults", &next, m, 3);
+		extra_int(&r->t.extra, "minor_faults", &next, m, 4);
+		extra_int(&r->t.extra, "swaps", &next, m, 5);
+		r->end = next.next;
+	}
+	return true;
+}
+
+/* One "\t<what>: <value>" line of GNU -v (matched in m) into the report. */
+static void gnu_verbose_field(const struct bl_line *l, const struct bl_re_match *m,
+			      struct report *r)
+{
+	const char *k = l->s + m->ov[2];
+	size_t kl = bl_re_glen(m, 1);
+	const char *v = l->s + m->ov[4];
+	size_t vl = bl_re_glen(m, 2);
+	double d = NAN;
+	if (kl >= 9 && memcmp(k, "User time", 9) == 0)
+		bl_parse_double(v, vl, false, &r->t.user, NULL);
+	else if (kl >= 11 && memcmp(k, "System time", 11) == 0)
+		bl_parse_double(v, vl, false, &r->t.system, NULL);
+	else if (kl >= 11 && memcmp(k, "Percent of ", 11) == 0)
+		bl_parse_double(v, vl, false, &r->t.cpu_percent, NULL);
+	else if (kl >= 7 && memcmp(k, "Elapsed", 7) == 0)
+		bl_parse_duration(v, vl, &r->t.real);
+	else if (bl_parse_double(v, vl, false, &d, NULL)) {
+		char key[96];
+		slug(k, kl, key, sizeof key);
+		if (!r->t.extra)
+			r->t.extra = json_object();
+		json_object_set_new(r->t.extra, key,
+				    d == floor(d) ? json_integer((json_int_t)d) : json_real(d));
+	}
+}
+
+/* GNU -v: "Command being timed:" (matched in m), then at least three of
+ * its field lines. */
+static bool read_gnu_verbose(const struct bl_message *msg, const struct bl_line *l,
+			     struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "gnu-verbose";
+	r->command = bl_strndup_trim(l->s + m->ov[2], bl_re_glen(m, 1));
+	struct bl_line cur = *l, next;
+	int n = 0;
+	while (n < 40 && bl_line_next(msg, &cur, &next) &&
+	       bl_re_match(&gnuv_kv_re, next.s, next.len, 0, m)) {
+		gnu_verbose_field(&next, m, r);
+		cur = next;
+		n++;
+	}
+	if (n < 3) {
+		free(r->command);
+		json_decref(r->t.extra);
+		return false;
+	}
+	r->end = cur.next;
+	return true;
+}
+
+/* pdksh and mksh, matched in m: "0m18.40s real 0m00.00s user 0m02.85s system" */
+static bool read_pdksh(const struct bl_line *l, const struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "ksh";
+	r->t.real = dur(l, m, 1);
+	r->t.user = dur(l, m, 2);
+	r->t.system = dur(l, m, 3);
+	return true;
+}
+
+/* zsh, matched in m: the job name (or the author's caption in its place),
+ * then "0.00s user 0.21s system 95% cpu 0.220 total". */
+static bool read_zsh(const struct bl_line *l, const struct bl_re_match *m, struct report *r)
+{
+	r->t.variant = "zsh";
+	r->command = bl_re_glen(m, 1) ? bl_strndup_trim(l->s + m->ov[2], bl_re_glen(m, 1)) : NULL;
+	size_t cl = r->command ? strlen(r->command) : 0;
+	if (cl && r->command[cl - 1] == ':') {
+		/* "fh.read every buffer:   29.86s user ...": the author's
+		 * words in place of the job name */
+		r->command[cl - 1] = '\0';
+		r->label = bl_strndup_trim(r->command, cl - 1);
+		free(r->command);
+		r->command = NULL;
+	} else if (cl == 0) {
+		free(r->command);
+		r->command = NULL;
+	}
+	r->t.user = num(l, m, 2);
+	r->t.system = num(l, m, 3);
+	r->t.cpu_percent = num(l, m, 4);
+	r->t.real = dur(l, m, 5);
+	return true;
+}
+
+/* bash, ksh93 and POSIX -p: real, user and sys, in that order, from the
+ * line matched in m (its report may follow a blank line). */
+static bool read_sh(const struct bl_message *msg, const struct bl_line *l,
+		    struct bl_re_match *m, struct report *r)
+{
+	struct bl_line cur = *l;
+	const char *names[3] = {"real", "user", "sys"};
+	double *dst[3] = {&r->t.real, &r->t.user, &r->t.system};
+	bool posix = true, ksh93 = true;
+	for (int i = 0; i < 3; i++) {
+		if (i) {
+			struct bl_line next;
+			if (!bl_line_next(msg, &cur, &next) ||
+			    !bl_re_match(&sh_re, next.s, next.len, 0, m))
+				return false;
+			cur = next;
+		}
+		if (bl_re_glen(m, 1) != strlen(names[i]) ||
+		    memcmp(cur.s + m->ov[2], names[i], bl_re_glen(m, 1)) != 0)
+			return false;
+		const char *v = cur.s + m->ov[4];
+		size_t vl = bl_re_glen(m, 2);
+		if (memchr(v, 'm', vl) || memchr(v, 'h', vl) || v[vl - 1] == 's')
+			posix = false;
+		/* ksh93 pads the seconds and prints two decimals:
+		 * "real\t0m09.14s"; bash prints "0m9.140s" */
+		const char *mm = memchr(v, 'm', vl);
+		if (!mm || (size_t)(v + vl - mm) != 7 || mm[3] != '.')
+			ksh93 = false;
+		*dst[i] = dur(&cur, m, 2);
+	}
+	r->t.variant = posix ? "posix" : ksh93 ? "ksh" : "bash";
+	r->end = cur.next;
+	return true;
+}
+
+/* Reads the report that starts at or around `anchor`: the first of the
+ * forms above that its line matches. */
 static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 			struct report *r)
 {
@@ -156,155 +339,20 @@ static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
 	r->off = l->off;
 	r->end = l->next;
 
-	if (bl_re_match(&csh_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "csh";
-		r->t.user = num(l, &m, 1);
-		r->t.system = num(l, &m, 2);
-		r->t.real = dur(l, &m, 3);
-		r->t.cpu_percent = num(l, &m, 4);
-		extra_int(&r->t.extra, "shared_kb", l, &m, 5);
-		extra_int(&r->t.extra, "unshared_kb", l, &m, 6);
-		extra_int(&r->t.extra, "blocks_in", l, &m, 7);
-		extra_int(&r->t.extra, "blocks_out", l, &m, 8);
-		extra_int(&r->t.extra, "page_faults", l, &m, 9);
-		extra_int(&r->t.extra, "swaps", l, &m, 10);
-		return true;
-	}
-	if (bl_re_match(&bsd_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "bsd";
-		r->t.real = num(l, &m, 1);
-		r->t.user = num(l, &m, 2);
-		r->t.system = num(l, &m, 3);
-		struct bl_line cur = *l, next;
-		while (bl_line_next(msg, &cur, &next) &&
-		       bl_re_match(&bsd_l_re, next.s, next.len, 0, &m)) {
-			char key[80];
-			slug(next.s + m.ov[4], bl_re_glen(&m, 2), key, sizeof key);
-			extra_int(&r->t.extra, key, &next, &m, 1);
-			cur = next;
-		}
-		r->end = cur.next;
-		return true;
-	}
-	if (bl_re_match(&gnu_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "gnu";
-		r->t.user = num(l, &m, 1);
-		r->t.system = num(l, &m, 2);
-		r->t.real = dur(l, &m, 3);
-		r->t.cpu_percent = num(l, &m, 4);
-		extra_int(&r->t.extra, "avgtext_kb", l, &m, 5);
-		extra_int(&r->t.extra, "avgdata_kb", l, &m, 6);
-		extra_int(&r->t.extra, "maxresident_kb", l, &m, 7);
-		struct bl_line next;
-		if (bl_line_next(msg, l, &next) && bl_re_match(&gnu2_re, next.s, next.len, 0, &m)) {
-			extra_int(&r->t.extra, "inputs", &next, &m, 1);
-			extra_int(&r->t.extra, "outputs", &next, &m, 2);
-			extra_int(&r->t.extra, "major_faults", &next, &m, 3);
-			extra_int(&r->t.extra, "minor_faults", &next, &m, 4);
-			extra_int(&r->t.extra, "swaps", &next, &m, 5);
-			r->end = next.next;
-		}
-		return true;
-	}
-	if (bl_re_match(&gnuv_cmd_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "gnu-verbose";
-		r->command = bl_strndup_trim(l->s + m.ov[2], bl_re_glen(&m, 1));
-		struct bl_line cur = *l, next;
-		int n = 0;
-		while (n < 40 && bl_line_next(msg, &cur, &next) &&
-		       bl_re_match(&gnuv_kv_re, next.s, next.len, 0, &m)) {
-			const char *k = next.s + m.ov[2];
-			size_t kl = bl_re_glen(&m, 1);
-			const char *v = next.s + m.ov[4];
-			size_t vl = bl_re_glen(&m, 2);
-			double d = NAN;
-			if (kl >= 9 && memcmp(k, "User time", 9) == 0)
-				bl_parse_double(v, vl, false, &r->t.user, NULL);
-			else if (kl >= 11 && memcmp(k, "System time", 11) == 0)
-				bl_parse_double(v, vl, false, &r->t.system, NULL);
-			else if (kl >= 11 && memcmp(k, "Percent of ", 11) == 0)
-				bl_parse_double(v, vl, false, &r->t.cpu_percent, NULL);
-			else if (kl >= 7 && memcmp(k, "Elapsed", 7) == 0)
-				bl_parse_duration(v, vl, &r->t.real);
-			else if (bl_parse_double(v, vl, false, &d, NULL)) {
-				char key[96];
-				slug(k, kl, key, sizeof key);
-				if (!r->t.extra)
-					r->t.extra = json_object();
-				json_object_set_new(r->t.extra, key,
-						    d == floor(d) ? json_integer((json_int_t)d) : json_real(d));
-			}
-			cur = next;
-			n++;
-		}
-		if (n < 3) {
-			free(r->command);
-			json_decref(r->t.extra);
-			return false;
-		}
-		r->end = cur.next;
-		return true;
-	}
-	if (bl_re_match(&pdksh_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "ksh";
-		r->t.real = dur(l, &m, 1);
-		r->t.user = dur(l, &m, 2);
-		r->t.system = dur(l, &m, 3);
-		return true;
-	}
-	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m)) {
-		r->t.variant = "zsh";
-		r->command = bl_re_glen(&m, 1) ? bl_strndup_trim(l->s + m.ov[2], bl_re_glen(&m, 1)) : NULL;
-		size_t cl = r->command ? strlen(r->command) : 0;
-		if (cl && r->command[cl - 1] == ':') {
-			/* "fh.read every buffer:   29.86s user ...": the author's
-			 * words in place of the job name */
-			r->command[cl - 1] = '\0';
-			r->label = bl_strndup_trim(r->command, cl - 1);
-			free(r->command);
-			r->command = NULL;
-		} else if (cl == 0) {
-			free(r->command);
-			r->command = NULL;
-		}
-		r->t.user = num(l, &m, 2);
-		r->t.system = num(l, &m, 3);
-		r->t.cpu_percent = num(l, &m, 4);
-		r->t.real = dur(l, &m, 5);
-		return true;
-	}
-	if (bl_re_match(&sh_re, l->s, l->len, 0, &m)) {
-		/* real, user and sys, in that order, possibly after a blank line */
-		struct bl_line cur = *l;
-		const char *names[3] = {"real", "user", "sys"};
-		double *dst[3] = {&r->t.real, &r->t.user, &r->t.system};
-		bool posix = true, ksh93 = true;
-		for (int i = 0; i < 3; i++) {
-			if (i) {
-				struct bl_line next;
-				if (!bl_line_next(msg, &cur, &next) ||
-				    !bl_re_match(&sh_re, next.s, next.len, 0, &m))
-					return false;
-				cur = next;
-			}
-			if (bl_re_glen(&m, 1) != strlen(names[i]) ||
-			    memcmp(cur.s + m.ov[2], names[i], bl_re_glen(&m, 1)) != 0)
-				return false;
-			const char *v = cur.s + m.ov[4];
-			size_t vl = bl_re_glen(&m, 2);
-			if (memchr(v, 'm', vl) || memchr(v, 'h', vl) || v[vl - 1] == 's')
-				posix = false;
-			/* ksh93 pads the seconds and prints two decimals:
-			 * "real\t0m09.14s"; bash prints "0m9.140s" */
-			const char *mm = memchr(v, 'm', vl);
-			if (!mm || (size_t)(v + vl - mm) != 7 || mm[3] != '.')
-				ksh93 = false;
-			*dst[i] = dur(&cur, &m, 2);
-		}
-		r->t.variant = posix ? "posix" : ksh93 ? "ksh" : "bash";
-		r->end = cur.next;
-		return true;
-	}
+	if (bl_re_match(&csh_re, l->s, l->len, 0, &m))
+		return read_csh(l, &m, r);
+	if (bl_re_match(&bsd_re, l->s, l->len, 0, &m))
+		return read_bsd(msg, l, &m, r);
+	if (bl_re_match(&gnu_re, l->s, l->len, 0, &m))
+		return read_gnu(msg, l, &m, r);
+	if (bl_re_match(&gnuv_cmd_re, l->s, l->len, 0, &m))
+		return read_gnu_verbose(msg, l, &m, r);
+	if (bl_re_match(&pdksh_re, l->s, l->len, 0, &m))
+		return read_pdksh(l, &m, r);
+	if (bl_re_match(&zsh_re, l->s, l->len, 0, &m))
+		return read_zsh(l, &m, r);
+	if (bl_re_match(&sh_re, l->s, l->len, 0, &m))
+		return read_sh(msg, l, &m, r);
 	return false;
 }
 
@@ -423,7 +471,7 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 
 	/* Attach to the run it timed: the last run, ending just above, whose
 	 * command was timed or is the command the report names. */
-	struct bl_run *last = doc->nruns ? &doc->runs[doc->nruns - 1] : NULL;
+	struct bl_run *last = bl_doc_last_run(doc);
 	if (last && !last->time.present && strcmp(last->tool, "time") != 0 &&
 	    only_blank(msg, last->end_off, r.off) &&
 	    (r.command ? (last->command && names_command(r.command, last->command))

@@ -864,60 +864,82 @@ static bool has_time_unit(const struct bl_ztok *t, size_t from, size_t n)
 	return false;
 }
 
-static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+/* Frees the claim's state: the keys seen, the time line, the header. */
+static void zp_free(struct zp *z)
 {
-	struct bl_message *msg = bl_scan_message(sc);
-	struct bl_doc *doc = bl_scan_doc(sc);
-	size_t floor = bl_scan_floor(sc);
-	struct zp *z = calloc(1, sizeof *z);
-	if (!z)
-		return BL_NOT_MINE;
-	z->sc = sc;
-	z->doc = doc;
-	z->msg = msg;
-	z->ri = -1;
+	seen_clear(z);
+	free(z->seen);
+	free(z->used);
+	stamp_free(z);
+	hdr_forget(z);
+	free(z);
+}
 
-	struct bl_line start = *anchor, first_data, prev;
-	enum bl_claim ret = BL_NOT_MINE;
-	bool scripted = false;
-	double capacity = 0;
-	if (!read_header(z, anchor, &first_data)) {
+/* A -H row at `anchor`: "name\tvalue\t..." with six numbers at least.
+ * True when it reads as one; *capacity is its alloc + free. */
+static bool scripted_row(const struct bl_line *anchor, double *capacity)
+{
+	size_t nf = scripted_fields(anchor);
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+	if (nf < 7 || nt != nf)
+		return false;
+	double v;
+	bool dash, approx;
+	for (size_t i = 1; i < nt && i < 7; i++) {
+		if (!bl_zpool_number(t[i].s, t[i].n, false, &v, &dash, &approx))
+			return false;
+		if (i <= 2)
+			*capacity += v;
+	}
+	return true;
+}
+
+/* Finds where the report at `anchor` starts: its header (its columns set,
+ * *first_data its last line) or a -H row (*scripted, *first_data the row),
+ * with the vdev name line of -H -w / -r and a -T time line above. False
+ * when the anchor begins no report. */
+static bool find_start(struct zp *z, const struct bl_line *anchor, struct bl_line *start,
+		       struct bl_line *first_data, bool *scripted, double *capacity)
+{
+	size_t floor = bl_scan_floor(z->sc);
+	struct bl_line prev;
+	*start = *anchor;
+	*scripted = false;
+	if (!read_header(z, anchor, first_data)) {
 		/* -H: rows only, each "name\tvalue\t..." */
-		size_t nf = scripted_fields(anchor);
-		struct bl_ztok t[ZP_MAX_TOK];
-		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
-		if (nf < 7 || nt != nf)
-			goto out;
-		double v;
-		bool dash, approx;
-		for (size_t i = 1; i < nt && i < 7; i++) {
-			if (!bl_zpool_number(t[i].s, t[i].n, false, &v, &dash, &approx))
-				goto out;
-			if (i <= 2)
-				capacity += v;
-		}
-		scripted = true;
-		first_data = *anchor;
+		if (!scripted_row(anchor, capacity))
+			return false;
+		*scripted = true;
+		*first_data = *anchor;
 		/* -H -w / -r: the vdev's name on its own line above the buckets */
-		if (bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+		struct bl_ztok t[2];
+		if (bl_line_prev(z->msg, anchor, &prev) && prev.off >= floor &&
 		    !memchr(prev.s, '\t', prev.len) && bl_zpool_split(prev.s, prev.len, t, 2) == 1 &&
 		    prev.len < MAX_NAME) {
 			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
-			start = prev;
+			*start = prev;
 		}
 	}
-	if (start.off == anchor->off && bl_line_prev(msg, anchor, &prev) && prev.off >= floor &&
+	if (start->off == anchor->off && bl_line_prev(z->msg, anchor, &prev) && prev.off >= floor &&
 	    timestamp(z, &prev, false)) {
 		/* -T: the time line stands above the first header (or -H row) */
-		start = prev;
+		*start = prev;
 	}
+	return true;
+}
 
-	struct bl_run *run = bl_doc_add_run(doc, "zpool-iostat", "default", start.off, start.next);
+/* Adds the run of the report that starts at `start` and reads the command
+ * line above it. NULL when out of memory. */
+static struct bl_run *open_run(struct zp *z, const struct bl_line *start)
+{
+	struct bl_run *run = bl_doc_add_run(z->doc, "zpool-iostat", "default", start->off,
+					    start->next);
 	if (!run)
-		goto out;
-	z->ri = (long)(doc->nruns - 1);
+		return NULL;
+	z->ri = (long)(z->doc->nruns - 1);
 	size_t off0 = run->off;
-	if (bl_scan_find_command(sc, &bl_parser_zpool_iostat, run)) {
+	if (bl_scan_find_command(z->sc, &bl_parser_zpool_iostat, run)) {
 		if (!strstr(run->command, "iostat")) {
 			/* "zpool list" above a report pasted without its command */
 			free(run->command);
@@ -929,78 +951,106 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			parse_command(z, run->command);
 		}
 	}
+	return run;
+}
+
+/* The options of the run's command ("-vH"), "" without any. */
+static const char *run_options(const struct bl_run *run)
+{
 	json_t *opt = json_object_get(run->params, "options");
-	const char *opts = json_is_string(opt) ? json_string_value(opt) : "";
-	if (scripted && run->has_command && strchr(opts, 'H') &&
-	    (strchr(opts, 'w') || strchr(opts, 'r'))) {
-		/* -H -w / -r: buckets under each vdev's name */
-		struct bl_ztok t[ZP_MAX_TOK];
-		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
-		z->scripted = true;
-		z->histo = true;
-		z->histo_lat = strchr(opts, 'w') != NULL;
-		hdr_forget(z);
-		z->ncols = bl_zpool_scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
-		if (!z->histo_name[0])
-			bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
-				    "-H histogram rows without the vdev name line above them");
-	} else if (scripted) {
-		bool cmd_h = strchr(opts, 'H') != NULL;
-		struct bl_ztok t[ZP_MAX_TOK];
-		size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
-		size_t nvals = nt - 1;
-		bool lat = strchr(opts, 'l') != NULL, queue = strchr(opts, 'q') != NULL;
-		if (!run->has_command) {
-			/* a pool holds at least 64 MiB (SPA_MINDEVSIZE): alloc +
-			 * free says a table of small numbers is something else */
-			if (capacity < 64.0 * 1024 * 1024) {
-				bl_doc_drop_last_run(doc);
-				goto out;
-			}
-			/* by shape: 6 default; 15-17 -l (by release); 20 -q; 31 -l -q */
-			lat = nvals == 15 || nvals == 16 || nvals == 17 || nvals == 31 ||
-			      (nvals > 6 && has_time_unit(t, 7, nt));
-			queue = nvals == 18 || nvals == 20 || nvals == 31;
-			if (nvals != 6 && !lat && !queue) {
-				bl_doc_drop_last_run(doc);
-				goto out;
-			}
-		} else if (!cmd_h) {
-			bl_doc_drop_last_run(doc);
-			goto out;
+	return json_is_string(opt) ? json_string_value(opt) : "";
+}
+
+/* -H -w / -r rows at `anchor` (buckets under each vdev's name): the
+ * columns by their count. */
+static void scripted_histo_columns(struct zp *z, const struct bl_line *anchor, const char *opts)
+{
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+	z->scripted = true;
+	z->histo = true;
+	z->histo_lat = strchr(opts, 'w') != NULL;
+	hdr_forget(z);
+	z->ncols = bl_zpool_scripted_histo_columns(z->histo_lat, nt - 1, z->cols);
+	if (!z->histo_name[0])
+		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.no-vdev-name", anchor->off,
+			    "-H histogram rows without the vdev name line above them");
+}
+
+/* -H rows at `anchor`: the columns from the command's -l and -q, or
+ * without a command from the row's shape (alloc + free `capacity`).
+ * False when they are not zpool's: the run is dropped then. */
+static bool scripted_columns(struct zp *z, struct bl_run *run, const struct bl_line *anchor,
+			     double capacity)
+{
+	const char *opts = run_options(run);
+	bool cmd_h = strchr(opts, 'H') != NULL;
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(anchor->s, anchor->len, t, ZP_MAX_TOK);
+	size_t nvals = nt - 1;
+	bool lat = strchr(opts, 'l') != NULL, queue = strchr(opts, 'q') != NULL;
+	if (!run->has_command) {
+		/* a pool holds at least 64 MiB (SPA_MINDEVSIZE): alloc +
+		 * free says a table of small numbers is something else */
+		if (capacity < 64.0 * 1024 * 1024) {
+			bl_doc_drop_last_run(z->doc);
+			return false;
 		}
-		z->scripted = true;
-		hdr_forget(z);
-		z->ncols = bl_zpool_scripted_columns(lat, queue, nvals, z->cols);
-		z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(msg, anchor);
-		if (z->scripted_verbose && !z->cmd_pool[0])
-			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
-				    "-H -v rows carry no indentation: which pool each vdev row "
-				    "belongs to, and its depth, are not in the text");
-		run = &doc->runs[z->ri];
+		/* by shape: 6 default; 15-17 -l (by release); 20 -q; 31 -l -q */
+		lat = nvals == 15 || nvals == 16 || nvals == 17 || nvals == 31 ||
+		      (nvals > 6 && has_time_unit(t, 7, nt));
+		queue = nvals == 18 || nvals == 20 || nvals == 31;
+		if (nvals != 6 && !lat && !queue) {
+			bl_doc_drop_last_run(z->doc);
+			return false;
+		}
+	} else if (!cmd_h) {
+		bl_doc_drop_last_run(z->doc);
+		return false;
 	}
-	/* the kind of report */
-	run->variant = z->histo ? (z->histo_lat ? "latency-histogram" : "size-histogram") : "default";
+	z->scripted = true;
+	hdr_forget(z);
+	z->ncols = bl_zpool_scripted_columns(lat, queue, nvals, z->cols);
+	z->scripted_verbose = strchr(opts, 'v') != NULL || scripted_has_vdevs(z->msg, anchor);
+	if (z->scripted_verbose && !z->cmd_pool[0])
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.scripted-tree", anchor->off,
+			    "-H -v rows carry no indentation: which pool each vdev row "
+			    "belongs to, and its depth, are not in the text");
+	return true;
+}
+
+/* The run's variant: what its columns hold. */
+static const char *report_variant(const struct zp *z)
+{
 	bool has_lat = false, has_q = false;
 	for (size_t i = 0; i < z->ncols; i++) {
 		has_lat |= z->cols[i].kind == ZC_LATENCY;
 		has_q |= z->cols[i].kind == ZC_QUEUE;
 	}
 	if (has_lat && has_q)
-		run->variant = "latency-queue";
-	else if (has_lat)
-		run->variant = "latency";
-	else if (has_q)
-		run->variant = "queue";
+		return "latency-queue";
+	if (has_lat)
+		return "latency";
+	if (has_q)
+		return "queue";
+	return z->histo ? (z->histo_lat ? "latency-histogram" : "size-histogram") : "default";
+}
+
+/* Names the kind of report and sets the params its header and command
+ * say: the header's words, scripted, the vdevs the command asks for. */
+static void describe_report(struct zp *z, struct bl_run *run, const struct bl_line *anchor,
+			    bool scripted)
+{
+	run->variant = report_variant(z);
 	if (!z->histo && z->ncols >= 2 && strcmp(z->cols[0].metric, "alloc") == 0) {
 		/* which header words: the old "used avail" or "alloc free" */
 		struct bl_line bot = *anchor;
 		struct bl_re_match bm;
 		bool bottom_only = bl_re_match(&bottom_only_re, anchor->s, anchor->len, 0, &bm);
 		if (bottom_only)
-			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
+			bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
 				    "the header's first line is missing: columns read from the second");
-		if (!scripted && (bottom_only || bl_line_next(msg, anchor, &bot)) &&
+		if (!scripted && (bottom_only || bl_line_next(z->msg, anchor, &bot)) &&
 		    memmem(bot.s, bot.len, " used ", 6))
 			bl_run_param_str(run, "header", "used avail", 10);
 		else if (!scripted)
@@ -1019,16 +1069,41 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		if (vdevs)
 			json_object_set_new(run->params, "vdevs", vdevs);
 	}
+}
 
-	/* walk the report: from the first row (-H: the anchor itself) */
-	struct bl_line l = first_data, last = first_data;
-	bool more = scripted || (bl_line_next(msg, &first_data, &l) && l.off != first_data.off);
-	if (start.off != anchor->off)
-		timestamp(z, &start, true); /* the time line above the first header */
+/* A line that is neither header, dashes, time nor elision: a row or a
+ * bucket (or -H -w the next vdev's name). False when it is not one. */
+static bool take_row(struct zp *z, const struct bl_line *l)
+{
+	struct bl_ztok nt2[2];
+	if (z->scripted && z->histo && !memchr(l->s, '\t', l->len) &&
+	    bl_zpool_split(l->s, l->len, nt2, 2) == 1 && l->len < MAX_NAME) {
+		/* -H -w: the next vdev's name */
+		snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)nt2[0].n, nt2[0].s);
+		return true;
+	}
+	struct bl_run *run = bl_doc_run(z->doc, z->ri);
+	if (z->scripted && z->histo)
+		return scripted_fields(l) == z->ncols + 1 && read_bucket(z, run, l);
+	if (z->histo)
+		return read_bucket(z, run, l);
+	if (z->scripted && scripted_fields(l) != z->ncols + 1)
+		return false;
+	return read_row(z, run, l);
+}
+
+/* Walks the report from the line after `first_data` (-H: from the row
+ * itself) until a line that is not the report's; returns the last line
+ * read into the run. */
+static struct bl_line walk_report(struct zp *z, const struct bl_line *first_data, bool scripted)
+{
+	struct bl_run *run = bl_doc_run(z->doc, z->ri);
+	struct bl_line l = *first_data, last = *first_data;
+	bool more = scripted || (bl_line_next(z->msg, first_data, &l) && l.off != first_data->off);
 	int blanks = 0;
 	while (more) {
 		/* a long stream's finished samples go to the writer */
-		bl_doc_run_progress(doc, run);
+		bl_doc_run_progress(z->doc, run);
 		enum zline k = classify(z, &l);
 		bool took = true;
 		if (k == ZL_BLANK) {
@@ -1050,28 +1125,9 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		} else if (k == ZL_STAMP) {
 			timestamp(z, &l, true);
 		} else if (k == ZL_ELISION) {
-			bl_doc_diag(doc, z->ri, BL_INFO, "zpool.elision", l.off,
+			bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.elision", l.off,
 				    "the author left part of the report out here");
-		} else if (k == ZL_ROW) {
-			struct bl_ztok nt2[2];
-			if (z->scripted && z->histo && !memchr(l.s, '\t', l.len) &&
-			    bl_zpool_split(l.s, l.len, nt2, 2) == 1 && l.len < MAX_NAME) {
-				/* -H -w: the next vdev's name */
-				snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)nt2[0].n,
-					 nt2[0].s);
-			} else if (z->scripted && z->histo) {
-				took = scripted_fields(&l) == z->ncols + 1 &&
-				       read_bucket(z, &doc->runs[z->ri], &l);
-			} else if (z->histo) {
-				took = read_bucket(z, &doc->runs[z->ri], &l);
-			} else if (z->scripted && scripted_fields(&l) != z->ncols + 1) {
-				took = false;
-			} else {
-				took = read_row(z, &doc->runs[z->ri], &l);
-			}
-			if (!took)
-				break;
-		} else {
+		} else if (k != ZL_ROW || !take_row(z, &l)) {
 			break;
 		}
 		if (took) {
@@ -1079,53 +1135,94 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 			last = l;
 		}
 		struct bl_line nx;
-		if (!bl_line_next(msg, &l, &nx) || nx.off == l.off)
+		if (!bl_line_next(z->msg, &l, &nx) || nx.off == l.off)
 			break;
 		l = nx;
 	}
-	run = &doc->runs[z->ri];
-	if (!z->any_row) {
-		/* malformed: a header and nothing to read under it; the block is
-		 * still claimed so that its lines are not read again */
-		bl_doc_drop_last_run(doc);
-		for (size_t i = 0; i < doc->diags.n; i++)
-			if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
-				doc->diags.v[i].run = -1;
-		bl_doc_diag(doc, -1, BL_ERROR, "zpool.no-rows", start.off,
-			    "a zpool iostat header with no rows below it");
-		doc->partial = true;
-		*end = last.next;
-		ret = BL_CLAIMED;
-		goto out;
-	}
+	return last;
+}
+
+/* A header and nothing to read under it (malformed): the run is dropped,
+ * its diagnostics kept apart, and an error put at `start`. */
+static void drop_empty_run(struct zp *z, const struct bl_line *start)
+{
+	struct bl_doc *doc = z->doc;
+	bl_doc_drop_last_run(doc);
+	for (size_t i = 0; i < doc->diags.n; i++)
+		if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
+			doc->diags.v[i].run = -1;
+	bl_doc_diag(doc, -1, BL_ERROR, "zpool.no-rows", start->off,
+		    "a zpool iostat header with no rows below it");
+	doc->partial = true;
+}
+
+/* Ends the run at `last`, its last line: a sample cut short, the sample
+ * count, -p and -v. */
+static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *last)
+{
 	if (z->stamp_pending) {
-		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", z->stamp_off,
+		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.truncated-sample", z->stamp_off,
 			    "a time line with no report after it: the last sample is cut");
-		doc->partial = true;
+		z->doc->partial = true;
 	} else if (z->sample > 0 && z->rows_in_sample < z->rows_first) {
-		bl_doc_diag(doc, z->ri, BL_WARNING, "zpool.truncated-sample", last.off,
+		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.truncated-sample", last->off,
 			    "sample %ld has %zu rows where the ones before had %zu: the rest is "
 			    "cut, and its last row may be too",
 			    z->sample, z->rows_in_sample, z->rows_first);
-		doc->partial = true;
+		z->doc->partial = true;
 	}
 	bl_run_param_int(run, "samples", z->any_row ? z->sample + 1 : 0);
 	/* -p: exact numbers; said by the command, or by numbers with no unit */
 	json_object_set_new(run->params, "parsable",
-			    json_boolean(strchr(opts, 'p') != NULL ||
+			    json_boolean(strchr(run_options(run), 'p') != NULL ||
 					 (!run->has_command && !z->niced)));
 	if (z->indented)
 		json_object_set_new(run->params, "verbose", json_true());
-	run->end_off = last.next;
+	run->end_off = last->next;
+}
+
+static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+{
+	struct zp *z = calloc(1, sizeof *z);
+	if (!z)
+		return BL_NOT_MINE;
+	z->sc = sc;
+	z->doc = bl_scan_doc(sc);
+	z->msg = bl_scan_message(sc);
+	z->ri = -1;
+
+	struct bl_line start, first_data, last;
+	struct bl_run *run;
+	bool scripted;
+	double capacity = 0;
+	enum bl_claim ret = BL_NOT_MINE;
+	if (!find_start(z, anchor, &start, &first_data, &scripted, &capacity))
+		goto out;
+	run = open_run(z, &start);
+	if (!run)
+		goto out;
+	if (scripted) {
+		const char *opts = run_options(run);
+		bool histo = strchr(opts, 'w') || strchr(opts, 'r');
+		if (run->has_command && strchr(opts, 'H') && histo)
+			scripted_histo_columns(z, anchor, opts);
+		else if (!scripted_columns(z, run, anchor, capacity))
+			goto out;
+	}
+	describe_report(z, bl_doc_run(z->doc, z->ri), anchor, scripted);
+	if (start.off != anchor->off)
+		timestamp(z, &start, true); /* the time line above the first header */
+	last = walk_report(z, &first_data, scripted);
+	if (z->any_row) {
+		finish_run(z, bl_doc_run(z->doc, z->ri), &last);
+	} else {
+		/* still claimed, so that its lines are not read again */
+		drop_empty_run(z, &start);
+	}
 	*end = last.next;
 	ret = BL_CLAIMED;
 out:
-	seen_clear(z);
-	free(z->seen);
-	free(z->used);
-	stamp_free(z);
-	hdr_forget(z);
-	free(z);
+	zp_free(z);
 	return ret;
 }
 

@@ -4,6 +4,19 @@
 #include "../../parsers/anchor.h"
 #include "fuzz_decoder.h"
 
+static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
+{
+	if (a->n != b->n || a->long_line != b->long_line || a->nsys != b->nsys ||
+	    (a->n && (memcmp(a->q, b->q, a->n * sizeof *a->q) != 0 || memcmp(a->needle, b->needle, a->n) != 0)) ||
+	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
+		return false;
+	for (size_t g = 0; g < BL_TOOL_MAX; g++)
+		if (a->tool[g].n != b->tool[g].n ||
+		    (a->tool[g].n && memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) != 0))
+			return false;
+	return true;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* Unflattening runs after the UTF-8 repair (ingest.c), on a text
@@ -45,12 +58,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_message(&m2, (const uint8_t *)text, n);
 	bl_tbuf_init(&ref);
 	bl_src_plain(&in, text, n, 0);
+	/* the reference: no literal searched by the sites pass, and every
+	 * regex run where it would run without the prefilters */
+	bl_unflatten_set_prefilter(false);
+	if (flat != bl_unflatten_detect(text, n, NULL))
+		abort();
 	bl_unflatten(&m2, &in, &ref, NULL);
+	bl_unflatten_set_prefilter(true);
 	if (ref.len != out.len || (out.len && memcmp(ref.s, out.s, out.len) != 0))
 		abort();
 	bl_tbuf_free(&ref);
 	bl_message_free(&m2);
 	bl_sites_free(sites);
+	/* as ingest does, the sites made those of the text written: the same
+	 * as found on it */
+	struct bl_sites *kept = bl_sites_find(text, n);
+	struct bl_tbuf o3;
+	struct bl_message m3;
+	size_t *at = NULL, nat = 0;
+	fuzz_message(&m3, (const uint8_t *)text, n);
+	bl_tbuf_init(&o3);
+	bl_src_plain(&in, text, n, 0);
+	if (!kept)
+		abort();
+	if (bl_unflatten_breaks(&m3, &in, &o3, kept, &at, &nat) && !o3.failed) {
+		struct bl_src probe;
+		bl_src_from_tbuf(&probe, &o3); /* the zero bytes after the text */
+		struct bl_sites *fresh = bl_sites_find(o3.s, o3.len);
+		if (!fresh || !bl_sites_update(kept, o3.s, o3.len, at, nat) || !same_sites(kept, fresh))
+			abort();
+		bl_sites_free(fresh);
+	}
+	free(at);
+	bl_sites_free(kept);
+	bl_tbuf_free(&o3);
+	bl_message_free(&m3);
 	fuzz_check_map(&out, n);
 	fuzz_done(&m, &out);
 	free(text);

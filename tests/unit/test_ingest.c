@@ -48,7 +48,9 @@ static char *padded(const char *s, size_t n)
  * literals searched and with the sites pass's (ingest's way). */
 static bool detect(const char *s, size_t n)
 {
+	bl_unflatten_set_prefilter(false);
 	bool searched = bl_unflatten_detect(s, n, NULL);
+	bl_unflatten_set_prefilter(true);
 	char *p = padded(s, n);
 	struct bl_sites *st = p ? bl_sites_find(p, n) : NULL;
 	CHECK(st != NULL);
@@ -58,11 +60,14 @@ static bool detect(const char *s, size_t n)
 	return searched;
 }
 
-/* bl_unflatten with its literals searched into out; again with the sites
- * of a padded copy, which must give the same text. */
+/* bl_unflatten with its literals searched and its prefilters off into
+ * out; again with the sites of a padded copy and the prefilters on, which
+ * must give the same text. */
 static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
+	bl_unflatten_set_prefilter(false);
 	bool changed = bl_unflatten(m, in, out, NULL);
+	bl_unflatten_set_prefilter(true);
 	char *p = padded(in->s, in->len);
 	struct bl_sites *st = p ? bl_sites_find(p, in->len) : NULL;
 	struct bl_message m2;
@@ -409,6 +414,50 @@ static void test_unflatten_short(void)
 	CHECK(!detect(note, strlen(note)));
 	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
 	CHECK(!detect(lines, strlen(lines)));
+	/* a tool line alone on its line, blanks or a '\r' around it (its
+	 * three ", " are three literals of the sites pass): none; one with
+	 * another tool line or words after it: a flattened post */
+	static const char *const alone[] = {
+		"536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s\n",
+		"   536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s   \nnext\n",
+		"536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s\r\n",
+		"536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s \r\n",
+		"\t1+0 records in\t\n"};
+	for (size_t k = 0; k < sizeof alone / sizeof *alone; k++)
+		CHECK(!detect(alone[k], strlen(alone[k])));
+	static const char *const two[] = {
+		"536870912 bytes (537 MB, 512 MiB) copied, 3.81952 s, 141 MB/s 1+0 records in\n",
+		"Run: $ dd if=/dev/zero of=/x bs=1m count=1 536870912 bytes (537 MB, 512 MiB) copied, 3.8 s, 141 MB/s\n",
+		"1+0 records in 1+0 records out\n"};
+	for (size_t k = 0; k < sizeof two / sizeof *two; k++)
+		CHECK(detect(two[k], strlen(two[k])));
+	/* a bonnie++ CSV row is a long line without a word weak_re needs;
+	 * a diskinfo row in a flattened post has them */
+	CHECK(unflattens_to("Results:\n1.98,2.00a,ANDREW-PC,1,1731168315,63G,,8192,5,540,99,745124,100,980550,91,2205,"
+			    "99,1203968,58,+++++,+++,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+			    "16366us,5650us,12027us,4465us,1806us,478us,586us,404us,3818us,3324us,837us,3156us\n"
+			    "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in"));
+	/* long lines where one word alone lets weak_re, weak_end_re or
+	 * start_re run: the breaks are those found without the prefilters */
+	static const char *const only[] = {
+		"Excel output is below:", "Seek times:", "Tue Mar 5 14:02:16 2024", "\"Writer report\"",
+		"\"64\" 1149134 3526006", "capacity operations bandwidth", "tank total_wait disk_wait",
+		"latency read write", "512 # sectorsize", "time to read 10MB block", "--------Sequential Output",
+		"-Per Chr- --Block-- -Rewrite-", "-Create-- --Read--- -Delete-- -Create--", "Latency 12345us",
+		"random random bkwd record stride", "= 19.927 msec", "srebrny# dd if=/dev/zero", "x$ dd bs=1",
+		"x% zpool iostat", "a> zpool list", "dd: error writing", "*** (mirror hdd, eli) zfs:"};
+	for (size_t k = 0; k < sizeof only / sizeof *only; k++) {
+		char line[600];
+		int w = snprintf(line, sizeof line, "words of a post %s and more words after it", only[k]);
+		while (w > 0 && (size_t)w < 400)
+			w += snprintf(line + w, sizeof line - (size_t)w, " more");
+		struct bl_tbuf o;
+		DECODE(o, line, unflatten(&msg, &in, &o));
+		bl_tbuf_free(&o);
+	}
+	CHECK(unflattens_to("# diskinfo -t ada1\nSeek times:\n\tFull stroke:\t  250 iter in   4.401227 sec =   17.605 msec\n"
+			    "\tHalf stroke:\t  250 iter in   3.250118 sec =   13.000 msec\nand that is all of it, "
+			    "written out in words long enough to make this line a long one for sure."));
 }
 
 /* Tables in a flattened post: rows cut at the width of a zpool rule,
@@ -579,6 +628,7 @@ static void test_unflatten_tables(void)
 
 struct count {
 	size_t n;
+	size_t with_sites; /* messages handed over with the sites of their text */
 	size_t off[8];
 	char subj[8][32];
 };
@@ -586,6 +636,7 @@ struct count {
 static int collect(struct bl_message *m, void *ctx)
 {
 	struct count *c = ctx;
+	c->with_sites += m->sites && m->sites->len == m->len;
 	if (c->n < 8) {
 		c->off[c->n] = m->raw_offset;
 		snprintf(c->subj[c->n], sizeof c->subj[0], "%s", m->subject ? m->subject : "");
@@ -620,6 +671,7 @@ static void test_mbox(void)
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
 	CHECK(bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
+	CHECK(whole.with_sites == 2 && streamed.with_sites == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
 	CHECK(streamed.off[1] == whole.off[1]);
 	CHECK(strcmp(streamed.subj[0], "one") == 0 && strcmp(streamed.subj[1], "two") == 0);

@@ -1,6 +1,6 @@
 /* test_sites.c - the one pass over a text (bl_sites_find, parsers/anchor.h):
  * the unflattener's literals, the system reader's marks and the long-line
- * flag it gives on small texts, at the edges of its 32-byte steps, with
+ * flag it gives on small texts, at the edges of its 32- and 64-byte steps, with
  * CRLF line ends, quoted "> " lines and a flattened post; the same from
  * the AVX2 pass and the portable one, and the marks bl_find_marks() finds. */
 #include <stdint.h>
@@ -119,6 +119,94 @@ static bool passes_agree(const char *s, size_t n)
 	return ok;
 }
 
+/* Whether sites a and b are the same. */
+static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
+{
+	bool ok = a && b && a->n == b->n && a->long_line == b->long_line && a->nsys == b->nsys &&
+		  a->len == b->len &&
+		  (!a->n || (memcmp(a->q, b->q, a->n * sizeof *a->q) == 0 &&
+			     memcmp(a->needle, b->needle, a->n) == 0)) &&
+		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
+	for (size_t g = 0; ok && g < BL_TOOL_MAX; g++)
+		ok = a->tool[g].n == b->tool[g].n &&
+		     (!a->tool[g].n || memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) == 0);
+	return ok;
+}
+
+/* The sites of s updated for the blanks at at[0, n) turned into newlines
+ * are those found on the text so changed. */
+static bool update_agrees(const char *s, size_t len, const size_t *at, size_t n)
+{
+	char *p = calloc(len + BL_TEXT_PAD, 1);
+	if (!p)
+		return false;
+	memcpy(p, s, len);
+	struct bl_sites *st = bl_sites_find(p, len);
+	for (size_t k = 0; k < n; k++)
+		p[at[k]] = '\n';
+	bool ok = st && bl_sites_update(st, p, len, at, n);
+	struct bl_sites *fresh = bl_sites_find(p, len);
+	ok = ok && same_sites(st, fresh);
+	bl_sites_free(st);
+	bl_sites_free(fresh);
+	free(p);
+	return ok;
+}
+
+static unsigned rnd(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/* Flattened tool output and prose with some of their blanks made line
+ * breaks, as the unflattener does: the finds next to a break (a needle
+ * that takes a blank, a then-check over a run of blanks, a line start
+ * mark after it) come and go. */
+static void updates(void)
+{
+	static const char *const pieces[] = {
+		"200+0 records in", "200+0 records out", "209715200 bytes transferred in 6.15 secs (34053769 bytes/sec)",
+		"real", "real    0m1.5s", "0m18.40s real     0m00.00s user", "user\t0m0.1s", "sys 0.5", "  ",
+		"   \t ", "ada0  512  500107862016", "# dd if=/dev/zero of=x", "FreeBSD 8.0-RELEASE #0:",
+		"NAME STATE READ WRITE CKSUM", "pool  alloc  free  read  write", "capacity     operations    bandwidth",
+		"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s", "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w",
+		"Seek times:", "Full stroke:\t  250 iter in   5.759155 sec =   23.037 msec", "vm.kmem_size=768M",
+		"-Sequential Output", "1.96,1.96,host,1,1,2G", "some words of prose,", "really", "x",
+	};
+	unsigned seed = 7;
+	for (int round = 0; round < 300; round++) {
+		char s[1200];
+		size_t len = 0;
+		while (len < 900) {
+			const char *p = pieces[rnd(&seed) % (sizeof pieces / sizeof *pieces)];
+			size_t pl = strlen(p);
+			memcpy(s + len, p, pl);
+			len += pl;
+			s[len++] = rnd(&seed) % 7 ? ' ' : rnd(&seed) % 2 ? '\t' : '\n';
+		}
+		size_t at[200], n = 0;
+		for (size_t i = 0; i < len && n < 200; i++)
+			if ((s[i] == ' ' || s[i] == '\t') && rnd(&seed) % 5 == 0)
+				at[n++] = i;
+		CHECK(update_agrees(s, len, at, n));
+		CHECK(update_agrees(s, len, at, n ? 1 : 0));
+		CHECK(update_agrees(s, len, n ? at + n - 1 : at, n ? 1 : 0));
+	}
+	/* a blank the last byte, and the first */
+	CHECK(update_agrees(" real 0m1.5s ", 13, (size_t[]){0, 12}, 2));
+	/* a run of blanks between "real" and its digit, broken in its middle */
+	CHECK(update_agrees("real          0m1.5s", 21, (size_t[]){9}, 1));
+	/* and a run longer than any needle, broken near its end: the find
+	 * of "real" before it goes */
+	char run[100];
+	memset(run, ' ', sizeof run);
+	memcpy(run, "real", 4);
+	memcpy(run + 90, "0m1.5s", 6);
+	CHECK(update_agrees(run, 96, (size_t[]){85}, 1));
+	CHECK(update_agrees(run, 96, (size_t[]){4}, 1));
+}
+
 static void literals(void)
 {
 	/* dd's records, BSD dd's summary, a '+' that is not dd's */
@@ -143,7 +231,7 @@ static void literals(void)
 	bl_sites_free(st);
 }
 
-/* A literal and marks across the edges of the pass's 32-byte steps. */
+/* A literal and marks across the edges of the passes' steps. */
 static void edges(void)
 {
 	char s[200];
@@ -176,6 +264,29 @@ static void edges(void)
 	bl_sites_free(st);
 	for (size_t n = 0; n <= sizeof s; n++)
 		CHECK(passes_agree(s, n));
+
+	/* across the AVX2 pass's 64-byte steps: a literal over the edge at
+	 * 64, a line start right after it at 128, the last byte of a step
+	 * and the first of the next one marks, a line of BL_UNFLATTEN_MIN
+	 * bytes that ends in the third step */
+	char l[400];
+	memset(l, 'a', sizeof l);
+	memcpy(l + 58, "bytes/sec)", 10);
+	l[127] = '\n';
+	memcpy(l + 128, "FreeBSD", 7);
+	l[191] = ':';
+	l[192] = '=';
+	st = sites_of(l, sizeof l);
+	CHECK(starts_are(st, "bytes/sec)", (size_t[]){58}, 1));
+	CHECK(st && mark_at(st, 128) && mark_at(st, 191) && mark_at(st, 192) && !mark_at(st, 127));
+	CHECK(st && st->long_line); /* 272 bytes from 128 on */
+	bl_sites_free(st);
+	l[128 + BL_UNFLATTEN_MIN - 1] = '\n';
+	st = sites_of(l, 128 + BL_UNFLATTEN_MIN); /* lines of 127 and 249 bytes */
+	CHECK(st && !st->long_line);
+	bl_sites_free(st);
+	for (size_t n = 0; n <= sizeof l; n++)
+		CHECK(passes_agree(l, n));
 }
 
 static void line_ends(void)
@@ -233,6 +344,15 @@ static void long_lines(void)
 }
 
 /* The needle finds: in order, each one its needle at its start. */
+/* Whether some needle was found where the pass tested position q. */
+static bool find_at(const struct bl_sites *st, size_t q)
+{
+	for (size_t k = 0; k < st->n; k++)
+		if (st->q[k] == q)
+			return true;
+	return false;
+}
+
 static void finds(void)
 {
 	const char *t = "  64+0 records in\n  64+0 records out\n        7.42 real         0.00 user\n"
@@ -243,6 +363,19 @@ static void finds(void)
 		CHECK(k == 0 || st->q[k] >= st->q[k - 1]);
 	bl_sites_free(st);
 	CHECK(passes_agree(t, strlen(t)));
+	/* what a needle's branch requires before it: zpool's "write" after
+	 * "read" and blanks, bonnie++'s ".96," after a 1 or 2 */
+	const char *prose = "I read, then write it; version 7.96, not 1.96,1.96 yet\n";
+	st = sites_of(prose, strlen(prose));
+	CHECK(st && !find_at(st, (size_t)(strstr(prose, "write") - prose)));
+	CHECK(st && !find_at(st, (size_t)(strstr(prose, "7.96") + 1 - prose)));
+	CHECK(st && find_at(st, (size_t)(strstr(prose, "1.96,1") + 1 - prose)));
+	bl_sites_free(st);
+	const char *head = "vdev  used  avail  read\twrite\n";
+	st = sites_of(head, strlen(head));
+	CHECK(st && find_at(st, (size_t)(strstr(head, "write") - head)));
+	bl_sites_free(st);
+	CHECK(passes_agree(prose, strlen(prose)) && passes_agree(head, strlen(head)));
 }
 
 /* Random mixes of tool lines, marks and prose: both passes agree. */
@@ -273,6 +406,7 @@ static void random_texts(void)
 
 int main(void)
 {
+	updates();
 	literals();
 	edges();
 	line_ends();
