@@ -47,7 +47,17 @@ static bool parse_px(const char *arg, double *v)
 	return true;
 }
 
-int cmd_chart(int argc, char **argv)
+/* What `benchlog chart` was asked for. */
+struct chart_args {
+	struct bl_chart_opts o;
+	struct bl_render_opts ro;
+	const char *output, *format; /* NULL when not given */
+	bool all;
+};
+
+/* The options into a, optind left on the first INPUT. Returns -1 to go
+ * on, or the exit status: after --help, or a bad option (reported). */
+static int read_options(int argc, char **argv, struct chart_args *a)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -62,38 +72,34 @@ int cmd_chart(int argc, char **argv)
 		CLI_SELECT_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	struct bl_chart_opts o = {0};
-	struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
-	const char *output = NULL, *format = NULL;
-	bool all = false;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		int r = cli_select_option(ch, optarg, &o);
+		int r = cli_select_option(ch, optarg, &a->o);
 		if (r < 0)
 			return EXIT_USAGE;
 		if (r > 0)
 			continue;
 		switch (ch) {
-		case 'o': output = optarg; break;
-		case OPT_ALL: all = true; break;
-		case OPT_FORMAT: format = optarg; break;
-		case OPT_HORIZONTAL: ro.orient = BL_ORIENT_HORIZONTAL; break;
-		case OPT_VERTICAL: ro.orient = BL_ORIENT_VERTICAL; break;
+		case 'o': a->output = optarg; break;
+		case OPT_ALL: a->all = true; break;
+		case OPT_FORMAT: a->format = optarg; break;
+		case OPT_HORIZONTAL: a->ro.orient = BL_ORIENT_HORIZONTAL; break;
+		case OPT_VERTICAL: a->ro.orient = BL_ORIENT_VERTICAL; break;
 		case OPT_WIDTH:
-			if (!parse_px(optarg, &ro.width)) {
+			if (!parse_px(optarg, &a->ro.width)) {
 				cli_error("--width: '%s' is not a number of pixels (100-10000)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_HEIGHT:
-			if (!parse_px(optarg, &ro.height)) {
+			if (!parse_px(optarg, &a->ro.height)) {
 				cli_error("--height: '%s' is not a number of pixels (100-10000)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_THEME:
-			if (!(ro.theme = bl_theme_get(optarg))) {
+			if (!(a->ro.theme = bl_theme_get(optarg))) {
 				cli_error("--theme: '%s' is not light or dark", optarg);
 				return EXIT_USAGE;
 			}
@@ -102,33 +108,93 @@ int cmd_chart(int argc, char **argv)
 		default: return EXIT_USAGE;
 		}
 	}
-	if (!output) {
+	return -1;
+}
+
+/* The format to write: --format wins, else the extension of -o (png for
+ * --all: -o is a directory), once -o and an INPUT are known to be there.
+ * Returns it, or -1 on a usage error (reported). */
+static int output_format(const struct chart_args *a, bool has_input)
+{
+	if (!a->output) {
 		cli_error("chart: -o FILE is required (its extension picks png, svg or pdf)");
-		return EXIT_USAGE;
+		return -1;
 	}
-	if (optind >= argc) {
+	if (!has_input) {
 		cli_error("chart: no INPUT (use '-' for standard input)");
-		return EXIT_USAGE;
+		return -1;
 	}
-	/* --format wins; else the extension of -o (not for a directory) */
 	int fmt;
-	if (format || all) {
+	if (a->format || a->all) {
 		char probe[16];
-		snprintf(probe, sizeof probe, ".%s", format ? format : "png");
+		snprintf(probe, sizeof probe, ".%s", a->format ? a->format : "png");
 		fmt = strlen(probe) < 6 ? bl_format_from_path(probe) : -1;
 		if (fmt < 0) {
-			cli_error("--format: '%s' is not png, svg or pdf", format);
-			return EXIT_USAGE;
+			cli_error("--format: '%s' is not png, svg or pdf", a->format);
+			return -1;
 		}
-	} else if ((fmt = bl_format_from_path(output)) < 0) {
+	} else if ((fmt = bl_format_from_path(a->output)) < 0) {
 		cli_error("chart: cannot tell the format of '%s': name it .png, .svg or .pdf, "
-			  "or give --format", output);
-		return EXIT_USAGE;
+			  "or give --format", a->output);
+		return -1;
 	}
-	if (all && strcmp(output, "-") == 0) {
+	if (a->all && strcmp(a->output, "-") == 0) {
 		cli_error("chart: --all writes files into a directory: -o DIR/");
-		return EXIT_USAGE;
+		return -1;
 	}
+	return fmt;
+}
+
+/* --all: each chart in a file of its own in `dir` ("out/dd-throughput.png"),
+ * whose path is printed. Returns 0, or -1 when one was not written. */
+static int write_each(const struct bl_charts *charts, enum bl_format fmt,
+		      const struct bl_render_opts *ro, const char *dir)
+{
+	static const char *const ext[] = {"png", "svg", "pdf"};
+	int rc = 0;
+	mkdir(dir, 0755); /* an existing directory is fine */
+	for (size_t i = 0; i < charts->n; i++) {
+		size_t n = strlen(dir) + strlen(charts->v[i].id) + 8;
+		char *path = malloc(n);
+		if (!path) {
+			rc = -1;
+			break;
+		}
+		snprintf(path, n, "%s%s%s.%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+			 charts->v[i].id, ext[fmt]);
+		if (cli_render_file(&charts->v[i], 1, fmt, ro, path) < 0)
+			rc = -1;
+		else
+			printf("%s\n", path);
+		free(path);
+	}
+	return rc;
+}
+
+/* The charts in one file: a PDF holds them all, a PNG or SVG the first
+ * (which stderr says when there are more). Returns 0, or -1 when it was
+ * not written. */
+static int write_one(const struct bl_charts *charts, enum bl_format fmt,
+		     const struct bl_render_opts *ro, const char *path)
+{
+	if (cli_render_file(charts->v, charts->n, fmt, ro, path) < 0)
+		return -1;
+	if (charts->n > 1 && fmt != BL_FORMAT_PDF)
+		fprintf(stderr, "benchlog: %zu charts; %s holds the first (%s); --all writes each, "
+				"a .pdf holds all\n",
+			charts->n, path, charts->v[0].id);
+	return 0;
+}
+
+int cmd_chart(int argc, char **argv)
+{
+	struct chart_args a = {.ro = {.width = 960, .theme = bl_theme_get("light")}};
+	int r = read_options(argc, argv, &a);
+	if (r >= 0)
+		return r;
+	int fmt = output_format(&a, optind < argc);
+	if (fmt < 0)
+		return EXIT_USAGE;
 
 	json_t *docs = cli_docs_new();
 	int rc = EXIT_OK;
@@ -138,40 +204,20 @@ int cmd_chart(int argc, char **argv)
 		rc = EXIT_DATA;
 	struct bl_charts charts;
 	char err[160];
-	if (bl_chart_build(docs, &o, &charts, err, sizeof err) < 0) {
+	if (bl_chart_build(docs, &a.o, &charts, err, sizeof err) < 0) {
 		cli_error("chart: %s", err);
 		cli_docs_free(docs);
-		return o.where && strcmp(err, "out of memory") != 0 ? EXIT_USAGE : EXIT_DATA;
+		return a.o.where && strcmp(err, "out of memory") != 0 ? EXIT_USAGE : EXIT_DATA;
 	}
 	if (charts.n == 0) {
 		cli_error("chart: no results to chart in the input%s",
-			  o.tool || o.metric || o.where ? " (with these options)" : "");
+			  a.o.tool || a.o.metric || a.o.where ? " (with these options)" : "");
 		rc = EXIT_DATA;
-	} else if (all) {
-		mkdir(output, 0755); /* an existing directory is fine */
-		static const char *const ext[] = {"png", "svg", "pdf"};
-		for (size_t i = 0; i < charts.n; i++) {
-			size_t n = strlen(output) + strlen(charts.v[i].id) + 8;
-			char *path = malloc(n);
-			if (!path) {
-				rc = EXIT_DATA;
-				break;
-			}
-			snprintf(path, n, "%s%s%s.%s", output,
-				 output[strlen(output) - 1] == '/' ? "" : "/", charts.v[i].id, ext[fmt]);
-			if (cli_render_file(&charts.v[i], 1, (enum bl_format)fmt, &ro, path) < 0)
-				rc = EXIT_DATA;
-			else
-				printf("%s\n", path);
-			free(path);
-		}
-	} else {
-		if (cli_render_file(charts.v, charts.n, (enum bl_format)fmt, &ro, output) < 0)
+	} else if (a.all) {
+		if (write_each(&charts, (enum bl_format)fmt, &a.ro, a.output) < 0)
 			rc = EXIT_DATA;
-		else if (charts.n > 1 && fmt != BL_FORMAT_PDF)
-			fprintf(stderr, "benchlog: %zu charts; %s holds the first (%s); --all writes each, "
-					"a .pdf holds all\n",
-				charts.n, output, charts.v[0].id);
+	} else if (write_one(&charts, (enum bl_format)fmt, &a.ro, a.output) < 0) {
+		rc = EXIT_DATA;
 	}
 	bl_charts_free(&charts);
 	cli_docs_free(docs);

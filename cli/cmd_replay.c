@@ -521,10 +521,81 @@ static char *default_tools_dir(void)
 	return realpath(dir, NULL);
 }
 
-int cmd_replay(int argc, char **argv)
+enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
+       O_CHARTDATA, O_TOTB, O_TOTS, O_NOZPOOL, O_ZJAIL };
+
+/* What `benchlog replay` was asked for beyond the replay's own state. */
+struct replay_args {
+	const char *output, *tools, *chart, *chart_data; /* NULL when not given */
+	bool keep, total_bytes_set, total_seconds_set;
+};
+
+/* --max-bytes 64M, --max-seconds 30, --max-total-bytes 10G (0: no
+ * limit), --max-total-seconds 600 (0: no limit): `arg` of option `ch`
+ * into c's budgets. Returns 0, or -1 on a bad value (reported). */
+static int read_budget(int ch, const char *arg, struct replay_ctx *c, struct replay_args *a)
 {
-	enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
-	       O_CHARTDATA, O_TOTB, O_TOTS, O_NOZPOOL, O_ZJAIL };
+	uint64_t n;
+	double v;
+	size_t end;
+	switch (ch) {
+	case O_MAXB:
+		if (!bl_parse_size(arg, strlen(arg), &n) || n < 4096) {
+			cli_error("--max-bytes %s: a size of at least 4K (64M, 1G, ...)", arg);
+			return -1;
+		}
+		c->opts.max_bytes = n;
+		break;
+	case O_MAXS:
+		if (!bl_parse_double(arg, strlen(arg), false, &v, &end) || end != strlen(arg) ||
+		    v <= 0) {
+			cli_error("--max-seconds %s: a positive number of seconds", arg);
+			return -1;
+		}
+		c->opts.max_seconds = v;
+		break;
+	case O_TOTB:
+		if (!bl_parse_size(arg, strlen(arg), &n) || (n && n < 4096)) {
+			cli_error("--max-total-bytes %s: a size of at least 4K (64M, 10G, ...), "
+				  "or 0 for no limit",
+				  arg);
+			return -1;
+		}
+		c->total.max_bytes = n;
+		a->total_bytes_set = true;
+		break;
+	case O_TOTS:
+		if (!bl_parse_double(arg, strlen(arg), false, &v, &end) || end != strlen(arg) ||
+		    v < 0) {
+			cli_error("--max-total-seconds %s: a number of seconds, or 0 for no limit",
+				  arg);
+			return -1;
+		}
+		c->total.max_seconds = v;
+		a->total_seconds_set = true;
+		break;
+	}
+	return 0;
+}
+
+/* --zpool-jail SPEC, inside the jail of a zpool replay (replay/zpool.c):
+ * its steps, then the report the replay reads back on stdout. Returns the
+ * exit status. */
+static int zpool_jail(const char *spec)
+{
+	char *report;
+	int r = bl_zpool_jail(spec, &report);
+	if (report)
+		fputs(report, stdout);
+	free(report);
+	return r || !report ? EXIT_DATA : EXIT_OK;
+}
+
+/* The options into c and a, optind left on the first INPUT. Returns -1
+ * to go on, or the exit status: after --help or --zpool-jail, or a bad
+ * option (reported). */
+static int read_options(int argc, char **argv, struct replay_ctx *c, struct replay_args *a)
+{
 	static const struct option opts[] = {
 		{"dry-run", no_argument, NULL, 'n'},
 		{"json", no_argument, NULL, O_JSON},
@@ -546,197 +617,208 @@ int cmd_replay(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct replay_ctx c;
-	memset(&c, 0, sizeof c);
-	const char *output = NULL, *tools = NULL, *chart = NULL, *chart_data = NULL;
-	bool keep = false, total_bytes_set = false, total_seconds_set = false;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "no:qh", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'n': c.dry = true; break;
-		case O_JSON: c.json = true; break;
-		case 'o': output = optarg; break;
-		case O_JSONL: c.jsonl = true; break;
-		case O_MAXB: {
-			uint64_t v;
-			if (!bl_parse_size(optarg, strlen(optarg), &v) || v < 4096) {
-				cli_error("--max-bytes %s: a size of at least 4K (64M, 1G, ...)", optarg);
+		case 'n': c->dry = true; break;
+		case O_JSON: c->json = true; break;
+		case 'o': a->output = optarg; break;
+		case O_JSONL: c->jsonl = true; break;
+		case O_MAXB:
+		case O_MAXS:
+		case O_TOTB:
+		case O_TOTS:
+			if (read_budget(ch, optarg, c, a) < 0)
 				return EXIT_USAGE;
-			}
-			c.opts.max_bytes = v;
 			break;
-		}
-		case O_MAXS: {
-			double v;
-			size_t end;
-			if (!bl_parse_double(optarg, strlen(optarg), false, &v, &end) ||
-			    end != strlen(optarg) || v <= 0) {
-				cli_error("--max-seconds %s: a positive number of seconds", optarg);
-				return EXIT_USAGE;
-			}
-			c.opts.max_seconds = v;
-			break;
-		}
-		case O_TOTB: {
-			uint64_t v;
-			if (!bl_parse_size(optarg, strlen(optarg), &v) || (v && v < 4096)) {
-				cli_error("--max-total-bytes %s: a size of at least 4K (64M, 10G, ...), "
-					  "or 0 for no limit",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			c.total.max_bytes = v;
-			total_bytes_set = true;
-			break;
-		}
-		case O_TOTS: {
-			double v;
-			size_t end;
-			if (!bl_parse_double(optarg, strlen(optarg), false, &v, &end) ||
-			    end != strlen(optarg) || v < 0) {
-				cli_error("--max-total-seconds %s: a number of seconds, or 0 for no limit",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			c.total.max_seconds = v;
-			total_seconds_set = true;
-			break;
-		}
-		case O_SCRATCH: c.scratch_parent = optarg; break;
-		case O_KEEP: keep = true; break;
-		case O_NOSB: c.opts.no_sandbox = true; break;
-		case O_NOZPOOL: c.opts.no_zpool = true; break;
-		case O_ZJAIL: {
-			/* inside the jail of a zpool replay (replay/zpool.c): its
-			 * steps, and the report the replay reads back */
-			char *report;
-			int r = bl_zpool_jail(optarg, &report);
-			if (report)
-				fputs(report, stdout);
-			free(report);
-			return r || !report ? EXIT_DATA : EXIT_OK;
-		}
-		case O_TOOLS: tools = optarg; break;
-		case O_CHART: chart = optarg; break;
-		case O_CHARTDATA: chart_data = optarg; break;
-		case 'q': c.quiet = true; break;
+		case O_SCRATCH: c->scratch_parent = optarg; break;
+		case O_KEEP: a->keep = true; break;
+		case O_NOSB: c->opts.no_sandbox = true; break;
+		case O_NOZPOOL: c->opts.no_zpool = true; break;
+		case O_ZJAIL: return zpool_jail(optarg);
+		case O_TOOLS: a->tools = optarg; break;
+		case O_CHART: a->chart = optarg; break;
+		case O_CHARTDATA: a->chart_data = optarg; break;
+		case 'q': c->quiet = true; break;
 		case 'h': help(); return EXIT_OK;
 		default: return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc) {
-		cli_error("replay: no input (benchlog replay --help)");
-		return EXIT_USAGE;
-	}
-	int chart_fmt = -1;
-	if (chart && !c.dry) {
-		if ((chart_fmt = bl_format_from_path(chart)) < 0) {
-			cli_error("--chart: cannot tell the format of '%s': name it .png, .svg or .pdf",
-				  chart);
-			return EXIT_USAGE;
-		}
-		if (!(c.chart_docs = json_array()))
-			return EXIT_DATA;
-	}
-	if (budgets(&c, total_bytes_set, total_seconds_set) < 0)
-		return EXIT_USAGE;
-	c.opts.keep_files = keep;
-	c.opts.total = &c.total;
-	char *tools_default = tools ? NULL : default_tools_dir();
-	c.opts.tools_dir = tools ? tools : tools_default;
-	c.opts.interrupted = &interrupted;
-	if (!c.dry && !c.opts.no_sandbox && bl_sandbox_probe(NULL) == BL_SANDBOX_UNUSABLE)
+	return -1;
+}
+
+/* The replay's options that follow from the arguments: files kept, the
+ * whole replay's budget, where the tools are (`tools_dir`), Ctrl-C, and
+ * progress on stderr unless dry or quiet. Says when bwrap cannot run. */
+static void start(struct replay_ctx *c, bool keep, const char *tools_dir)
+{
+	c->opts.keep_files = keep;
+	c->opts.total = &c->total;
+	c->opts.tools_dir = tools_dir;
+	c->opts.interrupted = &interrupted;
+	if (!c->dry && !c->opts.no_sandbox && bl_sandbox_probe(NULL) == BL_SANDBOX_UNUSABLE)
 		fprintf(stderr, "benchlog: bwrap is installed but cannot make its namespaces on this "
 				"machine: tools run without the sandbox (their paths are still confined "
 				"to the scratch directory)\n");
-	c.tty = isatty(STDERR_FILENO);
-	if (!c.quiet && !c.dry) {
-		c.opts.progress = progress;
-		c.opts.progress_ctx = &c;
+	c->tty = isatty(STDERR_FILENO);
+	if (!c->quiet && !c->dry) {
+		c->opts.progress = progress;
+		c->opts.progress_ctx = c;
 	}
-	struct sigaction sa, old_int, old_term;
+}
+
+/* SIGINT and SIGTERM stop the replay (their former actions into old[0]
+ * and old[1]); SIGPIPE is ignored. */
+static void catch_signals(struct sigaction old[2])
+{
+	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
 	/* a closed pipe on stdout or stderr ("| head") must not kill the
 	 * process before it removes the scratch directory */
 	signal(SIGPIPE, SIG_IGN);
+}
 
-	struct cli_out out, chart_out;
-	memset(&chart_out, 0, sizeof chart_out);
-	int rc = EXIT_OK;
-	if (cli_out_open(&out, output) < 0) {
-		free(tools_default);
-		return EXIT_DATA;
-	}
-	c.out = out.f;
-	if (chart_data && !c.dry) {
-		if (cli_out_open(&chart_out, chart_data) < 0) {
-			cli_out_abort(&out);
-			free(tools_default);
-			return EXIT_DATA;
+/* The output (-o, else stdout) and the --chart-data file (not in dry
+ * runs) opened, to be committed at the end. Returns 0, or -1 (said). */
+static int open_outputs(struct replay_ctx *c, const struct replay_args *a, struct cli_out *out,
+			struct cli_out *chart_out)
+{
+	memset(chart_out, 0, sizeof *chart_out);
+	if (cli_out_open(out, a->output) < 0)
+		return -1;
+	c->out = out->f;
+	if (a->chart_data && !c->dry) {
+		if (cli_out_open(chart_out, a->chart_data) < 0) {
+			cli_out_abort(out);
+			return -1;
 		}
-		c.chart = chart_out.f;
+		c->chart = chart_out->f;
 	}
-	for (int i = optind; i < argc && !interrupted; i++) {
+	return 0;
+}
+
+/* Each of the n INPUTs replayed: a post, or benchlog/1 documents; none
+ * after Ctrl-C. Returns EXIT_DATA when one could not be read or
+ * replayed, else EXIT_OK. */
+static int replay_inputs(struct replay_ctx *c, char **paths, int n)
+{
+	int rc = EXIT_OK;
+	for (int i = 0; i < n && !interrupted; i++) {
 		char *data;
 		size_t len;
-		c.path = strcmp(argv[i], "-") == 0 ? "<stdin>" : argv[i];
-		if (cli_read_file(argv[i], &data, &len) < 0) {
-			cli_error("%s: %s", c.path, strerror(errno));
+		c->path = strcmp(paths[i], "-") == 0 ? "<stdin>" : paths[i];
+		if (cli_read_file(paths[i], &data, &len) < 0) {
+			cli_error("%s: %s", c->path, strerror(errno));
 			rc = EXIT_DATA;
 			continue;
 		}
-		int r = is_document(data, len) ? each_json(&c, data, len)
-					       : bl_ingest_buffer(data, len, each_message, &c);
+		int r = is_document(data, len) ? each_json(c, data, len)
+					       : bl_ingest_buffer(data, len, each_message, c);
 		free(data);
 		if (r != 0)
 			rc = EXIT_DATA;
 	}
-	if (c.scratch_root) {
-		if (keep) {
-			if (!c.quiet)
-				fprintf(stderr, "benchlog: scratch directory kept: %s\n", c.scratch_root);
-		} else {
-			if (bl_rmtree(c.scratch_root) < 0)
-				cli_error("%s: could not remove all of it: %s", c.scratch_root,
-					  strerror(errno));
-		}
-		free(c.scratch_root);
+	return rc;
+}
+
+/* The scratch directory, if one was made: removed, or kept (--keep). */
+static void end_scratch(struct replay_ctx *c, bool keep)
+{
+	if (!c->scratch_root)
+		return;
+	if (keep) {
+		if (!c->quiet)
+			fprintf(stderr, "benchlog: scratch directory kept: %s\n", c->scratch_root);
+	} else {
+		if (bl_rmtree(c->scratch_root) < 0)
+			cli_error("%s: could not remove all of it: %s", c->scratch_root,
+				  strerror(errno));
 	}
-	free(tools_default);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (c.write_failed) {
-		cli_error("%s: write error", output ? output : "standard output");
-		cli_out_abort(&out);
-		if (c.chart)
-			cli_out_abort(&chart_out);
+	free(c->scratch_root);
+}
+
+/* The outputs committed, or dropped after a write error; --chart drawn
+ * in format `chart_fmt`; why the replay did not finish said on stderr.
+ * Returns the exit status, EXIT_DATA or `rc`. */
+static int finish(struct replay_ctx *c, const struct replay_args *a, struct cli_out *out,
+		  struct cli_out *chart_out, int chart_fmt, int rc)
+{
+	if (c->write_failed) {
+		cli_error("%s: write error", a->output ? a->output : "standard output");
+		cli_out_abort(out);
+		if (c->chart)
+			cli_out_abort(chart_out);
 		return EXIT_DATA;
 	}
-	if (c.chart && cli_out_commit(&chart_out) < 0)
+	if (c->chart && cli_out_commit(chart_out) < 0)
 		rc = EXIT_DATA;
-	if (c.chart_docs) {
-		if (write_chart(c.chart_docs, (enum bl_format)chart_fmt, chart) < 0)
+	if (c->chart_docs) {
+		if (write_chart(c->chart_docs, (enum bl_format)chart_fmt, a->chart) < 0)
 			rc = EXIT_DATA;
-		json_decref(c.chart_docs);
+		json_decref(c->chart_docs);
 	}
-	if (cli_out_commit(&out) < 0)
+	if (cli_out_commit(out) < 0)
 		return EXIT_DATA;
 	if (interrupted) {
 		cli_error("interrupted: the runs that finished are in the output");
 		rc = EXIT_DATA;
 	}
-	if (c.total.spent[0]) {
+	if (c->total.spent[0]) {
 		cli_error("replay stopped: %s; %zu run%s done, %zu not run (listed as not-run in the "
 			  "output)",
-			  c.total.spent, c.total.done, c.total.done == 1 ? "" : "s", c.total.not_run);
+			  c->total.spent, c->total.done, c->total.done == 1 ? "" : "s",
+			  c->total.not_run);
 		rc = EXIT_DATA;
 	}
-	if (c.failed)
+	if (c->failed)
 		rc = EXIT_DATA;
 	return rc;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_ctx c;
+	struct replay_args a;
+	memset(&c, 0, sizeof c);
+	memset(&a, 0, sizeof a);
+	int r = read_options(argc, argv, &c, &a);
+	if (r >= 0)
+		return r;
+	if (optind >= argc) {
+		cli_error("replay: no input (benchlog replay --help)");
+		return EXIT_USAGE;
+	}
+	int chart_fmt = -1;
+	if (a.chart && !c.dry) {
+		if ((chart_fmt = bl_format_from_path(a.chart)) < 0) {
+			cli_error("--chart: cannot tell the format of '%s': name it .png, .svg or .pdf",
+				  a.chart);
+			return EXIT_USAGE;
+		}
+		if (!(c.chart_docs = json_array()))
+			return EXIT_DATA;
+	}
+	if (budgets(&c, a.total_bytes_set, a.total_seconds_set) < 0)
+		return EXIT_USAGE;
+	char *tools_default = a.tools ? NULL : default_tools_dir();
+	start(&c, a.keep, a.tools ? a.tools : tools_default);
+	struct sigaction old[2];
+	catch_signals(old);
+
+	struct cli_out out, chart_out;
+	if (open_outputs(&c, &a, &out, &chart_out) < 0) {
+		free(tools_default);
+		return EXIT_DATA;
+	}
+	int rc = replay_inputs(&c, argv + optind, argc - optind);
+	end_scratch(&c, a.keep);
+	free(tools_default);
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	return finish(&c, &a, &out, &chart_out, chart_fmt, rc);
 }

@@ -129,24 +129,11 @@ static bool labels_fit_vertical(const struct bl_chart *c, const struct bl_measur
 	return true;
 }
 
-int bl_layout_chart(const struct bl_chart *c, double width, double height,
-		    enum bl_orient orient, const struct bl_measure *m, struct bl_layout *l)
+/* The tick labels of the value axis, formatted; returns the widest. */
+static double place_ticks(const struct bl_chart *c, const struct bl_measure *m,
+			  struct bl_layout *l)
 {
-	memset(l, 0, sizeof *l);
-	l->bars = calloc(c->nbars ? c->nbars : 1, sizeof *l->bars);
-	l->cats = calloc(c->ncats ? c->ncats : 1, sizeof *l->cats);
-	l->legend = calloc(c->nseries ? c->nseries : 1, sizeof *l->legend);
-	if (!l->bars || !l->cats || !l->legend) {
-		bl_layout_free(l);
-		return -1;
-	}
-	l->width = width > 0 ? width : 960;
-	l->font = 13;
-	double f = l->font, w, h, lineh;
-	measure(m, "Xg", f, -1, false, &w, &lineh);
-
-	/* tick labels: their widest text decides the left margin */
-	double tickw = 0;
+	double f = l->font, w, h, tickw = 0;
 	l->nticks = c->scale.nticks;
 	for (size_t i = 0; i < l->nticks; i++) {
 		bl_scale_format(&c->scale, c->scale.ticks[i], l->ticks[i].text, sizeof l->ticks[i].text);
@@ -154,58 +141,76 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 		if (w > tickw)
 			tickw = w;
 	}
-	note_text(c, l->note_text, sizeof l->note_text);
+	return tickw;
+}
 
-	size_t nslots = c->ncats ? c->ncats : 1;
-	double ser = c->nseries ? (double)c->nseries : 1;
-	bool horiz;
+/* Horizontal bars when asked for; by default when there are many bars in
+ * many categories, or the labels would not fit under vertical bars. */
+static bool horizontal(const struct bl_chart *c, const struct bl_measure *m,
+		       const struct bl_layout *l, enum bl_orient orient, double tickw, double lineh)
+{
 	if (orient == BL_ORIENT_HORIZONTAL)
-		horiz = true;
-	else if (orient == BL_ORIENT_VERTICAL)
-		horiz = false;
-	else {
-		double plot_w = l->width - 2 * MARGIN - tickw - lineh - 12;
-		horiz = c->nbars > 48 ? (c->ncats > 12)
-				      : !labels_fit_vertical(c, m, plot_w / (double)nslots, f);
-	}
-	l->horizontal = horiz;
+		return true;
+	if (orient == BL_ORIENT_VERTICAL)
+		return false;
+	size_t nslots = c->ncats ? c->ncats : 1;
+	double plot_w = l->width - 2 * MARGIN - tickw - lineh - 12;
+	return c->nbars > 48 ? (c->ncats > 12)
+			     : !labels_fit_vertical(c, m, plot_w / (double)nslots, l->font);
+}
 
-	/* the category label column of a horizontal chart */
-	double labcol = 0;
-	if (horiz) {
-		double maxcol = l->width * 0.35;
-		for (size_t i = 0; i < c->ncats; i++) {
-			measure(m, c->cats[i], f, -1, false, &w, &h);
-			if (w > labcol)
-				labcol = w;
-		}
-		if (labcol > maxcol)
-			labcol = maxcol;
-		labcol += 2;
+/* The width of the category label column of a horizontal chart: its
+ * widest label, at most 35% of the chart. */
+static double label_column(const struct bl_chart *c, const struct bl_measure *m,
+			   const struct bl_layout *l)
+{
+	double w, h, labcol = 0;
+	double maxcol = l->width * 0.35;
+	for (size_t i = 0; i < c->ncats; i++) {
+		measure(m, c->cats[i], l->font, -1, false, &w, &h);
+		if (w > labcol)
+			labcol = w;
 	}
-	double bar_thick = 18; /* horizontal: px per bar when the height is free */
+	if (labcol > maxcol)
+		labcol = maxcol;
+	return labcol + 2;
+}
+
+/* The chart's height: `height` when given, 540 for vertical bars, and for
+ * horizontal ones room for each bar or each wrapped label in the column
+ * `labcol` wide, within 360 px and MAX_HEIGHT. */
+static double chart_height(const struct bl_chart *c, const struct bl_measure *m,
+			   const struct bl_layout *l, double height, double labcol)
+{
 	if (height > 0)
-		l->height = height;
-	else if (horiz) {
-		double slot = ser * bar_thick / 0.8;
-		double minslot = 0;
-		for (size_t i = 0; i < c->ncats; i++) {
-			measure(m, c->cats[i], f, labcol, false, &w, &h);
-			if (h + 6 > minslot)
-				minslot = h + 6;
-		}
-		if (slot < minslot)
-			slot = minslot;
-		l->height = 200 + (double)nslots * slot;
-		if (l->height < 360)
-			l->height = 360;
-		if (l->height > MAX_HEIGHT)
-			l->height = MAX_HEIGHT; /* the bars get thinner */
-	} else
-		l->height = 540;
+		return height;
+	if (!l->horizontal)
+		return 540;
+	double bar_thick = 18; /* px per bar when the height is free */
+	double ser = c->nseries ? (double)c->nseries : 1;
+	size_t nslots = c->ncats ? c->ncats : 1;
+	double slot = ser * bar_thick / 0.8;
+	double minslot = 0, w, h;
+	for (size_t i = 0; i < c->ncats; i++) {
+		measure(m, c->cats[i], l->font, labcol, false, &w, &h);
+		if (h + 6 > minslot)
+			minslot = h + 6;
+	}
+	if (slot < minslot)
+		slot = minslot;
+	double hgt = 200 + (double)nslots * slot;
+	if (hgt < 360)
+		hgt = 360;
+	if (hgt > MAX_HEIGHT)
+		hgt = MAX_HEIGHT; /* the bars get thinner */
+	return hgt;
+}
 
-	/* header: title, subtitle, legend */
-	double y = MARGIN;
+/* The header: title, subtitle, legend; returns the y below it. */
+static double place_header(const struct bl_chart *c, const struct bl_measure *m,
+			   struct bl_layout *l)
+{
+	double f = l->font, w, h, y = MARGIN;
 	measure(m, c->title, f * 1.5, l->width - 2 * MARGIN, true, &w, &h);
 	l->title = (struct bl_rect){MARGIN, y, l->width - 2 * MARGIN, h};
 	y += h + 2;
@@ -214,75 +219,144 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 	y += h + GAP;
 	double lg = place_legend(c, m, l, y);
 	y += lg ? lg + GAP : 0;
+	return y;
+}
 
-	/* footer: the note on marks */
-	double bottom = l->height - MARGIN;
+/* The footer: the note on marks, if any; returns the y above it. */
+static double place_note(const struct bl_measure *m, struct bl_layout *l)
+{
+	double w, h, bottom = l->height - MARGIN;
 	if (l->note_text[0]) {
-		measure(m, l->note_text, f * 0.85, l->width - 2 * MARGIN, false, &w, &h);
+		measure(m, l->note_text, l->font * 0.85, l->width - 2 * MARGIN, false, &w, &h);
 		l->note = (struct bl_rect){MARGIN, bottom - h, l->width - 2 * MARGIN, h};
 		bottom -= h + GAP;
 	}
+	return bottom;
+}
 
-	if (!horiz) {
-		double left = MARGIN + lineh + 6 + tickw + 6;
-		double right = l->width - MARGIN;
-		double slot = (right - left) / (double)nslots;
-		double labh = 0;
-		for (size_t i = 0; i < c->ncats; i++) {
-			measure(m, c->cats[i], f, slot - 6, false, &w, &h);
-			if (h > labh)
-				labh = h;
-		}
-		if (labh > lineh * 5)
-			labh = lineh * 5;
-		double top = y + lineh; /* room for value labels above the tallest bar */
-		double base = bottom - labh - 6;
-		l->plot = (struct bl_rect){left, top, right - left, base - top};
-		l->axis_title = (struct bl_rect){MARGIN, top, lineh, base - top};
-		for (size_t i = 0; i < l->nticks; i++)
-			l->ticks[i].pos = base - frac(&c->scale, c->scale.ticks[i]) * l->plot.h;
-		for (size_t i = 0; i < c->ncats; i++) {
-			l->cats[i].r = (struct bl_rect){left + slot * (double)i + 3, base + 6, slot - 6, labh};
-			l->cats[i].wrap = slot - 6;
-		}
-		double group = slot * 0.8, bw = group / ser;
-		for (size_t i = 0; i < c->nbars; i++) {
-			const struct bl_bar *b = &c->bars[i];
-			struct bl_bar_box *bb = &l->bars[i];
-			double x = left + slot * (double)b->cat + slot * 0.1 + bw * (double)b->ser;
-			double v = isnan(b->value) ? NAN : b->value;
-			/* no printed bound: an open column the height of the plot, never a
-			 * short bar that would read as a small value */
-			double hpx = isnan(v) ? l->plot.h - ARROW - 2 : frac(&c->scale, v) * l->plot.h;
-			bb->stub = isnan(v);
-			bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
-			bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
-			double tip = base - hpx;
-			if (bb->whisker) {
-				bb->wlo = base - frac(&c->scale, b->min) * l->plot.h;
-				bb->whi = base - frac(&c->scale, b->max) * l->plot.h;
-				if (bb->whi < tip)
-					tip = bb->whi;
-			}
-			if (b->censored)
-				tip -= ARROW + 2; /* the open end's arrow */
-			value_text(c, b, bb->text, sizeof bb->text);
-			measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-			if (w > bw + slot * 0.1)
-				bb->text[0] = '\0'; /* too narrow: the axis tells */
-			bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
-			if (b->n > 1) {
-				snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
-				measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
-				bb->nbox = (struct bl_rect){x + bw / 2 - w / 2, base - h - 2, w, h};
-				if (w > bw - 2 || h + 4 > hpx)
-					bb->ntext[0] = '\0';
-			}
-		}
-		return 0;
+/* Bar i of a vertical chart, `bw` wide in its category's slot (`slot`
+ * wide, from `left`), up from `base`: its box, whisker, value label above
+ * (none when wider than the bar) and n= at its foot (none when it does
+ * not fit). */
+static void place_vbar(const struct bl_chart *c, const struct bl_measure *m, struct bl_layout *l,
+		       size_t i, double left, double base, double slot, double bw)
+{
+	double f = l->font, w, h;
+	const struct bl_bar *b = &c->bars[i];
+	struct bl_bar_box *bb = &l->bars[i];
+	double x = left + slot * (double)b->cat + slot * 0.1 + bw * (double)b->ser;
+	double v = isnan(b->value) ? NAN : b->value;
+	/* no printed bound: an open column the height of the plot, never a
+	 * short bar that would read as a small value */
+	double hpx = isnan(v) ? l->plot.h - ARROW - 2 : frac(&c->scale, v) * l->plot.h;
+	bb->stub = isnan(v);
+	bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
+	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
+	double tip = base - hpx;
+	if (bb->whisker) {
+		bb->wlo = base - frac(&c->scale, b->min) * l->plot.h;
+		bb->whi = base - frac(&c->scale, b->max) * l->plot.h;
+		if (bb->whi < tip)
+			tip = bb->whi;
 	}
+	if (b->censored)
+		tip -= ARROW + 2; /* the open end's arrow */
+	value_text(c, b, bb->text, sizeof bb->text);
+	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+	if (w > bw + slot * 0.1)
+		bb->text[0] = '\0'; /* too narrow: the axis tells */
+	bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
+	if (b->n > 1) {
+		snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
+		measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
+		bb->nbox = (struct bl_rect){x + bw / 2 - w / 2, base - h - 2, w, h};
+		if (w > bw - 2 || h + 4 > hpx)
+			bb->ntext[0] = '\0';
+	}
+}
 
-	/* horizontal: labels left, value axis along the bottom */
+/* Vertical bars between y and bottom: the value axis on the left (after
+ * tick labels `tickw` wide), the category labels wrapped under their
+ * slots. */
+static void place_vertical(const struct bl_chart *c, const struct bl_measure *m,
+			   struct bl_layout *l, double y, double bottom, double tickw, double lineh)
+{
+	size_t nslots = c->ncats ? c->ncats : 1;
+	double ser = c->nseries ? (double)c->nseries : 1;
+	double f = l->font, w, h;
+	double left = MARGIN + lineh + 6 + tickw + 6;
+	double right = l->width - MARGIN;
+	double slot = (right - left) / (double)nslots;
+	double labh = 0;
+	for (size_t i = 0; i < c->ncats; i++) {
+		measure(m, c->cats[i], f, slot - 6, false, &w, &h);
+		if (h > labh)
+			labh = h;
+	}
+	if (labh > lineh * 5)
+		labh = lineh * 5;
+	double top = y + lineh; /* room for value labels above the tallest bar */
+	double base = bottom - labh - 6;
+	l->plot = (struct bl_rect){left, top, right - left, base - top};
+	l->axis_title = (struct bl_rect){MARGIN, top, lineh, base - top};
+	for (size_t i = 0; i < l->nticks; i++)
+		l->ticks[i].pos = base - frac(&c->scale, c->scale.ticks[i]) * l->plot.h;
+	for (size_t i = 0; i < c->ncats; i++) {
+		l->cats[i].r = (struct bl_rect){left + slot * (double)i + 3, base + 6, slot - 6, labh};
+		l->cats[i].wrap = slot - 6;
+	}
+	double group = slot * 0.8, bw = group / ser;
+	for (size_t i = 0; i < c->nbars; i++)
+		place_vbar(c, m, l, i, left, base, slot, bw);
+}
+
+/* Bar i of a horizontal chart, `bh` thick in its category's slot (`slot`
+ * high, from `top`), right from `left`: its box, whisker, value label
+ * after it (none when thicker than the bar) and n= inside its start
+ * (none when it does not fit). */
+static void place_hbar(const struct bl_chart *c, const struct bl_measure *m, struct bl_layout *l,
+		       size_t i, double left, double top, double slot, double bh)
+{
+	double f = l->font, w, h;
+	const struct bl_bar *b = &c->bars[i];
+	struct bl_bar_box *bb = &l->bars[i];
+	double yb = top + slot * (double)b->cat + slot * 0.1 + bh * (double)b->ser;
+	double v = b->value;
+	double wpx = isnan(v) ? l->plot.w - ARROW - 2 : frac(&c->scale, v) * l->plot.w;
+	bb->stub = isnan(v);
+	bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
+	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
+	double tip = left + wpx;
+	if (bb->whisker) {
+		bb->wlo = left + frac(&c->scale, b->min) * l->plot.w;
+		bb->whi = left + frac(&c->scale, b->max) * l->plot.w;
+		if (bb->whi > tip)
+			tip = bb->whi;
+	}
+	if (b->censored)
+		tip += ARROW + 2;
+	value_text(c, b, bb->text, sizeof bb->text);
+	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+	if (h > bh + slot * 0.1)
+		bb->text[0] = '\0'; /* too thin: the axis tells */
+	bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
+	if (b->n > 1) {
+		snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
+		measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
+		bb->nbox = (struct bl_rect){left + 3, yb + bh / 2 - h / 2, w, h};
+		if (h > bh - 1 || w + 6 > wpx)
+			bb->ntext[0] = '\0';
+	}
+}
+
+/* Horizontal bars between y and bottom: the category labels in a column
+ * `labcol` wide on the left, the value axis along the bottom. */
+static void place_horizontal(const struct bl_chart *c, const struct bl_measure *m,
+			     struct bl_layout *l, double y, double bottom, double labcol,
+			     double lineh)
+{
+	size_t nslots = c->ncats ? c->ncats : 1;
+	double ser = c->nseries ? (double)c->nseries : 1;
 	double left = MARGIN + labcol + GAP;
 	double right = l->width - MARGIN - 70; /* room for the last value label */
 	double axis_h = lineh * 0.9 + 4 + lineh + 4; /* tick labels and axis title */
@@ -297,36 +371,37 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height,
 		l->cats[i].wrap = labcol;
 	}
 	double group = slot * 0.8, bh = group / ser;
-	for (size_t i = 0; i < c->nbars; i++) {
-		const struct bl_bar *b = &c->bars[i];
-		struct bl_bar_box *bb = &l->bars[i];
-		double yb = top + slot * (double)b->cat + slot * 0.1 + bh * (double)b->ser;
-		double v = b->value;
-		double wpx = isnan(v) ? l->plot.w - ARROW - 2 : frac(&c->scale, v) * l->plot.w;
-		bb->stub = isnan(v);
-		bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
-		bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
-		double tip = left + wpx;
-		if (bb->whisker) {
-			bb->wlo = left + frac(&c->scale, b->min) * l->plot.w;
-			bb->whi = left + frac(&c->scale, b->max) * l->plot.w;
-			if (bb->whi > tip)
-				tip = bb->whi;
-		}
-		if (b->censored)
-			tip += ARROW + 2;
-		value_text(c, b, bb->text, sizeof bb->text);
-		measure(m, bb->text, f * 0.85, -1, false, &w, &h);
-		if (h > bh + slot * 0.1)
-			bb->text[0] = '\0'; /* too thin: the axis tells */
-		bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
-		if (b->n > 1) {
-			snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
-			measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
-			bb->nbox = (struct bl_rect){left + 3, yb + bh / 2 - h / 2, w, h};
-			if (h > bh - 1 || w + 6 > wpx)
-				bb->ntext[0] = '\0';
-		}
+	for (size_t i = 0; i < c->nbars; i++)
+		place_hbar(c, m, l, i, left, top, slot, bh);
+}
+
+int bl_layout_chart(const struct bl_chart *c, double width, double height,
+		    enum bl_orient orient, const struct bl_measure *m, struct bl_layout *l)
+{
+	memset(l, 0, sizeof *l);
+	l->bars = calloc(c->nbars ? c->nbars : 1, sizeof *l->bars);
+	l->cats = calloc(c->ncats ? c->ncats : 1, sizeof *l->cats);
+	l->legend = calloc(c->nseries ? c->nseries : 1, sizeof *l->legend);
+	if (!l->bars || !l->cats || !l->legend) {
+		bl_layout_free(l);
+		return -1;
 	}
+	l->width = width > 0 ? width : 960;
+	l->font = 13;
+	double w, lineh;
+	measure(m, "Xg", l->font, -1, false, &w, &lineh);
+
+	/* tick labels: their widest text decides the left margin */
+	double tickw = place_ticks(c, m, l);
+	note_text(c, l->note_text, sizeof l->note_text);
+	l->horizontal = horizontal(c, m, l, orient, tickw, lineh);
+	double labcol = l->horizontal ? label_column(c, m, l) : 0;
+	l->height = chart_height(c, m, l, height, labcol);
+	double y = place_header(c, m, l);
+	double bottom = place_note(m, l);
+	if (l->horizontal)
+		place_horizontal(c, m, l, y, bottom, labcol, lineh);
+	else
+		place_vertical(c, m, l, y, bottom, tickw, lineh);
 	return 0;
 }

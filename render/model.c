@@ -226,32 +226,44 @@ static int provenance(struct bl_chart *c, const struct bl_items *it, const size_
 	return 0;
 }
 
-static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_view *v,
-		     const char *view_title, const struct bl_items *it, const size_t *members,
-		     size_t nm, const char *split, const struct bl_chart_opts *o)
+/* The categories and series of the chart's items, in the order first
+ * met, with each category's coordinate in *orders (new array). Returns
+ * 0, or -1 out of memory. */
+static int intern_names(struct bl_chart *c, const struct bl_items *it, const size_t *members,
+			size_t nm, double **orders)
 {
-	int rc = -1;
-	double *orders = NULL;
-	struct acc *accs = NULL;
-	memset(c, 0, sizeof *c);
-	c->unit = v->unit ? v->unit : "B/s";
-
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
 		long ci = intern(&c->cats, &c->ncats, x->cat);
 		if (ci < 0 || intern(&c->series, &c->nseries, x->ser) < 0)
-			goto out;
-		double *no = realloc(orders, c->ncats * sizeof *no);
+			return -1;
+		double *no = realloc(*orders, c->ncats * sizeof *no);
 		if (!no)
-			goto out;
-		orders = no;
+			return -1;
+		*orders = no;
 		if ((size_t)ci == c->ncats - 1)
-			orders[ci] = x->cat_order;
+			no[ci] = x->cat_order;
 	}
+	return 0;
+}
+
+static void accs_free(struct acc *accs, size_t n)
+{
+	if (accs)
+		for (size_t i = 0; i < n; i++)
+			free(accs[i].vals);
+	free(accs);
+}
+
+/* The values and marks of the items gathered per cell (category x
+ * series, row by category): new array, or NULL out of memory. */
+static struct acc *gather(struct bl_chart *c, const struct bl_items *it, const size_t *members,
+			  size_t nm)
+{
 	size_t ncells = c->ncats * c->nseries;
-	accs = calloc(ncells ? ncells : 1, sizeof *accs);
+	struct acc *accs = calloc(ncells ? ncells : 1, sizeof *accs);
 	if (!accs)
-		goto out;
+		return NULL;
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
 		size_t ci = (size_t)intern(&c->cats, &c->ncats, x->cat);
@@ -260,8 +272,10 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		if (a->n == a->cap) {
 			size_t cap = a->cap ? a->cap * 2 : 4;
 			double *nv = realloc(a->vals, cap * sizeof *nv);
-			if (!nv)
-				goto out;
+			if (!nv) {
+				accs_free(accs, ncells);
+				return NULL;
+			}
 			a->vals = nv;
 			a->cap = cap;
 		}
@@ -272,10 +286,20 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		a->censored |= x->censored;
 		a->approximate |= x->approximate;
 	}
+	return accs;
+}
+
+/* A bar for each cell that has values: the median, min-max and n, and
+ * the marks; *lo and *hi: the smallest positive value and the largest
+ * (with room above a lower bound). Returns 0, or -1 out of memory. */
+static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *hi)
+{
+	size_t ncells = c->ncats * c->nseries;
 	c->bars = calloc(ncells ? ncells : 1, sizeof *c->bars);
 	if (!c->bars)
-		goto out;
-	double lo = INFINITY, hi = 0;
+		return -1;
+	*lo = INFINITY;
+	*hi = 0;
 	for (size_t ci = 0; ci < c->ncats; ci++) {
 		for (size_t si = 0; si < c->nseries; si++) {
 			struct acc *a = &accs[ci * c->nseries + si];
@@ -293,10 +317,10 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 				b->max = a->vals[a->n - 1];
 				/* a lower bound gets room above it for its open end */
 				double top = b->censored ? b->max * 1.08 : b->max;
-				if (top > hi)
-					hi = top;
-				if (b->min > 0 && b->min < lo)
-					lo = b->min;
+				if (top > *hi)
+					*hi = top;
+				if (b->min > 0 && b->min < *lo)
+					*lo = b->min;
 			} else {
 				b->value = b->min = b->max = NAN;
 			}
@@ -305,14 +329,16 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 			c->any_repeats |= b->n > 1;
 		}
 	}
-	if (order_cats(c, orders, o->sort) < 0)
-		goto out;
-	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
-	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, o->units);
+	return 0;
+}
 
-	/* names */
-	char idbuf[256], tbuf[1024], sys[256];
-	const char *tool = v->tool ? v->tool : "all";
+/* The chart's id ("dd-throughput-4k": tool, view and split, with no
+ * spaces, slashes or pluses) and its title (--title, else the view's
+ * with the split); NULL members when out of memory. */
+static void name_chart(struct bl_chart *c, const struct bl_view *v, const char *tool,
+		       const char *view_title, const char *split, const struct bl_chart_opts *o)
+{
+	char idbuf[256], tbuf[1024];
 	snprintf(idbuf, sizeof idbuf, "%s-%s%s%s", tool, v->id, *split ? "-" : "", split);
 	for (char *p = idbuf; *p; p++)
 		if (*p == ' ' || *p == '/' || *p == '+')
@@ -327,9 +353,15 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		snprintf(tbuf, sizeof tbuf, "%s", view_title);
 	c->id = strdup(idbuf);
 	c->title = strdup(tbuf);
-	if (provenance(c, it, members, nm) < 0)
-		goto out;
-	char srcs[400];
+}
+
+/* The subtitle "source: a.txt, b.txt — FreeBSD 8.0, ada0": the names of
+ * the sources of the items, once each, and the system of the first
+ * document; NULL when out of memory. */
+static void name_sources(struct bl_chart *c, const struct bl_select *s, const struct bl_items *it,
+			 const size_t *members, size_t nm)
+{
+	char srcs[400], sys[256], tbuf[1024];
 	size_t used = 0;
 	srcs[0] = '\0';
 	size_t nnames = 0;
@@ -348,6 +380,33 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", nnames > 1 ? "sources" : "source", srcs,
 		 *sys ? " — " : "", sys);
 	c->subtitle = strdup(tbuf);
+}
+
+static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_view *v,
+		     const char *view_title, const struct bl_items *it, const size_t *members,
+		     size_t nm, const char *split, const struct bl_chart_opts *o)
+{
+	int rc = -1;
+	double *orders = NULL;
+	struct acc *accs = NULL;
+	memset(c, 0, sizeof *c);
+	c->unit = v->unit ? v->unit : "B/s";
+
+	if (intern_names(c, it, members, nm, &orders) < 0 ||
+	    !(accs = gather(c, it, members, nm)))
+		goto out;
+	double lo, hi;
+	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
+		goto out;
+	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
+	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, o->units);
+
+	/* names */
+	const char *tool = v->tool ? v->tool : "all";
+	name_chart(c, v, tool, view_title, split, o);
+	if (provenance(c, it, members, nm) < 0)
+		goto out;
+	name_sources(c, s, it, members, nm);
 	char mbuf[64];
 	const char *what = o->metric ? bl_metric_title(tool, o->metric, mbuf, sizeof mbuf)
 				     : unit_word(c->unit);
@@ -356,10 +415,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		goto out;
 	rc = 0;
 out:
-	if (accs)
-		for (size_t i = 0; i < c->ncats * c->nseries; i++)
-			free(accs[i].vals);
-	free(accs);
+	accs_free(accs, c->ncats * c->nseries);
 	free(orders);
 	if (rc < 0)
 		chart_free(c);

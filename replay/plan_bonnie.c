@@ -33,18 +33,107 @@ static bool printable(const char *s)
 	return true;
 }
 
-void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+/* The options of a bonnie++ command, as the post wrote them. */
+struct bonnie_opts {
+	const char *dir, *name, *nspec, *fast_arg, *seed;
+	uint64_t size_mib, chunk, conc;
+	bool has_size, fast, nobuf, quiet, direct;
+};
+
+/* The value of -s ("-s 4096", "-s 4g", "-s 1024:8192": size:chunk) into
+ * b's size and chunk; false when refused. */
+static bool read_size(struct bl_plan *p, const char *val, struct bonnie_opts *b)
 {
-	const char *dir = NULL, *name = NULL, *nspec = NULL;
-	uint64_t size_mib = 0, chunk = 0;
-	bool has_size = false, fast = false, nobuf = false, quiet = false, direct = false;
-	const char *fast_arg = NULL, *seed = NULL;
-	uint64_t conc = 0;
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s", val);
+	char *colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!bl_dd_size(colon + 1, false, &b->chunk) || b->chunk > (1u << 20)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the chunk size '%s'",
+				       colon + 1);
+			return false;
+		}
+	}
+	if (!bl_bonnie_size_mib(buf, &b->size_mib)) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the size -s %s", val);
+		return false;
+	}
+	b->has_size = true;
+	return true;
+}
+
+/* One option -opt of the word `a` with its value `val` (NULL for a flag)
+ * against the allowlist, into b; false when refused. */
+static bool read_option(struct bl_plan *p, char opt, const char *a, const char *val,
+			struct bonnie_opts *b)
+{
+	switch (opt) {
+	case 'd': b->dir = val; break;
+	case 's': return read_size(p, val, b);
+	case 'n': b->nspec = val; break;
+	case 'm':
+		if (!printable(val) || strlen(val) > 64) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "an odd machine name for -m");
+			return false;
+		}
+		b->name = val;
+		break;
+	case 'r': break; /* recomputed from the scaled size */
+	case 'x':
+		bl_plan_note(p, "-x %s (repeats): one run", val);
+		break;
+	case 'u':
+	case 'g': bl_plan_note(p, "-%c %s dropped", opt, val); break;
+	case 'c':
+		if (!bl_parse_u64(val, strlen(val), &b->conc, NULL) || b->conc == 0) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -c %s", val);
+			return false;
+		}
+		break;
+	case 'z':
+		if (!bl_parse_u64(val, strlen(val), &(uint64_t){0}, NULL)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the seed -z %s", val);
+			return false;
+		}
+		b->seed = val;
+		break;
+	case 'q': b->quiet = true; break;
+	case 'f':
+		b->fast = true;
+		b->fast_arg = a[2] ? a + 2 : NULL;
+		break;
+	case 'b': b->nobuf = true; break;
+	case 'D': b->direct = true; break;
+	case 'p':
+	case 'y':
+		bl_plan_refuse(p, BL_PLAN_REFUSED,
+			       "bonnie++ -%c synchronises several processes through semaphores: "
+			       "not replayed",
+			       opt);
+		return false;
+	case 'Z':
+		bl_plan_refuse(p, BL_PLAN_REFUSED,
+			       "bonnie++ -Z reads random data from a file of the post's machine");
+		return false;
+	default:
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ option -%c is not on the allowlist",
+			       opt);
+		return false;
+	}
+	return true;
+}
+
+/* The words after "bonnie++" ("-d /tank", "-s4g", "-f") into b, each
+ * checked; false when one is refused. */
+static bool read_options(struct bl_plan *p, const struct bl_words *w, struct bonnie_opts *b)
+{
+	memset(b, 0, sizeof *b);
 	for (size_t i = 1; i < w->n; i++) {
 		const char *a = w->v[i];
 		if (a[0] != '-' || !a[1]) {
 			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a bonnie++ option", a);
-			return;
+			return false;
 		}
 		char opt = a[1];
 		const char *val = NULL;
@@ -55,135 +144,79 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 				val = w->v[++i];
 			else {
 				bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ -%c without its value", opt);
-				return;
+				return false;
 			}
 		} else if (a[2] && opt != 'f') {
 			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a bonnie++ option", a);
-			return;
+			return false;
 		}
-		switch (opt) {
-		case 'd': dir = val; break;
-		case 's': {
-			/* "-s 4096", "-s 4g", "-s 1024:8192" (size:chunk) */
-			char buf[64];
-			snprintf(buf, sizeof buf, "%s", val);
-			char *colon = strchr(buf, ':');
-			if (colon) {
-				*colon = '\0';
-				if (!bl_dd_size(colon + 1, false, &chunk) || chunk > (1u << 20)) {
-					bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the chunk size '%s'",
-						       colon + 1);
-					return;
-				}
-			}
-			if (!bl_bonnie_size_mib(buf, &size_mib)) {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the size -s %s", val);
-				return;
-			}
-			has_size = true;
-			break;
-		}
-		case 'n': nspec = val; break;
-		case 'm':
-			if (!printable(val) || strlen(val) > 64) {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "an odd machine name for -m");
-				return;
-			}
-			name = val;
-			break;
-		case 'r': break; /* recomputed from the scaled size */
-		case 'x':
-			bl_plan_note(p, "-x %s (repeats): one run", val);
-			break;
-		case 'u':
-		case 'g': bl_plan_note(p, "-%c %s dropped", opt, val); break;
-		case 'c':
-			if (!bl_parse_u64(val, strlen(val), &conc, NULL) || conc == 0) {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -c %s", val);
-				return;
-			}
-			break;
-		case 'z':
-			if (!bl_parse_u64(val, strlen(val), &(uint64_t){0}, NULL)) {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the seed -z %s", val);
-				return;
-			}
-			seed = val;
-			break;
-		case 'q': quiet = true; break;
-		case 'f':
-			fast = true;
-			fast_arg = a[2] ? a + 2 : NULL;
-			break;
-		case 'b': nobuf = true; break;
-		case 'D': direct = true; break;
-		case 'p':
-		case 'y':
-			bl_plan_refuse(p, BL_PLAN_REFUSED,
-				       "bonnie++ -%c synchronises several processes through semaphores: "
-				       "not replayed",
-				       opt);
-			return;
-		case 'Z':
-			bl_plan_refuse(p, BL_PLAN_REFUSED,
-				       "bonnie++ -Z reads random data from a file of the post's machine");
-			return;
-		default:
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ option -%c is not on the allowlist",
-				       opt);
-			return;
-		}
+		if (!read_option(p, opt, a, val, b))
+			return false;
 	}
-	if (fast_arg) {
+	/* "-f256": the size of the fast mode must read too */
+	if (b->fast_arg) {
 		uint64_t fm;
-		if (!bl_bonnie_size_mib(fast_arg, &fm)) {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -f%s", fast_arg);
-			return;
+		if (!bl_bonnie_size_mib(b->fast_arg, &fm)) {
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -f%s", b->fast_arg);
+			return false;
 		}
 	}
-	if (dir && bl_dev_kind(dir) != BL_DEV_NONE) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED, "-d %s is not a directory replay can use", dir);
-		return;
+	if (b->dir && bl_dev_kind(b->dir) != BL_DEV_NONE) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "-d %s is not a directory replay can use",
+			       b->dir);
+		return false;
 	}
-	uint64_t budget = bl_budget_bytes(c->o);
-	/* below 2 MiB there is no -s with -r half of it: file tests only */
-	uint64_t budget_mib = budget >> 20;
-	if (budget_mib < 2)
-		budget_mib = 0;
+	return true;
+}
 
-	bl_plan_arg(p, "bonnie++");
-	const char *d = bl_plan_path(p, c->scratch, dir ? dir : ".", BL_PATH_DIR, 0, false);
+/* -d: the post's directory (or ".") re-rooted into the scratch dir;
+ * false when it cannot be placed. */
+static bool add_dir(struct bl_plan *p, const char *scratch, const char *dir)
+{
+	const char *d = bl_plan_path(p, scratch, dir ? dir : ".", BL_PATH_DIR, 0, false);
 	if (!d) {
 		bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the directory");
-		return;
+		return false;
 	}
 	if (dir && strcmp(dir, d) != 0)
 		bl_plan_note(p, "-d %s re-rooted into the scratch directory", dir);
 	bl_plan_arg(p, "-d");
 	bl_plan_arg(p, d);
+	return true;
+}
 
-	/* IO tests: the size scaled to the budget (-s 0 stays: file tests only) */
-	uint64_t new_mib = has_size ? (size_mib < budget_mib ? size_mib : budget_mib) : budget_mib;
-	if (has_size && size_mib == 0)
+/* IO tests: -s scaled to the budget in MiB (0: under 2 MiB) and -r half
+ * of it; returns the new -s (-s 0 stays: file tests only). */
+static uint64_t add_size(struct bl_plan *p, const struct bonnie_opts *b, uint64_t budget_mib)
+{
+	uint64_t new_mib = b->has_size ? (b->size_mib < budget_mib ? b->size_mib : budget_mib)
+				       : budget_mib;
+	if (b->has_size && b->size_mib == 0)
 		new_mib = 0;
-	if (!budget_mib && (!has_size || size_mib))
+	if (!budget_mib && (!b->has_size || b->size_mib))
 		bl_plan_note(p, "a budget under 2 MiB: IO tests skipped (-s 0)");
-	else if (!has_size)
+	else if (!b->has_size)
 		bl_plan_note(p, "no -s in the post (bonnie++ would use twice the RAM): -s %llu",
 			     (unsigned long long)new_mib);
-	else if (new_mib != size_mib)
-		bl_plan_note(p, "-s %llu scaled to -s %llu", (unsigned long long)size_mib,
+	else if (new_mib != b->size_mib)
+		bl_plan_note(p, "-s %llu scaled to -s %llu", (unsigned long long)b->size_mib,
 			     (unsigned long long)new_mib);
-	if (chunk)
-		bl_plan_argf(p, "-s%llu:%llu", (unsigned long long)new_mib, (unsigned long long)chunk);
+	if (b->chunk)
+		bl_plan_argf(p, "-s%llu:%llu", (unsigned long long)new_mib,
+			     (unsigned long long)b->chunk);
 	else
 		bl_plan_argf(p, "-s%llu", (unsigned long long)new_mib);
 	if (new_mib > 0)
 		bl_plan_argf(p, "-r%llu", (unsigned long long)(new_mib / 2));
 	else
 		bl_plan_arg(p, "-r0");
+	return new_mib;
+}
 
-	/* file tests: "-n 16" is 16*1024 files; "-n 128:20000:16:64" sizes */
+/* File tests: "-n 16" is 16*1024 files; "-n 128:20000:16:64" sizes.
+ * The count capped to the budget; false when -n does not read. */
+static bool add_files(struct bl_plan *p, const char *nspec, uint64_t budget)
+{
 	uint64_t nfiles = 16, fmax = 0;
 	char rest[128] = "";
 	if (nspec) {
@@ -192,7 +225,7 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 		char *colon = strchr(buf, ':');
 		if (colon && strspn(colon, ":0123456789kKmMgG") != strlen(colon)) {
 			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -n %s", nspec);
-			return;
+			return false;
 		}
 		if (colon) {
 			snprintf(rest, sizeof rest, "%s", colon);
@@ -204,7 +237,7 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 		}
 		if (!bl_parse_u64(buf, strlen(buf), &nfiles, NULL)) {
 			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read -n %s", nspec);
-			return;
+			return false;
 		}
 	}
 	/* file tests take time more than space: 1024 files per 16 MiB of
@@ -231,27 +264,54 @@ void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl
 		nfiles = ncap;
 	}
 	bl_plan_argf(p, "-n%llu%s", (unsigned long long)nfiles, rest);
-	if (name)
-		bl_plan_argf(p, "-m%s", name);
+	return true;
+}
+
+/* The options that pass unchanged (-m -c -z -f -b -D -q), one run (-x1),
+ * and -u root when replay runs as root. */
+static void add_rest(struct bl_plan *p, const struct bonnie_opts *b)
+{
+	if (b->name)
+		bl_plan_argf(p, "-m%s", b->name);
 	bl_plan_arg(p, "-x1");
-	if (conc)
-		bl_plan_argf(p, "-c%llu", (unsigned long long)(conc > 4 ? 4 : conc));
-	if (seed)
-		bl_plan_argf(p, "-z%s", seed);
-	if (fast)
+	if (b->conc)
+		bl_plan_argf(p, "-c%llu", (unsigned long long)(b->conc > 4 ? 4 : b->conc));
+	if (b->seed)
+		bl_plan_argf(p, "-z%s", b->seed);
+	if (b->fast)
 		bl_plan_arg(p, "-f");
-	if (nobuf)
+	if (b->nobuf)
 		bl_plan_arg(p, "-b");
-	if (direct)
+	if (b->direct)
 		bl_plan_arg(p, "-D");
-	if (quiet)
+	if (b->quiet)
 		bl_plan_arg(p, "-q");
 	/* bonnie++ refuses to run as root unless told which user to be */
 	if (geteuid() == 0)
 		bl_plan_arg(p, "-uroot");
+}
+
+void bl_plan_bonnie(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+{
+	struct bonnie_opts b;
+	if (!read_options(p, w, &b))
+		return;
+	uint64_t budget = bl_budget_bytes(c->o);
+	/* below 2 MiB there is no -s with -r half of it: file tests only */
+	uint64_t budget_mib = budget >> 20;
+	if (budget_mib < 2)
+		budget_mib = 0;
+
+	bl_plan_arg(p, "bonnie++");
+	if (!add_dir(p, c->scratch, b.dir))
+		return;
+	uint64_t new_mib = add_size(p, &b, budget_mib);
+	if (!add_files(p, b.nspec, budget))
+		return;
+	add_rest(p, &b);
 
 	p->cwd = bl_reroot(c->scratch, ".");
-	p->archived_bytes = has_size ? size_mib << 20 : 0;
+	p->archived_bytes = b.has_size ? b.size_mib << 20 : 0;
 	p->replay_bytes = new_mib << 20;
 	p->scale = bl_scale_ratio(p->replay_bytes, p->archived_bytes);
 }

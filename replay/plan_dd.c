@@ -190,144 +190,173 @@ static void add_size(struct bl_plan *p, const char *key, uint64_t v, const char 
 		bl_plan_note(p, "%s=%s written the GNU way: %s=%s", key, spelled, key, buf);
 }
 
-void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+/* Where the data comes from and goes to: an if= is needed, and no device
+ * but /dev/null is written. The kinds of both ends (no of=: /dev/null);
+ * false when refused. */
+static bool check_ends(struct bl_plan *p, const struct dd_ops *d, enum bl_dev_kind *kin,
+		       enum bl_dev_kind *kout)
 {
-	const char *variant = json_string_value(json_object_get(c->run, "variant"));
-	bool bsd = variant && strcmp(variant, "bsd") == 0;
-	struct dd_ops d;
-	if (!parse_ops(p, w, bsd, &d))
-		return;
-	uint64_t budget = bl_budget_bytes(c->o);
-
-	/* where the data comes from and goes to */
-	if (!d.in) {
+	if (!d->in) {
 		bl_plan_refuse(p, BL_PLAN_REFUSED,
 			       "dd reads standard input here (no if=): what the post fed it is unknown");
-		return;
+		return false;
 	}
-	enum bl_dev_kind kin = bl_dev_kind(d.in);
-	enum bl_dev_kind kout = d.out ? bl_dev_kind(d.out) : BL_DEV_NULL;
-	if (d.out && kout != BL_DEV_NULL && kout != BL_DEV_NONE) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED, "writes to the device %s (%s): refused", d.out,
-			       bl_dev_describe(d.out));
-		return;
+	*kin = bl_dev_kind(d->in);
+	*kout = d->out ? bl_dev_kind(d->out) : BL_DEV_NULL;
+	if (d->out && *kout != BL_DEV_NULL && *kout != BL_DEV_NONE) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "writes to the device %s (%s): refused", d->out,
+			       bl_dev_describe(d->out));
+		return false;
 	}
+	return true;
+}
 
-	/* sizes */
-	uint64_t ibs = d.has_ibs ? d.ibs : d.has_bs ? d.bs : 512;
-	uint64_t obs = d.has_obs ? d.obs : d.has_bs ? d.bs : 512;
-	bool count_bytes = has_flag(d.iflag, "count_bytes");
+/* What the sizes of a dd command come to on replay. */
+struct dd_sizes {
+	uint64_t archived;   /* bytes the post's run moved (0: unknown) */
+	uint64_t target;     /* bytes the replay may move */
+	uint64_t nibs, nobs; /* the block sizes replay allocates */
+	uint64_t skip_bytes; /* bytes of the input skipped */
+	bool count_bytes;    /* iflag=count_bytes: count= is in bytes */
+};
+
+/* The sizes of d scaled to the budget into z; a skip= or seek= past the
+ * budget is dropped from d. */
+static void plan_sizes(struct bl_plan *p, const struct bl_plan_ctx *c, struct dd_ops *d,
+		       uint64_t budget, struct dd_sizes *z)
+{
+	uint64_t ibs = d->has_ibs ? d->ibs : d->has_bs ? d->bs : 512;
+	uint64_t obs = d->has_obs ? d->obs : d->has_bs ? d->bs : 512;
+	z->count_bytes = has_flag(d->iflag, "count_bytes");
 	/* what the command asked for; else what the post says it moved */
 	double printed = bl_run_value(c->run, "bytes");
-	uint64_t archived = 0;
-	if (d.has_count)
-		archived = count_bytes ? d.count
-			   : d.count > UINT64_MAX / (ibs ? ibs : 1) ? UINT64_MAX
-								   : d.count * ibs;
+	z->archived = 0;
+	if (d->has_count)
+		z->archived = z->count_bytes ? d->count
+			      : d->count > UINT64_MAX / (ibs ? ibs : 1) ? UINT64_MAX
+									: d->count * ibs;
 	else if (printed > 0)
-		archived = (uint64_t)printed;
-	uint64_t target = bl_scale_bytes(archived, budget);
+		z->archived = (uint64_t)printed;
+	z->target = bl_scale_bytes(z->archived, budget);
 
-	uint64_t nibs = clamp_block(p, d.has_bs ? "bs" : "ibs", ibs, budget);
-	uint64_t nobs = clamp_block(p, d.has_bs ? "bs" : "obs", obs, budget);
+	z->nibs = clamp_block(p, d->has_bs ? "bs" : "ibs", ibs, budget);
+	z->nobs = clamp_block(p, d->has_bs ? "bs" : "obs", obs, budget);
 
-	bool endless = kin == BL_DEV_ZERO || kin == BL_DEV_RANDOM;
-	bool replaced = kin == BL_DEV_OTHER;
-	uint64_t skip_bytes = d.has_skip ? (has_flag(d.iflag, "skip_bytes") ? d.skip
-					    : d.skip > UINT64_MAX / nibs ? UINT64_MAX
-									 : d.skip * nibs)
-				 : 0;
-	if (skip_bytes > budget) {
+	z->skip_bytes = d->has_skip ? (has_flag(d->iflag, "skip_bytes") ? d->skip
+				       : d->skip > UINT64_MAX / z->nibs ? UINT64_MAX
+									: d->skip * z->nibs)
+				    : 0;
+	if (z->skip_bytes > budget) {
 		bl_plan_note(p, "skip=%llu dropped: it starts past the budget",
-			     (unsigned long long)d.skip);
-		d.has_skip = false;
-		skip_bytes = 0;
+			     (unsigned long long)d->skip);
+		d->has_skip = false;
+		z->skip_bytes = 0;
 	}
-	if (d.has_seek) {
-		uint64_t sb = has_flag(d.oflag, "seek_bytes") ? d.seek
-			      : d.seek > UINT64_MAX / nobs ? UINT64_MAX
-							   : d.seek * nobs;
+	if (d->has_seek) {
+		uint64_t sb = has_flag(d->oflag, "seek_bytes") ? d->seek
+			      : d->seek > UINT64_MAX / z->nobs ? UINT64_MAX
+							       : d->seek * z->nobs;
 		if (sb > budget) {
 			bl_plan_note(p, "seek=%llu dropped: it would make a sparse file past the budget",
-				     (unsigned long long)d.seek);
-			d.has_seek = false;
+				     (unsigned long long)d->seek);
+			d->has_seek = false;
 		}
 	}
+}
 
-	bl_plan_arg(p, "dd");
-	/* input */
-	uint64_t replay = target;
-	if (endless) {
+/* if=: /dev/zero or /dev/urandom as they are, else a scratch file (a
+ * device's stand-in, or what an earlier run writes). *replay: the bytes
+ * the run reads. False when the input cannot be placed. */
+static bool add_input(struct bl_plan *p, const struct bl_plan_ctx *c, const struct dd_ops *d,
+		      enum bl_dev_kind kin, const struct dd_sizes *z, uint64_t *replay)
+{
+	*replay = z->target;
+	if (kin == BL_DEV_ZERO || kin == BL_DEV_RANDOM) {
 		bl_plan_argf(p, "if=%s", kin == BL_DEV_ZERO ? "/dev/zero" : "/dev/urandom");
-	} else {
-		const char *path = bl_plan_path(p, c->scratch, d.in, BL_PATH_READ,
-						target + skip_bytes, replaced);
-		if (!path) {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the input '%s'", d.in);
-			return;
-		}
-		if (replaced)
-			bl_plan_note(p, "reads %s (%s): a scratch file of %llu bytes instead", d.in,
-				     bl_dev_describe(d.in), (unsigned long long)(target + skip_bytes));
-		uint64_t before = written_before(c, path);
-		if (before)
-			replay = before;
-		if (!d.has_count && !archived && !before)
-			bl_plan_note(p, "reads a file the post did not show being written: a scratch "
-					"file of %llu bytes",
-				     (unsigned long long)target);
-		bl_plan_argf(p, "if=%s", path);
+		return true;
 	}
-	/* output */
+	bool replaced = kin == BL_DEV_OTHER;
+	const char *path = bl_plan_path(p, c->scratch, d->in, BL_PATH_READ,
+					z->target + z->skip_bytes, replaced);
+	if (!path) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the input '%s'", d->in);
+		return false;
+	}
+	if (replaced)
+		bl_plan_note(p, "reads %s (%s): a scratch file of %llu bytes instead", d->in,
+			     bl_dev_describe(d->in),
+			     (unsigned long long)(z->target + z->skip_bytes));
+	uint64_t before = written_before(c, path);
+	if (before)
+		*replay = before;
+	if (!d->has_count && !z->archived && !before)
+		bl_plan_note(p, "reads a file the post did not show being written: a scratch "
+				"file of %llu bytes",
+			     (unsigned long long)z->target);
+	bl_plan_argf(p, "if=%s", path);
+	return true;
+}
+
+/* of=: /dev/null (also for standard output), else the post's file
+ * re-rooted into the scratch dir; false when it cannot be placed. */
+static bool add_output(struct bl_plan *p, const char *scratch, const char *out,
+		       enum bl_dev_kind kout)
+{
 	if (kout == BL_DEV_NULL) {
 		bl_plan_arg(p, "of=/dev/null");
-		if (!d.out)
+		if (!out)
 			bl_plan_note(p, "the data went to standard output: of=/dev/null instead");
-	} else {
-		const char *path = bl_plan_path(p, c->scratch, d.out, BL_PATH_WRITE, 0, false);
-		if (!path) {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the output '%s'", d.out);
-			return;
-		}
-		bl_plan_argf(p, "of=%s", path);
+		return true;
 	}
-	/* block sizes, as written (bs, or ibs and obs) */
-	if (d.has_bs && nibs == nobs && !d.has_ibs && !d.has_obs) {
-		add_size(p, "bs", nibs, d.spelled[0]);
-	} else {
-		if (d.has_ibs || d.has_bs)
-			add_size(p, "ibs", nibs, d.has_ibs ? d.spelled[1] : d.spelled[0]);
-		if (d.has_obs || d.has_bs)
-			add_size(p, "obs", nobs, d.has_obs ? d.spelled[2] : d.spelled[0]);
+	const char *path = bl_plan_path(p, scratch, out, BL_PATH_WRITE, 0, false);
+	if (!path) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot place the output '%s'", out);
+		return false;
 	}
-	/* count: bounded whenever the source is endless or a count was given */
-	if (d.has_count || endless || replaced) {
-		uint64_t n = count_bytes ? replay : replay / nibs;
-		if (n == 0)
-			n = 1;
-		char buf[32];
-		bl_dd_size_gnu(n, buf, sizeof buf);
-		if (!d.has_count)
-			bl_plan_note(p, "no count in the post: count=%llu",
-				     (unsigned long long)n);
-		else if (n != d.count)
-			bl_plan_note(p, "count=%s scaled to count=%llu",
-				     d.spelled[3] ? d.spelled[3] : "?", (unsigned long long)n);
-		bl_plan_argf(p, "count=%llu", (unsigned long long)n);
-		replay = count_bytes ? n : n * nibs;
-	}
-	if (d.has_skip)
-		bl_plan_argf(p, "skip=%llu", (unsigned long long)d.skip);
-	if (d.has_seek)
-		bl_plan_argf(p, "seek=%llu", (unsigned long long)d.seek);
+	bl_plan_argf(p, "of=%s", path);
+	return true;
+}
 
-	/* flags: FreeBSD oflag=fsync is GNU conv=fsync */
+/* Block sizes as written (bs=, or ibs= and obs=), clamped, the GNU way. */
+static void add_blocks(struct bl_plan *p, const struct dd_ops *d, const struct dd_sizes *z)
+{
+	if (d->has_bs && z->nibs == z->nobs && !d->has_ibs && !d->has_obs) {
+		add_size(p, "bs", z->nibs, d->spelled[0]);
+		return;
+	}
+	if (d->has_ibs || d->has_bs)
+		add_size(p, "ibs", z->nibs, d->has_ibs ? d->spelled[1] : d->spelled[0]);
+	if (d->has_obs || d->has_bs)
+		add_size(p, "obs", z->nobs, d->has_obs ? d->spelled[2] : d->spelled[0]);
+}
+
+/* count=: the `replay` bytes in input blocks (in bytes for
+ * iflag=count_bytes), at least 1; returns the bytes it moves. */
+static uint64_t add_count(struct bl_plan *p, const struct dd_ops *d, const struct dd_sizes *z,
+			  uint64_t replay)
+{
+	uint64_t n = z->count_bytes ? replay : replay / z->nibs;
+	if (n == 0)
+		n = 1;
+	if (!d->has_count)
+		bl_plan_note(p, "no count in the post: count=%llu", (unsigned long long)n);
+	else if (n != d->count)
+		bl_plan_note(p, "count=%s scaled to count=%llu",
+			     d->spelled[3] ? d->spelled[3] : "?", (unsigned long long)n);
+	bl_plan_argf(p, "count=%llu", (unsigned long long)n);
+	return z->count_bytes ? n : n * z->nibs;
+}
+
+/* conv=, iflag=, oflag= as allowed; FreeBSD oflag=fsync is GNU
+ * conv=fsync; status= but progress is dropped. */
+static void add_flags(struct bl_plan *p, const struct dd_ops *d)
+{
 	char conv[256] = "";
-	if (d.conv)
-		snprintf(conv, sizeof conv, "%s", d.conv);
+	if (d->conv)
+		snprintf(conv, sizeof conv, "%s", d->conv);
 	char oflag[256] = "";
-	if (d.oflag) {
-		const char *s = d.oflag;
+	if (d->oflag) {
+		const char *s = d->oflag;
 		while (*s) {
 			const char *e = strchr(s, ',');
 			size_t l = e ? (size_t)(e - s) : strlen(s);
@@ -345,21 +374,51 @@ void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_pla
 	}
 	if (conv[0])
 		bl_plan_argf(p, "conv=%s", conv);
-	if (d.iflag)
-		bl_plan_argf(p, "iflag=%s", d.iflag);
+	if (d->iflag)
+		bl_plan_argf(p, "iflag=%s", d->iflag);
 	if (oflag[0])
 		bl_plan_argf(p, "oflag=%s", oflag);
-	if (d.status && strcmp(d.status, "progress") == 0)
+	if (d->status && strcmp(d->status, "progress") == 0)
 		bl_plan_arg(p, "status=progress");
-	else if (d.status)
-		bl_plan_note(p, "status=%s dropped: replay needs dd's summary", d.status);
+	else if (d->status)
+		bl_plan_note(p, "status=%s dropped: replay needs dd's summary", d->status);
+}
+
+void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+{
+	const char *variant = json_string_value(json_object_get(c->run, "variant"));
+	bool bsd = variant && strcmp(variant, "bsd") == 0;
+	struct dd_ops d;
+	if (!parse_ops(p, w, bsd, &d))
+		return;
+	uint64_t budget = bl_budget_bytes(c->o);
+	enum bl_dev_kind kin, kout;
+	if (!check_ends(p, &d, &kin, &kout))
+		return;
+	struct dd_sizes z;
+	plan_sizes(p, c, &d, budget, &z);
+
+	bl_plan_arg(p, "dd");
+	uint64_t replay;
+	if (!add_input(p, c, &d, kin, &z, &replay) || !add_output(p, c->scratch, d.out, kout))
+		return;
+	add_blocks(p, &d, &z);
+	/* count: bounded whenever a count was given or the source is endless
+	 * (/dev/zero) or a device's stand-in */
+	if (d.has_count || kin == BL_DEV_ZERO || kin == BL_DEV_RANDOM || kin == BL_DEV_OTHER)
+		replay = add_count(p, &d, &z, replay);
+	if (d.has_skip)
+		bl_plan_argf(p, "skip=%llu", (unsigned long long)d.skip);
+	if (d.has_seek)
+		bl_plan_argf(p, "seek=%llu", (unsigned long long)d.seek);
+	add_flags(p, &d);
 
 	char *cwd = bl_reroot(c->scratch, ".");
 	p->cwd = cwd;
-	p->archived_bytes = archived;
+	p->archived_bytes = z.archived;
 	p->replay_bytes = replay;
-	p->scale = bl_scale_ratio(replay, archived);
-	if (archived > replay)
+	p->scale = bl_scale_ratio(replay, z.archived);
+	if (z.archived > replay)
 		bl_plan_note(p, "scaled to %.4g of the post's %llu bytes", p->scale,
-			     (unsigned long long)archived);
+			     (unsigned long long)z.archived);
 }

@@ -132,81 +132,95 @@ static uint64_t workload_block(const struct bl_plan_ctx *c)
 	return 1 << 20;
 }
 
-void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+/* What `zpool iostat` was asked for. */
+struct iostat_args {
+	bool verbose;
+	const char *pool, *tflag; /* NULL when not given */
+	uint64_t interval, count;
+};
+
+/* The words after "zpool iostat" ("-v", "-T d", "tank", "5 10") into a:
+ * options on the allowlist, one pool, interval and count (default 1 s,
+ * 3 samples); false when refused. */
+static bool read_args(struct bl_plan *p, const struct bl_words *w, struct iostat_args *a)
 {
-	if (c->o->no_zpool) {
-		bl_plan_refuse(p, BL_PLAN_UNAVAILABLE, "zpool replays are turned off (--no-zpool)");
-		return;
-	}
-	if (w->n < 2 || strcmp(w->v[1], "iostat") != 0) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED, "only 'zpool iostat' is replayed ('zpool %s' changes pools)",
-			       w->n > 1 ? w->v[1] : "");
-		return;
-	}
-	bool verbose = false;
-	const char *pool = NULL, *tflag = NULL;
+	memset(a, 0, sizeof *a);
 	uint64_t nums[2];
 	size_t nn = 0;
 	for (size_t i = 2; i < w->n; i++) {
-		const char *a = w->v[i];
-		if (a[0] == '-') {
-			for (const char *f = a + 1; *f; f++) {
+		const char *s = w->v[i];
+		if (s[0] == '-') {
+			for (const char *f = s + 1; *f; f++) {
 				if (*f == 'v')
-					verbose = true;
+					a->verbose = true;
 				else if (*f == 'T' && !f[1] && i + 1 < w->n &&
 					 (strcmp(w->v[i + 1], "u") == 0 || strcmp(w->v[i + 1], "d") == 0))
-					tflag = w->v[++i];
+					a->tflag = w->v[++i];
 				else if (strchr("HpPyLlqwr", *f))
 					bl_plan_note(p, "zpool iostat -%c is not known to zfs-fuse: dropped", *f);
 				else {
 					bl_plan_refuse(p, BL_PLAN_REFUSED, "zpool iostat option '%s' is not on the allowlist",
-						       a);
-					return;
+						       s);
+					return false;
 				}
 			}
 			continue;
 		}
 		uint64_t v;
-		if (bl_parse_u64(a, strlen(a), &v, NULL)) {
+		if (bl_parse_u64(s, strlen(s), &v, NULL)) {
 			if (nn < 2)
 				nums[nn++] = v;
 			continue;
 		}
-		if (pool) {
+		if (a->pool) {
 			bl_plan_refuse(p, BL_PLAN_REFUSED, "zpool iostat of several pools is not replayed");
-			return;
+			return false;
 		}
-		pool = a;
+		a->pool = s;
 	}
-	uint64_t interval = nn >= 1 ? nums[0] : 1, count = nn >= 2 ? nums[1] : 3;
-	if (interval < 1)
-		interval = 1;
-	if (interval > 5) {
-		bl_plan_note(p, "interval %llu s shortened to 5 s", (unsigned long long)interval);
-		interval = 5;
+	a->interval = nn >= 1 ? nums[0] : 1;
+	a->count = nn >= 2 ? nums[1] : 3;
+	return true;
+}
+
+/* The interval shortened to 5 s and to half of --max-seconds, the count
+ * to the samples that fit in it. */
+static void fit_samples(struct bl_plan *p, const struct bl_replay_opts *o, struct iostat_args *a)
+{
+	if (a->interval < 1)
+		a->interval = 1;
+	if (a->interval > 5) {
+		bl_plan_note(p, "interval %llu s shortened to 5 s",
+			     (unsigned long long)a->interval);
+		a->interval = 5;
 	}
-	double secs = bl_budget_seconds(c->o);
-	if ((double)interval > secs / 2) {
+	double secs = bl_budget_seconds(o);
+	if ((double)a->interval > secs / 2) {
 		uint64_t ni = secs / 2 >= 1 ? (uint64_t)(secs / 2) : 1;
 		bl_plan_note(p, "interval %llu s shortened to %llu s to fit --max-seconds",
-			     (unsigned long long)interval, (unsigned long long)ni);
-		interval = ni;
+			     (unsigned long long)a->interval, (unsigned long long)ni);
+		a->interval = ni;
 	}
-	double fit = secs / (double)interval - 1;
+	double fit = secs / (double)a->interval - 1;
 	uint64_t maxc = fit >= 2 ? (uint64_t)fit : 2;
-	if (count > maxc) {
-		bl_plan_note(p, "%llu samples capped to %llu", (unsigned long long)count,
+	if (a->count > maxc) {
+		bl_plan_note(p, "%llu samples capped to %llu", (unsigned long long)a->count,
 			     (unsigned long long)maxc);
-		count = maxc;
+		a->count = maxc;
 	}
-	if (count < 2)
-		count = 2; /* the first sample covers the time since import */
+	if (a->count < 2)
+		a->count = 2; /* the first sample covers the time since import */
+}
 
+/* The disks of the post's pool (`pool`, else the run's params) as sparse
+ * files in the scratch dir, for the pool `name`; p->rename maps the new
+ * names back to the post's. Returns the number of data vdevs. */
+static size_t add_disks(struct bl_plan *p, const struct bl_plan_ctx *c, const char *pool,
+			const char *name)
+{
 	const char *param_pool = json_string_value(json_object_get(json_object_get(c->run, "params"), "pool"));
 	json_t *disks = json_array();
 	layout(p, c->run, pool ? pool : param_pool, disks);
-	char name[32];
-	snprintf(name, sizeof name, "benchlog%ld", (long)getpid());
 	if (pool)
 		bl_plan_note(p, "pool %s replayed as %s", pool, name);
 	/* so that the comparison matches the replay's rows to the post's */
@@ -229,21 +243,14 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 		}
 	}
 	json_decref(disks);
-	const char *mnt = bl_plan_path(p, c->scratch, "/pool/mnt", BL_PATH_DIR, 0, false);
+	return data_vdevs;
+}
 
-	bl_plan_arg(p, "zpool");
-	bl_plan_arg(p, "iostat");
-	if (verbose)
-		bl_plan_arg(p, "-v");
-	if (tflag) {
-		bl_plan_arg(p, "-T");
-		bl_plan_arg(p, tflag);
-	}
-	bl_plan_arg(p, name);
-	bl_plan_argf(p, "%llu", (unsigned long long)interval);
-	bl_plan_argf(p, "%llu", (unsigned long long)count);
-
-	/* the workload: dd into the pool, within the budget and the pool */
+/* The workload: dd into the pool's mount point `mnt`, within the budget
+ * and 48 MiB a data vdev. *written: its bytes; false when refused. */
+static bool add_workload(struct bl_plan *p, const struct bl_plan_ctx *c, const char *mnt,
+			 size_t data_vdevs, uint64_t *written)
+{
 	uint64_t bs = workload_block(c);
 	uint64_t bytes = bl_budget_bytes(c->o);
 	uint64_t room = (uint64_t)(data_vdevs ? data_vdevs : 1) * (48ULL << 20);
@@ -255,7 +262,7 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 	if (!wl || !mnt) {
 		free(wl);
 		bl_plan_refuse(p, BL_PLAN_REFUSED, "out of memory");
-		return;
+		return false;
 	}
 	char buf[BL_MAX_WORD + 16];
 	wl[0] = strdup("dd");
@@ -268,14 +275,15 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 	wl[4] = strdup(buf);
 	wl[5] = strdup("conv=fsync");
 	p->workload = wl;
-	p->kind = BL_KIND_ZPOOL;
-	p->cwd = bl_reroot(c->scratch, ".");
-	p->replay_bytes = bytes;
-	p->scale = 1;
-	bl_plan_note(p, "zfs-fuse pool of sparse 128 MiB files; workload: %llu bytes of dd beside "
-			"zpool iostat",
-		     (unsigned long long)bytes);
-	char *bwrap = c->o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
+	*written = bytes;
+	return true;
+}
+
+/* Where zfs-fuse, zpool and the workload will run: their own bubblewrap
+ * jail, or unconfined as root (no bwrap, or --no-sandbox). */
+static void note_jail(struct bl_plan *p, const struct bl_replay_opts *o)
+{
+	char *bwrap = o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
 	if (bwrap)
 		bl_plan_note(p, "zfs-fuse, zpool and the workload run in a bubblewrap jail of their own: "
 				"read-only root but the scratch directory, /dev/fuse, the daemon's "
@@ -288,6 +296,52 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 				"run as root outside any sandbox, with the host's /run/zfs and "
 				"/run/lock/zfs, and a zfs-fuse daemon already running is used; "
 				"--no-zpool turns zpool replays off",
-			     c->o->no_sandbox ? "--no-sandbox" : "bwrap is not installed");
+			     o->no_sandbox ? "--no-sandbox" : "bwrap is not installed");
 	free(bwrap);
+}
+
+void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c)
+{
+	if (c->o->no_zpool) {
+		bl_plan_refuse(p, BL_PLAN_UNAVAILABLE, "zpool replays are turned off (--no-zpool)");
+		return;
+	}
+	if (w->n < 2 || strcmp(w->v[1], "iostat") != 0) {
+		bl_plan_refuse(p, BL_PLAN_REFUSED, "only 'zpool iostat' is replayed ('zpool %s' changes pools)",
+			       w->n > 1 ? w->v[1] : "");
+		return;
+	}
+	struct iostat_args a;
+	if (!read_args(p, w, &a))
+		return;
+	fit_samples(p, c->o, &a);
+
+	char name[32];
+	snprintf(name, sizeof name, "benchlog%ld", (long)getpid());
+	size_t data_vdevs = add_disks(p, c, a.pool, name);
+	const char *mnt = bl_plan_path(p, c->scratch, "/pool/mnt", BL_PATH_DIR, 0, false);
+
+	bl_plan_arg(p, "zpool");
+	bl_plan_arg(p, "iostat");
+	if (a.verbose)
+		bl_plan_arg(p, "-v");
+	if (a.tflag) {
+		bl_plan_arg(p, "-T");
+		bl_plan_arg(p, a.tflag);
+	}
+	bl_plan_arg(p, name);
+	bl_plan_argf(p, "%llu", (unsigned long long)a.interval);
+	bl_plan_argf(p, "%llu", (unsigned long long)a.count);
+
+	uint64_t bytes;
+	if (!add_workload(p, c, mnt, data_vdevs, &bytes))
+		return;
+	p->kind = BL_KIND_ZPOOL;
+	p->cwd = bl_reroot(c->scratch, ".");
+	p->replay_bytes = bytes;
+	p->scale = 1;
+	bl_plan_note(p, "zfs-fuse pool of sparse 128 MiB files; workload: %llu bytes of dd beside "
+			"zpool iostat",
+		     (unsigned long long)bytes);
+	note_jail(p, c->o);
 }

@@ -297,111 +297,161 @@ static uint64_t clear_after(const struct bl_plan_set *s, size_t i, const char *s
 	return bytes;
 }
 
+/* A document's replay as it goes, plan after plan. */
+struct run_all {
+	const struct bl_plan_set *s;
+	const struct bl_replay_opts *o;
+	struct bl_replay_total *total;
+	const char *bwrap;     /* NULL: no sandbox */
+	json_t *tools;         /* the environment's tool versions (borrowed) */
+	struct progress_ctx pc;
+	double spent;          /* seconds the plans run so far took */
+	size_t finished;       /* plans run so far */
+	bool stopped;          /* interrupted: no later plan runs */
+};
+
+/* The expected seconds of the READY plans after plan i (`avg` for those
+ * with no estimate), or -1 when one is unknown. */
+static double time_after(const struct bl_plan_set *s, size_t i, double avg)
+{
+	double left = 0;
+	for (size_t k = i + 1; k < s->n; k++) {
+		if (s->v[k].status != BL_PLAN_READY)
+			continue;
+		double est = estimate(&s->v[k], avg);
+		if (est < 0)
+			return -1;
+		left += est;
+	}
+	return left;
+}
+
+/* Runs plan i, which the budgets let start (`cost` bytes, `seconds` at
+ * most, `limited` by the whole replay's time), into its entry `e`, and
+ * charges it to the totals; its files go. Returns its outcome. */
+static const char *run_ready(struct run_all *r, size_t i, json_t *archived, json_t *e,
+			     uint64_t cost, double seconds, bool limited)
+{
+	const struct bl_plan *p = &r->s->v[i];
+	const struct bl_replay_opts *o = r->o;
+	struct bl_replay_total *total = r->total;
+	r->pc.pr.index = r->finished;
+	r->pc.pr.plan = p;
+	r->pc.avg = r->finished ? r->spent / (double)r->finished : -1;
+	r->pc.remaining_after = time_after(r->s, i, r->pc.avg);
+	tick(&r->pc, 0);
+	double t0 = bl_now();
+	struct bl_replay_opts ro = *o;
+	ro.max_seconds = seconds;
+	const char *st = run_plan(p, archived, r->s->scratch, r->bwrap, &ro, &r->pc, e, r->tools,
+				  limited);
+	r->spent += bl_now() - t0;
+	r->finished++;
+	total->done++;
+	total->used_bytes += cost;
+	uint64_t held = clear_after(r->s, i, r->s->scratch, !o->keep_files);
+	json_t *rep = json_object_get(e, "replayed");
+	if (rep)
+		json_object_set_new(rep, "scratch_bytes", json_integer((json_int_t)held));
+	if (strcmp(st, "interrupted") == 0)
+		r->stopped = true;
+	else if (strcmp(st, "timeout") == 0 && limited)
+		snprintf(total->spent, sizeof total->spent,
+			 "the whole replay's time (--max-total-seconds %g) ran out during run %zu",
+			 total->max_seconds, p->run);
+	if (o->progress) {
+		r->pc.pr.elapsed = bl_now() - t0;
+		r->pc.pr.finished = true;
+		r->pc.pr.status = st;
+		o->progress(o->progress_ctx, &r->pc.pr);
+	}
+	return st;
+}
+
+/* Plan i into its entry `e`: not ready, not run (interrupted, or a
+ * budget spent: the reason), or run. Returns its status. */
+static const char *replay_one(struct run_all *r, size_t i, json_t *archived, json_t *e)
+{
+	const struct bl_plan *p = &r->s->v[i];
+	struct bl_replay_total *total = r->total;
+	uint64_t cost = 0;
+	double seconds = 0;
+	bool limited = false;
+	if (p->status != BL_PLAN_READY) {
+		json_object_set_new(e, "reason", json_string(p->reason ? p->reason : ""));
+		return bl_plan_status_name(p->status);
+	}
+	if (r->stopped || (r->o->interrupted && *r->o->interrupted)) {
+		json_object_set_new(e, "reason", json_string("interrupted before this run"));
+		r->stopped = true;
+		return "not-run";
+	}
+	if (total->spent[0] ||
+	    !budget_allows(p, r->s->scratch, r->o, total, &cost, &seconds, &limited)) {
+		char why[sizeof total->spent + 16];
+		snprintf(why, sizeof why, "not run: %s", total->spent);
+		json_object_set_new(e, "reason", json_string(why));
+		total->not_run++;
+		return "not-run";
+	}
+	return run_ready(r, i, archived, e, cost, seconds, limited);
+}
+
+/* The entry of a plan: the archived run it replays and the plan. */
+static json_t *new_entry(const struct bl_plan *p, json_t *archived)
+{
+	json_t *e = json_object();
+	json_object_set_new(e, "run", json_integer((json_int_t)p->run));
+	json_object_set(e, "tool", json_object_get(archived, "tool"));
+	json_object_set(e, "label", json_object_get(archived, "label"));
+	json_object_set(e, "command", json_object_get(archived, "command"));
+	json_object_set_new(e, "plan", bl_plan_to_json(p));
+	return e;
+}
+
+/* The budget object: a run's bytes and seconds, the whole replay's
+ * (null: no limit). */
+static json_t *new_budget(const struct bl_replay_opts *o, const struct bl_replay_total *total)
+{
+	json_t *budget = json_object();
+	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
+	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
+	json_object_set_new(budget, "max_total_bytes",
+			    total->max_bytes ? json_integer((json_int_t)total->max_bytes) : json_null());
+	json_object_set_new(budget, "max_total_seconds",
+			    total->max_seconds > 0 ? json_real(total->max_seconds) : json_null());
+	return budget;
+}
+
 json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_replay_opts *o)
 {
 	json_t *out = json_object();
 	if (!out)
 		return NULL;
-	const char *scratch = s->scratch;
 	json_object_set_new(out, "schema", json_string(BL_REPLAY_SCHEMA_ID));
 	json_object_set(out, "source", json_object_get(doc, "source"));
-	json_t *env = bl_replay_environment(scratch, o);
-	json_t *tools = json_object_get(env, "tools");
-	json_object_set_new(out, "environment", env);
-	json_t *budget = json_object();
-	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
-	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
-	json_object_set_new(out, "budget", budget);
+	json_t *env = bl_replay_environment(s->scratch, o);
 	struct bl_replay_total local = {0};
 	struct bl_replay_total *total = o->total ? o->total : &local;
-	json_object_set_new(budget, "max_total_bytes",
-			    total->max_bytes ? json_integer((json_int_t)total->max_bytes) : json_null());
-	json_object_set_new(budget, "max_total_seconds",
-			    total->max_seconds > 0 ? json_real(total->max_seconds) : json_null());
+	struct run_all r = {.s = s, .o = o, .total = total, .tools = json_object_get(env, "tools"),
+			    .pc = {.o = o}};
+	json_object_set_new(out, "environment", env);
+	json_t *budget = new_budget(o, total);
+	json_object_set_new(out, "budget", budget);
 	char *bwrap = NULL;
 	if (!o->no_sandbox)
 		bl_sandbox_probe(&bwrap);
+	r.bwrap = bwrap;
 
-	size_t ready = 0;
 	for (size_t i = 0; i < s->n; i++)
-		ready += s->v[i].status == BL_PLAN_READY;
-	struct progress_ctx pc = {.o = o};
-	pc.pr.total = ready;
-	double spent = 0;
-	size_t finished = 0;
+		r.pc.pr.total += s->v[i].status == BL_PLAN_READY;
 	json_t *entries = json_array();
 	json_t *counts = json_object();
-	bool stopped = false;
 	json_t *runs = json_object_get(doc, "runs");
 	for (size_t i = 0; i < s->n; i++) {
-		const struct bl_plan *p = &s->v[i];
-		uint64_t cost = 0;
-		double seconds = 0;
-		bool limited = false;
-		json_t *archived = json_array_get(runs, p->run);
-		json_t *e = json_object();
-		json_object_set_new(e, "run", json_integer((json_int_t)p->run));
-		json_object_set(e, "tool", json_object_get(archived, "tool"));
-		json_object_set(e, "label", json_object_get(archived, "label"));
-		json_object_set(e, "command", json_object_get(archived, "command"));
-		json_object_set_new(e, "plan", bl_plan_to_json(p));
-		const char *st;
-		if (p->status != BL_PLAN_READY) {
-			st = bl_plan_status_name(p->status);
-			json_object_set_new(e, "reason", json_string(p->reason ? p->reason : ""));
-		} else if (stopped || (o->interrupted && *o->interrupted)) {
-			st = "not-run";
-			json_object_set_new(e, "reason", json_string("interrupted before this run"));
-			stopped = true;
-		} else if (total->spent[0] ||
-			   !budget_allows(p, scratch, o, total, &cost, &seconds, &limited)) {
-			char why[sizeof total->spent + 16];
-			snprintf(why, sizeof why, "not run: %s", total->spent);
-			st = "not-run";
-			json_object_set_new(e, "reason", json_string(why));
-			total->not_run++;
-		} else {
-			pc.pr.index = finished;
-			pc.pr.plan = p;
-			pc.avg = finished ? spent / (double)finished : -1;
-			pc.remaining_after = 0;
-			for (size_t k = i + 1; k < s->n; k++) {
-				if (s->v[k].status != BL_PLAN_READY)
-					continue;
-				double est = estimate(&s->v[k], pc.avg);
-				if (est < 0) {
-					pc.remaining_after = -1;
-					break;
-				}
-				pc.remaining_after += est;
-			}
-			tick(&pc, 0);
-			double t0 = bl_now();
-			struct bl_replay_opts ro = *o;
-			ro.max_seconds = seconds;
-			st = run_plan(p, archived, scratch, bwrap, &ro, &pc, e, tools, limited);
-			spent += bl_now() - t0;
-			finished++;
-			total->done++;
-			total->used_bytes += cost;
-			uint64_t held = clear_after(s, i, scratch, !o->keep_files);
-			json_t *rep = json_object_get(e, "replayed");
-			if (rep)
-				json_object_set_new(rep, "scratch_bytes", json_integer((json_int_t)held));
-			if (strcmp(st, "interrupted") == 0)
-				stopped = true;
-			else if (strcmp(st, "timeout") == 0 && limited)
-				snprintf(total->spent, sizeof total->spent,
-					 "the whole replay's time (--max-total-seconds %g) ran out "
-					 "during run %zu",
-					 total->max_seconds, p->run);
-			if (o->progress) {
-				pc.pr.elapsed = bl_now() - t0;
-				pc.pr.finished = true;
-				pc.pr.status = st;
-				o->progress(o->progress_ctx, &pc.pr);
-			}
-		}
+		json_t *archived = json_array_get(runs, s->v[i].run);
+		json_t *e = new_entry(&s->v[i], archived);
+		const char *st = replay_one(&r, i, archived, e);
 		json_object_set_new(e, "status", json_string(st));
 		json_int_t prev = json_integer_value(json_object_get(counts, st));
 		json_object_set_new(counts, st, json_integer(prev + 1));
@@ -414,7 +464,7 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 						     : 0.0));
 	if (total->spent[0])
 		json_object_set_new(budget, "stopped", json_string(total->spent));
-	json_object_set_new(out, "interrupted", json_boolean(stopped));
+	json_object_set_new(out, "interrupted", json_boolean(r.stopped));
 	json_object_set_new(out, "summary", counts);
 	json_object_set_new(out, "replays", entries);
 	return out;
