@@ -45,10 +45,10 @@ DEFS := -D_GNU_SOURCE -DBL_VERSION='"$(VERSION)"' -DBL_FONT_FILE='"$(FONT_FILE)"
 ALL_CFLAGS = $(WARN) $(DEFS) $(DEP_CFLAGS) $(CFLAGS)
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-LIB_SRC := $(sort $(wildcard api/*.c parsers/*.c ingest/*.c render/*.c replay/*.c))
+LIB_SRC := $(sort $(wildcard api/*.c base/*.c parsers/*.c ingest/*.c render/*.c replay/*.c))
 CLI_SRC := $(sort $(wildcard cli/*.c))
 GEN_SRC := build/gen/schema.c
-HDRS := $(wildcard parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.h tests/unit/*.h tests/fuzz/*.h)
+HDRS := $(wildcard base/*.h parsers/*.h ingest/*.h render/*.h replay/*.h cli/*.h tests/*.h tests/unit/*.h tests/fuzz/*.h)
 # each object depends on the headers it includes, as the compiler lists
 # them in a .d file beside it (-MMD); a header removed is no error (-MP)
 DEPFLAGS = -MMD -MP
@@ -58,7 +58,7 @@ LIB_OBJ := $(LIB_SRC:%.c=build/%.o) build/gen/schema.o
 # documents, without the charts and replays. Its objects are the same as
 # the program's; only the functions include/benchlog.h marks are exported.
 API_SRC := $(sort $(wildcard api/*.c))
-PUB_OBJ := $(sort $(wildcard parsers/*.c ingest/*.c) $(API_SRC))
+PUB_OBJ := $(sort $(wildcard base/*.c parsers/*.c ingest/*.c) $(API_SRC))
 PUB_OBJ := $(PUB_OBJ:%.c=build/%.o)
 SONAME := libbenchlog.so.$(SOVERSION)
 REALNAME := libbenchlog.so.$(VERSION)

@@ -14,16 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "message.h"
-#include "tbuf.h"
-
-/* An ingest diagnostic at original offset `origin` (relative to the
- * message's raw bytes); its line is filled in by bl_ingest_diag_lines. */
-void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
-		    size_t origin, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-/* Fills in the line of every ingest diagnostic (one pass over the bytes). */
-void bl_ingest_diag_lines(struct bl_message *m);
+#include "../base/message.h"
+#include "../base/tbuf.h"
 
 /* qp.c - quoted-printable (RFC 2045 6.7). `flattened`: the text lost its
  * line breaks, so a soft break shows as "= " between words. Invalid

@@ -219,7 +219,7 @@ void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 				if (!e) {
 					unclosed_comment = true;
 					m->truncated = true;
-					bl_ingest_diag(m, BL_WARNING, "html.unclosed-comment",
+					bl_message_diag(m, BL_WARNING, "html.unclosed-comment",
 						       bl_src_origin(in, i),
 						       "an HTML comment is never closed: the rest of the page is hidden");
 					break;

@@ -17,51 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/anchor.h"
-#include "../parsers/find.h"
+#include "../base/sites.h"
+#include "../base/find.h"
 #include "decode.h"
 #include "window.h"
-
-void bl_ingest_diag(struct bl_message *m, enum bl_level level, const char *code,
-		    size_t origin, const char *fmt, ...)
-{
-	char buf[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	bl_diags_add(&m->diags, level, code, 0, m->raw_offset + origin, "%s", buf);
-}
-
-static int cmp_diag(const void *a, const void *b)
-{
-	const struct bl_diag *x = a, *y = b;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-void bl_ingest_diag_lines(struct bl_message *m)
-{
-	if (!m->diags.n)
-		return;
-	/* stable enough: diagnostics at one offset keep their order in practice */
-	qsort(m->diags.v, m->diags.n, sizeof *m->diags.v, cmp_diag);
-	size_t line = m->raw_line, pos = 0;
-	for (size_t i = 0; i < m->diags.n; i++) {
-		size_t target = m->diags.v[i].offset - m->raw_offset;
-		if (target > m->raw_len)
-			target = m->raw_len;
-		while (pos < target) {
-			const char *nl = memchr(m->raw + pos, '\n', target - pos);
-			if (!nl) {
-				pos = target;
-				break;
-			}
-			line++;
-			pos = (size_t)(nl - m->raw) + 1;
-		}
-		m->diags.v[i].line = line;
-	}
-}
 
 static void add_decoding(struct bl_message *m, const char *name)
 {
@@ -120,7 +79,7 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 static bool qp_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	/* the text before decoding: its sites serve this once */
-	struct bl_sites *sites = bl_sites_find(in->s, in->len);
+	struct bl_sites *sites = m->plan ? bl_sites_find(m->plan, in->s, in->len) : NULL;
 	bool flat = bl_unflatten_detect(in->s, in->len, sites);
 	bl_sites_free(sites);
 	bl_qp_decode(m, in, out, flat);
@@ -145,7 +104,7 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 	struct bl_headers h;
 	bl_headers_parse(in, &h);
 	if (!h.has_body)
-		bl_ingest_diag(m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
+		bl_message_diag(m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
 			       "the mail headers are not followed by an empty line: "
 			       "the body is taken to start at the first line that is not a header");
 	m->subject = h.subject;
@@ -246,7 +205,7 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	 * reader, look at: found once, kept while the text stays as it is
 	 * (NULL when memory ran out: each then searches on its own) */
 	bl_sites_free(m->sites);
-	m->sites = bl_sites_find(cur_s(&st, m), cur_len(&st, m));
+	m->sites = m->plan ? bl_sites_find(m->plan, cur_s(&st, m), cur_len(&st, m)) : NULL;
 	/* the sites of the text before the unflattener broke its lines, and
 	 * the breaks: made those of the final text when no later step
 	 * changes it (a break replaces a blank: the sites change only
@@ -296,15 +255,15 @@ done:
 	 * not by the first reader, so that they are of the whole text even
 	 * when a reader looks at a part of it (a window's own part, which
 	 * the system reader reads with the length cut short) */
-	if (unbroken && !m->sites && bl_sites_update(unbroken, m->text, m->len, breaks, nbreaks)) {
+	if (unbroken && !m->sites && bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
 		m->sites = unbroken;
 		unbroken = NULL;
 	}
 	bl_sites_free(unbroken);
 	free(breaks);
-	if (!m->sites)
-		m->sites = bl_sites_find(m->text, m->len);
-	bl_ingest_diag_lines(m);
+	if (!m->sites && m->plan)
+		m->sites = bl_sites_find(m->plan, m->text, m->len);
+	bl_message_diag_lines(m);
 	return 0;
 oom:
 	bl_sites_free(unbroken);
@@ -313,12 +272,13 @@ oom:
 	return -1;
 }
 
-static int one_message(const char *raw, size_t len, size_t raw_offset, size_t raw_line,
-		       size_t index, enum bl_input_format fmt, bool padded, bl_message_fn each,
-		       void *ctx)
+static int one_message(const struct bl_site_plan *plan, const char *raw, size_t len,
+		       size_t raw_offset, size_t raw_line, size_t index, enum bl_input_format fmt,
+		       bool padded, bl_message_fn each, void *ctx)
 {
 	struct bl_message m;
 	memset(&m, 0, sizeof m);
+	m.plan = plan;
 	m.raw = raw;
 	m.raw_len = len;
 	m.raw_offset = raw_offset;
@@ -376,38 +336,40 @@ static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof
 	return len;
 }
 
-int bl_ingest_buffer_as(const char *raw, size_t len, enum bl_input_format fmt,
-			bl_message_fn each, void *ctx)
+int bl_ingest_buffer_as(const struct bl_site_plan *plan, const char *raw, size_t len,
+			enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(raw, len);
 	if (fmt != BL_INPUT_MBOX)
-		return one_message(raw, len, 0, 1, 0, fmt, false, each, ctx);
+		return one_message(plan, raw, len, 0, 1, 0, fmt, false, each, ctx);
 	size_t start = 0, line = 1, index = 0;
 	while (start < len) {
 		bool inc;
 		size_t sep = next_separator(raw, len, start, true, &inc);
-		int rc = one_message(raw + start, sep - start, start, line, index++, fmt, false, each,
-				     ctx);
+		int rc = one_message(plan, raw + start, sep - start, start, line, index++, fmt, false,
+				     each, ctx);
 		if (rc)
 			return rc;
 		line += count_lines(raw + start, sep - start);
 		start = sep;
 	}
 	if (!len)
-		return one_message(raw, 0, 0, 1, 0, fmt, false, each, ctx);
+		return one_message(plan, raw, 0, 0, 1, 0, fmt, false, each, ctx);
 	return 0;
 }
 
-int bl_ingest_buffer(const char *raw, size_t len, bl_message_fn each, void *ctx)
+int bl_ingest_buffer(const struct bl_site_plan *plan, const char *raw, size_t len,
+		     bl_message_fn each, void *ctx)
 {
-	return bl_ingest_buffer_as(raw, len, BL_INPUT_AUTO, each, ctx);
+	return bl_ingest_buffer_as(plan, raw, len, BL_INPUT_AUTO, each, ctx);
 }
 
 #define CHUNK ((size_t)1 << 16)
 #define READ_MAX ((size_t)1 << 20)
 
 struct reader {
+	const struct bl_site_plan *plan; /* what the messages' sites are */
 	bl_read_fn rd;
 	void *rctx;
 	char *buf;
@@ -500,6 +462,7 @@ static int window_message(struct reader *r, size_t base, struct win *w, size_t c
 	memset(raw + len, 0, BL_TEXT_PAD);
 	struct bl_message m;
 	memset(&m, 0, sizeof m);
+	m.plan = r->plan;
 	m.raw = raw;
 	m.raw_len = len;
 	m.raw_offset = w->s;
@@ -622,6 +585,7 @@ static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, frame_fn f
 const struct bl_mbox_cut bl_mbox_start = {0, 1, 0};
 
 struct decode_each {
+	const struct bl_site_plan *plan;
 	enum bl_input_format fmt;
 	bl_message_fn each;
 	void *ctx;
@@ -630,14 +594,15 @@ struct decode_each {
 static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
 {
 	const struct decode_each *d = fctx;
-	return one_message(raw, len, at->offset, at->line, at->index, d->fmt, false, d->each,
-			   d->ctx);
+	return one_message(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, false,
+			   d->each, d->ctx);
 }
 
-int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
-			    size_t window, size_t overlap, bl_message_fn each, void *ctx)
+int bl_ingest_stream_window(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+			    enum bl_input_format fmt, size_t window, size_t overlap,
+			    bl_message_fn each, void *ctx)
 {
-	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	struct reader r = {plan, rd, rctx, NULL, 0, 0, false};
 	int rc = 0;
 	/* enough of the start to tell what it is */
 	while (!r.eof && r.len < CHUNK)
@@ -660,28 +625,29 @@ int bl_ingest_stream_window(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
 		 * the end, zeroed here so that decoding reads it in place */
 		if (r.buf)
 			memset(r.buf + r.len, 0, BL_TEXT_PAD);
-		rc = one_message(r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, r.buf != NULL, each, ctx);
+		rc = one_message(plan, r.buf ? r.buf : "", r.len, 0, 1, 0, fmt, r.buf != NULL, each,
+				 ctx);
 		goto out;
 	}
-	rc = frame_mbox(&r, &bl_mbox_start, decode_each, &(struct decode_each){fmt, each, ctx});
+	rc = frame_mbox(&r, &bl_mbox_start, decode_each, &(struct decode_each){plan, fmt, each, ctx});
 out:
 	free(r.buf);
 	return rc;
 }
 
-int bl_ingest_stream(bl_read_fn rd, void *rctx, enum bl_input_format fmt,
-		     bl_message_fn each, void *ctx)
+int bl_ingest_stream(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+		     enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {
-	return bl_ingest_stream_window(rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each,
-				       ctx);
+	return bl_ingest_stream_window(plan, rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP,
+				       each, ctx);
 }
 
-int bl_ingest_mbox_piece(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *at,
-			 bl_message_fn each, void *ctx)
+int bl_ingest_mbox_piece(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx)
 {
-	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	struct reader r = {plan, rd, rctx, NULL, 0, 0, false};
 	int rc = frame_mbox(&r, at, decode_each,
-			    &(struct decode_each){BL_INPUT_MBOX, each, ctx});
+			    &(struct decode_each){plan, BL_INPUT_MBOX, each, ctx});
 	free(r.buf);
 	return rc;
 }
@@ -707,7 +673,7 @@ static int take_cut(const char *raw, size_t len, const struct bl_mbox_cut *at, v
 int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
 		 struct bl_mbox_cut *cuts)
 {
-	struct reader r = {rd, rctx, NULL, 0, 0, false};
+	struct reader r = {NULL, rd, rctx, NULL, 0, 0, false};
 	struct cuts c = {targets, n, 0, cuts, 0};
 	int rc = n ? frame_mbox(&r, &bl_mbox_start, take_cut, &c) : 0;
 	free(r.buf);

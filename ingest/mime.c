@@ -61,7 +61,7 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	} else {
 		if (h->encoding[0] && strcmp(h->encoding, "7bit") != 0 &&
 		    strcmp(h->encoding, "8bit") != 0 && strcmp(h->encoding, "binary") != 0)
-			bl_ingest_diag(m, BL_WARNING, "mime.unknown-encoding", bl_src_origin(body, 0),
+			bl_message_diag(m, BL_WARNING, "mime.unknown-encoding", bl_src_origin(body, 0),
 				       "unknown Content-Transfer-Encoding '%.40s': the part is read as is",
 				       h->encoding);
 		s1 = *body;
@@ -158,7 +158,7 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 	}
 	if (!closed && in_part && np < MAX_PARTS) {
 		m->truncated = true;
-		bl_ingest_diag(m, BL_WARNING, "mime.truncated", bl_src_origin(body, n),
+		bl_message_diag(m, BL_WARNING, "mime.truncated", bl_src_origin(body, n),
 			       "multipart body ends without its closing boundary '--%.60s--': "
 			       "the last part is read as far as it goes", h->boundary);
 		struct part *v = np == cap ? realloc(parts, (cap + 1) * sizeof *v) : parts;
@@ -170,7 +170,7 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		}
 	}
 	if (!np) {
-		bl_ingest_diag(m, BL_WARNING, "mime.missing-boundary", bl_src_origin(body, 0),
+		bl_message_diag(m, BL_WARNING, "mime.missing-boundary", bl_src_origin(body, 0),
 			       "multipart body without any '--%.60s' delimiter: read as plain text",
 			       h->boundary);
 		struct bl_headers plain = *h;
@@ -233,13 +233,13 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 	bl_src_sub(&body, src, h->body, src->len - h->body);
 	if (++w->parts > MAX_PARTS || depth > MAX_DEPTH) {
 		if (w->parts == MAX_PARTS + 1 || depth == MAX_DEPTH + 1)
-			bl_ingest_diag(m, BL_WARNING, "mime.too-deep", bl_src_origin(src, 0),
+			bl_message_diag(m, BL_WARNING, "mime.too-deep", bl_src_origin(src, 0),
 				       "MIME nesting or part count past its limit: the rest is skipped");
 		return;
 	}
 	if (strncmp(h->type, "multipart/", 10) == 0) {
 		if (!h->boundary[0]) {
-			bl_ingest_diag(m, BL_WARNING, "mime.no-boundary", bl_src_origin(src, 0),
+			bl_message_diag(m, BL_WARNING, "mime.no-boundary", bl_src_origin(src, 0),
 				       "%s without a boundary parameter: read as plain text", h->type);
 			struct bl_headers plain = *h;
 			plain.type[0] = '\0';
@@ -259,7 +259,7 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 		return;
 	}
 	if (!is_text(h)) {
-		bl_ingest_diag(m, BL_INFO, "mime.skipped-part", bl_src_origin(src, 0),
+		bl_message_diag(m, BL_INFO, "mime.skipped-part", bl_src_origin(src, 0),
 			       "a %.60s part (%zu bytes) is not text: skipped", h->type, body.len);
 		return;
 	}

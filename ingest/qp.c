@@ -71,7 +71,7 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		i++;
 	}
 	if (bad)
-		bl_ingest_diag(m, BL_WARNING, "qp.bad-escape", bl_src_origin(in, first_bad),
+		bl_message_diag(m, BL_WARNING, "qp.bad-escape", bl_src_origin(in, first_bad),
 			       "%zu '=' not followed by two hex digits or a line end kept as "
 			       "text (first at byte %zu)",
 			       bad, m->raw_offset + bl_src_origin(in, first_bad));

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../parsers/find.h"
-#include "../parsers/re.h"
+#include "../base/find.h"
+#include "../base/re.h"
 #include "decode.h"
 
 /* "2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)" */

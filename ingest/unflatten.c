@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/find.h"
-#include "../parsers/re.h"
+#include "../base/find.h"
+#include "../base/re.h"
 #include "decode.h"
 #include "unflatten.h"
 
-#include "../parsers/anchor.h"
+#include "../base/sites.h"
 
 /* Lines shorter than this are left alone (unflatten.h). */
 #define UNFLATTEN_MIN BL_UNFLATTEN_MIN
@@ -241,7 +241,7 @@ static bool try_at(size_t g, const char *s, size_t len, size_t at, struct cursor
 }
 
 /* The literals' starts from the sites pass, read in order: pattern g's
- * next one not yet passed is st->tool[g].v[at[g]]. */
+ * next one not yet passed is st->literal[g].v[at[g]]. */
 struct site_cursor {
 	const struct bl_sites *st;
 	size_t at[NDETECT];
@@ -255,7 +255,7 @@ static size_t sites_next(const struct search *sr, struct site_cursor *sc, size_t
 	size_t best = SIZE_MAX;
 	for (size_t k = 0; k < sr->npat; k++) {
 		size_t g = sr->pat[k], r = sr->byte >= 0 ? detect_re[g].rare : 0;
-		const struct bl_site_list *l = &sc->st->tool[g];
+		const struct bl_site_list *l = &sc->st->literal[g];
 		while (sc->at[g] < l->n && l->v[sc->at[g]] + r < c)
 			sc->at[g]++;
 		if (sc->at[g] < l->n && l->v[sc->at[g]] + r < best)
@@ -687,7 +687,7 @@ static bool start_bytes(const char *s, size_t from, size_t to)
 
 /* The literals' starts read in order, for the lines asked about in
  * order: literal g's next start not before the line is
- * st->tool[g].v[at[g]]. */
+ * st->literal[g].v[at[g]]. */
 struct line_sites {
 	const struct bl_sites *st;
 	size_t at[NDETECT];
@@ -706,14 +706,14 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 	if (ls->nlit == SIZE_MAX) {
 		ls->nlit = 0;
 		for (size_t g = 0; g < NDETECT; g++)
-			if (ls->st->tool[g].n)
+			if (ls->st->literal[g].n)
 				ls->lit[ls->nlit++] = (unsigned char)g;
 	}
 	if (ls->next < from) {
 		ls->next = SIZE_MAX;
 		for (size_t j = 0; j < ls->nlit; j++) {
 			size_t g = ls->lit[j];
-			const struct bl_site_list *l = &ls->st->tool[g];
+			const struct bl_site_list *l = &ls->st->literal[g];
 			while (ls->at[g] < l->n && l->v[ls->at[g]] < from)
 				ls->at[g]++;
 			if (ls->at[g] < l->n && l->v[ls->at[g]] < ls->next)
@@ -724,7 +724,7 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 		return false; /* most lines: no literal */
 	for (size_t j = 0; j < ls->nlit; j++) {
 		size_t g = ls->lit[j];
-		const struct bl_site_list *l = &ls->st->tool[g];
+		const struct bl_site_list *l = &ls->st->literal[g];
 		size_t lo = ls->at[g];
 		for (; lo < l->n && l->v[lo] < to; lo++)
 			if (++n >= 2 || g == zsh_pattern)
@@ -938,7 +938,7 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		i = end + 1;
 	}
 	if (nlong)
-		bl_ingest_diag(m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
+		bl_message_diag(m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
 			       "%zu line%s of %zu bytes or more (the longest %zu bytes, the first at byte %zu): "
 			       "read as a flattened post, split before prompts and tool output",
 			       nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../parsers/re.h"
+#include "../base/re.h"
 #include "unflatten.h"
 
 /* A word of a table, [a, e). */

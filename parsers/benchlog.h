@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "../ingest/ingest.h"
-#include "../ingest/message.h"
+#include "../base/message.h"
 #include "doc.h"
 #include "parser.h"
 

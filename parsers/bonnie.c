@@ -17,8 +17,8 @@
 #include "cmdwords.h"
 #include "bonnie_table.h"
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 extern const struct bl_parser bl_parser_bonnie;
 static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);

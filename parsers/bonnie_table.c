@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "find.h"
-#include "units.h"
+#include "../base/find.h"
+#include "../base/units.h"
 
 const char *const bl_btab_metric[BL_T_COUNT] = {
 	"seq_output_char", "seq_output_block", "seq_output_rewrite",

@@ -28,8 +28,8 @@
 #include "cmdwords.h"
 #include "bonniepp.h"
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 extern const struct bl_parser bl_parser_bonniepp;
 static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "bonniepp.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 #define MAX_FIELDS 64
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bonniepp.h"
-#include "find.h"
+#include "../base/find.h"
 
 /* A table truncates names ("freebsd.javaforu" for "freebsd.javaforum.h")
  * and 2.00 may print none: one name the prefix of the other, or empty. */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "find.h"
+#include "../base/find.h"
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 extern const struct bl_parser bl_parser_dd;
 

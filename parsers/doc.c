@@ -9,7 +9,7 @@
 
 #include "../ingest/decode.h"
 #include "parser.h"
-#include "units.h"
+#include "../base/units.h"
 
 char *bl_strndup_trim(const char *s, size_t len)
 {

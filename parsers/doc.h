@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../ingest/message.h"
-#include "diag.h"
+#include "../base/message.h"
+#include "../base/diag.h"
 #include "result.h"
 
 #define BL_SCHEMA_ID "benchlog/1"

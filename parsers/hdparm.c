@@ -21,8 +21,8 @@
 
 #include "cmdwords.h"
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 extern const struct bl_parser bl_parser_hdparm;
 

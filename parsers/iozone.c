@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 /* ------------------------------------------------------------------ lines */
 

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numfmt.h"
-#include "re.h"
-#include "units.h"
+#include "../base/numfmt.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 #define TOL 3          /* columns a cell may stand off its header's edge */
 #define LINE_CAP 1024  /* a table line, tabs expanded */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h"
+#include "../base/units.h"
 
 /* An iozone size operand: "4m", "512k", "1g", "64K"; a bare number is kB. */
 static bool iz_size(const char *s, size_t len, uint64_t *bytes)

@@ -29,8 +29,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 /* "Excel output is below:" */
 static struct bl_re below_re = BL_RE("^[ \\t]*Excel output is below:", 0);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 struct pre_pat {
 	enum iz_pre_kind kind;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "units.h"
+#include "../base/units.h"
 
 /* How far below its run a report may stand, in lines. */
 #define REJOIN_LINES 12

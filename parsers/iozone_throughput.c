@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 #define NUM "(\\d{1,20}(?:\\.\\d{1,9})?)"
 

@@ -2,7 +2,7 @@
  * run by run (write.c). */
 #include "benchlog.h"
 
-#include "re.h"
+#include "../base/re.h"
 #include "system.h"
 
 static int append_run(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index)

@@ -15,7 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../ingest/message.h"
+#include "../base/message.h"
+#include "../base/sites.h"
 #include "doc.h"
 
 enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
@@ -59,6 +60,11 @@ struct bl_parser {
 /* The registry: NULL-terminated, in the order parsers are tried. */
 extern const struct bl_parser *const bl_parsers[];
 const struct bl_parser *bl_parser_find(const char *name);
+/* The registry's site plan: every parser's anchor, the unflattener's
+ * literals and the system reader's marks, what ingest is handed to find
+ * each message's sites (base/sites.h). NULL when a pattern could not be
+ * compiled or memory ran out. */
+const struct bl_site_plan *bl_parser_sites(void);
 
 /* What a parser may ask of the scanner. */
 struct bl_message *bl_scan_message(struct bl_scan *sc);

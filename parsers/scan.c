@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "anchor.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 struct bl_scan {
 	struct bl_message *msg;

@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "anchor.h"
-#include "find.h"
-#include "re.h"
-#include "units.h"
+#include "../base/find.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 #define MAX_LINE 1000
 #define MAX_RAW 300

@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 
-#include "../ingest/message.h"
-#include "find.h"
+#include "../base/message.h"
+#include "../base/find.h"
 
 /* The bytes a line the reader looks at must hold (':' '=' '/' ...), or
  * start with ("FreeBSD 8.0-RELEASE", "NAME  STATE"): the sites pass

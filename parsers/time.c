@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 
 /* csh/tcsh: "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w";
  * tcsh puts a tab after the percent, which a paste turns into blanks:

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "find.h"
-#include "numfmt.h"
+#include "../base/find.h"
+#include "../base/numfmt.h"
 #include "system.h"
 
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */

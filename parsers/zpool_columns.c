@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "find.h"
+#include "../base/find.h"
 
 /* ---------------------------------------------------------------- tokens */
 

@@ -28,10 +28,10 @@
 #include <string.h>
 
 #include "cmdwords.h"
-#include "find.h"
+#include "../base/find.h"
 #include "parser.h"
-#include "re.h"
-#include "units.h"
+#include "../base/re.h"
+#include "../base/units.h"
 #include "zpool_iostat.h"
 
 extern const struct bl_parser bl_parser_zpool_iostat;

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "numfmt.h"
-#include "units.h"
+#include "../base/numfmt.h"
+#include "../base/units.h"
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 

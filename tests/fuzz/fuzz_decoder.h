@@ -33,7 +33,7 @@ static void fuzz_message(struct bl_message *m, const uint8_t *data, size_t size)
 
 static void fuzz_done(struct bl_message *m, struct bl_tbuf *out)
 {
-	bl_ingest_diag_lines(m);
+	bl_message_diag_lines(m);
 	bl_tbuf_free(out);
 	bl_message_free(m);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../parsers/anchor.h"
+#include "../../parsers/parser.h"
 
 static bool same_list(const size_t *a, const size_t *b, size_t n)
 {
@@ -21,10 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!text)
 		return 0;
 	memcpy(text, data, size);
-	struct bl_sites *a = bl_sites_find(text, size);
-	bl_anchor_set_portable(true);
-	struct bl_sites *b = bl_sites_find(text, size);
-	bl_anchor_set_portable(false);
+	struct bl_sites *a = bl_sites_find(bl_parser_sites(), text, size);
+	bl_sites_set_portable(true);
+	struct bl_sites *b = bl_sites_find(bl_parser_sites(), text, size);
+	bl_sites_set_portable(false);
 	if (!a || !b)
 		abort();
 	if (a->n != b->n || !same_list(a->q, b->q, a->n) ||
@@ -33,8 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (a->long_line != b->long_line || a->nsys != b->nsys ||
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		abort();
-	for (size_t g = 0; g < BL_TOOL_MAX; g++)
-		if (a->tool[g].n != b->tool[g].n || !same_list(a->tool[g].v, b->tool[g].v, a->tool[g].n))
+	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
+		if (a->literal[g].n != b->literal[g].n || !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
 			abort();
 	bl_sites_free(b);
 
@@ -50,15 +51,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			at[n++] = i;
 	for (size_t k = 0; k < n; k++)
 		text[at[k]] = '\n';
-	if (!bl_sites_update(a, text, size, at, n))
+	if (!bl_sites_update(bl_parser_sites(), a, text, size, at, n))
 		abort();
-	b = bl_sites_find(text, size);
+	b = bl_sites_find(bl_parser_sites(), text, size);
 	if (!b || a->n != b->n || !same_list(a->q, b->q, a->n) ||
 	    (a->n && memcmp(a->needle, b->needle, a->n) != 0) || a->long_line != b->long_line ||
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		abort();
-	for (size_t g = 0; g < BL_TOOL_MAX; g++)
-		if (a->tool[g].n != b->tool[g].n || !same_list(a->tool[g].v, b->tool[g].v, a->tool[g].n))
+	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
+		if (a->literal[g].n != b->literal[g].n || !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
 			abort();
 	free(at);
 	bl_sites_free(a);

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "../../parsers/anchor.h"
+#include "../../parsers/parser.h"
 #include "fuzz_decoder.h"
 
 static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
@@ -10,9 +11,9 @@ static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
 	    (a->n && (memcmp(a->q, b->q, a->n * sizeof *a->q) != 0 || memcmp(a->needle, b->needle, a->n) != 0)) ||
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		return false;
-	for (size_t g = 0; g < BL_TOOL_MAX; g++)
-		if (a->tool[g].n != b->tool[g].n ||
-		    (a->tool[g].n && memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) != 0))
+	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
+		if (a->literal[g].n != b->literal[g].n ||
+		    (a->literal[g].n && memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) != 0))
 			return false;
 	return true;
 }
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bl_src_plain(&in, text, n, 0);
 	/* as ingest does: the sites of the text first, and the unflattener
 	 * reads its literals there; searching them itself must agree */
-	struct bl_sites *sites = bl_sites_find(text, n);
+	struct bl_sites *sites = bl_sites_find(bl_parser_sites(), text, n);
 	if (!sites)
 		abort();
 	bool flat = bl_unflatten_detect(text, n, sites);
@@ -72,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bl_sites_free(sites);
 	/* as ingest does, the sites made those of the text written: the same
 	 * as found on it */
-	struct bl_sites *kept = bl_sites_find(text, n);
+	struct bl_sites *kept = bl_sites_find(bl_parser_sites(), text, n);
 	struct bl_tbuf o3;
 	struct bl_message m3;
 	size_t *at = NULL, nat = 0;
@@ -84,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bl_unflatten_breaks(&m3, &in, &o3, kept, &at, &nat) && !o3.failed) {
 		struct bl_src probe;
 		bl_src_from_tbuf(&probe, &o3); /* the zero bytes after the text */
-		struct bl_sites *fresh = bl_sites_find(o3.s, o3.len);
-		if (!fresh || !bl_sites_update(kept, o3.s, o3.len, at, nat) || !same_sites(kept, fresh))
+		struct bl_sites *fresh = bl_sites_find(bl_parser_sites(), o3.s, o3.len);
+		if (!fresh || !bl_sites_update(bl_parser_sites(), kept, o3.s, o3.len, at, nat) || !same_sites(kept, fresh))
 			abort();
 		bl_sites_free(fresh);
 	}

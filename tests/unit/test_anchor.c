@@ -28,7 +28,7 @@ static void show(const struct bl_needle *n, char *buf, size_t cap)
 static bool needles_are(const char *anchor, const char *const *want)
 {
 	struct bl_needle n[16];
-	int k = bl_anchor_needles(anchor, n, 16);
+	int k = bl_pattern_needles(anchor, n, 16);
 	int w = 0;
 	while (want[w])
 		w++;
@@ -175,19 +175,19 @@ int main(void)
 	/* where the branch goes on after the needle: its then-check */
 	struct bl_needle nd[4];
 	const char *after = "^[ \\t]*x[ \\t]+512[ \\t]+\\d";
-	CHECK(bl_anchor_needles(after, nd, 4) == 1 && nd[0].after_at != SIZE_MAX &&
+	CHECK(bl_pattern_needles(after, nd, 4) == 1 && nd[0].after_at != SIZE_MAX &&
 	      strcmp(after + nd[0].branch_off + nd[0].after_at, "[ \\t]+\\d") == 0);
 	const char *two = "foo|xqb+a";
-	CHECK(bl_anchor_needles(two, nd, 4) == 2 && nd[0].after_at == 3 &&
+	CHECK(bl_pattern_needles(two, nd, 4) == 2 && nd[0].after_at == 3 &&
 	      nd[1].after_at == SIZE_MAX); /* "xqb": its b repeats */
 	/* what the reduction must refuse: the regex then runs alone */
 	struct bl_needle n[4];
-	CHECK(bl_anchor_needles("(?i)records in", n, 4) == -1);
-	CHECK(bl_anchor_needles("\\x41BC", n, 4) == -1);
-	CHECK(bl_anchor_needles("\\d+|foo", n, 4) == -1);
-	CHECK(bl_anchor_needles("foo|", n, 4) == -1);
-	CHECK(bl_anchor_needles("(*MARK:x)foo", n, 4) == -1);
-	CHECK(bl_anchor_needles("a{2,", n, 4) == -1);
+	CHECK(bl_pattern_needles("(?i)records in", n, 4) == -1);
+	CHECK(bl_pattern_needles("\\x41BC", n, 4) == -1);
+	CHECK(bl_pattern_needles("\\d+|foo", n, 4) == -1);
+	CHECK(bl_pattern_needles("foo|", n, 4) == -1);
+	CHECK(bl_pattern_needles("(*MARK:x)foo", n, 4) == -1);
+	CHECK(bl_pattern_needles("a{2,", n, 4) == -1);
 
 	/* the corpus and the seeds */
 	const char *files[] = {

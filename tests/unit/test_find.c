@@ -1,11 +1,11 @@
-/* test_find.c - the prefilters' searches (parsers/find.h) against plain
+/* test_find.c - the prefilters' searches (base/find.h) against plain
  * reference loops: every needle position, every rare byte, every
  * alignment of the 16-byte steps, and the ends of the text. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parsers/find.h"
+#include "../../base/find.h"
 #include "check.h"
 
 static const char *ref_find(const char *s, size_t n, const char *nd, size_t nl)

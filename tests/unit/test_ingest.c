@@ -52,7 +52,7 @@ static bool detect(const char *s, size_t n)
 	bool searched = bl_unflatten_detect(s, n, NULL);
 	bl_unflatten_set_prefilter(true);
 	char *p = padded(s, n);
-	struct bl_sites *st = p ? bl_sites_find(p, n) : NULL;
+	struct bl_sites *st = p ? bl_sites_find(bl_parser_sites(), p, n) : NULL;
 	CHECK(st != NULL);
 	CHECK(searched == bl_unflatten_detect(p, n, st));
 	bl_sites_free(st);
@@ -69,7 +69,7 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	bool changed = bl_unflatten(m, in, out, NULL);
 	bl_unflatten_set_prefilter(true);
 	char *p = padded(in->s, in->len);
-	struct bl_sites *st = p ? bl_sites_find(p, in->len) : NULL;
+	struct bl_sites *st = p ? bl_sites_find(bl_parser_sites(), p, in->len) : NULL;
 	struct bl_message m2;
 	struct bl_src in2;
 	struct bl_tbuf o2;
@@ -667,9 +667,9 @@ static void test_mbox(void)
 	CHECK(bl_mbox_next_quoted(mid, strlen(mid), 0) == strlen(mid)); /* not at a line start; cut */
 	CHECK(bl_mbox_next_quoted(">From z\n", 8, 0) == 0);
 	struct count whole = {0}, streamed = {0};
-	bl_ingest_buffer(mbox, strlen(mbox), collect, &whole);
+	bl_ingest_buffer(bl_parser_sites(), mbox, strlen(mbox), collect, &whole);
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
-	CHECK(bl_ingest_stream(feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
+	CHECK(bl_ingest_stream(bl_parser_sites(), feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
 	CHECK(whole.with_sites == 2 && streamed.with_sites == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
@@ -686,7 +686,7 @@ static void test_mbox(void)
 	for (size_t step = 1; step < 5000; step = step * 13 + 2) {
 		struct count c = {0};
 		struct feed g = {big, len, 0, step, 1021};
-		CHECK(bl_ingest_stream(feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
+		CHECK(bl_ingest_stream(bl_parser_sites(), feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
 		CHECK(c.n == nmsg);
 	}
 	free(big);
@@ -715,7 +715,7 @@ static void test_end_to_end(void)
 			   "> # dd if=3D/dev/zero of=3D/x bs=3D1m count=3D2\n> 2+0 records in\n> 2+0 records out\n"
 			   "> 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n";
 	json_t *doc = NULL;
-	bl_ingest_buffer(mbox, strlen(mbox), first_doc, &doc);
+	bl_ingest_buffer(bl_parser_sites(), mbox, strlen(mbox), first_doc, &doc);
 	CHECK(doc != NULL);
 	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
 	CHECK(run != NULL);
@@ -779,7 +779,7 @@ static void test_long_line(void)
 	big[ul * reps] = '\0';
 	clock_t t0 = clock();
 	size_t runs = 0;
-	bl_ingest_buffer(big, ul * reps, count_runs, &runs);
+	bl_ingest_buffer(bl_parser_sites(), big, ul * reps, count_runs, &runs);
 	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	CHECK(runs == reps);
 	CHECK(secs < 60);
@@ -791,7 +791,7 @@ static void test_long_line(void)
 		big[i] = "1+1 a"[i % 5];
 	t0 = clock();
 	runs = 0;
-	bl_ingest_buffer(big, n, count_runs, &runs);
+	bl_ingest_buffer(bl_parser_sites(), big, n, count_runs, &runs);
 	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	CHECK(runs == 0);
 	CHECK(secs < 30);

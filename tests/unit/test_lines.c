@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ingest/message.h"
+#include "../../base/message.h"
 #include "check.h"
 
 /* Walks forward from 0 and checks that the lines tile the text, that each

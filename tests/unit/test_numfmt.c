@@ -1,4 +1,4 @@
-/* test_numfmt.c - numbers written as jansson writes them (parsers/numfmt.c):
+/* test_numfmt.c - numbers written as jansson writes them (base/numfmt.c):
  * the digits of short decimals against printf's "%.15g" through jansson's
  * own dump, over decimals of every length and scale, random doubles and
  * the edges of the plain notation. */
@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "../../parsers/numfmt.h"
+#include "../../base/numfmt.h"
 #include "check.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;

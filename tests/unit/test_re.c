@@ -1,5 +1,5 @@
 /* test_re.c - patterns on subjects that have no padding of their own
- * (parsers/re.c): bl_re_match_copy finds what bl_re_match finds on the
+ * (base/re.c): bl_re_match_copy finds what bl_re_match finds on the
  * same bytes followed by padding, at the same offsets. Every subject here
  * is a heap block of exactly its length; PCRE2's JIT reads up to 16 bytes
  * past a subject's end, so `make valgrind`, which runs this test too,
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../parsers/re.h"
+#include "../../base/re.h"
 #include "check.h"
 
 /* unanchored, starting with a literal: the JIT searches for it a vector

@@ -22,7 +22,7 @@ static struct bl_sites *sites_of(const char *s, size_t n)
 	if (!p)
 		return NULL;
 	memcpy(p, s, n);
-	struct bl_sites *st = bl_sites_find(p, n);
+	struct bl_sites *st = bl_sites_find(bl_parser_sites(), p, n);
 	free(p);
 	return st;
 }
@@ -43,10 +43,10 @@ static size_t literal(const char *lit)
 static bool starts_are(const struct bl_sites *st, const char *lit, const size_t *want, size_t n)
 {
 	size_t g = literal(lit);
-	if (!st || g == SIZE_MAX || st->tool[g].n != n)
+	if (!st || g == SIZE_MAX || st->literal[g].n != n)
 		return false;
 	for (size_t k = 0; k < n; k++)
-		if (st->tool[g].v[k] != want[k])
+		if (st->literal[g].v[k] != want[k])
 			return false;
 	return true;
 }
@@ -87,17 +87,17 @@ static bool passes_agree(const char *s, size_t n)
 	if (!p)
 		return false;
 	memcpy(p, s, n);
-	struct bl_sites *a = bl_sites_find(p, n);
-	bl_anchor_set_portable(true);
-	struct bl_sites *b = bl_sites_find(p, n);
-	bl_anchor_set_portable(false);
+	struct bl_sites *a = bl_sites_find(bl_parser_sites(), p, n);
+	bl_sites_set_portable(true);
+	struct bl_sites *b = bl_sites_find(bl_parser_sites(), p, n);
+	bl_sites_set_portable(false);
 	bool ok = a && b && a->n == b->n && a->long_line == b->long_line && a->nsys == b->nsys &&
 		  (!a->n || (memcmp(a->q, b->q, a->n * sizeof *a->q) == 0 &&
 			     memcmp(a->needle, b->needle, a->n) == 0)) &&
 		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
-	for (size_t g = 0; ok && g < BL_TOOL_MAX; g++)
-		ok = a->tool[g].n == b->tool[g].n &&
-		     (!a->tool[g].n || memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) == 0);
+	for (size_t g = 0; ok && g < BL_SITE_LITERALS_MAX; g++)
+		ok = a->literal[g].n == b->literal[g].n &&
+		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) == 0);
 	/* the marks, as the system reader found them before */
 	uint64_t bits;
 	for (size_t next = 0, base; ok && next < n;)
@@ -127,9 +127,9 @@ static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
 		  (!a->n || (memcmp(a->q, b->q, a->n * sizeof *a->q) == 0 &&
 			     memcmp(a->needle, b->needle, a->n) == 0)) &&
 		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
-	for (size_t g = 0; ok && g < BL_TOOL_MAX; g++)
-		ok = a->tool[g].n == b->tool[g].n &&
-		     (!a->tool[g].n || memcmp(a->tool[g].v, b->tool[g].v, a->tool[g].n * sizeof(size_t)) == 0);
+	for (size_t g = 0; ok && g < BL_SITE_LITERALS_MAX; g++)
+		ok = a->literal[g].n == b->literal[g].n &&
+		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) == 0);
 	return ok;
 }
 
@@ -141,11 +141,11 @@ static bool update_agrees(const char *s, size_t len, const size_t *at, size_t n)
 	if (!p)
 		return false;
 	memcpy(p, s, len);
-	struct bl_sites *st = bl_sites_find(p, len);
+	struct bl_sites *st = bl_sites_find(bl_parser_sites(), p, len);
 	for (size_t k = 0; k < n; k++)
 		p[at[k]] = '\n';
-	bool ok = st && bl_sites_update(st, p, len, at, n);
-	struct bl_sites *fresh = bl_sites_find(p, len);
+	bool ok = st && bl_sites_update(bl_parser_sites(), st, p, len, at, n);
+	struct bl_sites *fresh = bl_sites_find(bl_parser_sites(), p, len);
 	ok = ok && same_sites(st, fresh);
 	bl_sites_free(st);
 	bl_sites_free(fresh);

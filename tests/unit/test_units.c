@@ -1,7 +1,7 @@
-/* test_units.c - number, size and duration parsing (parsers/units.c). */
+/* test_units.c - number, size and duration parsing (base/units.c). */
 #include <string.h>
 
-#include "../../parsers/units.h"
+#include "../../base/units.h"
 #include "check.h"
 
 static bool size_of(const char *s, uint64_t *v) { return bl_parse_size(s, strlen(s), v); }

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ingest/message.h"
+#include "message.h"
 
 _Static_assert(BL_RE_PAD <= BL_TEXT_PAD, "a message's text is padded for its patterns");
 

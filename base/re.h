@@ -35,7 +35,7 @@ struct bl_re_match {
  * PCRE2's JIT reads up to 16 bytes past the end of its subject (it
  * compares a vector at a time), so a subject must be followed by BL_RE_PAD
  * readable, initialised bytes: a message's text and the decoders' buffers
- * are (BL_TEXT_PAD, ingest/message.h), and so is a line of them. A line
+ * are (BL_TEXT_PAD, message.h), and so is a line of them. A line
  * joined in a buffer of the caller's gets them from bl_re_pad; a string
  * that has none (a copy, a name) goes through bl_re_match_copy. */
 bool bl_re_match(struct bl_re *re, const char *subject, size_t len,

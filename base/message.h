@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../parsers/diag.h"
+#include "diag.h"
 
 struct bl_sites;
 
@@ -77,9 +77,11 @@ struct bl_message {
 	} window;
 
 	/* the places of the text the scan, the system reader and the
-	 * unflattener look at (parsers/anchor.h), found once; owned, NULL
-	 * until found */
+	 * unflattener look at (sites.h), found once; owned, NULL until found;
+	 * `plan`: what ingest looks for (NULL: nothing, the unflattener then
+	 * searches for itself) */
 	struct bl_sites *sites;
+	const struct bl_site_plan *plan;
 
 	/* cache for bl_message_line: raw offset and its line */
 	size_t line_cache_off, line_cache_line;
@@ -147,5 +149,13 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out);
 bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out);
+
+/* A diagnostic of the decoding at original offset `origin` (relative to the
+ * message's raw bytes); its line is filled in by bl_message_diag_lines. */
+void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code,
+		    size_t origin, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Fills in the line of every diagnostic of the decoding (one pass over the bytes). */
+void bl_message_diag_lines(struct bl_message *m);
 
 #endif

@@ -1,11 +1,13 @@
 /* message.c - decoded text with an offset map back to the original bytes. */
 #include "message.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/anchor.h"
+#include "sites.h"
 
 /* Past this many segments (16 MB of map) the map stops growing: later
  * offsets are then approximate, never out of the message. Text that is
@@ -428,4 +430,45 @@ bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
 		return false;
 	bl_line_at(m, cur->off - 1, out);
 	return true;
+}
+
+void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code,
+		    size_t origin, const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	bl_diags_add(&m->diags, level, code, 0, m->raw_offset + origin, "%s", buf);
+}
+
+static int cmp_diag(const void *a, const void *b)
+{
+	const struct bl_diag *x = a, *y = b;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void bl_message_diag_lines(struct bl_message *m)
+{
+	if (!m->diags.n)
+		return;
+	/* stable enough: diagnostics at one offset keep their order in practice */
+	qsort(m->diags.v, m->diags.n, sizeof *m->diags.v, cmp_diag);
+	size_t line = m->raw_line, pos = 0;
+	for (size_t i = 0; i < m->diags.n; i++) {
+		size_t target = m->diags.v[i].offset - m->raw_offset;
+		if (target > m->raw_len)
+			target = m->raw_len;
+		while (pos < target) {
+			const char *nl = memchr(m->raw + pos, '\n', target - pos);
+			if (!nl) {
+				pos = target;
+				break;
+			}
+			line++;
+			pos = (size_t)(nl - m->raw) + 1;
+		}
+		m->diags.v[i].line = line;
+	}
 }
