@@ -4,11 +4,14 @@
 #include "../include/benchlog.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../base/buf.h"
 #include "../parsers/benchlog.h"
 
 struct bl_documents {
@@ -41,38 +44,20 @@ struct bl_documents *bl_documents_read(const char *data, size_t len, const char 
 
 struct bl_documents *bl_documents_read_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return NULL;
-	char *data = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len == cap) {
-			size_t ncap = cap ? cap * 2 : 1 << 16;
-			char *n = ncap > cap ? realloc(data, ncap) : NULL;
-			if (!n) {
-				free(data);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			data = n;
-			cap = ncap;
-		}
-		size_t got = fread(data + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int failed = ferror(f);
-	fclose(f);
-	if (failed) {
-		free(data);
-		errno = EIO;
+	struct bl_buf buf = {0};
+	int rc = bl_buf_read_fd(&buf, fd, 0);
+	int e = errno;
+	close(fd);
+	if (rc < 0) {
+		bl_buf_free(&buf);
+		errno = e;
 		return NULL;
 	}
-	struct bl_documents *d = bl_documents_read(data, len, path);
-	free(data);
+	struct bl_documents *d = bl_documents_read(buf.p, buf.n, path);
+	bl_buf_free(&buf);
 	return d;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sites.h"
+#include "utf8.h"
 
 /* Past this many segments (16 MB of map) the map stops growing: later
  * offsets are then approximate, never out of the message. Text that is
@@ -33,37 +34,6 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 	m->segs[m->nsegs].text_off = text_off;
 	m->segs[m->nsegs].raw_off = raw_off;
 	m->nsegs++;
-	return 0;
-}
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid.
- * Rejects overlongs, surrogates and code points past U+10FFFF. */
-static size_t utf8_valid_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xE0 && s[1] < 0xA0)
-			return 0;
-		if (c == 0xED && s[1] >= 0xA0)
-			return 0;
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-		    (s[3] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xF0 && s[1] < 0x90)
-			return 0;
-		if (c == 0xF4 && s[1] >= 0x90)
-			return 0;
-		return 4;
-	}
 	return 0;
 }
 
@@ -105,7 +75,7 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 			i++;
 			continue;
 		}
-		size_t k = utf8_valid_len(u + i, len - i);
+		size_t k = bl_utf8_len(u + i, len - i);
 		if (!k) {
 			if (!bad++)
 				first_bad = i;
@@ -128,7 +98,7 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 	} else {
 		size_t o = 0;
 		for (size_t i = 0; i < len;) {
-			size_t k = u[i] ? (u[i] < 0x80 ? 1 : utf8_valid_len(u + i, len - i)) : 0;
+			size_t k = u[i] ? (u[i] < 0x80 ? 1 : bl_utf8_len(u + i, len - i)) : 0;
 			if (k) {
 				memcpy(m->text + o, raw + i, k);
 				o += k;
@@ -148,7 +118,7 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 					memcpy(m->text + o, "\xEF\xBF\xBD", 3);
 					o += 3;
 					i++;
-				} while (i < len && u[i] >= 0x80 && !utf8_valid_len(u + i, len - i));
+				} while (i < len && u[i] >= 0x80 && !bl_utf8_len(u + i, len - i));
 			}
 			if (seg_push(m, o, i) < 0)
 				goto oom;

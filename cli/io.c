@@ -3,12 +3,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/buf.h"
 #include "cli.h"
 
 void cli_error(const char *fmt, ...)
@@ -27,52 +29,27 @@ int cli_read_file(const char *path, char **data, size_t *len)
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	bool stat_ok = fstat(fd, &st) == 0;
+	if (stat_ok && S_ISDIR(st.st_mode)) {
 		if (fd != STDIN_FILENO)
 			close(fd);
 		errno = EISDIR;
 		return -1;
 	}
-	size_t cap = (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-			     ? (size_t)st.st_size + 1
-			     : 65536;
-	char *buf = malloc(cap);
-	size_t n = 0;
-	if (!buf)
-		goto fail;
-	for (;;) {
-		if (n == cap) {
-			size_t ncap = cap * 2;
-			char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
-			if (!nb) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	*data = buf;
-	*len = n;
-	return 0;
-fail:;
+	size_t hint = stat_ok && S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0;
+	struct bl_buf buf = {0};
+	int rc = bl_buf_read_fd(&buf, fd, hint);
 	int e = errno;
-	free(buf);
 	if (fd != STDIN_FILENO)
 		close(fd);
-	errno = e;
-	return -1;
+	if (rc < 0) {
+		bl_buf_free(&buf);
+		errno = e;
+		return -1;
+	}
+	*data = buf.p;
+	*len = buf.n;
+	return 0;
 }
 
 /* ------------------------------------------------------ interrupted writes
@@ -140,7 +117,8 @@ int cli_open_input(const char *path)
 	if (fd < 0)
 		return -1;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	bool stat_ok = fstat(fd, &st) == 0;
+	if (stat_ok && S_ISDIR(st.st_mode)) {
 		if (fd != STDIN_FILENO)
 			close(fd);
 		errno = EISDIR;

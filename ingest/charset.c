@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "../base/find.h"
+#include "../base/utf8.h"
 #include "decode.h"
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD";
@@ -18,45 +19,7 @@ static const char REPLACEMENT[] = "\xEF\xBF\xBD";
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid or NUL. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	unsigned char c = s[0];
-	if (c == 0)
-		return 0;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 ||
-		    (s[3] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-bool bl_utf8_valid(const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	for (size_t i = 0; i < n;) {
-		if (s[i] && s[i] < 0x80) {
-			i += bl_ascii_span(str + i, n - i);
-			continue;
-		}
-		size_t k = utf8_len(s + i, n - i);
-		if (!k)
-			return false;
-		i += k;
-	}
-	return true;
+	return s[0] ? bl_utf8_len(s, n) : 0;
 }
 
 /* Copies valid UTF-8, replacing invalid bytes and NUL by U+FFFD. */

@@ -16,6 +16,7 @@
 
 #include "../base/message.h"
 #include "../base/tbuf.h"
+#include "../base/utf8.h"
 
 /* qp.c - quoted-printable (RFC 2045 6.7). `flattened`: the text lost its
  * line breaks, so a soft break shows as "= " between words. Invalid
@@ -47,8 +48,6 @@ bool bl_charset_is_utf8(const char *charset);
 /* A header string in `charset` as a new UTF-8 string (invalid bytes as
  * U+FFFD); NULL only when memory ran out. */
 char *bl_charset_string(const char *s, size_t n, const char *charset);
-/* True when [s, s+n) is valid UTF-8 without NUL. */
-bool bl_utf8_valid(const char *s, size_t n);
 
 /* rfc822.c - a header block. */
 struct bl_headers {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ingest/decode.h"
+#include "../base/utf8.h"
 #include "doc.h"
 
 /* ------------------------------------------------------------ strings */

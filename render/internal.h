@@ -3,6 +3,7 @@
 #ifndef BL_RENDER_INTERNAL_H
 #define BL_RENDER_INTERNAL_H
 
+#include "../base/buf.h"
 #include "render.h"
 
 /* A default chart for a tool: which results, and what makes categories,
@@ -75,15 +76,9 @@ const char *bl_basename(const char *path);
 double bl_median(double *v, size_t n);
 
 /* A growable byte buffer that cairo writes into (render/output.c). */
-struct bl_membuf {
-	unsigned char *p;
-	size_t n, cap;
-	bool failed;
-};
-/* A cairo_write_func_t: appends to the bl_membuf closure. */
+/* A cairo_write_func_t: appends to the struct bl_buf closure. */
 #include <cairo.h>
 cairo_status_t bl_membuf_write(void *closure, const unsigned char *data, unsigned int len);
-void bl_membuf_free(struct bl_membuf *b);
 
 /* Lays out chart c with the render options and pango's measures (free
  * with bl_layout_free). 0, or -1 on out of memory. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/utf8.h"
 #include "render.h"
 
 #define MAX_DEPTH 256
@@ -39,37 +40,6 @@ static bool eat(struct reader *r, char c)
 		return false;
 	r->p++;
 	return true;
-}
-
-/* The length of a valid UTF-8 sequence at p (first byte >= 0x80), or 0:
- * no overlong forms, no surrogates, nothing above U+10FFFF, as jansson. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	unsigned c = p[0];
-	size_t n;
-	uint32_t v;
-	if (c >= 0xC2 && c <= 0xDF) {
-		n = 2;
-		v = c & 0x1F;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		n = 3;
-		v = c & 0x0F;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		n = 4;
-		v = c & 0x07;
-	} else
-		return 0;
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		v = v << 6 | (p[i] & 0x3F);
-	}
-	if ((n == 3 && v < 0x800) || (n == 4 && v < 0x10000) || (v >= 0xD800 && v <= 0xDFFF) ||
-	    v > 0x10FFFF)
-		return 0;
-	return n;
 }
 
 static bool room(struct reader *r, size_t need)
@@ -130,7 +100,7 @@ static ptrdiff_t string(struct reader *r)
 			r->p += 2;
 			continue;
 		}
-		size_t u = utf8_len(r->p, r->end);
+		size_t u = bl_utf8_len(r->p, (size_t)(r->end - r->p));
 		if (!u)
 			return -1;
 		memcpy(r->buf + n, r->p, u);

@@ -14,30 +14,7 @@
 
 cairo_status_t bl_membuf_write(void *closure, const unsigned char *data, unsigned int len)
 {
-	struct bl_membuf *b = closure;
-	if (b->failed)
-		return CAIRO_STATUS_WRITE_ERROR;
-	if (b->n + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		while (cap < b->n + len)
-			cap *= 2;
-		unsigned char *p = realloc(b->p, cap);
-		if (!p) {
-			b->failed = true;
-			return CAIRO_STATUS_WRITE_ERROR;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->n, data, len);
-	b->n += len;
-	return CAIRO_STATUS_SUCCESS;
-}
-
-void bl_membuf_free(struct bl_membuf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof *b);
+	return bl_buf_put(closure, data, len) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
 int bl_format_from_path(const char *path)

@@ -109,7 +109,7 @@ static inline bool same4(const unsigned char *src, const unsigned char *above, i
  * to the row above: charts repeat rows, so most bytes become zero), into
  * a zlib stream (zrows.c). Pixels like those above them, four at a time,
  * go in as runs of zeros without being converted or looked at again. */
-static int deflate_rows(cairo_surface_t *s, struct bl_membuf *out)
+static int deflate_rows(cairo_surface_t *s, struct bl_buf *out)
 {
 	int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
 	int stride = cairo_image_surface_get_stride(s);
@@ -202,7 +202,7 @@ int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 		return -1;
 	struct pixels pixels;
 	cairo_surface_t *s = image_surface((int)l.width, (int)l.height, &pixels);
-	struct bl_membuf idat = {0};
+	struct bl_buf idat = {0};
 	char *src = NULL, *cmds = NULL, *sw = NULL;
 	int rc = -1;
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
@@ -233,7 +233,7 @@ int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 		goto out;
 	for (size_t off = 0; off < idat.n; off += 1 << 20) {
 		size_t n = idat.n - off < (1 << 20) ? idat.n - off : (1 << 20);
-		if (chunk(write, ctx, "IDAT", idat.p + off, n) != 0)
+		if (chunk(write, ctx, "IDAT", (const unsigned char *)idat.p + off, n) != 0)
 			goto out;
 	}
 	if (chunk(write, ctx, "IEND", NULL, 0) != 0)
@@ -243,7 +243,7 @@ out:
 	free(src);
 	free(cmds);
 	free(sw);
-	bl_membuf_free(&idat);
+	bl_buf_free(&idat);
 	bl_layout_free(&l);
 	cairo_surface_destroy(s);
 	if (pixels.map)

@@ -13,7 +13,7 @@
 #define BL_SVG_NS "https://benchlog.invalid/ns/provenance-1"
 
 /* Appends text escaped for XML; characters XML 1.0 forbids become '?'. */
-static void put_escaped(struct bl_membuf *b, const char *s)
+static void put_escaped(struct bl_buf *b, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
@@ -34,12 +34,12 @@ static void put_escaped(struct bl_membuf *b, const char *s)
 	}
 }
 
-static void put(struct bl_membuf *b, const char *s)
+static void put(struct bl_buf *b, const char *s)
 {
 	bl_membuf_write(b, (const unsigned char *)s, (unsigned)strlen(s));
 }
 
-static void put_list(struct bl_membuf *b, const char *tag, char **v, size_t n)
+static void put_list(struct bl_buf *b, const char *tag, char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		put(b, "<bl:");
@@ -54,7 +54,7 @@ static void put_list(struct bl_membuf *b, const char *tag, char **v, size_t n)
 
 /* Copies src to out, renumbering "surfaceN" by first appearance; the text
  * between goes in one piece (a chart's SVG is a few hundred KB). */
-static void renumber(const unsigned char *p, size_t n, struct bl_membuf *out)
+static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
 {
 	unsigned long map_from[256], next = 0;
 	size_t i = 0;
@@ -93,7 +93,7 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	struct bl_membuf raw = {0}, out = {0};
+	struct bl_buf raw = {0}, out = {0};
 	int rc = -1;
 	cairo_surface_t *s = cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
@@ -108,17 +108,12 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	if (raw.failed || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		goto out;
 	/* the end of the opening <svg ...> tag */
-	const unsigned char *svg = NULL;
-	for (size_t i = 0; i + 4 < raw.n; i++)
-		if (memcmp(raw.p + i, "<svg", 4) == 0) {
-			svg = raw.p + i;
-			break;
-		}
-	const unsigned char *gt = svg ? memchr(svg, '>', raw.n - (size_t)(svg - raw.p)) : NULL;
+	const char *svg = raw.n ? memmem(raw.p, raw.n, "<svg", 4) : NULL;
+	const char *gt = svg ? memchr(svg, '>', raw.n - (size_t)(svg - raw.p)) : NULL;
 	if (!gt)
 		goto out;
 	size_t head = (size_t)(gt - raw.p) + 1;
-	bl_membuf_write(&out, raw.p, (unsigned)head);
+	bl_buf_put(&out, raw.p, head);
 	put(&out, "\n<title>");
 	put_escaped(&out, c->title);
 	put(&out, "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS "\">\n<bl:software>");
@@ -130,13 +125,13 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	put_list(&out, "source", c->sources, c->nsources);
 	put_list(&out, "command", c->commands, c->ncommands);
 	put(&out, "</bl:provenance>\n</metadata>");
-	renumber(raw.p + head, raw.n - head, &out);
-	if (!out.failed && write(ctx, out.p, out.n) == 0)
+	renumber((const unsigned char *)raw.p + head, raw.n - head, &out);
+	if (!out.failed && write(ctx, (const unsigned char *)out.p, out.n) == 0)
 		rc = 0;
 out:
 	cairo_surface_destroy(s);
 	bl_layout_free(&l);
-	bl_membuf_free(&raw);
-	bl_membuf_free(&out);
+	bl_buf_free(&raw);
+	bl_buf_free(&out);
 	return rc;
 }

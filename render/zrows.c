@@ -42,7 +42,7 @@ static void fixed_code(unsigned sym, uint32_t *code, uint8_t *len)
 	*len = (uint8_t)n;
 }
 
-void bl_zrows_begin(struct bl_zrows *z, struct bl_membuf *out)
+void bl_zrows_begin(struct bl_zrows *z, struct bl_buf *out)
 {
 	static const uint16_t base[29] = {3,  4,  5,  6,  7,  8,  9,  10,  11,  13,
 					  15, 17, 19, 23, 27, 31, 35, 43,  51,  59,

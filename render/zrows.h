@@ -1,6 +1,6 @@
 /* zrows.h - a zlib stream of PNG rows (render/zrows.c): begin, put the
  * bytes of the filtered rows (each row's filter byte first) in pieces,
- * end. Output goes into a bl_membuf;
+ * end. Output goes into a struct bl_buf;
  * on out of memory the buffer's failed flag is set and end returns -1. */
 #ifndef BL_RENDER_ZROWS_H
 #define BL_RENDER_ZROWS_H
@@ -11,7 +11,7 @@
 #include "internal.h"
 
 struct bl_zrows {
-	struct bl_membuf *out;
+	struct bl_buf *out;
 	uint64_t bits;            /* pending output bits, first bit lowest */
 	unsigned nbits;
 	uint32_t a, b;            /* Adler-32 of the bytes so far */
@@ -27,7 +27,7 @@ struct bl_zrows {
 	size_t nstage;
 };
 
-void bl_zrows_begin(struct bl_zrows *z, struct bl_membuf *out);
+void bl_zrows_begin(struct bl_zrows *z, struct bl_buf *out);
 void bl_zrows_put(struct bl_zrows *z, const unsigned char *row, size_t len);
 /* len zero bytes (a run of pixels like the ones above them). */
 void bl_zrows_zeros(struct bl_zrows *z, size_t len);

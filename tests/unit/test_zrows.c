@@ -11,13 +11,13 @@
 #include "check.h"
 
 /* Inflates b into exactly want bytes; true when they equal want. */
-static bool inflates_to(const struct bl_membuf *b, const unsigned char *want, size_t n)
+static bool inflates_to(const struct bl_buf *b, const unsigned char *want, size_t n)
 {
 	uLongf len = (uLongf)n + 16;
 	unsigned char *got = malloc(len);
 	if (!got)
 		return false;
-	int r = uncompress(got, &len, b->p, (uLong)b->n);
+	int r = uncompress(got, &len, (const Bytef *)b->p, (uLong)b->n);
 	bool ok = r == Z_OK && len == n && memcmp(got, want, n) == 0;
 	if (!ok)
 		printf("  inflate: %d, %lu of %zu bytes\n", r, (unsigned long)len, n);
@@ -28,7 +28,7 @@ static bool inflates_to(const struct bl_membuf *b, const unsigned char *want, si
 /* A byte source that also keeps what went in, to compare. */
 struct run {
 	struct bl_zrows z;
-	struct bl_membuf out;
+	struct bl_buf out;
 	unsigned char *all;
 	size_t n, cap;
 };
@@ -58,7 +58,7 @@ static void zeros(struct run *r, size_t n)
 static bool finish(struct run *r)
 {
 	bool ok = bl_zrows_end(&r->z) == 0 && inflates_to(&r->out, r->all, r->n);
-	bl_membuf_free(&r->out);
+	bl_buf_free(&r->out);
 	free(r->all);
 	return ok;
 }
@@ -154,7 +154,7 @@ static void test_chart_like(void)
 	CHECK(r.out.n < r.n / 10);
 	if (r.out.n >= r.n / 10)
 		printf("  %zu bytes deflated to %zu\n", r.n, r.out.n);
-	bl_membuf_free(&r.out);
+	bl_buf_free(&r.out);
 	free(r.all);
 }
 
