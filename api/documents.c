@@ -35,7 +35,7 @@ struct bl_documents *bl_documents_read(const char *data, size_t len, const char 
 		return NULL;
 	d->docs = json_array();
 	d->name = strdup(name ? name : "-");
-	if (!d->docs || !d->name || bl_ingest_buffer(bl_parser_sites(), data, len, each_message, d) != 0) {
+	if (!d->docs || !d->name || bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, d) != 0) {
 		bl_documents_free(d);
 		return NULL;
 	}

@@ -30,7 +30,7 @@ static bool ensure(struct bl_re *re)
 {
 	if (re->code)
 		return true;
-	if (re->failed)
+	if (re->failed || !re->pattern)
 		return false;
 	re->code = bl_re_compile_dynamic(re->pattern, re->options);
 	if (!re->code) {
@@ -40,6 +40,22 @@ static bool ensure(struct bl_re *re)
 	re->next = compiled;
 	compiled = re;
 	return true;
+}
+
+void bl_re_reset(struct bl_re *re, const char *pattern)
+{
+	if (re->code) {
+		for (struct bl_re **l = &compiled; *l; l = &(*l)->next)
+			if (*l == re) {
+				*l = re->next;
+				break;
+			}
+		pcre2_code_free(re->code);
+		re->code = NULL;
+	}
+	re->next = NULL;
+	re->failed = false;
+	re->pattern = pattern;
 }
 
 bool bl_re_match(struct bl_re *re, const char *subject, size_t len,

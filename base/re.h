@@ -64,6 +64,10 @@ static inline bool bl_re_gset(const struct bl_re_match *m, int g)
 	return g < m->ngroups && m->ov[2 * g] != PCRE2_UNSET;
 }
 
+/* Gives re a new pattern (compiled on its next use); the old one's code
+ * is freed. */
+void bl_re_reset(struct bl_re *re, const char *pattern);
+
 /* Frees every compiled pattern (at exit, for leak checkers). */
 void bl_re_free_all(void);
 

@@ -153,10 +153,10 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 	int r;
 	if (t->piece) {
 		struct piece_reader p = {fd, t->end - t->at.offset};
-		r = bl_ingest_mbox_piece(bl_parser_sites(), read_piece, &p, &t->at, each_message, c);
+		r = bl_ingest_mbox_piece(bl_parser_ingest(), read_piece, &p, &t->at, each_message, c);
 	} else {
 		/* streamed: an mbox is never held whole in memory */
-		r = bl_ingest_stream(bl_parser_sites(), cli_read_chunk, &fd, fmt, each_message, c);
+		r = bl_ingest_stream(bl_parser_ingest(), cli_read_chunk, &fd, fmt, each_message, c);
 	}
 	int e = errno;
 	cli_close_input(fd);

@@ -718,7 +718,7 @@ static int replay_inputs(struct replay_ctx *c, char **paths, int n)
 			continue;
 		}
 		int r = is_document(data, len) ? each_json(c, data, len)
-					       : bl_ingest_buffer(bl_parser_sites(), data, len, each_message, c);
+					       : bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, c);
 		free(data);
 		if (r != 0)
 			rc = EXIT_DATA;

@@ -86,7 +86,7 @@ int cli_load_docs(char **files, int nfiles, json_t *docs)
 			rc = -1;
 		else if (j == 0) {
 			struct collect c = {docs, path};
-			if (bl_ingest_buffer(bl_parser_sites(), data, len, each_message, &c) != 0) {
+			if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &c) != 0) {
 				cli_error("%s: out of memory", path);
 				rc = -1;
 			}

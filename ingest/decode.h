@@ -17,6 +17,7 @@
 #include "../base/message.h"
 #include "../base/tbuf.h"
 #include "../base/utf8.h"
+#include "shapes.h"
 
 /* qp.c - quoted-printable (RFC 2045 6.7). `flattened`: the text lost its
  * line breaks, so a soft break shows as "= " between words. Invalid
@@ -97,6 +98,9 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
  * something was joined. */
 bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	       bool flowed, bool delsp);
+/* The tool lines it joins: those of the shapes marked `rewrapped`
+ * (shapes.h), from bl_shapes_use(). */
+bool bl_rewrap_compose(const struct bl_ingest_plan *p);
 /* format=flowed undone before quoting is stripped (quote marks kept on
  * the first line of each joined paragraph). */
 bool bl_flowed_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool delsp);
@@ -120,6 +124,9 @@ void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n);
  * short line holding two tool lines (or a prompt and one). `sites` as for
  * bl_unflatten(). */
 bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites);
+/* The unflattener's patterns, composed from p's shapes (NULL: none, and
+ * nothing is unflattened), from bl_shapes_use(). */
+bool bl_unflatten_compose(const struct bl_ingest_plan *p);
 /* For tests: with the prefilters off, the unflattener runs each of its
  * regexes on every line it would run it on without them (a line's
  * literals tell that a regex cannot match there, or that a short line is

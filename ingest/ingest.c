@@ -272,13 +272,13 @@ oom:
 	return -1;
 }
 
-static int one_message(const struct bl_site_plan *plan, const char *raw, size_t len,
+static int one_message(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 		       size_t raw_offset, size_t raw_line, size_t index, enum bl_input_format fmt,
 		       bool padded, bl_message_fn each, void *ctx)
 {
 	struct bl_message m;
 	memset(&m, 0, sizeof m);
-	m.plan = plan;
+	m.plan = plan ? plan->sites : NULL;
 	m.raw = raw;
 	m.raw_len = len;
 	m.raw_offset = raw_offset;
@@ -336,9 +336,11 @@ static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof
 	return len;
 }
 
-int bl_ingest_buffer_as(const struct bl_site_plan *plan, const char *raw, size_t len,
+int bl_ingest_buffer_as(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 			enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {
+	if (!bl_shapes_use(plan))
+		return -1;
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(raw, len);
 	if (fmt != BL_INPUT_MBOX)
@@ -359,7 +361,7 @@ int bl_ingest_buffer_as(const struct bl_site_plan *plan, const char *raw, size_t
 	return 0;
 }
 
-int bl_ingest_buffer(const struct bl_site_plan *plan, const char *raw, size_t len,
+int bl_ingest_buffer(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 		     bl_message_fn each, void *ctx)
 {
 	return bl_ingest_buffer_as(plan, raw, len, BL_INPUT_AUTO, each, ctx);
@@ -369,7 +371,7 @@ int bl_ingest_buffer(const struct bl_site_plan *plan, const char *raw, size_t le
 #define READ_MAX ((size_t)1 << 20)
 
 struct reader {
-	const struct bl_site_plan *plan; /* what the messages' sites are */
+	const struct bl_ingest_plan *plan; /* the tools' sites and shapes */
 	bl_read_fn rd;
 	void *rctx;
 	char *buf;
@@ -462,7 +464,7 @@ static int window_message(struct reader *r, size_t base, struct win *w, size_t c
 	memset(raw + len, 0, BL_TEXT_PAD);
 	struct bl_message m;
 	memset(&m, 0, sizeof m);
-	m.plan = r->plan;
+	m.plan = r->plan ? r->plan->sites : NULL;
 	m.raw = raw;
 	m.raw_len = len;
 	m.raw_offset = w->s;
@@ -585,7 +587,7 @@ static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, frame_fn f
 const struct bl_mbox_cut bl_mbox_start = {0, 1, 0};
 
 struct decode_each {
-	const struct bl_site_plan *plan;
+	const struct bl_ingest_plan *plan;
 	enum bl_input_format fmt;
 	bl_message_fn each;
 	void *ctx;
@@ -598,10 +600,12 @@ static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at
 			   d->each, d->ctx);
 }
 
-int bl_ingest_stream_window(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 			    enum bl_input_format fmt, size_t window, size_t overlap,
 			    bl_message_fn each, void *ctx)
 {
+	if (!bl_shapes_use(plan))
+		return -1;
 	struct reader r = {plan, rd, rctx, NULL, 0, 0, false};
 	int rc = 0;
 	/* enough of the start to tell what it is */
@@ -635,16 +639,18 @@ out:
 	return rc;
 }
 
-int bl_ingest_stream(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 		     enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {
 	return bl_ingest_stream_window(plan, rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP,
 				       each, ctx);
 }
 
-int bl_ingest_mbox_piece(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx)
 {
+	if (!bl_shapes_use(plan))
+		return -1;
 	struct reader r = {plan, rd, rctx, NULL, 0, 0, false};
 	int rc = frame_mbox(&r, at, decode_each,
 			    &(struct decode_each){plan, BL_INPUT_MBOX, each, ctx});

@@ -8,11 +8,12 @@
  * and posts flattened onto one line. Every text byte keeps its offset in
  * the input (see message.h).
  *
- * Each function takes the site plan of the readers above (the parsers'
- * bl_parser_sites()): the sites of each message's text are found with it
- * once, for the unflattener here and the parsers after. With NULL no
- * sites are found: the unflattener searches for itself (slower, the same
- * text). */
+ * Each function takes the plan of the readers above (the parsers'
+ * bl_parser_ingest(), shapes.h): the sites of each message's text are
+ * found with its site plan once, for the unflattener here and the
+ * parsers after, and the tools' shapes tell the unflattener and the
+ * rewrapper what tool lines look like. With NULL no tool is known:
+ * nothing is unflattened or rejoined. */
 #ifndef BL_INGEST_H
 #define BL_INGEST_H
 
@@ -20,7 +21,7 @@
 #include <stddef.h>
 
 #include "../base/message.h"
-#include "../base/sites.h"
+#include "shapes.h"
 
 /* Called once per message; a non-zero return stops ingestion and is
  * returned by bl_ingest_*. The message is freed after the call. */
@@ -43,9 +44,9 @@ enum bl_input_format bl_detect_format(const char *s, size_t len);
 
 /* Ingests a whole buffer (format detected). Returns 0, the callback's
  * non-zero value, or -1 when memory ran out. */
-int bl_ingest_buffer(const struct bl_site_plan *plan, const char *raw, size_t len,
+int bl_ingest_buffer(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 		     bl_message_fn each, void *ctx);
-int bl_ingest_buffer_as(const struct bl_site_plan *plan, const char *raw, size_t len,
+int bl_ingest_buffer_as(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 			enum bl_input_format fmt, bl_message_fn each, void *ctx);
 
 /* Reads up to cap bytes into buf: returns the count, 0 at the end, -1 on
@@ -59,13 +60,13 @@ typedef long (*bl_read_fn)(void *rctx, char *buf, size_t cap);
  * input make one document. Other formats (a mail, an HTML page) are read
  * whole. Returns 0, the callback's value, -1 when memory ran out, -2 on a
  * read error. */
-int bl_ingest_stream(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 		     enum bl_input_format fmt, bl_message_fn each, void *ctx);
 /* The same with the window's size and the context read on either side of
  * it (bl_ingest_stream: BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP); window 0
  * reads every input whole. An overlap of half the window or more is cut
  * to a quarter of it. */
-int bl_ingest_stream_window(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 			    enum bl_input_format fmt, size_t window, size_t overlap,
 			    bl_message_fn each, void *ctx);
 
@@ -91,7 +92,7 @@ int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
  * (from bl_mbox_cuts) to the next cut: offsets, lines and message indexes
  * count from the start of the whole input, as in a whole reading.
  * Returns as bl_ingest_stream. */
-int bl_ingest_mbox_piece(const struct bl_site_plan *plan, bl_read_fn rd, void *rctx,
+int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx);
 
 #endif

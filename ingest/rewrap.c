@@ -17,23 +17,45 @@
 #include "../base/re.h"
 #include "decode.h"
 
-/* "2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)" */
-static struct bl_re bsd_dd = BL_RE(
-	"^[ \\t]*\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)[ \\t]*$", 0);
-/* "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.2 s, 117 MB/s" */
-static struct bl_re gnu_dd = BL_RE(
-	"^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, [\\d.,e+-]+ ?\\S+, [\\d.,]+ ?\\S+/\\S+[ \\t]*$", 0);
-/* "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w" */
-static struct bl_re csh_time = BL_RE(
-	"^[ \\t]*\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+% \\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w[ \\t]*$", 0);
+/* A whole tool line of a shape a mail client may wrap (shapes.h):
+ *   "2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)"
+ *   "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.2 s, 117 MB/s" */
+static struct bl_re tool_re = BL_RE(NULL, 0);
+static char tool_pat[4096];
+
+bool bl_rewrap_compose(const struct bl_ingest_plan *p)
+{
+	size_t n = 0, k = 0;
+	bool ok = true;
+#define CAT(str)                                                                                   \
+	do {                                                                                       \
+		size_t l_ = strlen(str);                                                           \
+		ok = ok && n + l_ < sizeof tool_pat;                                               \
+		if (ok) {                                                                          \
+			memcpy(tool_pat + n, str, l_ + 1);                                         \
+			n += l_;                                                                   \
+		}                                                                                  \
+	} while (0)
+	CAT("^[ \\t]*(?:");
+	for (size_t t = 0; p && t < p->ntools; t++)
+		for (size_t i = 0; p->tools[t] && i < p->tools[t]->nlines; i++)
+			if (p->tools[t]->lines[i].rewrapped) {
+				CAT(k++ ? "|" : "");
+				CAT(p->tools[t]->lines[i].pattern);
+			}
+	CAT(k ? ")[ \\t]*$" : "(?!))");
+#undef CAT
+	bl_re_reset(&tool_re, tool_pat);
+	return ok;
+}
+
 /* a dd command line, then a line of nothing but operands: "bs=1m count=2000" */
 static struct bl_re dd_cmd = BL_RE("(?:^|[\\s#$%>])dd (?:[a-z]+=\\S+ ?)+$", 0);
 static struct bl_re operands = BL_RE("^(?:[a-z]+=\\S+[ \\t]*)+$", 0);
 
 static bool tool_line(const char *s, size_t n)
 {
-	return bl_re_match(&bsd_dd, s, n, 0, NULL) || bl_re_match(&gnu_dd, s, n, 0, NULL) ||
-	       bl_re_match(&csh_time, s, n, 0, NULL);
+	return bl_re_match(&tool_re, s, n, 0, NULL);
 }
 
 #define JOIN_MAX 200

@@ -33,69 +33,12 @@
 #define HUGE_LINE ((size_t)1 << 20)
 #define WRAP_MAX 4096
 
-/* A line break before and after these. Each pattern is a macro so that
- * the detection below can search them in groups (see detect_re). */
-/* "200+0 records in", "^C5862919230+0 записей получено", and the
- * translations GNU dd prints: "2048+0 Datensätze ein" */
-#define DD_RECORDS "(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|" \
-	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|" \
-	"записей (?:получено|отправлено))"
-/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)" */
-#define DD_BSD "\\d+ bytes transferred in [\\d.]+ secs? \\(\\d+ bytes/sec\\)"
-/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
-#define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
-/* GNU dd in every locale, and busybox:
- * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
- * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
- * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
-#define DD_GNU "\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
-	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
-/* and one that a paste cut after "copied" (no time, no rate; the blank
- * after it is a line end, not a ", "):
- * "314572800 bytes (315 MB, 300 MiB) copied" */
-#define DD_GNU_CUT "\\d+ bytes? \\([^)]{1,40}\\) copied(?= )"
-/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
-#define DD_RU "скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, " \
-	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
-/* csh's time: "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w", and
- * tcsh's, a tab or a run of blanks after the percentage:
- * "0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w",
- * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
-#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
-/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
-#define TIME_PDKSH "\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
-/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
- * "7.42 real         0.00 user         0.41 sys"; not a time -p after
- * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
-#define TIME_BSD "\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
-/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
- * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
-#define TIME_FIELD(word) word "[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
-/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
- * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
- * "Command exited with non-zero status 1" */
-#define TIME_GNU "\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU " \
-	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
-#define TIME_GNU_IO "\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
-#define TIME_GNU_EXIT "Command exited with non-zero status \\d+"
-/* diskinfo -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
-#define DISKINFO_SEEK "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+" \
-	"\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec"
-/* zsh prints the command before its times, on one line:
- *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
- * and pasted reports pad the fields:
- *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total" */
-#define TIME_ZSH "\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}" \
-	"[\\d:.]+ total"
 /* (each pattern starts where a number does, so that a long run of digits
  * is tried once, not from each of its digits) */
 #define NOT_IN_NUMBER "(?<![\\d.])"
 
-static struct bl_re whole_re = BL_RE(
-	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_GNU_CUT "|" DD_RU "|" TIME_CSH
-	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
-	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
-	0);
+/* A line break before and after the tools' lines (shapes.h). */
+static struct bl_re whole_re = BL_RE(NULL, 0);
 
 /* The same patterns, one by one, for the detection: an alternation of
  * them stops PCRE2 at every digit and at every r, u and s of the text (a
@@ -117,59 +60,14 @@ struct detect {
 			    * then_steps()), or NULL */
 };
 
-static struct detect detect_re[] = {
-	{BL_RE(NOT_IN_NUMBER DD_RECORDS, 0), "+", 0, true, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_BSD, 0), "bytes/sec)", 9, false, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_OLD, 0), ") transferred ", 0, false, NULL, NULL},
-	/* by the comma, the blank and the digit together: prose has a
-	 * comma in most sentences */
-	{BL_RE(NOT_IN_NUMBER DD_GNU, 0), ", ", NO_RARE_BYTE, true, ", ", NULL},
-	{BL_RE(NOT_IN_NUMBER DD_GNU_CUT, 0), ") copied", 0, false, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER DD_RU, 0), "скопировано ", 0, false, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_CSH, 0), "pf+", 2, true, NULL, NULL},
-	/* TIME_PDKSH and TIME_BSD need not be searched: their lines hold a
-	 * match of TIME_FIELD("real") too ("0m18.40s real     0m00.00s") */
-	/* prose has each of their letters every few dozen bytes: found by
-	 * the ends of the word, not by memchr (nor by PCRE2, which the
-	 * lookbehind in front keeps at an instruction a byte): this took
-	 * three quarters of the detection on prose mail */
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("real"), 0), "real", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("user"), 0), "user", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
-	{BL_RE(NOT_IN_NUMBER TIME_FIELD("sys"), 0), "sys", NO_RARE_BYTE, false, NULL, "[ \\t]+\\d"},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU, 0), "%CPU ", 0, false, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_IO, 0), "outputs (", 8, true, NULL, NULL},
-	/* by its ends too: its rarest byte, x, is every few hundred bytes of
-	 * some archives, and memchr stopped at each */
-	{BL_RE(NOT_IN_NUMBER TIME_GNU_EXIT, 0), "Command exited", NO_RARE_BYTE, false, NULL, NULL},
-	{BL_RE(NOT_IN_NUMBER DISKINFO_SEEK, 0), "sec = ", 4, false, NULL, NULL},
-	/* end_re's: a short line with a zsh report is a flattened post when
-	 * a prompt or an empty line's blanks share it (keep_short) */
-	{BL_RE(NOT_IN_NUMBER TIME_ZSH, 0), "% cpu", 0, false, NULL, NULL},
-};
-#define NDETECT (sizeof detect_re / sizeof detect_re[0])
-
-size_t bl_tool_literals(void)
-{
-	return NDETECT;
-}
-
-/* What the sites pass finds for pattern g: the starts of its literal
- * that a match can hold, those followed by a digit when its matches have
- * one there, and by what `next` says ("real" before blanks and a digit:
- * not the "real" of "really"). A literal passed over is one that try_at()
- * would have tried in vain: its pattern's regex runs over the whole line
- * from the first literal it is given there, so a line with a match is
- * found from the literal in the match as from any before it; and a
- * literal without its digit only moved the cursor past itself, where no
- * match starts (every copy of the literal in a match has the digit: "0+0k
- * 0+0io 0pf+0w"). Dense tool output has '+' in every bonnie++ row
- * ("+++++ +++"), and prose "real" in "really". */
-const char *bl_tool_literal(size_t g, bool *digit, const char **next)
-{
-	*digit = detect_re[g].digit_after;
-	*next = detect_re[g].next;
-	return detect_re[g].lit;
-}
+/* some tool is known (bl_unflatten_compose): without one nothing is
+ * unflattened */
+static bool known;
+#define NDETECT BL_SITE_LITERALS_MAX
+static struct detect detect_re[NDETECT];
+/* how many patterns detect_re holds; the one of zsh's report (end_re's) */
+static size_t ndetect;
+static size_t zsh_pattern = SIZE_MAX;
 
 /* The searches for the literals of detect_re, one pass over the text
  * each: the patterns found by the same rare byte share a memchr pass
@@ -182,17 +80,13 @@ struct search {
 };
 static struct search searches[NDETECT];
 static size_t nsearches;
-/* The pattern of zsh's report (end_re's) */
-static size_t zsh_pattern = SIZE_MAX;
 
 static void searches_init(void)
 {
 	if (nsearches)
 		return;
-	for (size_t g = 0; g < NDETECT; g++) {
+	for (size_t g = 0; g < ndetect; g++) {
 		const struct detect *d = &detect_re[g];
-		if (strcmp(d->lit, "% cpu") == 0)
-			zsh_pattern = g;
 		int byte = d->rare == NO_RARE_BYTE ? -1 : (unsigned char)d->lit[d->rare];
 		struct search *sr = NULL;
 		for (size_t k = 0; byte >= 0 && k < nsearches && !sr; k++)
@@ -354,93 +248,26 @@ static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, siz
 					       : SIZE_MAX;
 }
 
-/* A line break after these: zsh prints the command before its times.
+/* A line break after the tools' ends (shapes.h): zsh prints the
+ * command before its times.
  *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total" */
-static struct bl_re end_re = BL_RE(NOT_IN_NUMBER TIME_ZSH, 0);
+static struct bl_re end_re = BL_RE(NULL, 0);
 
-/* A line break before these. */
-static struct bl_re start_re = BL_RE(
-	/* a prompt and a command: "# dd", "srebrny# time dd", "[root@h:~]$ dd",
-	 * "[root@viejo ~]# dd", "root@fbsd:~ # zpool" */
-	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
-	"(?=(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?(?:dd|bonnie\\+\\+|bonnie|iozone|"
-	"diskinfo|zpool|zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"
-	"time|make|sleep|/usr/bin/time) )"
-	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null" */
-	"|(?<![#$%>] )(?<!time )(?<!sudo )(?<!-[lpv] )dd (?=(?:if|of|bs|ibs|obs|count)=)"
-	/* dd's complaints: "dd: error writing '/tmp/x/small/f': No space left on device" */
-	"|dd: "
-	/* a heading: "*** (mirror hdd, eli) zfs:" */
-	"|\\*{2,}(?= |$)",
-	0);
+/* A line break before a prompt and a command: "# dd", "srebrny# time dd",
+ * "[root@h:~]$ dd", "[root@viejo ~]# dd", "root@fbsd:~ # zpool"; before
+ * the tools' starts (shapes.h); before a heading: "*** (mirror hdd, eli) zfs:" */
+#define PROMPT "(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
+#define PROMPT_WRAPPERS "(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?"
+/* the commands of a post that are not a tool's, after a prompt */
+#define OTHER_COMMANDS "zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|" \
+	"time|make|sleep|/usr/bin/time"
+#define HEADING "\\*{2,}(?= |$)"
+static struct bl_re start_re = BL_RE(NULL, 0);
 
-/* A line break before these, in a line that is already known to be
- * flattened (they do not make one so). */
-static struct bl_re weak_re = BL_RE(
-	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00",
-	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
-	"\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
-	/* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
-	"|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)"
-	/* zpool iostat headers: "capacity     operations     bandwidth",
-	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write" */
-	"|capacity +operations +bandwidth"
-	/* and -T u's timestamp above a sample: "1796018647" */
-	"|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
-	"|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
-	/* and the second line of a histogram's header: "latency      read  write",
-	 * "req_size        ind    agg" */
-	"|(?:latency|req_size) +(?=read +write|ind +agg)"
-	/* diskinfo: its device line "/dev/ada3" above "512  # sectorsize", the
-	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
-	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
-	 * pages keep "&nbsp;" for the indentation) */
-	"|/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
-	"|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
-	"Synchronous random writes):"
-	"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
-	"outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
-	"|time to read \\d+|calculated command overhead"
-	/* iozone's preamble, every line led by a tab: "\tRecord Size 8 KB"; not
-	 * diskinfo's "512         \t# sectorsize" */
-	"|(?<= )\\t(?!#)"
-	/* iozone -R: "Excel output is below:", "\"Writer report\"", and the
-	 * rows under the record lengths: "\"64\"   1149134  3526006" */
-	"|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
-	/* and its throughput report: "\"Throughput report Y-axis is ...\"",
-	 * "\"Record size = 64 kBytes \"", "\"  Initial write \"  812345.25" */
-	"|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
-	/* bonnie and bonnie++ headers: "Version  1.96       ------Sequential Output------",
-	 * "-------Sequential Output--------", "-Per Char- --Block--- -Rewrite--",
-	 * "Concurrency   1     -Per Chr- --Block--", "-Create-- --Read--- -Delete--",
-	 * "------Sequential Create------", and "Latency   12345us" */
-	"|Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential (?:Output|Create)"
-	"|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite"
-	"|-Create-- +--Read--- +-Delete-- +-Create--"
-	"|Latency +\\d"
-	/* the line above iozone's header: "random  random    bkwd   record   stride" */
-	"|random +random +bkwd +record +stride"
-	/* zpool iostat -T d: "Tue Mar  5 14:02:16 2024", not iozone's
-	 * "Run began: Wed Jun  7 14:40:12 2006" */
-	"|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-	"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
-	0);
-
-/* A line break after these, in a line already known to be flattened:
- * the comments of diskinfo's identity lines, "512  # sectorsize", and
- * the ends of its rows. */
-static struct bl_re weak_end_re = BL_RE(
-	"# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
-	"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
-	"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
-	"Rotation rate in RPM|Zone Mode)"
-	/* iozone -R: a report's title and rows, "\"Writer report\"",
-	 * "\"64\"   1149134  3526006  1698432", "\"  Initial write \"  812345.25" */
-	"|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
-	"|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+"
-	/* and the ends of diskinfo's rows: "=   19.927 msec", "=    45247 kbytes/sec" */
-	"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
-	0);
+/* A line break before / after the tools' weak starts and ends, in a line
+ * that is already known to be flattened (they do not make one so). */
+static struct bl_re weak_re = BL_RE(NULL, 0);
+static struct bl_re weak_end_re = BL_RE(NULL, 0);
 
 /* A line break at the blank between two sentences, so that the one before
  * a block can serve as its caption:
@@ -528,20 +355,13 @@ static bool holds_any(const char *s, size_t len, const char *const *lits)
 }
 
 /* What every match of weak_re holds, or the rest of its line holds after
- * it (a lookahead): a tab, two blanks, a ':' (the diskinfo rows and
- * headings, iozone's "Excel output is below:", zpool's timestamps), a
- * '"' (iozone -R), or a word of the other headers. A long line without
- * any (a bonnie++ CSV row) is not searched: weak_re stops PCRE2 at nearly
- * every byte, with a dozen branches to try at each. */
-static const char *const weak_needs[] = {
-	"\t", "  ", ":", "\"", "capacity", "total_wait", "sync_read", "latency", "req_size",
-	"# sectorsize", "time to read", "calculated command overhead", "Sequential", "-Per Ch",
-	"-Create--", "Latency", "random", NULL};
-/* and of weak_end_re: "# sectorsize", "\"64\"  1149134", "=   19.927 msec" */
-static const char *const weak_end_needs[] = {"# ", "\"", "= ", NULL};
-/* and of start_re: a prompt's "# " ("$ ", "% ", "> "), "dd" of a command
- * or its complaints, "**" of a heading */
-static const char *const start_needs[] = {"# ", "$ ", "% ", "> ", "dd", "**", NULL};
+ * it (a lookahead), and the same of weak_end_re and start_re: the union
+ * of the tools' needs (shapes.h), and a prompt's "# " ("$ ", "% ", "> ")
+ * and a heading's "**". A long line without any (a bonnie++ CSV row) is
+ * not searched: weak_re stops PCRE2 at nearly every byte, with a dozen
+ * branches to try at each. */
+#define NEEDS_MAX 64
+static const char *weak_needs[NEEDS_MAX], *weak_end_needs[NEEDS_MAX], *start_needs[NEEDS_MAX];
 
 /* Breaks at the weak tool lines and the table rows of the line [s, s+len)
  * at `base`, of any length: a post flattened onto one line of megabytes
@@ -705,7 +525,7 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 	*zsh = false;
 	if (ls->nlit == SIZE_MAX) {
 		ls->nlit = 0;
-		for (size_t g = 0; g < NDETECT; g++)
+		for (size_t g = 0; g < ndetect; g++)
 			if (ls->st->literal[g].n)
 				ls->lit[ls->nlit++] = (unsigned char)g;
 	}
@@ -734,11 +554,7 @@ static bool short_candidate(struct line_sites *ls, const char *s, size_t from, s
 }
 
 /* whole_re tried at one position only */
-static struct bl_re whole_at_re = BL_RE(
-	NOT_IN_NUMBER "(?:" DD_RECORDS "|" DD_BSD "|" DD_GNU_OLD "|" DD_GNU "|" DD_GNU_CUT "|" DD_RU "|" TIME_CSH
-	"|" TIME_PDKSH "|" TIME_BSD "|" TIME_FIELD("(?:real|user|sys)") "|" TIME_GNU "|" TIME_GNU_IO
-	"|" TIME_GNU_EXIT "|" DISKINFO_SEEK ")",
-	PCRE2_ANCHORED);
+static struct bl_re whole_at_re = BL_RE(NULL, PCRE2_ANCHORED);
 
 /* Whether the short line [s, s+len) is one tool line alone, blanks
  * around it, and holds no zsh report (`zsh`: it holds its literal):
@@ -819,6 +635,8 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 
 bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites)
 {
+	if (!known)
+		return false;
 	if (sites && sites->long_line)
 		return true;
 	/* a line of UNFLATTEN_MIN bytes or more: the next so many bytes from
@@ -1051,4 +869,167 @@ void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n)
 	m->message_id = flat_field(s, first, "Message-ID");
 	if (!m->message_id)
 		m->message_id = flat_field(s, first, "Message-Id");
+}
+
+/* ------------------------------------------------------------ the shapes */
+
+/* The patterns composed from a plan's shapes: they live as long as the
+ * compiled patterns that point at them. */
+static char whole_pat[4096], end_pat[1024], start_pat[4096], weak_pat[8192], weak_end_pat[2048];
+static char detect_pat[NDETECT][1024];
+
+/* Appends s to buf (at *n, of cap bytes); false when it does not fit. */
+static bool cat(char *buf, size_t cap, size_t *n, const char *s)
+{
+	size_t l = strlen(s);
+	if (*n + l >= cap)
+		return false;
+	memcpy(buf + *n, s, l + 1);
+	*n += l;
+	return true;
+}
+
+/* The same, the regex metacharacters of s escaped ("bonnie\+\+"). */
+static bool cat_literal(char *buf, size_t cap, size_t *n, const char *s)
+{
+	bool ok = true;
+	for (; *s && ok; s++) {
+		char one[3] = {'\\', *s, '\0'};
+		ok = cat(buf, cap, n, strchr("\\^$.|?*+()[]{}", *s) ? one : one + 1);
+	}
+	return ok;
+}
+
+/* The alternation of one field of every tool: a line pattern each of
+ * `lines` (or `ends`), or a fragment. */
+static bool join_lines(char *buf, size_t cap, const struct bl_ingest_plan *p, bool ends)
+{
+	size_t n = 0, k = 0;
+	bool ok = cat(buf, cap, &n, NOT_IN_NUMBER "(?:");
+	for (size_t t = 0; p && t < p->ntools; t++) {
+		const struct bl_tool_shapes *ts = p->tools[t];
+		size_t m = !ts ? 0 : ends ? ts->nends : ts->nlines;
+		for (size_t i = 0; i < m; i++)
+			ok = ok && cat(buf, cap, &n, k++ ? "|" : "") &&
+			     cat(buf, cap, &n, (ends ? ts->ends : ts->lines)[i].pattern);
+	}
+	return ok && cat(buf, cap, &n, k ? ")" : "(?!))");
+}
+
+static const char *fragment(const struct bl_tool_shapes *ts, int which)
+{
+	return !ts ? NULL : which == 0 ? ts->starts : which == 1 ? ts->weak_starts : ts->weak_ends;
+}
+
+static const char *const *fragment_needs(const struct bl_tool_shapes *ts, int which)
+{
+	return !ts ? NULL
+	       : which == 0 ? ts->start_needs
+	       : which == 1 ? ts->weak_start_needs
+			    : ts->weak_end_needs;
+}
+
+/* The alternation of the tools' fragments `which` (0 starts, 1 weak
+ * starts, 2 weak ends) after `lead`, and the union of their needs after
+ * those of `lead_needs`, then `tail_needs`. */
+static bool join_fragments(char *buf, size_t cap, const struct bl_ingest_plan *p, int which,
+			   const char *lead, const char **needs, const char *const *lead_needs,
+			   const char *const *tail_needs)
+{
+	size_t n = 0, k = 0, nn = 0;
+	bool ok = cat(buf, cap, &n, lead);
+	for (; lead_needs && *lead_needs; lead_needs++)
+		needs[nn++] = *lead_needs;
+	for (size_t t = 0; p && t < p->ntools; t++) {
+		const char *f = fragment(p->tools[t], which);
+		if (!f)
+			continue;
+		ok = ok && cat(buf, cap, &n, (*lead || k++) ? "|" : "") && cat(buf, cap, &n, f);
+		for (const char *const *q = fragment_needs(p->tools[t], which); q && *q; q++) {
+			size_t j = 0;
+			while (j < nn && strcmp(needs[j], *q) != 0)
+				j++;
+			if (j == nn && nn + 1 < NEEDS_MAX)
+				needs[nn++] = *q;
+			ok = ok && nn + 1 < NEEDS_MAX;
+		}
+	}
+	for (; tail_needs && *tail_needs && nn + 1 < NEEDS_MAX; tail_needs++)
+		needs[nn++] = *tail_needs;
+	needs[nn] = NULL;
+	if (!*lead && !k)
+		ok = ok && cat(buf, cap, &n, "(?!)");
+	return ok;
+}
+
+/* start_re: a prompt and a command, a tool's or another, or a tool's
+ * start, or a heading. */
+static bool compose_start(const struct bl_ingest_plan *p)
+{
+	static const char *const prompts[] = {"# ", "$ ", "% ", "> ", NULL};
+	static const char *const headings[] = {"**", NULL};
+	char lead[2048];
+	size_t n = 0;
+	bool ok = cat(lead, sizeof lead, &n, PROMPT "(?=" PROMPT_WRAPPERS "(?:");
+	for (size_t t = 0; p && t < p->ntools; t++)
+		if (p->commands[t])
+			ok = ok && cat_literal(lead, sizeof lead, &n, p->commands[t]) &&
+			     cat(lead, sizeof lead, &n, "|");
+	ok = ok && cat(lead, sizeof lead, &n, OTHER_COMMANDS ") )");
+	const char *start_tmp[NEEDS_MAX];
+	ok = ok && join_fragments(start_pat, sizeof start_pat, p, 0, lead, start_tmp, prompts,
+				  headings);
+	size_t m = strlen(start_pat);
+	ok = ok && cat(start_pat, sizeof start_pat, &m, "|" HEADING);
+	memcpy(start_needs, start_tmp, sizeof start_needs);
+	return ok;
+}
+
+/* detect_re: each line shape with a literal, then each end shape with
+ * one, in the order of the site plan's literals (bl_shape_literals). */
+static bool compose_detect(const struct bl_ingest_plan *p)
+{
+	ndetect = 0;
+	zsh_pattern = SIZE_MAX;
+	bool end;
+	for (const struct bl_line_shape *sh; p && (sh = bl_shape_of_literal(p, ndetect, &end));) {
+		if (ndetect == NDETECT)
+			return false;
+		size_t n = 0;
+		if (!cat(detect_pat[ndetect], sizeof detect_pat[0], &n, NOT_IN_NUMBER) ||
+		    !cat(detect_pat[ndetect], sizeof detect_pat[0], &n, sh->pattern))
+			return false;
+		struct detect *d = &detect_re[ndetect];
+		d->re.options = PCRE2_UTF | PCRE2_NO_UTF_CHECK;
+		bl_re_reset(&d->re, detect_pat[ndetect]);
+		d->lit = sh->lit;
+		d->rare = sh->rare;
+		d->digit_after = sh->digit_after;
+		d->then = sh->then;
+		d->next = sh->next;
+		if (end && zsh_pattern == SIZE_MAX)
+			zsh_pattern = ndetect;
+		ndetect++;
+	}
+	return true;
+}
+
+bool bl_unflatten_compose(const struct bl_ingest_plan *p)
+{
+	known = p != NULL;
+	nsearches = 0; /* made again for the new literals */
+	bool ok = join_lines(whole_pat, sizeof whole_pat, p, false) &&
+		  join_lines(end_pat, sizeof end_pat, p, true) && compose_start(p) &&
+		  join_fragments(weak_pat, sizeof weak_pat, p, 1, "", weak_needs, NULL, NULL) &&
+		  join_fragments(weak_end_pat, sizeof weak_end_pat, p, 2, "", weak_end_needs, NULL,
+				 NULL) &&
+		  compose_detect(p);
+	bl_re_reset(&whole_re, whole_pat);
+	bl_re_reset(&whole_at_re, whole_pat);
+	bl_re_reset(&end_re, end_pat);
+	bl_re_reset(&start_re, start_pat);
+	bl_re_reset(&weak_re, weak_pat);
+	bl_re_reset(&weak_end_re, weak_end_pat);
+	known = known && ok;
+	return ok;
 }

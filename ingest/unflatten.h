@@ -18,15 +18,6 @@ void bl_breaks_add(struct bl_breaks *b, size_t at);
  * or a prompt and one. */
 #define BL_UNFLATTEN_MIN 250
 
-/* The literals the unflattener finds tool lines by, one per pattern of
- * its detection ("bytes/sec)", "real", "+"); the sites pass (base/sites.h)
- * finds their starts. How many there are (at most BL_SITE_LITERALS_MAX), and
- * literal g: its bytes, whether only a start followed by an ASCII digit
- * counts (", " of "copied, 0.01 s, 4.4 GB/s"), and what else must follow
- * it (a regex of blanks, digits and bytes: "[ \\t]+\\d"), or NULL. */
-size_t bl_tool_literals(void);
-const char *bl_tool_literal(size_t g, bool *digit, const char **next);
-
 static inline bool bl_blank(char c) { return c == ' ' || c == '\t'; }
 
 /* The blank that ended the line before s[a] (the first of the blanks

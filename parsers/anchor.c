@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/re.h"
+#include "../ingest/shapes.h"
 #include "../ingest/unflatten.h"
 #include "parser.h"
 #include "system.h"
@@ -25,6 +26,10 @@ static struct {
 	/* what the plan was made of: its strings must outlive it */
 	const char *patterns[64];
 	struct bl_site_literal literals[BL_SITE_LITERALS_MAX];
+	/* and what ingest is handed: the plan, the parsers' shapes */
+	struct bl_ingest_plan ingest;
+	const struct bl_tool_shapes *shapes[64];
+	const char *commands[64];
 } A;
 
 /* The scan of the last message, kept for the next: making one (match
@@ -81,9 +86,9 @@ static pcre2_code *alternation(const bool *use, bool *err)
 	return c;
 }
 
-/* What the parsers' plan looks for: every anchor, the unflattener's
- * literals (found in the same pass, for ingest), the system reader's
- * marks. */
+/* What the parsers' plan looks for: every anchor, the literals of the
+ * parsers' line shapes (found in the same pass, for ingest's
+ * unflattener), the system reader's marks. */
 static bool plan_source(struct bl_site_source *src)
 {
 	size_t np = 0;
@@ -91,12 +96,17 @@ static bool plan_source(struct bl_site_source *src)
 		if (np == sizeof A.patterns / sizeof A.patterns[0])
 			return false;
 		A.patterns[np] = bl_parsers[np]->anchor;
+		A.shapes[np] = bl_parsers[np]->shapes;
+		A.commands[np] = bl_parsers[np]->command_word;
 	}
-	size_t nl = bl_tool_literals();
+	A.ingest = (struct bl_ingest_plan){
+		.tools = A.shapes,
+		.commands = A.commands,
+		.ntools = np,
+	};
+	size_t nl = bl_shape_literals(&A.ingest, A.literals, BL_SITE_LITERALS_MAX);
 	if (nl > BL_SITE_LITERALS_MAX)
 		return false;
-	for (size_t g = 0; g < nl; g++)
-		A.literals[g].bytes = bl_tool_literal(g, &A.literals[g].digit, &A.literals[g].next);
 	*src = (struct bl_site_source){
 		.patterns = A.patterns,
 		.npatterns = np,
@@ -156,6 +166,14 @@ static bool build(void)
 const struct bl_site_plan *bl_parser_sites(void)
 {
 	return build() ? A.plan : NULL;
+}
+
+const struct bl_ingest_plan *bl_parser_ingest(void)
+{
+	if (!build())
+		return NULL;
+	A.ingest.sites = A.plan;
+	return &A.ingest;
 }
 
 const struct bl_sites *bl_message_sites(struct bl_message *msg)

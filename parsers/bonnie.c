@@ -616,6 +616,15 @@ static const char *const bonnie_variants[] = {
 	NULL,
 };
 
+/* How bonnie's headers look where a post lost its line breaks
+ * (ingest/shapes.h): "-------Sequential Output--------",
+ * "-Per Char- --Block--- -Rewrite--" (bonnie++'s too: "-Per Chr-"). */
+static const struct bl_tool_shapes bonnie_shapes = {
+	.weak_starts = "-{3,}Sequential Output"
+		       "|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite",
+	.weak_start_needs = (const char *const[]){"Sequential", "-Per Ch", NULL},
+};
+
 const struct bl_parser bl_parser_bonnie = {
 	.name = "bonnie",
 	.summary = "bonnie result tables: sequential output/input per char and block, rewrite, seeks",
@@ -626,6 +635,7 @@ const struct bl_parser bl_parser_bonnie = {
 		  "|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
 		  "|File '[^'\\n]{0,300}', size: \\d",
 	.command_word = "bonnie",
+	.shapes = &bonnie_shapes,
 	.claim = bonnie_claim,
 	.command = bonnie_command,
 };

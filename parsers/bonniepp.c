@@ -883,6 +883,17 @@ static const char *const bpp_variants[] = {
 	NULL,
 };
 
+/* How bonnie++'s headers look where a post lost its line breaks
+ * (ingest/shapes.h): "Version  1.96       ------Sequential Output------",
+ * "------Sequential Create------", "-Create-- --Read--- -Delete--",
+ * and "Latency   12345us". */
+static const struct bl_tool_shapes bpp_shapes = {
+	.weak_starts = "Version +\\S{1,12} +-{3,}Sequential|-{3,}Sequential Create"
+		       "|-Create-- +--Read--- +-Delete-- +-Create--"
+		       "|Latency +\\d",
+	.weak_start_needs = (const char *const[]){"Sequential", "-Create--", "Latency", NULL},
+};
+
 const struct bl_parser bl_parser_bonniepp = {
 	.name = "bonnie++",
 	.summary = "bonnie++ tables and CSV: IO and file tests, CPU, latency",
@@ -903,6 +914,7 @@ const struct bl_parser bl_parser_bonniepp = {
 		  "|^[ \\t]*[^,\\s]{0,64},\\d+[MG](?::\\d+k?)?,(?:[^,\\n]*,){12}"
 		  "|^[ \\t]*[^,\\s]{0,64},,(?:[^,\\n]*,){12}",
 	.command_word = "bonnie++",
+	.shapes = &bpp_shapes,
 	.claim = bpp_claim,
 	.command = bpp_command,
 };

@@ -981,6 +981,55 @@ static const char *const dd_variants[] = {
 	NULL,
 };
 
+/* How dd's output lines look where a post lost its line breaks
+ * (ingest/shapes.h): each is a line of its own, found by the literal
+ * every match holds. */
+/* "200+0 records in", "^C5862919230+0 записей получено", and the
+ * translations GNU dd prints: "2048+0 Datensätze ein" */
+#define DD_RECORDS "(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|" \
+	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|" \
+	"записей (?:получено|отправлено))"
+/* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)",
+ * and Android's "... in 3.184339 seconds (10537330 bytes/sec)", as bsd_re */
+#define DD_BSD "\\d+ bytes transferred in [\\d.]+ (?:secs?|seconds) \\(\\d+ bytes/sec\\)"
+/* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
+#define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
+/* GNU dd in every locale, and busybox:
+ * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
+ * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
+ * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
+#define DD_GNU "\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
+	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
+/* and one that a paste cut after "copied" (no time, no rate; the blank
+ * after it is a line end, not a ", "):
+ * "314572800 bytes (315 MB, 300 MiB) copied" */
+#define DD_GNU_CUT "\\d+ bytes? \\([^)]{1,40}\\) copied(?= )"
+/* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
+#define DD_RU "скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, " \
+	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
+
+static const struct bl_line_shape dd_lines[] = {
+	{.pattern = DD_RECORDS, .lit = "+", .rare = 0, .digit_after = true},
+	{.pattern = DD_BSD, .lit = "bytes/sec)", .rare = 9, .rewrapped = true},
+	{.pattern = DD_GNU_OLD, .lit = ") transferred ", .rare = 0},
+	/* by the comma, the blank and the digit together: prose has a
+	 * comma in most sentences */
+	{.pattern = DD_GNU, .lit = ", ", .rare = BL_SHAPE_BY_ENDS, .digit_after = true, .then = ", ",
+	 .rewrapped = true},
+	{.pattern = DD_GNU_CUT, .lit = ") copied", .rare = 0},
+	{.pattern = DD_RU, .lit = "скопировано ", .rare = 0},
+};
+
+static const struct bl_tool_shapes dd_shapes = {
+	.lines = dd_lines,
+	.nlines = sizeof dd_lines / sizeof dd_lines[0],
+	/* a command without a prompt: "dd if=/dev/ad4s1a of=/dev/null"; and
+	 * dd's complaints: "dd: error writing '/tmp/x/f': No space left on device" */
+	.starts = "(?<![#$%>] )(?<!time )(?<!sudo )(?<!-[lpv] )dd (?=(?:if|of|bs|ibs|obs|count)=)"
+		  "|dd: ",
+	.start_needs = (const char *const[]){"dd", NULL},
+};
+
 const struct bl_parser bl_parser_dd = {
 	.name = "dd",
 	.summary = "dd transfer summaries: records in/out, bytes, seconds, rate",
@@ -988,6 +1037,7 @@ const struct bl_parser bl_parser_dd = {
 	/* "2000+0 records in", "bytes transferred in", "bytes (...) copied, 0.1 s" */
 	.anchor = "\\d\\+\\d+ \\S|bytes transferred in |^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
 	.command_word = "dd",
+	.shapes = &dd_shapes,
 	.claim = dd_claim,
 	.command = dd_command,
 };

@@ -830,6 +830,42 @@ static const char *const diskinfo_variants[] = {
 	NULL,
 };
 
+/* How diskinfo's output looks where a post lost its line breaks
+ * (ingest/shapes.h). */
+/* -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
+static const struct bl_line_shape diskinfo_lines[] = {
+	{.pattern = "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
+		    "\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec",
+	 .lit = "sec = ",
+	 .rare = 4},
+};
+
+static const struct bl_tool_shapes diskinfo_shapes = {
+	.lines = diskinfo_lines,
+	.nlines = sizeof diskinfo_lines / sizeof diskinfo_lines[0],
+	/* its device line "/dev/ada3" above "512  # sectorsize", the
+	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
+	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
+	 * pages keep "&nbsp;" for the indentation) */
+	.weak_starts = "/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)"
+		       "|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
+		       "|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
+		       "Synchronous random writes):"
+		       "|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
+		       "outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
+		       "|time to read \\d+|calculated command overhead",
+	/* the comments of its identity lines, "512  # sectorsize", and the
+	 * ends of its rows: "=   19.927 msec", "=    45247 kbytes/sec" */
+	.weak_ends = "# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
+		     "stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
+		     "Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
+		     "Rotation rate in RPM|Zone Mode)"
+		     "|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
+	.weak_start_needs = (const char *const[]){"# sectorsize", ":", "time to read",
+						   "calculated command overhead", NULL},
+	.weak_end_needs = (const char *const[]){"# ", "= ", NULL},
+};
+
 const struct bl_parser bl_parser_diskinfo = {
 	.name = "diskinfo",
 	.summary = "FreeBSD diskinfo: device geometry (-v) and the -c -t -i -wS benchmarks, one run per device",
@@ -851,6 +887,7 @@ const struct bl_parser bl_parser_diskinfo = {
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+32768[ \\t]+\\d"
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+65536[ \\t]+\\d",
 	.command_word = "diskinfo",
+	.shapes = &diskinfo_shapes,
 	.claim = diskinfo_claim,
 	.command = diskinfo_command,
 };

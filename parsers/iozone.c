@@ -435,6 +435,28 @@ static const char *const iz_variants[] = {
 	NULL,
 };
 
+/* How iozone's output looks where a post lost its line breaks
+ * (ingest/shapes.h). */
+static const struct bl_tool_shapes iz_shapes = {
+	/* the preamble, every line led by a tab: "\tRecord Size 8 KB"; not
+	 * diskinfo's "512         \t# sectorsize"; -R: "Excel output is below:",
+	 * "\"Writer report\"", and the rows under the record lengths:
+	 * "\"64\"   1149134  3526006"; its throughput report: "\"Throughput
+	 * report Y-axis is ...\"", "\"Record size = 64 kBytes \"",
+	 * "\"  Initial write \"  812345.25"; the line above the auto table's
+	 * header: "random  random    bkwd   record   stride" */
+	.weak_starts = "(?<= )\\t(?!#)"
+		       "|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
+		       "|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
+		       "|random +random +bkwd +record +stride",
+	/* -R: a report's title and rows, "\"Writer report\"",
+	 * "\"64\"   1149134  3526006  1698432", "\"  Initial write \"  812345.25" */
+	.weak_ends = "\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
+		     "|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+",
+	.weak_start_needs = (const char *const[]){"\t", ":", "\"", "random", NULL},
+	.weak_end_needs = (const char *const[]){"\"", NULL},
+};
+
 const struct bl_parser bl_parser_iozone = {
 	.name = "iozone",
 	.summary = "iozone: auto-mode and -i tables, throughput mode, Excel report",
@@ -448,6 +470,7 @@ const struct bl_parser bl_parser_iozone = {
 		   * the needle, which every "reply" of a mail brings up */
 		  "|\"Writer report|\"Reader report|\"Throughput report",
 	.command_word = "iozone",
+	.shapes = &iz_shapes,
 	.claim = iz_claim,
 	.command = iz_command,
 };

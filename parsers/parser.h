@@ -17,6 +17,7 @@
 
 #include "../base/message.h"
 #include "../base/sites.h"
+#include "../ingest/shapes.h"
 #include "doc.h"
 
 enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
@@ -55,15 +56,21 @@ struct bl_parser {
 	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 	/* Optional: the run is a stream of records (see above). */
 	const struct bl_records *records;
+	/* Optional: how its output lines look, for ingest to put back the
+	 * breaks of a post that lost them (ingest/shapes.h). */
+	const struct bl_tool_shapes *shapes;
 };
 
 /* The registry: NULL-terminated, in the order parsers are tried. */
 extern const struct bl_parser *const bl_parsers[];
 const struct bl_parser *bl_parser_find(const char *name);
-/* The registry's site plan: every parser's anchor, the unflattener's
- * literals and the system reader's marks, what ingest is handed to find
- * each message's sites (base/sites.h). NULL when a pattern could not be
- * compiled or memory ran out. */
+/* What ingest is handed (ingest/shapes.h): the registry's site plan
+ * (every parser's anchor, the literals of the parsers' line shapes, the
+ * system reader's marks: base/sites.h) and every parser's shapes and
+ * command word. NULL when a pattern could not be compiled or memory ran
+ * out. */
+const struct bl_ingest_plan *bl_parser_ingest(void);
+/* Its site plan alone. */
 const struct bl_site_plan *bl_parser_sites(void);
 
 /* What a parser may ask of the scanner. */

@@ -515,6 +515,73 @@ static const char *const time_variants[] = {
 	NULL,
 };
 
+/* How time's reports look where a post lost its line breaks
+ * (ingest/shapes.h). */
+/* csh's time: "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w", and
+ * tcsh's, a tab or a run of blanks after the percentage:
+ * "0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w",
+ * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
+#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+/* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
+#define TIME_PDKSH "\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
+/* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
+ * "7.42 real         0.00 user         0.41 sys"; not a time -p after
+ * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
+#define TIME_BSD "\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
+/* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
+ * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
+#define TIME_FIELD(word) word "[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
+/* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
+ * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
+ * "Command exited with non-zero status 1" */
+#define TIME_GNU "\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU " \
+	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
+#define TIME_GNU_IO "\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
+#define TIME_GNU_EXIT "Command exited with non-zero status \\d+"
+/* zsh prints the command before its times, on one line:
+ *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
+ * and pasted reports pad the fields:
+ *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total" */
+#define TIME_ZSH "\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}" \
+	"[\\d:.]+ total"
+
+static const struct bl_line_shape time_lines[] = {
+	{.pattern = TIME_CSH, .lit = "pf+", .rare = 2, .digit_after = true, .rewrapped = true},
+	/* their lines hold a match of TIME_FIELD("real") too
+	 * ("0m18.40s real     0m00.00s"): not searched for */
+	{.pattern = TIME_PDKSH},
+	{.pattern = TIME_BSD},
+	/* prose has each of their letters every few dozen bytes: found by
+	 * the ends of the word, not by memchr */
+	{.pattern = TIME_FIELD("real"), .lit = "real", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
+	{.pattern = TIME_FIELD("user"), .lit = "user", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
+	{.pattern = TIME_FIELD("sys"), .lit = "sys", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
+	{.pattern = TIME_GNU, .lit = "%CPU ", .rare = 0},
+	{.pattern = TIME_GNU_IO, .lit = "outputs (", .rare = 8, .digit_after = true},
+	/* by its ends too: its rarest byte, x, is every few hundred bytes of
+	 * some archives */
+	{.pattern = TIME_GNU_EXIT, .lit = "Command exited", .rare = BL_SHAPE_BY_ENDS},
+};
+
+/* a short line with a zsh report is a flattened post when a prompt or
+ * an empty line's blanks share it */
+static const struct bl_line_shape time_ends[] = {
+	{.pattern = TIME_ZSH, .lit = "% cpu", .rare = 0},
+};
+
+static const struct bl_tool_shapes time_shapes = {
+	.lines = time_lines,
+	.nlines = sizeof time_lines / sizeof time_lines[0],
+	.ends = time_ends,
+	.nends = sizeof time_ends / sizeof time_ends[0],
+	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00",
+	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
+	.weak_starts = "\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
+		       /* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
+		       "|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)",
+	.weak_start_needs = (const char *const[]){"\t", "  ", NULL},
+};
+
 const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
@@ -522,6 +589,7 @@ const struct bl_parser bl_parser_time = {
 	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|\\ds real[ \\t]+\\d|"
 		  "\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
 	.command_word = NULL,
+	.shapes = &time_shapes,
 	.claim = time_claim,
 	.command = NULL,
 };

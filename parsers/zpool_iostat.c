@@ -1336,6 +1336,26 @@ static const char *const zpool_variants[] = {
 	NULL,
 };
 
+/* How zpool iostat's output looks where a post lost its line breaks
+ * (ingest/shapes.h): a break before its headers in a flattened line. */
+static const struct bl_tool_shapes zpool_shapes = {
+	/* "capacity     operations     bandwidth",
+	 * "tank         total_wait     disk_wait", "media   sync_read    sync_write";
+	 * -T u's timestamp above a sample: "1796018647"; the second line of a
+	 * histogram's header: "latency      read  write", "req_size        ind    agg";
+	 * -T d: "Tue Mar  5 14:02:16 2024", not iozone's
+	 * "Run began: Wed Jun  7 14:40:12 2006" */
+	.weak_starts = "capacity +operations +bandwidth"
+		       "|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
+		       "|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+		       "|(?:latency|req_size) +(?=read +write|ind +agg)"
+		       "|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+		       "[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
+	/* the date holds its time's ':' */
+	.weak_start_needs = (const char *const[]){"capacity", "total_wait", "sync_read", "latency",
+						   "req_size", ":", NULL},
+};
+
 const struct bl_parser bl_parser_zpool_iostat = {
 	.name = "zpool-iostat",
 	.summary = "zpool iostat reports: pools and vdevs, latency, queues, histograms, interval samples",
@@ -1349,6 +1369,7 @@ const struct bl_parser bl_parser_zpool_iostat = {
 		  "|^[ \\t]*\\S{1,256}[ \\t]+sync_read[ \\t]+sync_write"
 		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
 	.command_word = "zpool",
+	.shapes = &zpool_shapes,
 	.claim = zpool_claim,
 	.command = zpool_command,
 	.records = &zpool_records,

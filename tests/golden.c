@@ -174,7 +174,7 @@ static int run_case(const char *dir, int update)
 		return 1;
 	}
 	json_t *docs = json_array();
-	int rc = bl_ingest_buffer(bl_parser_sites(), data, len, collect, docs);
+	int rc = bl_ingest_buffer(bl_parser_ingest(), data, len, collect, docs);
 	free(data);
 	if (rc != 0) {
 		printf("FAIL %s: parse failed (%d)\n", dir, rc);

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(j);
 	} else {
 		json_decref(j);
-		bl_ingest_buffer(bl_parser_sites(), (const char *)data, size, each, docs);
+		bl_ingest_buffer(bl_parser_ingest(), (const char *)data, size, each, docs);
 	}
 	static const enum bl_key keys[] = {BL_KEY_NONE, BL_KEY_LABEL, BL_KEY_RUN, BL_KEY_SOURCE,
 					   BL_KEY_TOOL, BL_KEY_METRIC, BL_KEY_NONE, BL_KEY_NONE};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../ingest/decode.h"
+#include "../../parsers/parser.h"
 
 static void fuzz_check_map(const struct bl_tbuf *out, size_t in_len)
 {
@@ -25,6 +26,8 @@ static void fuzz_check_map(const struct bl_tbuf *out, size_t in_len)
 /* A message over the fuzz input, for diagnostics. */
 static void fuzz_message(struct bl_message *m, const uint8_t *data, size_t size)
 {
+	/* the tools' shapes, as the pipeline hands them to the decoders */
+	bl_shapes_use(bl_parser_ingest());
 	memset(m, 0, sizeof *m);
 	m->raw = (const char *)data;
 	m->raw_len = size;

@@ -24,7 +24,7 @@ static const char prefix[] = "# diskinfo -citv -wS ada0 ada1\n/dev/ada0\n\t512  
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	bl_ingest_buffer(bl_parser_sites(), (const char *)data, size, each, NULL);
+	bl_ingest_buffer(bl_parser_ingest(), (const char *)data, size, each, NULL);
 	if (size > 1 << 16)
 		return 0;
 	char *buf = malloc(sizeof prefix - 1 + size);
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, prefix, sizeof prefix - 1);
 	memcpy(buf + sizeof prefix - 1, data, size);
-	bl_ingest_buffer(bl_parser_sites(), buf, sizeof prefix - 1 + size, each, NULL);
+	bl_ingest_buffer(bl_parser_ingest(), buf, sizeof prefix - 1 + size, each, NULL);
 	free(buf);
 	return 0;
 }

@@ -31,9 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	struct seen whole = {0, 0, n}, streamed = {0, 0, n};
-	bl_ingest_buffer_as(bl_parser_sites(), buf, n, BL_INPUT_MBOX, each, &whole);
+	bl_ingest_buffer_as(bl_parser_ingest(), buf, n, BL_INPUT_MBOX, each, &whole);
 	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1, 0};
-	bl_ingest_stream(bl_parser_sites(), feed_read, &f, BL_INPUT_AUTO, each, &streamed);
+	bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, each, &streamed);
 	if (whole.n != streamed.n || whole.bytes != streamed.bytes || whole.bytes != n)
 		abort();
 	free(buf);

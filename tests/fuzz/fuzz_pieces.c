@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	whole.n = parts.n = 0;
 	struct feed f = {buf, n, 0, size ? data[0] + 1u : 1, 0};
-	int rw = bl_ingest_stream(bl_parser_sites(), feed_read, &f, BL_INPUT_MBOX, each, &whole);
+	int rw = bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_MBOX, each, &whole);
 	/* up to 4 ascending targets from the first bytes */
 	size_t targets[4], k = 0;
 	for (size_t i = 1; i < 5 && i < size; i++, k++)
@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (i < k && end == at.offset)
 			continue;
 		struct feed p = {buf + at.offset, end - at.offset, 0, (size_t)i * 31 + 5, 0};
-		rp = bl_ingest_mbox_piece(bl_parser_sites(), feed_read, &p, &at, each, &parts);
+		rp = bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, each, &parts);
 		if (i < k)
 			at = cuts[i];
 	}

@@ -36,7 +36,7 @@ static int fuzz_prefixed(const char *const *heads, size_t nheads, const uint8_t 
 		return 0;
 	memcpy(buf, head, hl);
 	memcpy(buf + hl, data + 1, size - 1);
-	bl_ingest_buffer(bl_parser_sites(), buf, hl + size - 1, fuzz_each, NULL);
+	bl_ingest_buffer(bl_parser_ingest(), buf, hl + size - 1, fuzz_each, NULL);
 	free(buf);
 	return 0;
 }

@@ -59,6 +59,6 @@ static int each(struct bl_message *m, void *ctx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	bl_ingest_buffer(bl_parser_sites(), (const char *)data, size, each, NULL);
+	bl_ingest_buffer(bl_parser_ingest(), (const char *)data, size, each, NULL);
 	return 0;
 }

@@ -23,7 +23,7 @@ static json_t *post(const char *path)
 	static char buf[1 << 20];
 	size_t n = fread(buf, 1, sizeof buf, f);
 	fclose(f);
-	bl_ingest_buffer(bl_parser_sites(), buf, n, post_collect, docs);
+	bl_ingest_buffer(bl_parser_ingest(), buf, n, post_collect, docs);
 	return docs;
 }
 

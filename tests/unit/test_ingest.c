@@ -364,6 +364,9 @@ static void test_unflatten_short(void)
 	/* GNU dd, one byte, under UNFLATTEN_MIN bytes in all */
 	CHECK(unflattens_to("A single byte:\n $ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g\n1+0 records in\n"
 			    "1+0 records out\n1 byte copied, 0.000116333 s, 8.6 kB/s"));
+	/* Android's dd spells the seconds out, as the parser reads it */
+	CHECK(unflattens_to("On the phone:\n$ dd if=/dev/zero of=/sdcard/t bs=1048576 count=32\n"
+			    "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)\nok"));
 	/* translated records and summary */
 	CHECK(unflattens_to("nas:~# dd if=/dev/zero of=/srv/t bs=1M count=2048\n2048+0 Datensätze ein\n"
 			    "2048+0 Datensätze aus\n2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"));
@@ -667,9 +670,9 @@ static void test_mbox(void)
 	CHECK(bl_mbox_next_quoted(mid, strlen(mid), 0) == strlen(mid)); /* not at a line start; cut */
 	CHECK(bl_mbox_next_quoted(">From z\n", 8, 0) == 0);
 	struct count whole = {0}, streamed = {0};
-	bl_ingest_buffer(bl_parser_sites(), mbox, strlen(mbox), collect, &whole);
+	bl_ingest_buffer(bl_parser_ingest(), mbox, strlen(mbox), collect, &whole);
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
-	CHECK(bl_ingest_stream(bl_parser_sites(), feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
+	CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
 	CHECK(whole.with_sites == 2 && streamed.with_sites == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
@@ -686,7 +689,7 @@ static void test_mbox(void)
 	for (size_t step = 1; step < 5000; step = step * 13 + 2) {
 		struct count c = {0};
 		struct feed g = {big, len, 0, step, 1021};
-		CHECK(bl_ingest_stream(bl_parser_sites(), feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
+		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
 		CHECK(c.n == nmsg);
 	}
 	free(big);
@@ -715,7 +718,7 @@ static void test_end_to_end(void)
 			   "> # dd if=3D/dev/zero of=3D/x bs=3D1m count=3D2\n> 2+0 records in\n> 2+0 records out\n"
 			   "> 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n";
 	json_t *doc = NULL;
-	bl_ingest_buffer(bl_parser_sites(), mbox, strlen(mbox), first_doc, &doc);
+	bl_ingest_buffer(bl_parser_ingest(), mbox, strlen(mbox), first_doc, &doc);
 	CHECK(doc != NULL);
 	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
 	CHECK(run != NULL);
@@ -779,7 +782,7 @@ static void test_long_line(void)
 	big[ul * reps] = '\0';
 	clock_t t0 = clock();
 	size_t runs = 0;
-	bl_ingest_buffer(bl_parser_sites(), big, ul * reps, count_runs, &runs);
+	bl_ingest_buffer(bl_parser_ingest(), big, ul * reps, count_runs, &runs);
 	double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	CHECK(runs == reps);
 	CHECK(secs < 60);
@@ -791,7 +794,7 @@ static void test_long_line(void)
 		big[i] = "1+1 a"[i % 5];
 	t0 = clock();
 	runs = 0;
-	bl_ingest_buffer(bl_parser_sites(), big, n, count_runs, &runs);
+	bl_ingest_buffer(bl_parser_ingest(), big, n, count_runs, &runs);
 	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	CHECK(runs == 0);
 	CHECK(secs < 30);
@@ -799,9 +802,38 @@ static void test_long_line(void)
 	free(big);
 }
 
+/* The unflattener knows a tool's lines from the tool's descriptor alone:
+ * without csh time's shapes in the plan its report is not broken out of
+ * a flattened line, with them it is; without any plan nothing is. */
+static void test_unflatten_shapes_from_descriptors(void)
+{
+	const char *want = "Ten keywords:\n% time ./crawl.sh google 300\n"
+			   "     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\nGood enough";
+	const struct bl_ingest_plan *all = bl_parser_ingest();
+	const struct bl_tool_shapes *tools[64];
+	struct bl_ingest_plan no_time = *all;
+	CHECK(all->ntools <= 64);
+	for (size_t t = 0; t < all->ntools && t < 64; t++)
+		tools[t] = all->tools[t] == bl_parser_find("time")->shapes ? NULL : all->tools[t];
+	no_time.tools = tools;
+	CHECK(bl_shapes_use(&no_time));
+	CHECK(!unflattens_to(want));
+	CHECK(bl_shapes_use(all));
+	const char *two = "x 0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w "
+			  "y 0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w";
+	CHECK(detect(two, strlen(two)));
+	CHECK(bl_shapes_use(NULL));
+	CHECK(!detect(two, strlen(two)));
+	CHECK(bl_shapes_use(all));
+	CHECK(unflattens_to(want));
+}
+
 int main(void)
 {
+	/* the tools' shapes, as ingest is handed them */
+	CHECK(bl_shapes_use(bl_parser_ingest()));
 	test_qp();
+	test_unflatten_shapes_from_descriptors();
 	test_qp_detect_tables();
 	test_base64();
 	test_charset();

@@ -120,7 +120,7 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 		if (end <= at.offset && k < n)
 			continue;
 		struct feed p = {t->s + at.offset, end - at.offset, 0, step + k, 9973};
-		CHECK(bl_ingest_mbox_piece(bl_parser_sites(), feed_read, &p, &at, collect, &parts) == 0);
+		CHECK(bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, collect, &parts) == 0);
 		if (k < n)
 			at = cuts[k];
 	}
@@ -140,7 +140,7 @@ int main(void)
 		struct text t = archive(seed);
 		struct msgs whole = {0};
 		struct feed f = {t.s, t.n, 0, 4096, 9973};
-		CHECK(bl_ingest_stream(bl_parser_sites(), feed_read, &f, BL_INPUT_MBOX, collect, &whole) == 0);
+		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_MBOX, collect, &whole) == 0);
 		CHECK(whole.n == 301); /* the preamble, then 300 messages */
 		/* targets anywhere: at a separator, inside a line, at the end */
 		for (size_t n = 1; n <= 8; n++) {

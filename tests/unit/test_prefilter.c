@@ -26,7 +26,7 @@ static json_t *parse_buffer(const char *buf, size_t n, bool prefilter, bool port
 	json_t *docs = json_array();
 	bl_anchor_set_prefilter(prefilter);
 	bl_sites_set_portable(portable);
-	bl_ingest_buffer(bl_parser_sites(), buf, n, collect, docs);
+	bl_ingest_buffer(bl_parser_ingest(), buf, n, collect, docs);
 	bl_anchor_set_prefilter(true);
 	bl_sites_set_portable(false);
 	return docs;

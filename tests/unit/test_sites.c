@@ -30,12 +30,10 @@ static struct bl_sites *sites_of(const char *s, size_t n)
 /* The index of the unflattener's literal `lit`. */
 static size_t literal(const char *lit)
 {
-	for (size_t g = 0; g < bl_tool_literals(); g++) {
-		bool digit;
-		const char *next;
-		if (strcmp(bl_tool_literal(g, &digit, &next), lit) == 0)
+	const struct bl_line_shape *sh;
+	for (size_t g = 0; (sh = bl_shape_of_literal(bl_parser_ingest(), g, NULL)); g++)
+		if (strcmp(sh->lit, lit) == 0)
 			return g;
-	}
 	return SIZE_MAX;
 }
 

@@ -118,7 +118,7 @@ static json_t *parse(const char *s, size_t len, size_t window, size_t overlap, s
 {
 	struct docs d = {json_array(), NULL, 0};
 	struct feed f = {s, len, 0, 65536, 100003};
-	int rc = bl_ingest_stream_window(bl_parser_sites(), feed_read, &f, BL_INPUT_AUTO, window, overlap, each, &d);
+	int rc = bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, window, overlap, each, &d);
 	CHECK(rc == 0);
 	bl_window_doc_free(d.w);
 	if (nwin)
