@@ -11,6 +11,7 @@
  * A short line is joined to the one above when the joined line is a tool
  * line (or a command with its operands) and the upper line alone is not. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../base/find.h"
@@ -22,6 +23,32 @@
  *   "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.2 s, 117 MB/s" */
 static struct bl_re tool_re = BL_RE(NULL, 0);
 static char tool_pat[4096];
+
+/* a command line of key=value operands, then a line of nothing but
+ * operands: "bs=1m count=2000" (the tools' wrapped_command and
+ * wrapped_operands) */
+static struct bl_re cmd_re = BL_RE(NULL, 0), operands_re = BL_RE(NULL, 0);
+static char cmd_pat[1024], operands_pat[1024];
+
+/* The alternation of the tools' wrapped commands (or operands). */
+static bool join_wrapped(const struct bl_ingest_plan *p, bool operands, char *buf, size_t cap)
+{
+	size_t n = 0, k = 0;
+	buf[0] = '\0';
+	for (size_t t = 0; p && t < p->ntools; t++) {
+		const struct bl_tool_shapes *ts = p->tools[t];
+		const char *f = !ts ? NULL : operands ? ts->wrapped_operands : ts->wrapped_command;
+		if (!f)
+			continue;
+		int w = snprintf(buf + n, cap - n, "%s(?:%s)", k++ ? "|" : "", f);
+		if (w < 0 || (size_t)w >= cap - n)
+			return false;
+		n += (size_t)w;
+	}
+	if (!k)
+		snprintf(buf, cap, "(?!)");
+	return true;
+}
 
 bool bl_rewrap_compose(const struct bl_ingest_plan *p)
 {
@@ -46,12 +73,13 @@ bool bl_rewrap_compose(const struct bl_ingest_plan *p)
 	CAT(k ? ")[ \\t]*$" : "(?!))");
 #undef CAT
 	bl_re_reset(&tool_re, tool_pat);
+	ok = ok && join_wrapped(p, false, cmd_pat, sizeof cmd_pat) &&
+	     join_wrapped(p, true, operands_pat, sizeof operands_pat);
+	bl_re_reset(&cmd_re, cmd_pat);
+	bl_re_reset(&operands_re, operands_pat);
 	return ok;
 }
 
-/* a dd command line, then a line of nothing but operands: "bs=1m count=2000" */
-static struct bl_re dd_cmd = BL_RE("(?:^|[\\s#$%>])dd (?:[a-z]+=\\S+ ?)+$", 0);
-static struct bl_re operands = BL_RE("^(?:[a-z]+=\\S+[ \\t]*)+$", 0);
 
 static bool tool_line(const char *s, size_t n)
 {
@@ -109,8 +137,8 @@ static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
 		if (tool_line(buf, bl) && !tool_line(l, ll))
 			return true;
 	}
-	return memchr(nx, '=', nl) && bl_re_match(&dd_cmd, l, k, 0, NULL) &&
-	       bl_re_match(&operands, nx, nl, 0, NULL);
+	return memchr(nx, '=', nl) && bl_re_match(&cmd_re, l, k, 0, NULL) &&
+	       bl_re_match(&operands_re, nx, nl, 0, NULL);
 }
 
 bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,

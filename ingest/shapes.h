@@ -54,6 +54,11 @@ struct bl_tool_shapes {
 	 * fields */
 	const char *weak_starts;
 	const char *weak_ends;
+	/* a command of key=value operands a mail client broke before its
+	 * last operands: the line above (ending the command), the line below
+	 * (operands only); both fragments, both hold a '=' */
+	const char *wrapped_command;
+	const char *wrapped_operands;
 	/* For each fragment, literals one of which every match holds (or the
 	 * rest of its line after it, for a lookahead), NULL-terminated: a
 	 * line without any is not searched. */

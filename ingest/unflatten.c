@@ -474,18 +474,22 @@ static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
  * as the literals the sites pass found there tell: each match of
  * whole_re holds one (try_at()'s patterns cover whole_re's, and a match's
  * own literal is one the pass keeps), so two tool lines hold two; a tool
- * line and a prompt hold one and a byte start_re needs (a prompt's '#',
- * '$', '%' or '>', "dd", "**"); a zsh report (end_re) holds "% cpu".
+ * line and a prompt hold one and two bytes start_re needs (a prompt's
+ * "# ", a tool's start, "**"); a zsh report (end_re) holds "% cpu".
  * Nearly every tool line is alone on its line: "2+0 records in". */
-/* Whether [from, to) holds a byte start_re needs: a prompt's '#', '$',
- * '%' or '>', or "dd" or "**". 16 bytes a step (a loop over the bytes of
+/* Whether [from, to) holds the first two bytes of a need of start_re
+ * (start_needs: a prompt's "# ", "$ ", "% ", "> ", a tool's start such as
+ * dd's "dd", a heading's "**"). 16 bytes a step (a loop over the bytes of
  * the line cost more than the rest of short_candidate()); the text is
  * followed by BL_TEXT_PAD zero bytes, which the last step may read. */
+static unsigned char start_pair[NEEDS_MAX][2]; /* a need's first two bytes */
+static size_t nstart_pairs;
+
 static bool start_bytes(const char *s, size_t from, size_t to)
 {
 	typedef unsigned char v16 __attribute__((vector_size(16)));
 	for (size_t i = from; i < to; i += 16) {
-		v16 x, y;
+		v16 x, y, hit = {0};
 		memcpy(&x, s + i, 16);
 		memcpy(&y, s + i + 1, 16);
 		size_t left = to - i;
@@ -493,8 +497,8 @@ static bool start_bytes(const char *s, size_t from, size_t to)
 		 * and nor is a byte past it */
 		for (size_t k = left - 1; k < 16; k++)
 			y[k] = 0;
-		v16 hit = (x == '#') | (x == '$') | (x == '%') | (x == '>') | ((x == 'd') & (y == 'd')) |
-			  ((x == '*') & (y == '*'));
+		for (size_t k = 0; k < nstart_pairs; k++)
+			hit |= (x == start_pair[k][0]) & (y == start_pair[k][1]);
 		for (size_t k = left; k < 16; k++)
 			hit[k] = 0;
 		uint64_t w[2];
@@ -982,6 +986,14 @@ static bool compose_start(const struct bl_ingest_plan *p)
 	size_t m = strlen(start_pat);
 	ok = ok && cat(start_pat, sizeof start_pat, &m, "|" HEADING);
 	memcpy(start_needs, start_tmp, sizeof start_needs);
+	nstart_pairs = 0;
+	for (const char *const *q = start_needs; *q; q++)
+		if ((*q)[0] && (*q)[1]) {
+			start_pair[nstart_pairs][0] = (unsigned char)(*q)[0];
+			start_pair[nstart_pairs++][1] = (unsigned char)(*q)[1];
+		} else {
+			ok = false; /* a need of one byte: as good as none */
+		}
 	return ok;
 }
 

@@ -1027,6 +1027,10 @@ static const struct bl_tool_shapes dd_shapes = {
 	 * dd's complaints: "dd: error writing '/tmp/x/f': No space left on device" */
 	.starts = "(?<![#$%>] )(?<!time )(?<!sudo )(?<!-[lpv] )dd (?=(?:if|of|bs|ibs|obs|count)=)"
 		  "|dd: ",
+	/* "srebrny# time dd if=/dev/zero of=/data01/a/very/long/path/test01"
+	 * above "bs=1m count=2000" */
+	.wrapped_command = "(?:^|[\\s#$%>])dd (?:[a-z]+=\\S+ ?)+$",
+	.wrapped_operands = "^(?:[a-z]+=\\S+[ \\t]*)+$",
 	.start_needs = (const char *const[]){"dd", NULL},
 };
 
