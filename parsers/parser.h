@@ -17,6 +17,7 @@
 
 #include "../ingest/message.h"
 #include "doc.h"
+#include "views.h"
 
 enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
 
@@ -54,6 +55,12 @@ struct bl_parser {
 	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 	/* Optional: the run is a stream of records (see above). */
 	const struct bl_records *records;
+	/* Optional, for charts (views.h): the tool's default charts (NULL:
+	 * the generic one, every B/s result per label), its metrics' display
+	 * names, and, for a tool that copies a file, the ends of the copy. */
+	const struct bl_chart_view *views;
+	const struct bl_metric_info *metrics;
+	const struct bl_transfer *transfer;
 };
 
 /* The registry: NULL-terminated, in the order parsers are tried. */
