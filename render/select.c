@@ -468,7 +468,7 @@ static bool has_flag(json_t *res, const char *flag)
 	return false;
 }
 
-static bool metric_wanted(const struct bl_view *v, const char *metric)
+static bool metric_wanted(const struct bl_chart_view *v, const char *metric)
 {
 	if (!v->metrics)
 		return true;
@@ -520,6 +520,7 @@ void bl_items_free(struct bl_items *it)
 
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
 {
+	const struct bl_chart_view *c = &v->chart;
 	size_t di, ri, k;
 	json_t *doc, *run, *res;
 	json_array_foreach(s->docs, di, doc)
@@ -535,18 +536,18 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				continue;
 			if (!names && !(names = run_names(doc)))
 				return -1;
-			json_int_t last_sample = v->skip_since_boot ? max_sample(run) : -1;
+			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
 				const char *metric = json_string_value(json_object_get(res, "metric"));
 				const char *unit = json_string_value(json_object_get(res, "unit"));
-				if (!metric || !unit || !metric_wanted(v, metric) ||
-				    (v->unit && strcmp(unit, v->unit) != 0))
+				if (!metric || !unit || !metric_wanted(c, metric) ||
+				    (c->unit && strcmp(unit, c->unit) != 0))
 					continue;
-				if (v->without && json_object_get(res, v->without))
+				if (c->skip_results_with && json_object_get(res, c->skip_results_with))
 					continue;
 				const char *scope = json_string_value(json_object_get(res, "scope"));
-				if (v->scope && (!scope || strcmp(scope, v->scope) != 0))
+				if (c->only_scope && (!scope || strcmp(scope, c->only_scope) != 0))
 					continue;
 				if (has_flag(res, "not-run"))
 					continue;
@@ -571,10 +572,10 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.source_name = sname;
 				bool miss1, miss2, miss3;
 				double so;
-				x.cat = key_text(v->cat, run, res, names[ri], sname, &x.cat_order, &miss1);
-				x.ser = key_text(v->ser, run, res, names[ri], sname, &so, &miss2);
-				x.split = key_text(v->split, run, res, names[ri], sname, &x.split_order, &miss3);
-				x.run = v->per_run ? strdup(names[ri]) : NULL;
+				x.cat = key_text(c->category, run, res, names[ri], sname, &x.cat_order, &miss1);
+				x.ser = key_text(c->series, run, res, names[ri], sname, &so, &miss2);
+				x.split = key_text(c->chart_per, run, res, names[ri], sname, &x.split_order, &miss3);
+				x.run = c->keep_runs_apart ? strdup(names[ri]) : NULL;
 				if (miss1 || miss2 || miss3) {
 					free(x.cat);
 					free(x.ser);
@@ -582,7 +583,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					free(x.run);
 					continue;
 				}
-				if (!x.cat || !x.ser || !x.split || (v->per_run && !x.run) ||
+				if (!x.cat || !x.ser || !x.split || (c->keep_runs_apart && !x.run) ||
 				    push(out, &x) < 0) {
 					free(x.cat);
 					free(x.ser);
