@@ -20,6 +20,8 @@ const struct bl_chart_view *bl_views_for(const char *tool, bool *is_generic);
 /* A readable name for a metric of `tool` ("seq_output_block" -> "block
  * write"): the title a descriptor gives it, else the name with spaces. */
 const char *bl_metric_title(const char *tool, const char *metric, char *buf, size_t len);
+/* The ends of a copy when `tool` copies a file (dd), else NULL. */
+const struct bl_transfer *bl_transfer_of(const char *tool);
 
 /* One value pulled out of a document for a view. */
 struct bl_item {

@@ -593,8 +593,8 @@ out:
 	return rc;
 }
 
-/* --metric: one chart of the asked metric, per label. 0, or -1 on out of
- * memory. */
+/* --metric: one chart of the asked metric, per label; a copying tool's
+ * writes and reads of one label side by side. 0, or -1 on out of memory. */
 static int charts_of_metric(struct bl_select *s, const char *tool, const struct bl_chart_opts *o,
 			    struct bl_charts *out)
 {
@@ -607,7 +607,7 @@ static int charts_of_metric(struct bl_select *s, const char *tool, const struct 
 	struct bl_view v = {
 		.tool = tool,
 		.chart = {.name = o->metric, .metrics = one, .unit = unit, .category = BL_KEY_LABEL,
-			  .series = strcmp(tool, "dd") == 0 ? BL_KEY_DIRECTION : BL_KEY_METRIC,
+			  .series = bl_transfer_of(tool) ? BL_KEY_DIRECTION : BL_KEY_METRIC,
 			  .chart_per = BL_KEY_NONE},
 	};
 	apply_group_by(&v.chart, o->group_by);

@@ -1,7 +1,7 @@
 /* views.c - the charts of each tool as its descriptor lists them (struct
  * bl_parser's views, parsers/views.h), the generic chart for a tool without
- * any, and the display names of metrics. Render names no tool: what a
- * tool's charts show lives in its parser file. */
+ * any, the display names of metrics and the ends of a copying tool's runs.
+ * Render names no tool: what a tool's charts show lives in its parser file. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +21,12 @@ const struct bl_chart_view *bl_views_for(const char *tool, bool *is_generic)
 	const struct bl_parser *p = tool ? bl_parser_find(tool) : NULL;
 	*is_generic = !p || !p->views || !p->views[0].name;
 	return *is_generic ? generic : p->views;
+}
+
+const struct bl_transfer *bl_transfer_of(const char *tool)
+{
+	const struct bl_parser *p = tool ? bl_parser_find(tool) : NULL;
+	return p ? p->transfer : NULL;
 }
 
 static const char *title_in(const struct bl_metric_info *info, const char *metric)
