@@ -625,6 +625,15 @@ static const struct bl_tool_shapes bonnie_shapes = {
 	.weak_start_needs = (const char *const[]){"Sequential", "-Per Ch", NULL},
 };
 
+/* Charts: the IO rates and the seeks, a bar per run under each test. */
+static const struct bl_chart_view bonnie_views[] = {
+	{.name = "rates", .title = "bonnie sequential rates", .metrics = bl_btab_rates,
+	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "ops", .title = "bonnie seeks", .metrics = bl_btab_ops,
+	 .unit = "ops/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = NULL},
+};
+
 const struct bl_parser bl_parser_bonnie = {
 	.name = "bonnie",
 	.summary = "bonnie result tables: sequential output/input per char and block, rewrite, seeks",
@@ -638,4 +647,6 @@ const struct bl_parser bl_parser_bonnie = {
 	.shapes = &bonnie_shapes,
 	.claim = bonnie_claim,
 	.command = bonnie_command,
+	.views = bonnie_views,
+	.metrics = bl_btab_metric_info,
 };

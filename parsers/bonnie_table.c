@@ -9,11 +9,44 @@
 #include "../base/find.h"
 #include "../base/units.h"
 
+/* Each test's metric, spelled once for the results, the charts' metric
+ * lists and the titles. */
+#define OUT_CHAR "seq_output_char"
+#define OUT_BLOCK "seq_output_block"
+#define OUT_REWRITE "seq_output_rewrite"
+#define IN_CHAR "seq_input_char"
+#define IN_BLOCK "seq_input_block"
+#define SEEKS "random_seeks"
+#define SEQ_CREATE "seq_create"
+#define SEQ_READ "seq_read"
+#define SEQ_DELETE "seq_delete"
+#define RND_CREATE "random_create"
+#define RND_READ "random_read"
+#define RND_DELETE "random_delete"
+
 const char *const bl_btab_metric[BL_T_COUNT] = {
-	"seq_output_char", "seq_output_block", "seq_output_rewrite",
-	"seq_input_char",  "seq_input_block",  "random_seeks",
-	"seq_create",      "seq_read",         "seq_delete",
-	"random_create",   "random_read",      "random_delete",
+	OUT_CHAR,   OUT_BLOCK, OUT_REWRITE, IN_CHAR,    IN_BLOCK, SEEKS,
+	SEQ_CREATE, SEQ_READ,  SEQ_DELETE,  RND_CREATE, RND_READ, RND_DELETE,
+};
+
+const char *const bl_btab_rates[] = {OUT_CHAR, OUT_BLOCK, OUT_REWRITE, IN_CHAR, IN_BLOCK, NULL};
+const char *const bl_btab_ops[] = {SEEKS,      SEQ_CREATE, SEQ_READ,   SEQ_DELETE,
+				   RND_CREATE, RND_READ,   RND_DELETE, NULL};
+
+const struct bl_metric_info bl_btab_metric_info[] = {
+	{.metric = OUT_CHAR, .title = "write per char"},
+	{.metric = OUT_BLOCK, .title = "block write"},
+	{.metric = OUT_REWRITE, .title = "rewrite"},
+	{.metric = IN_CHAR, .title = "read per char"},
+	{.metric = IN_BLOCK, .title = "block read"},
+	{.metric = SEEKS, .title = "random seeks"},
+	{.metric = SEQ_CREATE, .title = "seq. create"},
+	{.metric = SEQ_READ, .title = "seq. read (files)"},
+	{.metric = SEQ_DELETE, .title = "seq. delete"},
+	{.metric = RND_CREATE, .title = "random create"},
+	{.metric = RND_READ, .title = "random read (files)"},
+	{.metric = RND_DELETE, .title = "random delete"},
+	{.metric = NULL},
 };
 
 /* ------------------------------------------------------------------ rows */

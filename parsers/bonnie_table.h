@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "doc.h"
+#include "views.h"
 
 #define BL_BTAB_LINE_MAX 1024
 #define BL_BTAB_TOK_MAX 64
@@ -92,6 +93,13 @@ enum bl_btab_test {
 	BL_T_COUNT
 };
 extern const char *const bl_btab_metric[BL_T_COUNT];
+
+/* For both tools' charts (views.h): the metrics of the IO tests (B/s),
+ * those of the seeks and file tests (ops/s), each NULL-terminated, and the
+ * display name of every test's metric. */
+extern const char *const bl_btab_rates[];
+extern const char *const bl_btab_ops[];
+extern const struct bl_metric_info bl_btab_metric_info[];
 
 /* Adds `<metric>` (B/s for the IO tests, ops/s for seeks and file tests),
  * `<metric>_cpu` (percent) and, when lat is not NULL, `<metric>_latency`

@@ -894,6 +894,16 @@ static const struct bl_tool_shapes bpp_shapes = {
 	.weak_start_needs = (const char *const[]){"Sequential", "-Create--", "Latency", NULL},
 };
 
+/* Charts: the IO rates, and the seeks with the file tests, a bar per run
+ * under each test. */
+static const struct bl_chart_view bpp_views[] = {
+	{.name = "rates", .title = "bonnie++ sequential rates", .metrics = bl_btab_rates,
+	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "ops", .title = "bonnie++ seeks and file operations", .metrics = bl_btab_ops,
+	 .unit = "ops/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = NULL},
+};
+
 const struct bl_parser bl_parser_bonniepp = {
 	.name = "bonnie++",
 	.summary = "bonnie++ tables and CSV: IO and file tests, CPU, latency",
@@ -917,4 +927,6 @@ const struct bl_parser bl_parser_bonniepp = {
 	.shapes = &bpp_shapes,
 	.claim = bpp_claim,
 	.command = bpp_command,
+	.views = bpp_views,
+	.metrics = bl_btab_metric_info,
 };

@@ -1034,6 +1034,33 @@ static const struct bl_tool_shapes dd_shapes = {
 	.start_needs = (const char *const[]){"dd", NULL},
 };
 
+/* Charts: one throughput metric measures writes and reads alike, so the
+ * bars of a run name are told apart by the direction its ends show. */
+static const char *const dd_chart_metrics[] = {"throughput", NULL};
+
+static const struct bl_chart_view dd_views[] = {
+	{.name = "throughput", .title = "dd throughput", .metrics = dd_chart_metrics,
+	 .unit = "B/s", .category = BL_KEY_LABEL, .series = BL_KEY_DIRECTION, .chart_per = BL_KEY_NONE},
+	{.name = NULL},
+};
+
+static const struct bl_metric_info dd_metric_info[] = {
+	{.metric = "throughput", .title = "throughput"},
+	{.metric = NULL},
+};
+
+/* if= and of= (dd_command); reading /dev/zero makes a write, writing
+ * /dev/null a read */
+static const char *const dd_generators[] = {"/dev/zero", "/dev/random", "/dev/urandom", NULL};
+static const char *const dd_sinks[] = {"/dev/null", NULL};
+
+static const struct bl_transfer dd_transfer = {
+	.from = "input",
+	.to = "output",
+	.generators = dd_generators,
+	.sinks = dd_sinks,
+};
+
 const struct bl_parser bl_parser_dd = {
 	.name = "dd",
 	.summary = "dd transfer summaries: records in/out, bytes, seconds, rate",
@@ -1044,4 +1071,7 @@ const struct bl_parser bl_parser_dd = {
 	.shapes = &dd_shapes,
 	.claim = dd_claim,
 	.command = dd_command,
+	.views = dd_views,
+	.metrics = dd_metric_info,
+	.transfer = &dd_transfer,
 };

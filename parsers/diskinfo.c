@@ -866,6 +866,18 @@ static const struct bl_tool_shapes diskinfo_shapes = {
 	.weak_end_needs = (const char *const[]){"# ", "= ", NULL},
 };
 
+/* Charts: the seek times, transfer rates and IOPS of each device, told
+ * apart by their unit. */
+static const struct bl_chart_view diskinfo_views[] = {
+	{.name = "seek", .title = "diskinfo seek times", .unit = "s",
+	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "transfer", .title = "diskinfo transfer rates", .unit = "B/s",
+	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "iops", .title = "diskinfo random IOPS", .unit = "ops/s",
+	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = NULL},
+};
+
 const struct bl_parser bl_parser_diskinfo = {
 	.name = "diskinfo",
 	.summary = "FreeBSD diskinfo: device geometry (-v) and the -c -t -i -wS benchmarks, one run per device",
@@ -890,4 +902,5 @@ const struct bl_parser bl_parser_diskinfo = {
 	.shapes = &diskinfo_shapes,
 	.claim = diskinfo_claim,
 	.command = diskinfo_command,
+	.views = diskinfo_views,
 };

@@ -457,6 +457,27 @@ static const struct bl_tool_shapes iz_shapes = {
 	.weak_end_needs = (const char *const[]){"\"", NULL},
 };
 
+/* Charts. Auto mode and -i tables: a curve per test against record size,
+ * one chart per file size; two runs of one post (-a, -I -a) kept apart.
+ * Throughput mode (-t, -l/-u): the children's sum per test, a bar per run,
+ * one chart per number of processes or threads. Its figures carry a
+ * scope, which keeps them out of the first two. */
+static const struct bl_chart_view iz_views[] = {
+	{.name = "throughput", .title = "iozone throughput by record size", .unit = "B/s",
+	 .category = BL_KEY_RECORD_SIZE, .series = BL_KEY_METRIC, .chart_per = BL_KEY_FILE_SIZE,
+	 .skip_results_with = "scope", .keep_runs_apart = true},
+	{.name = "ops", .title = "iozone operations by record size", .unit = "ops/s",
+	 .category = BL_KEY_RECORD_SIZE, .series = BL_KEY_METRIC, .chart_per = BL_KEY_FILE_SIZE,
+	 .skip_results_with = "scope", .keep_runs_apart = true},
+	{.name = "tests", .title = "iozone throughput per test", .unit = "B/s",
+	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_PROCESSES,
+	 .only_scope = "children"},
+	{.name = "tests-ops", .title = "iozone operations per test", .unit = "ops/s",
+	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_PROCESSES,
+	 .only_scope = "children"},
+	{.name = NULL},
+};
+
 const struct bl_parser bl_parser_iozone = {
 	.name = "iozone",
 	.summary = "iozone: auto-mode and -i tables, throughput mode, Excel report",
@@ -473,4 +494,5 @@ const struct bl_parser bl_parser_iozone = {
 	.shapes = &iz_shapes,
 	.claim = iz_claim,
 	.command = iz_command,
+	.views = iz_views,
 };

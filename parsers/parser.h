@@ -19,6 +19,7 @@
 #include "../base/sites.h"
 #include "../ingest/shapes.h"
 #include "doc.h"
+#include "views.h"
 
 enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
 
@@ -59,6 +60,12 @@ struct bl_parser {
 	/* Optional: how its output lines look, for ingest to put back the
 	 * breaks of a post that lost them (ingest/shapes.h). */
 	const struct bl_tool_shapes *shapes;
+	/* Optional, for charts (views.h): the tool's default charts (NULL:
+	 * the generic one, every B/s result per label), its metrics' display
+	 * names, and, for a tool that copies a file, the ends of the copy. */
+	const struct bl_chart_view *views;
+	const struct bl_metric_info *metrics;
+	const struct bl_transfer *transfer;
 };
 
 /* The registry: NULL-terminated, in the order parsers are tried. */

@@ -1,10 +1,11 @@
 /* registry.c - the table of tool parsers.
  *
  * To add a tool: write parsers/<tool>.c ending with its
- * `const struct bl_parser bl_parser_<tool>`, declare it below, add one line
- * to the table, and add a folder of cases under corpus/<tool>/. The Makefile
- * picks up every .c file in parsers/ by itself. Order matters only when two
- * anchors match at the same place: the earlier parser is asked first. */
+ * `const struct bl_parser bl_parser_<tool>` (its charts too, views.h, or
+ * none for the generic one), declare it below, add one line to the table,
+ * and add a folder of cases under corpus/<tool>/. The Makefile picks up
+ * every .c file in parsers/ by itself. Order matters only when two anchors
+ * match at the same place: the earlier parser is asked first. */
 #include <string.h>
 
 #include "parser.h"

@@ -582,6 +582,23 @@ static const struct bl_tool_shapes time_shapes = {
 	.weak_start_needs = (const char *const[]){"\t", "  ", NULL},
 };
 
+/* Charts: the three times of each command side by side, titled as the
+ * shells print them. */
+static const char *const time_chart_metrics[] = {"elapsed", "user", "system", NULL};
+
+static const struct bl_chart_view time_views[] = {
+	{.name = "elapsed", .title = "time(1) per command", .metrics = time_chart_metrics,
+	 .unit = "s", .category = BL_KEY_LABEL, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE},
+	{.name = NULL},
+};
+
+static const struct bl_metric_info time_metric_info[] = {
+	{.metric = "elapsed", .title = "real"},
+	{.metric = "user", .title = "user"},
+	{.metric = "system", .title = "sys"},
+	{.metric = NULL},
+};
+
 const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
@@ -592,4 +609,6 @@ const struct bl_parser bl_parser_time = {
 	.shapes = &time_shapes,
 	.claim = time_claim,
 	.command = NULL,
+	.views = time_views,
+	.metrics = time_metric_info,
 };

@@ -1356,6 +1356,33 @@ static const struct bl_tool_shapes zpool_shapes = {
 						   "req_size", ":", NULL},
 };
 
+/* Charts: reads and writes per vdev, in bandwidth and in operations (per
+ * second, or a count), without the since-boot sample when intervals
+ * follow it. */
+static const char *const zpool_chart_bandwidth[] = {"read_bandwidth", "write_bandwidth", NULL};
+static const char *const zpool_chart_ops[] = {"read_ops", "write_ops", NULL};
+
+static const struct bl_chart_view zpool_views[] = {
+	{.name = "bandwidth", .title = "zpool iostat bandwidth per vdev",
+	 .metrics = zpool_chart_bandwidth, .unit = "B/s", .category = BL_KEY_VDEV,
+	 .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE, .skip_since_boot_sample = true},
+	{.name = "ops", .title = "zpool iostat operations per vdev", .metrics = zpool_chart_ops,
+	 .unit = "ops/s", .category = BL_KEY_VDEV, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE,
+	 .skip_since_boot_sample = true},
+	{.name = "ops-count", .title = "zpool iostat operations per vdev", .metrics = zpool_chart_ops,
+	 .unit = "ops", .category = BL_KEY_VDEV, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE,
+	 .skip_since_boot_sample = true},
+	{.name = NULL},
+};
+
+static const struct bl_metric_info zpool_metric_info[] = {
+	{.metric = "read_bandwidth", .title = "read"},
+	{.metric = "write_bandwidth", .title = "write"},
+	{.metric = "read_ops", .title = "read"},
+	{.metric = "write_ops", .title = "write"},
+	{.metric = NULL},
+};
+
 const struct bl_parser bl_parser_zpool_iostat = {
 	.name = "zpool-iostat",
 	.summary = "zpool iostat reports: pools and vdevs, latency, queues, histograms, interval samples",
@@ -1373,4 +1400,6 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	.claim = zpool_claim,
 	.command = zpool_command,
 	.records = &zpool_records,
+	.views = zpool_views,
+	.metrics = zpool_metric_info,
 };

@@ -1,38 +1,33 @@
 /* internal.h - what the render files share and nobody else needs: the
- * default views per tool, and the items select.c pulls out of documents. */
+ * views being drawn, and the items select.c pulls out of documents. */
 #ifndef BL_RENDER_INTERNAL_H
 #define BL_RENDER_INTERNAL_H
 
 #include "../base/buf.h"
 #include "render.h"
 
-/* A default chart for a tool: which results, and what makes categories,
- * series and separate charts. */
+/* A view being drawn: the runs of one tool, and a copy of a chart view
+ * (the tool's own, the generic one, or one --metric asks for) whose keys
+ * --group-by may change. */
 struct bl_view {
-	const char *tool;             /* exact tool name */
-	const char *id;               /* file name part: "throughput" */
-	const char *title;
-	const char *const *metrics;   /* NULL-terminated list, or NULL: every metric of `unit` */
-	const char *unit;             /* base unit the results must have */
-	enum bl_key cat, ser, split;
-	const char *without;          /* skip results that have this coordinate */
-	bool skip_since_boot;         /* zpool iostat: sample 0 averages since boot */
-	const char *scope;            /* only results whose "scope" is this (iozone -t) */
-	bool per_run;                 /* never merge the cells of different runs: when
-					 * two runs fill one (cat, ser), each run's name
-					 * goes before the series */
+	const char *tool;
+	struct bl_chart_view chart;
 };
 
-/* The views of `tool` (NULL-terminated array of pointers into a static
- * table); the generic one for a tool without its own. */
-size_t bl_views_for(const char *tool, const struct bl_view **out, size_t max);
-/* A readable name for a metric ("seq_output_block" -> "block write"). */
+/* The chart views of `tool`, ending with a NULL name: its descriptor's,
+ * or the generic one for a tool without any, whose title then wants the
+ * tool's name before it (*is_generic). */
+const struct bl_chart_view *bl_views_for(const char *tool, bool *is_generic);
+/* A readable name for a metric of `tool` ("seq_output_block" -> "block
+ * write"): the title a descriptor gives it, else the name with spaces. */
 const char *bl_metric_title(const char *tool, const char *metric, char *buf, size_t len);
+/* The ends of a copy when `tool` copies a file (dd), else NULL. */
+const struct bl_transfer *bl_transfer_of(const char *tool);
 
 /* One value pulled out of a document for a view. */
 struct bl_item {
 	char *cat, *ser, *split;     /* owned */
-	char *run;                   /* owned; the run's name, for views with per_run */
+	char *run;                   /* owned; the run's name, for views that keep runs apart */
 	double cat_order;            /* numeric order for coordinate keys, else NAN */
 	double split_order;
 	double value;                /* NAN: censored without a printed bound */

@@ -339,13 +339,13 @@ static void name_chart(struct bl_chart *c, const struct bl_view *v, const char *
 		       const char *view_title, const char *split, const struct bl_chart_opts *o)
 {
 	char idbuf[256], tbuf[1024];
-	snprintf(idbuf, sizeof idbuf, "%s-%s%s%s", tool, v->id, *split ? "-" : "", split);
+	snprintf(idbuf, sizeof idbuf, "%s-%s%s%s", tool, v->chart.name, *split ? "-" : "", split);
 	for (char *p = idbuf; *p; p++)
 		if (*p == ' ' || *p == '/' || *p == '+')
 			*p = *p == '+' ? 'p' : '-';
 	if (o->title)
 		snprintf(tbuf, sizeof tbuf, "%s", o->title);
-	else if (*split && v->split == BL_KEY_FILE_SIZE)
+	else if (*split && v->chart.chart_per == BL_KEY_FILE_SIZE)
 		snprintf(tbuf, sizeof tbuf, "%s, file size %s", view_title, split);
 	else if (*split)
 		snprintf(tbuf, sizeof tbuf, "%s, %s", view_title, split);
@@ -390,7 +390,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	double *orders = NULL;
 	struct acc *accs = NULL;
 	memset(c, 0, sizeof *c);
-	c->unit = v->unit ? v->unit : "B/s";
+	c->unit = v->chart.unit ? v->chart.unit : "B/s";
 
 	if (intern_names(c, it, members, nm, &orders) < 0 ||
 	    !(accs = gather(c, it, members, nm)))
@@ -436,15 +436,15 @@ static int push_chart(struct bl_charts *out, struct bl_chart *c)
 
 /* The view's keys with --group-by applied: the categories become the
  * asked key; when that was the series key, the two swap. */
-static void apply_group_by(struct bl_view *v, enum bl_key g)
+static void apply_group_by(struct bl_chart_view *v, enum bl_key g)
 {
-	if (g == BL_KEY_NONE || g == v->cat)
+	if (g == BL_KEY_NONE || g == v->category)
 		return;
-	if (v->ser == g || (g == BL_KEY_RUN && v->ser == BL_KEY_LABEL))
-		v->ser = v->cat == BL_KEY_LABEL && g == BL_KEY_RUN ? BL_KEY_METRIC : v->cat;
-	v->cat = g;
-	if (v->ser == v->cat)
-		v->ser = BL_KEY_NONE;
+	if (v->series == g || (g == BL_KEY_RUN && v->series == BL_KEY_LABEL))
+		v->series = v->category == BL_KEY_LABEL && g == BL_KEY_RUN ? BL_KEY_METRIC : v->category;
+	v->category = g;
+	if (v->series == v->category)
+		v->series = BL_KEY_NONE;
 }
 
 /* The unit of the first result of `metric` among the selected runs. */
@@ -476,7 +476,7 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
  * the series. */
 static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct bl_items *it)
 {
-	if (s->nsources < 2 || v->cat == BL_KEY_SOURCE || v->ser == BL_KEY_SOURCE)
+	if (s->nsources < 2 || v->chart.category == BL_KEY_SOURCE || v->chart.series == BL_KEY_SOURCE)
 		return 0;
 	bool shared = false;
 	for (size_t i = 0; i < it->n && !shared; i++)
@@ -497,13 +497,13 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 	return 0;
 }
 
-/* Views with per_run: two runs that fill the same cell of one chart (the
- * 4 MiB write of an iozone -a run and of an iozone -I -a run) are told
- * apart by the run's name before the series ("-I: write"), not drawn as
- * repeats of one measurement. */
+/* Views that keep runs apart: two runs that fill the same cell of one
+ * chart (the 4 MiB write of an iozone -a run and of an iozone -I -a run)
+ * are told apart by the run's name before the series ("-I: write"), not
+ * drawn as repeats of one measurement. */
 static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 {
-	if (!v->per_run)
+	if (!v->chart.keep_runs_apart)
 		return 0;
 	bool shared = false;
 	for (size_t i = 0; i < it->n && !shared; i++)
@@ -593,6 +593,47 @@ out:
 	return rc;
 }
 
+/* --metric: one chart of the asked metric, per label; a copying tool's
+ * writes and reads of one label side by side. 0, or -1 on out of memory. */
+static int charts_of_metric(struct bl_select *s, const char *tool, const struct bl_chart_opts *o,
+			    struct bl_charts *out)
+{
+	const char *unit = metric_unit(s, tool, o->metric);
+	if (!unit)
+		return 0;
+	const char *one[] = {o->metric, NULL};
+	char title[128];
+	snprintf(title, sizeof title, "%s %s", tool, o->metric);
+	struct bl_view v = {
+		.tool = tool,
+		.chart = {.name = o->metric, .metrics = one, .unit = unit, .category = BL_KEY_LABEL,
+			  .series = bl_transfer_of(tool) ? BL_KEY_DIRECTION : BL_KEY_METRIC,
+			  .chart_per = BL_KEY_NONE},
+	};
+	apply_group_by(&v.chart, o->group_by);
+	return charts_of_view(s, &v, title, o, out);
+}
+
+/* The charts of every view of the tool's. 0, or -1 on out of memory. */
+static int charts_of_tool(struct bl_select *s, const char *tool, const struct bl_chart_opts *o,
+			  struct bl_charts *out)
+{
+	bool generic;
+	const struct bl_chart_view *views = bl_views_for(tool, &generic);
+	for (size_t i = 0; views[i].name; i++) {
+		struct bl_view v = {.tool = tool, .chart = views[i]};
+		char title[128];
+		if (generic)
+			snprintf(title, sizeof title, "%s %s", tool, v.chart.title);
+		else
+			snprintf(title, sizeof title, "%s", v.chart.title);
+		apply_group_by(&v.chart, o->group_by);
+		if (charts_of_view(s, &v, title, o, out) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out,
 		   char *err, size_t errlen)
 {
@@ -603,37 +644,10 @@ int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts
 	const char *tools[64];
 	size_t ntools = bl_select_tools(&s, tools, 64);
 	for (size_t t = 0; t < ntools; t++) {
-		const struct bl_view *views[16];
-		size_t nv = bl_views_for(tools[t], views, 16);
-		if (o->metric) {
-			/* one chart of the asked metric, per label */
-			const char *unit = metric_unit(&s, tools[t], o->metric);
-			if (!unit)
-				continue;
-			const char *one[] = {o->metric, NULL};
-			char title[128];
-			snprintf(title, sizeof title, "%s %s", tools[t], o->metric);
-			struct bl_view v = {tools[t], o->metric, NULL, one, unit, BL_KEY_LABEL,
-					    strcmp(tools[t], "dd") == 0 ? BL_KEY_DIRECTION : BL_KEY_METRIC,
-					    BL_KEY_NONE, NULL, false, NULL, false};
-			apply_group_by(&v, o->group_by);
-			if (charts_of_view(&s, &v, title, o, out) < 0)
-				goto oom;
-			continue;
-		}
-		for (size_t i = 0; i < nv; i++) {
-			struct bl_view v = *views[i];
-			if (!v.tool)
-				v.tool = tools[t];
-			char title[128];
-			if (views[i]->tool)
-				snprintf(title, sizeof title, "%s", v.title);
-			else
-				snprintf(title, sizeof title, "%s %s", tools[t], v.title);
-			apply_group_by(&v, o->group_by);
-			if (charts_of_view(&s, &v, title, o, out) < 0)
-				goto oom;
-		}
+		int rc = o->metric ? charts_of_metric(&s, tools[t], o, out)
+				   : charts_of_tool(&s, tools[t], o, out);
+		if (rc < 0)
+			goto oom;
 	}
 	bl_select_free(&s);
 	return 0;

@@ -4,8 +4,10 @@
  *                                                     |                  |
  *                                                     +--> table     draw (cairo) --> PNG/SVG/PDF
  *
- * render/ reads documents only, never parser internals. The library prints
- * nothing: output goes through a write callback, failures are return values.
+ * render/ reads documents, and of the parsers only what each tool's
+ * descriptor says about its charts (parsers/views.h): it names no tool. The
+ * library prints nothing: output goes through a write callback, failures
+ * are return values.
  *
  * Ownership: bl_chart_build() returns a new chart set that the caller frees
  * with bl_charts_free(); the documents are borrowed while building only. */
@@ -16,23 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* ------------------------------------------------------------ options */
+#include "../parsers/views.h" /* enum bl_key */
 
-/* What decides the bars' categories (the x axis) or their series (legend). */
-enum bl_key {
-	BL_KEY_NONE,
-	BL_KEY_LABEL,     /* the run's label, or a name made from its command */
-	BL_KEY_RUN,       /* every run on its own (no aggregation of repeats) */
-	BL_KEY_SOURCE,    /* the input file */
-	BL_KEY_TOOL,
-	BL_KEY_METRIC,    /* the result's metric (bonnie tests, iozone tests) */
-	BL_KEY_DIRECTION, /* dd: write (from /dev/zero) or read (to /dev/null) */
-	BL_KEY_RECORD_SIZE, /* result coordinates */
-	BL_KEY_FILE_SIZE,
-	BL_KEY_VDEV,
-	BL_KEY_SAMPLE,
-	BL_KEY_PROCESSES, /* iozone -t: "2 processes", "4 threads" */
-};
+/* ------------------------------------------------------------ options */
 
 enum bl_sort { BL_SORT_INPUT, BL_SORT_NAME, BL_SORT_VALUE };
 enum bl_units { BL_UNITS_DECIMAL, BL_UNITS_BINARY };

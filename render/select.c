@@ -224,40 +224,48 @@ static const char *param_str(json_t *run, const char *key)
 	return json_string_value(json_object_get(json_object_get(run, "params"), key));
 }
 
-/* dd: a write reads /dev/zero (or a random device); a read writes /dev/null. */
-static const char *dd_direction(json_t *run)
+/* The ends of the run's copy when its tool copies a file (dd), else NULL. */
+static const struct bl_transfer *run_transfer(json_t *run)
 {
-	const char *in = param_str(run, "input"), *out = param_str(run, "output");
-	bool from_dev = in && (strcmp(in, "/dev/zero") == 0 || strcmp(in, "/dev/random") == 0 ||
-			       strcmp(in, "/dev/urandom") == 0);
-	bool to_null = out && strcmp(out, "/dev/null") == 0;
-	if (from_dev && to_null)
+	return bl_transfer_of(json_string_value(json_object_get(run, "tool")));
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; s && list && *list; list++)
+		if (strcmp(*list, s) == 0)
+			return true;
+	return false;
+}
+
+/* A copy that reads a generator is a write, one that writes a sink a read
+ * (struct bl_transfer); both make a test of memory, neither a copy. */
+static const char *transfer_direction(const struct bl_transfer *t, json_t *run)
+{
+	bool from_generator = in_list(t->generators, param_str(run, t->from));
+	bool to_sink = in_list(t->sinks, param_str(run, t->to));
+	if (from_generator && to_sink)
 		return "memory";
-	if (from_dev)
+	if (from_generator)
 		return "write";
-	if (to_null)
+	if (to_sink)
 		return "read";
 	return "copy";
 }
 
-static bool is_dd(json_t *run)
-{
-	const char *t = json_string_value(json_object_get(run, "tool"));
-	return t && strcmp(t, "dd") == 0;
-}
-
-/* The name a run goes by before repeats are told apart: its label; for dd
- * without one, the file it writes or reads; else the machine or device its
- * output names; else its command. */
+/* The name a run goes by before repeats are told apart: its label; for a
+ * copy without one, the file it writes or reads; else the machine or
+ * device its output names; else its command. */
 static const char *base_name(json_t *run, char *buf, size_t len)
 {
 	const char *label = json_string_value(json_object_get(run, "label"));
 	if (label && *label)
 		return label;
-	if (is_dd(run)) {
-		const char *dir = dd_direction(run);
-		const char *p = strcmp(dir, "write") == 0 ? param_str(run, "output")
-				: strcmp(dir, "read") == 0 ? param_str(run, "input") : NULL;
+	const struct bl_transfer *t = run_transfer(run);
+	if (t) {
+		const char *dir = transfer_direction(t, run);
+		const char *p = strcmp(dir, "write") == 0 ? param_str(run, t->to)
+				: strcmp(dir, "read") == 0 ? param_str(run, t->from) : NULL;
 		if (p)
 			return p;
 	}
@@ -297,8 +305,9 @@ static char **run_names(json_t *doc)
 		const char *base = base_name(run, nb, sizeof nb);
 		const char *label = json_string_value(json_object_get(run, "label"));
 		const char *tool = json_string_value(json_object_get(run, "tool"));
+		const struct bl_transfer *t = run_transfer(run);
 		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
-			 is_dd(run) ? dd_direction(run) : "");
+			 t ? transfer_direction(t, run) : "");
 		const char *cmd = json_string_value(json_object_get(run, "command"));
 		/* a label that is only the tool's own name column (bonnie's
 		 * machine "zfs" on two hosts of one post) is not the author's
@@ -404,10 +413,12 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 		return strdup(tool ? tool : "?");
 	case BL_KEY_METRIC:
 		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
-	case BL_KEY_DIRECTION:
-		if (is_dd(run))
-			return strdup(dd_direction(run));
+	case BL_KEY_DIRECTION: {
+		const struct bl_transfer *t = run_transfer(run);
+		if (t)
+			return strdup(transfer_direction(t, run));
 		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
+	}
 	case BL_KEY_RECORD_SIZE:
 	case BL_KEY_FILE_SIZE: {
 		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size" : "file_size");
@@ -468,7 +479,7 @@ static bool has_flag(json_t *res, const char *flag)
 	return false;
 }
 
-static bool metric_wanted(const struct bl_view *v, const char *metric)
+static bool metric_wanted(const struct bl_chart_view *v, const char *metric)
 {
 	if (!v->metrics)
 		return true;
@@ -520,6 +531,7 @@ void bl_items_free(struct bl_items *it)
 
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
 {
+	const struct bl_chart_view *c = &v->chart;
 	size_t di, ri, k;
 	json_t *doc, *run, *res;
 	json_array_foreach(s->docs, di, doc)
@@ -535,18 +547,18 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				continue;
 			if (!names && !(names = run_names(doc)))
 				return -1;
-			json_int_t last_sample = v->skip_since_boot ? max_sample(run) : -1;
+			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
 				const char *metric = json_string_value(json_object_get(res, "metric"));
 				const char *unit = json_string_value(json_object_get(res, "unit"));
-				if (!metric || !unit || !metric_wanted(v, metric) ||
-				    (v->unit && strcmp(unit, v->unit) != 0))
+				if (!metric || !unit || !metric_wanted(c, metric) ||
+				    (c->unit && strcmp(unit, c->unit) != 0))
 					continue;
-				if (v->without && json_object_get(res, v->without))
+				if (c->skip_results_with && json_object_get(res, c->skip_results_with))
 					continue;
 				const char *scope = json_string_value(json_object_get(res, "scope"));
-				if (v->scope && (!scope || strcmp(scope, v->scope) != 0))
+				if (c->only_scope && (!scope || strcmp(scope, c->only_scope) != 0))
 					continue;
 				if (has_flag(res, "not-run"))
 					continue;
@@ -571,10 +583,10 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.source_name = sname;
 				bool miss1, miss2, miss3;
 				double so;
-				x.cat = key_text(v->cat, run, res, names[ri], sname, &x.cat_order, &miss1);
-				x.ser = key_text(v->ser, run, res, names[ri], sname, &so, &miss2);
-				x.split = key_text(v->split, run, res, names[ri], sname, &x.split_order, &miss3);
-				x.run = v->per_run ? strdup(names[ri]) : NULL;
+				x.cat = key_text(c->category, run, res, names[ri], sname, &x.cat_order, &miss1);
+				x.ser = key_text(c->series, run, res, names[ri], sname, &so, &miss2);
+				x.split = key_text(c->chart_per, run, res, names[ri], sname, &x.split_order, &miss3);
+				x.run = c->keep_runs_apart ? strdup(names[ri]) : NULL;
 				if (miss1 || miss2 || miss3) {
 					free(x.cat);
 					free(x.ser);
@@ -582,7 +594,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					free(x.run);
 					continue;
 				}
-				if (!x.cat || !x.ser || !x.split || (v->per_run && !x.run) ||
+				if (!x.cat || !x.ser || !x.split || (c->keep_runs_apart && !x.run) ||
 				    push(out, &x) < 0) {
 					free(x.cat);
 					free(x.ser);
