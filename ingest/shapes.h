@@ -14,6 +14,8 @@
 
 #include "../base/sites.h"
 
+struct bl_breaks;
+
 /* A line that is a tool's output whole, with a break before and after it
  * where it stands in a flattened text. `pattern` is matched where a
  * number can start (not after a digit or a '.'). */
@@ -59,6 +61,11 @@ struct bl_tool_shapes {
 	 * (operands only); both fragments, both hold a '=' */
 	const char *wrapped_command;
 	const char *wrapped_operands;
+	/* the breaks between the rows of the tool's tables in a flattened
+	 * line [s, s+len) at offset `base` of the text (unflatten.h's
+	 * bl_breaks_add), where ingest's dashed rules and separators do not
+	 * tell them; NULL: none */
+	void (*table_breaks)(const char *s, size_t len, size_t base, struct bl_breaks *b);
 	/* For each fragment, literals one of which every match holds (or the
 	 * rest of its line after it, for a lookahead), NULL-terminated: a
 	 * line without any is not searched. */

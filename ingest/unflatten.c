@@ -1026,9 +1026,28 @@ static bool compose_detect(const struct bl_ingest_plan *p)
 	return true;
 }
 
+/* The plan whose shapes are in use, for the tools' table_breaks. */
+static const struct bl_ingest_plan *in_use;
+
+void bl_unflatten_tool_tables(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	for (size_t t = 0; in_use && t < in_use->ntools; t++) {
+		const struct bl_tool_shapes *ts = in_use->tools[t];
+		if (!ts || !ts->table_breaks)
+			continue;
+		/* bonnie's and bonnie++'s tables share one */
+		bool seen = false;
+		for (size_t u = 0; u < t && !seen; u++)
+			seen = in_use->tools[u] && in_use->tools[u]->table_breaks == ts->table_breaks;
+		if (!seen)
+			ts->table_breaks(s, len, base, b);
+	}
+}
+
 bool bl_unflatten_compose(const struct bl_ingest_plan *p)
 {
 	known = p != NULL;
+	in_use = p;
 	nsearches = 0; /* made again for the new literals */
 	bool ok = join_lines(whole_pat, sizeof whole_pat, p, false) &&
 		  join_lines(end_pat, sizeof end_pat, p, true) && compose_start(p) &&

@@ -28,7 +28,17 @@ bool bl_break_before(const char *s, size_t a, size_t *at);
 bool bl_break_after(const char *s, size_t len, size_t e, size_t *at);
 
 /* Breaks between the rows of the tables in the line [s, s+len), which is
- * at offset `base` of the text. */
+ * at offset `base` of the text: ingest's own (dashed rules, TAB- and
+ * comma-separated rows) and the tools' (bl_unflatten_tool_tables). */
 void bl_unflatten_tables(const char *s, size_t len, size_t base, struct bl_breaks *b);
+/* The tools' table_breaks (shapes.h) of the plan in use, each once. */
+void bl_unflatten_tool_tables(const char *s, size_t len, size_t base, struct bl_breaks *b);
+
+/* A word of a table, [a, e): the next one at or after `from` in
+ * [s, s+len); false when only blanks are left. */
+struct bl_token {
+	size_t a, e;
+};
+bool bl_next_token(const char *s, size_t len, size_t from, struct bl_token *t);
 
 #endif

@@ -623,6 +623,7 @@ static const struct bl_tool_shapes bonnie_shapes = {
 	.weak_starts = "-{3,}Sequential Output"
 		       "|(?:Concurrency +\\d+ +)?-Per Cha?r- +-{1,3}Block-{1,3} +-{1,3}Rewrite",
 	.weak_start_needs = (const char *const[]){"Sequential", "-Per Ch", NULL},
+	.table_breaks = bl_btab_table_breaks,
 };
 
 /* Charts: the IO rates and the seeks, a bar per run under each test. */

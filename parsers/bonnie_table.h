@@ -116,4 +116,9 @@ struct bl_result *bl_btab_find_result(struct bl_run *run, const char *metric);
  * (M and G of 1024; a bare number is MiB when `bare_mib`, else bytes). */
 bool bl_btab_size(const char *s, size_t len, bool bare_mib, double *out);
 
+/* bonnie_flat.c: the rows of bonnie's and bonnie++'s tables in a
+ * flattened line (the shapes' table_breaks, ingest/shapes.h). */
+struct bl_breaks;
+void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b);
+
 #endif

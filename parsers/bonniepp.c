@@ -892,6 +892,7 @@ static const struct bl_tool_shapes bpp_shapes = {
 		       "|-Create-- +--Read--- +-Delete-- +-Create--"
 		       "|Latency +\\d",
 	.weak_start_needs = (const char *const[]){"Sequential", "-Create--", "Latency", NULL},
+	.table_breaks = bl_btab_table_breaks,
 };
 
 /* Charts: the IO rates, and the seeks with the file tests, a bar per run

@@ -455,6 +455,7 @@ static const struct bl_tool_shapes iz_shapes = {
 		     "|\" {0,20}[A-Z][\\w -]{1,30}\"(?: +\\d+(?:\\.\\d+)?)+",
 	.weak_start_needs = (const char *const[]){"\t", ":", "\"", "random", NULL},
 	.weak_end_needs = (const char *const[]){"\"", NULL},
+	.table_breaks = bl_iz_table_breaks,
 };
 
 /* Charts. Auto mode and -i tables: a curve per test against record size,

@@ -165,4 +165,9 @@ bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_
 bool iz_is_report_line(const char *s, size_t len);
 size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first);
 
+/* iozone_flat.c: the rows of the auto-mode table in a flattened line (the
+ * shapes' table_breaks, ingest/shapes.h). */
+struct bl_breaks;
+void bl_iz_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b);
+
 #endif

@@ -1354,6 +1354,7 @@ static const struct bl_tool_shapes zpool_shapes = {
 	/* the date holds its time's ':' */
 	.weak_start_needs = (const char *const[]){"capacity", "total_wait", "sync_read", "latency",
 						   "req_size", ":", NULL},
+	.table_breaks = bl_zpool_table_breaks,
 };
 
 /* Charts: reads and writes per vdev, in bandwidth and in operations (per

@@ -71,4 +71,9 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 int bl_zpool_latency_bucket(const char *s, size_t n);
 int bl_zpool_size_bucket(const char *s, size_t n);
 
+/* zpool_flat.c: the rows of a table whose rule a Markdown editor cut, in
+ * a flattened line (the shapes' table_breaks, ingest/shapes.h). */
+struct bl_breaks;
+void bl_zpool_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b);
+
 #endif
