@@ -6,21 +6,48 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../parsers/parser.h"
 #include "../render/render.h"
 #include "cli.h"
 #include "render_opts.h"
+
+/* The charts each tool's descriptor names (parsers/views.h), a line a
+ * tool: "  dd: dd throughput". */
+static void tool_charts(void)
+{
+	printf("charts by tool (others: every B/s result per label):\n");
+	for (size_t i = 0; bl_parsers[i]; i++) {
+		const struct bl_chart_view *v = bl_parsers[i]->views;
+		if (!v || !v->name)
+			continue;
+		int col = printf("  %s:", bl_parsers[i]->name);
+		for (size_t k = 0; v[k].name; k++) {
+			bool dup = false;
+			for (size_t j = 0; j < k && !dup; j++)
+				dup = strcmp(v[j].title, v[k].title) == 0;
+			if (dup)
+				continue;
+			if (k)
+				col += printf(",");
+			if (col + 1 + (int)strlen(v[k].title) > 78)
+				col = printf("\n   ") - 1;
+			col += printf(" %s", v[k].title);
+		}
+		printf("\n");
+	}
+	printf("\n");
+}
 
 static void help(void)
 {
 	printf("usage: benchlog chart [options] INPUT... -o FILE.{png,svg,pdf}\n"
 	       "       benchlog chart --all [options] INPUT... -o DIR/\n\n"
-	       "Draws the comparisons the inputs are about: dd throughput per label with\n"
-	       "write and read side by side, time per command, bonnie/bonnie++ rates per\n"
-	       "test, iozone throughput by record size, diskinfo seek times and transfer\n"
-	       "rates, zpool iostat bandwidth per vdev. INPUT is a post (parsed first) or\n"
-	       "benchlog JSON ('-' is stdin). Repeats become one bar at the median with a\n"
-	       "min-max whisker; censored values are hatched lower bounds.\n\n"
-	       "options:\n"
+	       "Draws the comparisons the inputs are about, the charts each tool's posts\n"
+	       "are read for (below). INPUT is a post (parsed first) or benchlog JSON\n"
+	       "('-' is stdin). Repeats become one bar at the median with a min-max\n"
+	       "whisker; censored values are hatched lower bounds.\n\n");
+	tool_charts();
+	printf("options:\n"
 	       "  -o, --output PATH    the chart file ('-': standard output); its extension\n"
 	       "                       picks the format. PNG and SVG hold the first chart,\n"
 	       "                       PDF one page per chart\n"
