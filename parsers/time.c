@@ -556,7 +556,8 @@ static const struct bl_line_shape time_lines[] = {
 	{.pattern = TIME_FIELD("real"), .lit = "real", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
 	{.pattern = TIME_FIELD("user"), .lit = "user", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
 	{.pattern = TIME_FIELD("sys"), .lit = "sys", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
-	{.pattern = TIME_GNU, .lit = "%CPU ", .rare = 0},
+	/* a mail client may break it after "(0avgtext+0avgdata" */
+	{.pattern = TIME_GNU, .lit = "%CPU ", .rare = 0, .rewrapped = true},
 	{.pattern = TIME_GNU_IO, .lit = "outputs (", .rare = 8, .digit_after = true},
 	/* by its ends too: its rarest byte, x, is every few hundred bytes of
 	 * some archives */
