@@ -826,18 +826,57 @@ static enum zline classify(struct zp *z, const struct bl_line *l)
 	return ZL_ROW;
 }
 
-/* "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M": -H, no header. True when the
- * line has the shape of a scripted row. */
+/* Whether the fields of l are separated by blanks that end at 8-column
+ * tab stops, as where a page or an editor expanded the TABs of -pH:
+ *   "zpool   1483556872192   509307953152    64      12      281656  308598"
+ * (every field after the first starts at a multiple of 8; six at least). */
+static bool expanded_tabs(const struct bl_line *l)
+{
+	size_t fields = 0, i = 0;
+	while (i < l->len && l->s[i] != ' ')
+		i++;
+	if (i == 0)
+		return false;
+	while (i < l->len) {
+		size_t b = i;
+		while (i < l->len && l->s[i] == ' ')
+			i++;
+		if (i == l->len)
+			break; /* blanks at the end */
+		if (i % 8 != 0 || i - b > 8)
+			return false;
+		fields++;
+		while (i < l->len && l->s[i] != ' ' && l->s[i] != '\t')
+			i++;
+		if (i < l->len && l->s[i] == '\t')
+			return false;
+	}
+	return fields >= 6;
+}
+
+/* "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M": -H, no header, TABs
+ * between the fields (or blanks to tab stops where they were expanded).
+ * The number of fields when the line has the shape of a scripted row,
+ * else 0. */
 static size_t scripted_fields(const struct bl_line *l)
 {
-	if (!memchr(l->s, '\t', l->len))
-		return 0;
+	if (!memchr(l->s, '\t', l->len)) {
+		if (!expanded_tabs(l))
+			return 0;
+		struct bl_ztok t[ZP_MAX_TOK];
+		return bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
+	}
 	size_t n = 1;
 	for (size_t i = 0; i < l->len; i++)
 		if (l->s[i] == '\t')
 			n++;
 	return n;
 }
+
+/* A command of scripted output: "root@pbs:~# zpool iostat zpool -pH 1 5".
+ * Its rows are the lines below (their TABs may be blanks now). */
+static struct bl_re scripted_cmd_re =
+	BL_RE("\\bzpool iostat\\b[^\\n]{0,200}?[ \\t]-[A-Za-z]{0,10}H", 0);
 
 /* -H -v without its command: a row named like a vdev ("mirror-0",
  * "raidz1-0") among the next lines says the tree is there. */
@@ -1191,11 +1230,15 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 	z->msg = bl_scan_message(sc);
 	z->ri = -1;
 
-	struct bl_line start, first_data, last;
+	struct bl_line start, first_data, last, row;
 	struct bl_run *run;
 	bool scripted;
 	double capacity = 0;
 	enum bl_claim ret = BL_NOT_MINE;
+	/* a -H command: its first row is the report's anchor */
+	if (bl_re_match(&scripted_cmd_re, anchor->s, anchor->len, 0, NULL) &&
+	    bl_line_next(z->msg, anchor, &row) && row.off != anchor->off)
+		anchor = &row;
 	if (!find_start(z, anchor, &start, &first_data, &scripted, &capacity))
 		goto out;
 	run = open_run(z, &start);
@@ -1395,7 +1438,9 @@ const struct bl_parser bl_parser_zpool_iostat = {
 		  "|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
 		  "|^[ \\t]*\\S{1,256}[ \\t]+total_wait[ \\t]+disk_wait"
 		  "|^[ \\t]*\\S{1,256}[ \\t]+sync_read[ \\t]+sync_write"
-		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t",
+		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t"
+		  /* "root@pbs:~# zpool iostat zpool -pH 1 5" above its rows */
+		  "|zpool iostat[^\\n]{0,200}?[ \\t]-[A-Za-z]{0,10}H",
 	.command_word = "zpool",
 	.shapes = &zpool_shapes,
 	.claim = zpool_claim,
