@@ -143,6 +143,7 @@ struct zp {
 	char path[MAX_DEPTH][MAX_NAME];
 	int depth;                 /* depth of the last row */
 	char cls[16];              /* class row in force: logs, cache, special, dedup */
+	char last_key[1100];       /* the key of the row before, in this sample */
 	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
 	/* the header read last, its two lines as they were: -v prints it
 	 * again for every sample, and the same lines set the same columns */
@@ -201,6 +202,7 @@ static void new_sample(struct zp *z)
 	z->sample++;
 	z->rows_in_sample = 0;
 	seen_clear(z);
+	z->last_key[0] = '\0';
 	z->cls[0] = '\0';
 }
 
@@ -243,9 +245,17 @@ static bool seen_grow(struct zp *z)
 }
 
 /* Starts a new sample when `key` was already seen in this one: the same
- * pool or vdev again means the report was printed again. */
-static void sample_key(struct zp *z, const char *key)
+ * pool or vdev again means the report was printed again. Not so for a
+ * vdev printed twice in a row under its parent (a disk being replaced:
+ * "    hdd5  -  -  3  93  396K  9.04M" then "    hdd5  -  -  4  93  548K
+ * 9.04M"): `nested` rows only start a sample where a row between them
+ * did. Returns false for such a repeat. */
+static bool sample_key(struct zp *z, const char *key, bool nested)
 {
+	bool again = nested && strcmp(z->last_key, key) == 0;
+	snprintf(z->last_key, sizeof z->last_key, "%s", key);
+	if (again)
+		return false;
 	if (z->nseen) {
 		size_t mask = z->seen_cap - 1;
 		for (size_t i = key_hash(key) & mask; z->seen[i]; i = (i + 1) & mask)
@@ -256,13 +266,14 @@ static void sample_key(struct zp *z, const char *key)
 	}
 	/* at most half the slots taken: a search always ends at an empty one */
 	if (z->nseen >= MAX_SEEN || (2 * (z->nseen + 1) > z->seen_cap && !seen_grow(z)))
-		return;
+		return true;
 	size_t mask = z->seen_cap - 1, i = key_hash(key) & mask;
 	while (z->seen[i])
 		i = (i + 1) & mask;
 	z->seen[i] = strdup(key);
 	if (z->seen[i])
 		z->used[z->nseen++] = i;
+	return true;
 }
 
 static const char *vdev_type(const char *name, int depth, bool *leaf)
@@ -524,7 +535,9 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
 	size_t kn = bl_str_append(key, sizeof key, 0, z->cls, sizeof z->cls);
 	kn = bl_str_append(key, sizeof key, kn, "|", 1);
 	bl_str_append(key, sizeof key, kn, vpath, sizeof vpath);
-	sample_key(z, key);
+	if (!sample_key(z, key, depth > 0))
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.repeated-vdev", l->off,
+			    "'%s' is printed twice in a row: both rows kept in one sample", name);
 	z->rows_in_sample++;
 
 	bool leaf = false;
@@ -569,7 +582,7 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 	}
 	char key[MAX_NAME + 16];
 	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
-	sample_key(z, key);
+	sample_key(z, key, false);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
 	const char *pool = z->cmd_pool[0] ? z->cmd_pool : z->path[0][0] ? z->path[0] : NULL;
