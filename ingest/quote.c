@@ -5,22 +5,52 @@
  *   > > 2097152000 bytes ...       depth 2
  *   | 0.029u 6.422s 1:07.25 9.5%   depth 1 (some clients quote with "| ")
  *   >Thanks, could you ...         depth 1
+ *   ZC> 2611 90.7  3924 86.2       depth 1 (Supercite: the author's initials)
+ *   > JB> 64+0 records in          depth 2
  *
  * A line starting "| " that has another " |" later is a table row, not a
- * quote. The depth of each line is stored in the message by its original
+ * quote. Initials before a '>' ("ZC> ", one to four letters, the first a
+ * capital) quote only where the line above or below starts with the same
+ * marks: a prompt such as "Server> " stands on one line, the lines of a
+ * Supercite quote come in blocks. The depth of each line is stored in the message by its original
  * offset, so later steps that move text do not disturb it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
 
-static size_t prefix(const char *s, size_t len, int *depth)
+/* The length of Supercite initials and their '>' at s ("ZC>", "Jb>"),
+ * followed by a blank or the line's end; 0 when there are none. */
+static size_t initials(const char *s, size_t len)
+{
+	if (!len || s[0] < 'A' || s[0] > 'Z')
+		return 0;
+	size_t k = 1;
+	while (k < len && k < 4 && ((s[k] >= 'A' && s[k] <= 'Z') || (s[k] >= 'a' && s[k] <= 'z')))
+		k++;
+	if (k >= len || s[k] != '>')
+		return 0;
+	k++;
+	return k == len || s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r' ? k : 0;
+}
+
+/* The quote prefix of the line s[0, len) and its depth. `tag`: where
+ * initials count as a level (they end at s[tag]), else 0. */
+static size_t prefix(const char *s, size_t len, int *depth, size_t tag)
 {
 	size_t i = 0;
 	int d = 0;
-	if (len >= 2 && s[0] == ' ' && s[1] == '>')
+	if (len >= 2 && s[0] == ' ' && (s[1] == '>' || (tag && initials(s + 1, len - 1))))
 		i = 1;
 	while (i < len && d < 64) {
+		size_t k = i < tag ? initials(s + i, len - i) : 0;
+		if (k && i + k == tag) {
+			d++;
+			i += k;
+			if (i < len && (s[i] == ' ' || s[i] == '\t'))
+				i++;
+			continue;
+		}
 		if (s[i] == '>') {
 			d++;
 			i++;
@@ -79,7 +109,7 @@ static void copy_quoted(struct bl_src *in, struct bl_tbuf *out, size_t from, siz
 		if (!cr || i >= end || s[i] == '\n')
 			continue;
 		int d;
-		size_t p = prefix(s + i, end - i, &d);
+		size_t p = prefix(s + i, end - i, &d, 0);
 		if (d == depth)
 			i += p;
 	}
@@ -98,6 +128,31 @@ static size_t next_mark(const char *s, size_t n, size_t i, size_t *gt, size_t *b
 		*bar = p ? (size_t)(p - s) : n;
 	}
 	return *gt < *bar ? *gt : *bar;
+}
+
+/* Where the Supercite initials of the line [i, end) end, counted from
+ * i ("ZC> ...", "> JB> ..."), when the line above or below starts with
+ * the same marks; else 0. */
+static size_t supercite(const char *s, size_t n, size_t i, size_t end)
+{
+	size_t j = i;
+	if (j < end && s[j] == ' ')
+		j++;
+	while (j < end && (s[j] == '>' || s[j] == ' ' || s[j] == '\t'))
+		j++;
+	size_t k = initials(s + j, end - j);
+	if (!k)
+		return 0;
+	size_t tag = j + k - i; /* the marks: s[i, i + tag) */
+	bool same = false;
+	if (i > 0) {
+		const char *pl = i > 1 ? memrchr(s, '\n', i - 1) : NULL;
+		size_t ps = pl ? (size_t)(pl - s) + 1 : 0;
+		same = i - ps > tag && memcmp(s + ps, s + i, tag) == 0;
+	}
+	if (!same && end < n)
+		same = n - end > tag && memcmp(s + end, s + i, tag) == 0;
+	return same ? tag : 0;
 }
 
 bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -125,7 +180,7 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) + 1 : n;
 		int d;
-		size_t p = prefix(s + i, end - i, &d);
+		size_t p = prefix(s + i, end - i, &d, supercite(s, n, i, end));
 		depth_push(m, bl_src_origin(in, i), d);
 		if (d) {
 			if (!any && !bl_tbuf_reserve(out, n))

@@ -279,6 +279,15 @@ static void test_quote(void)
 	CHECK(strcmp(o.s, "\r93 bytes copied, 1 s\r25 bytes\nx\r>> y\nz\r> w\n") == 0);
 	bl_tbuf_to_message(&o, &msg);
 	CHECK(bl_message_origin(&msg, 1) == 5); /* '9' after the second "> " */
+	/* Supercite initials quote a block, nested under "> " too; a prompt
+	 * that ends in '>' on a line of its own is no quote */
+	raw = "ZC> Hi!\nZC>\nZC> 2+0 records in\n> JB> x\n> JB> y\nServer> show disk\nok\n";
+	DECODE(o, raw, bl_quote_strip(&msg, &in, &o));
+	CHECK(strcmp(o.s, "Hi!\n\n2+0 records in\nx\ny\nServer> show disk\nok\n") == 0);
+	bl_tbuf_to_message(&o, &msg);
+	CHECK(bl_message_quote_depth(&msg, 0) == 1);
+	CHECK(bl_message_quote_depth(&msg, 20) == 2); /* "x" under "> JB> " */
+	CHECK(bl_message_quote_depth(&msg, 24) == 0);
 	/* unquoted lines before the first quote are kept, with their map */
 	bool any = false;
 	DECODE(o, "plain\n> q\nmore\n", any = bl_quote_strip(&msg, &in, &o));
