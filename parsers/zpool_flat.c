@@ -67,7 +67,7 @@ static bool has_digit_or_dash(const char *s, const struct bl_token *t)
 	return false;
 }
 
-void bl_zpool_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+static void cut_rule_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
 	size_t pos = 0, at;
@@ -126,4 +126,69 @@ void bl_zpool_table_breaks(const char *s, size_t len, size_t base, struct bl_bre
 		}
 		pos = p > pos ? p : pos;
 	}
+}
+
+/* -H rows after their command, in a flattened line: a name, then as many
+ * values as the first row has, again and again:
+ *   "# zpool iostat tank -pH 2 3 tank    2199023255552   1099511627776
+ *    210     35      8912896 1048576 tank    2199023255552 ..."
+ * (the blanks between the values were TABs, or blanks to tab stops).
+ * A break before each row's name and after the last row. */
+static struct bl_re scripted_cmd_re =
+	BL_RE("zpool iostat\\b(?:[ \\t]+[^\\s]{1,64}){0,12}?[ \\t]+-[A-Za-z]{0,10}H\\S*", 0);
+
+/* How many zpool values follow the token t, up to the next other word. */
+static size_t values_after(const char *s, size_t len, const struct bl_token *t,
+			   struct bl_token *next)
+{
+	size_t n = 0, p = t->e;
+	double v;
+	bool dash, approx;
+	while (bl_next_token(s, len, p, next)) {
+		if (!bl_zpool_number(s + next->a, next->e - next->a, false, &v, &dash, &approx))
+			return n;
+		n++;
+		p = next->e;
+	}
+	next->a = next->e = len;
+	return n;
+}
+
+static void scripted_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	struct bl_re_match m;
+	size_t pos = 0, at;
+	while (pos < len && bl_re_match(&scripted_cmd_re, s, len, pos, &m)) {
+		pos = m.ov[1];
+		/* the command's interval and count, then the first row's name */
+		struct bl_token t, next;
+		size_t p = m.ov[1], k = 0;
+		while (bl_next_token(s, len, p, &t) && (k = values_after(s, len, &t, &next)) < 6) {
+			if (t.e - t.a > 20)
+				break;
+			p = t.e;
+		}
+		if (k < 6)
+			continue;
+		size_t rows = 0;
+		for (;;) {
+			if (bl_break_before(s, t.a, &at))
+				bl_breaks_add(b, base + at);
+			rows++;
+			struct bl_token row = next, after;
+			if (row.a >= len || values_after(s, len, &row, &after) != k)
+				break;
+			t = row;
+			next = after;
+		}
+		if (next.a < len && bl_break_before(s, next.a, &at))
+			bl_breaks_add(b, base + at);
+		pos = next.a > pos ? next.a : pos;
+	}
+}
+
+void bl_zpool_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
+{
+	cut_rule_breaks(s, len, base, b);
+	scripted_breaks(s, len, base, b);
 }
