@@ -463,14 +463,16 @@ marks:
 	return false;
 }
 
-/* One row of the report; returns false when the line is not a row. */
-static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l)
+/* One row of the report; returns false when the line is not a row.
+ * `nested`: the row stands under the one before (its indentation lost),
+ * as a vdev under its class row. */
+static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, bool nested)
 {
 	struct bl_ztok t[ZP_MAX_TOK];
 	size_t nt, name_end, nv;
 	if (!split_row(z, l, t, &nt, &name_end, &nv))
 		return false;
-	size_t indent = (size_t)(t[0].s - l->s);
+	size_t indent = nested ? z->base_indent + 2 : (size_t)(t[0].s - l->s);
 	indent = indent > z->base_indent ? indent - z->base_indent : 0;
 	char name[MAX_NAME];
 	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
@@ -1123,6 +1125,30 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 	}
 }
 
+/* Whether l holds two whole rows, the second with no line break before
+ * it (a class row and its first vdev, as a zpool release printed them):
+ * a name and ncols values, twice. *second: the second row. */
+static bool joined_rows(const struct zp *z, const struct bl_line *l, struct bl_line *second)
+{
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK), n = z->ncols + 1;
+	if (z->ncols == 0 || nt != 2 * n)
+		return false;
+	double v;
+	bool dash, approx;
+	for (size_t i = 0; i < nt; i++) {
+		bool time_col = i % n && z->cols[i % n - 1].kind == ZC_LATENCY;
+		bool number = bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx);
+		if (number != (i % n != 0))
+			return false;
+	}
+	*second = *l;
+	second->s = t[n].s;
+	second->off = l->off + (size_t)(t[n].s - l->s);
+	second->len = l->len - (size_t)(t[n].s - l->s);
+	return true;
+}
+
 /* A line that is neither header, dashes, time nor elision: a row or a
  * bucket (or -H -w the next vdev's name). False when it is not one. */
 static bool take_row(struct zp *z, const struct bl_line *l)
@@ -1141,7 +1167,16 @@ static bool take_row(struct zp *z, const struct bl_line *l)
 		return read_bucket(z, run, l);
 	if (z->scripted && scripted_fields(l) != z->ncols + 1)
 		return false;
-	return read_row(z, run, l);
+	struct bl_line second;
+	if (!z->scripted && joined_rows(z, l, &second)) {
+		/* "cache  -  -  -  -  -  -  loop0  3.34G  60.7G  3  9  110K  755K" */
+		struct bl_line first = *l;
+		first.len = (size_t)(second.s - l->s);
+		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.joined-rows", l->off,
+			    "two rows printed on one line: read as two");
+		return read_row(z, run, &first, false) && read_row(z, run, &second, true);
+	}
+	return read_row(z, run, l, false);
 }
 
 /* Walks the report from the line after `first_data` (-H: from the row
