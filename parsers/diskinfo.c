@@ -866,16 +866,60 @@ static const struct bl_tool_shapes diskinfo_shapes = {
 	.weak_end_needs = (const char *const[]){"# ", "= ", NULL},
 };
 
-/* Charts: the seek times, transfer rates and IOPS of each device, told
- * apart by their unit. */
+/* Charts: each test of -c, -t, -i and -wS on its own, the devices side by
+ * side: seek times by distance, transfer rates by zone, and the random
+ * I/O tests by block size (five sizes are five measurements, not five
+ * repeats of one). The totals each figure is computed from (_elapsed,
+ * _iterations, _bytes) are not drawn. */
+static const char *const diskinfo_seeks[] = {
+	"seek_full_stroke", "seek_half_stroke", "seek_quarter_stroke", "seek_short_forward",
+	"seek_short_backward", "seek_seq_outer", "seek_seq_inner", NULL};
+static const char *const diskinfo_overheads[] = {
+	"command_overhead", "overhead_10mb_block_per_sector", "overhead_20480_sectors_per_sector",
+	NULL};
+static const char *const diskinfo_transfers[] = {"transfer_outside", "transfer_middle",
+						 "transfer_inside", NULL};
+static const char *const diskinfo_iops[] = {"async_random_read_iops", NULL};
+static const char *const diskinfo_sync_rates[] = {"sync_random_write_throughput", NULL};
+static const char *const diskinfo_sync_latency[] = {"sync_random_write_latency", NULL};
+
 static const struct bl_chart_view diskinfo_views[] = {
-	{.name = "seek", .title = "diskinfo seek times", .unit = "s",
+	{.name = "seek", .title = "diskinfo seek times", .metrics = diskinfo_seeks, .unit = "s",
 	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "transfer", .title = "diskinfo transfer rates", .unit = "B/s",
-	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "iops", .title = "diskinfo random IOPS", .unit = "ops/s",
-	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "overhead", .title = "diskinfo command overhead", .metrics = diskinfo_overheads,
+	 .unit = "s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "transfer", .title = "diskinfo transfer rates", .metrics = diskinfo_transfers,
+	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "iops", .title = "diskinfo random reads by block size", .metrics = diskinfo_iops,
+	 .unit = "ops/s", .category = BL_KEY_BLOCK_SIZE, .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "sync-writes", .title = "diskinfo synchronous random writes by block size",
+	 .metrics = diskinfo_sync_rates, .unit = "B/s", .category = BL_KEY_BLOCK_SIZE,
+	 .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "sync-latency", .title = "diskinfo synchronous write latency by block size",
+	 .metrics = diskinfo_sync_latency, .unit = "s", .category = BL_KEY_BLOCK_SIZE,
+	 .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
 	{.name = NULL},
+};
+
+static const struct bl_metric_info diskinfo_metric_info[] = {
+	{.metric = "seek_full_stroke", .title = "full stroke"},
+	{.metric = "seek_half_stroke", .title = "half stroke"},
+	{.metric = "seek_quarter_stroke", .title = "quarter stroke"},
+	{.metric = "seek_short_forward", .title = "short forward"},
+	{.metric = "seek_short_backward", .title = "short backward"},
+	{.metric = "seek_seq_outer", .title = "seq. outer"},
+	{.metric = "seek_seq_inner", .title = "seq. inner"},
+	{.metric = "command_overhead", .title = "command overhead"},
+	{.metric = "overhead_10mb_block_per_sector", .title = "10 MB block, per sector"},
+	{.metric = "overhead_20480_sectors_per_sector", .title = "20480 sectors, per sector"},
+	{.metric = "transfer_outside", .title = "outside"},
+	{.metric = "transfer_middle", .title = "middle"},
+	{.metric = "transfer_inside", .title = "inside"},
+	{.metric = "async_random_read_iops", .title = "random reads"},
+	{.metric = "sync_random_write_throughput", .title = "sync. random writes"},
+	{.metric = "sync_random_write_latency", .title = "sync. write latency"},
+	{.metric = NULL},
 };
 
 const struct bl_parser bl_parser_diskinfo = {
@@ -899,6 +943,7 @@ const struct bl_parser bl_parser_diskinfo = {
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+32768[ \\t]+\\d"
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+65536[ \\t]+\\d",
 	.command_word = "diskinfo",
+	.metrics = diskinfo_metric_info,
 	.shapes = &diskinfo_shapes,
 	.claim = diskinfo_claim,
 	.command = diskinfo_command,

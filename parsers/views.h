@@ -26,6 +26,7 @@ enum bl_key {
 	BL_KEY_VDEV,
 	BL_KEY_SAMPLE,
 	BL_KEY_PROCESSES, /* iozone -t: "2 processes", "4 threads" */
+	BL_KEY_BLOCK_SIZE, /* the "size" of one I/O: diskinfo -i, -wS */
 };
 
 /* A default chart of a tool: which of its results, and what makes the

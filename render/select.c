@@ -420,8 +420,11 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
 	}
 	case BL_KEY_RECORD_SIZE:
-	case BL_KEY_FILE_SIZE: {
-		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size" : "file_size");
+	case BL_KEY_FILE_SIZE:
+	case BL_KEY_BLOCK_SIZE: {
+		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size"
+						 : k == BL_KEY_FILE_SIZE  ? "file_size"
+									  : "size");
 		if (!json_is_number(c)) {
 			*missing = true;
 			return NULL;
