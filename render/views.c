@@ -40,11 +40,9 @@ static const char *title_in(const struct bl_metric_info *info, const char *metri
 const char *bl_metric_title(const char *tool, const char *metric, char *buf, size_t len)
 {
 	const struct bl_parser *p = tool ? bl_parser_find(tool) : NULL;
+	/* a tool's own titles only: iozone's random_read is not bonnie++'s
+	 * "random read (files)" */
 	const char *title = p ? title_in(p->metrics, metric) : NULL;
-	/* a metric its tool does not title reads as another tool titles the
-	 * same name: dd's elapsed as time's ("real") */
-	for (size_t i = 0; !title && bl_parsers[i]; i++)
-		title = title_in(bl_parsers[i]->metrics, metric);
 	if (title)
 		return title;
 	/* "random_read" -> "random read" */
