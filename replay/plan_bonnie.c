@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../parsers/units.h"
+#include "../base/units.h"
 #include "internal.h"
 
 /* Option letters that take a value, as bonnie++'s getopt string says. */

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parsers/units.h"
+#include "../base/units.h"
 #include "internal.h"
 
 enum kind { FLAG, NUM, SIZE, FILE_W, FILES_W };

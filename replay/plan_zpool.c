@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../parsers/units.h"
+#include "../base/units.h"
 #include "internal.h"
 
 static bool group_word(const char *v, const char **type)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../parsers/units.h"
+#include "../base/units.h"
 #include "internal.h"
 
 bool bl_dd_size(const char *s, bool bsd, uint64_t *out)
