@@ -180,11 +180,43 @@ struct row {
 	size_t first;        /* first data token */
 };
 
+
 static bool is_num(const char *s, size_t n)
 {
 	double v;
-	size_t used;
-	return n && bl_parse_double(s, n, false, &v, &used) && used == n;
+	return bl_btab_number(s, n, &v);
+}
+
+/* "localhost4096 79500 44.1 ...": a name run into the size, read from the
+ * first token when its digits end at the size column. A name that fills
+ * its 8-character cell and is followed by the size is no such join:
+ *   "22pre6aa2 100 12703 90.5 23245 16.3 ..."
+ * the tokens after the name count a size and 12 cells, or, in a row
+ * wrapped by a mail client (one cell short), the second token ends nearer
+ * the size column than the first. */
+static bool joined_name(const struct ctx *c, struct row *w)
+{
+	const struct bl_btab_row *r = &w->r;
+	const char *t = r->s + r->tok[0].a;
+	size_t n = r->tok[0].b - r->tok[0].a;
+	long end = (long)r->tok[0].b;
+	if (labs(end - c->size_edge) > 4 || memchr(t, '*', n))
+		return false;
+	if (r->ntok >= 14 && is_num(r->s + r->tok[1].a, r->tok[1].b - r->tok[1].a))
+		return false;
+	if (labs((long)r->tok[1].b - c->size_edge) < labs(end - c->size_edge))
+		return false;
+	size_t k = n;
+	while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
+		k--;
+	double mb;
+	if (!k || k == n || !is_num(t + k, n - k) || !bl_parse_double(t + k, n - k, false, &mb, NULL))
+		return false;
+	snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
+	w->joined = true;
+	w->size_mb = c->gb ? mb * 1024.0 : mb;
+	w->first = 1;
+	return true;
 }
 
 static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row *w)
@@ -228,20 +260,8 @@ static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row
 		}
 		if (ok && labs(end - c->size_edge) > 4 && i + ntok_size < r->ntok)
 			ok = false; /* a number in the name, or a data cell */
-		if (!ok && i == 0 && labs(end - c->size_edge) <= 4 && !star) {
-			/* "localhost4096": a name run into the size */
-			size_t k = n;
-			while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
-				k--;
-			if (k && k < n && is_num(t + k, n - k) &&
-			    bl_parse_double(t + k, n - k, false, &mb, NULL)) {
-				snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
-				w->joined = true;
-				w->size_mb = c->gb ? mb * 1024.0 : mb;
-				w->first = 1;
-				return true;
-			}
-		}
+		if (!ok && i == 0 && joined_name(c, w))
+			return true;
 		if (!ok)
 			continue;
 		if (i > 0) {
