@@ -630,11 +630,41 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 
 /* ---------------------------------------------------------------- prefixes
  *
- * Tool output with something written before it on each line: pdsh's
- * host, a script's label. The anchor finds the tool's text where it
- * stands; when the parser declines the whole line, the prefix is left out
- * of the lines of its block (bl_message_prefix_add) and the parser is
- * asked again. */
+ * Tool output with something written before it on each line: a comment
+ * marker, pdsh's host, a script's label. The anchor finds the tool's text
+ * where it stands; when the parser declines the whole line, the prefix is
+ * left out of the lines of its block (bl_message_prefix_add) and the
+ * parser is asked again. */
+
+/* A comment marker that output was pasted behind, its blanks and an
+ * ellipsis:
+ *   "    # ... 31+1 records in"
+ *   "(* 119.28user 1.68system 2:01.31elapsed 99%CPU ..."
+ * The length up to the text, or 0. */
+static size_t comment_prefix(const char *s, size_t len)
+{
+	static const char *const marks[] = {"#", "//", "(*", "/*", "--", ";", "*", "-", NULL};
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	for (size_t k = 0; marks[k]; k++) {
+		size_t ml = strlen(marks[k]);
+		if (len - i <= ml || memcmp(s + i, marks[k], ml) != 0 ||
+		    (s[i + ml] != ' ' && s[i + ml] != '\t'))
+			continue;
+		size_t j = i + ml;
+		while (j < len && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		/* "# ... 31+1 records in" */
+		if (len - j > 4 && memcmp(s + j, "...", 3) == 0 && (s[j + 3] == ' ' || s[j + 3] == '\t')) {
+			j += 3;
+			while (j < len && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+		}
+		return j;
+	}
+	return 0;
+}
 
 /* A label ending with a colon and blanks before the tool's text:
  *   "10.0.0.11:      Children see throughput for  1 initial writers ..."
@@ -711,7 +741,7 @@ static void prefix_block(struct bl_scan *sc, const char *p, size_t plen,
 }
 
 /* The label a prefix gives the runs of its block: "10.0.0.11", "ATS",
- * "down (remote->mac) 16 MiB". */
+ * "down (remote->mac) 16 MiB"; none for a comment marker. */
 static void prefix_label(struct bl_doc *doc, size_t first_run, const char *p, size_t n)
 {
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
@@ -730,15 +760,19 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, const struct bl_parser *
 {
 	if (line->cut || at <= line->off)
 		return BL_NOT_MINE;
-	/* the tool's text starts at the anchor, or after the colon the anchor
-	 * began with: "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) ..." */
+	/* the tool's text starts at the anchor, or after the marker or colon
+	 * the anchor began with: "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) ..." */
 	size_t limit = at - line->off;
-	if (limit < line->len && line->s[limit] == ':') {
+	if (limit < line->len && (line->s[limit] == ':' || line->s[limit] == '#')) {
 		limit++;
-		while (limit < line->len && (line->s[limit] == ' ' || line->s[limit] == '\t'))
+		while (limit < line->len && (line->s[limit] == ' ' || line->s[limit] == '\t' ||
+					     line->s[limit] == '.'))
 			limit++;
 	}
-	size_t plen = label_prefix(line->s, line->len, limit);
+	size_t plen = comment_prefix(line->s, line->len);
+	bool comment = plen && plen <= limit;
+	if (!comment)
+		plen = label_prefix(line->s, line->len, limit);
 	if (!plen)
 		return BL_NOT_MINE;
 	/* the prefix itself, after the line's blanks */
@@ -757,7 +791,8 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, const struct bl_parser *
 		bl_message_prefix_drop(sc->msg);
 		return c;
 	}
-	prefix_label(sc->doc, before, line->s + b, plen - b);
+	if (!comment)
+		prefix_label(sc->doc, before, line->s + b, plen - b);
 	return c;
 }
 
