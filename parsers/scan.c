@@ -16,12 +16,17 @@
 #include "../base/re.h"
 #include "../base/units.h"
 
+#define BL_SCAN_PARSERS_MAX 32
+
 struct bl_scan {
 	struct bl_message *msg;
 	struct bl_doc *doc;
 	size_t floor;     /* end of the previous claimed block */
 	char *section;    /* section heading in force (owned) */
 	bool near_caption; /* the last label was a caption under the heading */
+	/* per parser: the end of the last block of prefixed lines it declined
+	 * (claim_prefixed does not offer it their lines again) */
+	size_t prefix_declined[BL_SCAN_PARSERS_MAX];
 };
 
 struct bl_message *bl_scan_message(struct bl_scan *sc) { return sc->msg; }
@@ -708,15 +713,16 @@ static bool same_prefix(const struct bl_line *l, const char *p, size_t n)
  *   node1: <TAB>Children see throughput for  1 initial writers
  *   <TAB>=  302980.50 kB/sec
  *   node1: <TAB>Parent sees throughput for  1 initial writers
- * Not above the floor or a block of another prefix, and at most
+ * Not above `lo`, the floor or a block of another prefix, and at most
  * PREFIX_LINES lines each way. */
 #define PREFIX_LINES 200
-static void prefix_block(struct bl_scan *sc, const char *p, size_t plen,
+static void prefix_block(struct bl_scan *sc, size_t lo, const char *p, size_t plen,
 			 const struct bl_line *line, size_t *from, size_t *to)
 {
 	struct bl_message *m = sc->msg;
 	struct bl_line cur = *line, nb, nb2;
-	size_t lo = sc->floor;
+	if (lo < sc->floor)
+		lo = sc->floor;
 	if (m->nprefixes && m->prefixes[m->nprefixes - 1].to > lo)
 		lo = m->prefixes[m->nprefixes - 1].to;
 	*from = line->off;
@@ -753,12 +759,14 @@ static void prefix_label(struct bl_doc *doc, size_t first_run, const char *p, si
 			doc->runs[i].label = bl_strndup_trim(p, n);
 }
 
-/* Offers `line`, declined by parser p, again without the prefix before
+/* Offers `line`, declined by parser pi, again without the prefix before
  * its anchor (at text offset `at`). */
-static enum bl_claim claim_prefixed(struct bl_scan *sc, const struct bl_parser *p,
-				    const struct bl_line *line, size_t at, size_t *end)
+static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct bl_line *line,
+				    size_t at, size_t *end)
 {
-	if (line->cut || at <= line->off)
+	const struct bl_parser *p = bl_parsers[pi];
+	if (line->cut || at <= line->off || pi >= BL_SCAN_PARSERS_MAX ||
+	    line->off < sc->prefix_declined[pi])
 		return BL_NOT_MINE;
 	/* the tool's text starts at the anchor, or after the marker or colon
 	 * the anchor began with: "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) ..." */
@@ -780,7 +788,7 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, const struct bl_parser *
 	while (b < plen && (line->s[b] == ' ' || line->s[b] == '\t'))
 		b++;
 	size_t from, to;
-	prefix_block(sc, line->s + b, plen - b, line, &from, &to);
+	prefix_block(sc, sc->prefix_declined[pi], line->s + b, plen - b, line, &from, &to);
 	if (!bl_message_prefix_add(sc->msg, from, to, line->off + b, plen - b))
 		return BL_NOT_MINE;
 	struct bl_line view;
@@ -788,7 +796,10 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, const struct bl_parser *
 	size_t before = sc->doc->nruns;
 	enum bl_claim c = p->claim(sc, &view, end);
 	if (c != BL_CLAIMED) {
+		/* its other lines would be declined the same way: a block
+		 * of prefixed lines is offered once, and costs linear time */
 		bl_message_prefix_drop(sc->msg);
+		sc->prefix_declined[pi] = to;
 		return c;
 	}
 	if (!comment)
@@ -824,7 +835,7 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			size_t before = doc->nruns, end = 0;
 			enum bl_claim c = p->claim(&sc, &line, &end);
 			if (c != BL_CLAIMED)
-				c = claim_prefixed(&sc, p, &line, hit.start, &end);
+				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
