@@ -273,6 +273,7 @@ void bl_message_free(struct bl_message *m)
 	free(m->date);
 	free(m->message_id);
 	free(m->quotes);
+	free(m->prefixes);
 	bl_sites_free(m->sites);
 	bl_diags_free(&m->diags);
 	memset(m, 0, sizeof *m);
@@ -337,6 +338,64 @@ static size_t line_start(const struct bl_message *cm, size_t off, bool *is_long)
 	return ls;
 }
 
+bool bl_message_prefix_add(struct bl_message *m, size_t from, size_t to, size_t at, size_t n)
+{
+	if (from >= to || !n ||
+	    (m->nprefixes && from < m->prefixes[m->nprefixes - 1].to))
+		return false;
+	if (m->nprefixes == m->prefixcap) {
+		size_t cap = m->prefixcap ? m->prefixcap * 2 : 8;
+		struct bl_prefix_seg *v = realloc(m->prefixes, cap * sizeof *v);
+		if (!v)
+			return false;
+		m->prefixes = v;
+		m->prefixcap = cap;
+	}
+	m->prefixes[m->nprefixes++] = (struct bl_prefix_seg){from, to, at, n};
+	return true;
+}
+
+void bl_message_prefix_drop(struct bl_message *m)
+{
+	if (m->nprefixes)
+		m->nprefixes--;
+}
+
+size_t bl_message_prefix_at(const struct bl_message *m, size_t ls, size_t len)
+{
+	size_t lo = 0, hi = m->nprefixes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->prefixes[mid].to <= ls)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->nprefixes || m->prefixes[lo].from > ls)
+		return 0;
+	const struct bl_prefix_seg *p = &m->prefixes[lo];
+	size_t b = 0;
+	while (b < len && (m->text[ls + b] == ' ' || m->text[ls + b] == '\t'))
+		b++;
+	/* a line of the block without the prefix (a line wrapped) is whole */
+	if (len - b <= p->n || memcmp(m->text + ls + b, m->text + p->at, p->n) != 0)
+		return 0;
+	return b + p->n;
+}
+
+/* A whole line `l` (starting at a line start) without the prefix of its
+ * block, if it stands in one. */
+static void leave_out_prefix(const struct bl_message *m, struct bl_line *l)
+{
+	size_t k = bl_message_prefix_at(m, l->off, l->len);
+	if (!k)
+		return;
+	l->s += k;
+	l->off += k;
+	l->len -= k;
+	l->cut = k;
+}
+
 void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 {
 	if (off > m->len)
@@ -363,6 +422,9 @@ void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 	/* a cut piece keeps its last byte; a line drops the '\r' of "\r\n" */
 	if ((nl || end == m->len) && out->len && out->s[out->len - 1] == '\r')
 		out->len--;
+	out->cut = 0;
+	if (m->nprefixes && ps == ls)
+		leave_out_prefix(m, out);
 }
 
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
@@ -386,6 +448,9 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 			out->next = nl ? end + 1 : end;
 			if (out->len && out->s[out->len - 1] == '\r')
 				out->len--;
+			out->cut = 0;
+			if (m->nprefixes)
+				leave_out_prefix(m, out);
 			return true;
 		}
 	}
@@ -396,9 +461,11 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out)
 {
-	if (cur->off == 0)
+	/* the line before the one cur stands on, whose prefix cur leaves out */
+	size_t ls = cur->off - cur->cut;
+	if (ls == 0)
 		return false;
-	bl_line_at(m, cur->off - 1, out);
+	bl_line_at(m, ls - 1, out);
 	return true;
 }
 

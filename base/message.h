@@ -34,6 +34,14 @@ struct bl_quote_seg {
 	int depth;
 };
 
+/* The lines starting at text offsets [from, to) that begin, after their
+ * blanks, with the bytes text[at, at + n) have both left out by the line
+ * readers (see bl_message_prefix_add). */
+struct bl_prefix_seg {
+	size_t from, to;
+	size_t at, n;
+};
+
 struct bl_message {
 	size_t index;          /* 0-based position in the input (mbox order) */
 	const char *raw;       /* original bytes of this message (borrowed) */
@@ -61,6 +69,11 @@ struct bl_message {
 
 	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
 	size_t nquotes, quotecap;
+
+	/* prefixes left out of the lines they stand on (sorted by from,
+	 * disjoint; owned; may be NULL) */
+	struct bl_prefix_seg *prefixes;
+	size_t nprefixes, prefixcap;
 
 	/* One window of an input too large to decode whole (see window.h):
 	 * the runs that start in input bytes [own_from, own_to) are this
@@ -136,6 +149,7 @@ struct bl_line {
 	size_t len;
 	size_t off;  /* text offset of s */
 	size_t next; /* text offset of the following line (== m->len at end) */
+	size_t cut;  /* bytes of a prefix left out before s (bl_message_prefix_add) */
 };
 
 /* The line (or piece of a long line) containing text offset `off`
@@ -149,6 +163,20 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out);
 bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
 		  struct bl_line *out);
+
+/* Makes the line readers leave out the prefix text[at, at + n) of the
+ * lines that start in text[from, to) with it, after any blanks, and those
+ * blanks: a prefix that stands on the lines of a block, as quoting does,
+ * and that the block is read without,
+ *   10.0.0.11:      Children see throughput for  1 initial writers  = ...
+ *       # ... 31+1 records in
+ * Blocks are added in text order (from at or after the last one's to);
+ * false when one is out of order or memory ran out. */
+bool bl_message_prefix_add(struct bl_message *m, size_t from, size_t to, size_t at, size_t n);
+/* Takes back the block added last. */
+void bl_message_prefix_drop(struct bl_message *m);
+/* The prefix bytes left out of the line text[ls, ls + len), or 0. */
+size_t bl_message_prefix_at(const struct bl_message *m, size_t ls, size_t len);
 
 /* A diagnostic of the decoding at original offset `origin` (relative to the
  * message's raw bytes); its line is filled in by bl_message_diag_lines. */

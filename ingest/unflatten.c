@@ -296,11 +296,71 @@ void bl_breaks_add(struct bl_breaks *b, size_t at)
 /* How far back a run of blanks is followed to its first blank. */
 #define BLANK_RUN_MAX 256
 
+/* The word that ends at s[e - 1], after a blank or at the start of the
+ * line: its start, or SIZE_MAX (none, or longer than PREFIX_WORD_MAX). */
+#define PREFIX_WORD_MAX 64
+static size_t word_before(const char *s, size_t e)
+{
+	size_t w = e;
+	while (w > 0 && !bl_blank(s[w - 1]) && e - w < PREFIX_WORD_MAX)
+		w--;
+	return w == e || (w > 0 && !bl_blank(s[w - 1])) ? SIZE_MAX : w;
+}
+
+/* pdsh's "host:" before a line: a host name or address (letters, digits,
+ * '.', '-', '_', a digit among them), a colon, and a TAB or more than one
+ * blank after it:
+ *   "... kB/sec node2: <TAB>Parent sees throughput ..."
+ *   "... kB/sec 10.0.0.12:      Children see throughput ..." */
+static bool host_word(const char *s, size_t w, size_t e)
+{
+	size_t j = e;
+	while (bl_blank(s[j]) && j - e < BLANK_RUN_MAX)
+		j++; /* the match may start at the TAB: "node2: <TAB>Parent" */
+	if (e - w < 2 || s[e - 1] != ':' || !(memchr(s + e, '\t', j - e) || j - e >= 2))
+		return false;
+	bool digit = false;
+	for (size_t i = w; i + 1 < e; i++) {
+		char c = s[i];
+		digit |= c >= '0' && c <= '9';
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '.' || c == '-' || c == '_'))
+			return false;
+	}
+	return digit;
+}
+
+/* A prefix that stood before a tool line on its own line, between the
+ * blanks before s[k] (s[a] the tool line's first byte) and the end of
+ * the line above: a comment marker, with an ellipsis, or pdsh's host:
+ *   "... 31+1 records in     # ... 31+1 records out"
+ * Returns where it starts, or k when there is none. */
+static size_t prefix_before(const char *s, size_t k)
+{
+	size_t h = word_before(s, k);
+	if (h != SIZE_MAX && host_word(s, h, k))
+		return h;
+	size_t e = k, w = word_before(s, e);
+	if (w != SIZE_MAX && e - w == 3 && memcmp(s + w, "...", 3) == 0) {
+		while (w > 0 && e - w < BLANK_RUN_MAX && bl_blank(s[w - 1]))
+			w--;
+		e = w;
+		w = word_before(s, e);
+	}
+	if (w == SIZE_MAX)
+		return k;
+	static const char *const marks[] = {"#", "//", "(*", "/*", "--", ";", NULL};
+	for (size_t i = 0; marks[i]; i++)
+		if (e - w == strlen(marks[i]) && memcmp(s + w, marks[i], e - w) == 0)
+			return w;
+	return k;
+}
+
 /* The blank that ended the line before s[a]: the first of the blanks just
  * before it, since flattening put one blank where the newline was and the
  * blanks after it are the next line's indentation (a table row keeps its
  * columns). None when s[a] is not after a blank, or the blanks indent the
- * line. */
+ * line. A prefix of the line (prefix_before) goes with it. */
 bool bl_break_before(const char *s, size_t a, size_t *at)
 {
 	if (a == 0 || !bl_blank(s[a - 1]))
@@ -316,6 +376,16 @@ bool bl_break_before(const char *s, size_t a, size_t *at)
 		q--;
 	if (q > 0 && s[q - 1] == '\r')
 		return false;
+	size_t p = prefix_before(s, k);
+	if (p < k) {
+		/* the line's break goes before its prefix (none when the
+		 * prefix starts the line) */
+		k = p;
+		while (k > lim && bl_blank(s[k - 1]))
+			k--;
+		if (k == 0 || k == p)
+			return false;
+	}
 	*at = k;
 	return true;
 }

@@ -178,13 +178,46 @@ struct row {
 	unsigned long volumes;
 	bool joined;         /* name ran into the size */
 	size_t first;        /* first data token */
+	const char *group;   /* the label line above a row without a name */
 };
+
 
 static bool is_num(const char *s, size_t n)
 {
 	double v;
-	size_t used;
-	return n && bl_parse_double(s, n, false, &v, &used) && used == n;
+	return bl_btab_number(s, n, &v);
+}
+
+/* "localhost4096 79500 44.1 ...": a name run into the size, read from the
+ * first token when its digits end at the size column. A name that fills
+ * its 8-character cell and is followed by the size is no such join:
+ *   "22pre6aa2 100 12703 90.5 23245 16.3 ..."
+ * the tokens after the name count a size and 12 cells, or, in a row
+ * wrapped by a mail client (one cell short), the second token ends nearer
+ * the size column than the first. */
+static bool joined_name(const struct ctx *c, struct row *w)
+{
+	const struct bl_btab_row *r = &w->r;
+	const char *t = r->s + r->tok[0].a;
+	size_t n = r->tok[0].b - r->tok[0].a;
+	long end = (long)r->tok[0].b;
+	if (labs(end - c->size_edge) > 4 || memchr(t, '*', n))
+		return false;
+	if (r->ntok >= 14 && is_num(r->s + r->tok[1].a, r->tok[1].b - r->tok[1].a))
+		return false;
+	if (labs((long)r->tok[1].b - c->size_edge) < labs(end - c->size_edge))
+		return false;
+	size_t k = n;
+	while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
+		k--;
+	double mb;
+	if (!k || k == n || !is_num(t + k, n - k) || !bl_parse_double(t + k, n - k, false, &mb, NULL))
+		return false;
+	snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
+	w->joined = true;
+	w->size_mb = c->gb ? mb * 1024.0 : mb;
+	w->first = 1;
+	return true;
 }
 
 static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row *w)
@@ -228,20 +261,8 @@ static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row
 		}
 		if (ok && labs(end - c->size_edge) > 4 && i + ntok_size < r->ntok)
 			ok = false; /* a number in the name, or a data cell */
-		if (!ok && i == 0 && labs(end - c->size_edge) <= 4 && !star) {
-			/* "localhost4096": a name run into the size */
-			size_t k = n;
-			while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
-				k--;
-			if (k && k < n && is_num(t + k, n - k) &&
-			    bl_parse_double(t + k, n - k, false, &mb, NULL)) {
-				snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
-				w->joined = true;
-				w->size_mb = c->gb ? mb * 1024.0 : mb;
-				w->first = 1;
-				return true;
-			}
-		}
+		if (!ok && i == 0 && joined_name(c, w))
+			return true;
 		if (!ok)
 			continue;
 		if (i > 0) {
@@ -495,6 +516,8 @@ static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w
 	long ri = (long)doc->nruns - 1;
 	if (w->name[0])
 		run->label = strdup(w->name);
+	else if (w->group && w->group[0])
+		run->label = strdup(w->group);
 	add_params(doc, ri, c, w);
 	if (first) {
 		bl_scan_find_command(sc, &bl_parser_bonnie, bl_doc_run(doc, ri));
@@ -516,9 +539,42 @@ static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w
 	return ri;
 }
 
-/* The rows below the header (*cur its last line), a run each; blank lines
- * may stand between the header and the first. Returns the end of the last
- * row read, or `last_end` when there is none. */
+/* A line that labels the rows below it, whose machine cells are blank:
+ *   pblade 1 (reiserfs defaults)
+ *            1000 13048 98.9 21609 27.4  6599 10.7 11066 72.3 ...
+ * Short text, no header, and a row without a name on the next line. The
+ * label is copied to `label`. */
+static bool label_line(const struct ctx *c, struct bl_message *msg, const struct bl_line *l,
+		       struct row *w, char *label, size_t size)
+{
+	struct bl_re_match m;
+	struct bl_line next;
+	if (l->len >= size || classify(l, &m) != K_OTHER || !bl_line_next(msg, l, &next))
+		return false;
+	if (!parse_row(c, next.s, next.len, w) || w->name[0])
+		return false;
+	const char *s = l->s;
+	size_t n = l->len;
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	snprintf(label, size, "%.*s", (int)n, s);
+	return true;
+}
+
+/* The rows below the header (*cur its last line), a run each. They may
+ * come in groups: blank lines (or lines of blanks) between them, no header
+ * repeated, and a group may be headed by a label line:
+ *   2.4.21    100 11052 77.3 21683 15.5 16401  8.8 20347 82.1 ...
+ *
+ *   22pre6    100 13070 91.4 23314 15.3 15402  6.5 21202 81.8 ...
+ * Up to 2 blank lines may stand before the first row and between groups;
+ * a row after such a gap must have its cells (11 or 12: a mail client may
+ * have wrapped the last). Returns the end of the last row read, or
+ * `last_end` when there is none. */
 static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line *cur,
 			size_t start_off, size_t last_end)
 {
@@ -526,21 +582,32 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
 	struct bl_line next;
+	char group[80] = "";
 	int blanks = 0;
 	while (bl_line_next(msg, cur, &next)) {
 		*cur = next;
 		if (bl_is_blank(cur->s, cur->len)) {
-			if (doc->nruns > first_run || ++blanks > 2)
+			if (++blanks > 2)
 				break;
 			continue;
 		}
+		bool gap = blanks > 0 && doc->nruns > first_run;
+		blanks = 0;
 		struct row *w = malloc(sizeof *w);
 		if (!w)
 			break;
 		if (!parse_row(c, cur->s, cur->len, w)) {
+			bool lab = label_line(c, msg, cur, w, group, sizeof group);
+			free(w);
+			if (!lab)
+				break;
+			continue;
+		}
+		if (gap && w->r.ntok - w->first < 11) {
 			free(w);
 			break;
 		}
+		w->group = group;
 		size_t row_off = cur->off, row_end = cur->next;
 		/* a row cut by a mail client: "... 167240 97.6 1504.4" / "6.4" */
 		if (w->r.ntok - w->first < 12 && bl_line_next(msg, cur, &next) &&

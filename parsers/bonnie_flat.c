@@ -65,8 +65,9 @@ static size_t bonnie_row(const char *s, size_t from, size_t to, size_t name_end)
 	bool named = false;
 	while (p < to && bl_next_token(s, to, p, &t)) {
 		bool name = n == 0 || (named && t.e <= name_end);
-		/* the machine's name first, then numbers only */
-		if (!name && !has_digit(s, &t))
+		/* the machine's name first, then numbers only ("node7" of a
+		 * label line below the row is a word) */
+		if (!name && (!has_digit(s, &t) || name_like(s[t.a])))
 			return SIZE_MAX;
 		if (n == 0)
 			named = t.e <= name_end;
@@ -89,6 +90,70 @@ static bool latency(const char *s, const struct bl_token *t)
 	return (n == 2 && (memcmp(s + i, "us", 2) == 0 || memcmp(s + i, "ms", 2) == 0 ||
 			   memcmp(s + i, "ns", 2) == 0)) ||
 	       (n == 1 && s[i] == 's');
+}
+
+/* The byte at which a line starting at `r` reaches display column `col`,
+ * TABs counted to the next multiple of 8: a row indented by a TAB
+ *   "<TAB> 1000 14361 100. 17089 10.4 ..."
+ * is as wide as the header on screen but 7 bytes shorter. Past the text,
+ * the columns left are counted as bytes. */
+static size_t col_byte(const char *s, size_t len, size_t r, size_t col)
+{
+	size_t i = r, c = 0;
+	while (i < len && c < col) {
+		c = s[i] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+		i++;
+	}
+	return c < col ? len + (col - c) : i;
+}
+
+/* The end of the row that starts at r, under a header w columns wide
+ * whose machine column ends name_w columns in and has nh words; 0 when no
+ * row of numbers fits there. */
+static size_t row_end(const char *s, size_t len, size_t r, size_t w, size_t name_w, size_t nh)
+{
+	struct bl_token t;
+	size_t end = 0;
+	/* a row whose numbers overflow their columns ends where the next
+	 * line's first word (a name, "Latency") starts */
+	for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
+		size_t c = col_byte(s, len, r, w + BONNIE_OVERFLOW - d);
+		if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
+		    bonnie_row(s, r, c, r + name_w) <= nh &&
+		    (!bl_next_token(s, len, c, &t) || name_like(s[t.a])))
+			end = c;
+	}
+	/* else the longest row that has no more cells than the header has
+	 * words: cells that overflow push the end right */
+	for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
+		size_t c = col_byte(s, len, r, w + BONNIE_SLACK - d);
+		if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
+		    bonnie_row(s, r, c, r + name_w) <= nh)
+			end = c;
+	}
+	return end;
+}
+
+/* A line that labels the rows below it, whose machine cells are blank:
+ *   "pblade 1 (ext2)          1000 14373 99.9 ..."   (flattened)
+ * a few words at r, then a blank that was the newline and a row that
+ * starts with blanks and a number (the size). Returns the end of the
+ * label and sets *end to the end of the row; 0 when there is none. */
+static size_t label_end(const char *s, size_t len, size_t r, size_t w, size_t name_w,
+			size_t nh, size_t *end)
+{
+	struct bl_token t, u;
+	size_t p = r;
+	for (int words = 0; words < 8 && bl_next_token(s, len, p, &t) && t.e - r <= 64; words++) {
+		p = t.e;
+		if (t.e + 2 >= len || !bl_blank(s[t.e + 1]) || !bl_next_token(s, len, t.e + 1, &u) ||
+		    name_like(s[u.a]))
+			continue;
+		*end = row_end(s, len, t.e + 1, w, name_w, nh);
+		if (*end)
+			return t.e;
+	}
+	return 0;
 }
 
 void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
@@ -133,25 +198,14 @@ void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_brea
 				p = end;
 				continue;
 			}
-			/* a row whose numbers overflow their columns ends where
-			 * the next line's first word (a name, "Latency") starts */
-			for (size_t d = 0; d <= BONNIE_OVERFLOW + BONNIE_SLACK && !end; d++) {
-				size_t c = r + w + BONNIE_OVERFLOW - d;
-				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c, r + name_w) <= nh &&
-				    (!bl_next_token(s, len, c, &t) || name_like(s[t.a])))
-					end = c;
+			end = row_end(s, len, r, w, name_w, nh);
+			if (!end) {
+				size_t le = label_end(s, len, r, w, name_w, nh, &end);
+				if (!le)
+					break;
+				bl_breaks_add(b, base + p);
+				p = le;
 			}
-			/* else the longest row that has no more cells than the
-			 * header has words: cells that overflow push the end right */
-			for (size_t d = 0; d <= 2 * BONNIE_SLACK && !end; d++) {
-				size_t c = r + w + BONNIE_SLACK - d;
-				if (c > r && c <= len && !bl_blank(s[c - 1]) && (c == len || bl_blank(s[c])) &&
-				    bonnie_row(s, r, c, r + name_w) <= nh)
-					end = c;
-			}
-			if (!end)
-				break;
 			bl_breaks_add(b, base + p);
 			p = end;
 		}

@@ -286,14 +286,22 @@ void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok,
 	c->kind = BL_BTAB_VALUE;
 }
 
+bool bl_btab_number(const char *s, size_t len, double *v)
+{
+	size_t used;
+	if (!len || !bl_parse_double(s, len, false, v, &used))
+		return false;
+	/* "100.": the cell's width ends the number at its point */
+	return used == len || (used + 1 == len && s[used] == '.' && s[0] != '.');
+}
+
 void bl_btab_cpu(const char *s, size_t len, struct bl_btab_cell *c)
 {
 	start(c, s, len);
 	if (c->kind != BL_BTAB_BAD)
 		return;
 	double v;
-	size_t used;
-	if (bl_parse_double(s, len, false, &v, &used) && used == len && v >= 0) {
+	if (bl_btab_number(s, len, &v) && v >= 0) {
 		c->v = v;
 		c->kind = BL_BTAB_VALUE;
 	}

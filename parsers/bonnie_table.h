@@ -71,7 +71,10 @@ struct bl_btab_cell {
  * censored. */
 void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok,
 		  struct bl_btab_cell *c);
-/* "98", "44.1", "+++" */
+/* A whole token read as a number: "98", "44.1", and "100." (a %CPU of
+ * 100.0 cut to its 4-character cell). */
+bool bl_btab_number(const char *s, size_t len, double *v);
+/* "98", "44.1", "100.", "+++" */
 void bl_btab_cpu(const char *s, size_t len, struct bl_btab_cell *c);
 /* "88046us", "273ms", "3s" (and "12ns") to seconds */
 void bl_btab_latency(const char *s, size_t len, struct bl_btab_cell *c);

@@ -1065,8 +1065,13 @@ const struct bl_parser bl_parser_dd = {
 	.name = "dd",
 	.summary = "dd transfer summaries: records in/out, bytes, seconds, rate",
 	.variants = dd_variants,
-	/* "2000+0 records in", "bytes transferred in", "bytes (...) copied, 0.1 s" */
-	.anchor = "\\d\\+\\d+ \\S|bytes transferred in |^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
+	/* "1+0 records in", "... bytes transferred in ...", and GNU's summary
+	 * at the start of a line or after a label or comment marker:
+	 *   "1048576 bytes (1.0 MB) copied, 0.00302 s, 347 MB/s"
+	 *   "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) copied, 0.104922 s, 160 MB/s" */
+	.anchor = "\\d\\+\\d+ \\S|bytes transferred in "
+		  "|^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, "
+		  "|[:#][ \\t]+(?:\\.\\.\\.[ \\t]+)?\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
 	.command_word = "dd",
 	.shapes = &dd_shapes,
 	.claim = dd_claim,

@@ -655,7 +655,7 @@ static void rejoin_row(struct di_state *st, const struct bl_message *msg, struct
 	joined[l->len] = ' ';
 	memcpy(joined + l->len + 1, nx2.s, nx2.len);
 	struct bl_line jl = {.s = joined, .len = l->len + 1 + nx2.len, .off = l->off,
-			     .next = nx2.next};
+			     .next = nx2.next, .cut = l->cut};
 	struct bl_re_match jm;
 	enum kind jk = classify(&jl, &jm);
 	if (jk >= L_SEEK && jk <= L_SYNC) {

@@ -16,12 +16,17 @@
 #include "../base/re.h"
 #include "../base/units.h"
 
+#define BL_SCAN_PARSERS_MAX 32
+
 struct bl_scan {
 	struct bl_message *msg;
 	struct bl_doc *doc;
 	size_t floor;     /* end of the previous claimed block */
 	char *section;    /* section heading in force (owned) */
 	bool near_caption; /* the last label was a caption under the heading */
+	/* per parser: the end of the last block of prefixed lines it declined
+	 * (claim_prefixed does not offer it their lines again) */
+	size_t prefix_declined[BL_SCAN_PARSERS_MAX];
 };
 
 struct bl_message *bl_scan_message(struct bl_scan *sc) { return sc->msg; }
@@ -628,6 +633,180 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 		run->label = strdup(prev->label);
 }
 
+/* ---------------------------------------------------------------- prefixes
+ *
+ * Tool output with something written before it on each line: a comment
+ * marker, pdsh's host, a script's label. The anchor finds the tool's text
+ * where it stands; when the parser declines the whole line, the prefix is
+ * left out of the lines of its block (bl_message_prefix_add) and the
+ * parser is asked again. */
+
+/* A comment marker that output was pasted behind, its blanks and an
+ * ellipsis:
+ *   "    # ... 31+1 records in"
+ *   "(* 119.28user 1.68system 2:01.31elapsed 99%CPU ..."
+ * The length up to the text, or 0. */
+static size_t comment_prefix(const char *s, size_t len)
+{
+	static const char *const marks[] = {"#", "//", "(*", "/*", "--", ";", "*", "-", NULL};
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	for (size_t k = 0; marks[k]; k++) {
+		size_t ml = strlen(marks[k]);
+		if (len - i <= ml || memcmp(s + i, marks[k], ml) != 0 ||
+		    (s[i + ml] != ' ' && s[i + ml] != '\t'))
+			continue;
+		size_t j = i + ml;
+		while (j < len && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		/* "# ... 31+1 records in" */
+		if (len - j > 4 && memcmp(s + j, "...", 3) == 0 && (s[j + 3] == ' ' || s[j + 3] == '\t')) {
+			j += 3;
+			while (j < len && (s[j] == ' ' || s[j] == '\t'))
+				j++;
+		}
+		return j;
+	}
+	return 0;
+}
+
+/* A label ending with a colon and blanks before the tool's text:
+ *   "10.0.0.11:      Children see throughput for  1 initial writers ..."
+ *   "ATS:<TAB>21.575u 0.017s 0:21.84 98.8%<TAB>0+0k 0+0io 0pf+0w"
+ *   "down (remote->mac) 16 MiB: 16777216 bytes transferred in ..."
+ * The last such colon whose blanks end by `limit` (where the anchor
+ * matched); the length up to the text, or 0. */
+#define PREFIX_LABEL_MAX 120
+static size_t label_prefix(const char *s, size_t len, size_t limit)
+{
+	size_t best = 0;
+	bool text = false;
+	for (size_t k = 0; k + 1 < len && k < limit && k <= PREFIX_LABEL_MAX; k++) {
+		if (s[k] != ':' || !text || (s[k + 1] != ' ' && s[k + 1] != '\t')) {
+			text |= s[k] != ' ' && s[k] != '\t';
+			continue;
+		}
+		size_t j = k + 1;
+		while (j < len && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (j <= limit)
+			best = j;
+	}
+	return best;
+}
+
+/* Whether `l` begins, after its blanks, with the prefix p[0, n) and holds
+ * more. */
+static bool same_prefix(const struct bl_line *l, const char *p, size_t n)
+{
+	size_t b = 0;
+	while (b < l->len && (l->s[b] == ' ' || l->s[b] == '\t'))
+		b++;
+	return !l->cut && l->len - b > n && memcmp(l->s + b, p, n) == 0;
+}
+
+/* The lines around `line` that begin, after their blanks, with its
+ * prefix p[0, plen) (and hold more): [*from, *to), from the first to the
+ * last of them. A line without the prefix may stand between two with it
+ * (a line wrapped, or cut in two by the unflattener):
+ *   node1: <TAB>Children see throughput for  1 initial writers
+ *   <TAB>=  302980.50 kB/sec
+ *   node1: <TAB>Parent sees throughput for  1 initial writers
+ * Not above `lo`, the floor or a block of another prefix, and at most
+ * PREFIX_LINES lines each way. */
+#define PREFIX_LINES 200
+static void prefix_block(struct bl_scan *sc, size_t lo, const char *p, size_t plen,
+			 const struct bl_line *line, size_t *from, size_t *to)
+{
+	struct bl_message *m = sc->msg;
+	struct bl_line cur = *line, nb, nb2;
+	if (lo < sc->floor)
+		lo = sc->floor;
+	if (m->nprefixes && m->prefixes[m->nprefixes - 1].to > lo)
+		lo = m->prefixes[m->nprefixes - 1].to;
+	*from = line->off;
+	*to = line->next;
+	for (int k = 0; k < PREFIX_LINES && bl_line_prev(m, &cur, &nb) && nb.off >= lo; k++) {
+		if (!same_prefix(&nb, p, plen) &&
+		    (bl_is_blank(nb.s, nb.len) || !bl_line_prev(m, &nb, &nb2) || nb2.off < lo ||
+		     !same_prefix(&nb2, p, plen)))
+			break;
+		cur = same_prefix(&nb, p, plen) ? nb : nb2;
+		*from = cur.off;
+	}
+	cur = *line;
+	for (int k = 0; k < PREFIX_LINES && bl_line_next(m, &cur, &nb); k++) {
+		if (!same_prefix(&nb, p, plen) &&
+		    (bl_is_blank(nb.s, nb.len) || !bl_line_next(m, &nb, &nb2) ||
+		     !same_prefix(&nb2, p, plen)))
+			break;
+		cur = same_prefix(&nb, p, plen) ? nb : nb2;
+		*to = cur.next;
+	}
+}
+
+/* The label a prefix gives the runs of its block: "10.0.0.11", "ATS",
+ * "down (remote->mac) 16 MiB"; none for a comment marker. */
+static void prefix_label(struct bl_doc *doc, size_t first_run, const char *p, size_t n)
+{
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	if (n && p[n - 1] == ':')
+		n--;
+	for (size_t i = first_run; i < doc->nruns; i++)
+		if (!doc->runs[i].label)
+			doc->runs[i].label = bl_strndup_trim(p, n);
+}
+
+/* Offers `line`, declined by parser pi, again without the prefix before
+ * its anchor (at text offset `at`). */
+static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct bl_line *line,
+				    size_t at, size_t *end)
+{
+	const struct bl_parser *p = bl_parsers[pi];
+	if (line->cut || at <= line->off || pi >= BL_SCAN_PARSERS_MAX ||
+	    line->off < sc->prefix_declined[pi])
+		return BL_NOT_MINE;
+	/* the tool's text starts at the anchor, or after the marker or colon
+	 * the anchor began with: "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) ..." */
+	size_t limit = at - line->off;
+	if (limit < line->len && (line->s[limit] == ':' || line->s[limit] == '#')) {
+		limit++;
+		while (limit < line->len && (line->s[limit] == ' ' || line->s[limit] == '\t' ||
+					     line->s[limit] == '.'))
+			limit++;
+	}
+	size_t plen = comment_prefix(line->s, line->len);
+	bool comment = plen && plen <= limit;
+	if (!comment)
+		plen = label_prefix(line->s, line->len, limit);
+	if (!plen)
+		return BL_NOT_MINE;
+	/* the prefix itself, after the line's blanks */
+	size_t b = 0;
+	while (b < plen && (line->s[b] == ' ' || line->s[b] == '\t'))
+		b++;
+	size_t from, to;
+	prefix_block(sc, sc->prefix_declined[pi], line->s + b, plen - b, line, &from, &to);
+	if (!bl_message_prefix_add(sc->msg, from, to, line->off + b, plen - b))
+		return BL_NOT_MINE;
+	struct bl_line view;
+	bl_line_at(sc->msg, line->off, &view);
+	size_t before = sc->doc->nruns;
+	enum bl_claim c = p->claim(sc, &view, end);
+	if (c != BL_CLAIMED) {
+		/* its other lines would be declined the same way: a block
+		 * of prefixed lines is offered once, and costs linear time */
+		bl_message_prefix_drop(sc->msg);
+		sc->prefix_declined[pi] = to;
+		return c;
+	}
+	if (!comment)
+		prefix_label(sc->doc, before, line->s + b, plen - b);
+	return c;
+}
+
 /* ---------------------------------------------------------------- scanning */
 
 int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
@@ -637,6 +816,9 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	if (!as)
 		return -1;
 	struct bl_scan sc = {.msg = msg, .doc = doc, .floor = 0, .section = NULL};
+	/* the prefixes a scan left out are its own: a message read again
+	 * starts with whole lines */
+	msg->nprefixes = 0;
 	size_t pos = 0;
 	struct bl_anchor_hit hit;
 	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {
@@ -652,6 +834,8 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			bl_doc_flush(doc, 1);
 			size_t before = doc->nruns, end = 0;
 			enum bl_claim c = p->claim(&sc, &line, &end);
+			if (c != BL_CLAIMED)
+				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);

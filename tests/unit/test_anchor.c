@@ -161,7 +161,7 @@ static const char *const pieces[] = {
 int main(void)
 {
 	/* the needles of today's anchors */
-	const char *dd[] = {"\\d+\\d", "bytes transferred in ", ", \\d", NULL};
+	const char *dd[] = {"\\d+\\d", "bytes transferred in ", ", \\d", ", \\d", NULL};
 	CHECK(needles_are(bl_parser_find("dd")->anchor, dd));
 	const char *tm[] = {"\\du \\d", "real", "\\d real", "\\ds real", "\\dsystem \\d", "\\d% cpu",
 			    "Command being timed:", NULL};

@@ -1,6 +1,7 @@
-/* test_lines.c - bl_line_at / next / prev: ordinary lines, "\r\n", and long
+/* test_lines.c - bl_line_at / next / prev: ordinary lines, "\r\n", long
  * lines handed out in pieces of at most BL_LINE_MAX bytes at character
- * starts, the same pieces whichever way they are reached. */
+ * starts, the same pieces whichever way they are reached, and the lines of
+ * a block read without their prefix. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,39 @@ static void text_message(struct bl_message *m, const char *s, size_t len)
 	CHECK(bl_message_from_text(m, s, len, 0, 1) == 0);
 }
 
+/* A block whose lines begin with "node1: " (after blanks, or not at all on
+ * a line wrapped) is read without it; the lines around it are whole. */
+static void prefix_block(void)
+{
+	const char *t = "above\n"
+			"node1: \tChildren see throughput\n"
+			"\t=  302980.50 kB/sec\n"
+			" node1: \tParent sees throughput\n"
+			"node2: \tChildren see throughput\n";
+	struct bl_message m;
+	struct bl_line l, nx, back;
+	text_message(&m, t, strlen(t));
+	size_t from = 6, to = (size_t)(strstr(t, "node2") - t);
+	CHECK(bl_message_prefix_add(&m, from, to, from, 7));
+	CHECK(!bl_message_prefix_add(&m, from, to, from, 7)); /* out of order */
+	bl_line_at(&m, from + 2, &l);
+	CHECK(l.cut == 7 && l.off == from + 7 && l.len == strlen("\tChildren see throughput"));
+	CHECK(bl_line_prev(&m, &l, &back) && back.off == 0 && back.len == 5 && !back.cut);
+	CHECK(bl_line_next(&m, &l, &nx) && !nx.cut && nx.s[0] == '\t' && nx.s[1] == '=');
+	CHECK(bl_line_next(&m, &nx, &l) && l.cut == 8 && memcmp(l.s, "\tParent", 7) == 0);
+	CHECK(bl_line_prev(&m, &l, &back) && back.off == nx.off);
+	CHECK(bl_line_next(&m, &l, &nx) && !nx.cut && memcmp(nx.s, "node2", 5) == 0);
+	/* a scan of the message again starts without it */
+	bl_message_prefix_drop(&m);
+	bl_line_at(&m, from, &l);
+	CHECK(!l.cut && l.off == from);
+	bl_message_free(&m);
+}
+
 int main(void)
 {
+	prefix_block();
+
 	struct bl_message m;
 	struct bl_line l;
 
