@@ -508,6 +508,221 @@ static bool find_before(size_t qa, unsigned ia, size_t qb, unsigned ib)
 	return qa < qb || (qa == qb && ia < ib);
 }
 
+/* The needle finds that bl_sites_update() makes again: the positions
+ * tested and the needles, as in struct bl_sites. */
+struct new_finds {
+	size_t *q;
+	unsigned char *needle;
+	size_t n, cap;
+};
+
+/* The starts [*lo, *hi] of the finds that may read a changed byte b: the
+ * needle's bytes hold it, or its then-check reads up to it over blanks
+ * and at most THEN_MAX other bytes (a newline taken for a blank, since
+ * other changed bytes were blanks before). */
+static void dirty_span(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t b, size_t *lo,
+		       size_t *hi)
+{
+	size_t z = b, other = 0;
+	while (z > 0 && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
+		if (t[z - 1] != ' ' && t[z - 1] != '\t' && t[z - 1] != '\n')
+			other++;
+		z--;
+	}
+	size_t h = b;
+	/* and those whose before-check reads back to b over blanks and
+	 * at most BEFORE_MAX other bytes */
+	for (other = 0; P->any_before && h + 1 < len &&
+			(t[h + 1] == ' ' || t[h + 1] == '\t' || t[h + 1] == '\n' || other < BEFORE_MAX);
+	     h++)
+		if (t[h + 1] != ' ' && t[h + 1] != '\t' && t[h + 1] != '\n')
+			other++;
+	if (P->any_before && h + 1 < len)
+		h++; /* the needle's start, after what its check reads */
+	*lo = z > max_ntok ? z - max_ntok : 0;
+	*hi = h;
+}
+
+/* Appends the find of needle i at q to f; false when out of memory. */
+static bool push_find(struct new_finds *f, size_t q, size_t i)
+{
+	if (f->n == f->cap) {
+		size_t c = f->cap ? 2 * f->cap : 64;
+		size_t *q2 = realloc(f->q, c * sizeof *q2);
+		if (q2)
+			f->q = q2;
+		unsigned char *i2 = q2 ? realloc(f->needle, c) : NULL;
+		if (!i2)
+			return false;
+		f->needle = i2;
+		f->cap = c;
+	}
+	f->q[f->n] = q;
+	f->needle[f->n++] = (unsigned char)i;
+	return true;
+}
+
+/* Adds to f the patterns' needles that start at p in the new text. */
+static bool finds_starting_at(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t p,
+			      struct new_finds *f)
+{
+	bool ok = true;
+	for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
+		for (uint64_t set = first_tok[t[p]][w]; set; set &= set - 1) {
+			size_t i = 64 * w + (size_t)__builtin_ctzll(set), pp;
+			if (!found(P, t, len, p + P->trig[i], i, 0, &pp))
+				continue;
+			if (P->needles[i].pattern == SIZE_MAX) {
+				/* a literal's starts: put in by update_literal() */
+				continue;
+			}
+			if (!push_find(f, p + P->trig[i], i)) {
+				ok = false;
+				break;
+			}
+		}
+	return ok;
+}
+
+/* Marks dirty the starts that may read a changed byte, and adds to f the
+ * patterns' finds at them. */
+static bool dirty_starts(const struct bl_site_plan *P, const unsigned char *t, size_t len, const size_t *at,
+			 size_t n, uint64_t *dirty, struct new_finds *f)
+{
+	bool ok = true;
+	for (size_t k = 0; ok && k < n; k++) {
+		size_t lo, hi;
+		dirty_span(P, t, len, at[k], &lo, &hi);
+		for (size_t p = lo; p <= hi; p++) {
+			if (dirty[p / 64] >> (p % 64) & 1)
+				continue;
+			dirty[p / 64] |= (uint64_t)1 << (p % 64);
+			if (!finds_starting_at(P, t, len, p, f))
+				ok = false;
+		}
+	}
+	return ok;
+}
+
+/* Sorts f's finds in the pass's order (find_before). */
+static void sort_finds(struct new_finds *f)
+{
+	size_t *nq = f->q;
+	unsigned char *ni = f->needle;
+	for (size_t a = 1; a < f->n; a++)
+		for (size_t c = a; c > 0 && find_before(nq[c], ni[c], nq[c - 1], ni[c - 1]); c--) {
+			size_t tq = nq[c];
+			unsigned char ti = ni[c];
+			nq[c] = nq[c - 1];
+			ni[c] = ni[c - 1];
+			nq[c - 1] = tq;
+			ni[c - 1] = ti;
+		}
+}
+
+/* The needle finds: the old ones whose start is not dirty, merged with
+ * the new ones of f (sorted), in the pass's order. */
+static bool merge_finds(const struct bl_site_plan *P, struct bl_sites *st, const uint64_t *dirty,
+			const struct new_finds *f)
+{
+	size_t kept = 0;
+	for (size_t k = 0; k < st->n; k++) {
+		size_t p = st->q[k] - P->trig[st->needle[k]];
+		if (!(dirty[p / 64] >> (p % 64) & 1)) {
+			st->q[kept] = st->q[k];
+			st->needle[kept++] = st->needle[k];
+		}
+	}
+	size_t total = kept + f->n;
+	size_t *mq = malloc((total ? total : 1) * sizeof *mq);
+	unsigned char *mi = malloc(total ? total : 1);
+	if (!mq || !mi) {
+		free(mq);
+		free(mi);
+		return false;
+	}
+	size_t x = 0, y = 0, o = 0;
+	while (x < kept || y < f->n)
+		if (y == f->n || (x < kept && find_before(st->q[x], st->needle[x], f->q[y], f->needle[y]))) {
+			mq[o] = st->q[x];
+			mi[o++] = st->needle[x++];
+		} else {
+			mq[o] = f->q[y];
+			mi[o++] = f->needle[y++];
+		}
+	free(st->q);
+	free(st->needle);
+	st->q = mq;
+	st->needle = mi;
+	st->n = st->cap = total;
+	return true;
+}
+
+/* Appends start p to the list l; false when out of memory. */
+static bool push_start(struct bl_site_list *l, size_t p)
+{
+	return grow((void **)&l->v, &l->cap, l->n, sizeof *l->v) && ((l->v[l->n++] = p), true);
+}
+
+/* Literal needle i's starts: the old ones outside the dirty starts, and
+ * the new ones in them, ascending. */
+static bool update_literal(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t, size_t len,
+			   const uint64_t *dirty, size_t i)
+{
+	struct bl_site_list *l = &st->literal[P->literal[i]];
+	struct bl_site_list nl = {NULL, 0, 0};
+	size_t words = (len + 63) / 64, x = 0;
+	bool ok = true;
+	for (size_t w = 0; ok && w < words; w++)
+		for (uint64_t d = dirty[w]; ok && d; d &= d - 1) {
+			size_t p = 64 * w + (size_t)__builtin_ctzll(d), pp;
+			for (; ok && x < l->n && l->v[x] < p; x++)
+				if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+					ok = push_start(&nl, l->v[x]);
+			if (ok && (first_tok[t[p]][i / 64] >> (i % 64) & 1) &&
+			    found(P, t, len, p + P->trig[i], i, 0, &pp))
+				ok = push_start(&nl, p);
+		}
+	for (; ok && x < l->n; x++)
+		if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
+			ok = push_start(&nl, l->v[x]);
+	if (ok) {
+		free(l->v);
+		*l = nl;
+	} else {
+		free(nl.v);
+	}
+	return ok;
+}
+
+/* The marks of the changed bytes and of the bytes after them. */
+static void update_marks(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t, size_t len,
+			 const size_t *at, size_t n)
+{
+	const struct bl_marks *mk = P->marks;
+	for (size_t k = 0; k < n; k++)
+		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
+			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
+			bool mark = (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
+			if (mark)
+				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
+			else
+				st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));
+		}
+}
+
+/* Whether a line of the text is P->long_line bytes long or longer. */
+static bool has_long_line(const struct bl_site_plan *P, const char *text, size_t len)
+{
+	bool long_line = false;
+	for (size_t ls = 0; !long_line && len - ls >= P->long_line;) {
+		const char *nl = memrchr(text + ls, '\n', P->long_line);
+		long_line = !nl;
+		ls = nl ? (size_t)(nl - text) + 1 : ls;
+	}
+	return long_line;
+}
+
 bool bl_sites_update(const struct bl_site_plan *P, struct bl_sites *st, const char *text,
 		     size_t len, const size_t *at, size_t n)
 {
@@ -517,161 +732,24 @@ bool bl_sites_update(const struct bl_site_plan *P, struct bl_sites *st, const ch
 		return true;
 	first_tokens(P);
 	const unsigned char *t = (const unsigned char *)text;
-	/* the starts of the finds that may read a changed byte b: the
-	 * needle's bytes hold it, or its then-check reads up to it over
-	 * blanks and at most THEN_MAX other bytes (a newline taken for a
-	 * blank, since other changed bytes were blanks before) */
 	size_t words = (len + 63) / 64;
 	uint64_t *dirty = calloc(words ? words : 1, sizeof *dirty);
-	size_t *nq = NULL;
-	unsigned char *ni = NULL;
-	size_t nn = 0, ncap = 0;
-	bool ok = dirty != NULL;
-	for (size_t k = 0; ok && k < n; k++) {
-		size_t b = at[k], z = b, other = 0;
-		while (z > 0 && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
-			if (t[z - 1] != ' ' && t[z - 1] != '\t' && t[z - 1] != '\n')
-				other++;
-			z--;
-		}
-		size_t lo = z > max_ntok ? z - max_ntok : 0, hi = b;
-		/* and those whose before-check reads back to b over blanks and
-		 * at most BEFORE_MAX other bytes */
-		for (other = 0; P->any_before && hi + 1 < len &&
-				(t[hi + 1] == ' ' || t[hi + 1] == '\t' || t[hi + 1] == '\n' || other < BEFORE_MAX);
-		     hi++)
-			if (t[hi + 1] != ' ' && t[hi + 1] != '\t' && t[hi + 1] != '\n')
-				other++;
-		if (P->any_before && hi + 1 < len)
-			hi++; /* the needle's start, after what its check reads */
-		for (size_t p = lo; p <= hi; p++) {
-			if (dirty[p / 64] >> (p % 64) & 1)
-				continue;
-			dirty[p / 64] |= (uint64_t)1 << (p % 64);
-			/* the needles that start at p in the new text */
-			for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
-				for (uint64_t set = first_tok[t[p]][w]; set; set &= set - 1) {
-					size_t i = 64 * w + (size_t)__builtin_ctzll(set), pp;
-					if (!found(P, t, len, p + P->trig[i], i, 0, &pp))
-						continue;
-					if (P->needles[i].pattern == SIZE_MAX) {
-						/* a literal's starts: put in below */
-						continue;
-					}
-					if (nn == ncap) {
-						size_t c = ncap ? 2 * ncap : 64;
-						size_t *q2 = realloc(nq, c * sizeof *q2);
-						if (q2)
-							nq = q2;
-						unsigned char *i2 = q2 ? realloc(ni, c) : NULL;
-						if (!i2) {
-							ok = false;
-							break;
-						}
-						ni = i2;
-						ncap = c;
-					}
-					nq[nn] = p + P->trig[i];
-					ni[nn++] = (unsigned char)i;
-				}
-		}
-	}
+	struct new_finds f = {NULL, NULL, 0, 0};
+	bool ok = dirty && dirty_starts(P, t, len, at, n, dirty, &f);
 	if (ok) {
-		/* the needle finds: the old ones whose start is not dirty,
-		 * merged with the new ones, in the pass's order */
-		for (size_t a = 1; a < nn; a++)
-			for (size_t c = a; c > 0 && find_before(nq[c], ni[c], nq[c - 1], ni[c - 1]); c--) {
-				size_t tq = nq[c];
-				unsigned char ti = ni[c];
-				nq[c] = nq[c - 1];
-				ni[c] = ni[c - 1];
-				nq[c - 1] = tq;
-				ni[c - 1] = ti;
-			}
-		size_t kept = 0;
-		for (size_t k = 0; k < st->n; k++) {
-			size_t p = st->q[k] - P->trig[st->needle[k]];
-			if (!(dirty[p / 64] >> (p % 64) & 1)) {
-				st->q[kept] = st->q[k];
-				st->needle[kept++] = st->needle[k];
-			}
-		}
-		size_t total = kept + nn;
-		size_t *mq = malloc((total ? total : 1) * sizeof *mq);
-		unsigned char *mi = malloc(total ? total : 1);
-		ok = mq && mi;
-		if (ok) {
-			size_t x = 0, y = 0, o = 0;
-			while (x < kept || y < nn)
-				if (y == nn || (x < kept && find_before(st->q[x], st->needle[x], nq[y], ni[y]))) {
-					mq[o] = st->q[x];
-					mi[o++] = st->needle[x++];
-				} else {
-					mq[o] = nq[y];
-					mi[o++] = ni[y++];
-				}
-			free(st->q);
-			free(st->needle);
-			st->q = mq;
-			st->needle = mi;
-			st->n = st->cap = total;
-		} else {
-			free(mq);
-			free(mi);
-		}
+		sort_finds(&f);
+		ok = merge_finds(P, st, dirty, &f);
 	}
-	/* the literals' starts: the old ones outside the dirty starts, and
-	 * the new ones in them, ascending */
-	for (size_t i = 0; ok && i < P->nneedles; i++) {
-		if (P->needles[i].pattern != SIZE_MAX)
-			continue;
-		struct bl_site_list *l = &st->literal[P->literal[i]];
-		struct bl_site_list nl = {NULL, 0, 0};
-		size_t x = 0;
-		for (size_t w = 0; ok && w < words; w++)
-			for (uint64_t d = dirty[w]; ok && d; d &= d - 1) {
-				size_t p = 64 * w + (size_t)__builtin_ctzll(d), pp;
-				for (; ok && x < l->n && l->v[x] < p; x++)
-					if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
-						ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
-						     ((nl.v[nl.n++] = l->v[x]), true);
-				if (ok && (first_tok[t[p]][i / 64] >> (i % 64) & 1) &&
-				    found(P, t, len, p + P->trig[i], i, 0, &pp))
-					ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
-					     ((nl.v[nl.n++] = p), true);
-			}
-		for (; ok && x < l->n; x++)
-			if (!(dirty[l->v[x] / 64] >> (l->v[x] % 64) & 1))
-				ok = grow((void **)&nl.v, &nl.cap, nl.n, sizeof *nl.v) &&
-				     ((nl.v[nl.n++] = l->v[x]), true);
-		if (ok) {
-			free(l->v);
-			*l = nl;
-		} else {
-			free(nl.v);
-		}
-	}
-	/* the marks of the changed bytes and of the bytes after them */
-	const struct bl_marks *mk = P->marks;
-	for (size_t k = 0; ok && k < n; k++)
-		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
-			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
-			bool mark = (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
-			if (mark)
-				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
-			else
-				st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));
-		}
+	for (size_t i = 0; ok && i < P->nneedles; i++)
+		if (P->needles[i].pattern == SIZE_MAX)
+			ok = update_literal(P, st, t, len, dirty, i);
+	if (ok)
+		update_marks(P, st, t, len, at, n);
 	/* the lines are shorter than they were: looked at again */
-	st->long_line = false;
-	for (size_t ls = 0; ok && !st->long_line && len - ls >= P->long_line;) {
-		const char *nl = memrchr(text + ls, '\n', P->long_line);
-		st->long_line = !nl;
-		ls = nl ? (size_t)(nl - text) + 1 : ls;
-	}
+	st->long_line = ok && has_long_line(P, text, len);
 	free(dirty);
-	free(nq);
-	free(ni);
+	free(f.q);
+	free(f.needle);
 	return ok;
 }
 

@@ -203,165 +203,213 @@ static size_t skip_raw(const char *s, size_t n, size_t i, const char *name)
 	return n;
 }
 
+/* The end of the tag whose name ends at j, from its '<' at i: its '>',
+ * quotes respected, within MAX_TAG; else where the search stopped. */
+static size_t tag_end(const char *s, size_t n, size_t i, size_t j)
+{
+	size_t k = j;
+	char q = 0;
+	while (k < n && k - i < MAX_TAG) {
+		if (q) {
+			if (s[k] == q)
+				q = 0;
+		} else if (s[k] == '"' || s[k] == '\'') {
+			q = s[k];
+		} else if (s[k] == '>') {
+			break;
+		}
+		k++;
+	}
+	return k;
+}
+
+/* "<h1>Re: benchmarks</h1>", "<title>...</title>": the first of each
+ * names the page; its text is taken at the closing tag. */
+static void heading_tag(struct html *h, const char *t, size_t tl, bool close)
+{
+	bool h1 = tl == 2 && strncasecmp(t, "h1", 2) == 0;
+	bool ttl = tl == 5 && strncasecmp(t, "title", 5) == 0;
+	if ((h1 && !h->h1) || (ttl && !h->title)) {
+		if (!close) {
+			h->in_heading = true;
+			h->heading_from = h->out->len;
+		} else if (h->in_heading) {
+			h->in_heading = false;
+			if (h1)
+				h->h1 = heading_text(h->out, h->heading_from);
+			else
+				h->title = heading_text(h->out, h->heading_from);
+		}
+	}
+}
+
+/* What tag t does to the text: <pre> and <br>, a block's line end, a
+ * table cell's blank. */
+static void apply_tag(struct html *h, const char *t, size_t tl, bool close, size_t origin)
+{
+	if (tl == 3 && strncasecmp(t, "pre", 3) == 0) {
+		h->pre += close ? (h->pre > 0 ? -1 : 0) : 1;
+		emit_newline(h, origin);
+	} else if (tl == 2 && strncasecmp(t, "br", 2) == 0) {
+		h->pending_space = false;
+		bl_tbuf_putc(h->out, '\n', origin);
+		h->newlines++;
+	} else if (tl && block_element(t, tl)) {
+		emit_newline(h, origin);
+		heading_tag(h, t, tl, close);
+	} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 ||
+				strncasecmp(t, "th", 2) == 0)) && !close) {
+		if (h->out->len && !h->newlines)
+			h->pending_space = true;
+	}
+}
+
+/* A tag at i ("<td>", "</pre>", "<!DOCTYPE html>"), its element's raw
+ * text skipped (script, style), or a '<' that starts none ("a < b"),
+ * kept as text; where the page goes on. */
+static size_t tag(struct html *h, size_t i)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len, j = i + 1;
+	bool close = j < n && s[j] == '/';
+	if (close)
+		j++;
+	size_t t0 = j;
+	while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '-' || s[j] == ':'))
+		j++;
+	size_t tl = j - t0;
+	bool decl = i + 1 < n && (s[i + 1] == '!' || s[i + 1] == '?');
+	if (!tl && !decl) {
+		/* a lone '<' ("a < b"): text */
+		emit_text(h, i, 1);
+		return i + 1;
+	}
+	size_t k = tag_end(s, n, i, j);
+	if (k >= n || s[k] != '>') {
+		emit_text(h, i, 1);
+		return i + 1;
+	}
+	const char *t = s + t0;
+	size_t origin = bl_src_origin(h->in, i);
+	if (!close && (tl == 6 && strncasecmp(t, "script", 6) == 0))
+		return skip_raw(s, n, k + 1, "script");
+	if (!close && (tl == 5 && strncasecmp(t, "style", 5) == 0))
+		return skip_raw(s, n, k + 1, "style");
+	apply_tag(h, t, tl, close, origin);
+	return k + 1;
+}
+
+/* The markup at i ('<'): a comment, dropped ("<!-- ... -->"; one never
+ * closed hides the rest of the page), a CDATA section, kept as text, or
+ * a tag; where the page goes on. */
+static size_t markup(struct html *h, size_t i)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len;
+	if (has_prefix_ci(s + i, n - i, "<!--")) {
+		const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
+		if (!e) {
+			h->m->truncated = true;
+			bl_message_diag(h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, i),
+					"an HTML comment is never closed: the rest of the page is hidden");
+			return n;
+		}
+		return (size_t)(e - s) + 3;
+	}
+	if (has_prefix_ci(s + i, n - i, "<![CDATA[")) {
+		const char *e = memmem(s + i + 9, n - i - 9, "]]>", 3);
+		size_t end = e ? (size_t)(e - s) : n;
+		emit_text(h, i + 9, end - i - 9);
+		return e ? end + 3 : n;
+	}
+	return tag(h, i);
+}
+
+/* A character reference at i ("&gt;", "&#62;") as UTF-8, or a '&' that
+ * starts none, kept; where the page goes on. */
+static size_t char_reference(struct html *h, size_t i)
+{
+	unsigned long cp;
+	size_t el = entity(h->in->s + i, h->in->len - i, &cp);
+	if (el) {
+		char buf[4];
+		size_t bl = put_utf8(cp, buf);
+		emit_bytes(h, buf, bl, bl_src_origin(h->in, i));
+		return i + el;
+	}
+	emit_text(h, i, 1);
+	return i + 1;
+}
+
+/* Text inside <pre> from i up to the next '<' or '&', kept as it is;
+ * where it ends. */
+static size_t pre_text(struct html *h, size_t i)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len, j = i;
+	while (j < n && s[j] != '<' && s[j] != '&')
+		j++;
+	emit_text(h, i, j - i);
+	/* the run may end with line breaks */
+	size_t nlc = 0;
+	for (size_t k = j; k > i && (s[k - 1] == '\n' || s[k - 1] == '\r'); k--)
+		nlc += s[k - 1] == '\n';
+	h->newlines = (int)nlc;
+	return j;
+}
+
+/* Text outside <pre> at i: a blank, collapsed with the blanks around it,
+ * or a word up to the next blank, '<' or '&'; where it ends. */
+static size_t flowing_text(struct html *h, size_t i)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len;
+	unsigned char c = (unsigned char)s[i];
+	if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+		if (h->out->len && !h->newlines)
+			h->pending_space = true;
+		return i + 1;
+	}
+	size_t j = i;
+	while (j < n && s[j] != '<' && s[j] != '&' && s[j] != ' ' && s[j] != '\t' &&
+	       s[j] != '\n' && s[j] != '\r' && s[j] != '\f')
+		j++;
+	emit_text(h, i, j - i);
+	return j;
+}
+
+/* A page with no mail headers around it is named by its heading; the
+ * headings not taken are freed. */
+static void name_page(struct html *h)
+{
+	if (!h->m->subject) {
+		h->m->subject = h->h1 ? h->h1 : h->title;
+		if (h->h1)
+			h->h1 = NULL;
+		else
+			h->title = NULL;
+	}
+	free(h->h1);
+	free(h->title);
+}
+
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	struct html h = {.m = m, .in = in, .out = out};
-	const char *s = in->s;
 	size_t n = in->len, i = 0;
-	bool unclosed_comment = false;
 	if (!bl_tbuf_reserve(out, n / 2))
 		return;
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '<') {
-			if (has_prefix_ci(s + i, n - i, "<!--")) {
-				const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
-				if (!e) {
-					unclosed_comment = true;
-					m->truncated = true;
-					bl_message_diag(m, BL_WARNING, "html.unclosed-comment",
-						       bl_src_origin(in, i),
-						       "an HTML comment is never closed: the rest of the page is hidden");
-					break;
-				}
-				i = (size_t)(e - s) + 3;
-				continue;
-			}
-			if (has_prefix_ci(s + i, n - i, "<![CDATA[")) {
-				const char *e = memmem(s + i + 9, n - i - 9, "]]>", 3);
-				size_t end = e ? (size_t)(e - s) : n;
-				emit_text(&h, i + 9, end - i - 9);
-				i = e ? end + 3 : n;
-				continue;
-			}
-			size_t j = i + 1;
-			bool close = j < n && s[j] == '/';
-			if (close)
-				j++;
-			size_t t0 = j;
-			while (j < n && (isalnum((unsigned char)s[j]) || s[j] == '-' || s[j] == ':'))
-				j++;
-			size_t tl = j - t0;
-			bool decl = i + 1 < n && (s[i + 1] == '!' || s[i + 1] == '?');
-			if (!tl && !decl) {
-				/* a lone '<' ("a < b"): text */
-				emit_text(&h, i, 1);
-				i++;
-				continue;
-			}
-			/* the end of the tag, quotes respected, within MAX_TAG */
-			size_t k = j;
-			char q = 0;
-			while (k < n && k - i < MAX_TAG) {
-				if (q) {
-					if (s[k] == q)
-						q = 0;
-				} else if (s[k] == '"' || s[k] == '\'') {
-					q = s[k];
-				} else if (s[k] == '>') {
-					break;
-				}
-				k++;
-			}
-			if (k >= n || s[k] != '>') {
-				emit_text(&h, i, 1);
-				i++;
-				continue;
-			}
-			const char *t = s + t0;
-			size_t origin = bl_src_origin(in, i);
-			if (!close && (tl == 6 && strncasecmp(t, "script", 6) == 0)) {
-				i = skip_raw(s, n, k + 1, "script");
-				continue;
-			}
-			if (!close && (tl == 5 && strncasecmp(t, "style", 5) == 0)) {
-				i = skip_raw(s, n, k + 1, "style");
-				continue;
-			}
-			if (tl == 3 && strncasecmp(t, "pre", 3) == 0) {
-				h.pre += close ? (h.pre > 0 ? -1 : 0) : 1;
-				emit_newline(&h, origin);
-			} else if (tl == 2 && strncasecmp(t, "br", 2) == 0) {
-				h.pending_space = false;
-				bl_tbuf_putc(out, '\n', origin);
-				h.newlines++;
-			} else if (tl && block_element(t, tl)) {
-				emit_newline(&h, origin);
-				/* "<h1>Re: benchmarks</h1>", "<title>...</title>": the
-				 * first of each names the page */
-				bool h1 = tl == 2 && strncasecmp(t, "h1", 2) == 0;
-				bool ttl = tl == 5 && strncasecmp(t, "title", 5) == 0;
-				if ((h1 && !h.h1) || (ttl && !h.title)) {
-					if (!close) {
-						h.in_heading = true;
-						h.heading_from = out->len;
-					} else if (h.in_heading) {
-						h.in_heading = false;
-						if (h1)
-							h.h1 = heading_text(out, h.heading_from);
-						else
-							h.title = heading_text(out, h.heading_from);
-					}
-				}
-			} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 ||
-						strncasecmp(t, "th", 2) == 0)) && !close) {
-				if (out->len && !h.newlines)
-					h.pending_space = true;
-			}
-			i = k + 1;
-			continue;
-		}
-		if (c == '&') {
-			unsigned long cp;
-			size_t el = entity(s + i, n - i, &cp);
-			if (el) {
-				char buf[4];
-				size_t bl = put_utf8(cp, buf);
-				emit_bytes(&h, buf, bl, bl_src_origin(in, i));
-				i += el;
-				continue;
-			}
-			emit_text(&h, i, 1);
-			i++;
-			continue;
-		}
-		if (h.pre) {
-			size_t j = i;
-			while (j < n && s[j] != '<' && s[j] != '&')
-				j++;
-			emit_text(&h, i, j - i);
-			/* the run may end with line breaks */
-			size_t nlc = 0;
-			for (size_t k = j; k > i && (s[k - 1] == '\n' || s[k - 1] == '\r'); k--)
-				nlc += s[k - 1] == '\n';
-			h.newlines = (int)nlc;
-			i = j;
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-			if (out->len && !h.newlines)
-				h.pending_space = true;
-			i++;
-			continue;
-		}
-		size_t j = i;
-		while (j < n && s[j] != '<' && s[j] != '&' && s[j] != ' ' && s[j] != '\t' &&
-		       s[j] != '\n' && s[j] != '\r' && s[j] != '\f')
-			j++;
-		emit_text(&h, i, j - i);
-		i = j;
-	}
-	(void)unclosed_comment;
-	/* a page with no mail headers around it is named by its heading */
-	if (!m->subject) {
-		m->subject = h.h1 ? h.h1 : h.title;
-		if (h.h1)
-			h.h1 = NULL;
+		if (in->s[i] == '<')
+			i = markup(&h, i);
+		else if (in->s[i] == '&')
+			i = char_reference(&h, i);
+		else if (h.pre)
+			i = pre_text(&h, i);
 		else
-			h.title = NULL;
+			i = flowing_text(&h, i);
 	}
-	free(h.h1);
-	free(h.title);
+	name_page(&h);
 	if (out->len && out->s[out->len - 1] != '\n')
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
 }

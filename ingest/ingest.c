@@ -122,6 +122,145 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 }
 
 
+/* The stage's first text: the raw bytes, read in place when they are
+ * padded or when the first step reads them `in_place`, else a copy of
+ * them; false when out of memory. */
+static bool stage_start(struct stage *st, const struct bl_message *m, bool padded, bool in_place)
+{
+	bl_tbuf_init(&st->cur);
+	st->raw = padded;
+	st->skip = 0;
+	if (in_place)
+		st->raw = true;
+	if (!padded && !in_place) {
+		bl_tbuf_reserve(&st->cur, m->raw_len);
+		bl_tbuf_put(&st->cur, m->raw, m->raw_len, 0);
+		if (st->cur.failed)
+			return false;
+	}
+	return true;
+}
+
+/* The steps of the input's format: mbox unquoting, a mail's headers and
+ * MIME body (and format=flowed), HTML, quoted-printable, UTF-8 repair;
+ * false when out of memory. */
+static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt, bool in_place,
+			 bool qp_decided)
+{
+	bool flowed = false, delsp = false;
+	switch (fmt) {
+	case BL_INPUT_MBOX:
+		if (in_place && bl_mbox_next_quoted(m->raw, m->raw_len,
+						    (st->skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
+					m->raw_len) {
+			/* no ">From " line to unquote: the mail step reads the
+			 * message in place, past its separator line, and makes
+			 * its first text (one copy of the message, not two) */
+			add_decoding(m, "mbox");
+		} else {
+			st->skip = 0;
+			STEP(st, mbox_step(in, out), "mbox", m);
+			if (st->raw && in_place)
+				return false; /* no text of its own: out of memory */
+		}
+		/* fall through */
+	case BL_INPUT_EML:
+		STEP(st, eml_step(m, in, out, &flowed, &delsp), NULL, m);
+		if (st->raw && in_place)
+			return false;
+		break;
+	case BL_INPUT_HTML:
+		{
+			char cs[48];
+			if (bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs) &&
+			    strcmp(cs, "utf-8") != 0)
+				STEP(st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
+			else
+				STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+		}
+		STEP(st, html_step(m, in, out), "html", m);
+		break;
+	case BL_INPUT_QP:
+		STEP(st, qp_step(m, in, out), "quoted-printable", m);
+		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+		break;
+	default:
+		if (!qp_decided && bl_qp_detect(cur_s(st, m), cur_len(st, m)))
+			STEP(st, qp_step(m, in, out), "quoted-printable", m);
+		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+		break;
+	}
+	if (flowed)
+		STEP(st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
+	return true;
+}
+
+/* The sites of the decoded text: the places the unflattener, and later
+ * the scan and the system reader, look at. */
+static void decoded_sites(struct stage *st, struct bl_message *m)
+{
+	/* detection runs PCRE2's JIT over the text: bl_src_from_tbuf zeroes
+	 * the bytes past the end of a decoded text that the JIT may read (the
+	 * raw input is padded where it was read) */
+	if (!st->raw) {
+		struct bl_src probe;
+		bl_src_from_tbuf(&probe, &st->cur);
+	}
+	/* found once, kept while the text stays as it is (NULL when memory
+	 * ran out: each then searches on its own) */
+	bl_sites_free(m->sites);
+	m->sites = m->plan ? bl_sites_find(m->plan, cur_s(st, m), cur_len(st, m)) : NULL;
+}
+
+/* The steps of every text: flattened lines split, quoting stripped,
+ * wrapped lines joined. *unbroken and *breaks: the sites of the text
+ * before the unflattener broke its lines, and the breaks, kept to make
+ * those of the final text when no later step changes it (a break
+ * replaces a blank: the sites change only around each,
+ * bl_sites_update). */
+static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+		       struct bl_sites **unbroken, size_t **breaks, size_t *nbreaks)
+{
+	size_t steps = m->ndecodings;
+	if (bl_unflatten_detect(cur_s(st, m), cur_len(st, m), m->sites)) {
+		/* a flattened mail's headers: at the start of the input */
+		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
+			bl_unflatten_headers(m, cur_s(st, m), cur_len(st, m));
+		/* kept from the step, which drops the sites of a text it
+		 * changes */
+		*unbroken = m->sites;
+		m->sites = NULL;
+		STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks), "unflatten", m);
+		if (m->ndecodings == steps) {
+			m->sites = *unbroken; /* the text is as it was */
+			*unbroken = NULL;
+		}
+		steps = m->ndecodings;
+	}
+	STEP(st, bl_quote_strip(m, in, out), "unquote", m);
+	STEP(st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (*unbroken && m->ndecodings != steps) {
+		bl_sites_free(*unbroken); /* found again on the final text */
+		*unbroken = NULL;
+	}
+}
+
+/* The sites of the final text, when a step changed it: found here, not
+ * by the first reader, so that they are of the whole text even when a
+ * reader looks at a part of it (a window's own part, which the system
+ * reader reads with the length cut short). Frees unbroken and breaks. */
+static void final_sites(struct bl_message *m, struct bl_sites *unbroken, size_t *breaks, size_t nbreaks)
+{
+	if (unbroken && !m->sites && bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
+		m->sites = unbroken;
+		unbroken = NULL;
+	}
+	bl_sites_free(unbroken);
+	free(breaks);
+	if (!m->sites && m->plan)
+		m->sites = bl_sites_find(m->plan, m->text, m->len);
+}
+
 /* `padded`: BL_TEXT_PAD readable zero bytes follow m->raw, so the first
  * step may read it in place (PCRE2's JIT reads a little past the end).
  * `qp_decided`: plain text whose quoted-printable test was made already
@@ -131,107 +270,19 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 {
 	struct stage st;
 	/* the sites of the text before the unflattener broke its lines, and
-	 * the breaks (see below) */
+	 * the breaks (see line_steps) */
 	struct bl_sites *unbroken = NULL;
 	size_t *breaks = NULL, nbreaks = 0;
-	bl_tbuf_init(&st.cur);
-	st.raw = padded;
-	st.skip = 0;
 	/* an mbox message's first step reads the raw bytes in place (it
 	 * needs no zero bytes after them) and always writes a text of its
 	 * own: the message is not copied first */
 	bool in_place = !padded && fmt == BL_INPUT_MBOX;
-	if (in_place)
-		st.raw = true;
-	if (!padded && !in_place) {
-		bl_tbuf_reserve(&st.cur, m->raw_len);
-		bl_tbuf_put(&st.cur, m->raw, m->raw_len, 0);
-		if (st.cur.failed)
-			goto oom;
-	}
-	bool flowed = false, delsp = false;
-	switch (fmt) {
-	case BL_INPUT_MBOX:
-		if (in_place && bl_mbox_next_quoted(m->raw, m->raw_len,
-						    (st.skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
-					m->raw_len) {
-			/* no ">From " line to unquote: the mail step reads the
-			 * message in place, past its separator line, and makes
-			 * its first text (one copy of the message, not two) */
-			add_decoding(m, "mbox");
-		} else {
-			st.skip = 0;
-			STEP(&st, mbox_step(in, out), "mbox", m);
-			if (st.raw && in_place)
-				goto oom; /* no text of its own: out of memory */
-		}
-		/* fall through */
-	case BL_INPUT_EML:
-		STEP(&st, eml_step(m, in, out, &flowed, &delsp), NULL, m);
-		if (st.raw && in_place)
-			goto oom;
-		break;
-	case BL_INPUT_HTML:
-		{
-			char cs[48];
-			if (bl_html_meta_charset(cur_s(&st, m), cur_len(&st, m), cs, sizeof cs) &&
-			    strcmp(cs, "utf-8") != 0)
-				STEP(&st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
-			else
-				STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
-		}
-		STEP(&st, html_step(m, in, out), "html", m);
-		break;
-	case BL_INPUT_QP:
-		STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
-		break;
-	default:
-		if (!qp_decided && bl_qp_detect(cur_s(&st, m), cur_len(&st, m)))
-			STEP(&st, qp_step(m, in, out), "quoted-printable", m);
-		STEP(&st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
-		break;
-	}
-	if (flowed)
-		STEP(&st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
-	/* detection runs PCRE2's JIT over the text: bl_src_from_tbuf zeroes
-	 * the bytes past the end of a decoded text that the JIT may read (the
-	 * raw input is padded where it was read) */
-	if (!st.raw) {
-		struct bl_src probe;
-		bl_src_from_tbuf(&probe, &st.cur);
-	}
-	/* the places the unflattener, and later the scan and the system
-	 * reader, look at: found once, kept while the text stays as it is
-	 * (NULL when memory ran out: each then searches on its own) */
-	bl_sites_free(m->sites);
-	m->sites = m->plan ? bl_sites_find(m->plan, cur_s(&st, m), cur_len(&st, m)) : NULL;
-	/* the sites of the text before the unflattener broke its lines, and
-	 * the breaks: made those of the final text when no later step
-	 * changes it (a break replaces a blank: the sites change only
-	 * around each, bl_sites_update) */
-	size_t steps = m->ndecodings;
-	if (bl_unflatten_detect(cur_s(&st, m), cur_len(&st, m), m->sites)) {
-		/* a flattened mail's headers: at the start of the input */
-		if (fmt != BL_INPUT_MBOX && fmt != BL_INPUT_EML && m->window.index == 0)
-			bl_unflatten_headers(m, cur_s(&st, m), cur_len(&st, m));
-		/* kept from the step, which drops the sites of a text it
-		 * changes */
-		unbroken = m->sites;
-		m->sites = NULL;
-		STEP(&st, bl_unflatten_breaks(m, in, out, unbroken, &breaks, &nbreaks), "unflatten", m);
-		if (m->ndecodings == steps) {
-			m->sites = unbroken; /* the text is as it was */
-			unbroken = NULL;
-		}
-		steps = m->ndecodings;
-	}
-	STEP(&st, bl_quote_strip(m, in, out), "unquote", m);
-	STEP(&st, bl_rewrap(m, in, out, false, false), "rewrap", m);
-	if (unbroken && m->ndecodings != steps) {
-		bl_sites_free(unbroken); /* found again on the final text */
-		unbroken = NULL;
-	}
+	if (!stage_start(&st, m, padded, in_place))
+		goto oom;
+	if (!format_steps(&st, m, fmt, in_place, qp_decided))
+		goto oom;
+	decoded_sites(&st, m);
+	line_steps(&st, m, fmt, &unbroken, &breaks, &nbreaks);
 	if (st.raw && st.skip) {
 		/* the sites are of the text after the separator line */
 		bl_sites_free(m->sites);
@@ -251,18 +302,7 @@ static int decode_message(struct bl_message *m, enum bl_input_format fmt, bool p
 	if (!m->text)
 		return -1;
 done:
-	/* the sites of the final text, when a step changed it: found here,
-	 * not by the first reader, so that they are of the whole text even
-	 * when a reader looks at a part of it (a window's own part, which
-	 * the system reader reads with the length cut short) */
-	if (unbroken && !m->sites && bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
-		m->sites = unbroken;
-		unbroken = NULL;
-	}
-	bl_sites_free(unbroken);
-	free(breaks);
-	if (!m->sites && m->plan)
-		m->sites = bl_sites_find(m->plan, m->text, m->len);
+	final_sites(m, unbroken, breaks, nbreaks);
 	bl_message_diag_lines(m);
 	return 0;
 oom:

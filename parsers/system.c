@@ -488,6 +488,256 @@ static bool device_word(const char *p, size_t n)
 	return precheck_off || (d && k + d < n && p[k + d] == ':');
 }
 
+/* What a line has that its patterns need, found once for them all. */
+struct line_needs {
+	size_t b;          /* the indentation's length */
+	unsigned char c0;  /* the first byte after it (0: none) */
+	bool lower;        /* c0 is a lowercase letter */
+	bool colon, wide, eq, slash;
+	const char *w;     /* the line after its indentation */
+	size_t wn;
+	bool cpu, mem, dev; /* it may be cpu_re's, mem_re's, a device's */
+};
+
+/* What line l has that the patterns need. */
+static void needs_of(const struct bl_line *l, struct line_needs *ln)
+{
+	/* the first byte after the indentation: each "Label:" pattern is
+	 * tried only on a line that starts like one */
+	size_t b = 0;
+	while (b < l->len && (l->s[b] == ' ' || l->s[b] == '\t'))
+		b++;
+	ln->b = b;
+	ln->c0 = b < l->len ? (unsigned char)l->s[b] : 0;
+	ln->lower = ln->c0 >= 'a' && ln->c0 <= 'z';
+	/* what the patterns need: ':' (COLON also takes the full-width
+	 * "："), '=', a '/' for a path */
+	ln->colon = memchr(l->s, ':', l->len) != NULL;
+	ln->wide = in_text(l, "\xEF\xBC\x9A", 3);
+	ln->eq = memchr(l->s, '=', l->len) != NULL;
+	ln->slash = memchr(l->s, '/', l->len) != NULL;
+	/* what the line starts with, after its indentation */
+	ln->w = l->s + b;
+	ln->wn = l->len - b;
+	ln->cpu = (ln->colon || ln->wide) && label_start(ln->c0, "cpmh") && label_at(ln->w, ln->wn, cpu_labels);
+	ln->mem = (ln->colon || ln->wide || ln->eq) && label_start(ln->c0, "rmh") &&
+		  label_at(ln->w, ln->wn, mem_labels);
+	ln->dev = ln->colon && ln->lower && device_word(ln->w, ln->wn);
+}
+
+/* A config file named ("/boot/loader.conf": in force for the lines
+ * after it), and a file said to be empty ("/tmp/x is empty"). */
+static void file_facts(struct sys *s, const struct bl_line *l, const struct line_needs *ln, long idx)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if(ln->slash && (in_text(l, "/boot/", 6) || in_text(l, "/etc/", 5)), &conffile_re, l, &m)) {
+		static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
+						    "/etc/sysctl.conf", "/etc/rc.conf",
+						    "/etc/rc.conf.local", "/boot/device.hints", NULL};
+		for (const char *const *f = files; *f; f++)
+			if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l->s + m.ov[2], strlen(*f)) == 0)
+				s->conf = *f;
+		s->conf_until = idx + 3;
+	}
+	if (match_if(ln->slash && (in_text(l, "mpty", 4) || in_text(l, "MPTY", 4)), &empty_re, l, &m) &&
+	    (o = item(s, "files", l))) {
+		set_group(o, "path", l, &m, bl_re_gset(&m, 1) ? 1 : 2);
+		json_object_set_new(o, "empty", json_true());
+	}
+}
+
+/* A tunable: "vm.kmem_size=768M", "vfs.zfs.prefetch_disable: 1" (a
+ * sysctl root's), "ahci_load="YES"", with the config file it is in force
+ * from; whether the line was one. */
+static bool tunable_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln, long idx)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if(ln->lower && (ln->colon || ln->eq) && tunable_word(ln->w, ln->wn), &tunable_re, l, &m) &&
+	    (l->s[m.ov[4]] == '=' ||
+	     /* "name: value" only for sysctl roots, not prose */
+	     strncmp(l->s + m.ov[2], "vfs.", 4) == 0 || strncmp(l->s + m.ov[2], "vm.", 3) == 0 ||
+	     strncmp(l->s + m.ov[2], "kern.", 5) == 0 || strncmp(l->s + m.ov[2], "hw.", 3) == 0 ||
+	     strncmp(l->s + m.ov[2], "net.", 4) == 0 || strncmp(l->s + m.ov[2], "kstat.", 6) == 0) &&
+	    !match_if(ln->cpu, &cpu_re, l, NULL) && !match_if(ln->mem, &mem_re, l, NULL) &&
+	    (o = item(s, "tunables", l))) {
+		set_group(o, "key", l, &m, 1);
+		int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
+		tunable_value(o, l->s + m.ov[2 * g], bl_re_glen(&m, g));
+		if (s->conf && idx <= s->conf_until)
+			json_object_set_new(o, "file", json_string(s->conf));
+		else if (l->s[m.ov[4]] == ':')
+			json_object_set_new(o, "file", json_string("sysctl"));
+		if (s->conf && idx <= s->conf_until)
+			s->conf_until = idx + 2;
+		return true;
+	}
+	if (match_if(ln->lower && ln->eq && knob_word(ln->w, ln->wn), &knob_re, l, &m) &&
+	    (o = item(s, "tunables", l))) {
+		set_group(o, "key", l, &m, 1);
+		tunable_value(o, l->s + m.ov[4], bl_re_glen(&m, 2));
+		if (s->conf && idx <= s->conf_until) {
+			json_object_set_new(o, "file", json_string(s->conf));
+			s->conf_until = idx + 2;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A labelled CPU (with its packages, cores and threads), memory size,
+ * chipset or board; whether the line was one. */
+static bool hardware_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if(ln->cpu, &cpu_re, l, &m) && (o = item(s, "cpu", l))) {
+		set_group(o, "value", l, &m, 1);
+		struct bl_re_match t;
+		if (bl_re_match(&topo_re, l->s, l->len, 0, &t)) {
+			uint64_t v;
+			if (u64_of(l->s + t.ov[2], bl_re_glen(&t, 1), &v))
+				json_object_set_new(o, "packages", json_integer((json_int_t)v));
+			if (u64_of(l->s + t.ov[4], bl_re_glen(&t, 2), &v))
+				json_object_set_new(o, "cores", json_integer((json_int_t)v));
+			if (bl_re_gset(&t, 3) && u64_of(l->s + t.ov[6], bl_re_glen(&t, 3), &v))
+				json_object_set_new(o, "threads", json_integer((json_int_t)v));
+		}
+		return true;
+	}
+	if (match_if(ln->mem, &mem_re, l, &m) && (o = item(s, "memory", l))) {
+		set_group(o, "value", l, &m, 1);
+		mem_bytes(o, l->s + m.ov[2], bl_re_glen(&m, 1));
+		return true;
+	}
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "cmb") && label_at(ln->w, ln->wn, board_labels),
+		     &chipset_re, l, &m)) {
+		bool chip = bl_re_glen(&m, 1) == 7;
+		if ((o = item(s, chip ? "chipset" : "board", l)))
+			set_group(o, "value", l, &m, 2);
+		return true;
+	}
+	return false;
+}
+
+/* A disk or controller of the boot messages ("ad4: 953869MB <...> at
+ * ata2-master SATA150", "ada0: <...> ATA-8 SATA 2.x device", "atapci1:
+ * <...>"), or a labelled disk; whether the line was one. */
+static bool disk_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if(ln->dev, &ata_disk_re, l, &m) && (o = item(s, "disks", l))) {
+		set_group(o, "device", l, &m, 1);
+		uint64_t mb;
+		if (u64_of(l->s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
+			json_object_set_new(o, "bytes", json_integer((json_int_t)(mb * 1048576)));
+		set_group(o, "model", l, &m, 3);
+		set_group(o, "attachment", l, &m, 4);
+		set_group(o, "interface", l, &m, 5);
+		return true;
+	}
+	if (match_if(ln->dev && strchr("adnc", ln->c0), &cam_disk_re, l, &m) && (o = item(s, "disks", l))) {
+		set_group(o, "device", l, &m, 1);
+		set_group(o, "model", l, &m, 2);
+		set_group(o, "interface", l, &m, 3);
+		return true;
+	}
+	if (match_if(ln->dev, &ctl_re, l, &m) && (o = item(s, "controllers", l))) {
+		set_group(o, "device", l, &m, 1);
+		set_group(o, "model", l, &m, 2);
+		return true;
+	}
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "hds") && label_at(ln->w, ln->wn, hdd_labels),
+		     &hdd_re, l, &m) &&
+	    (o = item(s, "disks", l))) {
+		set_group(o, "value", l, &m, 1);
+		return true;
+	}
+	return false;
+}
+
+/* A labelled OS ("OS: FreeBSD 8.0-RELEASE amd64") or a uname line
+ * ("FreeBSD 8.0-RELEASE #0: Sat Nov 21 ..."); whether the line was one. */
+static bool os_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "osu") && label_at(ln->w, ln->wn, os_labels),
+		     &os_label_re, l, &m) &&
+	    (o = item(s, "os", l))) {
+		set_group(o, "value", l, &m, 1);
+		os_fields(o, l->s + m.ov[2], bl_re_glen(&m, 1));
+		s->os_seen = true;
+		return true;
+	}
+	if (match_if(start_letter(ln->c0) && os_word(l->s + ln->b, l->len - ln->b), &uname_re, l, &m) &&
+	    (o = item(s, "os", l))) {
+		set_group(o, "name", l, &m, 1);
+		set_group(o, "release", l, &m, 2);
+		s->os_seen = true;
+		return true;
+	}
+	return false;
+}
+
+/* A command's line (geli, gmirror, zpool create) or a pool's status
+ * ("pool: tank", then the vdev tree under "NAME STATE ..."); *l moves to
+ * the last line of a block read with it. Whether the line was one. */
+static bool command_fact(struct sys *s, struct bl_line *l, const struct line_needs *ln)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (match_if(in_text(l, "geli ", 5), &geli_re, l, &m) && (o = item(s, "geli", l))) {
+		set_group(o, "action", l, &m, 1);
+		geli_fields(o, l->s + m.ov[4], bl_re_glen(&m, 2));
+		return true;
+	}
+	if (match_if(in_text(l, "gmirror ", 8), &gmirror_re, l, &m)) {
+		o = item(s, "gmirror", l);
+		set_group(o, "action", l, &m, 1);
+		if (o && bl_re_glen(&m, 2))
+			set_group(o, "arguments", l, &m, 2);
+		if (bl_re_glen(&m, 1) == 4 && memcmp(l->s + m.ov[2], "list", 4) == 0)
+			*l = gmirror_block(s, o, *l);
+		return true;
+	}
+	if (match_if(in_text(l, "zpool create ", 13), &zpool_create_re, l, &m) && (o = item(s, "zpool", l))) {
+		json_object_set_new(o, "action", json_string("create"));
+		set_group(o, "pool", l, &m, 2);
+		set_group(o, "layout", l, &m, 3);
+		return true;
+	}
+	if (match_if(ln->colon && ln->c0 == 'p', &pool_re, l, &m)) {
+		s->pool = l->s + m.ov[2];
+		s->poollen = bl_re_glen(&m, 1);
+		return true;
+	}
+	if (match_if(ln->c0 == 'N' && l->len - ln->b >= 4 && memcmp(l->s + ln->b, "NAME", 4) == 0, &zhead_re, l,
+		     &m)) {
+		*l = zpool_config(s, l, s->pool, s->poollen);
+		s->pool = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* A release named in prose ("8.0-RELEASE"), when nothing better says it. */
+static void release_in_prose(struct sys *s, const struct bl_line *l)
+{
+	struct bl_re_match m;
+	json_t *o;
+	if (!s->os_seen && match_if(has_release_dash(l->s, l->len), &bsd_release_re, l, &m) &&
+	    (o = item(s, "os", l))) {
+		json_object_set_new(o, "release", json_stringn(l->s + m.ov[0], m.ov[1] - m.ov[0]));
+		struct bl_re_match n2;
+		if (bl_re_match(&os_name_re, l->s, l->len, 0, &n2))
+			json_object_set_new(o, "name", json_stringn(l->s + n2.ov[2], bl_re_glen(&n2, 1)));
+		s->os_seen = true;
+	}
+}
+
 /* What one line holds (or the piece of a long line): each pattern is tried
  * only on a line that has what it needs. idx counts the lines read. */
 static void one_line(struct sys *s, struct bl_line *lp, long idx)
@@ -495,142 +745,13 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 	struct bl_line l = *lp;
 	if (!l.len || l.len > MAX_LINE)
 		return;
-	struct bl_re_match m;
-	json_t *o;
-	/* the first byte after the indentation: each "Label:" pattern is
-	 * tried only on a line that starts like one */
-	size_t b = 0;
-	while (b < l.len && (l.s[b] == ' ' || l.s[b] == '\t'))
-		b++;
-	const unsigned char c0 = b < l.len ? (unsigned char)l.s[b] : 0;
-	const bool lower = c0 >= 'a' && c0 <= 'z';
-	/* what the patterns need: ':' (COLON also takes the full-width
-	 * "："), '=', a '/' for a path */
-	const bool colon = memchr(l.s, ':', l.len) != NULL;
-	const bool wide = in_text(&l, "\xEF\xBC\x9A", 3);
-	const bool eq = memchr(l.s, '=', l.len) != NULL;
-	const bool slash = memchr(l.s, '/', l.len) != NULL;
-	/* what the line starts with, after its indentation */
-	const char *w = l.s + b;
-	const size_t wn = l.len - b;
-	const bool cpu = (colon || wide) && label_start(c0, "cpmh") && label_at(w, wn, cpu_labels);
-	const bool mem = (colon || wide || eq) && label_start(c0, "rmh") && label_at(w, wn, mem_labels);
-	const bool dev = colon && lower && device_word(w, wn);
-	if (match_if(slash && (in_text(&l, "/boot/", 6) || in_text(&l, "/etc/", 5)), &conffile_re, &l, &m)) {
-		static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
-						    "/etc/sysctl.conf", "/etc/rc.conf",
-						    "/etc/rc.conf.local", "/boot/device.hints", NULL};
-		for (const char *const *f = files; *f; f++)
-			if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l.s + m.ov[2], strlen(*f)) == 0)
-				s->conf = *f;
-		s->conf_until = idx + 3;
-	}
-	if (match_if(slash && (in_text(&l, "mpty", 4) || in_text(&l, "MPTY", 4)), &empty_re, &l, &m) && (o = item(s, "files", &l))) {
-		set_group(o, "path", &l, &m, bl_re_gset(&m, 1) ? 1 : 2);
-		json_object_set_new(o, "empty", json_true());
-	}
-	if (match_if(lower && (colon || eq) && tunable_word(w, wn), &tunable_re, &l, &m) &&
-	    (l.s[m.ov[4]] == '=' ||
-	     /* "name: value" only for sysctl roots, not prose */
-	     strncmp(l.s + m.ov[2], "vfs.", 4) == 0 || strncmp(l.s + m.ov[2], "vm.", 3) == 0 ||
-	     strncmp(l.s + m.ov[2], "kern.", 5) == 0 || strncmp(l.s + m.ov[2], "hw.", 3) == 0 ||
-	     strncmp(l.s + m.ov[2], "net.", 4) == 0 || strncmp(l.s + m.ov[2], "kstat.", 6) == 0) &&
-	    !match_if(cpu, &cpu_re, &l, NULL) && !match_if(mem, &mem_re, &l, NULL) &&
-	    (o = item(s, "tunables", &l))) {
-		set_group(o, "key", &l, &m, 1);
-		int g = bl_re_gset(&m, 3) ? 3 : bl_re_gset(&m, 4) ? 4 : 5;
-		tunable_value(o, l.s + m.ov[2 * g], bl_re_glen(&m, g));
-		if (s->conf && idx <= s->conf_until)
-			json_object_set_new(o, "file", json_string(s->conf));
-		else if (l.s[m.ov[4]] == ':')
-			json_object_set_new(o, "file", json_string("sysctl"));
-		if (s->conf && idx <= s->conf_until)
-			s->conf_until = idx + 2;
-	} else if (match_if(lower && eq && knob_word(w, wn), &knob_re, &l, &m) && (o = item(s, "tunables", &l))) {
-		set_group(o, "key", &l, &m, 1);
-		tunable_value(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-		if (s->conf && idx <= s->conf_until) {
-			json_object_set_new(o, "file", json_string(s->conf));
-			s->conf_until = idx + 2;
-		}
-	} else if (match_if(cpu, &cpu_re, &l, &m) && (o = item(s, "cpu", &l))) {
-		set_group(o, "value", &l, &m, 1);
-		struct bl_re_match t;
-		if (bl_re_match(&topo_re, l.s, l.len, 0, &t)) {
-			uint64_t v;
-			if (u64_of(l.s + t.ov[2], bl_re_glen(&t, 1), &v))
-				json_object_set_new(o, "packages", json_integer((json_int_t)v));
-			if (u64_of(l.s + t.ov[4], bl_re_glen(&t, 2), &v))
-				json_object_set_new(o, "cores", json_integer((json_int_t)v));
-			if (bl_re_gset(&t, 3) && u64_of(l.s + t.ov[6], bl_re_glen(&t, 3), &v))
-				json_object_set_new(o, "threads", json_integer((json_int_t)v));
-		}
-	} else if (match_if(mem, &mem_re, &l, &m) && (o = item(s, "memory", &l))) {
-		set_group(o, "value", &l, &m, 1);
-		mem_bytes(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-	} else if (match_if((colon || wide) && label_start(c0, "cmb") && label_at(w, wn, board_labels),
-			    &chipset_re, &l, &m)) {
-		bool chip = bl_re_glen(&m, 1) == 7;
-		if ((o = item(s, chip ? "chipset" : "board", &l)))
-			set_group(o, "value", &l, &m, 2);
-	} else if (match_if(dev, &ata_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
-		set_group(o, "device", &l, &m, 1);
-		uint64_t mb;
-		if (u64_of(l.s + m.ov[4], bl_re_glen(&m, 2), &mb) && mb < ((uint64_t)1 << 40))
-			json_object_set_new(o, "bytes", json_integer((json_int_t)(mb * 1048576)));
-		set_group(o, "model", &l, &m, 3);
-		set_group(o, "attachment", &l, &m, 4);
-		set_group(o, "interface", &l, &m, 5);
-	} else if (match_if(dev && strchr("adnc", c0), &cam_disk_re, &l, &m) && (o = item(s, "disks", &l))) {
-		set_group(o, "device", &l, &m, 1);
-		set_group(o, "model", &l, &m, 2);
-		set_group(o, "interface", &l, &m, 3);
-	} else if (match_if(dev, &ctl_re, &l, &m) && (o = item(s, "controllers", &l))) {
-		set_group(o, "device", &l, &m, 1);
-		set_group(o, "model", &l, &m, 2);
-	} else if (match_if((colon || wide) && label_start(c0, "hds") && label_at(w, wn, hdd_labels), &hdd_re,
-			    &l, &m) &&
-		   (o = item(s, "disks", &l))) {
-		set_group(o, "value", &l, &m, 1);
-	} else if (match_if((colon || wide) && label_start(c0, "osu") && label_at(w, wn, os_labels), &os_label_re,
-			    &l, &m) &&
-		   (o = item(s, "os", &l))) {
-		set_group(o, "value", &l, &m, 1);
-		os_fields(o, l.s + m.ov[2], bl_re_glen(&m, 1));
-		s->os_seen = true;
-	} else if (match_if(start_letter(c0) && os_word(l.s + b, l.len - b), &uname_re, &l, &m) && (o = item(s, "os", &l))) {
-		set_group(o, "name", &l, &m, 1);
-		set_group(o, "release", &l, &m, 2);
-		s->os_seen = true;
-	} else if (match_if(in_text(&l, "geli ", 5), &geli_re, &l, &m) && (o = item(s, "geli", &l))) {
-		set_group(o, "action", &l, &m, 1);
-		geli_fields(o, l.s + m.ov[4], bl_re_glen(&m, 2));
-	} else if (match_if(in_text(&l, "gmirror ", 8), &gmirror_re, &l, &m)) {
-		o = item(s, "gmirror", &l);
-		set_group(o, "action", &l, &m, 1);
-		if (o && bl_re_glen(&m, 2))
-			set_group(o, "arguments", &l, &m, 2);
-		if (bl_re_glen(&m, 1) == 4 && memcmp(l.s + m.ov[2], "list", 4) == 0)
-			l = gmirror_block(s, o, l);
-	} else if (match_if(in_text(&l, "zpool create ", 13), &zpool_create_re, &l, &m) && (o = item(s, "zpool", &l))) {
-		json_object_set_new(o, "action", json_string("create"));
-		set_group(o, "pool", &l, &m, 2);
-		set_group(o, "layout", &l, &m, 3);
-	} else if (match_if(colon && c0 == 'p', &pool_re, &l, &m)) {
-		s->pool = l.s + m.ov[2];
-		s->poollen = bl_re_glen(&m, 1);
-	} else if (match_if(c0 == 'N' && l.len - b >= 4 && memcmp(l.s + b, "NAME", 4) == 0, &zhead_re, &l, &m)) {
-		l = zpool_config(s, &l, s->pool, s->poollen);
-		s->pool = NULL;
-	} else if (!s->os_seen && match_if(has_release_dash(l.s, l.len), &bsd_release_re, &l, &m) &&
-		   (o = item(s, "os", &l))) {
-		/* a release named in prose, when nothing better says it */
-		json_object_set_new(o, "release", json_stringn(l.s + m.ov[0], m.ov[1] - m.ov[0]));
-		struct bl_re_match n2;
-		if (bl_re_match(&os_name_re, l.s, l.len, 0, &n2))
-			json_object_set_new(o, "name", json_stringn(l.s + n2.ov[2], bl_re_glen(&n2, 1)));
-		s->os_seen = true;
-	}
+	struct line_needs ln;
+	needs_of(&l, &ln);
+	file_facts(s, &l, &ln, idx);
+	/* one fact a line: the first kind that matches */
+	if (!tunable_fact(s, &l, &ln, idx) && !hardware_fact(s, &l, &ln) && !disk_fact(s, &l, &ln) &&
+	    !os_fact(s, &l, &ln) && !command_fact(s, &l, &ln))
+		release_in_prose(s, &l);
 	*lp = l;
 }
 
