@@ -35,7 +35,8 @@ struct bl_documents *bl_documents_read(const char *data, size_t len, const char 
 		return NULL;
 	d->docs = json_array();
 	d->name = strdup(name ? name : "-");
-	if (!d->docs || !d->name || bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, d) != 0) {
+	if (!d->docs || !d->name ||
+	    bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, d) != 0) {
 		bl_documents_free(d);
 		return NULL;
 	}
@@ -90,8 +91,7 @@ size_t bl_documents_runs(const struct bl_documents *d, size_t doc)
 	return json_array_size(json_object_get(doc_at(d, doc), "runs"));
 }
 
-static const char *run_string(const struct bl_documents *d, size_t doc, size_t run,
-			      const char *key)
+static const char *run_string(const struct bl_documents *d, size_t doc, size_t run, const char *key)
 {
 	return json_string_value(json_object_get(run_at(d, doc, run), key));
 }
@@ -132,9 +132,9 @@ static bool has_flag(json_t *result, const char *flag)
 {
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(result, "flags"), i, f)
-		if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
-			return true;
+	json_array_foreach(json_object_get(result, "flags"), i,
+			   f) if (json_is_string(f) &&
+				  strcmp(json_string_value(f), flag) == 0) return true;
 	return false;
 }
 

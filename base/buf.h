@@ -8,8 +8,8 @@
 #include <stddef.h>
 
 struct bl_buf {
-	char *p;     /* NUL-terminated once something was put; NULL before */
-	size_t n;    /* bytes held, the NUL not counted */
+	char *p; /* NUL-terminated once something was put; NULL before */
+	size_t n; /* bytes held, the NUL not counted */
 	size_t cap;
 	bool failed; /* memory ran out: later puts do nothing */
 };

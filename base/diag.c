@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level,
-			     const char *code, size_t line, size_t offset,
-			     const char *fmt, ...)
+struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char *code, size_t line,
+			     size_t offset, const char *fmt, ...)
 {
 	if (d->n >= BL_DIAGS_MAX) {
 		d->dropped++;

@@ -22,8 +22,8 @@ static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
 /* Positions i on too few for a vector step (`digit`: only where an
  * ASCII digit follows the needle): each place of the needle's first byte,
  * found by memchr, compared. */
-static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle,
-				 size_t nlen, bool digit)
+static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *needle, size_t nlen,
+				 bool digit)
 {
 	if (n < nlen + digit)
 		return NULL;
@@ -43,8 +43,8 @@ static const char *find_lit_tail(const char *s, size_t n, size_t i, const char *
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BL_HAVE_AVX2_FIND 1
-__attribute__((target("avx2"), always_inline)) static inline const char *
-find_lit_avx2(const char *s, size_t n, const char *needle, size_t nlen, bool digit)
+__attribute__((target("avx2"), always_inline)) static inline const char *find_lit_avx2(
+	const char *s, size_t n, const char *needle, size_t nlen, bool digit)
 {
 	const __m256i first = _mm256_set1_epi8(needle[0]);
 	const __m256i last = _mm256_set1_epi8(needle[nlen - 1]);
@@ -53,7 +53,8 @@ find_lit_avx2(const char *s, size_t n, const char *needle, size_t nlen, bool dig
 	for (; i + nlen + 32 <= n; i += 32) {
 		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
 		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + nlen - 1));
-		__m256i hit = _mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
+		__m256i hit =
+			_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last));
 		if (digit) {
 			/* (x - '0') <= 9 unsigned: its minimum with 9 is itself */
 			__m256i d = _mm256_sub_epi8(
@@ -95,7 +96,8 @@ static const char *find_lit_vec(const char *s, size_t n, const char *needle, siz
 		v16 a, b, d;
 		memcpy(&a, s + i, 16);
 		memcpy(&b, s + i + nlen - 1, 16);
-		v16 hit = (v16)(a == (unsigned char)needle[0]) & (v16)(b == (unsigned char)needle[nlen - 1]);
+		v16 hit = (v16)(a == (unsigned char)needle[0]) &
+			  (v16)(b == (unsigned char)needle[nlen - 1]);
 		if (digit) {
 			memcpy(&d, s + i + nlen, 16);
 			hit &= (v16)((v16)(d - '0') <= 9);
@@ -221,8 +223,8 @@ static inline bool is_mark(const struct bl_marks *mk, unsigned char c, bool afte
  * anywhere, or on any group after a '\n' (the byte before, loaded one
  * back). 64 bytes a step; the last step overlaps the one before to end at
  * n. */
-__attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from,
-							      size_t n, const struct bl_marks *mk,
+__attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from, size_t n,
+							      const struct bl_marks *mk,
 							      uint64_t *bits, size_t *next)
 {
 	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
@@ -230,15 +232,16 @@ __attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, siz
 	const __m256i low = _mm256_set1_epi8(0x0f), nl = _mm256_set1_epi8('\n');
 	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
 	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_cmpeq_epi8(zero, zero);
-#define MARKS_AT(i)                                                                              \
-	_mm256_and_si256(                                                                        \
-		_mm256_and_si256(                                                                \
-			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                       \
-			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))), \
-		_mm256_blendv_epi8(anywhere, ones,                                               \
-				   _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(s + (i) - 1)), nl)))
-#define MASK64(m, m2)                                                                     \
-	((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) |          \
+#define MARKS_AT(i)                                                                                \
+	_mm256_and_si256(                                                                          \
+		_mm256_and_si256(                                                                  \
+			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                         \
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))),  \
+		_mm256_blendv_epi8(                                                                \
+			anywhere, ones,                                                            \
+			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(s + (i)-1)), nl)))
+#define MASK64(m, m2)                                                                              \
+	((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) |                   \
 	 (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m2, zero)) << 32)
 	size_t i = from;
 	for (; i + 64 <= n; i += 64) {
@@ -442,7 +445,8 @@ size_t bl_count_byte(const char *s, size_t n, char c)
 		for (size_t k = 0; k < steps; k++, i += 64) {
 			v16 v[4];
 			memcpy(v, s + i, 64);
-			acc += (v16)(v[0] == u) + (v16)(v[1] == u) + (v16)(v[2] == u) + (v16)(v[3] == u);
+			acc += (v16)(v[0] == u) + (v16)(v[1] == u) + (v16)(v[2] == u) +
+			       (v16)(v[3] == u);
 		}
 		for (size_t k = 0; k < 16; k++)
 			count += (unsigned char)(256u - acc[k]);

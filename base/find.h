@@ -70,7 +70,7 @@ size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
 struct bl_marks {
 	unsigned char lo[16]; /* bit g of lo[x & 15]: group g takes low half x & 15 */
 	unsigned char hi[16]; /* bit g of hi[x >> 4]: group g takes high half x >> 4 */
-	unsigned char line;   /* bit g: group g counts only at a line start */
+	unsigned char line; /* bit g: group g counts only at a line start */
 	unsigned char groups; /* how many groups are in use */
 };
 

@@ -37,8 +37,8 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 	return 0;
 }
 
-int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
-			 size_t raw_offset, size_t raw_line)
+int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size_t raw_offset,
+			 size_t raw_line)
 {
 	memset(m, 0, sizeof *m);
 	m->raw = raw;
@@ -131,15 +131,14 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
 	 * bytes) */
 	memset(m->text + m->len, 0, out_len + BL_TEXT_PAD - m->len);
 	if (bad)
-		bl_diags_add(&m->diags, BL_WARNING, "ingest.invalid-utf8",
-			     0, raw_offset + first_bad,
-			     "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)",
-			     bad, bad == 1 ? "" : "s", raw_offset + first_bad);
+		bl_diags_add(&m->diags, BL_WARNING, "ingest.invalid-utf8", 0,
+			     raw_offset + first_bad,
+			     "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)", bad,
+			     bad == 1 ? "" : "s", raw_offset + first_bad);
 	if (nul)
-		bl_diags_add(&m->diags, BL_WARNING, "ingest.nul-byte", 0,
-			     raw_offset + first_nul,
-			     "%zu NUL byte%s replaced by U+FFFD (first at byte %zu)",
-			     nul, nul == 1 ? "" : "s", raw_offset + first_nul);
+		bl_diags_add(&m->diags, BL_WARNING, "ingest.nul-byte", 0, raw_offset + first_nul,
+			     "%zu NUL byte%s replaced by U+FFFD (first at byte %zu)", nul,
+			     nul == 1 ? "" : "s", raw_offset + first_nul);
 	/* Fill in the line numbers now that the map exists. */
 	for (size_t i = 0; i < m->diags.n; i++) {
 		size_t roff = m->diags.v[i].offset - raw_offset;
@@ -200,7 +199,8 @@ typedef unsigned char nl_vec __attribute__((vector_size(32)));
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static size_t count_newlines(const unsigned char *p, size_t n)
+static size_t
+count_newlines(const unsigned char *p, size_t n)
 {
 	size_t c = 0, i = 0;
 	while (n - i >= sizeof(nl_vec)) {
@@ -340,8 +340,7 @@ static size_t line_start(const struct bl_message *cm, size_t off, bool *is_long)
 
 bool bl_message_prefix_add(struct bl_message *m, size_t from, size_t to, size_t at, size_t n)
 {
-	if (from >= to || !n ||
-	    (m->nprefixes && from < m->prefixes[m->nprefixes - 1].to))
+	if (from >= to || !n || (m->nprefixes && from < m->prefixes[m->nprefixes - 1].to))
 		return false;
 	if (m->nprefixes == m->prefixcap) {
 		size_t cap = m->prefixcap ? m->prefixcap * 2 : 8;
@@ -427,8 +426,7 @@ void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out)
 		leave_out_prefix(m, out);
 }
 
-bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
-		  struct bl_line *out)
+bool bl_line_next(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out)
 {
 	if (cur->next >= m->len)
 		return false;
@@ -458,8 +456,7 @@ bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
 	return true;
 }
 
-bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
-		  struct bl_line *out)
+bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out)
 {
 	/* the line before the one cur stands on, whose prefix cur leaves out */
 	size_t ls = cur->off - cur->cut;
@@ -469,8 +466,8 @@ bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
 	return true;
 }
 
-void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code,
-		    size_t origin, const char *fmt, ...)
+void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code, size_t origin,
+		     const char *fmt, ...)
 {
 	char buf[400];
 	va_list ap;

@@ -43,28 +43,28 @@ struct bl_prefix_seg {
 };
 
 struct bl_message {
-	size_t index;          /* 0-based position in the input (mbox order) */
-	const char *raw;       /* original bytes of this message (borrowed) */
+	size_t index; /* 0-based position in the input (mbox order) */
+	const char *raw; /* original bytes of this message (borrowed) */
 	size_t raw_len;
-	size_t raw_offset;     /* offset of raw[0] in the input file */
-	size_t raw_line;       /* 1-based line of raw[0] in the input file */
+	size_t raw_offset; /* offset of raw[0] in the input file */
+	size_t raw_line; /* 1-based line of raw[0] in the input file */
 
-	char *text;            /* decoded UTF-8, NUL-terminated and followed by
+	char *text; /* decoded UTF-8, NUL-terminated and followed by
 				* BL_TEXT_PAD - 1 more zero bytes (owned unless
 				* text_borrowed) */
 	size_t len;
-	bool text_borrowed;    /* text is `raw` itself (nothing needed decoding
+	bool text_borrowed; /* text is `raw` itself (nothing needed decoding
 				* and raw is padded): not freed with the message */
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */
 	size_t nsegs, segcap;
 
 	char *subject, *from, *date, *message_id; /* owned, may be NULL */
-	const char *decodings[BL_MAX_DECODINGS];  /* static strings, in order */
+	const char *decodings[BL_MAX_DECODINGS]; /* static strings, in order */
 	size_t ndecodings;
 
 	struct bl_diags diags; /* what ingest noticed */
-	bool truncated;        /* the input was cut off (MIME, base64, HTML): the
+	bool truncated; /* the input was cut off (MIME, base64, HTML): the
 				* document is partial */
 
 	struct bl_quote_seg *quotes; /* sorted by raw_off; owned; may be NULL */
@@ -112,8 +112,8 @@ struct bl_message {
  * reported once with its first position
  * and a count. `raw` must outlive the message. Returns 0, or -1 when memory
  * ran out (the message is then empty but valid to free). */
-int bl_message_from_text(struct bl_message *m, const char *raw, size_t len,
-			 size_t raw_offset, size_t raw_line);
+int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size_t raw_offset,
+			 size_t raw_line);
 
 /* Offset in the input file of the byte that text[text_off] came from. */
 size_t bl_message_origin(const struct bl_message *m, size_t text_off);
@@ -147,9 +147,9 @@ void bl_message_free(struct bl_message *m);
 struct bl_line {
 	const char *s;
 	size_t len;
-	size_t off;  /* text offset of s */
+	size_t off; /* text offset of s */
 	size_t next; /* text offset of the following line (== m->len at end) */
-	size_t cut;  /* bytes of a prefix left out before s (bl_message_prefix_add) */
+	size_t cut; /* bytes of a prefix left out before s (bl_message_prefix_add) */
 };
 
 /* The line (or piece of a long line) containing text offset `off`
@@ -159,10 +159,8 @@ void bl_line_at(const struct bl_message *m, size_t off, struct bl_line *out);
  * it: k * BL_LINE_MAX, moved forward to a character start. */
 size_t bl_line_cut(const struct bl_message *m, size_t k);
 /* The next / previous line; false at the end / start of the text. */
-bool bl_line_next(const struct bl_message *m, const struct bl_line *cur,
-		  struct bl_line *out);
-bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur,
-		  struct bl_line *out);
+bool bl_line_next(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out);
+bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out);
 
 /* Makes the line readers leave out the prefix text[at, at + n) of the
  * lines that start in text[from, to) with it, after any blanks, and those
@@ -180,9 +178,8 @@ size_t bl_message_prefix_at(const struct bl_message *m, size_t ls, size_t len);
 
 /* A diagnostic of the decoding at original offset `origin` (relative to the
  * message's raw bytes); its line is filled in by bl_message_diag_lines. */
-void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code,
-		    size_t origin, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code, size_t origin,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Fills in the line of every diagnostic of the decoding (one pass over the bytes). */
 void bl_message_diag_lines(struct bl_message *m);
 

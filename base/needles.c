@@ -97,7 +97,7 @@ size_t bl_needle_trigger(const struct bl_needle *n)
 struct reducer {
 	unsigned short run[BL_NEEDLE_MAX];
 	size_t n;
-	const char *end;   /* past the run's last token in the pattern, or
+	const char *end; /* past the run's last token in the pattern, or
 			    * NULL when that token repeats */
 	const char *start; /* where its first token starts, or NULL when that
 			    * token is the last copy of one that repeats */
@@ -311,9 +311,9 @@ int bl_pattern_needles(const char *pattern, struct bl_needle *out, size_t max)
  * takes x costs in false finds. */
 static double prose_weight(unsigned x)
 {
-	static const double letters[26] = {
-		8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.2, 0.8, 4.0, 2.4,
-		6.7, 7.5, 1.9, 0.1, 6.0, 6.3, 9.1, 2.8, 1.0, 2.4, 0.2, 2.0, 0.1};
+	static const double letters[26] = {8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0,
+					   0.2, 0.8, 4.0, 2.4, 6.7,  7.5, 1.9, 0.1, 6.0,
+					   6.3, 9.1, 2.8, 1.0, 2.4,  0.2, 2.0, 0.1};
 	if (x >= 'a' && x <= 'z')
 		return letters[x - 'a'] * 0.0075;
 	if (x >= 'A' && x <= 'Z')
@@ -323,7 +323,8 @@ static double prose_weight(unsigned x)
 	switch (x) {
 	case ' ': return 0.16;
 	case '\n': return 0.015;
-	case ',': case '.': return 0.01;
+	case ',':
+	case '.': return 0.01;
 	default: return 0.0005;
 	}
 }
@@ -411,4 +412,3 @@ static double prose_rate(const struct bl_needle *n, size_t at)
 	}
 	return bl_nibbles_rate(lo, hi);
 }
-

@@ -17,8 +17,8 @@ pcre2_code *bl_re_compile_dynamic(const char *pattern, uint32_t options)
 {
 	int err;
 	PCRE2_SIZE erroff;
-	pcre2_code *c = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-				      options, &err, &erroff, NULL);
+	pcre2_code *c = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, options, &err,
+				      &erroff, NULL);
 	if (!c)
 		return NULL;
 	/* JIT is an optimisation: where it is unavailable the interpreter runs */
@@ -58,8 +58,8 @@ void bl_re_reset(struct bl_re *re, const char *pattern)
 	re->pattern = pattern;
 }
 
-bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
-		 size_t start, struct bl_re_match *m)
+bool bl_re_match(struct bl_re *re, const char *subject, size_t len, size_t start,
+		 struct bl_re_match *m)
 {
 	if (start > len || !ensure(re))
 		return false;
@@ -75,8 +75,8 @@ bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
 		pcre2_set_match_limit(mctx, 1000000);
 		pcre2_set_depth_limit(mctx, 10000);
 	}
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start,
-			     PCRE2_NO_UTF_CHECK, md, mctx);
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)subject, len, start, PCRE2_NO_UTF_CHECK, md,
+			     mctx);
 	if (rc < 0)
 		return false;
 	if (m) {

@@ -14,13 +14,16 @@
 
 struct bl_re {
 	const char *pattern;
-	uint32_t options;       /* PCRE2_MULTILINE, PCRE2_CASELESS, ... */
-	pcre2_code *code;       /* compiled lazily */
-	bool failed;            /* a compile error: never matches */
-	struct bl_re *next;     /* list of compiled patterns, for cleanup */
+	uint32_t options; /* PCRE2_MULTILINE, PCRE2_CASELESS, ... */
+	pcre2_code *code; /* compiled lazily */
+	bool failed; /* a compile error: never matches */
+	struct bl_re *next; /* list of compiled patterns, for cleanup */
 };
 
-#define BL_RE(pat, opts) {(pat), (opts) | PCRE2_UTF | PCRE2_NO_UTF_CHECK, NULL, false, NULL}
+#define BL_RE(pat, opts)                                                                           \
+	{                                                                                          \
+		(pat), (opts) | PCRE2_UTF | PCRE2_NO_UTF_CHECK, NULL, false, NULL                  \
+	}
 
 /* Result of one match: capture group i is [ov[2i], ov[2i+1]) or unset
  * (PCRE2_UNSET). */
@@ -38,8 +41,8 @@ struct bl_re_match {
  * are (BL_TEXT_PAD, message.h), and so is a line of them. A line
  * joined in a buffer of the caller's gets them from bl_re_pad; a string
  * that has none (a copy, a name) goes through bl_re_match_copy. */
-bool bl_re_match(struct bl_re *re, const char *subject, size_t len,
-		 size_t start, struct bl_re_match *m);
+bool bl_re_match(struct bl_re *re, const char *subject, size_t len, size_t start,
+		 struct bl_re_match *m);
 
 #define BL_RE_PAD 64
 /* Zeroes the BL_RE_PAD bytes after buf[0, len): buf holds len + BL_RE_PAD. */

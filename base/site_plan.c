@@ -55,7 +55,8 @@ static void buckets(struct bl_site_plan *P)
 					nl[k] = lo[b][k] | wl[u][k];
 					nh[k] = hi[b][k] | wh[u][k];
 				}
-				double add = bl_nibbles_rate(nl, nh) - bl_nibbles_rate(lo[b], hi[b]);
+				double add =
+					bl_nibbles_rate(nl, nh) - bl_nibbles_rate(lo[b], hi[b]);
 				if (add < best - 1e-12) {
 					best = add;
 					bb = b;
@@ -140,7 +141,8 @@ static void then_steps(struct bl_site_plan *P, size_t i, const char *b, size_t n
 		if (rest >= 2 && r[0] == '\\' && r[1] == 'd') {
 			op = THEN_DIGIT;
 			len = 2;
-		} else if ((unsigned char)r[0] < 0x80 && r[0] > ' ' && !strchr("\\^$.|?*+()[]{}#", r[0])) {
+		} else if ((unsigned char)r[0] < 0x80 && r[0] > ' ' &&
+			   !strchr("\\^$.|?*+()[]{}#", r[0])) {
 			op = THEN_BYTE;
 			byte = (unsigned char)r[0];
 			len = 1;
@@ -162,7 +164,6 @@ static void then_steps(struct bl_site_plan *P, size_t i, const char *b, size_t n
 	}
 	P->then_n[i] = k;
 }
-
 
 /* One element of a pattern at p (before e) as a step of a before-check:
  * a byte, "\\d", a class of bytes ("[MG]", "[KM]"), or a blank run
@@ -195,7 +196,9 @@ static bool before_elem(const char *p, const char *e, unsigned char *op, unsigne
 		} else if (d == 't') {
 			*op = THEN_BYTE;
 			*byte = '\t';
-		} else if (d && d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z'))) {
+		} else if (d && d < 0x80 &&
+			   !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+			     (d >= 'A' && d <= 'Z'))) {
 			*op = THEN_BYTE;
 			*byte = d;
 		} else {
@@ -220,8 +223,9 @@ static bool before_elem(const char *p, const char *e, unsigned char *op, unsigne
 					lo = '0', hi = '9';
 				} else if (d == 't') {
 					lo = hi = '\t';
-				} else if (d < 0x80 && !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
-							 (d >= 'A' && d <= 'Z'))) {
+				} else if (d < 0x80 &&
+					   !((d >= '0' && d <= '9') || (d >= 'a' && d <= 'z') ||
+					     (d >= 'A' && d <= 'Z'))) {
 					lo = hi = d;
 				} else {
 					ok = false;
@@ -232,7 +236,8 @@ static bool before_elem(const char *p, const char *e, unsigned char *op, unsigne
 				break;
 			} else {
 				lo = hi = (unsigned char)*m++;
-				if (m + 1 < me && *m == '-' && m[1] != '\\' && (unsigned char)m[1] < 0x80) {
+				if (m + 1 < me && *m == '-' && m[1] != '\\' &&
+				    (unsigned char)m[1] < 0x80) {
 					hi = (unsigned char)m[1];
 					m += 2;
 				}
@@ -272,15 +277,12 @@ static bool before_blank(const struct bl_site_plan *P, size_t i, size_t k)
 {
 	switch (P->before_op[i][k]) {
 	case THEN_BLANKS1:
-	case THEN_BLANKS0:
-		return true;
-	case THEN_BYTE:
-		return P->before_byte[i][k] == ' ' || P->before_byte[i][k] == '\t';
+	case THEN_BLANKS0: return true;
+	case THEN_BYTE: return P->before_byte[i][k] == ' ' || P->before_byte[i][k] == '\t';
 	case THEN_CLASS:
 		return (P->before_set[i][k][' ' / 8] >> (' ' % 8) & 1) ||
 		       (P->before_set[i][k]['\t' / 8] >> ('\t' % 8) & 1);
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -325,7 +327,8 @@ static void before_steps(struct bl_site_plan *P, size_t i, const char *b, size_t
 	size_t k = n;
 	while (k > 0) {
 		k--;
-		bool blanks = P->before_op[i][k] == THEN_BLANKS1 || P->before_op[i][k] == THEN_BLANKS0;
+		bool blanks =
+			P->before_op[i][k] == THEN_BLANKS1 || P->before_op[i][k] == THEN_BLANKS0;
 		if (blanks && k > 0 && before_blank(P, i, k - 1))
 			break;
 	}
@@ -335,7 +338,6 @@ static void before_steps(struct bl_site_plan *P, size_t i, const char *b, size_t
 	memmove(P->before_set[i], P->before_set[i] + k, (n - k) * sizeof set[0]);
 	P->before_n[i] = n - k;
 }
-
 
 /* For a branch that starts at a line start ("^", and "^[ \\t]*"): the
  * bytes its line can start with, after the blanks, as PCRE2 finds them
@@ -354,14 +356,16 @@ static void lead_bytes(struct bl_site_plan *P, size_t i, const char *b, size_t n
 	}
 	int errc;
 	PCRE2_SIZE erro;
-	pcre2_code *c = pcre2_compile((PCRE2_SPTR)b, n, PCRE2_UTF | PCRE2_NO_UTF_CHECK, &errc, &erro, NULL);
+	pcre2_code *c =
+		pcre2_compile((PCRE2_SPTR)b, n, PCRE2_UTF | PCRE2_NO_UTF_CHECK, &errc, &erro, NULL);
 	if (!c)
 		return;
 	uint32_t type = 0, unit = 0;
 	const uint8_t *map = NULL;
 	pcre2_pattern_info(c, PCRE2_INFO_FIRSTCODETYPE, &type);
 	memset(P->lead[i], 0, sizeof P->lead[i]);
-	if (type == 1 && pcre2_pattern_info(c, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && unit < 256) {
+	if (type == 1 && pcre2_pattern_info(c, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 &&
+	    unit < 256) {
 		P->lead[i][unit / 8] |= (uint8_t)(1u << (unit % 8));
 		P->has_lead[i] = true;
 	} else if (type == 0 && pcre2_pattern_info(c, PCRE2_INFO_FIRSTBITMAP, &map) == 0 && map) {
@@ -370,7 +374,6 @@ static void lead_bytes(struct bl_site_plan *P, size_t i, const char *b, size_t n
 	}
 	pcre2_code_free(c);
 }
-
 
 /* The needles of every pattern the source lets be reduced; a pattern
  * with none is not reduced (its reader runs it whole). */

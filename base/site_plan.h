@@ -42,7 +42,7 @@ struct bl_site_plan {
 	struct bl_needle needles[MAX_NEEDLES];
 	size_t trig[MAX_NEEDLES]; /* where each needle's vector test starts */
 	struct vtok vt[MAX_NEEDLES][VT]; /* and its tokens */
-	size_t vwin[MAX_NEEDLES], nvwin;  /* needles with distinct windows */
+	size_t vwin[MAX_NEEDLES], nvwin; /* needles with distinct windows */
 	size_t nneedles;
 	/* for a needle that stands for no pattern (its pattern is SIZE_MAX):
 	 * the literal it is */

@@ -18,7 +18,8 @@ static struct bl_sites *spare_sites;
 static bool portable;
 
 /* Whether the text after needle i, from `at`, passes its then-check. */
-static bool then_ok(const struct bl_site_plan *P, size_t i, const unsigned char *t, size_t len, size_t at)
+static bool then_ok(const struct bl_site_plan *P, size_t i, const unsigned char *t, size_t len,
+		    size_t at)
 {
 	for (size_t k = 0; k < P->then_n[i]; k++) {
 		switch (P->then_op[i][k]) {
@@ -45,7 +46,8 @@ static bool then_ok(const struct bl_site_plan *P, size_t i, const unsigned char 
 }
 
 /* Whether the text before needle i's start p passes its before-check. */
-static inline bool before_ok(const struct bl_site_plan *P, size_t i, const unsigned char *t, size_t p)
+static inline bool before_ok(const struct bl_site_plan *P, size_t i, const unsigned char *t,
+			     size_t p)
 {
 	size_t at = p;
 	for (size_t k = P->before_n[i]; k-- > 0;) {
@@ -79,7 +81,8 @@ static inline bool before_ok(const struct bl_site_plan *P, size_t i, const unsig
 
 /* Whether the window [ws, we) around needle i's find may hold a match of
  * its branch, as far as the line's first byte tells. */
-bool bl_site_lead_ok(const struct bl_site_plan *P, size_t i, const struct bl_message *m, size_t ws, size_t we)
+bool bl_site_lead_ok(const struct bl_site_plan *P, size_t i, const struct bl_message *m, size_t ws,
+		     size_t we)
 {
 	if (!P->has_lead[i] || (ws && m->text[ws - 1] != '\n'))
 		return true; /* not a line start: a part of a long line */
@@ -92,7 +95,6 @@ bool bl_site_lead_ok(const struct bl_site_plan *P, size_t i, const struct bl_mes
 	unsigned char x = (unsigned char)m->text[b];
 	return P->lead[i][x / 8] & (1u << (x % 8));
 }
-
 
 static bool verify(const struct bl_needle *n, const unsigned char *s)
 {
@@ -112,8 +114,8 @@ static bool verify(const struct bl_needle *n, const unsigned char *s)
  * tokens or fewer is told by the two words from its start alone, not
  * compared token by token (verify(), which the portable pass, the
  * reference of the tests, runs). */
-static inline bool found_by(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
-			    size_t *p, bool whole)
+static inline bool found_by(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+			    size_t q, size_t i, size_t min_p, size_t *p, bool whole)
 {
 	const struct bl_needle *nd = &P->needles[i];
 	if (q < P->trig[i] || q - P->trig[i] < min_p)
@@ -130,7 +132,8 @@ static inline bool found_by(const struct bl_site_plan *P, const unsigned char *t
 	const uint64_t low = 0x0F0F0F0F0F0F0F0Full, six = 0x0606060606060606ull;
 	if (whole && P->qwhole[i]) {
 		/* the digits' low halves are 0 to 9 */
-		if ((((w[0] & low) + six) & P->qdigit[i][0]) | (((w[1] & low) + six) & P->qdigit[i][1]))
+		if ((((w[0] & low) + six) & P->qdigit[i][0]) |
+		    (((w[1] & low) + six) & P->qdigit[i][1]))
 			return false;
 	} else if (!verify(nd, t + *p)) {
 		return false;
@@ -138,8 +141,8 @@ static inline bool found_by(const struct bl_site_plan *P, const unsigned char *t
 	return then_ok(P, i, t, len, *p + nd->ntok) && before_ok(P, i, t, *p);
 }
 
-static inline bool found(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t q, size_t i, size_t min_p,
-			 size_t *p)
+static inline bool found(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t q,
+			 size_t i, size_t min_p, size_t *p)
 {
 	return found_by(P, t, len, q, i, min_p, p, true);
 }
@@ -190,8 +193,8 @@ static void record(const struct bl_site_plan *P, struct bl_sites *st, size_t q, 
 /* The finds of every needle at position q whose vector test passed for
  * the buckets in `got`, in the order of the needles: those of the
  * buckets' sets only. */
-static inline void finds_at(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t q, unsigned got,
-			    struct bl_sites *st)
+static inline void finds_at(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+			    size_t q, unsigned got, struct bl_sites *st)
 {
 	size_t p;
 	/* the buckets take the products of their windows' bytes: the
@@ -243,7 +246,7 @@ static inline bool long_line_in(size_t min, size_t q, uint64_t nl, size_t end, s
  * halves of 32: a step's marks are one word of sites->sys. */
 struct nibble_tabs {
 	__m256i tab[2][VT][2]; /* P->nib, in both lanes */
-	__m256i mlo, mhi;     /* the marks' nibble tables */
+	__m256i mlo, mhi; /* the marks' nibble tables */
 	__m256i anywhere, at_start;
 };
 
@@ -252,19 +255,19 @@ struct nibble_tabs {
  * those with a find, the marks of the groups that count anywhere (*any)
  * and of those that count at a line start (*line), the newlines (*nl).
  * Reads p[0, 35). */
-__attribute__((target("avx2"), always_inline)) static inline uint32_t
-half_step(const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, __m256i *acc1,
-	  uint32_t *any, uint32_t *line, uint32_t *nl)
+__attribute__((target("avx2"), always_inline)) static inline uint32_t half_step(
+	const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, __m256i *acc1,
+	uint32_t *any, uint32_t *line, uint32_t *nl)
 {
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
 	/* token k of every window at the 32 positions: the bytes from
 	 * p + k, each looked up by its nibbles */
-#define NIBBLES(k, v, vl, vh)                                                                    \
-	__m256i v = _mm256_loadu_si256((const __m256i *)(p + (k)));                              \
-	__m256i vl = _mm256_and_si256(v, low);                                                   \
+#define NIBBLES(k, v, vl, vh)                                                                      \
+	__m256i v = _mm256_loadu_si256((const __m256i *)(p + (k)));                                \
+	__m256i vl = _mm256_and_si256(v, low);                                                     \
 	__m256i vh = _mm256_and_si256(_mm256_srli_epi16(v, 4), low)
-#define TAKES(g, k, vl, vh)                                                                      \
-	_mm256_and_si256(_mm256_shuffle_epi8(tb->tab[g][k][0], vl),                              \
+#define TAKES(g, k, vl, vh)                                                                        \
+	_mm256_and_si256(_mm256_shuffle_epi8(tb->tab[g][k][0], vl),                                \
 			 _mm256_shuffle_epi8(tb->tab[g][k][1], vh))
 	NIBBLES(0, v0, vl0, vh0);
 	__m256i a0 = TAKES(0, 0, vl0, vh0), a1 = TAKES(1, 0, vl0, vh0);
@@ -282,9 +285,12 @@ half_step(const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, _
 	(void)v3;
 #undef TAKES
 #undef NIBBLES
-	__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(tb->mlo, vl0), _mm256_shuffle_epi8(tb->mhi, vh0));
-	*any = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->anywhere), zero));
-	*line = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->at_start), zero));
+	__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(tb->mlo, vl0),
+				     _mm256_shuffle_epi8(tb->mhi, vh0));
+	*any = ~(uint32_t)_mm256_movemask_epi8(
+		_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->anywhere), zero));
+	*line = ~(uint32_t)_mm256_movemask_epi8(
+		_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->at_start), zero));
 	*nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8('\n')));
 	*acc0 = a0;
 	*acc1 = a1;
@@ -295,9 +301,10 @@ half_step(const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, _
  * last bytes followed by zero bytes), of which those in `in` are the
  * text's. *after_nl: text[q - 1] is a newline; *ls: where the line being
  * read starts. */
-__attribute__((target("avx2"), always_inline)) static inline void
-step64(const struct bl_site_plan *P, const unsigned char *t, size_t len, const unsigned char *p, size_t q, uint64_t in,
-       const struct nibble_tabs *tb, uint64_t *after_nl, size_t *ls, struct bl_sites *st)
+__attribute__((target("avx2"), always_inline)) static inline void step64(
+	const struct bl_site_plan *P, const unsigned char *t, size_t len, const unsigned char *p,
+	size_t q, uint64_t in, const struct nibble_tabs *tb, uint64_t *after_nl, size_t *ls,
+	struct bl_sites *st)
 {
 	__m256i acc[2][2];
 	uint32_t any0, any1, line0, line1, nl0, nl1;
@@ -321,12 +328,13 @@ step64(const struct bl_site_plan *P, const unsigned char *t, size_t len, const u
 	_mm256_storeu_si256((__m256i *)got[1][1], acc[1][1]);
 	for (; bits; bits &= bits - 1) {
 		unsigned j = (unsigned)__builtin_ctzll(bits);
-		finds_at(P, t, len, q + j, got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8,
-			 st);
+		finds_at(P, t, len, q + j,
+			 got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8, st);
 	}
 }
 
-__attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+__attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan *P,
+						       const unsigned char *t, size_t len,
 						       struct bl_sites *st)
 {
 	struct nibble_tabs tb;
@@ -357,7 +365,8 @@ __attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan
 
 /* The portable pass: each needle's window tested at W positions at
  * once; the marks and the line lengths read apart. */
-static void sites_vec(const struct bl_site_plan *P, const unsigned char *t, size_t len, struct bl_sites *st)
+static void sites_vec(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+		      struct bl_sites *st)
 {
 	size_t q = 0, p;
 	const size_t W = sizeof(vbytes);
@@ -376,7 +385,7 @@ static void sites_vec(const struct bl_site_plan *P, const unsigned char *t, size
 		memcpy(lanes, &any, sizeof lanes);
 		for (size_t j = 0; j < sizeof lanes / 8; j++)
 			or |= lanes[j];
-		if (!or)
+		if (! or)
 			continue;
 		for (size_t j = 0; j < W; j++)
 			for (size_t i = 0; any[j] && i < P->nneedles; i++)
@@ -390,8 +399,8 @@ static void sites_vec(const struct bl_site_plan *P, const unsigned char *t, size
 				record(P, st, q, i, p);
 	uint64_t bits;
 	for (size_t next = 0, base; next < len;)
-		for (base = bl_find_marks((const char *)t, next, len, P->marks, &bits, &next);
-		     bits; bits &= bits - 1) {
+		for (base = bl_find_marks((const char *)t, next, len, P->marks, &bits, &next); bits;
+		     bits &= bits - 1) {
 			size_t at = base + (size_t)__builtin_ctzll(bits);
 			st->sys[at / 64] |= (uint64_t)1 << (at % 64);
 		}
@@ -495,7 +504,8 @@ static void first_tokens(const struct bl_site_plan *P)
 		if (nd->ntok > max_ntok)
 			max_ntok = nd->ntok;
 		for (unsigned x = 0; x < 256; x++)
-			if (nd->tok[0] == x || (nd->tok[0] == BL_NEEDLE_DIGIT && x >= '0' && x <= '9'))
+			if (nd->tok[0] == x ||
+			    (nd->tok[0] == BL_NEEDLE_DIGIT && x >= '0' && x <= '9'))
 				first_tok[x][i / 64] |= (uint64_t)1 << (i % 64);
 	}
 	first_gen = P->gen;
@@ -520,11 +530,12 @@ struct new_finds {
  * needle's bytes hold it, or its then-check reads up to it over blanks
  * and at most THEN_MAX other bytes (a newline taken for a blank, since
  * other changed bytes were blanks before). */
-static void dirty_span(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t b, size_t *lo,
-		       size_t *hi)
+static void dirty_span(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t b,
+		       size_t *lo, size_t *hi)
 {
 	size_t z = b, other = 0;
-	while (z > 0 && (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
+	while (z > 0 &&
+	       (t[z - 1] == ' ' || t[z - 1] == '\t' || t[z - 1] == '\n' || other < THEN_MAX)) {
 		if (t[z - 1] != ' ' && t[z - 1] != '\t' && t[z - 1] != '\n')
 			other++;
 		z--;
@@ -532,8 +543,9 @@ static void dirty_span(const struct bl_site_plan *P, const unsigned char *t, siz
 	size_t h = b;
 	/* and those whose before-check reads back to b over blanks and
 	 * at most BEFORE_MAX other bytes */
-	for (other = 0; P->any_before && h + 1 < len &&
-			(t[h + 1] == ' ' || t[h + 1] == '\t' || t[h + 1] == '\n' || other < BEFORE_MAX);
+	for (other = 0;
+	     P->any_before && h + 1 < len &&
+	     (t[h + 1] == ' ' || t[h + 1] == '\t' || t[h + 1] == '\n' || other < BEFORE_MAX);
 	     h++)
 		if (t[h + 1] != ' ' && t[h + 1] != '\t' && t[h + 1] != '\n')
 			other++;
@@ -563,8 +575,8 @@ static bool push_find(struct new_finds *f, size_t q, size_t i)
 }
 
 /* Adds to f the patterns' needles that start at p in the new text. */
-static bool finds_starting_at(const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t p,
-			      struct new_finds *f)
+static bool finds_starting_at(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+			      size_t p, struct new_finds *f)
 {
 	bool ok = true;
 	for (size_t w = 0; w < MAX_NEEDLES / 64; w++)
@@ -586,8 +598,8 @@ static bool finds_starting_at(const struct bl_site_plan *P, const unsigned char 
 
 /* Marks dirty the starts that may read a changed byte, and adds to f the
  * patterns' finds at them. */
-static bool dirty_starts(const struct bl_site_plan *P, const unsigned char *t, size_t len, const size_t *at,
-			 size_t n, uint64_t *dirty, struct new_finds *f)
+static bool dirty_starts(const struct bl_site_plan *P, const unsigned char *t, size_t len,
+			 const size_t *at, size_t n, uint64_t *dirty, struct new_finds *f)
 {
 	bool ok = true;
 	for (size_t k = 0; ok && k < n; k++) {
@@ -643,7 +655,8 @@ static bool merge_finds(const struct bl_site_plan *P, struct bl_sites *st, const
 	}
 	size_t x = 0, y = 0, o = 0;
 	while (x < kept || y < f->n)
-		if (y == f->n || (x < kept && find_before(st->q[x], st->needle[x], f->q[y], f->needle[y]))) {
+		if (y == f->n ||
+		    (x < kept && find_before(st->q[x], st->needle[x], f->q[y], f->needle[y]))) {
 			mq[o] = st->q[x];
 			mi[o++] = st->needle[x++];
 		} else {
@@ -666,8 +679,8 @@ static bool push_start(struct bl_site_list *l, size_t p)
 
 /* Literal needle i's starts: the old ones outside the dirty starts, and
  * the new ones in them, ascending. */
-static bool update_literal(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t, size_t len,
-			   const uint64_t *dirty, size_t i)
+static bool update_literal(const struct bl_site_plan *P, struct bl_sites *st,
+			   const unsigned char *t, size_t len, const uint64_t *dirty, size_t i)
 {
 	struct bl_site_list *l = &st->literal[P->literal[i]];
 	struct bl_site_list nl = {NULL, 0, 0};
@@ -696,14 +709,15 @@ static bool update_literal(const struct bl_site_plan *P, struct bl_sites *st, co
 }
 
 /* The marks of the changed bytes and of the bytes after them. */
-static void update_marks(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t, size_t len,
-			 const size_t *at, size_t n)
+static void update_marks(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t,
+			 size_t len, const size_t *at, size_t n)
 {
 	const struct bl_marks *mk = P->marks;
 	for (size_t k = 0; k < n; k++)
 		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
 			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
-			bool mark = (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
+			bool mark = (g & ~(unsigned)mk->line) ||
+				    (x > 0 && t[x - 1] == '\n' && (g & mk->line));
 			if (mark)
 				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
 			else

@@ -28,7 +28,7 @@
 #include "find.h"
 #include "message.h"
 
-#define BL_NEEDLE_MAX 48      /* tokens in one needle */
+#define BL_NEEDLE_MAX 48 /* tokens in one needle */
 #define BL_NEEDLE_DIGIT 0x100 /* token: any ASCII digit */
 #define BL_SITE_NEEDLES_MAX 128
 #define BL_SITE_LITERALS_MAX 16
@@ -69,11 +69,11 @@ struct bl_site_literal {
 struct bl_site_source {
 	const char *const *patterns; /* found by their needles where they have some */
 	size_t npatterns;
-	bool reduce;                 /* false: no pattern is reduced (the reference) */
+	bool reduce; /* false: no pattern is reduced (the reference) */
 	const struct bl_site_literal *literals; /* at most BL_SITE_LITERALS_MAX */
 	size_t nliterals;
 	const struct bl_marks *marks; /* a bit per byte that is one */
-	size_t long_line;             /* a line this long or longer is told */
+	size_t long_line; /* a line this long or longer is told */
 };
 
 struct bl_site_plan;
@@ -92,8 +92,8 @@ const struct bl_needle *bl_site_plan_needle(const struct bl_site_plan *p, size_t
 size_t bl_site_plan_trigger(const struct bl_site_plan *p, size_t i);
 /* Whether the window [ws, we) around a find of needle i may hold a match
  * of its branch, as far as the line's first byte tells. */
-bool bl_site_lead_ok(const struct bl_site_plan *p, size_t i, const struct bl_message *m,
-		     size_t ws, size_t we);
+bool bl_site_lead_ok(const struct bl_site_plan *p, size_t i, const struct bl_message *m, size_t ws,
+		     size_t we);
 
 struct bl_site_list {
 	size_t *v;
@@ -107,17 +107,17 @@ struct bl_site_list {
  *   - the marks, a bit each;
  *   - whether a line is the source's long_line bytes long or longer. */
 struct bl_sites {
-	size_t *q;             /* where the vector pass found needle needle[k] */
+	size_t *q; /* where the vector pass found needle needle[k] */
 	unsigned char *needle; /* (q is the start of its tested window) */
 	size_t n, cap;
 	struct bl_site_list literal[BL_SITE_LITERALS_MAX]; /* each one's starts, ascending */
-	uint64_t *sys;         /* bit k of word w: a mark at text offset 64w + k */
-	size_t nsys;           /* words */
-	size_t syscap;         /* words allocated */
-	size_t len;            /* the length of the text they are of */
-	bool long_line;        /* a line of long_line bytes or more */
-	bool failed;           /* memory ran out: nothing above can be trusted */
-	unsigned gen;          /* the plan they were found with */
+	uint64_t *sys; /* bit k of word w: a mark at text offset 64w + k */
+	size_t nsys; /* words */
+	size_t syscap; /* words allocated */
+	size_t len; /* the length of the text they are of */
+	bool long_line; /* a line of long_line bytes or more */
+	bool failed; /* memory ran out: nothing above can be trusted */
+	unsigned gen; /* the plan they were found with */
 };
 
 /* The sites of text[0, len), which BL_TEXT_PAD zero bytes follow (the

@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void bl_tbuf_init(struct bl_tbuf *b) { memset(b, 0, sizeof *b); }
+void bl_tbuf_init(struct bl_tbuf *b)
+{
+	memset(b, 0, sizeof *b);
+}
 
 void bl_tbuf_free(struct bl_tbuf *b)
 {
@@ -172,7 +175,8 @@ void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
 			run = src->segs[i + 1].text_off - t;
 		if (!run)
 			run = 1;
-		bl_tbuf_put(b, src->s + off, run, src->segs[i].raw_off + (t - src->segs[i].text_off));
+		bl_tbuf_put(b, src->s + off, run,
+			    src->segs[i].raw_off + (t - src->segs[i].text_off));
 		off += run;
 		n -= run;
 		if (b->failed)

@@ -25,11 +25,11 @@
 #define BL_TBUF_MAX ((size_t)1 << 31)
 
 struct bl_tbuf {
-	char *s;               /* NUL-terminated when finished */
+	char *s; /* NUL-terminated when finished */
 	size_t len, cap;
 	struct bl_offset_seg *segs;
 	size_t nsegs, segcap;
-	bool failed;           /* out of memory or past BL_TBUF_MAX */
+	bool failed; /* out of memory or past BL_TBUF_MAX */
 };
 
 /* Input of a decoder: a view of bytes and their map (both borrowed). */
@@ -39,8 +39,8 @@ struct bl_src {
 	const struct bl_offset_seg *segs; /* NULL: byte i came from offset base + i */
 	size_t nsegs;
 	size_t base;
-	size_t shift;          /* map coordinate of s[0] (sub-views) */
-	size_t cursor;         /* segment hint for monotone lookups */
+	size_t shift; /* map coordinate of s[0] (sub-views) */
+	size_t cursor; /* segment hint for monotone lookups */
 };
 
 void bl_tbuf_init(struct bl_tbuf *b);

@@ -4,13 +4,16 @@
 #include <math.h>
 #include <string.h>
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 bool bl_is_blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n' &&
-		    s[i] != '\f' && s[i] != '\v')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n' && s[i] != '\f' &&
+		    s[i] != '\v')
 			return false;
 	return true;
 }
@@ -38,8 +41,7 @@ bool bl_parse_u64(const char *s, size_t len, uint64_t *out, size_t *end)
  * tool output may carry a decimal comma ("0,0153913 s" under de_DE). The
  * mantissa is accumulated in an integer of up to 19 digits and scaled once,
  * which is exact for every figure these tools print. */
-bool bl_parse_double(const char *s, size_t len, bool comma_ok, double *out,
-		     size_t *end)
+bool bl_parse_double(const char *s, size_t len, bool comma_ok, double *out, size_t *end)
 {
 	size_t i = 0;
 	bool neg = false;
@@ -147,8 +149,7 @@ static const struct unit_def byte_units[] = {
 bool bl_unit_multiplier(const char *s, size_t len, double *out)
 {
 	for (size_t i = 0; i < sizeof byte_units / sizeof byte_units[0]; i++) {
-		if (strlen(byte_units[i].name) == len &&
-		    memcmp(byte_units[i].name, s, len) == 0) {
+		if (strlen(byte_units[i].name) == len && memcmp(byte_units[i].name, s, len) == 0) {
 			*out = byte_units[i].mult;
 			return true;
 		}
@@ -215,8 +216,7 @@ bool bl_parse_duration(const char *s, size_t len, double *out)
 		while (i < len) {
 			double v;
 			size_t used;
-			if (n == 3 || !bl_parse_double(s + i, len - i, false, &v, &used) ||
-			    v < 0)
+			if (n == 3 || !bl_parse_double(s + i, len - i, false, &v, &used) || v < 0)
 				return false;
 			parts[n++] = v;
 			i += used;

@@ -17,8 +17,7 @@ bool bl_parse_u64(const char *s, size_t len, uint64_t *out, size_t *end);
 
 /* "67.255574", "9.5351e-05", "-1.5", "1,23" (when comma_ok), "+5".
  * Fails on no digits, non-finite values or overflow. */
-bool bl_parse_double(const char *s, size_t len, bool comma_ok, double *out,
-		     size_t *end);
+bool bl_parse_double(const char *s, size_t len, bool comma_ok, double *out, size_t *end);
 
 /* A dd operand size: "1m" "1M" "64k" "512" "8k" "1MB" "1KiB" "2x512" "4b"
  * "1w". BSD and GNU suffixes: b=512, w=2 (BSD 4), k/K=1024, m/M=1024^2,

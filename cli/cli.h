@@ -28,7 +28,7 @@ struct cli_out {
 	char *tmp;
 };
 int cli_out_open(struct cli_out *o, const char *path);
-int cli_out_commit(struct cli_out *o);   /* 0, or -1 with a message printed */
+int cli_out_commit(struct cli_out *o); /* 0, or -1 with a message printed */
 void cli_out_abort(struct cli_out *o);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

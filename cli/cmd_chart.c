@@ -115,13 +115,15 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 		case OPT_VERTICAL: a->ro.orient = BL_ORIENT_VERTICAL; break;
 		case OPT_WIDTH:
 			if (!parse_px(optarg, &a->ro.width)) {
-				cli_error("--width: '%s' is not a number of pixels (100-10000)", optarg);
+				cli_error("--width: '%s' is not a number of pixels (100-10000)",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case OPT_HEIGHT:
 			if (!parse_px(optarg, &a->ro.height)) {
-				cli_error("--height: '%s' is not a number of pixels (100-10000)", optarg);
+				cli_error("--height: '%s' is not a number of pixels (100-10000)",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -162,7 +164,8 @@ static int output_format(const struct chart_args *a, bool has_input)
 		}
 	} else if ((fmt = bl_format_from_path(a->output)) < 0) {
 		cli_error("chart: cannot tell the format of '%s': name it .png, .svg or .pdf, "
-			  "or give --format", a->output);
+			  "or give --format",
+			  a->output);
 		return -1;
 	}
 	if (a->all && strcmp(a->output, "-") == 0) {
@@ -207,8 +210,9 @@ static int write_one(const struct bl_charts *charts, enum bl_format fmt,
 	if (cli_render_file(charts->v, charts->n, fmt, ro, path) < 0)
 		return -1;
 	if (charts->n > 1 && fmt != BL_FORMAT_PDF)
-		fprintf(stderr, "benchlog: %zu charts; %s holds the first (%s); --all writes each, "
-				"a .pdf holds all\n",
+		fprintf(stderr,
+			"benchlog: %zu charts; %s holds the first (%s); --all writes each, "
+			"a .pdf holds all\n",
 			charts->n, path, charts->v[0].id);
 	return 0;
 }

@@ -58,8 +58,7 @@ static void report(struct parse_ctx *c, json_t *doc)
 			continue;
 		fprintf(stderr, "%s:%lld: %s: %s [%s]\n", c->path,
 			(long long)json_integer_value(json_object_get(d, "line")),
-			level ? level : "?",
-			json_string_value(json_object_get(d, "message")),
+			level ? level : "?", json_string_value(json_object_get(d, "message")),
 			json_string_value(json_object_get(d, "code")));
 	}
 }
@@ -153,7 +152,8 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 	int r;
 	if (t->piece) {
 		struct piece_reader p = {fd, t->end - t->at.offset};
-		r = bl_ingest_mbox_piece(bl_parser_ingest(), read_piece, &p, &t->at, each_message, c);
+		r = bl_ingest_mbox_piece(bl_parser_ingest(), read_piece, &p, &t->at, each_message,
+					 c);
 	} else {
 		/* streamed: an mbox is never held whole in memory */
 		r = bl_ingest_stream(bl_parser_ingest(), cli_read_chunk, &fd, fmt, each_message, c);
@@ -219,8 +219,7 @@ static bool splittable(const char *file, enum bl_input_format fmt, unsigned jobs
 	if (fd < 0)
 		return false;
 	struct stat st;
-	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		  (size_t)st.st_size >= 2 * PIECE_MIN;
+	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size >= 2 * PIECE_MIN;
 	if (ok && fmt == BL_INPUT_AUTO) {
 		static char head[1 << 16];
 		ssize_t n = pread(fd, head, sizeof head, 0);
@@ -325,7 +324,8 @@ int cmd_parse(int argc, char **argv)
 			errno = 0;
 			unsigned long n = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' || n > 1024) {
-				cli_error("parse: --jobs takes a number from 0 to 1024, not '%s'", optarg);
+				cli_error("parse: --jobs takes a number from 0 to 1024, not '%s'",
+					  optarg);
 				return EXIT_USAGE;
 			}
 			jobs = n ? (unsigned)n : cli_jobs_cpus();
@@ -335,8 +335,9 @@ int cmd_parse(int argc, char **argv)
 		case 's': strict = true; break;
 		case 'f':
 			if (!bl_input_format_parse(optarg, &fmt)) {
-				cli_error("parse: unknown input format '%s' (auto, text, mbox, eml, html, qp)",
-					  optarg);
+				cli_error(
+					"parse: unknown input format '%s' (auto, text, mbox, eml, html, qp)",
+					optarg);
 				return EXIT_USAGE;
 			}
 			break;

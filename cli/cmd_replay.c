@@ -100,7 +100,7 @@ static void on_sigint(int sig)
 struct replay_ctx {
 	struct bl_replay_opts opts;
 	struct bl_replay_total total;
-	uint64_t dry_bytes;        /* dry runs: the bytes of the plans shown so far */
+	uint64_t dry_bytes; /* dry runs: the bytes of the plans shown so far */
 	bool dry_spent;
 	const char *path;
 	const char *scratch_parent;
@@ -108,7 +108,7 @@ struct replay_ctx {
 	size_t ndocs;
 	bool dry, json, jsonl, quiet, tty;
 	FILE *out;
-	FILE *chart;        /* --chart-data, or NULL */
+	FILE *chart; /* --chart-data, or NULL */
 	json_t *chart_docs; /* --chart: the then-and-now documents, or NULL */
 	int failed, write_failed;
 };
@@ -202,14 +202,17 @@ static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_s
 				for (size_t r = 0; r < s->v[q].npaths && !written; r++)
 					written = s->v[q].status == BL_PLAN_READY &&
 						  s->v[q].paths[r].role == BL_PATH_WRITE &&
-						  strcmp(s->v[q].paths[r].path, p->paths[k].path) == 0;
+						  strcmp(s->v[q].paths[r].path, p->paths[k].path) ==
+							  0;
 			if (p->paths[k].role == BL_PATH_READ && !written)
 				cost += p->paths[k].prepare_bytes;
 		}
-		if (c->total.max_bytes && (c->dry_spent || c->dry_bytes + cost > c->total.max_bytes)) {
+		if (c->total.max_bytes &&
+		    (c->dry_spent || c->dry_bytes + cost > c->total.max_bytes)) {
 			c->dry_spent = true;
-			fprintf(c->out, "  budget:  would not run: --max-total-bytes %llu would be "
-					"spent (%llu bytes by the runs before)\n",
+			fprintf(c->out,
+				"  budget:  would not run: --max-total-bytes %llu would be "
+				"spent (%llu bytes by the runs before)\n",
 				(unsigned long long)c->total.max_bytes,
 				(unsigned long long)c->dry_bytes);
 		} else {
@@ -229,7 +232,7 @@ static const char *result_value(json_t *row, const char *key, char *buf, size_t 
 	if (!json_is_number(v)) {
 		/* bonnie++ +++++: finished too fast to measure at this size */
 		json_t *f = json_object_get(row, strcmp(key, "replayed") == 0 ? "replayed_flags"
-									  : "archived_flags");
+									      : "archived_flags");
 		size_t i;
 		json_t *x;
 		json_array_foreach(f, i, x)
@@ -261,8 +264,9 @@ static void print_summary(json_t *cmp)
 		{
 			const char *m = json_string_value(json_object_get(row, "metric"));
 			const char *u = json_string_value(json_object_get(row, "unit"));
-			if (!m || !u || (strcmp(u, "B/s") != 0 && strcmp(u, "ops/s") != 0 &&
-					 strcmp(m, "time.real") != 0))
+			if (!m || !u ||
+			    (strcmp(u, "B/s") != 0 && strcmp(u, "ops/s") != 0 &&
+			     strcmp(m, "time.real") != 0))
 				continue;
 			char a[32], r[32], q[32];
 			fprintf(stderr, "%-4lld %-10s %-12s %-14s %12s %12s %8s\n", run, st,
@@ -292,7 +296,8 @@ static int make_scratch(struct replay_ctx *c)
 	 * the plan's cwd), where "--scratch sp" would name another place */
 	char *abs = realpath(parent, NULL);
 	if (!abs) {
-		cli_error("%s: cannot use it for the scratch directory: %s", parent, strerror(errno));
+		cli_error("%s: cannot use it for the scratch directory: %s", parent,
+			  strerror(errno));
 		return -1;
 	}
 	size_t n = strlen(abs) + 32;
@@ -344,7 +349,8 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 			json_t *a = json_array();
 			for (size_t i = 0; i < set.n; i++) {
 				json_t *pj = bl_plan_to_json(&set.v[i]);
-				json_object_set_new(pj, "run", json_integer((json_int_t)set.v[i].run));
+				json_object_set_new(pj, "run",
+						    json_integer((json_int_t)set.v[i].run));
 				json_array_append_new(a, pj);
 			}
 			if (json_dumpf(a, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
@@ -358,7 +364,9 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 				fprintf(c->out,
 					"budget: %llu bytes and %g s a run; %llu bytes%s and %s for the "
 					"whole replay\n",
-					(unsigned long long)c->opts.max_bytes, c->opts.max_seconds > 0 ? c->opts.max_seconds : BL_REPLAY_DEFAULT_SECONDS,
+					(unsigned long long)c->opts.max_bytes,
+					c->opts.max_seconds > 0 ? c->opts.max_seconds
+								: BL_REPLAY_DEFAULT_SECONDS,
 					(unsigned long long)c->total.max_bytes,
 					c->total.max_bytes ? "" : " (no limit)", secs);
 			}
@@ -388,8 +396,9 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 		{
 			if (!c->chart)
 				break;
-			if (json_dumpf(d, c->chart, JSON_COMPACT | JSON_PRESERVE_ORDER |
-							   JSON_REAL_PRECISION(15)) < 0 ||
+			if (json_dumpf(d, c->chart,
+				       JSON_COMPACT | JSON_PRESERVE_ORDER |
+					       JSON_REAL_PRECISION(15)) < 0 ||
 			    fputc('\n', c->chart) == EOF)
 				c->write_failed = 1;
 		}
@@ -414,7 +423,8 @@ static bool is_document(const char *data, size_t len)
 	size_t i = 0;
 	while (i < len && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r'))
 		i++;
-	return i < len && data[i] == '{' && memmem(data, len < 4096 ? len : 4096, "\"benchlog/1\"", 12);
+	return i < len && data[i] == '{' &&
+	       memmem(data, len < 4096 ? len : 4096, "\"benchlog/1\"", 12);
 }
 
 static int each_message(struct bl_message *m, void *vctx)
@@ -442,7 +452,8 @@ static int each_json(struct replay_ctx *c, const char *data, size_t len)
 			break;
 		json_t *doc = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK, &err);
 		if (!doc) {
-			cli_error("%s:%d: not a benchlog/1 document: %s", c->path, err.line, err.text);
+			cli_error("%s:%d: not a benchlog/1 document: %s", c->path, err.line,
+				  err.text);
 			return -1;
 		}
 		off += err.position;
@@ -479,8 +490,8 @@ static int budgets(struct replay_ctx *c, bool total_bytes_set, bool total_second
 	if (!total_bytes_set) {
 		long long free_bytes = bl_free_bytes(parent);
 		if (free_bytes < 0) {
-			cli_error("%s: cannot tell its free space (%s): give --max-total-bytes", parent,
-				  strerror(errno));
+			cli_error("%s: cannot tell its free space (%s): give --max-total-bytes",
+				  parent, strerror(errno));
 			return -1;
 		}
 		c->total.max_bytes = (uint64_t)free_bytes / BL_REPLAY_DEFAULT_TOTAL_FRACTION;
@@ -521,8 +532,22 @@ static char *default_tools_dir(void)
 	return realpath(dir, NULL);
 }
 
-enum { O_JSON = 256, O_JSONL, O_MAXB, O_MAXS, O_SCRATCH, O_KEEP, O_NOSB, O_TOOLS, O_CHART,
-       O_CHARTDATA, O_TOTB, O_TOTS, O_NOZPOOL, O_ZJAIL };
+enum {
+	O_JSON = 256,
+	O_JSONL,
+	O_MAXB,
+	O_MAXS,
+	O_SCRATCH,
+	O_KEEP,
+	O_NOSB,
+	O_TOOLS,
+	O_CHART,
+	O_CHARTDATA,
+	O_TOTB,
+	O_TOTS,
+	O_NOZPOOL,
+	O_ZJAIL
+};
 
 /* What `benchlog replay` was asked for beyond the replay's own state. */
 struct replay_args {
@@ -658,9 +683,10 @@ static void start(struct replay_ctx *c, bool keep, const char *tools_dir)
 	c->opts.tools_dir = tools_dir;
 	c->opts.interrupted = &interrupted;
 	if (!c->dry && !c->opts.no_sandbox && bl_sandbox_probe(NULL) == BL_SANDBOX_UNUSABLE)
-		fprintf(stderr, "benchlog: bwrap is installed but cannot make its namespaces on this "
-				"machine: tools run without the sandbox (their paths are still confined "
-				"to the scratch directory)\n");
+		fprintf(stderr,
+			"benchlog: bwrap is installed but cannot make its namespaces on this "
+			"machine: tools run without the sandbox (their paths are still confined "
+			"to the scratch directory)\n");
 	c->tty = isatty(STDERR_FILENO);
 	if (!c->quiet && !c->dry) {
 		c->opts.progress = progress;
@@ -717,8 +743,9 @@ static int replay_inputs(struct replay_ctx *c, char **paths, int n)
 			rc = EXIT_DATA;
 			continue;
 		}
-		int r = is_document(data, len) ? each_json(c, data, len)
-					       : bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, c);
+		int r = is_document(data, len)
+				? each_json(c, data, len)
+				: bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, c);
 		free(data);
 		if (r != 0)
 			rc = EXIT_DATA;
@@ -769,10 +796,11 @@ static int finish(struct replay_ctx *c, const struct replay_args *a, struct cli_
 		rc = EXIT_DATA;
 	}
 	if (c->total.spent[0]) {
-		cli_error("replay stopped: %s; %zu run%s done, %zu not run (listed as not-run in the "
-			  "output)",
-			  c->total.spent, c->total.done, c->total.done == 1 ? "" : "s",
-			  c->total.not_run);
+		cli_error(
+			"replay stopped: %s; %zu run%s done, %zu not run (listed as not-run in the "
+			"output)",
+			c->total.spent, c->total.done, c->total.done == 1 ? "" : "s",
+			c->total.not_run);
 		rc = EXIT_DATA;
 	}
 	if (c->failed)
@@ -796,8 +824,9 @@ int cmd_replay(int argc, char **argv)
 	int chart_fmt = -1;
 	if (a.chart && !c.dry) {
 		if ((chart_fmt = bl_format_from_path(a.chart)) < 0) {
-			cli_error("--chart: cannot tell the format of '%s': name it .png, .svg or .pdf",
-				  a.chart);
+			cli_error(
+				"--chart: cannot tell the format of '%s': name it .png, .svg or .pdf",
+				a.chart);
 			return EXIT_USAGE;
 		}
 		if (!(c.chart_docs = json_array()))

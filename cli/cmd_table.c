@@ -101,7 +101,8 @@ int cmd_table(int argc, char **argv)
 		for (size_t i = 0; i < charts.n && !bad; i++) {
 			if (i && cli_write_out(out.f, (const unsigned char *)"\n", 1) < 0)
 				bad = 1;
-			if (!bad && bl_table_chart(&charts.v[i], markdown ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT,
+			if (!bad && bl_table_chart(&charts.v[i],
+						   markdown ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT,
 						   cli_write_out, out.f) < 0)
 				bad = 1;
 		}

@@ -168,10 +168,11 @@ static void keep_attributes(int fd, const char *path)
 		}
 		struct stat now;
 		if (fstat(fd, &now) == 0 && (now.st_uid != st.st_uid || now.st_gid != st.st_gid))
-			cli_error("%s: replaced by a file owned by %ld:%ld (it was %ld:%ld; only root "
-				  "can keep another user's ownership)",
-				  path, (long)now.st_uid, (long)now.st_gid, (long)st.st_uid,
-				  (long)st.st_gid);
+			cli_error(
+				"%s: replaced by a file owned by %ld:%ld (it was %ld:%ld; only root "
+				"can keep another user's ownership)",
+				path, (long)now.st_uid, (long)now.st_gid, (long)st.st_uid,
+				(long)st.st_gid);
 	}
 	fchmod(fd, st.st_mode & 0777);
 }

@@ -17,9 +17,9 @@
 #include "cli.h"
 
 struct job {
-	pid_t pid;   /* 0: not started or reaped */
+	pid_t pid; /* 0: not started or reaped */
 	int out, err; /* the kept output and stderr; -1 when closed */
-	int status;  /* the task's, or CLI_JOB_FAILED */
+	int status; /* the task's, or CLI_JOB_FAILED */
 	int done;
 };
 

@@ -78,7 +78,8 @@ static char *carve_block(size_t c)
 {
 	size_t n = class_bytes(c);
 	if ((size_t)(carve_end - carve) < n) {
-		void *p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			       0);
 		if (p == MAP_FAILED)
 			return NULL;
 		carve = p;

@@ -61,7 +61,8 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 		json_array_append_new(docs, d);
 		ndocs++;
 		i += used;
-		while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+		while (i < len &&
+		       (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
 			i++;
 	}
 	return 1;
@@ -86,7 +87,8 @@ int cli_load_docs(char **files, int nfiles, json_t *docs)
 			rc = -1;
 		else if (j == 0) {
 			struct collect c = {docs, path};
-			if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &c) != 0) {
+			if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &c) !=
+			    0) {
 				cli_error("%s: out of memory", path);
 				rc = -1;
 			}

@@ -31,7 +31,8 @@ int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
 	case OPT_LOG: o->log = true; return 1;
 	case OPT_GROUP_BY:
 		if ((v = bl_key_parse(arg)) < 0) {
-			cli_error("--group-by: '%s' is not label, run, source, tool or metric", arg);
+			cli_error("--group-by: '%s' is not label, run, source, tool or metric",
+				  arg);
 			return -1;
 		}
 		o->group_by = (enum bl_key)v;

@@ -5,20 +5,36 @@
 #include "../render/render.h"
 
 enum {
-	OPT_TOOL = 0x100, OPT_METRIC, OPT_GROUP_BY, OPT_WHERE, OPT_SORT, OPT_UNITS, OPT_TITLE,
-	OPT_LOG, OPT_ALL, OPT_FORMAT, OPT_HORIZONTAL, OPT_VERTICAL, OPT_WIDTH, OPT_HEIGHT,
-	OPT_THEME, OPT_MARKDOWN, OPT_CSV,
+	OPT_TOOL = 0x100,
+	OPT_METRIC,
+	OPT_GROUP_BY,
+	OPT_WHERE,
+	OPT_SORT,
+	OPT_UNITS,
+	OPT_TITLE,
+	OPT_LOG,
+	OPT_ALL,
+	OPT_FORMAT,
+	OPT_HORIZONTAL,
+	OPT_VERTICAL,
+	OPT_WIDTH,
+	OPT_HEIGHT,
+	OPT_THEME,
+	OPT_MARKDOWN,
+	OPT_CSV,
 };
 
-#define CLI_SELECT_LONGOPTS                                          \
-	{"tool", required_argument, NULL, OPT_TOOL},                 \
-	{"metric", required_argument, NULL, OPT_METRIC},             \
-	{"group-by", required_argument, NULL, OPT_GROUP_BY},         \
-	{"where", required_argument, NULL, OPT_WHERE},               \
-	{"sort", required_argument, NULL, OPT_SORT},                 \
-	{"units", required_argument, NULL, OPT_UNITS},               \
-	{"title", required_argument, NULL, OPT_TITLE},               \
-	{"log", no_argument, NULL, OPT_LOG}
+#define CLI_SELECT_LONGOPTS                                                                        \
+	{"tool", required_argument, NULL, OPT_TOOL},                                               \
+		{"metric", required_argument, NULL, OPT_METRIC},                                   \
+		{"group-by", required_argument, NULL, OPT_GROUP_BY},                               \
+		{"where", required_argument, NULL, OPT_WHERE},                                     \
+		{"sort", required_argument, NULL, OPT_SORT},                                       \
+		{"units", required_argument, NULL, OPT_UNITS},                                     \
+		{"title", required_argument, NULL, OPT_TITLE},                                     \
+	{                                                                                          \
+		"log", no_argument, NULL, OPT_LOG                                                  \
+	}
 
 extern const char cli_select_help[];
 int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o);

@@ -14,7 +14,8 @@ static void print_run(const struct bl_documents *d, size_t doc, size_t run)
 {
 	const char *label = bl_documents_run_label(d, doc, run);
 	const char *command = bl_documents_run_command(d, doc, run);
-	printf("line %zu: %s", bl_documents_run_line(d, doc, run), bl_documents_run_tool(d, doc, run));
+	printf("line %zu: %s", bl_documents_run_line(d, doc, run),
+	       bl_documents_run_tool(d, doc, run));
 	if (label)
 		printf(" \"%s\"", label);
 	if (command)
@@ -23,7 +24,8 @@ static void print_run(const struct bl_documents *d, size_t doc, size_t run)
 	struct bl_result_value v;
 	for (size_t i = 0; bl_documents_result(d, doc, run, i, &v); i++) {
 		if (isnan(v.value))
-			printf("  %s: none%s\n", v.metric, v.censored ? " (too fast to measure)" : "");
+			printf("  %s: none%s\n", v.metric,
+			       v.censored ? " (too fast to measure)" : "");
 		else
 			printf("  %s: %.6g %s\n", v.metric, v.value, v.unit);
 	}
@@ -46,8 +48,8 @@ int main(int argc, char **argv)
 			print_run(d, doc, run);
 		struct bl_diagnostic g;
 		for (size_t i = 0; bl_documents_diagnostic(d, doc, i, &g); i++)
-			fprintf(stderr, "%s:%zu: %s: %s [%s]\n", argv[1], g.line, g.level, g.message,
-				g.code);
+			fprintf(stderr, "%s:%zu: %s: %s [%s]\n", argv[1], g.line, g.level,
+				g.message, g.code);
 	}
 	printf("%zu runs (benchlog %s)\n", n, bl_library_version());
 	bl_documents_free(d);

@@ -68,20 +68,19 @@ BL_API size_t bl_documents_runs(const struct bl_documents *d, size_t doc);
 BL_API const char *bl_documents_run_tool(const struct bl_documents *d, size_t doc, size_t run);
 BL_API const char *bl_documents_run_variant(const struct bl_documents *d, size_t doc, size_t run);
 BL_API const char *bl_documents_run_label(const struct bl_documents *d, size_t doc, size_t run);
-BL_API const char *bl_documents_run_command(const struct bl_documents *d, size_t doc,
-					    size_t run);
+BL_API const char *bl_documents_run_command(const struct bl_documents *d, size_t doc, size_t run);
 BL_API size_t bl_documents_run_line(const struct bl_documents *d, size_t doc, size_t run);
 
 /* One measured number of a run. */
 struct bl_result_value {
 	const char *metric; /* "throughput", "seq_output_block", "read_ops" */
-	double value;       /* in base units; NAN where the tool printed no
+	double value; /* in base units; NAN where the tool printed no
 			     * number: a test not run, bonnie++'s +++++ */
-	const char *unit;   /* "B/s", "s", "ops/s", "B", "percent", ... */
-	const char *raw;    /* the text as printed, where it was converted,
+	const char *unit; /* "B/s", "s", "ops/s", "B", "percent", ... */
+	const char *raw; /* the text as printed, where it was converted,
 			     * or NULL */
-	bool censored;      /* the true value lies beyond what was printed */
-	bool approximate;   /* printed rounded ("1.44K") */
+	bool censored; /* the true value lies beyond what was printed */
+	bool approximate; /* printed rounded ("1.44K") */
 };
 
 /* How many results run `run` of document `doc` holds; result `i` into

@@ -66,13 +66,14 @@ void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	}
 	if (bad)
 		bl_message_diag(m, BL_WARNING, "base64.bad-char", bl_src_origin(in, first_bad),
-			       "%zu byte%s that are not base64 skipped (first at byte %zu)", bad,
-			       bad == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_bad));
+				"%zu byte%s that are not base64 skipped (first at byte %zu)", bad,
+				bad == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_bad));
 	if (have == 1)
 		m->truncated = true;
 	if (have == 1)
-		bl_message_diag(m, BL_WARNING, "base64.truncated", bl_src_origin(in, pos[0]),
-			       "base64 data ends in the middle of a byte: the last character is dropped");
+		bl_message_diag(
+			m, BL_WARNING, "base64.truncated", bl_src_origin(in, pos[0]),
+			"base64 data ends in the middle of a byte: the last character is dropped");
 }
 
 size_t bl_base64_decode_plain(const char *str, size_t n, unsigned char *out)

@@ -73,12 +73,13 @@ static bool repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 		bl_tbuf_copy(out, in, done, n - done);
 	if (bad)
 		bl_message_diag(m, BL_WARNING, "ingest.invalid-utf8", bl_src_origin(in, first_bad),
-			       "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)",
-			       bad, bad == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_bad));
+				"%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)",
+				bad, bad == 1 ? "" : "s",
+				m->raw_offset + bl_src_origin(in, first_bad));
 	if (nul)
 		bl_message_diag(m, BL_WARNING, "ingest.nul-byte", bl_src_origin(in, first_nul),
-			       "%zu NUL byte%s replaced by U+FFFD (first at byte %zu)", nul,
-			       nul == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_nul));
+				"%zu NUL byte%s replaced by U+FFFD (first at byte %zu)", nul,
+				nul == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_nul));
 	return bad || nul;
 }
 
@@ -141,7 +142,7 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 	iconv_t cd = iconv_open("UTF-8", iconv_name(charset));
 	if (cd == (iconv_t)-1) {
 		bl_message_diag(m, BL_WARNING, "charset.unknown", bl_src_origin(in, 0),
-			       "unknown charset '%.60s': the text is read as UTF-8", charset);
+				"unknown charset '%.60s': the text is read as UTF-8", charset);
 		repair_full(m, in, out);
 		return true;
 	}
@@ -197,10 +198,10 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 		i += take;
 	}
 	if (bad)
-		bl_message_diag(m, BL_WARNING, "charset.invalid", bl_src_origin(in, first_bad),
-			       "%zu byte%s not valid in %.60s replaced by U+FFFD (first at byte %zu)",
-			       bad, bad == 1 ? "" : "s", charset,
-			       m->raw_offset + bl_src_origin(in, first_bad));
+		bl_message_diag(
+			m, BL_WARNING, "charset.invalid", bl_src_origin(in, first_bad),
+			"%zu byte%s not valid in %.60s replaced by U+FFFD (first at byte %zu)", bad,
+			bad == 1 ? "" : "s", charset, m->raw_offset + bl_src_origin(in, first_bad));
 done:
 	iconv_close(cd);
 	return true;

@@ -22,8 +22,7 @@
 /* qp.c - quoted-printable (RFC 2045 6.7). `flattened`: the text lost its
  * line breaks, so a soft break shows as "= " between words. Invalid
  * escapes are kept as they are, and reported. */
-void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		  bool flattened);
+void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool flattened);
 /* Whether text with no headers looks quoted-printable: escapes ("=3D",
  * "=20") and soft breaks, and few '=' that are neither. */
 bool bl_qp_detect(const char *s, size_t len);
@@ -53,14 +52,14 @@ char *bl_charset_string(const char *s, size_t n, const char *charset);
 /* rfc822.c - a header block. */
 struct bl_headers {
 	char *subject, *from, *date, *message_id; /* UTF-8, RFC 2047 decoded */
-	char type[64];        /* "text/plain" (lower case); "" if absent */
+	char type[64]; /* "text/plain" (lower case); "" if absent */
 	char charset[48];
 	char boundary[128];
-	char encoding[32];    /* Content-Transfer-Encoding, lower case */
+	char encoding[32]; /* Content-Transfer-Encoding, lower case */
 	char disposition[32]; /* "inline", "attachment" */
-	bool flowed, delsp;   /* format=flowed; delsp=yes */
-	size_t body;          /* offset of the body in the source */
-	bool has_body;        /* an empty line ended the headers */
+	bool flowed, delsp; /* format=flowed; delsp=yes */
+	size_t body; /* offset of the body in the source */
+	bool has_body; /* an empty line ended the headers */
 	size_t nfields;
 };
 /* Parses the header block at the start of src; Subject and From are RFC
@@ -76,8 +75,8 @@ bool bl_headers_detect(const char *s, size_t len);
 /* mime.c - the text of a MIME entity (headers already parsed into h; the
  * body starts at h->body): multipart walked (text/plain preferred, then
  * text/html), transfer encodings and charsets undone, HTML made text. */
-void bl_mime_body(struct bl_message *m, struct bl_src *entity,
-		  const struct bl_headers *h, struct bl_tbuf *out);
+void bl_mime_body(struct bl_message *m, struct bl_src *entity, const struct bl_headers *h,
+		  struct bl_tbuf *out);
 
 /* html.c - the text of an HTML page: <pre> layout kept, <br> and block
  * elements as line breaks, entities decoded, script and style dropped. */
@@ -96,8 +95,8 @@ bool bl_quote_strip(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out
 /* rewrap.c - lines a mail client broke undone: format=flowed (RFC 3676)
  * when `flowed`, and tool lines broken near 72 columns. Returns true when
  * something was joined. */
-bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-	       bool flowed, bool delsp);
+bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool flowed,
+	       bool delsp);
 /* The tool lines it joins: those of the shapes marked `rewrapped`
  * (shapes.h), from bl_shapes_use(). */
 bool bl_rewrap_compose(const struct bl_ingest_plan *p);

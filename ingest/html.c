@@ -117,18 +117,18 @@ static const struct {
 	const char *name;
 	unsigned long cp;
 } entities[] = {
-	{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''},
-	{"nbsp", ' '}, {"copy", 0xA9}, {"reg", 0xAE}, {"deg", 0xB0}, {"micro", 0xB5},
-	{"middot", 0xB7}, {"times", 0xD7}, {"laquo", 0xAB}, {"raquo", 0xBB},
-	{"hellip", 0x2026}, {"ndash", 0x2013}, {"mdash", 0x2014}, {"lsquo", 0x2018},
-	{"rsquo", 0x2019}, {"ldquo", 0x201C}, {"rdquo", 0x201D}, {"bull", 0x2022},
-	{"euro", 0x20AC}, {"shy", 0xAD}, {"aacute", 0xE1}, {"eacute", 0xE9},
-	{"iacute", 0xED}, {"oacute", 0xF3}, {"uacute", 0xFA}, {"ouml", 0xF6},
-	{"uuml", 0xFC}, {"auml", 0xE4}, {"szlig", 0xDF}, {"ccedil", 0xE7},
-	{"egrave", 0xE8}, {"agrave", 0xE0}, {"ntilde", 0xF1}, {"odblac", 0x151},
-	{"Aacute", 0xC1}, {"Eacute", 0xC9}, {"Ouml", 0xD6}, {"Uuml", 0xDC},
-	{"Auml", 0xC4}, {"thinsp", 0x2009}, {"ensp", 0x2002}, {"emsp", 0x2003},
-	{NULL, 0},
+	{"amp", '&'},      {"lt", '<'},       {"gt", '>'},        {"quot", '"'},
+	{"apos", '\''},    {"nbsp", ' '},     {"copy", 0xA9},     {"reg", 0xAE},
+	{"deg", 0xB0},     {"micro", 0xB5},   {"middot", 0xB7},   {"times", 0xD7},
+	{"laquo", 0xAB},   {"raquo", 0xBB},   {"hellip", 0x2026}, {"ndash", 0x2013},
+	{"mdash", 0x2014}, {"lsquo", 0x2018}, {"rsquo", 0x2019},  {"ldquo", 0x201C},
+	{"rdquo", 0x201D}, {"bull", 0x2022},  {"euro", 0x20AC},   {"shy", 0xAD},
+	{"aacute", 0xE1},  {"eacute", 0xE9},  {"iacute", 0xED},   {"oacute", 0xF3},
+	{"uacute", 0xFA},  {"ouml", 0xF6},    {"uuml", 0xFC},     {"auml", 0xE4},
+	{"szlig", 0xDF},   {"ccedil", 0xE7},  {"egrave", 0xE8},   {"agrave", 0xE0},
+	{"ntilde", 0xF1},  {"odblac", 0x151}, {"Aacute", 0xC1},   {"Eacute", 0xC9},
+	{"Ouml", 0xD6},    {"Uuml", 0xDC},    {"Auml", 0xC4},     {"thinsp", 0x2009},
+	{"ensp", 0x2002},  {"emsp", 0x2003},  {NULL, 0},
 };
 
 /* "&gt;", "&#62;", "&#x3e;" at s: the code point and the length, or 0. */
@@ -142,7 +142,8 @@ static size_t entity(const char *s, size_t n, unsigned long *cp)
 		i = hex ? 3 : 2;
 		unsigned long v = 0;
 		size_t d = 0;
-		while (i < n && d < 8 && (hex ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i]))) {
+		while (i < n && d < 8 &&
+		       (hex ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i]))) {
 			int c = (unsigned char)s[i];
 			v = v * (hex ? 16 : 10) +
 			    (unsigned long)(isdigit(c) ? c - '0' : tolower(c) - 'a' + 10);
@@ -174,10 +175,12 @@ static size_t entity(const char *s, size_t n, unsigned long *cp)
 static bool block_element(const char *t, size_t tl)
 {
 	static const char *const blocks[] = {
-		"p", "div", "tr", "li", "ul", "ol", "dl", "dt", "dd", "table", "h1", "h2",
-		"h3", "h4", "h5", "h6", "blockquote", "pre", "hr", "title", "section",
-		"article", "header", "footer", "address", "center", "form", "tbody",
-		"thead", "caption", "figure", "figcaption", "main", "nav", "aside", NULL,
+		"p",       "div",        "tr",      "li",      "ul",         "ol",
+		"dl",      "dt",         "dd",      "table",   "h1",         "h2",
+		"h3",      "h4",         "h5",      "h6",      "blockquote", "pre",
+		"hr",      "title",      "section", "article", "header",     "footer",
+		"address", "center",     "form",    "tbody",   "thead",      "caption",
+		"figure",  "figcaption", "main",    "nav",     "aside",      NULL,
 	};
 	for (const char *const *b = blocks; *b; b++)
 		if (strlen(*b) == tl && strncasecmp(*b, t, tl) == 0)
@@ -257,8 +260,8 @@ static void apply_tag(struct html *h, const char *t, size_t tl, bool close, size
 	} else if (tl && block_element(t, tl)) {
 		emit_newline(h, origin);
 		heading_tag(h, t, tl, close);
-	} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 ||
-				strncasecmp(t, "th", 2) == 0)) && !close) {
+	} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 || strncasecmp(t, "th", 2) == 0)) &&
+		   !close) {
 		if (h->out->len && !h->newlines)
 			h->pending_space = true;
 	}
@@ -310,8 +313,9 @@ static size_t markup(struct html *h, size_t i)
 		const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
 		if (!e) {
 			h->m->truncated = true;
-			bl_message_diag(h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, i),
-					"an HTML comment is never closed: the rest of the page is hidden");
+			bl_message_diag(
+				h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, i),
+				"an HTML comment is never closed: the rest of the page is hidden");
 			return n;
 		}
 		return (size_t)(e - s) + 3;
@@ -371,8 +375,8 @@ static size_t flowing_text(struct html *h, size_t i)
 		return i + 1;
 	}
 	size_t j = i;
-	while (j < n && s[j] != '<' && s[j] != '&' && s[j] != ' ' && s[j] != '\t' &&
-	       s[j] != '\n' && s[j] != '\r' && s[j] != '\f')
+	while (j < n && s[j] != '<' && s[j] != '&' && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' &&
+	       s[j] != '\r' && s[j] != '\f')
 		j++;
 	emit_text(h, i, j - i);
 	return j;
@@ -435,8 +439,8 @@ bool bl_html_detect(const char *s, size_t len)
 	if (i >= len || s[i] != '<')
 		return false;
 	size_t n = len - i < 2048 ? len - i : 2048, at;
-	static const char *const marks[] = {"<!doctype html", "<html", "<head", "<body",
-					    "<pre", "<div", "<p>", "<br", "<table", NULL};
+	static const char *const marks[] = {"<!doctype html", "<html", "<head", "<body",  "<pre",
+					    "<div",           "<p>",   "<br",   "<table", NULL};
 	for (const char *const *mk = marks; *mk; mk++)
 		if (find_ci(s + i, n, *mk, &at))
 			return true;

@@ -49,31 +49,31 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 
 /* Runs one step: on `changed`, the output replaces the current text (and
  * the sites found on the text before are dropped). */
-#define STEP(st, call_expr, name, m)                                          \
-	do {                                                                  \
-		struct bl_src in_;                                            \
-		struct bl_tbuf out_;                                          \
-		if ((st)->raw)                                                \
-			bl_src_plain(&in_, (m)->raw + (st)->skip,             \
-				     (m)->raw_len - (st)->skip, (st)->skip);  \
-		else                                                          \
-			bl_src_from_tbuf(&in_, &(st)->cur);                   \
-		bl_tbuf_init(&out_);                                          \
-		struct bl_src *in = &in_;                                     \
-		struct bl_tbuf *out = &out_;                                  \
-		bool changed_ = (call_expr);                                  \
-		(void)in;                                                     \
-		(void)out;                                                    \
-		if (changed_ && !out_.failed) {                               \
-			bl_tbuf_free(&(st)->cur);                             \
-			(st)->cur = out_;                                     \
-			(st)->raw = false;                                    \
-			bl_sites_free((m)->sites);                            \
-			(m)->sites = NULL;                                    \
-			add_decoding((m), (name));                            \
-		} else {                                                      \
-			bl_tbuf_free(&out_);                                  \
-		}                                                             \
+#define STEP(st, call_expr, name, m)                                                               \
+	do {                                                                                       \
+		struct bl_src in_;                                                                 \
+		struct bl_tbuf out_;                                                               \
+		if ((st)->raw)                                                                     \
+			bl_src_plain(&in_, (m)->raw + (st)->skip, (m)->raw_len - (st)->skip,       \
+				     (st)->skip);                                                  \
+		else                                                                               \
+			bl_src_from_tbuf(&in_, &(st)->cur);                                        \
+		bl_tbuf_init(&out_);                                                               \
+		struct bl_src *in = &in_;                                                          \
+		struct bl_tbuf *out = &out_;                                                       \
+		bool changed_ = (call_expr);                                                       \
+		(void)in;                                                                          \
+		(void)out;                                                                         \
+		if (changed_ && !out_.failed) {                                                    \
+			bl_tbuf_free(&(st)->cur);                                                  \
+			(st)->cur = out_;                                                          \
+			(st)->raw = false;                                                         \
+			bl_sites_free((m)->sites);                                                 \
+			(m)->sites = NULL;                                                         \
+			add_decoding((m), (name));                                                 \
+		} else {                                                                           \
+			bl_tbuf_free(&out_);                                                       \
+		}                                                                                  \
 	} while (0)
 
 static bool qp_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -98,15 +98,16 @@ static bool html_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	return true;
 }
 
-static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		     bool *flowed, bool *delsp)
+static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool *flowed,
+		     bool *delsp)
 {
 	struct bl_headers h;
 	bl_headers_parse(in, &h);
 	if (!h.has_body)
-		bl_message_diag(m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
-			       "the mail headers are not followed by an empty line: "
-			       "the body is taken to start at the first line that is not a header");
+		bl_message_diag(
+			m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
+			"the mail headers are not followed by an empty line: "
+			"the body is taken to start at the first line that is not a header");
 	m->subject = h.subject;
 	m->from = h.from;
 	m->date = h.date;
@@ -120,7 +121,6 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 	bl_headers_free(&h);
 	return true;
 }
-
 
 /* The stage's first text: the raw bytes, read in place when they are
  * padded or when the first step reads them `in_place`, else a copy of
@@ -144,15 +144,16 @@ static bool stage_start(struct stage *st, const struct bl_message *m, bool padde
 /* The steps of the input's format: mbox unquoting, a mail's headers and
  * MIME body (and format=flowed), HTML, quoted-printable, UTF-8 repair;
  * false when out of memory. */
-static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt, bool in_place,
-			 bool qp_decided)
+static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+			 bool in_place, bool qp_decided)
 {
 	bool flowed = false, delsp = false;
 	switch (fmt) {
 	case BL_INPUT_MBOX:
-		if (in_place && bl_mbox_next_quoted(m->raw, m->raw_len,
-						    (st->skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
-					m->raw_len) {
+		if (in_place &&
+		    bl_mbox_next_quoted(m->raw, m->raw_len,
+					(st->skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
+			    m->raw_len) {
 			/* no ">From " line to unquote: the mail step reads the
 			 * message in place, past its separator line, and makes
 			 * its first text (one copy of the message, not two) */
@@ -169,15 +170,14 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		if (st->raw && in_place)
 			return false;
 		break;
-	case BL_INPUT_HTML:
-		{
-			char cs[48];
-			if (bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs) &&
-			    strcmp(cs, "utf-8") != 0)
-				STEP(st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
-			else
-				STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
-		}
+	case BL_INPUT_HTML: {
+		char cs[48];
+		if (bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs) &&
+		    strcmp(cs, "utf-8") != 0)
+			STEP(st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
+		else
+			STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+	}
 		STEP(st, html_step(m, in, out), "html", m);
 		break;
 	case BL_INPUT_QP:
@@ -230,7 +230,8 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 		 * changes */
 		*unbroken = m->sites;
 		m->sites = NULL;
-		STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks), "unflatten", m);
+		STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks), "unflatten",
+		     m);
 		if (m->ndecodings == steps) {
 			m->sites = *unbroken; /* the text is as it was */
 			*unbroken = NULL;
@@ -249,9 +250,11 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
  * by the first reader, so that they are of the whole text even when a
  * reader looks at a part of it (a window's own part, which the system
  * reader reads with the length cut short). Frees unbroken and breaks. */
-static void final_sites(struct bl_message *m, struct bl_sites *unbroken, size_t *breaks, size_t nbreaks)
+static void final_sites(struct bl_message *m, struct bl_sites *unbroken, size_t *breaks,
+			size_t nbreaks)
 {
-	if (unbroken && !m->sites && bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
+	if (unbroken && !m->sites &&
+	    bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
 		m->sites = unbroken;
 		unbroken = NULL;
 	}
@@ -343,8 +346,7 @@ static size_t count_lines(const char *s, size_t n)
  * start or just after one). Returns its offset, or len when there is none
  * in [from, len); *incomplete when a candidate's line is cut by the end of
  * the buffer. */
-static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof,
-			     bool *incomplete)
+static size_t next_separator(const char *s, size_t len, size_t from, bool at_eof, bool *incomplete)
 {
 	*incomplete = false;
 	size_t i = from;
@@ -389,8 +391,8 @@ int bl_ingest_buffer_as(const struct bl_ingest_plan *plan, const char *raw, size
 	while (start < len) {
 		bool inc;
 		size_t sep = next_separator(raw, len, start, true, &inc);
-		int rc = one_message(plan, raw + start, sep - start, start, line, index++, fmt, false,
-				     each, ctx);
+		int rc = one_message(plan, raw + start, sep - start, start, line, index++, fmt,
+				     false, each, ctx);
 		if (rc)
 			return rc;
 		line += count_lines(raw + start, sep - start);
@@ -522,7 +524,7 @@ static int window_message(struct reader *r, size_t base, struct win *w, size_t c
 		/* from the window's own part: decoded as a whole reading would */
 		size_t hi = w->own_to - overlap;
 		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
-								     : w->own_from;
+								    : w->own_from;
 		*next = lo < hi ? pick_cut(&m, r->buf, base, lo, hi, &unused) : w->own_from;
 		w->rough = rough;
 	}
@@ -537,8 +539,8 @@ static int window_message(struct reader *r, size_t base, struct win *w, size_t c
 
 /* A text input larger than window + overlap, a window at a time (see
  * window.h). `overlap` < window / 2. */
-static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t window,
-			  size_t overlap, bl_message_fn each, void *ctx)
+static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t window, size_t overlap,
+			  bl_message_fn each, void *ctx)
 {
 	size_t base = 0; /* input offset of buf[0] */
 	struct win w = {.s = 0, .line = 1, .index = 0, .own_from = 0, .rough = false};
@@ -558,8 +560,8 @@ static int stream_windows(struct reader *r, enum bl_input_format fmt, size_t win
 		w.e = w.last ? end : want;
 		w.own_to = end;
 		size_t next = 0;
-		rc = window_message(r, base, &w, w.own_from + window / 2, w.own_from + window, overlap,
-				    &next, fmt, each, ctx);
+		rc = window_message(r, base, &w, w.own_from + window / 2, w.own_from + window,
+				    overlap, &next, fmt, each, ctx);
 		if (rc != 0 || w.last)
 			return rc;
 		w.line += count_lines(r->buf + (w.s - base), next - w.s);
@@ -673,7 +675,8 @@ int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, vo
 				 ctx);
 		goto out;
 	}
-	rc = frame_mbox(&r, &bl_mbox_start, decode_each, &(struct decode_each){plan, fmt, each, ctx});
+	rc = frame_mbox(&r, &bl_mbox_start, decode_each,
+			&(struct decode_each){plan, fmt, each, ctx});
 out:
 	free(r.buf);
 	return rc;

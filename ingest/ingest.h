@@ -28,12 +28,12 @@
 typedef int (*bl_message_fn)(struct bl_message *m, void *ctx);
 
 enum bl_input_format {
-	BL_INPUT_AUTO,  /* detect from the first bytes */
-	BL_INPUT_TEXT,  /* plain text (quoted-printable still detected) */
-	BL_INPUT_MBOX,  /* mbox archive: many messages */
-	BL_INPUT_EML,   /* one RFC 5322 message */
-	BL_INPUT_HTML,  /* an HTML page */
-	BL_INPUT_QP,    /* quoted-printable text without headers */
+	BL_INPUT_AUTO, /* detect from the first bytes */
+	BL_INPUT_TEXT, /* plain text (quoted-printable still detected) */
+	BL_INPUT_MBOX, /* mbox archive: many messages */
+	BL_INPUT_EML, /* one RFC 5322 message */
+	BL_INPUT_HTML, /* an HTML page */
+	BL_INPUT_QP, /* quoted-printable text without headers */
 };
 
 const char *bl_input_format_name(enum bl_input_format f);
@@ -69,7 +69,6 @@ int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rct
 int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 			    enum bl_input_format fmt, size_t window, size_t overlap,
 			    bl_message_fn each, void *ctx);
-
 
 /* Where a message of an mbox begins in the whole input: byte offset, line
  * (from 1) and message index (from 0). */

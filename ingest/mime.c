@@ -61,9 +61,10 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	} else {
 		if (h->encoding[0] && strcmp(h->encoding, "7bit") != 0 &&
 		    strcmp(h->encoding, "8bit") != 0 && strcmp(h->encoding, "binary") != 0)
-			bl_message_diag(m, BL_WARNING, "mime.unknown-encoding", bl_src_origin(body, 0),
-				       "unknown Content-Transfer-Encoding '%.40s': the part is read as is",
-				       h->encoding);
+			bl_message_diag(
+				m, BL_WARNING, "mime.unknown-encoding", bl_src_origin(body, 0),
+				"unknown Content-Transfer-Encoding '%.40s': the part is read as is",
+				h->encoding);
 		s1 = *body;
 	}
 	const char *cs = h->charset[0] ? h->charset : NULL;
@@ -127,7 +128,9 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
 		size_t next = nl ? end + 1 : n;
-		int d = (end - i >= bl + 2 && s[i] == '-') ? delimiter(s + i, end - i, h->boundary, bl) : 0;
+		int d = (end - i >= bl + 2 && s[i] == '-')
+				? delimiter(s + i, end - i, h->boundary, bl)
+				: 0;
 		if (d) {
 			if (in_part && np < MAX_PARTS) {
 				if (np == cap) {
@@ -159,8 +162,9 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 	if (!closed && in_part && np < MAX_PARTS) {
 		m->truncated = true;
 		bl_message_diag(m, BL_WARNING, "mime.truncated", bl_src_origin(body, n),
-			       "multipart body ends without its closing boundary '--%.60s--': "
-			       "the last part is read as far as it goes", h->boundary);
+				"multipart body ends without its closing boundary '--%.60s--': "
+				"the last part is read as far as it goes",
+				h->boundary);
 		struct part *v = np == cap ? realloc(parts, (cap + 1) * sizeof *v) : parts;
 		if (v) {
 			parts = v;
@@ -170,9 +174,10 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		}
 	}
 	if (!np) {
-		bl_message_diag(m, BL_WARNING, "mime.missing-boundary", bl_src_origin(body, 0),
-			       "multipart body without any '--%.60s' delimiter: read as plain text",
-			       h->boundary);
+		bl_message_diag(
+			m, BL_WARNING, "mime.missing-boundary", bl_src_origin(body, 0),
+			"multipart body without any '--%.60s' delimiter: read as plain text",
+			h->boundary);
 		struct bl_headers plain = *h;
 		plain.type[0] = '\0';
 		plain.subject = plain.from = plain.date = plain.message_id = NULL;
@@ -195,8 +200,9 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		bl_src_sub(&ps[k], body, parts[k].off, parts[k].len);
 		bl_headers_parse(&ps[k], &ph[k]);
 		if (!ph[k].type[0])
-			snprintf(ph[k].type, sizeof ph[k].type, "%s", strcmp(h->type, "multipart/digest") == 0 ? "message/rfc822"
-										    : "text/plain");
+			snprintf(ph[k].type, sizeof ph[k].type, "%s",
+				 strcmp(h->type, "multipart/digest") == 0 ? "message/rfc822"
+									  : "text/plain");
 		if (!ph[k].charset[0] && h->charset[0])
 			memcpy(ph[k].charset, h->charset, sizeof ph[k].charset);
 	}
@@ -233,14 +239,16 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 	bl_src_sub(&body, src, h->body, src->len - h->body);
 	if (++w->parts > MAX_PARTS || depth > MAX_DEPTH) {
 		if (w->parts == MAX_PARTS + 1 || depth == MAX_DEPTH + 1)
-			bl_message_diag(m, BL_WARNING, "mime.too-deep", bl_src_origin(src, 0),
-				       "MIME nesting or part count past its limit: the rest is skipped");
+			bl_message_diag(
+				m, BL_WARNING, "mime.too-deep", bl_src_origin(src, 0),
+				"MIME nesting or part count past its limit: the rest is skipped");
 		return;
 	}
 	if (strncmp(h->type, "multipart/", 10) == 0) {
 		if (!h->boundary[0]) {
 			bl_message_diag(m, BL_WARNING, "mime.no-boundary", bl_src_origin(src, 0),
-				       "%s without a boundary parameter: read as plain text", h->type);
+					"%s without a boundary parameter: read as plain text",
+					h->type);
 			struct bl_headers plain = *h;
 			plain.type[0] = '\0';
 			leaf(w, &body, &plain);
@@ -260,7 +268,7 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 	}
 	if (!is_text(h)) {
 		bl_message_diag(m, BL_INFO, "mime.skipped-part", bl_src_origin(src, 0),
-			       "a %.60s part (%zu bytes) is not text: skipped", h->type, body.len);
+				"a %.60s part (%zu bytes) is not text: skipped", h->type, body.len);
 		return;
 	}
 	leaf(w, &body, h);

@@ -20,8 +20,7 @@ static int hexval(unsigned char c)
 	return -1;
 }
 
-void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		  bool flattened)
+void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool flattened)
 {
 	const unsigned char *s = (const unsigned char *)in->s;
 	size_t n = in->len, bad = 0, first_bad = 0, i = 0;
@@ -36,8 +35,7 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		if (i >= n)
 			break;
 		/* s[i] == '=' */
-		if (i + 2 < n && hexval(s[i + 1]) >= 0 &&
-		    hexval(s[i + 2]) >= 0) {
+		if (i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
 			char c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
 			bl_tbuf_putc(out, c, bl_src_origin(in, i));
 			i += 3;
@@ -72,9 +70,9 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 	}
 	if (bad)
 		bl_message_diag(m, BL_WARNING, "qp.bad-escape", bl_src_origin(in, first_bad),
-			       "%zu '=' not followed by two hex digits or a line end kept as "
-			       "text (first at byte %zu)",
-			       bad, m->raw_offset + bl_src_origin(in, first_bad));
+				"%zu '=' not followed by two hex digits or a line end kept as "
+				"text (first at byte %zu)",
+				bad, m->raw_offset + bl_src_origin(in, first_bad));
 }
 
 /* Encoders break lines at 76 columns (RFC 2045), quopri and most mailers
@@ -120,7 +118,8 @@ bool bl_qp_detect(const char *str, size_t len)
 			bool eol = i + 3 >= len || s[i + 3] == '\n' || s[i + 3] == '\r';
 			bool blank = (s[i + 1] == '2' && s[i + 2] == '0') ||
 				     (s[i + 1] == '0' && s[i + 2] == '9');
-			if ((s[i + 1] == '3' && s[i + 2] == 'D') || (blank && eol) || s[i + 1] >= '8')
+			if ((s[i + 1] == '3' && s[i + 2] == 'D') || (blank && eol) ||
+			    s[i + 1] >= '8')
 				sure++;
 			if (blank && !eol && s[i + 3] == ' ')
 				strong++;

@@ -96,8 +96,7 @@ static void depth_push(struct bl_message *m, size_t origin, int depth)
  * clients, which quote what follows it again:
  *   > \r> 933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r> 25...
  * the prefix after such a '\r' goes too, when it has the same depth. */
-static void copy_quoted(struct bl_src *in, struct bl_tbuf *out, size_t from, size_t end,
-			int depth)
+static void copy_quoted(struct bl_src *in, struct bl_tbuf *out, size_t from, size_t end, int depth)
 {
 	const char *s = in->s;
 	size_t i = from;

@@ -80,7 +80,6 @@ bool bl_rewrap_compose(const struct bl_ingest_plan *p)
 	return ok;
 }
 
-
 static bool tool_line(const char *s, size_t n)
 {
 	return bl_re_match(&tool_re, s, n, 0, NULL);
@@ -141,8 +140,8 @@ static bool should_join(const char *l, size_t ll, const char *nx, size_t nl)
 	       bl_re_match(&operands_re, nx, nl, 0, NULL);
 }
 
-bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-	       bool flowed, bool delsp)
+bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool flowed,
+	       bool delsp)
 {
 	(void)m;
 	const char *s = in->s;
@@ -194,8 +193,8 @@ bool bl_rewrap(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		if (nlen && nx[nlen - 1] == '\r')
 			nlen--;
 		bool join = false, drop_space = false;
-		if (flowed && ll && s[end - 1 - cr] == ' ' && !(ll == 3 && memcmp(s + i, "-- ", 3) == 0) &&
-		    nlen) {
+		if (flowed && ll && s[end - 1 - cr] == ' ' &&
+		    !(ll == 3 && memcmp(s + i, "-- ", 3) == 0) && nlen) {
 			join = true;
 			drop_space = delsp;
 		} else if (!flowed && join_lengths(ll, nlen) && should_join(s + i, ll, nx, nlen)) {

@@ -248,7 +248,8 @@ static size_t encoded_word(const char *s, size_t n, char **out, size_t *olen, si
 		for (size_t k = t; k < te; k++) {
 			if (s[k] == '_')
 				bytes[bl++] = ' ';
-			else if (s[k] == '=' && k + 2 < te + 1 && hexv((unsigned char)s[k + 1]) >= 0 &&
+			else if (s[k] == '=' && k + 2 < te + 1 &&
+				 hexv((unsigned char)s[k + 1]) >= 0 &&
 				 hexv((unsigned char)s[k + 2]) >= 0) {
 				bytes[bl++] = (unsigned char)(hexv((unsigned char)s[k + 1]) * 16 +
 							      hexv((unsigned char)s[k + 2]));
@@ -331,9 +332,10 @@ char *bl_rfc2047_decode(const char *s, size_t n)
 bool bl_headers_detect(const char *s, size_t len)
 {
 	static const char *const known[] = {
-		"from", "to", "subject", "date", "message-id", "received", "return-path",
-		"mime-version", "content-type", "reply-to", "cc", "delivered-to",
-		"x-mailer", "user-agent", "in-reply-to", "references", "sender", NULL,
+		"from",       "to",           "subject",      "date",         "message-id",
+		"received",   "return-path",  "mime-version", "content-type", "reply-to",
+		"cc",         "delivered-to", "x-mailer",     "user-agent",   "in-reply-to",
+		"references", "sender",       NULL,
 	};
 	size_t i = 0, hits = 0, lines = 0;
 	while (i < len && lines < 200) {

@@ -5,8 +5,7 @@
 #include "decode.h"
 
 /* Shape g of the literal order: the lines' of every tool, then the ends'. */
-const struct bl_line_shape *bl_shape_of_literal(const struct bl_ingest_plan *p, size_t g,
-						bool *end)
+const struct bl_line_shape *bl_shape_of_literal(const struct bl_ingest_plan *p, size_t g, bool *end)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t t = 0; t < p->ntools; t++) {
@@ -28,8 +27,7 @@ const struct bl_line_shape *bl_shape_of_literal(const struct bl_ingest_plan *p, 
 	return NULL;
 }
 
-size_t bl_shape_literals(const struct bl_ingest_plan *p, struct bl_site_literal *out,
-			 size_t max)
+size_t bl_shape_literals(const struct bl_ingest_plan *p, struct bl_site_literal *out, size_t max)
 {
 	size_t n = 0;
 	for (const struct bl_line_shape *s; (s = bl_shape_of_literal(p, n, NULL)); n++)

@@ -86,8 +86,7 @@ struct bl_ingest_plan {
 /* The literals the unflattener searches for, in its order: the lines'
  * of every tool, then the ends' of every tool. Returns how many (at most
  * max are written; more than max: the plan cannot be used). */
-size_t bl_shape_literals(const struct bl_ingest_plan *p, struct bl_site_literal *out,
-			 size_t max);
+size_t bl_shape_literals(const struct bl_ingest_plan *p, struct bl_site_literal *out, size_t max);
 /* The shape of literal g of that order. */
 const struct bl_line_shape *bl_shape_of_literal(const struct bl_ingest_plan *p, size_t g,
 						bool *end);

@@ -48,14 +48,14 @@ static struct bl_re whole_re = BL_RE(NULL, 0);
 #define NO_RARE_BYTE SIZE_MAX
 struct detect {
 	struct bl_re re;
-	const char *lit;   /* in every match, on its first line */
-	size_t rare;       /* the index of its rarest byte; NO_RARE_BYTE: the
+	const char *lit; /* in every match, on its first line */
+	size_t rare; /* the index of its rarest byte; NO_RARE_BYTE: the
 			    * literal is found by its two ends (bl_find_lits,
 			    * and the digit after it when digit_after) */
-	bool digit_after;  /* the literal is followed by a digit */
-	const char *then;  /* a literal every match holds after it on its line:
+	bool digit_after; /* the literal is followed by a digit */
+	const char *then; /* a literal every match holds after it on its line:
 			    * a line without it is passed without the pattern */
-	const char *next;  /* what every match has right after the literal,
+	const char *next; /* what every match has right after the literal,
 			    * as the sites pass checks it (anchor.c's
 			    * then_steps()), or NULL */
 };
@@ -75,8 +75,8 @@ static size_t zsh_pattern = SIZE_MAX;
  * a bl_find_lit pass of its own (one pass for several took longer than
  * their passes one by one). */
 struct search {
-	int byte;                   /* memchr'd, or -1: by the ends of pat[0] */
-	size_t pat[NDETECT], npat;  /* the patterns, in the order of detect_re */
+	int byte; /* memchr'd, or -1: by the ends of pat[0] */
+	size_t pat[NDETECT], npat; /* the patterns, in the order of detect_re */
 };
 static struct search searches[NDETECT];
 static size_t nsearches;
@@ -163,8 +163,8 @@ static size_t sites_next(const struct search *sr, struct site_cursor *sc, size_t
  * the sites pass found a literal (sc), else those memchr or bl_find_lit
  * finds: where a byte of sr's is but none of its literals, nothing is
  * tried. */
-static size_t search_next(const struct search *sr, struct site_cursor *sc, const char *s, size_t len,
-			  size_t from)
+static size_t search_next(const struct search *sr, struct site_cursor *sc, const char *s,
+			  size_t len, size_t from)
 {
 	struct cursor cu;
 	for (size_t k = 0; k < sr->npat; k++)
@@ -198,8 +198,9 @@ static size_t search_next(const struct search *sr, struct site_cursor *sc, const
 		} else {
 			const struct detect *d = &detect_re[sr->pat[0]];
 			size_t ll = strlen(d->lit);
-			const char *h = d->digit_after ? bl_find_lit_digit(s + c, len - c, d->lit, ll)
-						       : bl_find_lit(s + c, len - c, d->lit, ll);
+			const char *h = d->digit_after
+						? bl_find_lit_digit(s + c, len - c, d->lit, ll)
+						: bl_find_lit(s + c, len - c, d->lit, ll);
 			if (!h)
 				break;
 			c = (size_t)(h - s);
@@ -243,8 +244,8 @@ static void tool_lines_past(struct tool_lines *t, const char *s, size_t len, siz
 {
 	for (size_t k = 0; k < nsearches; k++)
 		if (t->next[k] <= eol)
-			t->next[k] = eol < len ? search_next(&searches[k], t->sc.st ? &t->sc : NULL, s, len,
-							     eol + 1)
+			t->next[k] = eol < len ? search_next(&searches[k], t->sc.st ? &t->sc : NULL,
+							     s, len, eol + 1)
 					       : SIZE_MAX;
 }
 
@@ -256,10 +257,12 @@ static struct bl_re end_re = BL_RE(NULL, 0);
 /* A line break before a prompt and a command: "# dd", "srebrny# time dd",
  * "[root@h:~]$ dd", "[root@viejo ~]# dd", "root@fbsd:~ # zpool"; before
  * the tools' starts (shapes.h); before a heading: "*** (mirror hdd, eli) zfs:" */
-#define PROMPT "(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
+#define PROMPT                                                                                     \
+	"(?:[#$%>]|\\[[^\\]\\n]{1,60}\\][#$%>]|[\\w.@:~/-]{1,60}[#$%>]|[\\w.-]{1,40}@[\\w.:~/-]{1,60} [#$%>]) "
 #define PROMPT_WRAPPERS "(?:time |sudo |nice |/usr/bin/time )?(?:-[lpv] )?"
 /* the commands of a post that are not a tool's, after a prompt */
-#define OTHER_COMMANDS "zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|" \
+#define OTHER_COMMANDS                                                                             \
+	"zfs|gmirror|geli|newfs|gpart|mount|umount|df|sysctl|uname|fio|tar|rm|"                    \
 	"time|make|sleep|/usr/bin/time"
 #define HEADING "\\*{2,}(?= |$)"
 static struct bl_re start_re = BL_RE(NULL, 0);
@@ -740,7 +743,8 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 			size_t from = bol ? (size_t)(bol - s) + 1 : at;
 			const char *nl = memchr(s + ls.next, '\n', len - ls.next);
 			size_t to = nl ? (size_t)(nl - s) : len;
-			any = short_candidate(&ls, s, from, to, &zsh) && !lone_tool_line(s + from, to - from, zsh);
+			any = short_candidate(&ls, s, from, to, &zsh) &&
+			      !lone_tool_line(s + from, to - from, zsh);
 			at = to + 1;
 		}
 		if (!any)
@@ -830,11 +834,12 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		i = end + 1;
 	}
 	if (nlong)
-		bl_message_diag(m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
-			       "%zu line%s of %zu bytes or more (the longest %zu bytes, the first at byte %zu): "
-			       "read as a flattened post, split before prompts and tool output",
-			       nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,
-			       m->raw_offset + bl_src_origin(in, first_long));
+		bl_message_diag(
+			m, BL_INFO, "ingest.long-line", bl_src_origin(in, first_long),
+			"%zu line%s of %zu bytes or more (the longest %zu bytes, the first at byte %zu): "
+			"read as a flattened post, split before prompts and tool output",
+			nlong, nlong == 1 ? "" : "s", LONG_LINE, longest,
+			m->raw_offset + bl_src_origin(in, first_long));
 	if (b.n)
 		qsort(b.v, b.n, sizeof *b.v, cmp_size);
 	if (nlong)
@@ -997,7 +1002,7 @@ static const char *fragment(const struct bl_tool_shapes *ts, int which)
 
 static const char *const *fragment_needs(const struct bl_tool_shapes *ts, int which)
 {
-	return !ts ? NULL
+	return !ts          ? NULL
 	       : which == 0 ? ts->start_needs
 	       : which == 1 ? ts->weak_start_needs
 			    : ts->weak_end_needs;
@@ -1051,8 +1056,8 @@ static bool compose_start(const struct bl_ingest_plan *p)
 			     cat(lead, sizeof lead, &n, "|");
 	ok = ok && cat(lead, sizeof lead, &n, OTHER_COMMANDS ") )");
 	const char *start_tmp[NEEDS_MAX];
-	ok = ok && join_fragments(start_pat, sizeof start_pat, p, 0, lead, start_tmp, prompts,
-				  headings);
+	ok = ok &&
+	     join_fragments(start_pat, sizeof start_pat, p, 0, lead, start_tmp, prompts, headings);
 	size_t m = strlen(start_pat);
 	ok = ok && cat(start_pat, sizeof start_pat, &m, "|" HEADING);
 	memcpy(start_needs, start_tmp, sizeof start_needs);
@@ -1108,7 +1113,8 @@ void bl_unflatten_tool_tables(const char *s, size_t len, size_t base, struct bl_
 		/* bonnie's and bonnie++'s tables share one */
 		bool seen = false;
 		for (size_t u = 0; u < t && !seen; u++)
-			seen = in_use->tools[u] && in_use->tools[u]->table_breaks == ts->table_breaks;
+			seen = in_use->tools[u] &&
+			       in_use->tools[u]->table_breaks == ts->table_breaks;
 		if (!seen)
 			ts->table_breaks(s, len, base, b);
 	}

@@ -18,7 +18,10 @@ void bl_breaks_add(struct bl_breaks *b, size_t at);
  * or a prompt and one. */
 #define BL_UNFLATTEN_MIN 250
 
-static inline bool bl_blank(char c) { return c == ' ' || c == '\t'; }
+static inline bool bl_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
 
 /* The blank that ended the line before s[a] (the first of the blanks
  * before it); false when there is none or they indent the line. */

@@ -42,7 +42,7 @@ static struct bl_re rule_re = BL_RE("(?<!-)-{2,}(?: {1,3}-{2,}){2,}", 0);
 #define GRID_MAX 64
 
 struct grid {
-	const char *rule;     /* the rule itself, w bytes */
+	const char *rule; /* the rule itself, w bytes */
 	size_t w;
 	size_t end[GRID_MAX]; /* end column of each dash group */
 	size_t n;
@@ -188,8 +188,9 @@ static void tab_rows(const char *s, size_t len, size_t base, struct bl_breaks *b
 		size_t wend = nx ? (size_t)(nx - s) : len;
 		size_t bfrom = r0 - word > WORD_MAX ? r0 - WORD_MAX : word;
 		size_t ato = wend - r1 > WORD_MAX ? r1 + WORD_MAX : wend;
-		if (r0 > 0 && r1 < len && (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2 ||
-					   commas_in(s, bfrom, r0) >= CSV_MIN || commas_in(s, r1, ato) >= CSV_MIN))
+		if (r0 > 0 && r1 < len &&
+		    (tabs_in(s, bfrom, r0) >= 2 || tabs_in(s, r1, ato) >= 2 ||
+		     commas_in(s, bfrom, r0) >= CSV_MIN || commas_in(s, r1, ato) >= CSV_MIN))
 			for (size_t k = r0; k < r1; k++)
 				bl_breaks_add(b, base + k);
 		word = r1;

@@ -36,11 +36,11 @@
 #define BL_WINDOW_OVERLAP ((size_t)5 << 18)
 
 enum bl_cut {
-	BL_CUT_LINE,     /* after a line break */
+	BL_CUT_LINE, /* after a line break */
 	BL_CUT_SENTENCE, /* after the blank between two sentences */
-	BL_CUT_NUL,      /* inside a run of NUL bytes */
-	BL_CUT_BLANK,    /* after a blank: rough */
-	BL_CUT_ANY,      /* at a character boundary: rough */
+	BL_CUT_NUL, /* inside a run of NUL bytes */
+	BL_CUT_BLANK, /* after a blank: rough */
+	BL_CUT_ANY, /* at a character boundary: rough */
 };
 
 /* The latest point p, lo < p <= hi, where a window may start in s (the

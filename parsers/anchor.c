@@ -191,10 +191,10 @@ const struct bl_sites *bl_message_marks(struct bl_message *msg)
 struct bl_anchor_scan {
 	const struct bl_message *msg;
 	const struct bl_sites *sites;
-	size_t k;                 /* the next of the needle finds (sites) */
-	size_t qpos;              /* where the last find was tested */
-	size_t ws, we;            /* the window around a needle: text[ws, we) */
-	bool cut;                 /* we is not the end of a line */
+	size_t k; /* the next of the needle finds (sites) */
+	size_t qpos; /* where the last find was tested */
+	size_t ws, we; /* the window around a needle: text[ws, we) */
+	bool cut; /* we is not the end of a line */
 	size_t clear[BL_SITE_NEEDLES_MAX]; /* no match of needle i's branch starts before */
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
@@ -205,7 +205,7 @@ struct bl_anchor_scan {
 	 * would not find it again */
 	struct bl_anchor_hit fast_hit;
 	bool fast_valid;
-	size_t failed_at;         /* a search that gave up (match limit): where */
+	size_t failed_at; /* a search that gave up (match limit): where */
 	bool failed;
 };
 
@@ -289,8 +289,8 @@ void bl_anchor_scan_free(struct bl_anchor_scan *s)
 static bool match(struct bl_anchor_scan *s, pcre2_code *re, size_t sublen, size_t start,
 		  uint32_t opts, struct bl_anchor_hit *h)
 {
-	int rc = pcre2_match(re, (PCRE2_SPTR)s->msg->text, sublen, start,
-			     opts | PCRE2_NO_UTF_CHECK, s->md, s->mctx);
+	int rc = pcre2_match(re, (PCRE2_SPTR)s->msg->text, sublen, start, opts | PCRE2_NO_UTF_CHECK,
+			     s->md, s->mctx);
 	if (rc < 0) {
 		/* not "no match" but a limit: what lies there was not searched */
 		if (rc != PCRE2_ERROR_NOMATCH && !s->failed) {
@@ -375,13 +375,15 @@ static bool fast_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit
 			from = pos;
 		struct bl_anchor_hit bh;
 		uint32_t opts = s->cut ? PCRE2_NOTEOL : 0;
-		if (!bl_site_lead_ok(A.plan, i, m, s->ws, s->we) || !match(s, A.branch[i], s->we, from, opts, &bh)) {
+		if (!bl_site_lead_ok(A.plan, i, m, s->ws, s->we) ||
+		    !match(s, A.branch[i], s->we, from, opts, &bh)) {
 			/* no match of this branch starts before the window's end,
 			 * or, in a cut window, before a match could still fit */
 			s->clear[i] = s->cut ? s->we - LOOKBACK : s->we;
 			continue;
 		}
-		size_t near = s->qpos > BL_NEEDLE_MAX + LOOKBACK ? s->qpos - BL_NEEDLE_MAX - LOOKBACK : 0;
+		size_t near =
+			s->qpos > BL_NEEDLE_MAX + LOOKBACK ? s->qpos - BL_NEEDLE_MAX - LOOKBACK : 0;
 		from = s->ws > pos ? s->ws : pos;
 		if (from < near)
 			from = near;
@@ -440,4 +442,3 @@ bool bl_anchor_next(struct bl_anchor_scan *s, size_t pos, struct bl_anchor_hit *
 		*h = w;
 	return hf || hw;
 }
-

@@ -27,15 +27,17 @@ static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *c
  * "Machine    GB M/sec %CPU M/sec %CPU ..."                       (Bonnie-64)
  * "Kernel     MB K/sec %CPU ..."                         (posts that relabel it)
  * "ST318451LW MB K/sec %CPU ..."    (a disk model written over the word) */
-static struct bl_re hdr_re =
-	BL_RE("^[ \\t]*(?:<pre>)?(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU", 0);
+static struct bl_re hdr_re = BL_RE(
+	"^[ \\t]*(?:<pre>)?(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU",
+	0);
 
 /* "              -------Sequential Output-------- ---Sequential Input-- --Random--"
  * "              ---Sequential Output (nosync)--- ---Sequential Input-- --Rnd Seek-"
  * "Quantum       -------Sequential Output-------- ---Sequential Input-- --Random--"
  *   (the blank machine column of the headers carries a word of the author's) */
-static struct bl_re dash1_re =
-	BL_RE("^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output(?: \\((no)?sync\\))?-*", 0);
+static struct bl_re dash1_re = BL_RE(
+	"^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output(?: \\((no)?sync\\))?-*",
+	0);
 
 /* "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---"
  * "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --04k (03)-"
@@ -43,7 +45,8 @@ static struct bl_re dash1_re =
  * "Seagate       -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---" */
 static struct bl_re dash2_re =
 	BL_RE("^[ \\t]*(?:[A-Za-z]\\S{0,13}[ \\t]+)?-(?:Per Char|CharUnlk)- --Block--- -Rewrite--"
-	      "(?:.*--(\\d+)k \\((\\d+)\\)-)?", 0);
+	      "(?:.*--(\\d+)k \\((\\d+)\\)-)?",
+	      0);
 
 /* "File './Bonnie.2276', size: 1073741824, volumes: 1"
  * "Bonnie 1.4: File './Bonnie.1557', size: 268435456, volumes: 1"
@@ -57,11 +60,11 @@ static struct bl_re file_re = BL_RE(
  * "Writing intelligently...done: 103022 kB/s  40.5 %CPU"
  * "Reading with getc_unlocked()...done:  10436 kB/s  14.3 %CPU"
  * "Rewriting...done"                                          (Tim Bray) */
-static struct bl_re done_re = BL_RE(
-	"^[ \\t]*(Writing with putc|Rewriting|Writing intelligently|Reading with getc"
-	"|Reading intelligently)[^.\\n]{0,20}\\.\\.\\.[ \\t]*done(?::[ \\t]+(\\d{1,12}) kB/s"
-	"[ \\t]+(\\d{1,3}(?:\\.\\d+)?) %CPU)?",
-	0);
+static struct bl_re done_re =
+	BL_RE("^[ \\t]*(Writing with putc|Rewriting|Writing intelligently|Reading with getc"
+	      "|Reading intelligently)[^.\\n]{0,20}\\.\\.\\.[ \\t]*done(?::[ \\t]+(\\d{1,12}) kB/s"
+	      "[ \\t]+(\\d{1,3}(?:\\.\\d+)?) %CPU)?",
+	      0);
 
 /* "Seeker 1...Seeker 2...Seeker 3...start 'em...done...done...done..." */
 static struct bl_re seeker_re = BL_RE("^[ \\t]*Seeker \\d+\\.\\.\\.", 0);
@@ -92,11 +95,11 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m)
 /* What the lines above the rows said. */
 struct ctx {
 	const char *variant;
-	double rate_mult;       /* 1024 for K/sec, 1048576 for M/sec (Bonnie-64) */
-	bool gb;                /* size column in GB (Bonnie-64) */
-	long size_edge;         /* right edge of the MB/GB column */
-	long edge[12];          /* right edges of the data columns */
-	const char *sync;       /* "nosync", "sync" or NULL */
+	double rate_mult; /* 1024 for K/sec, 1048576 for M/sec (Bonnie-64) */
+	bool gb; /* size column in GB (Bonnie-64) */
+	long size_edge; /* right edge of the MB/GB column */
+	long edge[12]; /* right edges of the data columns */
+	const char *sync; /* "nosync", "sync" or NULL */
 	long seek_kb, seek_procs; /* Garloff "--04k (03)-", or -1 */
 	bool has_file;
 	char version[16];
@@ -104,11 +107,11 @@ struct ctx {
 	unsigned long long file_bytes, volumes;
 	struct bl_btab_cell done_rate[5], done_cpu[5];
 	bool have_done[5];
-	size_t first_off;       /* text offset where the block starts */
+	size_t first_off; /* text offset where the block starts */
 };
 
-static const int done_test[5] = {BL_T_OUT_CHAR, BL_T_OUT_REWRITE, BL_T_OUT_BLOCK,
-				 BL_T_IN_CHAR, BL_T_IN_BLOCK};
+static const int done_test[5] = {BL_T_OUT_CHAR, BL_T_OUT_REWRITE, BL_T_OUT_BLOCK, BL_T_IN_CHAR,
+				 BL_T_IN_BLOCK};
 
 static int done_index(const char *s, size_t n)
 {
@@ -135,7 +138,8 @@ static void read_file(struct ctx *c, const struct bl_line *l, const struct bl_re
 {
 	c->has_file = true;
 	if (bl_re_gset(m, 1))
-		snprintf(c->version, sizeof c->version, "%.*s", (int)bl_re_glen(m, 1), l->s + m->ov[2]);
+		snprintf(c->version, sizeof c->version, "%.*s", (int)bl_re_glen(m, 1),
+			 l->s + m->ov[2]);
 	snprintf(c->path, sizeof c->path, "%.*s", (int)bl_re_glen(m, 2), l->s + m->ov[4]);
 	uint64_t v;
 	if (bl_parse_u64(l->s + m->ov[6], bl_re_glen(m, 3), &v, NULL))
@@ -174,13 +178,12 @@ static void read_header(struct ctx *c, const struct bl_line *l, const struct bl_
 struct row {
 	struct bl_btab_row r;
 	char name[64];
-	double size_mb;      /* per volume */
+	double size_mb; /* per volume */
 	unsigned long volumes;
-	bool joined;         /* name ran into the size */
-	size_t first;        /* first data token */
-	const char *group;   /* the label line above a row without a name */
+	bool joined; /* name ran into the size */
+	size_t first; /* first data token */
+	const char *group; /* the label line above a row without a name */
 };
-
 
 static bool is_num(const char *s, size_t n)
 {
@@ -211,7 +214,8 @@ static bool joined_name(const struct ctx *c, struct row *w)
 	while (k && ((t[k - 1] >= '0' && t[k - 1] <= '9') || t[k - 1] == '.'))
 		k--;
 	double mb;
-	if (!k || k == n || !is_num(t + k, n - k) || !bl_parse_double(t + k, n - k, false, &mb, NULL))
+	if (!k || k == n || !is_num(t + k, n - k) ||
+	    !bl_parse_double(t + k, n - k, false, &mb, NULL))
 		return false;
 	snprintf(w->name, sizeof w->name, "%.*s", (int)k, t);
 	w->joined = true;
@@ -242,7 +246,8 @@ static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row
 			/* "1*1024", or "1*" then " 512" */
 			uint64_t vol;
 			size_t used;
-			if (bl_parse_u64(t, (size_t)(star - t), &vol, &used) && used == (size_t)(star - t)) {
+			if (bl_parse_u64(t, (size_t)(star - t), &vol, &used) &&
+			    used == (size_t)(star - t)) {
 				const char *rest = star + 1;
 				size_t rn = n - (size_t)(rest - t);
 				if (rn == 0 && i + 1 < r->ntok) {
@@ -251,7 +256,8 @@ static bool parse_row(const struct ctx *c, const char *s, size_t len, struct row
 					end = (long)r->tok[i + 1].b;
 					ntok_size = 2;
 				}
-				if (is_num(rest, rn) && bl_parse_double(rest, rn, false, &mb, NULL)) {
+				if (is_num(rest, rn) &&
+				    bl_parse_double(rest, rn, false, &mb, NULL)) {
 					ok = true;
 					w->volumes = (unsigned long)vol;
 				}
@@ -326,8 +332,8 @@ static void add_params(struct bl_doc *doc, long ri, const struct ctx *c, const s
 	}
 }
 
-static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
-		       const struct row *w, size_t row_off, bool compare_done)
+static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c, const struct row *w,
+		       size_t row_off, bool compare_done)
 {
 	struct bl_run *run = bl_doc_run(doc, ri);
 	int cell[12], uncertain = 0;
@@ -339,12 +345,13 @@ static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 		for (int k = 0; k < 12; k++)
 			cell[k] = w->first + (size_t)k < r->ntok ? (int)w->first + k : -1;
 	} else if (uncertain) {
-		bl_doc_diag(doc, ri, BL_WARNING, "bonnie.misaligned", row_off,
-			    "%d cell(s) of the row stand away from the header's columns; placed at the nearest",
-			    uncertain);
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonnie.misaligned", row_off,
+			"%d cell(s) of the row stand away from the header's columns; placed at the nearest",
+			uncertain);
 	}
 	static const int order[6] = {BL_T_OUT_CHAR, BL_T_OUT_BLOCK, BL_T_OUT_REWRITE,
-				     BL_T_IN_CHAR, BL_T_IN_BLOCK, BL_T_SEEKS};
+				     BL_T_IN_CHAR,  BL_T_IN_BLOCK,  BL_T_SEEKS};
 	for (int t = 0; t < 6; t++) {
 		struct bl_btab_cell rate, cpu;
 		int a = cell[2 * t], b = cell[2 * t + 1];
@@ -365,13 +372,15 @@ static void read_cells(struct bl_doc *doc, long ri, const struct ctx *c,
 	for (int i = 0; i < 5; i++) {
 		if (!c->have_done[i])
 			continue;
-		const struct bl_result *res = bl_btab_find_result(run, bl_btab_metric[done_test[i]]);
+		const struct bl_result *res =
+			bl_btab_find_result(run, bl_btab_metric[done_test[i]]);
 		double v;
 		if (res && bl_result_number(res, &v) && c->done_rate[i].kind == BL_BTAB_VALUE &&
 		    fabs(v - c->done_rate[i].v) > 1024.0)
-			bl_doc_diag(doc, ri, BL_WARNING, "bonnie.done-mismatch", row_off,
-				    "the table says %s = %.0f B/s, but its progress line says %s kB/s",
-				    bl_btab_metric[done_test[i]], v, c->done_rate[i].raw);
+			bl_doc_diag(
+				doc, ri, BL_WARNING, "bonnie.done-mismatch", row_off,
+				"the table says %s = %.0f B/s, but its progress line says %s kB/s",
+				bl_btab_metric[done_test[i]], v, c->done_rate[i].raw);
 	}
 }
 
@@ -504,13 +513,13 @@ static bool read_head(struct bl_message *msg, struct ctx *c, const struct bl_lin
  * (none before it since first_run) starts at the block's start and finds
  * the command line, the later ones share it. Returns its index, or -1
  * when out of memory. */
-static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w,
-		    size_t first_run, size_t start_off, size_t row_off, size_t row_end)
+static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w, size_t first_run,
+		    size_t start_off, size_t row_off, size_t row_end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	bool first = doc->nruns == first_run;
-	struct bl_run *run = bl_doc_add_run(doc, "bonnie", c->variant,
-					    first ? start_off : row_off, row_end);
+	struct bl_run *run =
+		bl_doc_add_run(doc, "bonnie", c->variant, first ? start_off : row_off, row_end);
 	if (!run)
 		return -1;
 	long ri = (long)doc->nruns - 1;
@@ -625,8 +634,7 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 	return last_end;
 }
 
-static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor,
-				  size_t *end)
+static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_re_match m;
@@ -695,22 +703,34 @@ static const struct bl_tool_shapes bonnie_shapes = {
 
 /* Charts: the IO rates and the seeks, a bar per run under each test. */
 static const struct bl_chart_view bonnie_views[] = {
-	{.name = "rates", .title = "bonnie sequential rates", .metrics = bl_btab_rates,
-	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "ops", .title = "bonnie seeks", .metrics = bl_btab_ops,
-	 .unit = "ops/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "rates",
+	 .title = "bonnie sequential rates",
+	 .metrics = bl_btab_rates,
+	 .unit = "B/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "ops",
+	 .title = "bonnie seeks",
+	 .metrics = bl_btab_ops,
+	 .unit = "ops/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 
 const struct bl_parser bl_parser_bonnie = {
 	.name = "bonnie",
-	.summary = "bonnie result tables: sequential output/input per char and block, rewrite, seeks",
+	.summary =
+		"bonnie result tables: sequential output/input per char and block, rewrite, seeks",
 	.variants = bonnie_variants,
 	/* "Machine    MB K/sec %CPU", "---Sequential Output (nosync)---",
 	 * "File './Bonnie.2276', size: 1073741824, volumes: 1" */
-	.anchor = "^[ \\t]*(?:<pre>)?(?:Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+[MG]B[ \\t]+[KM]/sec"
-		  "|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
-		  "|File '[^'\\n]{0,300}', size: \\d",
+	.anchor =
+		"^[ \\t]*(?:<pre>)?(?:Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+[MG]B[ \\t]+[KM]/sec"
+		"|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
+		"|File '[^'\\n]{0,300}', size: \\d",
 	.command_word = "bonnie",
 	.shapes = &bonnie_shapes,
 	.claim = bonnie_claim,

@@ -20,11 +20,11 @@
  * "files  /sec %CP", "files:max:min        /sec %CP",
  * a disk's model written over "Machine": "ST318451LW MB K/sec %CPU",
  * and a header whose machine column was cut away: " Size K/sec %CP K/sec" */
-static struct bl_re bonhead_re = BL_RE(
-	"(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
-	"files(?::max(?::min)?)? +/sec +%CP|(?<!\\S)[A-Za-z]\\S{0,15} +[MG]B +[KM]/sec +%CPU|"
-	"(?<!\\S)Size +K/sec +%CP +K/sec",
-	0);
+static struct bl_re bonhead_re =
+	BL_RE("(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
+	      "files(?::max(?::min)?)? +/sec +%CP|(?<!\\S)[A-Za-z]\\S{0,15} +[MG]B +[KM]/sec +%CPU|"
+	      "(?<!\\S)Size +K/sec +%CP +K/sec",
+	      0);
 
 #define BONNIE_SLACK 3
 #define BONNIE_OVERFLOW 12
@@ -139,15 +139,15 @@ static size_t row_end(const char *s, size_t len, size_t r, size_t w, size_t name
  * a few words at r, then a blank that was the newline and a row that
  * starts with blanks and a number (the size). Returns the end of the
  * label and sets *end to the end of the row; 0 when there is none. */
-static size_t label_end(const char *s, size_t len, size_t r, size_t w, size_t name_w,
-			size_t nh, size_t *end)
+static size_t label_end(const char *s, size_t len, size_t r, size_t w, size_t name_w, size_t nh,
+			size_t *end)
 {
 	struct bl_token t, u;
 	size_t p = r;
 	for (int words = 0; words < 8 && bl_next_token(s, len, p, &t) && t.e - r <= 64; words++) {
 		p = t.e;
-		if (t.e + 2 >= len || !bl_blank(s[t.e + 1]) || !bl_next_token(s, len, t.e + 1, &u) ||
-		    name_like(s[u.a]))
+		if (t.e + 2 >= len || !bl_blank(s[t.e + 1]) ||
+		    !bl_next_token(s, len, t.e + 1, &u) || name_like(s[u.a]))
 			continue;
 		*end = row_end(s, len, t.e + 1, w, name_w, nh);
 		if (*end)

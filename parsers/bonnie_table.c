@@ -56,9 +56,9 @@ const struct bl_metric_info bl_btab_metric_info[] = {
  *   freebsd 2G   430  98 **44175**   8 ... */
 static size_t hidden_markup(const char *s, size_t len)
 {
-	static const char *const tags[] = {"<pre>", "</pre>", "<b>", "</b>", "<code>",
-					   "</code>", "<tt>", "</tt>", "<strong>",
-					   "</strong>", "**", "`", NULL};
+	static const char *const tags[] = {"<pre>",   "</pre>", "<b>",   "</b>",     "<code>",
+					   "</code>", "<tt>",   "</tt>", "<strong>", "</strong>",
+					   "**",      "`",      NULL};
 	for (size_t i = 0; tags[i]; i++) {
 		size_t n = strlen(tags[i]);
 		if (len >= n && strncasecmp(s, tags[i], n) == 0)
@@ -72,7 +72,8 @@ static void add_text(struct bl_btab_row *r, const char *s, size_t len)
 	size_t i = 0;
 	while (i < len && r->len + 1 < sizeof r->s) {
 		char c = s[i];
-		size_t skip = (c == '<' || c == '*' || c == '`') ? hidden_markup(s + i, len - i) : 0;
+		size_t skip =
+			(c == '<' || c == '*' || c == '`') ? hidden_markup(s + i, len - i) : 0;
 		if (skip) {
 			i += skip;
 			continue;
@@ -170,12 +171,14 @@ bool bl_btab_header_fragment(const char *s, size_t len)
 
 /* ------------------------------------------------------------- placement */
 
-static long labs_(long v) { return v < 0 ? -v : v; }
+static long labs_(long v)
+{
+	return v < 0 ? -v : v;
+}
 
 /* Nearest-edge placement of tokens [t0, t1) into columns [c0, c1). */
-static bool place_near(const struct bl_btab_row *r, size_t t0, size_t t1,
-		       const long *edge, size_t c0, size_t c1, int *cell,
-		       int *uncertain)
+static bool place_near(const struct bl_btab_row *r, size_t t0, size_t t1, const long *edge,
+		       size_t c0, size_t c1, int *cell, int *uncertain)
 {
 	long shift = 0;
 	size_t j = c0;
@@ -202,8 +205,8 @@ static bool place_near(const struct bl_btab_row *r, size_t t0, size_t t1,
 	return true;
 }
 
-bool bl_btab_place(const struct bl_btab_row *r, size_t first, const long *edge,
-		   size_t ncol, int *cell, int *uncertain)
+bool bl_btab_place(const struct bl_btab_row *r, size_t first, const long *edge, size_t ncol,
+		   int *cell, int *uncertain)
 {
 	*uncertain = 0;
 	for (size_t c = 0; c < ncol; c++)
@@ -261,8 +264,7 @@ static void start(struct bl_btab_cell *c, const char *s, size_t len)
 	c->kind = all_plus(s, len) ? BL_BTAB_CENSORED : BL_BTAB_BAD;
 }
 
-void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok,
-		  struct bl_btab_cell *c)
+void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok, struct bl_btab_cell *c)
 {
 	start(c, s, len);
 	if (c->kind != BL_BTAB_BAD)
@@ -345,10 +347,14 @@ bool bl_btab_size(const char *s, size_t len, bool bare_mib, double *out)
 		if (used + 1 != len)
 			return false;
 		switch (s[used]) {
-		case 'k': case 'K': mult = 1024.0; break;
-		case 'm': case 'M': mult = 1048576.0; break;
-		case 'g': case 'G': mult = 1073741824.0; break;
-		case 't': case 'T': mult = 1099511627776.0; break;
+		case 'k':
+		case 'K': mult = 1024.0; break;
+		case 'm':
+		case 'M': mult = 1048576.0; break;
+		case 'g':
+		case 'G': mult = 1073741824.0; break;
+		case 't':
+		case 'T': mult = 1099511627776.0; break;
 		default: return false;
 		}
 	}
@@ -362,16 +368,14 @@ static struct bl_result *emit_cell(struct bl_run *run, const char *metric, const
 				   const struct bl_btab_cell *c)
 {
 	switch (c->kind) {
-	case BL_BTAB_BLANK:
-		return bl_run_result(run, metric, NAN, unit, NULL, BL_FLAG_NOT_RUN);
+	case BL_BTAB_BLANK: return bl_run_result(run, metric, NAN, unit, NULL, BL_FLAG_NOT_RUN);
 	case BL_BTAB_CENSORED:
 		/* finished in under 0.5 s: faster than can be measured; the
 		 * value is unknown (null), not zero */
 		return bl_run_result(run, metric, NAN, unit, c->raw, BL_FLAG_CENSORED);
 	case BL_BTAB_VALUE:
 		return bl_run_result(run, metric, c->v, unit, c->converted ? c->raw : NULL, 0);
-	default:
-		return NULL;
+	default: return NULL;
 	}
 }
 

@@ -53,15 +53,15 @@ bool bl_btab_tok_is(const struct bl_btab_row *r, size_t i, const char *word);
  * came from a continuation line fill the last columns. Returns false when
  * the tokens cannot be placed; *uncertain counts tokens that stood more
  * than 2 columns from any edge. */
-bool bl_btab_place(const struct bl_btab_row *r, size_t first, const long *edge,
-		   size_t ncol, int *cell, int *uncertain);
+bool bl_btab_place(const struct bl_btab_row *r, size_t first, const long *edge, size_t ncol,
+		   int *cell, int *uncertain);
 
 /* A cell's value. */
 enum bl_btab_kind { BL_BTAB_BLANK, BL_BTAB_VALUE, BL_BTAB_CENSORED, BL_BTAB_BAD };
 struct bl_btab_cell {
 	enum bl_btab_kind kind;
-	double v;      /* in base units */
-	char raw[32];  /* as printed */
+	double v; /* in base units */
+	char raw[32]; /* as printed */
 	bool converted; /* v differs from the printed number (units) */
 };
 
@@ -69,8 +69,7 @@ struct bl_btab_cell {
  * rate: "44175" times `mult` (1024 for K/sec); with `suffix_ok`, bonnie++
  * 2.00's "1149k" "322m" "1.5g" (KiB/MiB/GiB per second). "+++++" is
  * censored. */
-void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok,
-		  struct bl_btab_cell *c);
+void bl_btab_rate(const char *s, size_t len, double mult, bool suffix_ok, struct bl_btab_cell *c);
 /* A whole token read as a number: "98", "44.1", and "100." (a %CPU of
  * 100.0 cut to its 4-character cell). */
 bool bl_btab_number(const char *s, size_t len, double *v);

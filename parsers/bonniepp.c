@@ -39,14 +39,16 @@ static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
  * "1.02b           ------Sequential Output------ --Sequential Input- --Random-"
  *   (a summary table whose author kept the version and dropped the word) */
 static struct bl_re ver_re = BL_RE(
-	"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-{3,}Sequential (Output|Create)", 0);
+	"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-{3,}Sequential (Output|Create)",
+	0);
 
 /* "                    ------Sequential Create------ --------Random Create--------" (1.0x) */
 static struct bl_re dashfile_re = BL_RE("^[ \\t]*-{3,}Sequential Create-{3,}", 0);
 
 /* "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--"
  * "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--" */
-static struct bl_re sub_io_re = BL_RE("^[ \\t]*(?:Concurrency +(\\d{1,6}) +)?-Per Chr- --Block--", 0);
+static struct bl_re sub_io_re =
+	BL_RE("^[ \\t]*(?:Concurrency +(\\d{1,6}) +)?-Per Chr- --Block--", 0);
 
 /* "freebsd.javaforum.h -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--" */
 static struct bl_re sub_file_re = BL_RE("^[ \\t]*([^-\\s].{0,40}?)? *-Create-- --Read---", 0);
@@ -55,7 +57,8 @@ static struct bl_re sub_file_re = BL_RE("^[ \\t]*([^-\\s].{0,40}?)? *-Create-- -
  * "Name:Size etc        /sec %CP  /sec %CP ..."                          (2.00)
  * " Size K/sec %CP K/sec %CP ..."        (the machine column cut off by hand) */
 static struct bl_re hdr_io_re = BL_RE(
-	"^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size(?::chnk)?|Name:Size etc) +(?:K/sec|/sec) +%CP", 0);
+	"^[ \\t]*(?:<pre>)?(?:(?:(?:Machine|Kernel) +)?Size(?::chnk)?|Name:Size etc) +(?:K/sec|/sec) +%CP",
+	0);
 
 /* "              files  /sec %CP  /sec %CP ..."   "files:max:min        /sec %CP" */
 static struct bl_re hdr_file_re = BL_RE("^[ \\t]*(?:<pre>)?files(?::max(?::min)?)? +/sec +%CP", 0);
@@ -64,8 +67,19 @@ static struct bl_re hdr_file_re = BL_RE("^[ \\t]*(?:<pre>)?files(?::max(?::min)?
 static struct bl_re lat_re = BL_RE("^[ \\t]*Latency(?: |$)", 0);
 
 enum kind {
-	K_OTHER, K_BLANK, K_VER_IO, K_VER_FILE, K_DASH_FILE, K_SUB_IO, K_SUB_FILE,
-	K_HDR_IO, K_HDR_FILE, K_LAT, K_CSV_HDR, K_CSV, K_HFRAG
+	K_OTHER,
+	K_BLANK,
+	K_VER_IO,
+	K_VER_FILE,
+	K_DASH_FILE,
+	K_SUB_IO,
+	K_SUB_FILE,
+	K_HDR_IO,
+	K_HDR_FILE,
+	K_LAT,
+	K_CSV_HDR,
+	K_CSV,
+	K_HFRAG
 };
 
 static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct bpp_rec *csv)
@@ -108,17 +122,17 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 
 struct tab {
 	char version[16];
-	const char *variant;   /* "1.0x", "1.9x", "2.00" */
+	const char *variant; /* "1.0x", "1.9x", "2.00" */
 	bool is200;
 	long concurrency;
 	long io_edge[12], f_edge[12];
 	long io_start, f_start; /* column where the data cells begin */
-	char fname[64];        /* name over the file table (1.9x, 2.00) */
+	char fname[64]; /* name over the file table (1.9x, 2.00) */
 	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
 	size_t nio, fpos;
-	int last;              /* record the next Latency row belongs to */
-	int section;           /* 0 none, 1 IO rows, 2 file rows */
-	bool full;             /* MAX_RECS reached: the block ends there */
+	int last; /* record the next Latency row belongs to */
+	int section; /* 0 none, 1 IO rows, 2 file rows */
+	bool full; /* MAX_RECS reached: the block ends there */
 };
 
 /* Right edges of the 12 data columns: the header's words where it has
@@ -192,14 +206,16 @@ static void row_cells(struct bpp_rec *rec, const struct bl_btab_row *r, size_t f
 		rec->notes |= BPP_N_MISALIGNED;
 	for (int k = 0; k < 6; k++) {
 		int t = t0 + k, a = cell[2 * k], b = cell[2 * k + 1];
-		bl_btab_rate(a >= 0 ? r->s + r->tok[a].a : NULL, a >= 0 ? r->tok[a].b - r->tok[a].a : 0,
-			     t < BL_T_SEEKS ? 1024.0 : 1.0, suffix_ok && t < BL_T_SEEKS, &rec->rate[t]);
-		bl_btab_cpu(b >= 0 ? r->s + r->tok[b].a : NULL, b >= 0 ? r->tok[b].b - r->tok[b].a : 0,
-			    &rec->cpu[t]);
+		bl_btab_rate(a >= 0 ? r->s + r->tok[a].a : NULL,
+			     a >= 0 ? r->tok[a].b - r->tok[a].a : 0, t < BL_T_SEEKS ? 1024.0 : 1.0,
+			     suffix_ok && t < BL_T_SEEKS, &rec->rate[t]);
+		bl_btab_cpu(b >= 0 ? r->s + r->tok[b].a : NULL,
+			    b >= 0 ? r->tok[b].b - r->tok[b].a : 0, &rec->cpu[t]);
 		if (rec->rate[t].kind == BL_BTAB_BAD || rec->cpu[t].kind == BL_BTAB_BAD) {
 			if (!(rec->notes & BPP_N_BAD_CELL))
 				snprintf(rec->bad, sizeof rec->bad, "%s",
-					 rec->rate[t].kind == BL_BTAB_BAD ? rec->rate[t].raw : rec->cpu[t].raw);
+					 rec->rate[t].kind == BL_BTAB_BAD ? rec->rate[t].raw
+									  : rec->cpu[t].raw);
 			rec->notes |= BPP_N_BAD_CELL;
 		}
 	}
@@ -299,11 +315,13 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 		if (!size_cell(&tmp, s, sl, t->is200)) {
 			/* "averylongmachinename2G": the name ran into the size */
 			size_t cut = sl;
-			while (cut && s[cut - 1] != ':' && !(s[cut - 1] >= 'a' && s[cut - 1] <= 'z'))
+			while (cut && s[cut - 1] != ':' &&
+			       !(s[cut - 1] >= 'a' && s[cut - 1] <= 'z'))
 				cut--;
 			while (cut < sl && !(s[cut] >= '0' && s[cut] <= '9'))
 				cut++;
-			if (k != 1 || cut == 0 || cut >= sl || !size_cell(&tmp, s + cut, sl - cut, t->is200))
+			if (k != 1 || cut == 0 || cut >= sl ||
+			    !size_cell(&tmp, s + cut, sl - cut, t->is200))
 				return false;
 			snprintf(tmp.name, sizeof tmp.name, "%.*s", (int)cut, s);
 		} else if (k > 1) {
@@ -316,7 +334,8 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 		 *   v4.128M          1G 19965  89 37600  20 ... */
 		if (t->nio && tmp.name[0]) {
 			const struct bpp_rec *up = &recs[t->io_recs[t->nio - 1]];
-			if (strcmp(up->name, tmp.name) == 0 && same_num(up->file_size, tmp.file_size) &&
+			if (strcmp(up->name, tmp.name) == 0 &&
+			    same_num(up->file_size, tmp.file_size) &&
 			    same_num(up->chunk_size, tmp.chunk_size))
 				tmp.repeat = true;
 		}
@@ -429,8 +448,8 @@ static void latency_row(struct tab *t, struct bpp_rec *recs, struct bl_btab_row 
 	}
 	for (int i = 0; i < 6; i++) {
 		int c = cell[i];
-		bl_btab_latency(c >= 0 ? r->s + r->tok[c].a : NULL, c >= 0 ? r->tok[c].b - r->tok[c].a : 0,
-				&rec->lat[t0 + i]);
+		bl_btab_latency(c >= 0 ? r->s + r->tok[c].a : NULL,
+				c >= 0 ? r->tok[c].b - r->tok[c].a : 0, &rec->lat[t0 + i]);
 		if (rec->lat[t0 + i].kind == BL_BTAB_BAD)
 			rec->notes |= BPP_N_BAD_CELL;
 	}
@@ -455,7 +474,8 @@ static bool recs_pair(const struct bpp_rec *csv, const struct bpp_rec *tab)
 		return false;
 	if (csv->io != tab->io || csv->files != tab->files)
 		return false;
-	if (csv->io && !isnan(csv->file_size) && !isnan(tab->file_size) && csv->file_size != tab->file_size)
+	if (csv->io && !isnan(csv->file_size) && !isnan(tab->file_size) &&
+	    csv->file_size != tab->file_size)
 		return false;
 	if (csv->files && csv->num_files != tab->num_files)
 		return false;
@@ -487,7 +507,8 @@ static long earlier_csv_run(struct bl_doc *doc, size_t first_run, const struct b
  * "Create files in sequential order...done."  "Delete files in random order...done." */
 static struct bl_re progress_re = BL_RE(
 	"^[ \\t]*(?:Using uid:\\d{1,10}, gid:\\d{1,10}\\.|(?:Writing|Rewriting|Reading|Create|Stat|Delete"
-	"|start 'em)[^\\n]{0,60}?\\.\\.\\.done)", 0);
+	"|start 'em)[^\\n]{0,60}?\\.\\.\\.done)",
+	0);
 
 /* The first run of a block starts at the progress lines above its table
  * (when there are any), so that the command above them is found. */
@@ -522,9 +543,9 @@ static void include_progress(struct bl_scan *sc, struct bl_run *run)
 struct bpp_walk {
 	struct bl_message *msg;
 	struct tab *t;
-	struct bpp_rec *recs;     /* MAX_RECS of them */
+	struct bpp_rec *recs; /* MAX_RECS of them */
 	size_t nrec;
-	struct bpp_rec *csv;      /* the CSV line classify read */
+	struct bpp_rec *csv; /* the CSV line classify read */
 	struct bl_btab_row *row;
 	struct bl_re_match m;
 	struct bl_line cur;
@@ -771,7 +792,8 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 			ri = bpp_make_run(doc, &recs[partner[i]], first_ri);
 			if (ri >= 0)
 				bpp_merge_table(doc, ri, &recs[i]);
-		} else if (!recs[i].csv && i == 0 && (ri = earlier_csv_run(doc, first_run, &recs[i])) >= 0) {
+		} else if (!recs[i].csv && i == 0 &&
+			   (ri = earlier_csv_run(doc, first_run, &recs[i])) >= 0) {
 			bpp_merge_table(doc, ri, &recs[i]);
 			continue;
 		} else {
@@ -849,8 +871,10 @@ static void bpp_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 		if (wl < 2 || w[0] != '-')
 			continue;
 		if (wl == 2 && (w[1] == 'f' || w[1] == 'b' || w[1] == 'D' || w[1] == 'q')) {
-			const char *key = w[1] == 'f' ? "fast" : w[1] == 'b' ? "no_buffering"
-				       : w[1] == 'D' ? "direct_io" : "quiet";
+			const char *key = w[1] == 'f'   ? "fast"
+					  : w[1] == 'b' ? "no_buffering"
+					  : w[1] == 'D' ? "direct_io"
+							: "quiet";
 			if (!json_object_get(run->params, key))
 				json_object_set_new(run->params, key, json_true());
 			continue;
@@ -898,10 +922,20 @@ static const struct bl_tool_shapes bpp_shapes = {
 /* Charts: the IO rates, and the seeks with the file tests, a bar per run
  * under each test. */
 static const struct bl_chart_view bpp_views[] = {
-	{.name = "rates", .title = "bonnie++ sequential rates", .metrics = bl_btab_rates,
-	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "ops", .title = "bonnie++ seeks and file operations", .metrics = bl_btab_ops,
-	 .unit = "ops/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "rates",
+	 .title = "bonnie++ sequential rates",
+	 .metrics = bl_btab_rates,
+	 .unit = "B/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "ops",
+	 .title = "bonnie++ seeks and file operations",
+	 .metrics = bl_btab_ops,
+	 .unit = "ops/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 

@@ -12,34 +12,34 @@
 
 /* What a record noticed, reported once it is a run. */
 enum {
-	BPP_N_SHORT_ROW = 1 << 0,   /* 1.96 -s0 CSV row, one field short */
-	BPP_N_NO_SEED = 1 << 1,     /* a 1.92 row without the seed field */
-	BPP_N_DIRS_SHIFT = 1 << 2,  /* 1.98: num_dirs in the chunk column */
-	BPP_N_BAD_CELL = 1 << 3,    /* a cell that is no number */
-	BPP_N_MISALIGNED = 1 << 4,  /* cells away from the header's columns */
+	BPP_N_SHORT_ROW = 1 << 0, /* 1.96 -s0 CSV row, one field short */
+	BPP_N_NO_SEED = 1 << 1, /* a 1.92 row without the seed field */
+	BPP_N_DIRS_SHIFT = 1 << 2, /* 1.98: num_dirs in the chunk column */
+	BPP_N_BAD_CELL = 1 << 3, /* a cell that is no number */
+	BPP_N_MISALIGNED = 1 << 4, /* cells away from the header's columns */
 	BPP_N_FILE_RATE_BUG = 1 << 5, /* 2.00 table: file rates = files x 1024 */
 	BPP_N_FIELD_COUNT = 1 << 6, /* CSV fields missing or extra */
 };
 
 struct bpp_rec {
-	bool csv;                 /* from a CSV line (else a table) */
-	size_t off, end;          /* text span */
-	const char *variant;      /* static */
+	bool csv; /* from a CSV line (else a table) */
+	size_t off, end; /* text span */
+	const char *variant; /* static */
 	char name[96];
-	char version[16];         /* bonnie++ version: "1.93d", "2.00a" */
-	char format_version[16];  /* CSV format: "1.97", "1.98" */
-	bool io, files;           /* which sections were printed */
-	bool repeat;              /* a -x row without name or size */
-	bool has_lat;             /* latencies printed */
+	char version[16]; /* bonnie++ version: "1.93d", "2.00a" */
+	char format_version[16]; /* CSV format: "1.97", "1.98" */
+	bool io, files; /* which sections were printed */
+	bool repeat; /* a -x row without name or size */
+	bool has_lat; /* latencies printed */
 	double file_size, chunk_size; /* bytes; NAN when not printed */
 	long concurrency, seeks, seek_procs; /* -1 when not printed */
 	char seed[24];
-	char files_spec[48];      /* "16:100000:16/64" as printed */
+	char files_spec[48]; /* "16:100000:16/64" as printed */
 	double num_files, max_size, min_size, num_dirs, file_chunk_size; /* NAN if absent */
-	char file_kind[8];        /* "link", "symlink" or "" */
+	char file_kind[8]; /* "link", "symlink" or "" */
 	struct bl_btab_cell rate[BL_T_COUNT], cpu[BL_T_COUNT], lat[BL_T_COUNT];
 	unsigned notes;
-	char bad[32];             /* the first cell that could not be read */
+	char bad[32]; /* the first cell that could not be read */
 };
 
 void bpp_rec_init(struct bpp_rec *r);

@@ -151,7 +151,7 @@ static bool row_10x(struct field *f, size_t nf, struct bpp_rec *r)
 static const char *csv_variant(const char *fv)
 {
 	static const char *const known[] = {"csv-1.92", "csv-1.92b", "csv-1.93b", "csv-1.96",
-					    "csv-1.97", "csv-1.98", NULL};
+					    "csv-1.97", "csv-1.98",  NULL};
 	for (size_t i = 0; known[i]; i++)
 		if (strcmp(known[i] + 4, fv) == 0)
 			return known[i];
@@ -216,8 +216,8 @@ static bool row_19x(struct field *f, size_t nf, struct bpp_rec *r)
 		r->files = true;
 		if (uint_field(&g[i], &v))
 			r->num_files = v * 1024.0;
-		snprintf(r->files_spec, sizeof r->files_spec, "%.*s", (int)(g[i].n < 20 ? g[i].n : 20),
-			 g[i].s);
+		snprintf(r->files_spec, sizeof r->files_spec, "%.*s",
+			 (int)(g[i].n < 20 ? g[i].n : 20), g[i].s);
 		if (g[i + 1].n == 4 && memcmp(g[i + 1].s, "link", 4) == 0)
 			snprintf(r->file_kind, sizeof r->file_kind, "link");
 		else if (g[i + 1].n == 7 && memcmp(g[i + 1].s, "symlink", 7) == 0)

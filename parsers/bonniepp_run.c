@@ -20,7 +20,6 @@ bool bpp_names_match(const char *a, const char *b)
 	return strncmp(a, b, la < lb ? la : lb) == 0;
 }
 
-
 static const char *paired_variant(const char *table_variant)
 {
 	if (strcmp(table_variant, "1.0x") == 0)
@@ -92,26 +91,31 @@ static void rec_notes(struct bl_doc *doc, long ri, const struct bpp_rec *r)
 {
 	size_t off = r->off;
 	if (r->notes & BPP_N_SHORT_ROW)
-		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-short-row", off,
-			    "a CSV row one field short with the IO tests skipped (bonnie++ 1.96 with -s0): read with the missing field restored");
+		bl_doc_diag(
+			doc, ri, BL_INFO, "bonniepp.csv-short-row", off,
+			"a CSV row one field short with the IO tests skipped (bonnie++ 1.96 with -s0): read with the missing field restored");
 	if (r->notes & BPP_N_NO_SEED)
 		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-no-seed", off,
 			    "a CSV row without the seed field (early 1.92 format)");
 	if (r->notes & BPP_N_DIRS_SHIFT)
-		bl_doc_diag(doc, ri, BL_INFO, "bonniepp.csv-num-dirs", off,
-			    "format 1.98 writes num_dirs in the file_chunk_size column; read as num_dirs");
+		bl_doc_diag(
+			doc, ri, BL_INFO, "bonniepp.csv-num-dirs", off,
+			"format 1.98 writes num_dirs in the file_chunk_size column; read as num_dirs");
 	if (r->notes & BPP_N_BAD_CELL)
 		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.bad-cell", off,
 			    "a cell that is no number ('%s'): written as not run", r->bad);
 	if (r->notes & BPP_N_MISALIGNED)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.misaligned", off,
-			    "cells of the row stand away from the header's columns; placed at the nearest");
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonniepp.misaligned", off,
+			"cells of the row stand away from the header's columns; placed at the nearest");
 	if (r->notes & BPP_N_FIELD_COUNT)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.cell-count", off,
-			    "more cells than bonnie++ prints in a row (or CSV fields past the format): the extra ones are ignored");
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonniepp.cell-count", off,
+			"more cells than bonnie++ prints in a row (or CSV fields past the format): the extra ones are ignored");
 	if ((r->notes & BPP_N_FILE_RATE_BUG) && !r->csv)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-file-rates", off,
-			    "bonnie++ 2.00's table prints the number of files x 1024 in place of the file-test rates; only its CSV line has the real rates");
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonniepp.table-file-rates", off,
+			"bonnie++ 2.00's table prints the number of files x 1024 in place of the file-test rates; only its CSV line has the real rates");
 }
 
 /* The table's cells beside the CSV's values of the same run. */
@@ -120,7 +124,10 @@ static double tolerance(const struct bl_btab_cell *c)
 	double step = strchr(c->raw, '.') ? 0.05 : 0.5;
 	size_t n = strlen(c->raw);
 	char suffix = n ? c->raw[n - 1] : 0;
-	double mult = suffix == 'k' ? 1024.0 : suffix == 'm' ? 1048576.0 : suffix == 'g' ? 1073741824.0 : 1.0;
+	double mult = suffix == 'k'   ? 1024.0
+		      : suffix == 'm' ? 1048576.0
+		      : suffix == 'g' ? 1073741824.0
+				      : 1.0;
 	if (c->converted && mult == 1.0)
 		mult = 1024.0; /* K/sec */
 	return step * mult + 1024.0 * (mult > 1.0);
@@ -154,32 +161,41 @@ void bpp_merge_table(struct bl_doc *doc, long ri, const struct bpp_rec *t)
 		if ((k < BL_T_SEQ_CREATE && !t->io) || (k >= BL_T_SEQ_CREATE && !t->files))
 			continue;
 		for (int part = 0; part < 3; part++) {
-			const struct bl_btab_cell *c = part == 0 ? &t->rate[k] : part == 1 ? &t->cpu[k] : &t->lat[k];
+			const struct bl_btab_cell *c = part == 0   ? &t->rate[k]
+						       : part == 1 ? &t->cpu[k]
+								   : &t->lat[k];
 			if (part == 2 && !t->has_lat)
 				continue;
 			char metric[48];
 			bl_str_join3(metric, sizeof metric, bl_btab_metric[k],
-				     part == 0 ? "" : part == 1 ? "_cpu" : "_latency", "");
+				     part == 0   ? ""
+				     : part == 1 ? "_cpu"
+						 : "_latency",
+				     "");
 			struct bl_result *res = bl_btab_find_result(run, metric);
 			if (!res)
 				continue;
 			if (c->kind != BL_BTAB_BLANK)
 				bl_result_set_str(res, "table_raw", c->raw);
 			if (!same_cell(res, c, part == 2)) {
-				if (k >= BL_T_SEQ_CREATE && part == 0 && (t->notes & BPP_N_FILE_RATE_BUG))
+				if (k >= BL_T_SEQ_CREATE && part == 0 &&
+				    (t->notes & BPP_N_FILE_RATE_BUG))
 					file_bug = true;
 				else if (!mismatches++)
-					snprintf(first, sizeof first, "%s (table '%s')", metric, c->raw);
+					snprintf(first, sizeof first, "%s (table '%s')", metric,
+						 c->raw);
 			}
 		}
 	}
 	if (mismatches)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-csv-mismatch", t->off,
-			    "the table and the CSV line of this run disagree in %d cell(s), first %s; the CSV's values are kept",
-			    mismatches, first);
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonniepp.table-csv-mismatch", t->off,
+			"the table and the CSV line of this run disagree in %d cell(s), first %s; the CSV's values are kept",
+			mismatches, first);
 	if (file_bug)
-		bl_doc_diag(doc, ri, BL_WARNING, "bonniepp.table-file-rates", t->off,
-			    "the table's file-test rates are the number of files x 1024 (a bonnie++ 2.00 printing bug); the CSV's rates are kept");
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "bonniepp.table-file-rates", t->off,
+			"the table's file-test rates are the number of files x 1024 (a bonnie++ 2.00 printing bug); the CSV's rates are kept");
 	rec_params(run, t);
 	if (t->off < run->off)
 		run->off = t->off;
@@ -207,4 +223,3 @@ long bpp_make_run(struct bl_doc *doc, const struct bpp_rec *r, long first_ri)
 	rec_notes(doc, ri, r);
 	return ri;
 }
-

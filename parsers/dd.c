@@ -29,10 +29,10 @@ static struct bl_re rec_re =
  * "1073741824 bytes transferred in 12.345 secs (86978681 bytes/sec)"
  * Android's toolbox dd spells the unit out:
  * "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)" */
-static struct bl_re bsd_re = BL_RE(
-	"^[ \\t]*(\\d{1,20}) bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
-	"\\((\\d{1,20}) bytes/sec\\)",
-	0);
+static struct bl_re bsd_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
+	      "\\((\\d{1,20}) bytes/sec\\)",
+	      0);
 
 /* FreeBSD 12+ and macOS status=progress, the last update as pasted (the
  * '\r' before each update is lost in a copy from the terminal):
@@ -52,21 +52,21 @@ static struct bl_re bsdprog_re = BL_RE(
  * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s"     (busybox)
  * Groups: 1 bytes, 2 bytes word, 3 human size, 4 verb, 5 seconds,
  * 6 seconds unit, 7 rate, 8 rate unit. */
-static struct bl_re gnu_re = BL_RE(
-	"^[ \\t]*(\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))? (\\S{1,30}), "
-	"(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
-	"(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
-	0);
+static struct bl_re gnu_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))? (\\S{1,30}), "
+	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
+	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
+	      0);
 
 /* Older Russian coreutils put the verb first:
  * " скопировано 2147483648 байт (2,1 GB), 4,17328 c, 515 MB/c"
  * Groups: 1 verb, 2 bytes, 3 bytes word, 4 human size, 5 seconds,
  * 6 seconds unit, 7 rate, 8 rate unit. */
-static struct bl_re gnuw_re = BL_RE(
-	"^[ \\t]*([^\\d\\s]\\S{0,29}) (\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))?, "
-	"(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
-	"(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
-	0);
+static struct bl_re gnuw_re =
+	BL_RE("^[ \\t]*([^\\d\\s]\\S{0,29}) (\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))?, "
+	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
+	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
+	      0);
 
 /* A GNU summary whose seconds and rate were lost in the paste:
  * "314572800 bytes (315 MB, 300 MiB) copied"
@@ -88,10 +88,10 @@ static struct bl_re err_re = BL_RE("^[ \\t]*dd: (.{1,300})$", 0);
 /* Counts between the records and the summary:
  * "3 truncated records" (GNU conv=block), "1 truncated block" and
  * "2 odd length swab blocks" (BSD), "5 sparse output blocks" (NetBSD). */
-static struct bl_re extra_re = BL_RE(
-	"^[ \\t]*(\\d{1,20}) (truncated records?|truncated blocks?|odd length swab blocks?|"
-	"sparse output blocks?)[ \\t]*$",
-	0);
+static struct bl_re extra_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) (truncated records?|truncated blocks?|odd length swab blocks?|"
+	      "sparse output blocks?)[ \\t]*$",
+	      0);
 
 enum line_kind { K_OTHER, K_REC, K_BSD, K_GNU, K_PROGRESS, K_ERR, K_EXTRA };
 
@@ -192,11 +192,9 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 	return d->kind = K_OTHER;
 }
 
-static bool u64_group(const struct bl_line *l, const struct bl_re_match *m, int g,
-		      uint64_t *v)
+static bool u64_group(const struct bl_line *l, const struct bl_re_match *m, int g, uint64_t *v)
 {
-	return bl_re_gset(m, g) &&
-	       bl_parse_u64(l->s + m->ov[2 * g], bl_re_glen(m, g), v, NULL);
+	return bl_re_gset(m, g) && bl_parse_u64(l->s + m->ov[2 * g], bl_re_glen(m, g), v, NULL);
 }
 
 static char *group_dup(const struct bl_line *l, const struct bl_re_match *m, int g)
@@ -204,8 +202,7 @@ static char *group_dup(const struct bl_line *l, const struct bl_re_match *m, int
 	return bl_strndup_trim(l->s + m->ov[2 * g], bl_re_glen(m, g));
 }
 
-static void record_results(struct bl_run *run, const struct dd_line *l,
-			   const char *dir)
+static void record_results(struct bl_run *run, const struct dd_line *l, const char *dir)
 {
 	uint64_t full = 0, part = 0;
 	u64_group(&l->line, &l->m, 1, &full);
@@ -275,8 +272,7 @@ struct dd_counts {
  * the command agree with each other? (The rate is checked where it is
  * read.) dd counts input records in ibs blocks and output records in obs
  * blocks; bs= overrides both; either defaults to 512. */
-static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
-			size_t sum_off)
+static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c, size_t sum_off)
 {
 	struct bl_run *run = bl_doc_run(doc, ri);
 	uint64_t count, bs, obs = 0;
@@ -284,15 +280,17 @@ static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c,
 	/* An error explains a short count; the dd.error warning says so. */
 	if (param_u64(run, "count", &count) && !c->had_error) {
 		if (count_bytes && c->have_bytes && c->bytes != count)
-			bl_doc_diag(doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
-				    "the command says count=%llu with iflag=count_bytes but dd copied %llu bytes",
-				    (unsigned long long)count, (unsigned long long)c->bytes);
+			bl_doc_diag(
+				doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
+				"the command says count=%llu with iflag=count_bytes but dd copied %llu bytes",
+				(unsigned long long)count, (unsigned long long)c->bytes);
 		else if (!count_bytes && c->have_records && c->in_full + c->in_part != count)
-			bl_doc_diag(doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
-				    "the command says count=%llu but dd read %llu+%llu records: "
-				    "the input ended early, dd was interrupted, or the transcript was edited",
-				    (unsigned long long)count, (unsigned long long)c->in_full,
-				    (unsigned long long)c->in_part);
+			bl_doc_diag(
+				doc, ri, BL_WARNING, "dd.count-mismatch", run->off,
+				"the command says count=%llu but dd read %llu+%llu records: "
+				"the input ended early, dd was interrupted, or the transcript was edited",
+				(unsigned long long)count, (unsigned long long)c->in_full,
+				(unsigned long long)c->in_part);
 	}
 	if (param_u64(run, "block_size", &bs))
 		obs = bs;
@@ -412,8 +410,8 @@ static size_t first_word(const struct dd_line *d, const char **w)
  * in"/"records out"; a translation must repeat its first word ("Datensätze
  * ein"/"Datensätze aus") and be a known one or stand under a dd command. */
 static const char *const record_words[] = {
-	"Datensätze", "enregistrements", "registros", "записей", "record", "rekordów",
-	"záznamů", "registres", "records", NULL,
+	"Datensätze", "enregistrements", "registros", "записей", "record",
+	"rekordów",   "záznamů",         "registres", "records", NULL,
 };
 
 static int records_look_like_dd(const struct dd_line *in, const struct dd_line *out)
@@ -424,7 +422,9 @@ static int records_look_like_dd(const struct dd_line *in, const struct dd_line *
 		return 0;
 	if (span_is(wi, li, "records"))
 		return span_is(wi, bl_re_glen(&in->m, 3), "records in") &&
-		       span_is(wo, bl_re_glen(&out->m, 3), "records out") ? 2 : 0;
+				       span_is(wo, bl_re_glen(&out->m, 3), "records out")
+			       ? 2
+			       : 0;
 	for (size_t i = 0; record_words[i]; i++)
 		if (span_is(wi, li, record_words[i]))
 			return 2;
@@ -433,8 +433,7 @@ static int records_look_like_dd(const struct dd_line *in, const struct dd_line *
 
 /* GNU and busybox rates: "4.4 GB/s" (SI), "1.2GB/s" (busybox: powers of
  * 1024), "515 MB/c" (ru: the Cyrillic or Latin 'c' for seconds). */
-static bool printed_rate(const struct dd_line *s, bool busybox, double *out,
-			 double *tol)
+static bool printed_rate(const struct dd_line *s, bool busybox, double *out, double *tol)
 {
 	size_t nl, ul;
 	const char *num = gs(s, G_RATE, &nl), *unit = gs(s, G_RUNIT, &ul);
@@ -454,8 +453,10 @@ static bool printed_rate(const struct dd_line *s, bool busybox, double *out,
 		static const char pfx[] = "KMGTPE";
 		if (span_is(unit, pl, "B")) {
 			mult = 1;
-		} else if (pl == 2 && unit[1] == 'B' && strchr(pfx, unit[0] == 'k' ? 'K' : unit[0])) {
-			mult = pow(1024.0, (double)(strchr(pfx, unit[0] == 'k' ? 'K' : unit[0]) - pfx + 1));
+		} else if (pl == 2 && unit[1] == 'B' &&
+			   strchr(pfx, unit[0] == 'k' ? 'K' : unit[0])) {
+			mult = pow(1024.0,
+				   (double)(strchr(pfx, unit[0] == 'k' ? 'K' : unit[0]) - pfx + 1));
 		} else {
 			return false;
 		}
@@ -502,10 +503,11 @@ static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *s
 		if (secs > 0 && (rate > 0 || c->bytes > 0)) {
 			double calc = (double)c->bytes / secs;
 			if (fabs(calc - (double)rate) > 0.01 * (double)rate + 2)
-				bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
-					    "%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
-					    (unsigned long long)c->bytes, secs, calc,
-					    (unsigned long long)rate);
+				bl_doc_diag(
+					doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
+					"%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
+					(unsigned long long)c->bytes, secs, calc,
+					(unsigned long long)rate);
 		}
 		return;
 	}
@@ -546,12 +548,17 @@ static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *s
  * command, prompt or blank line between), its bytes and seconds are both
  * larger, and that run had not yet read the count= it was given. */
 static const char *const snapshot_metrics[] = {
-	"records_in_full", "records_in_partial", "records_out_full",
-	"records_out_partial", "bytes", "elapsed", "throughput", NULL,
+	"records_in_full",
+	"records_in_partial",
+	"records_out_full",
+	"records_out_partial",
+	"bytes",
+	"elapsed",
+	"throughput",
+	NULL,
 };
 
-static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t bytes,
-			   double secs)
+static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t bytes, double secs)
 {
 	double pb, pe, pin = 0, pip = 0;
 	uint64_t count;
@@ -612,8 +619,7 @@ static bool one_word(const char *s, size_t len)
  *   Lc+GsxecLeV67NVjGy0=
  *   14 bytes copied, 9.2765e-05 s, 151 kB/s
  * One line, one word, no prompt, and the summary next (*nx). */
-static bool pipe_output(const struct bl_message *msg, const struct bl_line *l,
-			struct bl_line *nx)
+static bool pipe_output(const struct bl_message *msg, const struct bl_line *l, struct bl_line *nx)
 {
 	struct dd_line nd;
 	enum line_kind nk;
@@ -675,7 +681,7 @@ struct dd_block {
 	const struct dd_line *errs[3], *extras[3];
 	size_t nrec, nerr, nextra;
 	const char *variant;
-	bool have_cut;          /* a GNU summary cut after its byte count */
+	bool have_cut; /* a GNU summary cut after its byte count */
 	struct bl_line cut;
 	struct bl_re_match cm;
 	size_t end;
@@ -718,7 +724,8 @@ static void find_end(const struct bl_message *msg, struct dd_block *b)
 	const struct dd_line *last = &b->lines[b->n - 1];
 	const struct dd_line *sum = b->sum;
 	b->variant = !sum ? "records-only" : sum->kind == K_BSD ? "bsd" : gnu_variant(sum);
-	if (!sum && b->nrec == 2 && last->kind == K_REC && bl_line_next(msg, &last->line, &b->cut) &&
+	if (!sum && b->nrec == 2 && last->kind == K_REC &&
+	    bl_line_next(msg, &last->line, &b->cut) &&
 	    bl_re_match(&cut_re, b->cut.s, b->cut.len, 0, &b->cm)) {
 		b->have_cut = true;
 		b->variant = "gnu";
@@ -799,7 +806,7 @@ static void line_results(struct bl_run *run, const struct dd_block *b)
 		uint64_t v = 0;
 		u64_group(&x->line, &x->m, 1, &v);
 		const char *w = x->line.s + x->m.ov[4];
-		const char *metric = w[0] == 't' ? "truncated_records"
+		const char *metric = w[0] == 't'   ? "truncated_records"
 				     : w[0] == 'o' ? "odd_length_swab_blocks"
 						   : "sparse_output_blocks";
 		bl_run_result(run, metric, (double)v, "records", NULL, 0);
@@ -819,11 +826,13 @@ static struct bl_run *summary_or_note(struct bl_doc *doc, long ri, struct dd_blo
 		b->c.have_bytes = u64_group(&b->cut, &b->cm, 1, &b->c.bytes);
 		if (b->c.have_bytes)
 			bl_run_result(run, "bytes", (double)b->c.bytes, "B", NULL, 0);
-		bl_doc_diag(doc, ri, BL_WARNING, "dd.summary-cut", b->cut.off,
-			    "the summary stops after the byte count: its seconds and rate are not in the post");
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "dd.summary-cut", b->cut.off,
+			"the summary stops after the byte count: its seconds and rate are not in the post");
 	} else if (!param_has(run, "status", "noxfer")) {
-		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", b->start.off,
-			    "dd printed its records but no transfer summary (status=noxfer, or a system whose dd prints none)");
+		bl_doc_diag(
+			doc, ri, BL_INFO, "dd.no-summary", b->start.off,
+			"dd printed its records but no transfer summary (status=noxfer, or a system whose dd prints none)");
 	}
 	return run;
 }
@@ -836,8 +845,8 @@ static void error_diags(struct bl_doc *doc, long ri, struct bl_run *run, struct 
 		const struct dd_line *d = b->errs[i];
 		char *e = group_dup(&d->line, &d->m, 1);
 		bool warning = e && strncmp(e, "warning: ", 9) == 0;
-		bl_doc_diag(doc, ri, BL_WARNING, warning ? "dd.warning" : "dd.error",
-			    d->line.off, "dd reported: %s", e ? e : "");
+		bl_doc_diag(doc, ri, BL_WARNING, warning ? "dd.warning" : "dd.error", d->line.off,
+			    "dd reported: %s", e ? e : "");
 		if (e && !warning) {
 			b->c.had_error = true;
 			if (!json_object_get(run->params, "error"))
@@ -847,8 +856,7 @@ static void error_diags(struct bl_doc *doc, long ri, struct bl_run *run, struct 
 	}
 }
 
-static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
-			      size_t *end)
+static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_doc *doc = bl_scan_doc(sc);
@@ -890,15 +898,15 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor,
 
 /* ------------------------------------------------------------- command */
 
-static void set_size(struct bl_doc *doc, struct bl_run *run, const char *key,
-		     const char *v, size_t len)
+static void set_size(struct bl_doc *doc, struct bl_run *run, const char *key, const char *v,
+		     size_t len)
 {
 	uint64_t n;
 	if (bl_parse_size(v, len, &n) && n <= INT64_MAX)
 		bl_run_param_int(run, key, (long long)n);
 	else
-		bl_doc_diag(doc, (long)(doc->nruns - 1), BL_WARNING, "dd.bad-operand",
-			    run->cmd_off, "cannot read the size '%.*s' of %s", (int)len, v, key);
+		bl_doc_diag(doc, (long)(doc->nruns - 1), BL_WARNING, "dd.bad-operand", run->cmd_off,
+			    "cannot read the size '%.*s' of %s", (int)len, v, key);
 }
 
 /* "dd if=/dev/zero of=/data01/test01 bs=1m count=2000 conv=fdatasync"
@@ -986,8 +994,9 @@ static const char *const dd_variants[] = {
  * every match holds. */
 /* "200+0 records in", "^C5862919230+0 записей получено", and the
  * translations GNU dd prints: "2048+0 Datensätze ein" */
-#define DD_RECORDS "(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|" \
-	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|" \
+#define DD_RECORDS                                                                                 \
+	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"                     \
+	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|"                          \
 	"записей (?:получено|отправлено))"
 /* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)",
  * and Android's "... in 3.184339 seconds (10537330 bytes/sec)", as bsd_re */
@@ -998,14 +1007,16 @@ static const char *const dd_variants[] = {
  * "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s"
  * "2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"
  * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s" */
-#define DD_GNU "\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
+#define DD_GNU                                                                                           \
+	"\\d+ \\S{1,20}(?: \\([^)]{1,40}\\))? \\S{1,30}, \\d[\\d.,]*(?:[eE][-+]?\\d{1,3})? ?\\S{1,10}, " \
 	"(?:\\d[\\d.,]*|Infinity|inf) ?\\S{1,12}/\\S{1,6}"
 /* and one that a paste cut after "copied" (no time, no rate; the blank
  * after it is a line end, not a ", "):
  * "314572800 bytes (315 MB, 300 MiB) copied" */
 #define DD_GNU_CUT "\\d+ bytes? \\([^)]{1,40}\\) copied(?= )"
 /* old Russian coreutils: "скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c" */
-#define DD_RU "скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, " \
+#define DD_RU                                                                                      \
+	"скопировано \\d+ \\S{1,20}(?: \\([^)]{1,40}\\))?, \\d[\\d.,]* ?\\S{1,10}, "    \
 	"\\d[\\d.,]* ?\\S{1,12}/\\S{1,6}"
 
 static const struct bl_line_shape dd_lines[] = {
@@ -1014,7 +1025,11 @@ static const struct bl_line_shape dd_lines[] = {
 	{.pattern = DD_GNU_OLD, .lit = ") transferred ", .rare = 0},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
-	{.pattern = DD_GNU, .lit = ", ", .rare = BL_SHAPE_BY_ENDS, .digit_after = true, .then = ", ",
+	{.pattern = DD_GNU,
+	 .lit = ", ",
+	 .rare = BL_SHAPE_BY_ENDS,
+	 .digit_after = true,
+	 .then = ", ",
 	 .rewrapped = true},
 	{.pattern = DD_GNU_CUT, .lit = ") copied", .rare = 0},
 	{.pattern = DD_RU, .lit = "скопировано ", .rare = 0},
@@ -1039,8 +1054,13 @@ static const struct bl_tool_shapes dd_shapes = {
 static const char *const dd_chart_metrics[] = {"throughput", NULL};
 
 static const struct bl_chart_view dd_views[] = {
-	{.name = "throughput", .title = "dd throughput", .metrics = dd_chart_metrics,
-	 .unit = "B/s", .category = BL_KEY_LABEL, .series = BL_KEY_DIRECTION, .chart_per = BL_KEY_NONE},
+	{.name = "throughput",
+	 .title = "dd throughput",
+	 .metrics = dd_chart_metrics,
+	 .unit = "B/s",
+	 .category = BL_KEY_LABEL,
+	 .series = BL_KEY_DIRECTION,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 
@@ -1069,9 +1089,10 @@ const struct bl_parser bl_parser_dd = {
 	 * at the start of a line or after a label or comment marker:
 	 *   "1048576 bytes (1.0 MB) copied, 0.00302 s, 347 MB/s"
 	 *   "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) copied, 0.104922 s, 160 MB/s" */
-	.anchor = "\\d\\+\\d+ \\S|bytes transferred in "
-		  "|^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, "
-		  "|[:#][ \\t]+(?:\\.\\.\\.[ \\t]+)?\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
+	.anchor =
+		"\\d\\+\\d+ \\S|bytes transferred in "
+		"|^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, "
+		"|[:#][ \\t]+(?:\\.\\.\\.[ \\t]+)?\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
 	.command_word = "dd",
 	.shapes = &dd_shapes,
 	.claim = dd_claim,

@@ -39,14 +39,14 @@ extern const struct bl_parser bl_parser_diskinfo;
  *   "\tWD-WMAVU3127845\t# Disk ident."
  *   "\t            \t# Disk ident."            (no ident: empty value)
  * Groups: 1 value, 2 what. */
-static struct bl_re param_re = BL_RE(
-	"^" WS "*(\\S(?:.{0,200}?\\S)?)?" WS "*#" WS "?"
-	"(sectorsize|mediasize in bytes(?:" WS "*\\([^)\\n]{0,16}\\))?|mediasize in sectors"
-	"|stripesize|stripeoffset|Cylinders according to firmware\\.?"
-	"|Heads according to firmware\\.?|Sectors according to firmware\\.?"
-	"|Disk descr\\.?|Disk ident\\.?|Attachment|Physical path|TRIM/UNMAP support"
-	"|Rotation rate in RPM|Zone Mode)" WS "*$",
-	0);
+static struct bl_re param_re =
+	BL_RE("^" WS "*(\\S(?:.{0,200}?\\S)?)?" WS "*#" WS "?"
+	      "(sectorsize|mediasize in bytes(?:" WS "*\\([^)\\n]{0,16}\\))?|mediasize in sectors"
+	      "|stripesize|stripeoffset|Cylinders according to firmware\\.?"
+	      "|Heads according to firmware\\.?|Sectors according to firmware\\.?"
+	      "|Disk descr\\.?|Disk ident\\.?|Attachment|Physical path|TRIM/UNMAP support"
+	      "|Rotation rate in RPM|Zone Mode)" WS "*$",
+	      0);
 
 /* "/dev/ad10", "ada0", "/dev/gpt/disk0": a device named alone on a line */
 static struct bl_re device_re = BL_RE("^" WS "*([A-Za-z/][\\w./:-]{0,200})" WS "*$", 0);
@@ -54,63 +54,67 @@ static struct bl_re device_re = BL_RE("^" WS "*([A-Za-z/][\\w./:-]{0,200})" WS "
 /* plain form, tab separated (FreeBSD 7+ adds stripesize and stripeoffset):
  *   "ada0\t512\t500107862016\t976773168\t0\t0\t969021\t16\t63"
  *   "ad0\t512\t40020664320\t78165360\t77545\t16\t63"          (FreeBSD 5/6) */
-static struct bl_re plain_re = BL_RE(
-	"^" WS "*([A-Za-z/][\\w./:-]{0,200})((?:" WS "+\\d{1,20}){3,8})" WS "*$", 0);
+static struct bl_re plain_re =
+	BL_RE("^" WS "*([A-Za-z/][\\w./:-]{0,200})((?:" WS "+\\d{1,20}){3,8})" WS "*$", 0);
 
 enum section { S_NONE, S_OVERHEAD, S_SEEK, S_TRANSFER, S_ASYNC, S_SYNC };
 
 /* "Seek times:", "Transfer rates:", "I/O command overhead:",
  * "Asynchronous random reads:", "Synchronous random writes:" */
-static struct bl_re section_re = BL_RE(
-	"^" WS "*(I/O command overhead|Seek times|Transfer rates|Asynchronous random reads"
-	"|Synchronous random writes):" WS "*$",
-	0);
+static struct bl_re section_re =
+	BL_RE("^" WS "*(I/O command overhead|Seek times|Transfer rates|Asynchronous random reads"
+	      "|Synchronous random writes):" WS "*$",
+	      0);
 
 /* "\tFull stroke:\t  250 iter in   5.759155 sec =   23.037 msec"
  * Groups: 1 what, 2 iterations, 3 seconds, 4 msec per seek. */
-static struct bl_re seek_re = BL_RE(
-	"^" WS "*(Full stroke|Half stroke|Quarter stroke|Short forward|Short backward"
-	"|Seq outer|Seq inner):" WS "*(\\d{1,12})" WS "+iter" WS "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)"
-	WS "*sec" WS "*=" WS "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*msec" WS "*$",
-	0);
+static struct bl_re seek_re =
+	BL_RE("^" WS "*(Full stroke|Half stroke|Quarter stroke|Short forward|Short backward"
+	      "|Seq outer|Seq inner):" WS "*(\\d{1,12})" WS "+iter" WS "+in" WS
+	      "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*=" WS "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS
+	      "*msec" WS "*$",
+	      0);
 
 /* "\toutside:       102400 kbytes in   1.065353 sec =    96118 kbytes/sec"
  * and as authors re-type it: "outside: 102400 kbytes in 0.72 sec = 142285 kB/s",
  * "outside: = 142285 kB/s".
  * Groups: 1 where, 2 kbytes, 3 seconds, 4 rate, 5 rate unit. */
-static struct bl_re transfer_re = BL_RE(
-	"^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS "+in"
-	WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*)?=" WS "*(\\d{1,15}(?:\\.\\d{1,9})?)"
-	WS "*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/s|MB/s|MiB/s)" WS "*$",
-	0);
+static struct bl_re transfer_re =
+	BL_RE("^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
+	      "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*)?=" WS
+	      "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS
+	      "*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/s|MB/s|MiB/s)" WS "*$",
+	      0);
 
 /* -c:
  *   "\ttime to read 10MB block      0.091530 sec\t=    0.004 msec/sector"
  *   "\ttime to read 20480 sectors   2.371350 sec\t=    0.116 msec/sector"
  *   "\tcalculated command overhead\t\t\t=    0.111 msec/sector"
  * Groups: 1 what, 2 seconds (unset for the overhead), 3 msec/sector. */
-static struct bl_re overhead_re = BL_RE(
-	"^" WS "*(time to read 10MB block|time to read 20480 sectors|calculated command overhead)"
-	WS "*(?:(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec)?" WS "*=" WS "*(-?\\d{1,12}(?:\\.\\d{1,9})?)"
-	WS "*msec/sector" WS "*$",
-	0);
+static struct bl_re overhead_re =
+	BL_RE("^" WS
+	      "*(time to read 10MB block|time to read 20480 sectors|calculated command overhead)" WS
+	      "*(?:(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec)?" WS "*=" WS
+	      "*(-?\\d{1,12}(?:\\.\\d{1,9})?)" WS "*msec/sector" WS "*$",
+	      0);
 
 /* -i: "\tsectorsize:      123456 ops in    3.000437 sec =    41148 IOPS"
  *     "\t4 kbytes:        ..."  "\t1024 kbytes: ..."
  * Groups: 1 size label, 2 kbytes (unset for sectorsize), 3 ops, 4 seconds,
  * 5 IOPS. */
-static struct bl_re async_re = BL_RE(
-	"^" WS "*(sectorsize|(\\d{1,7})" WS "*kbytes):" WS "*(\\d{1,15})" WS "+ops" WS "+in" WS "+"
-	"(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*=" WS "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS "*IOPS" WS "*$",
-	0);
+static struct bl_re async_re = BL_RE("^" WS "*(sectorsize|(\\d{1,7})" WS "*kbytes):" WS
+				     "*(\\d{1,15})" WS "+ops" WS "+in" WS "+"
+				     "(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*=" WS
+				     "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS "*IOPS" WS "*$",
+				     0);
 
 /* -wS: "\t 0.5 kbytes:    811.8 usec/IO =      0.6 Mbytes/s"
  *      "\t8192 kbytes:  40245.6 usec/IO =    198.8 Mbytes/s"
  * Groups: 1 kbytes, 2 usec per IO, 3 Mbytes/s. */
-static struct bl_re sync_re = BL_RE(
-	"^" WS "*(\\d{1,7}(?:\\.\\d{1,4})?)" WS "*kbytes:" WS "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*usec/IO"
-	WS "*=" WS "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*Mbytes/s" WS "*$",
-	0);
+static struct bl_re sync_re = BL_RE("^" WS "*(\\d{1,7}(?:\\.\\d{1,4})?)" WS "*kbytes:" WS
+				    "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*usec/IO" WS "*=" WS
+				    "*(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*Mbytes/s" WS "*$",
+				    0);
 
 /* A row label whose numbers could not be read (mangled by re-wrapping or
  * an editor): reported, not guessed. */
@@ -131,8 +135,7 @@ static double gnum(const struct bl_line *l, const struct bl_re_match *m, int g)
 	return v;
 }
 
-static bool gis(const struct bl_line *l, const struct bl_re_match *m, int g,
-		const char *word)
+static bool gis(const struct bl_line *l, const struct bl_re_match *m, int g, const char *word)
 {
 	size_t n = strlen(word);
 	return bl_re_glen(m, g) == n && memcmp(l->s + m->ov[2 * g], word, n) == 0;
@@ -154,8 +157,8 @@ static void slug(const char *s, size_t n, char *out, size_t cap)
 }
 
 /* The printed number of group g with its unit word: "23.037 msec" */
-static void graw(const struct bl_line *l, const struct bl_re_match *m, int g,
-		 const char *unit, char *out, size_t cap)
+static void graw(const struct bl_line *l, const struct bl_re_match *m, int g, const char *unit,
+		 char *out, size_t cap)
 {
 	snprintf(out, cap, "%.*s %s", (int)bl_re_glen(m, g), l->s + m->ov[2 * g], unit);
 }
@@ -165,14 +168,14 @@ static void graw(const struct bl_line *l, const struct bl_re_match *m, int g,
 struct di_state {
 	struct bl_scan *sc;
 	struct bl_doc *doc;
-	long ri;              /* current run index, -1 before the first */
-	long first_ri;        /* first run of this block */
+	long ri; /* current run index, -1 before the first */
+	long first_ri; /* first run of this block */
 	enum section sec;
-	int rows;             /* rows read in the current section */
-	size_t sec_off;       /* offset of the current section header */
-	unsigned sections;    /* bit per section seen in this run */
-	uint64_t sectorsize;  /* of the current device, 0 if unknown */
-	size_t ndevices;      /* runs started in this block */
+	int rows; /* rows read in the current section */
+	size_t sec_off; /* offset of the current section header */
+	unsigned sections; /* bit per section seen in this run */
+	uint64_t sectorsize; /* of the current device, 0 if unknown */
+	size_t ndevices; /* runs started in this block */
 };
 
 static struct bl_run *cur(struct di_state *st)
@@ -296,8 +299,7 @@ static struct bl_run *need_run(struct di_state *st, size_t off)
 
 /* ---------------------------------------------------------- the -v block */
 
-static void param_line(struct di_state *st, const struct bl_line *l,
-		       const struct bl_re_match *m)
+static void param_line(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = cur(st);
 	if (!run)
@@ -351,7 +353,8 @@ static void param_line(struct di_state *st, const struct bl_line *l,
 			const char *p = memchr(w, '(', wl);
 			const char *q = p ? memchr(p, ')', wl - (size_t)(p - w)) : NULL;
 			if (p && q && q > p + 1)
-				bl_run_param_str(run, "mediasize_human", p + 1, (size_t)(q - p - 1));
+				bl_run_param_str(run, "mediasize_human", p + 1,
+						 (size_t)(q - p - 1));
 		}
 		return;
 	}
@@ -359,13 +362,14 @@ static void param_line(struct di_state *st, const struct bl_line *l,
 
 /* "ada0\t512\t500107862016\t976773168\t0\t0\t969021\t16\t63": true when
  * the numbers are those of a disk (bytes = sectors * sectorsize). */
-static bool plain_line(struct di_state *st, const struct bl_line *l,
-		       const struct bl_re_match *m, bool dry)
+static bool plain_line(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m,
+		       bool dry)
 {
 	uint64_t v[8];
 	size_t n = 0, i = m->ov[4], e = m->ov[5];
 	while (i < e && n < 8) {
-		while (i < e && (l->s[i] == ' ' || l->s[i] == '\t' || (unsigned char)l->s[i] >= 0x80))
+		while (i < e &&
+		       (l->s[i] == ' ' || l->s[i] == '\t' || (unsigned char)l->s[i] >= 0x80))
 			i++;
 		size_t used = 0;
 		if (i >= e || !bl_parse_u64(l->s + i, e - i, &v[n], &used))
@@ -406,8 +410,7 @@ static bool plain_line(struct di_state *st, const struct bl_line *l,
 
 /* ------------------------------------------------------------- the tests */
 
-static void seek_row(struct di_state *st, const struct bl_line *l,
-		     const struct bl_re_match *m)
+static void seek_row(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = need_run(st, l->off);
 	if (!run)
@@ -429,8 +432,7 @@ static void seek_row(struct di_state *st, const struct bl_line *l,
 			    secs, secs * 1000.0 / iters, raw);
 }
 
-static void transfer_row(struct di_state *st, const struct bl_line *l,
-			 const struct bl_re_match *m)
+static void transfer_row(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = need_run(st, l->off);
 	if (!run)
@@ -457,8 +459,7 @@ static void transfer_row(struct di_state *st, const struct bl_line *l,
 			    kb / secs, raw);
 }
 
-static void overhead_row(struct di_state *st, const struct bl_line *l,
-			 const struct bl_re_match *m)
+static void overhead_row(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = need_run(st, l->off);
 	if (!run)
@@ -491,8 +492,7 @@ static void add_size(struct bl_result *r, double size, const char *label)
 		bl_result_set_str(r, "size_label", label);
 }
 
-static void async_row(struct di_state *st, const struct bl_line *l,
-		      const struct bl_re_match *m)
+static void async_row(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = need_run(st, l->off);
 	if (!run)
@@ -506,17 +506,17 @@ static void async_row(struct di_state *st, const struct bl_line *l,
 	snprintf(label, sizeof label, "%.*s", (int)bl_re_glen(m, 1), l->s + m->ov[2]);
 	add_size(bl_run_result(run, "async_random_read_iops", gnum(l, m, 5), "ops/s", NULL, 0),
 		 size, label);
-	add_size(bl_run_result(run, "async_random_read_ops", gnum(l, m, 3), "ops", NULL, 0),
-		 size, label);
-	add_size(bl_run_result(run, "async_random_read_elapsed", gnum(l, m, 4), "s", NULL, 0),
-		 size, label);
+	add_size(bl_run_result(run, "async_random_read_ops", gnum(l, m, 3), "ops", NULL, 0), size,
+		 label);
+	add_size(bl_run_result(run, "async_random_read_elapsed", gnum(l, m, 4), "s", NULL, 0), size,
+		 label);
 	if (isnan(size))
-		bl_doc_diag(st->doc, st->ri, BL_INFO, "diskinfo.unknown-sectorsize", l->off,
-			    "the size of the 'sectorsize' row is unknown: the -v lines are not in the text");
+		bl_doc_diag(
+			st->doc, st->ri, BL_INFO, "diskinfo.unknown-sectorsize", l->off,
+			"the size of the 'sectorsize' row is unknown: the -v lines are not in the text");
 }
 
-static void sync_row(struct di_state *st, const struct bl_line *l,
-		     const struct bl_re_match *m)
+static void sync_row(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	struct bl_run *run = need_run(st, l->off);
 	if (!run)
@@ -528,15 +528,26 @@ static void sync_row(struct di_state *st, const struct bl_line *l,
 	add_size(bl_run_result(run, "sync_random_write_latency", gnum(l, m, 2) / 1e6, "s", raw, 0),
 		 size, NULL);
 	graw(l, m, 3, "Mbytes/s", raw, sizeof raw);
-	add_size(bl_run_result(run, "sync_random_write_throughput",
-			       gnum(l, m, 3) * 1024.0 * 1024.0, "B/s", raw, 0),
+	add_size(bl_run_result(run, "sync_random_write_throughput", gnum(l, m, 3) * 1024.0 * 1024.0,
+			       "B/s", raw, 0),
 		 size, NULL);
 }
 
 /* ----------------------------------------------------------------- claim */
 
-enum kind { L_OTHER, L_BLANK, L_PARAM, L_PLAIN, L_SECTION, L_SEEK, L_TRANSFER,
-	    L_OVERHEAD, L_ASYNC, L_SYNC, L_ROWISH };
+enum kind {
+	L_OTHER,
+	L_BLANK,
+	L_PARAM,
+	L_PLAIN,
+	L_SECTION,
+	L_SEEK,
+	L_TRANSFER,
+	L_OVERHEAD,
+	L_ASYNC,
+	L_SYNC,
+	L_ROWISH
+};
 
 static enum kind classify(const struct bl_line *l, struct bl_re_match *m)
 {
@@ -654,8 +665,11 @@ static void rejoin_row(struct di_state *st, const struct bl_message *msg, struct
 	memcpy(joined, l->s, l->len);
 	joined[l->len] = ' ';
 	memcpy(joined + l->len + 1, nx2.s, nx2.len);
-	struct bl_line jl = {.s = joined, .len = l->len + 1 + nx2.len, .off = l->off,
-			     .next = nx2.next, .cut = l->cut};
+	struct bl_line jl = {.s = joined,
+			     .len = l->len + 1 + nx2.len,
+			     .off = l->off,
+			     .next = nx2.next,
+			     .cut = l->cut};
 	struct bl_re_match jm;
 	enum kind jk = classify(&jl, &jm);
 	if (jk >= L_SEEK && jk <= L_SYNC) {
@@ -668,8 +682,7 @@ static void rejoin_row(struct di_state *st, const struct bl_message *msg, struct
 }
 
 /* "Seek times:" and the other section headers (matched in m). */
-static void take_section(struct di_state *st, const struct bl_line *l,
-			 const struct bl_re_match *m)
+static void take_section(struct di_state *st, const struct bl_line *l, const struct bl_re_match *m)
 {
 	/* the same section again: the next device of the command, pasted
 	 * without its -v lines */
@@ -703,17 +716,32 @@ static bool take_line(struct di_state *st, const struct bl_message *msg, enum ki
 		return true;
 	case L_PLAIN: return plain_line(st, l, m, false);
 	case L_SECTION: take_section(st, l, m); return true;
-	case L_SEEK: row_in(st, S_SEEK, l->off); seek_row(st, l, m); return true;
-	case L_TRANSFER: row_in(st, S_TRANSFER, l->off); transfer_row(st, l, m); return true;
-	case L_OVERHEAD: row_in(st, S_OVERHEAD, l->off); overhead_row(st, l, m); return true;
-	case L_ASYNC: row_in(st, S_ASYNC, l->off); async_row(st, l, m); return true;
-	case L_SYNC: row_in(st, S_SYNC, l->off); sync_row(st, l, m); return true;
+	case L_SEEK:
+		row_in(st, S_SEEK, l->off);
+		seek_row(st, l, m);
+		return true;
+	case L_TRANSFER:
+		row_in(st, S_TRANSFER, l->off);
+		transfer_row(st, l, m);
+		return true;
+	case L_OVERHEAD:
+		row_in(st, S_OVERHEAD, l->off);
+		overhead_row(st, l, m);
+		return true;
+	case L_ASYNC:
+		row_in(st, S_ASYNC, l->off);
+		async_row(st, l, m);
+		return true;
+	case L_SYNC:
+		row_in(st, S_SYNC, l->off);
+		sync_row(st, l, m);
+		return true;
 	case L_ROWISH:
 		if (!cur(st) || st->sec == S_NONE)
 			return false;
 		bl_doc_diag(st->doc, st->ri, BL_WARNING, "diskinfo.unreadable-row", l->off,
-			    "cannot read the numbers of this '%s' row: %.*s",
-			    section_name(st->sec), (int)(l->len > 80 ? 80 : l->len), l->s);
+			    "cannot read the numbers of this '%s' row: %.*s", section_name(st->sec),
+			    (int)(l->len > 80 ? 80 : l->len), l->s);
 		st->doc->partial = true;
 		return true;
 	default: return false;
@@ -773,8 +801,7 @@ static void end_block(struct di_state *st, size_t end)
 		    "a diskinfo section with no readable rows");
 }
 
-static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *anchor,
-				    size_t *end)
+static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct di_state st = {.sc = sc, .doc = bl_scan_doc(sc), .ri = -1, .first_ri = -1};
@@ -834,8 +861,9 @@ static const char *const diskinfo_variants[] = {
  * (ingest/shapes.h). */
 /* -t: "Full stroke:	  250 iter in   5.759155 sec =   23.037 msec" */
 static const struct bl_line_shape diskinfo_lines[] = {
-	{.pattern = "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
-		    "\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec",
+	{.pattern =
+		 "(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)):[ \\t]+"
+		 "\\d+ iter in +[\\d.]+ sec = +[\\d.]+ msec",
 	 .lit = "sec = ",
 	 .rare = 4},
 };
@@ -847,22 +875,24 @@ static const struct bl_tool_shapes diskinfo_shapes = {
 	 * sections "Seek times:" and their rows "Full stroke:   250 iter in ...",
 	 * "time to read 10MB block ...", "4 kbytes:     74.5 usec/IO = ..." (some
 	 * pages keep "&nbsp;" for the indentation) */
-	.weak_starts = "/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)"
-		       "|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
-		       "|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
-		       "Synchronous random writes):"
-		       "|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
-		       "outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
-		       "|time to read \\d+|calculated command overhead",
+	.weak_starts =
+		"/dev/[\\w./-]{1,60}(?=[ \\t]{1,64}\\S{1,64}[ \\t]{1,64}# sectorsize)"
+		"|(?<!\\S)\\S{1,64}(?=[ \\t]{1,64}# sectorsize)"
+		"|(?:I/O command overhead|Seek times|Transfer rates|Asynchronous random reads|"
+		"Synchronous random writes):"
+		"|(?:&nbsp;)*(?:(?:Full|Half|Quarter) stroke|Short (?:forward|backward)|Seq (?:outer|inner)|"
+		"outside|middle|inside|sectorsize|(?<![\\d.])\\d+(?:\\.\\d+)? kbytes):"
+		"|time to read \\d+|calculated command overhead",
 	/* the comments of its identity lines, "512  # sectorsize", and the
 	 * ends of its rows: "=   19.927 msec", "=    45247 kbytes/sec" */
-	.weak_ends = "# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
-		     "stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
-		     "Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
-		     "Rotation rate in RPM|Zone Mode)"
-		     "|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
+	.weak_ends =
+		"# (?:sectorsize|mediasize in bytes(?: \\([^)\\n]{0,20}\\))?|mediasize in sectors|"
+		"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
+		"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
+		"Rotation rate in RPM|Zone Mode)"
+		"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
 	.weak_start_needs = (const char *const[]){"# sectorsize", ":", "time to read",
-						   "calculated command overhead", NULL},
+						  "calculated command overhead", NULL},
 	.weak_end_needs = (const char *const[]){"# ", "= ", NULL},
 };
 
@@ -872,11 +902,11 @@ static const struct bl_tool_shapes diskinfo_shapes = {
  * repeats of one). The totals each figure is computed from (_elapsed,
  * _iterations, _bytes) are not drawn. */
 static const char *const diskinfo_seeks[] = {
-	"seek_full_stroke", "seek_half_stroke", "seek_quarter_stroke", "seek_short_forward",
-	"seek_short_backward", "seek_seq_outer", "seek_seq_inner", NULL};
-static const char *const diskinfo_overheads[] = {
-	"command_overhead", "overhead_10mb_block_per_sector", "overhead_20480_sectors_per_sector",
-	NULL};
+	"seek_full_stroke",    "seek_half_stroke", "seek_quarter_stroke", "seek_short_forward",
+	"seek_short_backward", "seek_seq_outer",   "seek_seq_inner",      NULL};
+static const char *const diskinfo_overheads[] = {"command_overhead",
+						 "overhead_10mb_block_per_sector",
+						 "overhead_20480_sectors_per_sector", NULL};
 static const char *const diskinfo_transfers[] = {"transfer_outside", "transfer_middle",
 						 "transfer_inside", NULL};
 static const char *const diskinfo_iops[] = {"async_random_read_iops", NULL};
@@ -884,21 +914,48 @@ static const char *const diskinfo_sync_rates[] = {"sync_random_write_throughput"
 static const char *const diskinfo_sync_latency[] = {"sync_random_write_latency", NULL};
 
 static const struct bl_chart_view diskinfo_views[] = {
-	{.name = "seek", .title = "diskinfo seek times", .metrics = diskinfo_seeks, .unit = "s",
-	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "overhead", .title = "diskinfo command overhead", .metrics = diskinfo_overheads,
-	 .unit = "s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "transfer", .title = "diskinfo transfer rates", .metrics = diskinfo_transfers,
-	 .unit = "B/s", .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "iops", .title = "diskinfo random reads by block size", .metrics = diskinfo_iops,
-	 .unit = "ops/s", .category = BL_KEY_BLOCK_SIZE, .series = BL_KEY_LABEL,
+	{.name = "seek",
+	 .title = "diskinfo seek times",
+	 .metrics = diskinfo_seeks,
+	 .unit = "s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
 	 .chart_per = BL_KEY_NONE},
-	{.name = "sync-writes", .title = "diskinfo synchronous random writes by block size",
-	 .metrics = diskinfo_sync_rates, .unit = "B/s", .category = BL_KEY_BLOCK_SIZE,
-	 .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
-	{.name = "sync-latency", .title = "diskinfo synchronous write latency by block size",
-	 .metrics = diskinfo_sync_latency, .unit = "s", .category = BL_KEY_BLOCK_SIZE,
-	 .series = BL_KEY_LABEL, .chart_per = BL_KEY_NONE},
+	{.name = "overhead",
+	 .title = "diskinfo command overhead",
+	 .metrics = diskinfo_overheads,
+	 .unit = "s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "transfer",
+	 .title = "diskinfo transfer rates",
+	 .metrics = diskinfo_transfers,
+	 .unit = "B/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "iops",
+	 .title = "diskinfo random reads by block size",
+	 .metrics = diskinfo_iops,
+	 .unit = "ops/s",
+	 .category = BL_KEY_BLOCK_SIZE,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "sync-writes",
+	 .title = "diskinfo synchronous random writes by block size",
+	 .metrics = diskinfo_sync_rates,
+	 .unit = "B/s",
+	 .category = BL_KEY_BLOCK_SIZE,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
+	{.name = "sync-latency",
+	 .title = "diskinfo synchronous write latency by block size",
+	 .metrics = diskinfo_sync_latency,
+	 .unit = "s",
+	 .category = BL_KEY_BLOCK_SIZE,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 
@@ -924,7 +981,8 @@ static const struct bl_metric_info diskinfo_metric_info[] = {
 
 const struct bl_parser bl_parser_diskinfo = {
 	.name = "diskinfo",
-	.summary = "FreeBSD diskinfo: device geometry (-v) and the -c -t -i -wS benchmarks, one run per device",
+	.summary =
+		"FreeBSD diskinfo: device geometry (-v) and the -c -t -i -wS benchmarks, one run per device",
 	.variants = diskinfo_variants,
 	/* "\t512\t# sectorsize", "Seek times:", "Transfer rates:", "I/O command
 	 * overhead:", "Asynchronous random reads:", "Synchronous random writes:",

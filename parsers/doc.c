@@ -17,8 +17,8 @@ char *bl_strndup_trim(const char *s, size_t len)
 		s++;
 		len--;
 	}
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' ||
-		       s[len - 1] == '\r' || s[len - 1] == '\n'))
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' ||
+		       s[len - 1] == '\n'))
 		len--;
 	char *r = malloc(len + 1);
 	if (!r)
@@ -75,8 +75,8 @@ void bl_doc_free(struct bl_doc *doc)
 	memset(doc, 0, sizeof *doc);
 }
 
-struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
-			      const char *variant, size_t off, size_t end_off)
+struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool, const char *variant, size_t off,
+			      size_t end_off)
 {
 	if (doc->nruns == doc->cap) {
 		size_t cap = doc->cap ? doc->cap * 2 : 8;
@@ -164,8 +164,7 @@ struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double v
 	return r;
 }
 
-void bl_run_param_str(struct bl_run *run, const char *key, const char *val,
-		      size_t len)
+void bl_run_param_str(struct bl_run *run, const char *key, const char *val, size_t len)
 {
 	json_t *s = json_stringn(val, len);
 	if (s)
@@ -182,8 +181,8 @@ void bl_run_param_real(struct bl_run *run, const char *key, double val)
 	json_object_set_new(run->params, key, number(val));
 }
 
-void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
-		 const char *code, size_t text_off, const char *fmt, ...)
+void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level, const char *code,
+		 size_t text_off, const char *fmt, ...)
 {
 	char buf[400];
 	va_list ap;
@@ -192,8 +191,7 @@ void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
 	va_end(ap);
 	size_t line = doc->msg ? bl_message_line(doc->msg, text_off) : 0;
 	size_t off = doc->msg ? bl_message_origin(doc->msg, text_off) : text_off;
-	struct bl_diag *d =
-		bl_diags_add(&doc->diags, level, code, line, off, "%s", buf);
+	struct bl_diag *d = bl_diags_add(&doc->diags, level, code, line, off, "%s", buf);
 	if (d)
 		d->run = bl_doc_run_id(doc, run);
 }
@@ -241,8 +239,7 @@ static void assign_group(struct bl_doc *doc, struct bl_run *r)
 	if (have && r->repeat_of_prev && same_str(doc->prev.tool, r->tool))
 		r->group = doc->prev.group;
 	else if (have && r->command && same_str(doc->prev.tool, r->tool) &&
-		 same_str(doc->prev.command, r->command) &&
-		 same_str(doc->prev.label, r->label) &&
+		 same_str(doc->prev.command, r->command) && same_str(doc->prev.label, r->label) &&
 		 nothing_between(doc->msg, doc->prev.end_off, r->off))
 		r->group = doc->prev.group;
 	else
@@ -318,8 +315,7 @@ json_t *bl_doc_time_json(struct bl_doc *doc, const struct bl_time *t)
 		json_object_set_new(o, "cpu_percent", number(t->cpu_percent));
 	if (t->extra && json_object_size(t->extra))
 		json_object_set(o, "extra", t->extra);
-	json_object_set_new(o, "line",
-			    json_integer((json_int_t)bl_message_line(doc->msg, t->off)));
+	json_object_set_new(o, "line", json_integer((json_int_t)bl_message_line(doc->msg, t->off)));
 	return o;
 }
 
@@ -408,8 +404,7 @@ json_t *bl_doc_run_head_json(struct bl_doc *doc, const struct bl_run *r, size_t 
 	json_object_set_new(o, "variant", str_or_null(r->variant));
 	json_object_set_new(o, "label", str_or_null(r->label));
 	json_object_set_new(o, "command", str_or_null(r->command));
-	json_object_set_new(o, "group",
-			    json_integer(r->group < 0 ? (json_int_t)index : r->group));
+	json_object_set_new(o, "group", json_integer(r->group < 0 ? (json_int_t)index : r->group));
 	if (r->quote_depth)
 		json_object_set_new(o, "quote_depth", json_integer(r->quote_depth));
 	json_object_set_new(o, "span", span_json(doc, r->off, r->end_off));
@@ -425,7 +420,8 @@ json_t *bl_doc_run_json(struct bl_doc *doc, const struct bl_run *r, size_t index
 	json_t *o = bl_doc_run_head_json(doc, r, index);
 	json_t *results = json_object_get(o, "results");
 	for (size_t i = 0; results && i < bl_results_count(&r->results); i++)
-		if (json_array_append_new(results, bl_result_json(bl_results_at(&r->results, i))) < 0) {
+		if (json_array_append_new(results, bl_result_json(bl_results_at(&r->results, i))) <
+		    0) {
 			json_decref(o);
 			return NULL;
 		}

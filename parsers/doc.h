@@ -18,35 +18,35 @@
 
 /* Result flags (see schema/benchlog.schema.json, "flags"). */
 enum {
-	BL_FLAG_CENSORED = 1 << 0,    /* true value is beyond the printed bound */
+	BL_FLAG_CENSORED = 1 << 0, /* true value is beyond the printed bound */
 	BL_FLAG_APPROXIMATE = 1 << 1, /* printed rounded ("1.44K", "4.4 GB/s") */
-	BL_FLAG_COMPUTED = 1 << 2,    /* derived by benchlog, not printed */
-	BL_FLAG_NOT_RUN = 1 << 3,     /* the test was skipped; value is null */
+	BL_FLAG_COMPUTED = 1 << 2, /* derived by benchlog, not printed */
+	BL_FLAG_NOT_RUN = 1 << 3, /* the test was skipped; value is null */
 };
 
 /* A time(1) report: what the shell or /usr/bin/time printed. */
 struct bl_time {
 	bool present;
-	const char *variant;  /* "csh", "bash", "ksh", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
+	const char *variant; /* "csh", "bash", "ksh", "zsh", "posix", "bsd", "gnu", "gnu-verbose" */
 	double real, user, system, cpu_percent; /* NAN where not printed */
-	json_t *extra;        /* other printed fields by name (object), or NULL */
-	size_t off, end_off;  /* text offsets of the report */
+	json_t *extra; /* other printed fields by name (object), or NULL */
+	size_t off, end_off; /* text offsets of the report */
 };
 
 struct bl_run {
-	const char *tool;     /* parser name (static) */
-	const char *variant;  /* static, e.g. "bsd", "gnu" */
-	char *label;          /* owned; NULL when the post gives none */
-	char *command;        /* owned; the command line without prompt/time */
-	bool timed;           /* the command was run under time(1) */
-	size_t off, end_off;  /* text offsets: block incl. command line */
-	size_t cmd_off;       /* text offset of the command line, if any */
+	const char *tool; /* parser name (static) */
+	const char *variant; /* static, e.g. "bsd", "gnu" */
+	char *label; /* owned; NULL when the post gives none */
+	char *command; /* owned; the command line without prompt/time */
+	bool timed; /* the command was run under time(1) */
+	size_t off, end_off; /* text offsets: block incl. command line */
+	size_t cmd_off; /* text offset of the command line, if any */
 	bool has_command;
-	json_t *params;       /* object */
+	json_t *params; /* object */
 	struct bl_results results;
 	struct bl_time time;
-	long group;           /* repeat group id, -1 until assigned */
-	bool repeat_of_prev;  /* a repeat of the run before it (bonnie++ -x rows
+	long group; /* repeat group id, -1 until assigned */
+	bool repeat_of_prev; /* a repeat of the run before it (bonnie++ -x rows
 			       * that carry no name): same group whatever the
 			       * command and label */
 	int quote_depth;
@@ -68,8 +68,7 @@ struct bl_doc;
 /* Takes a finished run, number `index` of the document (0-based, in
  * order), while the scan goes on; the run is freed after the call.
  * Non-zero: stop handing runs over (the value is kept in sink_rc). */
-typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
-			   size_t index);
+typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t index);
 
 /* Takes the results of a run's finished records while its claim goes on
  * (a stream of records, struct bl_records), so that they need not be held
@@ -77,20 +76,19 @@ typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
  * no pointer to them). The run is the document's last and the run sink
  * gets it later as usual. 0: taken (they leave the run); 1: declined (the
  * run keeps all its results); -1: an error (kept in sink_rc). */
-typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run,
-			       size_t n);
+typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t n);
 
 struct bl_doc {
-	struct bl_message *msg;  /* borrowed */
-	char *path;              /* display name of the input (owned) */
-	struct bl_run *runs;     /* runs[i] is run number base + i */
+	struct bl_message *msg; /* borrowed */
+	char *path; /* display name of the input (owned) */
+	struct bl_run *runs; /* runs[i] is run number base + i */
 	size_t nruns, cap;
-	size_t base;             /* runs already handed to the sink */
-	struct bl_diags diags;   /* a diagnostic's `run` is a run number */
-	bool partial;            /* something was cut or could not be read */
-	json_t *system;          /* what the post says about the machine, or NULL */
+	size_t base; /* runs already handed to the sink */
+	struct bl_diags diags; /* a diagnostic's `run` is a run number */
+	bool partial; /* something was cut or could not be read */
+	json_t *system; /* what the post says about the machine, or NULL */
 
-	bl_run_sink sink;        /* NULL: runs stay in `runs` */
+	bl_run_sink sink; /* NULL: runs stay in `runs` */
 	bl_results_sink results_sink; /* NULL: results stay in their run */
 	void *sink_ctx;
 	int sink_rc;
@@ -134,8 +132,8 @@ static inline struct bl_run *bl_doc_last_run(struct bl_doc *doc)
 
 /* Appends a run covering text [off, end_off). Returns NULL on out of memory.
  * The pointer is valid until the next bl_doc_add_run. */
-struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool,
-			      const char *variant, size_t off, size_t end_off);
+struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool, const char *variant, size_t off,
+			      size_t end_off);
 /* Removes the last run (a parser that changed its mind). */
 void bl_doc_drop_last_run(struct bl_doc *doc);
 
@@ -148,8 +146,7 @@ struct bl_result *bl_run_result(struct bl_run *run, const char *metric, double v
 				const char *unit, const char *raw, unsigned flags);
 
 /* Params: borrowed key, copied value. */
-void bl_run_param_str(struct bl_run *run, const char *key, const char *val,
-		      size_t len);
+void bl_run_param_str(struct bl_run *run, const char *key, const char *val, size_t len);
 void bl_run_param_int(struct bl_run *run, const char *key, long long val);
 void bl_run_param_real(struct bl_run *run, const char *key, double val);
 
@@ -161,9 +158,8 @@ void bl_run_param_real(struct bl_run *run, const char *key, double val);
 #define BL_RESULTS_PIECE 4096
 void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run);
 
-void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level,
-		 const char *code, size_t text_off, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level, const char *code,
+		 size_t text_off, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Groups repeats: consecutive runs of one tool with the same command and
  * label and nothing but prompts between them share a group id. Assigns

@@ -49,9 +49,9 @@ static const char *const metric[T_KINDS] = {"cached_reads", "buffered_disk_reads
 /* A timing line read: its kind and figures. */
 struct timing {
 	enum kind kind;
-	bool old;            /* "buffer-cache" */
+	bool old; /* "buffer-cache" */
 	double mb, secs, rate; /* rate in B/s */
-	char raw[48];        /* "5931.70 MB/sec" */
+	char raw[48]; /* "5931.70 MB/sec" */
 	long long offset_gb; /* -1: none */
 };
 
@@ -77,7 +77,8 @@ static bool read_timing(const struct bl_line *l, size_t from, struct timing *t, 
 	bool direct = bl_re_gset(&m, 1);
 	/* "cached" or "buffer-cache" (12 bytes), not "buffered disk" or "disk" */
 	bool cached = l->s[m.ov[4]] == 'c' || bl_re_glen(&m, 2) == 12;
-	t->kind = direct ? (cached ? T_DIRECT_CACHED : T_DIRECT_DISK) : (cached ? T_CACHED : T_DISK);
+	t->kind =
+		direct ? (cached ? T_DIRECT_CACHED : T_DIRECT_DISK) : (cached ? T_CACHED : T_DISK);
 	t->old = bl_re_glen(&m, 2) == 12; /* "buffer-cache" */
 	t->offset_gb = -1;
 	if (bl_re_gset(&m, 3)) {
@@ -122,10 +123,10 @@ static void hdparm_command(struct bl_doc *doc, struct bl_run *run, const char *c
 struct hd {
 	struct bl_scan *sc;
 	struct bl_doc *doc;
-	long ri;             /* the run being built, -1 before the first */
-	bool seen[T_KINDS];  /* its timings so far */
-	char device[256];    /* the device line above it, or "" */
-	size_t device_off;   /* where that line starts */
+	long ri; /* the run being built, -1 before the first */
+	bool seen[T_KINDS]; /* its timings so far */
+	char device[256]; /* the device line above it, or "" */
+	size_t device_off; /* where that line starts */
 	bool has_device;
 };
 
@@ -189,8 +190,8 @@ static void add_timing(struct hd *h, struct bl_run *run, const struct timing *t,
 		double slack = 0.006 / t->secs + 0.006 * 1048576.0 / t->rate + 1e-6;
 		if (fabs(expect - t->rate) > slack * t->rate)
 			bl_doc_diag(h->doc, h->ri, BL_WARNING, "hdparm.rate-mismatch", off,
-				    "%.0f MB in %.2f seconds is %.2f MB/sec, not the %s printed", t->mb,
-				    t->secs, expect / 1048576.0, t->raw);
+				    "%.0f MB in %.2f seconds is %.2f MB/sec, not the %s printed",
+				    t->mb, t->secs, expect / 1048576.0, t->raw);
 	}
 	h->seen[t->kind] = true;
 }
@@ -264,7 +265,8 @@ static void device_above(struct hd *h, const struct bl_line *first)
 {
 	struct bl_message *msg = bl_scan_message(h->sc);
 	struct bl_line cur = *first, up;
-	for (int k = 0; k < 4 && bl_line_prev(msg, &cur, &up) && up.off >= bl_scan_floor(h->sc); k++) {
+	for (int k = 0; k < 4 && bl_line_prev(msg, &cur, &up) && up.off >= bl_scan_floor(h->sc);
+	     k++) {
 		if (read_device(&up, h->device, sizeof h->device)) {
 			h->has_device = true;
 			h->device_off = up.off;

@@ -64,8 +64,7 @@ bool iz_line_at(const struct bl_message *m, size_t off, struct iz_line *out)
 	return true;
 }
 
-bool iz_line_next(const struct bl_message *m, const struct iz_line *cur,
-		  struct iz_line *out)
+bool iz_line_next(const struct bl_message *m, const struct iz_line *cur, struct iz_line *out)
 {
 	if (!bl_line_next(m, &cur->raw, &out->raw))
 		return false;
@@ -73,8 +72,7 @@ bool iz_line_next(const struct bl_message *m, const struct iz_line *cur,
 	return true;
 }
 
-bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur,
-		  struct iz_line *out)
+bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur, struct iz_line *out)
 {
 	if (!bl_line_prev(m, &cur->raw, &out->raw))
 		return false;
@@ -122,16 +120,13 @@ void iz_metric_name(const char *s, size_t len, char *out, size_t cap)
 }
 
 struct bl_result *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
-		       const char *raw)
+				 const char *raw)
 {
 	switch (c->unit) {
-	case IZ_OPS:
-		return bl_run_result(iz_run(c), metric, printed, "ops/s", raw, 0);
-	case IZ_USEC:
-		return bl_run_result(iz_run(c), metric, printed * 1e-6, "s", raw, 0);
+	case IZ_OPS: return bl_run_result(iz_run(c), metric, printed, "ops/s", raw, 0);
+	case IZ_USEC: return bl_run_result(iz_run(c), metric, printed * 1e-6, "s", raw, 0);
 	case IZ_KBS:
-	default:
-		return bl_run_result(iz_run(c), metric, printed * 1024.0, "B/s", raw, 0);
+	default: return bl_run_result(iz_run(c), metric, printed * 1024.0, "B/s", raw, 0);
 	}
 }
 
@@ -357,14 +352,16 @@ static enum bl_claim finish_run(struct iz_ctx *c, struct iz_body b, bool banner,
 		bl_doc_drop_last_run(c->doc);
 		if (!banner)
 			return BL_NOT_MINE;
-		bl_doc_diag(c->doc, -1, BL_ERROR, "iozone.no-results", start,
-			    "iozone's banner and preamble, but no table, throughput or report follows");
+		bl_doc_diag(
+			c->doc, -1, BL_ERROR, "iozone.no-results", start,
+			"iozone's banner and preamble, but no table, throughput or report follows");
 		return BL_CLAIMED;
 	}
 	if (b.throughput)
 		run->variant = "throughput";
 	else if (b.table)
-		run->variant = json_is_true(json_object_get(run->params, "auto_mode")) ? "auto" : "table";
+		run->variant =
+			json_is_true(json_object_get(run->params, "auto_mode")) ? "auto" : "table";
 	else
 		run->variant = "report";
 	if (!c->unit_known)
@@ -375,8 +372,7 @@ static enum bl_claim finish_run(struct iz_ctx *c, struct iz_body b, bool banner,
 	return BL_CLAIMED;
 }
 
-static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
-			      size_t *end)
+static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct iz_ctx *c = iz_ctx_new();
 	if (!c)
@@ -393,8 +389,7 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	int first = iz_pre_match(&cur, &m);
 	bool banner = iz_pre_is(first, IZ_P_BANNER);
 	bool body_line = iz_is_table_header(cur.s, cur.len) ||
-			 iz_is_throughput_line(cur.s, cur.len) ||
-			 iz_is_report_line(cur.s, cur.len);
+			 iz_is_throughput_line(cur.s, cur.len) || iz_is_report_line(cur.s, cur.len);
 	if (!banner && !body_line)
 		goto out;
 	/* a report a few lines below the run it belongs to */
@@ -445,10 +440,11 @@ static const struct bl_tool_shapes iz_shapes = {
 	 * report Y-axis is ...\"", "\"Record size = 64 kBytes \"",
 	 * "\"  Initial write \"  812345.25"; the line above the auto table's
 	 * header: "random  random    bkwd   record   stride" */
-	.weak_starts = "(?<= )\\t(?!#)"
-		       "|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
-		       "|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
-		       "|random +random +bkwd +record +stride",
+	.weak_starts =
+		"(?<= )\\t(?!#)"
+		"|Excel output is below:|\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?= {2,}\\d)"
+		"|\"(?:Throughput report|Record size = |Output is in )|\" {0,20}[A-Z][\\w -]{1,30}\"(?= +\\d)"
+		"|random +random +bkwd +record +stride",
 	/* -R: a report's title and rows, "\"Writer report\"",
 	 * "\"64\"   1149134  3526006  1698432", "\"  Initial write \"  812345.25" */
 	.weak_ends = "\"[A-Z][\\w -]{0,40} report\"|\"\\d+\"(?: +\\d+)+"
@@ -464,17 +460,35 @@ static const struct bl_tool_shapes iz_shapes = {
  * one chart per number of processes or threads. Its figures carry a
  * scope, which keeps them out of the first two. */
 static const struct bl_chart_view iz_views[] = {
-	{.name = "throughput", .title = "iozone throughput by record size", .unit = "B/s",
-	 .category = BL_KEY_RECORD_SIZE, .series = BL_KEY_METRIC, .chart_per = BL_KEY_FILE_SIZE,
-	 .skip_results_with = "scope", .keep_runs_apart = true},
-	{.name = "ops", .title = "iozone operations by record size", .unit = "ops/s",
-	 .category = BL_KEY_RECORD_SIZE, .series = BL_KEY_METRIC, .chart_per = BL_KEY_FILE_SIZE,
-	 .skip_results_with = "scope", .keep_runs_apart = true},
-	{.name = "tests", .title = "iozone throughput per test", .unit = "B/s",
-	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_PROCESSES,
+	{.name = "throughput",
+	 .title = "iozone throughput by record size",
+	 .unit = "B/s",
+	 .category = BL_KEY_RECORD_SIZE,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_FILE_SIZE,
+	 .skip_results_with = "scope",
+	 .keep_runs_apart = true},
+	{.name = "ops",
+	 .title = "iozone operations by record size",
+	 .unit = "ops/s",
+	 .category = BL_KEY_RECORD_SIZE,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_FILE_SIZE,
+	 .skip_results_with = "scope",
+	 .keep_runs_apart = true},
+	{.name = "tests",
+	 .title = "iozone throughput per test",
+	 .unit = "B/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_PROCESSES,
 	 .only_scope = "children"},
-	{.name = "tests-ops", .title = "iozone operations per test", .unit = "ops/s",
-	 .category = BL_KEY_METRIC, .series = BL_KEY_LABEL, .chart_per = BL_KEY_PROCESSES,
+	{.name = "tests-ops",
+	 .title = "iozone operations per test",
+	 .unit = "ops/s",
+	 .category = BL_KEY_METRIC,
+	 .series = BL_KEY_LABEL,
+	 .chart_per = BL_KEY_PROCESSES,
 	 .only_scope = "children"},
 	{.name = NULL},
 };

@@ -27,15 +27,13 @@ enum iz_unit { IZ_KBS, IZ_OPS, IZ_USEC };
 /* One line of the message with any "> " mail quoting taken off. */
 struct iz_line {
 	struct bl_line raw; /* the whole line as in the text */
-	const char *s;      /* content after the quote prefix */
+	const char *s; /* content after the quote prefix */
 	size_t len;
 };
 
 bool iz_line_at(const struct bl_message *m, size_t off, struct iz_line *out);
-bool iz_line_next(const struct bl_message *m, const struct iz_line *cur,
-		  struct iz_line *out);
-bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur,
-		  struct iz_line *out);
+bool iz_line_next(const struct bl_message *m, const struct iz_line *cur, struct iz_line *out);
+bool iz_line_prev(const struct bl_message *m, const struct iz_line *cur, struct iz_line *out);
 
 /* Lines with their tabs expanded to 8-column stops, so that cells can be
  * placed by column. Returns the expanded length (at most cap - 1). */
@@ -45,7 +43,7 @@ size_t iz_expand_tabs(const char *s, size_t len, char *out, size_t cap);
 struct iz_row {
 	uint64_t file_kb, rec_kb;
 	uint64_t val[32];
-	uint32_t has;  /* bit i: column i+2 has a value */
+	uint32_t has; /* bit i: column i+2 has a value */
 };
 
 #define IZ_MAX_COLS 34 /* kB, reclen, and up to 32 tests */
@@ -59,11 +57,11 @@ struct iz_table {
 
 /* One throughput_test() pass (a -t run, or one N of -l/-u). */
 struct iz_pass {
-	long count;   /* processes or threads */
+	long count; /* processes or threads */
 	int ntests;
 	char metric[16][24];
 	double children[16];
-	double cpu[16];       /* -+u "CPU utilization" of the test, percent */
+	double cpu[16]; /* -+u "CPU utilization" of the test, percent */
 	bool has_cpu[16];
 };
 
@@ -71,17 +69,17 @@ struct iz_ctx {
 	struct bl_scan *sc;
 	struct bl_message *msg;
 	struct bl_doc *doc;
-	long ri;            /* index of the run being built */
+	long ri; /* index of the run being built */
 	enum iz_unit unit;
 	bool unit_known;
-	bool threads;       /* -T: "thread" wording */
-	uint64_t file_kb;   /* "File size set to"; 0 if not printed */
-	uint64_t rec_kb;    /* the one "Record Size"; 0 if none or several */
+	bool threads; /* -T: "thread" wording */
+	uint64_t file_kb; /* "File size set to"; 0 if not printed */
+	uint64_t rec_kb; /* the one "Record Size"; 0 if none or several */
 	struct iz_table table;
 	int npasses;
-	long tests_mask;    /* -i selections from the command: bit per test */
-	bool cut;           /* something was cut off */
-	char *cmd_text;     /* "Command line used:" (owned until the run takes it) */
+	long tests_mask; /* -i selections from the command: bit per test */
+	bool cut; /* something was cut off */
+	char *cmd_text; /* "Command line used:" (owned until the run takes it) */
 	struct iz_pass passes[64]; /* [0, npasses): each zeroed when begun */
 };
 
@@ -102,11 +100,33 @@ static inline struct bl_run *iz_run(struct iz_ctx *c)
 
 /* ---- preamble (iozone_preamble.c) */
 enum iz_pre_kind {
-	IZ_P_BANNER, IZ_P_VERSION, IZ_P_COMPILED, IZ_P_BUILD, IZ_P_RUN_BEGAN, IZ_P_AUTO,
-	IZ_P_FILE_SIZE, IZ_P_REC_SIZE, IZ_P_ODIRECT, IZ_P_FSYNC, IZ_P_CLOSE, IZ_P_OPS,
-	IZ_P_USEC, IZ_P_EXCEL, IZ_P_CMD, IZ_P_OUTPUT, IZ_P_TIMERES, IZ_P_CACHE,
-	IZ_P_CACHELINE, IZ_P_STRIDE, IZ_P_TP_WITH, IZ_P_MINMAX, IZ_P_EACH, IZ_P_CONTRIB,
-	IZ_P_SYNC, IZ_P_CPU_RES, IZ_P_USING,
+	IZ_P_BANNER,
+	IZ_P_VERSION,
+	IZ_P_COMPILED,
+	IZ_P_BUILD,
+	IZ_P_RUN_BEGAN,
+	IZ_P_AUTO,
+	IZ_P_FILE_SIZE,
+	IZ_P_REC_SIZE,
+	IZ_P_ODIRECT,
+	IZ_P_FSYNC,
+	IZ_P_CLOSE,
+	IZ_P_OPS,
+	IZ_P_USEC,
+	IZ_P_EXCEL,
+	IZ_P_CMD,
+	IZ_P_OUTPUT,
+	IZ_P_TIMERES,
+	IZ_P_CACHE,
+	IZ_P_CACHELINE,
+	IZ_P_STRIDE,
+	IZ_P_TP_WITH,
+	IZ_P_MINMAX,
+	IZ_P_EACH,
+	IZ_P_CONTRIB,
+	IZ_P_SYNC,
+	IZ_P_CPU_RES,
+	IZ_P_USING,
 };
 struct bl_re_match;
 /* Which preamble line this is (an index for iz_apply_pre), or -1. */
@@ -114,8 +134,8 @@ int iz_pre_match(const struct iz_line *l, struct bl_re_match *m);
 bool iz_pre_is(int idx, enum iz_pre_kind kind);
 /* Sets the params (and context) the line says; *nrec counts "Record Size"
  * lines. */
-void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l,
-		  const struct bl_re_match *m, int *nrec);
+void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l, const struct bl_re_match *m,
+		  int *nrec);
 /* "iozone test complete." */
 bool iz_is_complete(const struct iz_line *l);
 void iz_param_true(struct bl_run *run, const char *key);
@@ -128,7 +148,7 @@ void iz_command(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 /* Adds a rate or a per-op figure printed in the run's unit; returns the
  * result (borrowed) or NULL. */
 struct bl_result *iz_rate_result(struct iz_ctx *c, const char *metric, double printed,
-		       const char *raw);
+				 const char *raw);
 
 /* "initial writers" -> "initial_writers": lower case, runs of anything
  * but letters and digits become one '_'. */

@@ -26,8 +26,8 @@
 #include "../base/re.h"
 #include "../base/units.h"
 
-#define TOL 3          /* columns a cell may stand off its header's edge */
-#define LINE_CAP 1024  /* a table line, tabs expanded */
+#define TOL 3 /* columns a cell may stand off its header's edge */
+#define LINE_CAP 1024 /* a table line, tabs expanded */
 #define MAX_ROWS 100000
 
 /* "              kB  reclen    write  rewrite    read    reread    read ..."
@@ -37,7 +37,8 @@ static struct bl_re hdr_re = BL_RE("^[ \\t]*[kK][bB][ \\t]+reclen[ \\t]+write\\b
 /* interruptions iozone prints between rows:
  * "The test completed too quickly to give a good result"
  * "I/O error during read.  Try again with the command:" */
-static struct bl_re interject_re = BL_RE("too quickly to give a good result|I/O error during read", 0);
+static struct bl_re interject_re =
+	BL_RE("too quickly to give a good result|I/O error during read", 0);
 
 bool iz_is_table_header(const char *s, size_t len)
 {
@@ -107,9 +108,9 @@ static bool words_only(const char *s, size_t len, const char *const *vocab)
 }
 
 static const char *const bottom_words[] = {
-	"write", "rewrite", "read", "reread", "fwrite", "frewrite", "fread", "freread",
-	"pwrite", "repwrite", "pread", "repread", "pwritev", "repwritev", "preadv",
-	"repreadv", NULL,
+	"write",   "rewrite",   "read",   "reread",   "fwrite", "frewrite",
+	"fread",   "freread",   "pwrite", "repwrite", "pread",  "repread",
+	"pwritev", "repwritev", "preadv", "repreadv", NULL,
 };
 static const char *const top_words[] = {"random", "bkwd", "record", "stride", NULL};
 
@@ -237,8 +238,8 @@ static bool read_header(struct iz_ctx *c, const struct iz_line *hdr, struct head
 
 /* Places tokens [from, n) of a line: each in the free column whose edge is
  * nearest (within TOL), left to right. col[k] = -1 where none fits. */
-static void place(const struct header *h, const struct tok *t, int from, int n,
-		  int shift, uint32_t allowed, int *last, int *col)
+static void place(const struct header *h, const struct tok *t, int from, int n, int shift,
+		  uint32_t allowed, int *last, int *col)
 {
 	for (int k = from; k < n; k++) {
 		int e = t[k].end + shift, best = -1, bestd = TOL + 1;
@@ -263,8 +264,8 @@ static void place(const struct header *h, const struct tok *t, int from, int n,
  * the line lands on a free column. When the wrap fell inside blank cells
  * the gap is gone: only the columns the -i tests fill (`allowed`, when
  * known) are candidates. */
-static bool place_continuation(const struct header *h, const struct tok *t, int n,
-			       int last, uint32_t allowed, int *col)
+static bool place_continuation(const struct header *h, const struct tok *t, int n, int last,
+			       uint32_t allowed, int *col)
 {
 	for (int c0 = last + 1; c0 < h->ncols; c0++) {
 		if (allowed && c0 - 2 < 32 && !(allowed & (1u << (c0 - 2))))
@@ -349,8 +350,8 @@ static int popcount32(uint32_t m)
 
 /* Cells [from, n) in order: into the -i columns when their number fits,
  * else into the columns from `last` on. */
-static void place_in_order(const struct header *h, int from, int n, uint32_t allowed,
-			   int *last, int *col)
+static void place_in_order(const struct header *h, int from, int n, uint32_t allowed, int *last,
+			   int *col)
 {
 	bool use_mask = allowed && popcount32(allowed) == n - from && *last == 1;
 	for (int k = from; k < n; k++) {
@@ -387,9 +388,10 @@ static void store_cells(struct iz_ctx *c, const struct header *h, struct iz_row 
 		/* (a wrapped line's header edges are only known relative to
 		 * each other: no width to check against) */
 		if (!wrapped && w > h->edge[j] - h->edge[j - 1] + 1) {
-			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.cell-overflow", off,
-				    "'%.*s' under %s is wider than its column: two values ran together; not read",
-				    w, r->buf + r->t[k].start, c->table.names[j]);
+			bl_doc_diag(
+				c->doc, c->ri, BL_WARNING, "iozone.cell-overflow", off,
+				"'%.*s' under %s is wider than its column: two values ran together; not read",
+				w, r->buf + r->t[k].start, c->table.names[j]);
 			continue;
 		}
 		row->val[j - 2] = tok_u64(r, k);
@@ -403,10 +405,10 @@ static void store_cells(struct iz_ctx *c, const struct header *h, struct iz_row 
 static uint32_t expected_from_tests(const struct iz_ctx *c)
 {
 	static const char *const by_test[12][2] = {
-		{"write", "rewrite"}, {"read", "reread"}, {"random_read", "random_write"},
-		{"bkwd_read", NULL}, {"record_rewrite", NULL}, {"stride_read", NULL},
-		{"fwrite", "frewrite"}, {"fread", "freread"}, {"pwrite", "repwrite"},
-		{"pread", "repread"}, {"pwritev", "repwritev"}, {"preadv", "repreadv"},
+		{"write", "rewrite"},   {"read", "reread"},       {"random_read", "random_write"},
+		{"bkwd_read", NULL},    {"record_rewrite", NULL}, {"stride_read", NULL},
+		{"fwrite", "frewrite"}, {"fread", "freread"},     {"pwrite", "repwrite"},
+		{"pread", "repread"},   {"pwritev", "repwritev"}, {"preadv", "repreadv"},
 	};
 	uint32_t mask = 0;
 	long tests = c->tests_mask;
@@ -440,7 +442,8 @@ static void emit_row(struct iz_ctx *c, const struct iz_row *row)
 			continue;
 		char raw[BL_NUM_MAX + 1];
 		raw[bl_fmt_u64(row->val[j - 2], raw)] = '\0';
-		struct bl_result *r = iz_rate_result(c, c->table.names[j], (double)row->val[j - 2], raw);
+		struct bl_result *r =
+			iz_rate_result(c, c->table.names[j], (double)row->val[j - 2], raw);
 		if (!r)
 			continue;
 		bl_result_set_int(r, "file_size", (long long)(row->file_kb * 1024));
@@ -452,18 +455,18 @@ static void emit_row(struct iz_ctx *c, const struct iz_row *row)
 struct table_walk {
 	struct iz_ctx *c;
 	struct header h;
-	struct rowline *r;      /* the line under way, loaded */
+	struct rowline *r; /* the line under way, loaded */
 	struct iz_line cur;
-	size_t end;             /* the end of the table so far */
-	size_t *row_off;        /* where each row starts */
-	bool interjected;       /* iozone's note between rows was reported */
-	bool order;             /* cells read in order: the spacing is lost */
-	uint32_t allowed;       /* the columns the -i tests fill, 0 unknown */
+	size_t end; /* the end of the table so far */
+	size_t *row_off; /* where each row starts */
+	bool interjected; /* iozone's note between rows was reported */
+	bool order; /* cells read in order: the spacing is lost */
+	uint32_t allowed; /* the columns the -i tests fill, 0 unknown */
 	/* where each column's cells end in the rows read so far: a row whose
 	 * last cell ends elsewhere was cut inside that cell ("4995" of
 	 * "4995276" still stands near the freread column) */
 	int data_edge[IZ_MAX_COLS];
-	bool last_odd;          /* the last row's last cell ends elsewhere */
+	bool last_odd; /* the last row's last cell ends elsewhere */
 };
 
 /* Is the loaded line the first line of a row? */
@@ -545,8 +548,9 @@ static bool first_row_line(struct table_walk *w, struct iz_row *row, int *col, i
 	row->file_kb = tok_u64(r, 0);
 	row->rec_kb = tok_u64(r, 1);
 	if (row->file_kb > INT64_MAX / 1024 || row->rec_kb > INT64_MAX / 1024) {
-		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.row-unreadable", w->cur.raw.off,
-			    "a file size or record length too large to be iozone's: the table ends here");
+		bl_doc_diag(
+			c->doc, c->ri, BL_WARNING, "iozone.row-unreadable", w->cur.raw.off,
+			"a file size or record length too large to be iozone's: the table ends here");
 		return false;
 	}
 	w->row_off[c->table.nrows] = w->cur.raw.off;
@@ -588,13 +592,14 @@ static bool continuation_lines(struct table_walk *w, struct iz_row *row, int *co
 			place_in_order(&w->h, 0, r->nt, 0, &last, col);
 			store_cells(c, &w->h, row, r, 0, col, nx.raw.off, true);
 		} else if (place_continuation(&w->h, r->t, r->nt, last, w->allowed, col) ||
-		    (w->allowed && place_continuation(&w->h, r->t, r->nt, last, 0, col))) {
+			   (w->allowed && place_continuation(&w->h, r->t, r->nt, last, 0, col))) {
 			store_cells(c, &w->h, row, r, 0, col, nx.raw.off, true);
 			last = col[r->nt - 1];
 		} else {
-			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.wrap-unplaced", nx.raw.off,
-				    "a wrapped part of the row (%llu kB, %llu kB records) fits no columns: not read",
-				    (unsigned long long)row->file_kb, (unsigned long long)row->rec_kb);
+			bl_doc_diag(
+				c->doc, c->ri, BL_WARNING, "iozone.wrap-unplaced", nx.raw.off,
+				"a wrapped part of the row (%llu kB, %llu kB records) fits no columns: not read",
+				(unsigned long long)row->file_kb, (unsigned long long)row->rec_kb);
 		}
 		w->end = nx.raw.next;
 		w->cur = nx;

@@ -19,9 +19,12 @@ static bool iz_size(const char *s, size_t len, uint64_t *bytes)
 		if (used + 1 != len)
 			return false;
 		switch (s[used]) {
-		case 'k': case 'K': mul = 1024; break;
-		case 'm': case 'M': mul = 1024ull * 1024; break;
-		case 'g': case 'G': mul = 1024ull * 1024 * 1024; break;
+		case 'k':
+		case 'K': mul = 1024; break;
+		case 'm':
+		case 'M': mul = 1024ull * 1024; break;
+		case 'g':
+		case 'G': mul = 1024ull * 1024 * 1024; break;
 		default: return false;
 		}
 	}
@@ -41,11 +44,11 @@ static bool takes_arg(char o)
 struct iz_cmd {
 	const char *words[128];
 	size_t lens[128], n;
-	size_t i;                      /* the word under way */
+	size_t i; /* the word under way */
 	long long streams, lmin, lmax; /* -t, -l, -u; -1 when not given */
-	bool threads;                  /* -T */
-	json_t *tests, *files;         /* -i, -F; NULL when not given */
-	int nrec;                      /* the -r operands read */
+	bool threads; /* -T */
+	json_t *tests, *files; /* -i, -F; NULL when not given */
+	int nrec; /* the -r operands read */
 };
 
 /* Splits `cmd` into words, up to a shell operator. */
@@ -72,7 +75,8 @@ static void split_words(struct iz_cmd *cl, const char *cmd)
 static void flag_option(struct bl_run *run, char o, struct iz_cmd *cl)
 {
 	switch (o) {
-	case 'a': case 'A': iz_param_true(run, "auto_mode"); break;
+	case 'a':
+	case 'A': iz_param_true(run, "auto_mode"); break;
 	case 'I': iz_param_true(run, "o_direct"); break;
 	case 'e': iz_param_true(run, "include_fsync"); break;
 	case 'c': iz_param_true(run, "include_close"); break;
@@ -105,10 +109,22 @@ static void arg_option(struct bl_run *run, char o, const char *a, size_t al, str
 			iz_add_record_size(run, v);
 		}
 		break;
-	case 'g': if (iz_size(a, al, &v)) bl_run_param_int(run, "max_file_size", (long long)v); break;
-	case 'n': if (iz_size(a, al, &v)) bl_run_param_int(run, "min_file_size", (long long)v); break;
-	case 'y': if (iz_size(a, al, &v)) bl_run_param_int(run, "min_record_size", (long long)v); break;
-	case 'q': if (iz_size(a, al, &v)) bl_run_param_int(run, "max_record_size", (long long)v); break;
+	case 'g':
+		if (iz_size(a, al, &v))
+			bl_run_param_int(run, "max_file_size", (long long)v);
+		break;
+	case 'n':
+		if (iz_size(a, al, &v))
+			bl_run_param_int(run, "min_file_size", (long long)v);
+		break;
+	case 'y':
+		if (iz_size(a, al, &v))
+			bl_run_param_int(run, "min_record_size", (long long)v);
+		break;
+	case 'q':
+		if (iz_size(a, al, &v))
+			bl_run_param_int(run, "max_record_size", (long long)v);
+		break;
 	case 'i':
 		if (bl_parse_u64(a, al, &v, NULL) && v < 64) {
 			if (!cl->tests)
@@ -116,9 +132,18 @@ static void arg_option(struct bl_run *run, char o, const char *a, size_t al, str
 			json_array_append_new(cl->tests, json_integer((json_int_t)v));
 		}
 		break;
-	case 't': if (bl_parse_u64(a, al, &v, NULL) && v < 1000000) cl->streams = (long long)v; break;
-	case 'l': if (bl_parse_u64(a, al, &v, NULL) && v < 1000000) cl->lmin = (long long)v; break;
-	case 'u': if (bl_parse_u64(a, al, &v, NULL) && v < 1000000) cl->lmax = (long long)v; break;
+	case 't':
+		if (bl_parse_u64(a, al, &v, NULL) && v < 1000000)
+			cl->streams = (long long)v;
+		break;
+	case 'l':
+		if (bl_parse_u64(a, al, &v, NULL) && v < 1000000)
+			cl->lmin = (long long)v;
+		break;
+	case 'u':
+		if (bl_parse_u64(a, al, &v, NULL) && v < 1000000)
+			cl->lmax = (long long)v;
+		break;
 	case 'f': bl_run_param_str(run, "file", a, al); break;
 	case 'b': bl_run_param_str(run, "excel_file", a, al); break;
 	case 'F':
@@ -205,4 +230,3 @@ void iz_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 	if (cl.files)
 		json_object_set_new(run->params, "files", cl.files);
 }
-

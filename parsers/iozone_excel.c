@@ -37,19 +37,27 @@ static struct bl_re below_re = BL_RE("^[ \\t]*Excel output is below:", 0);
 /* "\"Writer report\"", "\"Re-Fread report\"",
  * "\"Writer CPU utilization report (Zero values should be ignored)\"",
  * "\"Throughput report Y-axis is type of test X-axis is number of processes\"" */
-static struct bl_re title_re = BL_RE("^[ \\t]*\"([A-Za-z][A-Za-z -]{0,40}?) (CPU utilization )?report\\b([^\"]{0,120})\"[ \\t]*$", 0);
+static struct bl_re title_re = BL_RE(
+	"^[ \\t]*\"([A-Za-z][A-Za-z -]{0,40}?) (CPU utilization )?report\\b([^\"]{0,120})\"[ \\t]*$",
+	0);
 /* "        \"4\"  \"1024\"" */
 static struct bl_re recs_re = BL_RE("^[ \\t]*(?:\"\\d{1,19}\"[ \\t]*){1,64}$", 0);
 /* "\"8192\"   1030592  4170981 " */
-static struct bl_re row_re = BL_RE("^[ \\t]*\"(\\d{1,19})\"((?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64})[ \\t]*$", 0);
+static struct bl_re row_re =
+	BL_RE("^[ \\t]*\"(\\d{1,19})\"((?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64})[ \\t]*$", 0);
 /* "\"  Initial write \"    4540367.50 " */
-static struct bl_re tprow_re = BL_RE("^[ \\t]*\"[ \\t]*([A-Za-z][A-Za-z -]{0,40}?)[ \\t]*\"((?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){1,256})[ \\t]*$", 0);
+static struct bl_re tprow_re = BL_RE(
+	"^[ \\t]*\"[ \\t]*([A-Za-z][A-Za-z -]{0,40}?)[ \\t]*\"((?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){1,256})[ \\t]*$",
+	0);
 /* "\"Record size = 64 kBytes \"", "\"Output is in kBytes/sec\"" */
-static struct bl_re tpinfo_re = BL_RE("^[ \\t]*\"(?:Record size = (\\d{1,19}) [kK][bB]ytes|Output is in [^\"]{1,40}) ?\"[ \\t]*$", 0);
+static struct bl_re tpinfo_re = BL_RE(
+	"^[ \\t]*\"(?:Record size = (\\d{1,19}) [kK][bB]ytes|Output is in [^\"]{1,40}) ?\"[ \\t]*$",
+	0);
 
 /* The rest of a row or of the record sizes that a mail client wrapped:
  * "2381058  2565989  4570058" or "\"4096\"  \"8192\"  \"16384\"" alone. */
-static struct bl_re more_nums_re = BL_RE("^[ \\t]*\\d{1,20}(?:\\.\\d{1,9})?(?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64}[ \\t]*$", 0);
+static struct bl_re more_nums_re = BL_RE(
+	"^[ \\t]*\\d{1,20}(?:\\.\\d{1,9})?(?:[ \\t]+\\d{1,20}(?:\\.\\d{1,9})?){0,64}[ \\t]*$", 0);
 static struct bl_re more_recs_re = BL_RE("^[ \\t]*(?:\"\\d{1,19}\"[ \\t]*){1,64}$", 0);
 
 /* Joins `line` and the wrapped rests below it into buf (cap bytes and
@@ -88,31 +96,52 @@ static void unwrap(struct iz_ctx *c, struct iz_line *line, struct bl_re *more, c
 bool iz_is_report_line(const char *s, size_t len)
 {
 	struct bl_re_match m;
-	return len && (bl_re_match(&below_re, s, len, 0, &m) || bl_re_match(&title_re, s, len, 0, &m));
+	return len &&
+	       (bl_re_match(&below_re, s, len, 0, &m) || bl_re_match(&title_re, s, len, 0, &m));
 }
 
 static const char *const block_metric[][2] = {
-	{"writer", "write"}, {"re-writer", "rewrite"}, {"reader", "read"},
-	{"re-reader", "reread"}, {"random read", "random_read"},
-	{"random write", "random_write"}, {"backward read", "bkwd_read"},
-	{"record rewrite", "record_rewrite"}, {"stride read", "stride_read"},
-	{"fwrite", "fwrite"}, {"re-fwrite", "frewrite"}, {"fread", "fread"},
-	{"re-fread", "freread"}, {"pwrite", "pwrite"}, {"re-pwrite", "repwrite"},
-	{"pread", "pread"}, {"re-pread", "repread"}, {"pwritev", "pwritev"},
-	{"re-pwritev", "repwritev"}, {"preadv", "preadv"}, {"re-preadv", "repreadv"},
+	{"writer", "write"},
+	{"re-writer", "rewrite"},
+	{"reader", "read"},
+	{"re-reader", "reread"},
+	{"random read", "random_read"},
+	{"random write", "random_write"},
+	{"backward read", "bkwd_read"},
+	{"record rewrite", "record_rewrite"},
+	{"stride read", "stride_read"},
+	{"fwrite", "fwrite"},
+	{"re-fwrite", "frewrite"},
+	{"fread", "fread"},
+	{"re-fread", "freread"},
+	{"pwrite", "pwrite"},
+	{"re-pwrite", "repwrite"},
+	{"pread", "pread"},
+	{"re-pread", "repread"},
+	{"pwritev", "pwritev"},
+	{"re-pwritev", "repwritev"},
+	{"preadv", "preadv"},
+	{"re-preadv", "repreadv"},
 };
 
 static const char *const tp_metric[][2] = {
-	{"initial write", "initial_writers"}, {"rewrite", "rewriters"}, {"read", "readers"},
-	{"re-read", "re_readers"}, {"reverse read", "reverse_readers"},
-	{"stride read", "stride_readers"}, {"random read", "random_readers"},
-	{"mixed workload", "mixed_workload"}, {"random write", "random_writers"},
-	{"pwrite", "pwrite_writers"}, {"pread", "pread_readers"}, {"fwrite", "fwriters"},
+	{"initial write", "initial_writers"},
+	{"rewrite", "rewriters"},
+	{"read", "readers"},
+	{"re-read", "re_readers"},
+	{"reverse read", "reverse_readers"},
+	{"stride read", "stride_readers"},
+	{"random read", "random_readers"},
+	{"mixed workload", "mixed_workload"},
+	{"random write", "random_writers"},
+	{"pwrite", "pwrite_writers"},
+	{"pread", "pread_readers"},
+	{"fwrite", "fwriters"},
 	{"fread", "freaders"},
 };
 
-static void lookup(const char *const (*tab)[2], size_t n, const char *s, size_t len,
-		   char *out, size_t cap)
+static void lookup(const char *const (*tab)[2], size_t n, const char *s, size_t len, char *out,
+		   size_t cap)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(tab[i][0]) == len && strncasecmp(tab[i][0], s, len) == 0) {
@@ -147,17 +176,17 @@ struct rep {
 	enum mode mode;
 	bool cpu;
 	char metric[24];
-	int col;               /* table column of the metric, or -1 */
-	uint64_t recs[64];     /* record sizes of the block, kB */
+	int col; /* table column of the metric, or -1 */
+	uint64_t recs[64]; /* record sizes of the block, kB */
 	int nrecs;
 	int mismatches, added;
 	size_t first_mismatch_off;
-	int added_total;          /* over the whole report */
+	int added_total; /* over the whole report */
 	size_t first_added_off;
-	char added_in[120];       /* the tests they belong to */
+	char added_in[120]; /* the tests they belong to */
 	char first_mismatch[160];
 	bool align_noted;
-	size_t block_off;         /* the title line of the block */
+	size_t block_off; /* the title line of the block */
 };
 
 static int table_col(const struct iz_ctx *c, const char *metric)
@@ -216,11 +245,13 @@ static void test_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 				if (!bl_parse_u64(v[i], vl[i], &rv, NULL) || rv != tr->val[bit]) {
 					if (!r->mismatches++) {
 						r->first_mismatch_off = l->raw.off;
-						snprintf(r->first_mismatch, sizeof r->first_mismatch,
-							 "%s at %llu kB files, %llu kB records: table %llu, report %.*s",
-							 r->metric, (unsigned long long)fkb,
-							 (unsigned long long)tr->rec_kb,
-							 (unsigned long long)tr->val[bit], (int)(vl[i] < 24 ? vl[i] : 24), v[i]);
+						snprintf(
+							r->first_mismatch, sizeof r->first_mismatch,
+							"%s at %llu kB files, %llu kB records: table %llu, report %.*s",
+							r->metric, (unsigned long long)fkb,
+							(unsigned long long)tr->rec_kb,
+							(unsigned long long)tr->val[bit],
+							(int)(vl[i] < 24 ? vl[i] : 24), v[i]);
 					}
 				}
 				continue;
@@ -231,16 +262,19 @@ static void test_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 			continue;
 		}
 		if (i >= r->nrecs) {
-			bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-extra", l->raw.off,
-				    "the %s report row for %llu kB files has more values than record sizes: %.*s not read",
-				    r->metric, (unsigned long long)fkb, (int)(vl[i] < 24 ? vl[i] : 24), v[i]);
+			bl_doc_diag(
+				c->doc, c->ri, BL_WARNING, "iozone.report-extra", l->raw.off,
+				"the %s report row for %llu kB files has more values than record sizes: %.*s not read",
+				r->metric, (unsigned long long)fkb, (int)(vl[i] < 24 ? vl[i] : 24),
+				v[i]);
 			break;
 		}
 		if (!r->align_noted && n < r->nrecs && nrows == 0) {
-			bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.report-alignment", l->raw.off,
-				    "a row of the %s report has fewer values than record sizes: read left to right "
-				    "(iozone -a leaves out the small records of big files and does not say so)",
-				    r->metric);
+			bl_doc_diag(
+				c->doc, c->ri, BL_INFO, "iozone.report-alignment", l->raw.off,
+				"a row of the %s report has fewer values than record sizes: read left to right "
+				"(iozone -a leaves out the small records of big files and does not say so)",
+				r->metric);
 			r->align_noted = true;
 		}
 		cell_result(c, r, fkb, r->recs[i], v[i], vl[i]);
@@ -268,8 +302,8 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 		   const struct bl_re_match *m)
 {
 	char metric[24];
-	lookup(tp_metric, sizeof tp_metric / sizeof tp_metric[0], l->s + m->ov[2],
-	       bl_re_glen(m, 1), metric, sizeof metric);
+	lookup(tp_metric, sizeof tp_metric / sizeof tp_metric[0], l->s + m->ov[2], bl_re_glen(m, 1),
+	       metric, sizeof metric);
 	const char *v[256];
 	size_t vl[256];
 	int n = split_nums(l->s + m->ov[4], bl_re_glen(m, 2), v, vl, 256);
@@ -290,10 +324,11 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 				if (d > 0.006 || d < -0.006) {
 					if (!r->mismatches++) {
 						r->first_mismatch_off = l->raw.off;
-						snprintf(r->first_mismatch, sizeof r->first_mismatch,
-							 "%s%s with %ld: sections %.2f, report %.*s", metric,
-							 r->cpu ? " CPU" : "", count, was,
-							 (int)(vl[k] < 24 ? vl[k] : 24), v[k]);
+						snprintf(
+							r->first_mismatch, sizeof r->first_mismatch,
+							"%s%s with %ld: sections %.2f, report %.*s",
+							metric, r->cpu ? " CPU" : "", count, was,
+							(int)(vl[k] < 24 ? vl[k] : 24), v[k]);
 					}
 				}
 				continue;
@@ -301,13 +336,15 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 		}
 		char raw[40];
 		snprintf(raw, sizeof raw, "%.*s", (int)(vl[k] < 30 ? vl[k] : 30), v[k]);
-		struct bl_result *res = r->cpu ? bl_run_result(iz_run(c), metric, x, "percent", NULL, 0)
-				     : iz_rate_result(c, metric, x, raw);
+		struct bl_result *res =
+			r->cpu ? bl_run_result(iz_run(c), metric, x, "percent", NULL, 0)
+			       : iz_rate_result(c, metric, x, raw);
 		if (!res)
 			continue;
 		bl_result_set_str(res, "scope", r->cpu ? "cpu_util" : "children");
 		if (count >= 0)
-			bl_result_set_int(res, c->threads ? "threads" : "processes", (long long)count);
+			bl_result_set_int(res, c->threads ? "threads" : "processes",
+					  (long long)count);
 		if (c->rec_kb)
 			bl_result_set_int(res, "record_size", (long long)(c->rec_kb * 1024));
 		if (c->npasses)
@@ -318,7 +355,8 @@ static void tp_row(struct iz_ctx *c, struct rep *r, const struct iz_line *l,
 static void block_done(struct iz_ctx *c, struct rep *r)
 {
 	if (r->mismatches)
-		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-mismatch", r->first_mismatch_off,
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-mismatch",
+			    r->first_mismatch_off,
 			    "the Excel report disagrees with the output above it in %d value%s "
 			    "(first: %s); the output above is kept",
 			    r->mismatches, r->mismatches == 1 ? "" : "s", r->first_mismatch);
@@ -338,10 +376,11 @@ static void report_done(struct iz_ctx *c, struct rep *r)
 {
 	block_done(c, r);
 	if (r->added_total)
-		bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.report-only", r->first_added_off,
-			    "%d value%s of the report (%s) %s not in the output above: read from the report",
-			    r->added_total, r->added_total == 1 ? "" : "s", r->added_in,
-			    r->added_total == 1 ? "is" : "are");
+		bl_doc_diag(
+			c->doc, c->ri, BL_INFO, "iozone.report-only", r->first_added_off,
+			"%d value%s of the report (%s) %s not in the output above: read from the report",
+			r->added_total, r->added_total == 1 ? "" : "s", r->added_in,
+			r->added_total == 1 ? "is" : "are");
 }
 
 size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
@@ -378,19 +417,21 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				r.cpu = name[0] == 'C';
 			} else {
 				r.mode = M_TEST;
-				lookup(block_metric, sizeof block_metric / sizeof block_metric[0], name, nl,
-				       r.metric, sizeof r.metric);
+				lookup(block_metric, sizeof block_metric / sizeof block_metric[0],
+				       name, nl, r.metric, sizeof r.metric);
 				r.col = table_col(c, r.metric);
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&recs_re, cur.s, cur.len, 0, &m)) {
 			unwrap(c, &cur, &more_recs_re, joined, sizeof joined - BL_RE_PAD);
 			r.nrecs = 0;
 			for (size_t i = 0; i < cur.len && r.nrecs < 64; i++) {
-				if (cur.s[i] != '"' || i + 1 >= cur.len || cur.s[i + 1] < '0' || cur.s[i + 1] > '9')
+				if (cur.s[i] != '"' || i + 1 >= cur.len || cur.s[i + 1] < '0' ||
+				    cur.s[i + 1] > '9')
 					continue;
 				size_t used = 0;
 				uint64_t v = 0;
-				if (bl_parse_u64(cur.s + i + 1, cur.len - i - 1, &v, &used) && v <= INT64_MAX / 1024)
+				if (bl_parse_u64(cur.s + i + 1, cur.len - i - 1, &v, &used) &&
+				    v <= INT64_MAX / 1024)
 					r.recs[r.nrecs++] = v;
 				i += used + 1;
 			}
@@ -399,8 +440,9 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
 				test_row(c, &r, &cur, &m);
 			else
-				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
-					    "a report row too long to read (with its wrapped rest): not read");
+				bl_doc_diag(
+					c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
+					"a report row too long to read (with its wrapped rest): not read");
 		} else if (r.mode == M_TP && bl_re_match(&tpinfo_re, cur.s, cur.len, 0, &m)) {
 			if (bl_re_gset(&m, 1) && !c->rec_kb)
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &c->rec_kb, NULL);
@@ -409,8 +451,9 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			if (bl_re_match(&tprow_re, cur.s, cur.len, 0, &m))
 				tp_row(c, &r, &cur, &m);
 			else
-				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
-					    "a report row too long to read (with its wrapped rest): not read");
+				bl_doc_diag(
+					c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
+					"a report row too long to read (with its wrapped rest): not read");
 		} else {
 			break;
 		}

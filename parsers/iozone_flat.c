@@ -66,7 +66,8 @@ static size_t xcol(const char *s, size_t from, size_t to)
  * 0 when no blank before the cell gives that column. */
 static size_t line_start_at(const char *s, size_t a, size_t e, size_t col, size_t floor)
 {
-	for (size_t q = a, n = 0; q > floor && n < IOZONE_INDENT_MAX && bl_blank(s[q - 1]); q--, n++) {
+	for (size_t q = a, n = 0; q > floor && n < IOZONE_INDENT_MAX && bl_blank(s[q - 1]);
+	     q--, n++) {
 		size_t c = xcol(s, q, e);
 		if (c == col)
 			return q;
@@ -97,7 +98,8 @@ static unsigned long long pow2_value(const char *s, const struct bl_token *t)
  * row of a table has as many cells as its first. Two blanks (an empty
  * line) or a word end the table. From p, after the header's "kB reclen";
  * returns where it stopped. */
-static size_t iozone_collapsed(const char *s, size_t len, size_t base, size_t p, struct bl_breaks *b)
+static size_t iozone_collapsed(const char *s, size_t len, size_t base, size_t p,
+			       struct bl_breaks *b)
 {
 	struct bl_token t, u;
 	unsigned long long pk = 0, pr = 0;
@@ -222,8 +224,8 @@ void bl_iz_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks
 			bool num = numeric(s, &t);
 			/* a row starts where a number and the next line up with
 			 * "kB" and "reclen" */
-			if (num && t.e >= col + 1 && bl_next_token(s, len, t.e, &u) && numeric(s, &u) &&
-			    u.e - t.e == dist && power_of_two(s, &u)) {
+			if (num && t.e >= col + 1 && bl_next_token(s, len, t.e, &u) &&
+			    numeric(s, &u) && u.e - t.e == dist && power_of_two(s, &u)) {
 				size_t start = line_start_at(s, t.a, t.e, col, last.e);
 				if (start) {
 					bl_breaks_add(b, base + start - 1);
@@ -239,7 +241,8 @@ void bl_iz_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks
 			 * wrapped, its end at the start of the next line */
 			if (rows && num) {
 				size_t c = xcol_from(s, last.e, t.e, rcol);
-				if (!wrapped && rcol <= wrap + WRAP_SLACK && c > wrap + WRAP_SLACK) {
+				if (!wrapped && rcol <= wrap + WRAP_SLACK &&
+				    c > wrap + WRAP_SLACK) {
 					/* the end of the row's first line, if the
 					 * mail client left one blank there */
 					if (t.a - last.e == 1)

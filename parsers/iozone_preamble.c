@@ -34,7 +34,9 @@ static struct pre_pat pre_pats[] = {
 	{IZ_P_REC_SIZE, BL_RE("^[ \\t]*Record Size (\\d{1,19}) [kK][bB]", 0)},
 	/* "\tO_DIRECT feature enabled", "\tO_DIRECTIO feature enabled",
 	 * "\tVxFS advanced feature SET_CACHE, VX_DIRECT enabled" */
-	{IZ_P_ODIRECT, BL_RE("^[ \\t]*(?:O_DIRECT feature enabled|O_DIRECTIO feature enabled|VxFS advanced feature SET_CACHE, VX_DIRECT enabled)", 0)},
+	{IZ_P_ODIRECT,
+	 BL_RE("^[ \\t]*(?:O_DIRECT feature enabled|O_DIRECTIO feature enabled|VxFS advanced feature SET_CACHE, VX_DIRECT enabled)",
+	       0)},
 	/* "\tInclude fsync in write timing" (-e) */
 	{IZ_P_FSYNC, BL_RE("^[ \\t]*Include fsync in write timing", 0)},
 	/* "\tInclude close in write timing" (-c) */
@@ -58,20 +60,26 @@ static struct pre_pat pre_pats[] = {
 	/* "\tFile stride size set to 17 * record size." */
 	{IZ_P_STRIDE, BL_RE("^[ \\t]*File stride size set to (\\d{1,12}) \\* record size", 0)},
 	/* "\tThroughput test with 2 processes", "... with 1 thread" */
-	{IZ_P_TP_WITH, BL_RE("^[ \\t]*Throughput test with (\\d{1,9}) (process|processes|thread|threads)\\b", 0)},
+	{IZ_P_TP_WITH,
+	 BL_RE("^[ \\t]*Throughput test with (\\d{1,9}) (process|processes|thread|threads)\\b", 0)},
 	/* "\tMin process = 1 ", "\tMax thread = 4 " (-l / -u) */
 	{IZ_P_MINMAX, BL_RE("^[ \\t]*(Min|Max) (process|thread) = (\\d{1,9})", 0)},
 	/* "\tEach process writes a 4096 kByte file in 64 kByte records"
 	 * "\tEach thread writes a 262144 Kbyte file in 4 Kbyte records" */
-	{IZ_P_EACH, BL_RE("^[ \\t]*Each (process|thread) writes a (\\d{1,19}) [kK]byte file in (?:(\\d{1,19}) [kK]byte records|telemetry)", 0)},
+	{IZ_P_EACH,
+	 BL_RE("^[ \\t]*Each (process|thread) writes a (\\d{1,19}) [kK]byte file in (?:(\\d{1,19}) [kK]byte records|telemetry)",
+	       0)},
 	/* "\tContributors:William Norcott, Don Capps, ..." */
 	{IZ_P_CONTRIB, BL_RE("^[ \\t]*Contributors:", 0)},
 	/* "\tSYNC Mode. " (-o) */
 	{IZ_P_SYNC, BL_RE("^[ \\t]*SYNC Mode\\.", 0)},
 	/* "\tCPU utilization Resolution = 0.010 seconds." (-+u) */
-	{IZ_P_CPU_RES, BL_RE("^[ \\t]*CPU utilization Resolution = (\\d{1,6}\\.\\d{1,9}) seconds", 0)},
+	{IZ_P_CPU_RES,
+	 BL_RE("^[ \\t]*CPU utilization Resolution = (\\d{1,6}\\.\\d{1,9}) seconds", 0)},
 	/* "\tUsing Minimum Record Size 4 kB", "\tUsing maximum file size of 524288 kilobytes." */
-	{IZ_P_USING, BL_RE("^[ \\t]*Using (Minimum|Maximum|minimum|maximum) (Record Size|file size of) (\\d{1,19}) (?:kB|KB|kilobytes)", 0)},
+	{IZ_P_USING,
+	 BL_RE("^[ \\t]*Using (Minimum|Maximum|minimum|maximum) (Record Size|file size of) (\\d{1,19}) (?:kB|KB|kilobytes)",
+	       0)},
 };
 
 #define NPRE (sizeof pre_pats / sizeof pre_pats[0])
@@ -103,8 +111,9 @@ static void lead_init(void)
 	for (size_t i = 0; i < NPRE; i++) {
 		const char *p = pre_pats[i].re.pattern;
 		unsigned char c = strncmp(p, blanks, sizeof blanks - 1) == 0 &&
-					  !(pre_pats[i].re.options & PCRE2_CASELESS)
-				  ? (unsigned char)p[sizeof blanks - 1] : 0;
+						  !(pre_pats[i].re.options & PCRE2_CASELESS)
+					  ? (unsigned char)p[sizeof blanks - 1]
+					  : 0;
 		lead[i] = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : 0;
 	}
 	lead_ready = true;
@@ -162,15 +171,17 @@ void iz_add_record_size(struct bl_run *run, uint64_t bytes)
 		json_object_set_new(run->params, "record_size", json_integer((json_int_t)bytes));
 }
 
-void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l,
-		  const struct bl_re_match *m, int *nrec)
+void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l, const struct bl_re_match *m,
+		  int *nrec)
 {
 	struct bl_run *run = iz_run(c);
 	const char *g1 = bl_re_gset(m, 1) ? l->s + m->ov[2] : NULL;
 	size_t g1l = bl_re_glen(m, 1);
 	switch (pre_pats[idx].kind) {
 	case IZ_P_VERSION: bl_run_param_str(run, "version", g1, g1l); break;
-	case IZ_P_COMPILED: bl_run_param_int(run, "compiled_bits", (long long)group_u64(l, m, 1)); break;
+	case IZ_P_COMPILED:
+		bl_run_param_int(run, "compiled_bits", (long long)group_u64(l, m, 1));
+		break;
 	case IZ_P_BUILD: bl_run_param_str(run, "build", g1, g1l); break;
 	case IZ_P_RUN_BEGAN: bl_run_param_str(run, "run_began", g1, g1l); break;
 	case IZ_P_AUTO: iz_param_true(run, "auto_mode"); break;
@@ -225,8 +236,12 @@ void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l,
 		break;
 	}
 	case IZ_P_CACHE: param_kb(run, "cache_size", group_u64(l, m, 1)); break;
-	case IZ_P_CACHELINE: bl_run_param_int(run, "cache_line_size", (long long)group_u64(l, m, 1)); break;
-	case IZ_P_STRIDE: bl_run_param_int(run, "stride_records", (long long)group_u64(l, m, 1)); break;
+	case IZ_P_CACHELINE:
+		bl_run_param_int(run, "cache_line_size", (long long)group_u64(l, m, 1));
+		break;
+	case IZ_P_STRIDE:
+		bl_run_param_int(run, "stride_records", (long long)group_u64(l, m, 1));
+		break;
 	case IZ_P_TP_WITH: {
 		c->threads = l->s[m->ov[4]] == 't';
 		bl_run_param_int(run, c->threads ? "threads" : "processes",
@@ -262,13 +277,12 @@ void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l,
 		char key[32];
 		bool min = g1[1] == 'i';
 		bool rec = l->s[m->ov[4]] == 'R';
-		snprintf(key, sizeof key, "%s_%s", min ? "min" : "max", rec ? "record_size" : "file_size");
+		snprintf(key, sizeof key, "%s_%s", min ? "min" : "max",
+			 rec ? "record_size" : "file_size");
 		param_kb(run, key, group_u64(l, m, 3));
 		break;
 	}
 	case IZ_P_BANNER:
-	case IZ_P_CONTRIB:
-		break;
+	case IZ_P_CONTRIB: break;
 	}
 }
-

@@ -85,7 +85,10 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 			if (fs < 0 || rs < 0 || !raw || !bl_parse_u64(raw, strlen(raw), &v, NULL))
 				continue;
 			int j = column(&c->table, metric);
-			struct iz_row *row = j >= 2 && j - 2 < 32 ? row_of(&c->table, (uint64_t)fs / 1024, (uint64_t)rs / 1024) : NULL;
+			struct iz_row *row = j >= 2 && j - 2 < 32
+						     ? row_of(&c->table, (uint64_t)fs / 1024,
+							      (uint64_t)rs / 1024)
+						     : NULL;
 			if (!row)
 				continue;
 			row->val[j - 2] = v;

@@ -29,44 +29,53 @@
 /* "\tChildren see throughput for  2 initial writers \t= 4540367.50 kB/sec"
  * "\tParent sees throughput for 2 re-readers \t= 4560916.08 kB/sec"
  * "\tChildren see throughput for 1 random readers \t=   1234.56 ops/sec" */
-static struct bl_re total_re = BL_RE(
-	"^[ \\t]*(Children see|Parent sees) throughput for[ \\t]+(\\d{1,9})[ \\t]+"
-	"([A-Za-z][A-Za-z -]{0,40}?)[ \\t]*=[ \\t]*" NUM "[ \\t]*(kB|KB|ops)/sec", 0);
+static struct bl_re total_re =
+	BL_RE("^[ \\t]*(Children see|Parent sees) throughput for[ \\t]+(\\d{1,9})[ \\t]+"
+	      "([A-Za-z][A-Za-z -]{0,40}?)[ \\t]*=[ \\t]*" NUM "[ \\t]*(kB|KB|ops)/sec",
+	      0);
 
 /* "\tMin throughput per process \t\t\t=       0.00 kB/sec "
  * "\tAvg throughput per thread \t\t\t= 2270183.75 kB/sec" */
-static struct bl_re per_re = BL_RE(
-	"^[ \\t]*(Min|Max|Avg) throughput per (process|thread)[ \\t]*=[ \\t]*" NUM
-	"[ \\t]*(kB|KB|ops)/sec", 0);
+static struct bl_re per_re =
+	BL_RE("^[ \\t]*(Min|Max|Avg) throughput per (process|thread)[ \\t]*=[ \\t]*" NUM
+	      "[ \\t]*(kB|KB|ops)/sec",
+	      0);
 
 /* "\tMin xfer \t\t\t\t\t=    3968.00 kB" */
-static struct bl_re xfer_re = BL_RE("^[ \\t]*Min xfer[ \\t]*=[ \\t]*" NUM "[ \\t]*(kB|KB|ops)\\b", 0);
+static struct bl_re xfer_re =
+	BL_RE("^[ \\t]*Min xfer[ \\t]*=[ \\t]*" NUM "[ \\t]*(kB|KB|ops)\\b", 0);
 
 /* -+u: "\tCPU Utilization: Wall time    0.011    CPU time    0.010    CPU utilization  93.54 %" */
-static struct bl_re cpu_re = BL_RE(
-	"^[ \\t]*CPU [Uu]tilization: Wall time[ \\t]+" NUM "[ \\t]+CPU time[ \\t]+" NUM
-	"[ \\t]+CPU utilization[ \\t]+" NUM "[ \\t]*%", 0);
+static struct bl_re cpu_re =
+	BL_RE("^[ \\t]*CPU [Uu]tilization: Wall time[ \\t]+" NUM "[ \\t]+CPU time[ \\t]+" NUM
+	      "[ \\t]+CPU utilization[ \\t]+" NUM "[ \\t]*%",
+	      0);
 
 /* -C: "\tChild[0] xfer count = 4096.00 kB, Throughput = 4540367.50 kB/sec"
  * (with -+u: ", wall= 0.001, cpu= 0.001, %=100.00" after it) */
-static struct bl_re child_re = BL_RE(
-	"^[ \\t]*Child\\[(\\d{1,9})\\] xfer count =[ \\t]*" NUM "[ \\t]*(kB|KB|ops), Throughput =[ \\t]*"
-	NUM "[ \\t]*(kB|KB|ops)/sec(?:, wall=[ \\t]*" NUM ", cpu=[ \\t]*" NUM ", %=[ \\t]*" NUM ")?", 0);
+static struct bl_re child_re = BL_RE("^[ \\t]*Child\\[(\\d{1,9})\\] xfer count =[ \\t]*" NUM
+				     "[ \\t]*(kB|KB|ops), Throughput =[ \\t]*" NUM
+				     "[ \\t]*(kB|KB|ops)/sec(?:, wall=[ \\t]*" NUM
+				     ", cpu=[ \\t]*" NUM ", %=[ \\t]*" NUM ")?",
+				     0);
 
 /* lines of the preamble that iozone repeats in this mode:
  * "\tEach process writes a 4096 kByte file in 64 kByte records",
  * "\tThroughput test with 2 processes" */
 static struct bl_re each_re = BL_RE(
-	"^[ \\t]*Each (process|thread) writes a (\\d{1,19}) [kK]byte file in (?:(\\d{1,19}) [kK]byte records|telemetry)", 0);
+	"^[ \\t]*Each (process|thread) writes a (\\d{1,19}) [kK]byte file in (?:(\\d{1,19}) [kK]byte records|telemetry)",
+	0);
 static struct bl_re with_re = BL_RE(
-	"^[ \\t]*(?:Throughput test with \\d{1,9} (?:process|thread)|(?:Min|Max) (?:process|thread) = )", 0);
+	"^[ \\t]*(?:Throughput test with \\d{1,9} (?:process|thread)|(?:Min|Max) (?:process|thread) = )",
+	0);
 
 /* The start of a throughput line that a mail client wrapped:
  * "\tChildren see throughput for  2 initial writers \t=" / "4540367.50 kB/sec" */
 static struct bl_re prefix_re = BL_RE(
 	"^[ \\t]*(?:Children see throughput for[ \\t]+\\d|Parent sees throughput for[ \\t]+\\d"
 	"|(?:Min|Max|Avg) throughput per (?:process|thread)|Min xfer|Child\\[\\d{1,9}\\] xfer"
-	"|CPU [Uu]tilization: Wall|Each (?:process|thread) writes a)", 0);
+	"|CPU [Uu]tilization: Wall|Each (?:process|thread) writes a)",
+	0);
 
 bool iz_is_throughput_line(const char *s, size_t len)
 {
@@ -74,9 +83,9 @@ bool iz_is_throughput_line(const char *s, size_t len)
 	size_t k = 0;
 	while (k < len && (s[k] == ' ' || s[k] == '\t'))
 		k++;
-	return len && (bl_re_match(&total_re, s, len, 0, &m) ||
-		       bl_re_match(&each_re, s, len, 0, &m) ||
-		       (len - k >= 27 && memcmp(s + k, "Children see throughput for", 27) == 0));
+	return len &&
+	       (bl_re_match(&total_re, s, len, 0, &m) || bl_re_match(&each_re, s, len, 0, &m) ||
+		(len - k >= 27 && memcmp(s + k, "Children see throughput for", 27) == 0));
 }
 
 static bool any_full(const char *s, size_t len)
@@ -119,12 +128,19 @@ static bool unwrap(struct iz_ctx *c, struct iz_line *line, char *buf, size_t cap
 
 /* the throughput tests, as printed, and their metric names */
 static const char *const test_names[][2] = {
-	{"initial writers", "initial_writers"}, {"rewriters", "rewriters"},
-	{"readers", "readers"}, {"re-readers", "re_readers"},
-	{"reverse readers", "reverse_readers"}, {"stride readers", "stride_readers"},
-	{"random readers", "random_readers"}, {"mixed workload", "mixed_workload"},
-	{"random writers", "random_writers"}, {"pwrite writers", "pwrite_writers"},
-	{"pread readers", "pread_readers"}, {"fwriters", "fwriters"}, {"freaders", "freaders"},
+	{"initial writers", "initial_writers"},
+	{"rewriters", "rewriters"},
+	{"readers", "readers"},
+	{"re-readers", "re_readers"},
+	{"reverse readers", "reverse_readers"},
+	{"stride readers", "stride_readers"},
+	{"random readers", "random_readers"},
+	{"mixed workload", "mixed_workload"},
+	{"random writers", "random_writers"},
+	{"pwrite writers", "pwrite_writers"},
+	{"pread readers", "pread_readers"},
+	{"fwriters", "fwriters"},
+	{"freaders", "freaders"},
 };
 
 static void test_metric(const char *s, size_t len, char *out, size_t cap)
@@ -139,8 +155,8 @@ static void test_metric(const char *s, size_t len, char *out, size_t cap)
 
 struct tp_state {
 	char metric[24];
-	long count;         /* processes/threads of the current section */
-	bool in_section;    /* Children seen, Min xfer not yet */
+	long count; /* processes/threads of the current section */
+	bool in_section; /* Children seen, Min xfer not yet */
 	size_t section_off;
 };
 
@@ -167,7 +183,8 @@ static void add(struct iz_ctx *c, const struct tp_state *st, const char *scope,
 	snprintf(raw, sizeof raw, "%.*s %.*s%s", (int)bl_re_glen(m, gval), l->s + m->ov[2 * gval],
 		 (int)bl_re_glen(m, gunit), l->s + m->ov[2 * gunit], rate ? "/sec" : "");
 	const char *unit = ops ? (rate ? "ops/s" : "ops") : (rate ? "B/s" : "B");
-	struct bl_result *r = bl_run_result(iz_run(c), st->metric, ops ? v : v * 1024.0, unit, raw, 0);
+	struct bl_result *r =
+		bl_run_result(iz_run(c), st->metric, ops ? v : v * 1024.0, unit, raw, 0);
 	if (!r)
 		return;
 	bl_result_set_str(r, "scope", scope);
@@ -212,8 +229,8 @@ void iz_pass_cpu(struct iz_ctx *c, const char *metric, double percent)
 static void section_cut(struct iz_ctx *c, const struct tp_state *st)
 {
 	bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.section-cut", st->section_off,
-		    "the %s section for %ld %s ends before its Min xfer line: cut off",
-		    st->metric, st->count, c->threads ? "threads" : "processes");
+		    "the %s section for %ld %s ends before its Min xfer line: cut off", st->metric,
+		    st->count, c->threads ? "threads" : "processes");
 	c->cut = true;
 }
 
@@ -250,8 +267,11 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 			} else if (st.in_section && strcmp(metric, st.metric) == 0) {
 				add(c, &st, "parent", &cur, &m, 4, 5, true, -1);
 			} else {
-				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.orphan-line", cur.raw.off,
-					    "a Parent line for %s without its Children line: not read", metric);
+				bl_doc_diag(
+					c->doc, c->ri, BL_WARNING, "iozone.orphan-line",
+					cur.raw.off,
+					"a Parent line for %s without its Children line: not read",
+					metric);
 			}
 		} else if (bl_re_match(&per_re, cur.s, cur.len, 0, &m)) {
 			c->threads = cur.s[m.ov[4]] == 't';
@@ -260,8 +280,10 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 			if (st.in_section)
 				add(c, &st, scope[which], &cur, &m, 3, 4, true, -1);
 			else
-				bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.orphan-line", cur.raw.off,
-					    "a per-process figure outside any test section: not read");
+				bl_doc_diag(
+					c->doc, c->ri, BL_WARNING, "iozone.orphan-line",
+					cur.raw.off,
+					"a per-process figure outside any test section: not read");
 		} else if (bl_re_match(&xfer_re, cur.s, cur.len, 0, &m)) {
 			if (st.in_section)
 				add(c, &st, "min_xfer", &cur, &m, 1, 2, false, -1);
@@ -270,10 +292,12 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 			iz_pass_cpu(c, st.metric, num(&cur, &m, 3));
 			if (st.metric[0]) {
 				struct bl_run *run = iz_run(c);
-				static const char *const scope[] = {"cpu_wall", "cpu_time", "cpu_util"};
+				static const char *const scope[] = {"cpu_wall", "cpu_time",
+								    "cpu_util"};
 				for (int g = 1; g <= 3; g++) {
-					struct bl_result *r = bl_run_result(run, st.metric, num(&cur, &m, g),
-								  g == 3 ? "percent" : "s", NULL, 0);
+					struct bl_result *r =
+						bl_run_result(run, st.metric, num(&cur, &m, g),
+							      g == 3 ? "percent" : "s", NULL, 0);
 					if (!r)
 						continue;
 					bl_result_set_str(r, "scope", scope[g - 1]);
@@ -287,11 +311,12 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &id, NULL);
 				add(c, &st, "child_xfer", &cur, &m, 2, 3, false, (long)id);
 				add(c, &st, "child", &cur, &m, 4, 5, true, (long)id);
-				static const char *const scope[] = {"child_cpu_wall", "child_cpu_time",
-								    "child_cpu_util"};
+				static const char *const scope[] = {
+					"child_cpu_wall", "child_cpu_time", "child_cpu_util"};
 				for (int g = 6; g <= 8 && bl_re_gset(&m, g); g++) {
-					struct bl_result *r = bl_run_result(iz_run(c), st.metric, num(&cur, &m, g),
-								  g == 8 ? "percent" : "s", NULL, 0);
+					struct bl_result *r = bl_run_result(
+						iz_run(c), st.metric, num(&cur, &m, g),
+						g == 8 ? "percent" : "s", NULL, 0);
 					if (!r)
 						continue;
 					bl_result_set_str(r, "scope", scope[g - 6]);

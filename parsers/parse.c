@@ -18,8 +18,7 @@ static void merge(json_t *to, json_t *from)
 {
 	const char *k;
 	json_t *v;
-	json_object_foreach(from, k, v)
-		json_object_set(to, k, v);
+	json_object_foreach(from, k, v) json_object_set(to, k, v);
 }
 
 json_t *bl_parse_message(struct bl_message *m, const char *path)

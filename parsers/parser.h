@@ -39,8 +39,8 @@ struct bl_records {
 };
 
 struct bl_parser {
-	const char *name;      /* "dd", "time", "bonnie++", "zpool-iostat" */
-	const char *summary;   /* one line for `benchlog list` */
+	const char *name; /* "dd", "time", "bonnie++", "zpool-iostat" */
+	const char *summary; /* one line for `benchlog list` */
 	const char *const *variants; /* NULL-terminated, for `benchlog list` */
 	/* PCRE2 pattern (multiline) for a line worth offering to claim; keep it
 	 * cheap and literal-led: it runs over the whole input. */
@@ -50,8 +50,7 @@ struct bl_parser {
 	const char *command_word;
 	/* Claims the block around `anchor`; on BL_CLAIMED sets *end to the
 	 * text offset where scanning resumes (past the block). */
-	enum bl_claim (*claim)(struct bl_scan *sc, const struct bl_line *anchor,
-			       size_t *end);
+	enum bl_claim (*claim)(struct bl_scan *sc, const struct bl_line *anchor, size_t *end);
 	/* Reads params from a command line ("dd if=/dev/zero bs=1m"), given
 	 * without prompt or time prefix. Optional. */
 	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
@@ -92,18 +91,16 @@ size_t bl_scan_floor(struct bl_scan *sc);
  * `word` after an optional prompt and optional time/sudo/nice. On success
  * sets run->command, run->timed, extends run->off to the command line, and
  * calls the parser's `command` hook. */
-bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
-			  struct bl_run *run);
+bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p, struct bl_run *run);
 
 /* A command on one line: the prompt and time prefix split off.
  * Returns true when `line` is a command line for `word`, or, with word NULL,
  * for any command (what follows the prompt and wrappers). */
 struct bl_cmdline {
-	size_t cmd_start;   /* offset in line of the command word */
-	bool timed;         /* "time", "/usr/bin/time -v" before it */
+	size_t cmd_start; /* offset in line of the command word */
+	bool timed; /* "time", "/usr/bin/time -v" before it */
 };
-bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
-			   struct bl_cmdline *out);
+bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word, struct bl_cmdline *out);
 
 /* Scans a whole message: every parser over the text, then labels, time
  * attachment and repeat groups. Diagnostics go to the document. */

@@ -20,15 +20,9 @@ extern const struct bl_parser bl_parser_iozone;
 extern const struct bl_parser bl_parser_hdparm;
 
 const struct bl_parser *const bl_parsers[] = {
-	&bl_parser_dd,
-	&bl_parser_time,
-	&bl_parser_bonnie,
-	&bl_parser_bonniepp,
-	&bl_parser_diskinfo,
-	&bl_parser_zpool_iostat,
-	&bl_parser_iozone,
-	&bl_parser_hdparm,
-	NULL,
+	&bl_parser_dd,       &bl_parser_time,     &bl_parser_bonnie,
+	&bl_parser_bonniepp, &bl_parser_diskinfo, &bl_parser_zpool_iostat,
+	&bl_parser_iozone,   &bl_parser_hdparm,   NULL,
 };
 
 const struct bl_parser *bl_parser_find(const char *name)

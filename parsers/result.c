@@ -254,7 +254,7 @@ static const char *doc_string(struct bl_result *r, const char *s, size_t n)
 
 static _Thread_local struct vocab {
 	const char *names[VOCAB_SLOTS]; /* in strings of the heads of strs_put */
-	char *blocks[VOCAB_MAX];        /* what to free */
+	char *blocks[VOCAB_MAX]; /* what to free */
 	size_t n;
 } vocab;
 

@@ -31,7 +31,7 @@ struct bl_coord {
 		double d;
 		const char *s; /* the store's; may hold NUL bytes before len */
 	} v;
-	unsigned len;       /* BL_VAL_STR: bytes of s */
+	unsigned len; /* BL_VAL_STR: bytes of s */
 	unsigned char type; /* enum bl_val_type */
 };
 
@@ -42,11 +42,11 @@ struct bl_strs;
 /* Its strings are the store's (bl_strs_len): set them by the setters. */
 struct bl_result {
 	const char *metric, *unit; /* NULL: left out (not UTF-8) */
-	const char *raw;           /* the printed text, or NULL */
-	double value;              /* NAN, or BL_FLAG_NOT_RUN: null */
-	unsigned flags;            /* BL_FLAG_* (doc.h) */
+	const char *raw; /* the printed text, or NULL */
+	double value; /* NAN, or BL_FLAG_NOT_RUN: null */
+	unsigned flags; /* BL_FLAG_* (doc.h) */
 	unsigned ncoord;
-	uint32_t initials;         /* a bit for each coordinate's first letter */
+	uint32_t initials; /* a bit for each coordinate's first letter */
 	struct bl_coord coord[BL_COORDS_MAX];
 	struct bl_strs *strs; /* where the result's strings are kept */
 };
@@ -63,7 +63,10 @@ struct bl_results {
 
 void bl_results_init(struct bl_results *rs);
 void bl_results_free(struct bl_results *rs);
-static inline size_t bl_results_count(const struct bl_results *rs) { return rs->n; }
+static inline size_t bl_results_count(const struct bl_results *rs)
+{
+	return rs->n;
+}
 static inline struct bl_result *bl_results_at(const struct bl_results *rs, size_t i)
 {
 	return &rs->blocks[i / BL_RESULTS_BLOCK][i % BL_RESULTS_BLOCK];

@@ -21,17 +21,26 @@
 struct bl_scan {
 	struct bl_message *msg;
 	struct bl_doc *doc;
-	size_t floor;     /* end of the previous claimed block */
-	char *section;    /* section heading in force (owned) */
+	size_t floor; /* end of the previous claimed block */
+	char *section; /* section heading in force (owned) */
 	bool near_caption; /* the last label was a caption under the heading */
 	/* per parser: the end of the last block of prefixed lines it declined
 	 * (claim_prefixed does not offer it their lines again) */
 	size_t prefix_declined[BL_SCAN_PARSERS_MAX];
 };
 
-struct bl_message *bl_scan_message(struct bl_scan *sc) { return sc->msg; }
-struct bl_doc *bl_scan_doc(struct bl_scan *sc) { return sc->doc; }
-size_t bl_scan_floor(struct bl_scan *sc) { return sc->floor; }
+struct bl_message *bl_scan_message(struct bl_scan *sc)
+{
+	return sc->msg;
+}
+struct bl_doc *bl_scan_doc(struct bl_scan *sc)
+{
+	return sc->doc;
+}
+size_t bl_scan_floor(struct bl_scan *sc)
+{
+	return sc->floor;
+}
 
 /* ---------------------------------------------------------------- commands */
 
@@ -64,8 +73,7 @@ static bool word_at(const char *line, size_t len, size_t i, const char *word, si
 	return i + wlen == len || line[i + wlen] == ' ' || line[i + wlen] == '\t';
 }
 
-bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
-			   struct bl_cmdline *out)
+bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word, struct bl_cmdline *out)
 {
 	struct bl_re_match m;
 	if (!bl_re_match(&cmdline_re, line, len, 0, &m))
@@ -99,10 +107,12 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
 					j = w + 4;
 					while (j < len && (line[j] == ' ' || line[j] == '\t'))
 						j++;
-					while (j + 1 < len && line[j] == '-' && line[j + 1] != ' ') {
+					while (j + 1 < len && line[j] == '-' &&
+					       line[j + 1] != ' ') {
 						while (j < len && line[j] != ' ' && line[j] != '\t')
 							j++; /* -l, -p, -v */
-						while (j < len && (line[j] == ' ' || line[j] == '\t'))
+						while (j < len &&
+						       (line[j] == ' ' || line[j] == '\t'))
 							j++;
 					}
 					if (j < len) {
@@ -177,8 +187,8 @@ bool bl_scan_parse_cmdline(const char *line, size_t len, const char *word,
  * becomes one line, "dd status=progress if=... of=/dev/disk6 bs=1m".
  * Takes `cmd` (owned) and returns the joined string, or NULL. */
 #define COMMAND_MAX 4096
-static char *join_continued(struct bl_message *msg, const struct bl_line *first,
-			    size_t limit, char *cmd)
+static char *join_continued(struct bl_message *msg, const struct bl_line *first, size_t limit,
+			    char *cmd)
 {
 	struct bl_line cur = *first, next;
 	size_t n = strlen(cmd);
@@ -239,8 +249,8 @@ static bool operands_only(const char *s, size_t len)
  *   bs=1M count=5
  * becomes "dd if=/dev/urandom of=/mnt/ram15/test2 bs=1M count=5".
  * Takes `cmd` (owned) and returns the joined string, or NULL. */
-static char *join_wrapped(struct bl_message *msg, const struct bl_line *first,
-			  size_t limit, char *cmd)
+static char *join_wrapped(struct bl_message *msg, const struct bl_line *first, size_t limit,
+			  char *cmd)
 {
 	struct bl_line next;
 	if (!bl_line_next(msg, first, &next) || next.off >= limit ||
@@ -286,7 +296,8 @@ static void list_cut(char *cmd)
 			depth++;
 		} else if (c == ')') {
 			depth--;
-		} else if (depth <= 0 && (c == ';' || ((c == '&' || c == '|') && cmd[i + 1] == c))) {
+		} else if (depth <= 0 &&
+			   (c == ';' || ((c == '&' || c == '|') && cmd[i + 1] == c))) {
 			while (i && (cmd[i - 1] == ' ' || cmd[i - 1] == '\t'))
 				i--;
 			cmd[i] = '\0';
@@ -295,8 +306,7 @@ static void list_cut(char *cmd)
 	}
 }
 
-bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
-			  struct bl_run *run)
+bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p, struct bl_run *run)
 {
 	if (!p->command_word)
 		return false;
@@ -321,7 +331,8 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 		list_cut(cmd);
 		/* "time (dd ... | gzip > x)": drop the subshell's closing parenthesis */
 		size_t cl_len = strlen(cmd);
-		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len && cmd[cl_len - 1] == ')')
+		if (cl.cmd_start && cur.s[cl.cmd_start - 1] == '(' && cl_len &&
+		    cmd[cl_len - 1] == ')')
 			cmd[cl_len - 1] = '\0';
 		free(run->command);
 		run->command = cmd;
@@ -341,8 +352,7 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p,
 
 static bool is_decoration(char c)
 {
-	return c == '*' || c == '=' || c == '#' || c == '-' || c == '~' || c == '_' ||
-	       c == '+';
+	return c == '*' || c == '=' || c == '#' || c == '-' || c == '~' || c == '_' || c == '+';
 }
 
 static void trim(const char **s, size_t *len)
@@ -373,8 +383,7 @@ static bool has_letter(const char *s, size_t len)
  * Not a heading: a rule ("*****"), a table border, or a bonnie header
  * ("-------Sequential Output-------- ---Sequential Input--"), which has
  * more decoration runs inside its text. */
-static bool section_heading(const char *s, size_t len, const char **ts,
-			    size_t *tlen)
+static bool section_heading(const char *s, size_t len, const char **ts, size_t *tlen)
 {
 	trim(&s, &len);
 	if (len < 4 || !is_decoration(s[0]))
@@ -418,8 +427,7 @@ static bool has_decimal(const char *s, size_t len)
  *   Reading 2GB from a raw device:
  *   測試
  * It ends with a colon, or stands alone between blank lines. */
-static bool caption(const char *s, size_t len, bool alone, const char **ts,
-		    size_t *tlen)
+static bool caption(const char *s, size_t len, bool alone, const char **ts, size_t *tlen)
 {
 	trim(&s, &len);
 	/* markdown emphasis around a caption: "**Measurement:**" */
@@ -445,8 +453,7 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts,
 		return false;
 	/* a sentence standing alone is prose, not a caption:
 	 *   A ZIL kikapcsolható, ..., lassabb lesz nélküle a fájlrendszer. */
-	if (!colon && (len > 80 || s[len - 1] == '.' || s[len - 1] == '!' ||
-		       s[len - 1] == '?'))
+	if (!colon && (len > 80 || s[len - 1] == '.' || s[len - 1] == '!' || s[len - 1] == '?'))
 		return false;
 	if (colon) {
 		len--;
@@ -539,8 +546,7 @@ static bool is_subject(const struct bl_message *m, const char *s, size_t len)
 #define CAPTION_LOOKBACK 3
 
 /* Sets run->label from the gap [floor, run->off). */
-static void assign_label(struct bl_scan *sc, struct bl_run *run,
-			 const struct bl_run *prev)
+static void assign_label(struct bl_scan *sc, struct bl_run *run, const struct bl_run *prev)
 {
 	/* a repeat of the run before it, pasted right under it, is under
 	 * the same caption */
@@ -553,7 +559,7 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 	const char *sec = NULL, *cap = NULL;
 	size_t seclen = 0, caplen = 0;
 	int nonblank = 0, walked = 0;
-	bool prose = false;        /* a line of prose that is no caption seen */
+	bool prose = false; /* a line of prose that is no caption seen */
 	bool prev_blank = true; /* the line below the one examined is blank */
 	while (walked < LABEL_LOOKBACK && bl_line_prev(sc->msg, &cur, &above) &&
 	       above.off >= sc->floor) {
@@ -572,9 +578,8 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 				break;
 			}
 			struct bl_line up;
-			bool up_blank = !bl_line_prev(sc->msg, &above, &up) ||
-					up.off < sc->floor || bl_is_blank(up.s, up.len) ||
-					code_fence(up.s, up.len);
+			bool up_blank = !bl_line_prev(sc->msg, &above, &up) || up.off < sc->floor ||
+					bl_is_blank(up.s, up.len) || code_fence(up.s, up.len);
 			/* the end of a sentence that began on the line above is
 			 * not a caption: "... three lines\nwere longer than 80:" */
 			bool continued = !up_blank && !bare_prompt(up.s, up.len) &&
@@ -591,8 +596,10 @@ static void assign_label(struct bl_scan *sc, struct bl_run *run,
 			 * writing ... back:"). Short lines of a program's output
 			 * between a caption and its report ("end time: Wed Mar 11
 			 * 10:05:18 EDT 2015", "A done") are not prose. */
-			if (!cap && has_letter(above.s, above.len) && !shell_line(above.s, above.len) &&
-			    (prose_line(above.s, above.len) || is_subject(sc->msg, above.s, above.len)))
+			if (!cap && has_letter(above.s, above.len) &&
+			    !shell_line(above.s, above.len) &&
+			    (prose_line(above.s, above.len) ||
+			     is_subject(sc->msg, above.s, above.len)))
 				prose = true;
 		}
 		prev_blank = blank;
@@ -661,7 +668,8 @@ static size_t comment_prefix(const char *s, size_t len)
 		while (j < len && (s[j] == ' ' || s[j] == '\t'))
 			j++;
 		/* "# ... 31+1 records in" */
-		if (len - j > 4 && memcmp(s + j, "...", 3) == 0 && (s[j + 3] == ' ' || s[j + 3] == '\t')) {
+		if (len - j > 4 && memcmp(s + j, "...", 3) == 0 &&
+		    (s[j + 3] == ' ' || s[j + 3] == '\t')) {
 			j += 3;
 			while (j < len && (s[j] == ' ' || s[j] == '\t'))
 				j++;
@@ -773,8 +781,8 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct 
 	size_t limit = at - line->off;
 	if (limit < line->len && (line->s[limit] == ':' || line->s[limit] == '#')) {
 		limit++;
-		while (limit < line->len && (line->s[limit] == ' ' || line->s[limit] == '\t' ||
-					     line->s[limit] == '.'))
+		while (limit < line->len &&
+		       (line->s[limit] == ' ' || line->s[limit] == '\t' || line->s[limit] == '.'))
 			limit++;
 	}
 	size_t plen = comment_prefix(line->s, line->len);
@@ -838,9 +846,11 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
-					assign_label(&sc, &doc->runs[i], i ? &doc->runs[i - 1] : NULL);
+					assign_label(&sc, &doc->runs[i],
+						     i ? &doc->runs[i - 1] : NULL);
 					/* quoted from an earlier mail: "> 2000+0 records in" */
-					doc->runs[i].quote_depth = bl_message_quote_depth(msg, hit.start);
+					doc->runs[i].quote_depth =
+						bl_message_quote_depth(msg, hit.start);
 				}
 				sc.floor = end;
 				pos = end;

@@ -32,57 +32,95 @@
 /* "Label: value" with an ASCII or full-width colon ("：" is EF BC 9A). */
 #define COLON "[ \\t]*(?::|\\x{FF1A})[ \\t]*"
 
-static struct bl_re cpu_re = BL_RE("^[ \\t]*(?:CPU|Proc|Processor|model name|hw\\.model)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
-static struct bl_re topo_re = BL_RE("(\\d+) package\\(s\\) x (\\d+) core\\(s\\)(?: x (\\d+) (?:HTT|SMT|hardware) threads)?", 0);
-static struct bl_re mem_re = BL_RE("^[ \\t]*(?:RAM|Mem|Memory|real memory|MemTotal|hw\\.physmem)(?:" COLON "|[ \\t]*=[ \\t]*)(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re cpu_re =
+	BL_RE("^[ \\t]*(?:CPU|Proc|Processor|model name|hw\\.model)" COLON "(\\S.*?)[ \\t]*$",
+	      PCRE2_CASELESS);
+static struct bl_re topo_re = BL_RE(
+	"(\\d+) package\\(s\\) x (\\d+) core\\(s\\)(?: x (\\d+) (?:HTT|SMT|hardware) threads)?", 0);
+static struct bl_re mem_re =
+	BL_RE("^[ \\t]*(?:RAM|Mem|Memory|real memory|MemTotal|hw\\.physmem)(?:" COLON
+	      "|[ \\t]*=[ \\t]*)(\\S.*?)[ \\t]*$",
+	      PCRE2_CASELESS);
 static struct bl_re size_re = BL_RE("(\\d+(?:\\.\\d+)?)[ \\t]?([KMGT])i?B\\b", PCRE2_CASELESS);
-static struct bl_re chipset_re = BL_RE("^[ \\t]*(Chipset|MB|Motherboard|Mainboard|Board)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re chipset_re =
+	BL_RE("^[ \\t]*(Chipset|MB|Motherboard|Mainboard|Board)" COLON "(\\S.*?)[ \\t]*$",
+	      PCRE2_CASELESS);
 /* "ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master SATA150" */
-static struct bl_re ata_disk_re = BL_RE("^[ \\t]*([a-z]{2,6}\\d+): (\\d+)MB <([^>\\n]{1,100})> at (\\S+)(?: (\\S.*?))?[ \\t]*$", 0);
+static struct bl_re ata_disk_re = BL_RE(
+	"^[ \\t]*([a-z]{2,6}\\d+): (\\d+)MB <([^>\\n]{1,100})> at (\\S+)(?: (\\S.*?))?[ \\t]*$", 0);
 /* "ada0: <WDC WD15EARS-00Z5B1 80.00A80> ATA-8 SATA 2.x device" */
-static struct bl_re cam_disk_re = BL_RE("^[ \\t]*((?:ada|da|nda|nvd|cd)\\d+): <([^>\\n]{1,100})> (.*device.*)$", 0);
+static struct bl_re cam_disk_re =
+	BL_RE("^[ \\t]*((?:ada|da|nda|nvd|cd)\\d+): <([^>\\n]{1,100})> (.*device.*)$", 0);
 /* "atapci1: <Intel ICH7 SATA300 controller> port 0x30c8-0x30cf,... irq 19 at device 31.2 on pci0" */
-static struct bl_re ctl_re = BL_RE("^[ \\t]*((?:atapci|ahci|ahcich|mps|mpr|mpt|mfi|mrsas|siis|mvs|ciss|arcmsr|hptrr|twa|aac|ahc|ahd|isp)\\d+): <([^>\\n]{1,100})>", 0);
-static struct bl_re hdd_re = BL_RE("^[ \\t]*(?:HDD|Hdd|Disks?|Drives?|Storage)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
-static struct bl_re os_label_re = BL_RE("^[ \\t]*(?:OS|Sys|System|Operating system|uname -a)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re ctl_re = BL_RE(
+	"^[ \\t]*((?:atapci|ahci|ahcich|mps|mpr|mpt|mfi|mrsas|siis|mvs|ciss|arcmsr|hptrr|twa|aac|ahc|ahd|isp)\\d+): <([^>\\n]{1,100})>",
+	0);
+static struct bl_re hdd_re = BL_RE(
+	"^[ \\t]*(?:HDD|Hdd|Disks?|Drives?|Storage)" COLON "(\\S.*?)[ \\t]*$", PCRE2_CASELESS);
+static struct bl_re os_label_re =
+	BL_RE("^[ \\t]*(?:OS|Sys|System|Operating system|uname -a)" COLON "(\\S.*?)[ \\t]*$",
+	      PCRE2_CASELESS);
 /* "FreeBSD srebrny 8.0-RELEASE FreeBSD 8.0-RELEASE #0: Sat Nov 21 ..." (uname -a)
  * "FreeBSD 8.0-RELEASE #0: Sat Nov 21 15:02:08 UTC 2009" (dmesg) */
-static struct bl_re uname_re = BL_RE("^[ \\t]*(FreeBSD|NetBSD|OpenBSD|DragonFly|Linux|SunOS|Darwin) (?:\\S+ )?(\\d+\\.\\d+(?:\\.\\d+)*(?:-[A-Za-z0-9.]+)*) (?:#|\\S*BSD|\\S+ #|SMP|.*GNU/Linux)", 0);
-static struct bl_re os_name_re = BL_RE("\\b(FreeBSD|NetBSD|OpenBSD|DragonFly(?:BSD)?|Linux|Solaris|SunOS|illumos|OpenIndiana|Darwin|macOS|Debian|Ubuntu|CentOS|Fedora|OpenSolaris|Nexenta)\\b", 0);
-static struct bl_re release_re = BL_RE("\\b(\\d+\\.\\d+(?:\\.\\d+)?(?:-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?|R\\b)?)", 0);
+static struct bl_re uname_re = BL_RE(
+	"^[ \\t]*(FreeBSD|NetBSD|OpenBSD|DragonFly|Linux|SunOS|Darwin) (?:\\S+ )?(\\d+\\.\\d+(?:\\.\\d+)*(?:-[A-Za-z0-9.]+)*) (?:#|\\S*BSD|\\S+ #|SMP|.*GNU/Linux)",
+	0);
+static struct bl_re os_name_re = BL_RE(
+	"\\b(FreeBSD|NetBSD|OpenBSD|DragonFly(?:BSD)?|Linux|Solaris|SunOS|illumos|OpenIndiana|Darwin|macOS|Debian|Ubuntu|CentOS|Fedora|OpenSolaris|Nexenta)\\b",
+	0);
+static struct bl_re release_re = BL_RE(
+	"\\b(\\d+\\.\\d+(?:\\.\\d+)?(?:-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?|R\\b)?)",
+	0);
 /* anywhere in prose: "I'm running amd64 7.2-STABLE from 14th Jan." */
-static struct bl_re bsd_release_re = BL_RE("\\b\\d+\\.\\d+-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?\\b", 0);
+static struct bl_re bsd_release_re = BL_RE(
+	"\\b\\d+\\.\\d+-(?:RELEASE|STABLE|CURRENT|PRERELEASE|BETA\\d*|RC\\d*)(?:-p\\d+)?\\b", 0);
 /* vfs.zfs.arc_max="100M", vm.kmem_size=768M, vfs.zfs.prefetch_disable: 1 */
-static struct bl_re tunable_re = BL_RE("^[ \\t]*([a-z][a-z0-9_]*(?:\\.[a-zA-Z0-9_%-]+)+)[ \\t]*(=|:)[ \\t]*(?:\"([^\"\\n]*)\"|'([^'\\n]*)'|([^\\s\"'#]+))[ \\t\\x{A0}]*(?:#.*)?$", 0);
+static struct bl_re tunable_re = BL_RE(
+	"^[ \\t]*([a-z][a-z0-9_]*(?:\\.[a-zA-Z0-9_%-]+)+)[ \\t]*(=|:)[ \\t]*(?:\"([^\"\\n]*)\"|'([^'\\n]*)'|([^\\s\"'#]+))[ \\t\\x{A0}]*(?:#.*)?$",
+	0);
 /* ahci_load="YES", zfs_enable="YES" */
-static struct bl_re knob_re = BL_RE("^[ \\t]*([a-z][a-z0-9_]*_(?:load|enable|flags|name|type))[ \\t]*=[ \\t]*\"([^\"\\n]*)\"[ \\t\\x{A0}]*(?:#.*)?$", 0);
-static struct bl_re conffile_re = BL_RE("(/boot/loader\\.conf(?:\\.local)?|/etc/sysctl\\.conf|/etc/rc\\.conf(?:\\.local)?|/boot/device\\.hints)", 0);
-static struct bl_re empty_re = BL_RE("(?:^|\\s)empty(?: file)?:?[ \\t]+(/\\S+)|(/\\S+) is empty", PCRE2_CASELESS);
+static struct bl_re knob_re = BL_RE(
+	"^[ \\t]*([a-z][a-z0-9_]*_(?:load|enable|flags|name|type))[ \\t]*=[ \\t]*\"([^\"\\n]*)\"[ \\t\\x{A0}]*(?:#.*)?$",
+	0);
+static struct bl_re conffile_re = BL_RE(
+	"(/boot/loader\\.conf(?:\\.local)?|/etc/sysctl\\.conf|/etc/rc\\.conf(?:\\.local)?|/boot/device\\.hints)",
+	0);
+static struct bl_re empty_re =
+	BL_RE("(?:^|\\s)empty(?: file)?:?[ \\t]+(/\\S+)|(/\\S+) is empty", PCRE2_CASELESS);
 /* "srebrny# geli init -s 4096 -K /etc/keys/ad4s2.key /dev/ad4s2" */
-static struct bl_re geli_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*geli (init|attach|onetime|configure|setkey|label) (.*?)[ \\t]*$", 0);
-static struct bl_re gmirror_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*gmirror (label|insert|list|status|configure|create)\\b[ \\t]*(.*?)[ \\t]*$", 0);
+static struct bl_re geli_re = BL_RE(
+	"^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*geli (init|attach|onetime|configure|setkey|label) (.*?)[ \\t]*$",
+	0);
+static struct bl_re gmirror_re = BL_RE(
+	"^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*gmirror (label|insert|list|status|configure|create)\\b[ \\t]*(.*?)[ \\t]*$",
+	0);
 static struct bl_re keyval_re = BL_RE("^[ \\t]*([A-Z][A-Za-z ]{0,30}): (\\S.*?)[ \\t]*$", 0);
-static struct bl_re zpool_create_re = BL_RE("^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*zpool create ((?:-\\S+ (?:\\S+=\\S+ )?)*)(\\S+) (.+?)[ \\t]*$", 0);
+static struct bl_re zpool_create_re = BL_RE(
+	"^(?:[ \\t]*\\S{0,60}[#$%>])?[ \\t]*zpool create ((?:-\\S+ (?:\\S+=\\S+ )?)*)(\\S+) (.+?)[ \\t]*$",
+	0);
 static struct bl_re pool_re = BL_RE("^[ \\t]*pool: (\\S+)[ \\t]*$", 0);
-static struct bl_re zhead_re = BL_RE("^[ \\t]*NAME[ \\t]+STATE[ \\t]+READ[ \\t]+WRITE[ \\t]+CKSUM[ \\t]*$", 0);
-static struct bl_re zrow_re = BL_RE("^([ \\t]*)(\\S+)[ \\t]+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)(?:[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*))?", 0);
+static struct bl_re zhead_re =
+	BL_RE("^[ \\t]*NAME[ \\t]+STATE[ \\t]+READ[ \\t]+WRITE[ \\t]+CKSUM[ \\t]*$", 0);
+static struct bl_re zrow_re = BL_RE(
+	"^([ \\t]*)(\\S+)[ \\t]+(ONLINE|DEGRADED|FAULTED|OFFLINE|UNAVAIL|REMOVED|AVAIL|INUSE)(?:[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*)[ \\t]+(\\d+\\S*))?",
+	0);
 static struct bl_re zclass_re = BL_RE("^([ \\t]*)(logs|cache|spares|special|dedup)[ \\t]*$", 0);
 
 struct sys {
 	struct bl_message *m;
 	json_t *root;
 	size_t items;
-	const char *conf;     /* config file in force, or NULL */
-	long conf_until;      /* line index until which it stays in force */
-	const char *pool;     /* "pool: tank" read above a vdev tree, or NULL */
+	const char *conf; /* config file in force, or NULL */
+	long conf_until; /* line index until which it stays in force */
+	const char *pool; /* "pool: tank" read above a vdev tree, or NULL */
 	size_t poollen;
-	bool os_seen;         /* an OS item is in (a release in prose adds none) */
-	size_t empty_end;     /* the line before here was looked at for "empty" */
-	bool empty_in;        /* and holds it */
+	bool os_seen; /* an OS item is in (a release in prose adds none) */
+	size_t empty_end; /* the line before here was looked at for "empty" */
+	bool empty_in; /* and holds it */
 	const struct bl_sites *sites; /* where the marks are (NULL: searched here) */
-	size_t mark_at;       /* the window of marks found last (bl_find_marks) */
-	uint64_t marks;       /* its marks not looked at yet */
-	size_t mark_next;     /* where the search goes on */
+	size_t mark_at; /* the window of marks found last (bl_find_marks) */
+	uint64_t marks; /* its marks not looked at yet */
+	size_t mark_next; /* where the search goes on */
 };
 
 static json_t *grp(struct sys *s, const char *name)
@@ -197,9 +235,15 @@ static void geli_fields(json_t *o, const char *a, size_t n)
 			break;
 		if (a[w] == '-' && wl == 2) {
 			char f = a[w + 1];
-			const char *key = f == 's' ? "sector_size" : f == 'K' ? "keyfile" : f == 'e' ? "encryption" :
-					  f == 'a' ? "authentication" : f == 'l' ? "key_length" : f == 'B' ? "backup_file" :
-					  f == 'i' ? "iterations" : f == 'J' ? "passfile" : NULL;
+			const char *key = f == 's'   ? "sector_size"
+					  : f == 'K' ? "keyfile"
+					  : f == 'e' ? "encryption"
+					  : f == 'a' ? "authentication"
+					  : f == 'l' ? "key_length"
+					  : f == 'B' ? "backup_file"
+					  : f == 'i' ? "iterations"
+					  : f == 'J' ? "passfile"
+						     : NULL;
 			if (!key) {
 				if (f == 'b')
 					json_object_set_new(o, "boot", json_true());
@@ -235,7 +279,8 @@ static void tunable_value(json_t *o, const char *v, size_t n)
 		return;
 	}
 	/* "100M", "1024M", "5M": loader.conf sizes are powers of 1024 */
-	if (n >= 2 && n < 24 && strchr("KkMmGgTt", v[n - 1]) && bl_parse_size(v, n, &num) && num <= INT64_MAX)
+	if (n >= 2 && n < 24 && strchr("KkMmGgTt", v[n - 1]) && bl_parse_size(v, n, &num) &&
+	    num <= INT64_MAX)
 		json_object_set_new(o, "bytes", json_integer((json_int_t)num));
 }
 
@@ -292,7 +337,8 @@ static struct bl_line zpool_config(struct sys *s, const struct bl_line *head, co
 		struct bl_re_match m;
 		if (bl_re_match(&zclass_re, next.s, next.len, 0, &m)) {
 			json_t *v = json_object();
-			json_object_set_new(v, "name", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+			json_object_set_new(v, "name",
+					    json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
 			json_object_set_new(v, "class", json_true());
 			json_array_append_new(vdevs, v);
 		} else if (bl_re_match(&zrow_re, next.s, next.len, 0, &m)) {
@@ -300,12 +346,19 @@ static struct bl_line zpool_config(struct sys *s, const struct bl_line *head, co
 			if (base_indent == (size_t)-1)
 				base_indent = indent;
 			json_t *v = json_object();
-			json_object_set_new(v, "name", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
-			json_object_set_new(v, "state", json_stringn(next.s + m.ov[6], bl_re_glen(&m, 3)));
-			json_object_set_new(v, "indent", json_integer((json_int_t)(indent >= base_indent ? indent - base_indent : 0)));
+			json_object_set_new(v, "name",
+					    json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+			json_object_set_new(v, "state",
+					    json_stringn(next.s + m.ov[6], bl_re_glen(&m, 3)));
+			json_object_set_new(v, "indent",
+					    json_integer((json_int_t)(indent >= base_indent
+									      ? indent - base_indent
+									      : 0)));
 			json_array_append_new(vdevs, v);
 			if (o && !pool && json_array_size(vdevs) == 1)
-				json_object_set_new(o, "pool", json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
+				json_object_set_new(
+					o, "pool",
+					json_stringn(next.s + m.ov[4], bl_re_glen(&m, 2)));
 		} else if (!bl_is_blank(next.s, next.len) || json_array_size(vdevs)) {
 			break;
 		}
@@ -358,10 +411,13 @@ static inline bool in_text(const struct bl_line *l, const char *w, size_t n)
 static inline bool start_letter(unsigned char c)
 {
 	switch (c) {
-	case 'F': case 'N': case 'O': case 'D': case 'L': case 'S':
-		return true;
-	default:
-		return false;
+	case 'F':
+	case 'N':
+	case 'O':
+	case 'D':
+	case 'L':
+	case 'S': return true;
+	default: return false;
 	}
 }
 
@@ -395,7 +451,8 @@ static bool has_release_dash(const char *s, size_t n)
 {
 	const char *p = s, *e = s + n;
 	while (p < e && (p = memchr(p, '-', (size_t)(e - p)))) {
-		if (p > s && p[-1] >= '0' && p[-1] <= '9' && p + 1 < e && p[1] && strchr("RSCPB", p[1]))
+		if (p > s && p[-1] >= '0' && p[-1] <= '9' && p + 1 < e && p[1] &&
+		    strchr("RSCPB", p[1]))
 			return true;
 		p++;
 	}
@@ -442,7 +499,8 @@ static bool label_at(const char *p, size_t n, const char *const *labels)
  * (lowercase; a label that starts another one stands for both). */
 static const char *const cpu_labels[] = {"cpu", "proc", "model name", "hw.model", NULL};
 static const char *const mem_labels[] = {"ram", "mem", "real memory", "hw.physmem", NULL};
-static const char *const board_labels[] = {"chipset", "mb", "motherboard", "mainboard", "board", NULL};
+static const char *const board_labels[] = {"chipset",   "mb",    "motherboard",
+					   "mainboard", "board", NULL};
 static const char *const hdd_labels[] = {"hdd", "disk", "drive", "storage", NULL};
 static const char *const os_labels[] = {"os", "sys", "operating system", "uname -a", NULL};
 
@@ -463,7 +521,8 @@ static size_t name_len(const char *p, size_t n)
 {
 	size_t k = 0;
 	if (n && p[0] >= 'a' && p[0] <= 'z')
-		for (k = 1; k < n && ((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_');)
+		for (k = 1; k < n && ((p[k] >= 'a' && p[k] <= 'z') ||
+				      (p[k] >= '0' && p[k] <= '9') || p[k] == '_');)
 			k++;
 	return k;
 }
@@ -490,11 +549,11 @@ static bool device_word(const char *p, size_t n)
 
 /* What a line has that its patterns need, found once for them all. */
 struct line_needs {
-	size_t b;          /* the indentation's length */
-	unsigned char c0;  /* the first byte after it (0: none) */
-	bool lower;        /* c0 is a lowercase letter */
+	size_t b; /* the indentation's length */
+	unsigned char c0; /* the first byte after it (0: none) */
+	bool lower; /* c0 is a lowercase letter */
 	bool colon, wide, eq, slash;
-	const char *w;     /* the line after its indentation */
+	const char *w; /* the line after its indentation */
 	size_t wn;
 	bool cpu, mem, dev; /* it may be cpu_re's, mem_re's, a device's */
 };
@@ -519,7 +578,8 @@ static void needs_of(const struct bl_line *l, struct line_needs *ln)
 	/* what the line starts with, after its indentation */
 	ln->w = l->s + b;
 	ln->wn = l->len - b;
-	ln->cpu = (ln->colon || ln->wide) && label_start(ln->c0, "cpmh") && label_at(ln->w, ln->wn, cpu_labels);
+	ln->cpu = (ln->colon || ln->wide) && label_start(ln->c0, "cpmh") &&
+		  label_at(ln->w, ln->wn, cpu_labels);
 	ln->mem = (ln->colon || ln->wide || ln->eq) && label_start(ln->c0, "rmh") &&
 		  label_at(ln->w, ln->wn, mem_labels);
 	ln->dev = ln->colon && ln->lower && device_word(ln->w, ln->wn);
@@ -527,20 +587,28 @@ static void needs_of(const struct bl_line *l, struct line_needs *ln)
 
 /* A config file named ("/boot/loader.conf": in force for the lines
  * after it), and a file said to be empty ("/tmp/x is empty"). */
-static void file_facts(struct sys *s, const struct bl_line *l, const struct line_needs *ln, long idx)
+static void file_facts(struct sys *s, const struct bl_line *l, const struct line_needs *ln,
+		       long idx)
 {
 	struct bl_re_match m;
 	json_t *o;
-	if (match_if(ln->slash && (in_text(l, "/boot/", 6) || in_text(l, "/etc/", 5)), &conffile_re, l, &m)) {
-		static const char *const files[] = {"/boot/loader.conf", "/boot/loader.conf.local",
-						    "/etc/sysctl.conf", "/etc/rc.conf",
-						    "/etc/rc.conf.local", "/boot/device.hints", NULL};
+	if (match_if(ln->slash && (in_text(l, "/boot/", 6) || in_text(l, "/etc/", 5)), &conffile_re,
+		     l, &m)) {
+		static const char *const files[] = {"/boot/loader.conf",
+						    "/boot/loader.conf.local",
+						    "/etc/sysctl.conf",
+						    "/etc/rc.conf",
+						    "/etc/rc.conf.local",
+						    "/boot/device.hints",
+						    NULL};
 		for (const char *const *f = files; *f; f++)
-			if (strlen(*f) == bl_re_glen(&m, 1) && memcmp(*f, l->s + m.ov[2], strlen(*f)) == 0)
+			if (strlen(*f) == bl_re_glen(&m, 1) &&
+			    memcmp(*f, l->s + m.ov[2], strlen(*f)) == 0)
 				s->conf = *f;
 		s->conf_until = idx + 3;
 	}
-	if (match_if(ln->slash && (in_text(l, "mpty", 4) || in_text(l, "MPTY", 4)), &empty_re, l, &m) &&
+	if (match_if(ln->slash && (in_text(l, "mpty", 4) || in_text(l, "MPTY", 4)), &empty_re, l,
+		     &m) &&
 	    (o = item(s, "files", l))) {
 		set_group(o, "path", l, &m, bl_re_gset(&m, 1) ? 1 : 2);
 		json_object_set_new(o, "empty", json_true());
@@ -550,16 +618,19 @@ static void file_facts(struct sys *s, const struct bl_line *l, const struct line
 /* A tunable: "vm.kmem_size=768M", "vfs.zfs.prefetch_disable: 1" (a
  * sysctl root's), "ahci_load="YES"", with the config file it is in force
  * from; whether the line was one. */
-static bool tunable_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln, long idx)
+static bool tunable_fact(struct sys *s, const struct bl_line *l, const struct line_needs *ln,
+			 long idx)
 {
 	struct bl_re_match m;
 	json_t *o;
-	if (match_if(ln->lower && (ln->colon || ln->eq) && tunable_word(ln->w, ln->wn), &tunable_re, l, &m) &&
+	if (match_if(ln->lower && (ln->colon || ln->eq) && tunable_word(ln->w, ln->wn), &tunable_re,
+		     l, &m) &&
 	    (l->s[m.ov[4]] == '=' ||
 	     /* "name: value" only for sysctl roots, not prose */
 	     strncmp(l->s + m.ov[2], "vfs.", 4) == 0 || strncmp(l->s + m.ov[2], "vm.", 3) == 0 ||
 	     strncmp(l->s + m.ov[2], "kern.", 5) == 0 || strncmp(l->s + m.ov[2], "hw.", 3) == 0 ||
-	     strncmp(l->s + m.ov[2], "net.", 4) == 0 || strncmp(l->s + m.ov[2], "kstat.", 6) == 0) &&
+	     strncmp(l->s + m.ov[2], "net.", 4) == 0 ||
+	     strncmp(l->s + m.ov[2], "kstat.", 6) == 0) &&
 	    !match_if(ln->cpu, &cpu_re, l, NULL) && !match_if(ln->mem, &mem_re, l, NULL) &&
 	    (o = item(s, "tunables", l))) {
 		set_group(o, "key", l, &m, 1);
@@ -611,7 +682,8 @@ static bool hardware_fact(struct sys *s, const struct bl_line *l, const struct l
 		mem_bytes(o, l->s + m.ov[2], bl_re_glen(&m, 1));
 		return true;
 	}
-	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "cmb") && label_at(ln->w, ln->wn, board_labels),
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "cmb") &&
+			     label_at(ln->w, ln->wn, board_labels),
 		     &chipset_re, l, &m)) {
 		bool chip = bl_re_glen(&m, 1) == 7;
 		if ((o = item(s, chip ? "chipset" : "board", l)))
@@ -638,7 +710,8 @@ static bool disk_fact(struct sys *s, const struct bl_line *l, const struct line_
 		set_group(o, "interface", l, &m, 5);
 		return true;
 	}
-	if (match_if(ln->dev && strchr("adnc", ln->c0), &cam_disk_re, l, &m) && (o = item(s, "disks", l))) {
+	if (match_if(ln->dev && strchr("adnc", ln->c0), &cam_disk_re, l, &m) &&
+	    (o = item(s, "disks", l))) {
 		set_group(o, "device", l, &m, 1);
 		set_group(o, "model", l, &m, 2);
 		set_group(o, "interface", l, &m, 3);
@@ -649,7 +722,8 @@ static bool disk_fact(struct sys *s, const struct bl_line *l, const struct line_
 		set_group(o, "model", l, &m, 2);
 		return true;
 	}
-	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "hds") && label_at(ln->w, ln->wn, hdd_labels),
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "hds") &&
+			     label_at(ln->w, ln->wn, hdd_labels),
 		     &hdd_re, l, &m) &&
 	    (o = item(s, "disks", l))) {
 		set_group(o, "value", l, &m, 1);
@@ -664,7 +738,8 @@ static bool os_fact(struct sys *s, const struct bl_line *l, const struct line_ne
 {
 	struct bl_re_match m;
 	json_t *o;
-	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "osu") && label_at(ln->w, ln->wn, os_labels),
+	if (match_if((ln->colon || ln->wide) && label_start(ln->c0, "osu") &&
+			     label_at(ln->w, ln->wn, os_labels),
 		     &os_label_re, l, &m) &&
 	    (o = item(s, "os", l))) {
 		set_group(o, "value", l, &m, 1);
@@ -672,7 +747,8 @@ static bool os_fact(struct sys *s, const struct bl_line *l, const struct line_ne
 		s->os_seen = true;
 		return true;
 	}
-	if (match_if(start_letter(ln->c0) && os_word(l->s + ln->b, l->len - ln->b), &uname_re, l, &m) &&
+	if (match_if(start_letter(ln->c0) && os_word(l->s + ln->b, l->len - ln->b), &uname_re, l,
+		     &m) &&
 	    (o = item(s, "os", l))) {
 		set_group(o, "name", l, &m, 1);
 		set_group(o, "release", l, &m, 2);
@@ -703,7 +779,8 @@ static bool command_fact(struct sys *s, struct bl_line *l, const struct line_nee
 			*l = gmirror_block(s, o, *l);
 		return true;
 	}
-	if (match_if(in_text(l, "zpool create ", 13), &zpool_create_re, l, &m) && (o = item(s, "zpool", l))) {
+	if (match_if(in_text(l, "zpool create ", 13), &zpool_create_re, l, &m) &&
+	    (o = item(s, "zpool", l))) {
 		json_object_set_new(o, "action", json_string("create"));
 		set_group(o, "pool", l, &m, 2);
 		set_group(o, "layout", l, &m, 3);
@@ -714,8 +791,8 @@ static bool command_fact(struct sys *s, struct bl_line *l, const struct line_nee
 		s->poollen = bl_re_glen(&m, 1);
 		return true;
 	}
-	if (match_if(ln->c0 == 'N' && l->len - ln->b >= 4 && memcmp(l->s + ln->b, "NAME", 4) == 0, &zhead_re, l,
-		     &m)) {
+	if (match_if(ln->c0 == 'N' && l->len - ln->b >= 4 && memcmp(l->s + ln->b, "NAME", 4) == 0,
+		     &zhead_re, l, &m)) {
 		*l = zpool_config(s, l, s->pool, s->poollen);
 		s->pool = NULL;
 		return true;
@@ -733,7 +810,8 @@ static void release_in_prose(struct sys *s, const struct bl_line *l)
 		json_object_set_new(o, "release", json_stringn(l->s + m.ov[0], m.ov[1] - m.ov[0]));
 		struct bl_re_match n2;
 		if (bl_re_match(&os_name_re, l->s, l->len, 0, &n2))
-			json_object_set_new(o, "name", json_stringn(l->s + n2.ov[2], bl_re_glen(&n2, 1)));
+			json_object_set_new(o, "name",
+					    json_stringn(l->s + n2.ov[2], bl_re_glen(&n2, 1)));
 		s->os_seen = true;
 	}
 }
@@ -749,8 +827,8 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
 	needs_of(&l, &ln);
 	file_facts(s, &l, &ln, idx);
 	/* one fact a line: the first kind that matches */
-	if (!tunable_fact(s, &l, &ln, idx) && !hardware_fact(s, &l, &ln) && !disk_fact(s, &l, &ln) &&
-	    !os_fact(s, &l, &ln) && !command_fact(s, &l, &ln))
+	if (!tunable_fact(s, &l, &ln, idx) && !hardware_fact(s, &l, &ln) &&
+	    !disk_fact(s, &l, &ln) && !os_fact(s, &l, &ln) && !command_fact(s, &l, &ln))
 		release_in_prose(s, &l);
 	*lp = l;
 }
@@ -824,12 +902,13 @@ static bool starts_like(const char *t, size_t len, size_t i)
 			return true;
 		break;
 	case 'g':
-	case 'z':
-		return command_at(t, len, i);
-	case 'F': case 'O': case 'D': case 'L': case 'S':
-		break;
-	default:
-		return false;
+	case 'z': return command_at(t, len, i);
+	case 'F':
+	case 'O':
+	case 'D':
+	case 'L':
+	case 'S': break;
+	default: return false;
 	}
 	size_t w = os_word_len(t + i, len - i);
 	if (!w)
@@ -875,22 +954,20 @@ static bool candidate(struct sys *s, size_t at)
 	size_t len = s->m->len;
 	switch (t[at]) {
 	case ':':
-	case '=':
-		return true;
-	case '\xEF':
-		return word_at(t, len, at, "\xEF\xBC\x9A", 3);
+	case '=': return true;
+	case '\xEF': return word_at(t, len, at, "\xEF\xBC\x9A", 3);
 	case '/':
 		/* conffile_re's "/boot/loader.conf", "/etc/rc.conf"; else empty_re */
-		return word_at(t, len, at, "/boot/", 6) || word_at(t, len, at, "/etc/", 5) || empty_near(s, at);
+		return word_at(t, len, at, "/boot/", 6) || word_at(t, len, at, "/etc/", 5) ||
+		       empty_near(s, at);
 	case '-':
 		/* bsd_release_re, tried only until an OS is known */
-		return !s->os_seen && at > 0 && t[at - 1] >= '0' && t[at - 1] <= '9' && at + 1 < len &&
-		       t[at + 1] && strchr("RSCPB", t[at + 1]);
+		return !s->os_seen && at > 0 && t[at - 1] >= '0' && t[at - 1] <= '9' &&
+		       at + 1 < len && t[at + 1] && strchr("RSCPB", t[at + 1]);
 	case '#':
 	case '$':
 	case '%':
-	case '>':
-		return command_at(t, len, at + 1);
+	case '>': return command_at(t, len, at + 1);
 	default:
 		/* a line start's group (or a byte sharing its halves) */
 		return at > 0 && t[at - 1] == '\n' && starts_like(t, len, at);

@@ -40,21 +40,21 @@ static struct bl_re zsh_re = BL_RE(
 	0);
 
 /* BSD /usr/bin/time: "        1.23 real         0.00 user         0.01 sys" */
-static struct bl_re bsd_re = BL_RE(
-	"^[ \\t]*(\\d{1,12}\\.\\d{1,6}) real[ \\t]+(\\d{1,12}\\.\\d{1,6}) user[ \\t]+"
-	"(\\d{1,12}\\.\\d{1,6}) sys[ \\t]*$",
-	0);
+static struct bl_re bsd_re =
+	BL_RE("^[ \\t]*(\\d{1,12}\\.\\d{1,6}) real[ \\t]+(\\d{1,12}\\.\\d{1,6}) user[ \\t]+"
+	      "(\\d{1,12}\\.\\d{1,6}) sys[ \\t]*$",
+	      0);
 /* its -l lines: "      1920  maximum resident set size" */
 static struct bl_re bsd_l_re = BL_RE("^[ \\t]*(\\d{1,20})  ([a-z][a-z ]{2,60}[a-z])[ \\t]*$", 0);
 
 /* GNU /usr/bin/time default:
  * "0.00user 0.00system 0:00.00elapsed 100%CPU (0avgtext+0avgdata 1920maxresident)k"
  * "0inputs+0outputs (0major+75minor)pagefaults 0swaps" */
-static struct bl_re gnu_re = BL_RE(
-	"^[ \\t]*(\\d{1,12}\\.\\d{1,6})user (\\d{1,12}\\.\\d{1,6})system "
-	"((?:\\d{1,6}:){1,2}\\d{1,2}(?:\\.\\d{1,6})?)elapsed (\\d{1,6}|\\?)%CPU"
-	"(?: \\((\\d{1,20})avgtext\\+(\\d{1,20})avgdata (\\d{1,20})maxresident\\)k)?[ \\t]*$",
-	0);
+static struct bl_re gnu_re =
+	BL_RE("^[ \\t]*(\\d{1,12}\\.\\d{1,6})user (\\d{1,12}\\.\\d{1,6})system "
+	      "((?:\\d{1,6}:){1,2}\\d{1,2}(?:\\.\\d{1,6})?)elapsed (\\d{1,6}|\\?)%CPU"
+	      "(?: \\((\\d{1,20})avgtext\\+(\\d{1,20})avgdata (\\d{1,20})maxresident\\)k)?[ \\t]*$",
+	      0);
 static struct bl_re gnu2_re = BL_RE(
 	"^[ \\t]*(\\d{1,20})inputs\\+(\\d{1,20})outputs \\((\\d{1,20})major\\+(\\d{1,20})minor\\)pagefaults (\\d{1,20})swaps[ \\t]*$",
 	0);
@@ -138,9 +138,9 @@ static void slug(const char *s, size_t n, char *out, size_t cap)
 
 struct report {
 	struct bl_time t;
-	size_t off, end;   /* text span of the report */
-	char *command;     /* printed inside the report (zsh, GNU -v), or NULL */
-	char *label;       /* a caption written in place of zsh's job name */
+	size_t off, end; /* text span of the report */
+	char *command; /* printed inside the report (zsh, GNU -v), or NULL */
+	char *label; /* a caption written in place of zsh's job name */
 };
 
 /* csh/tcsh, matched in m: "0.068u 10.386s 1:32.46 11.2% 26+1497k ..." */
@@ -161,8 +161,8 @@ static bool read_csh(const struct bl_line *l, const struct bl_re_match *m, struc
 }
 
 /* BSD /usr/bin/time, matched in m, and the -l lines below it. */
-static bool read_bsd(const struct bl_message *msg, const struct bl_line *l,
-		     struct bl_re_match *m, struct report *r)
+static bool read_bsd(const struct bl_message *msg, const struct bl_line *l, struct bl_re_match *m,
+		     struct report *r)
 {
 	r->t.variant = "bsd";
 	r->t.real = num(l, m, 1);
@@ -180,8 +180,8 @@ static bool read_bsd(const struct bl_message *msg, const struct bl_line *l,
 }
 
 /* GNU /usr/bin/time's default, matched in m, and its second line. */
-static bool read_gnu(const struct bl_message *msg, const struct bl_line *l,
-		     struct bl_re_match *m, struct report *r)
+static bool read_gnu(const struct bl_message *msg, const struct bl_line *l, struct bl_re_match *m,
+		     struct report *r)
 {
 	r->t.variant = "gnu";
 	r->t.user = num(l, m, 1);
@@ -291,8 +291,8 @@ static bool read_zsh(const struct bl_line *l, const struct bl_re_match *m, struc
 
 /* bash, ksh93 and POSIX -p: real, user and sys, in that order, from the
  * line matched in m (its report may follow a blank line). */
-static bool read_sh(const struct bl_message *msg, const struct bl_line *l,
-		    struct bl_re_match *m, struct report *r)
+static bool read_sh(const struct bl_message *msg, const struct bl_line *l, struct bl_re_match *m,
+		    struct report *r)
 {
 	struct bl_line cur = *l;
 	const char *names[3] = {"real", "user", "sys"};
@@ -327,8 +327,7 @@ static bool read_sh(const struct bl_message *msg, const struct bl_line *l,
 
 /* Reads the report that starts at or around `anchor`: the first of the
  * forms above that its line matches. */
-static bool read_report(struct bl_scan *sc, const struct bl_line *anchor,
-			struct report *r)
+static bool read_report(struct bl_scan *sc, const struct bl_line *anchor, struct report *r)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_re_match m;
@@ -445,8 +444,7 @@ static bool find_timed_command(struct bl_scan *sc, struct bl_run *run)
 	return false;
 }
 
-static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor,
-				size_t *end)
+static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_doc *doc = bl_scan_doc(sc);
@@ -461,7 +459,8 @@ static enum bl_claim time_claim(struct bl_scan *sc, const struct bl_line *anchor
 		if (bl_line_prev(msg, &at, &up) && up.off >= bl_scan_floor(sc) &&
 		    bl_re_match(&gnu_status_re, up.s, up.len, 0, &m)) {
 			const char *what = up.s + m.ov[2];
-			extra_int(&r.t.extra, what[0] == 'e' ? "exit_status" : "signal", &up, &m, 2);
+			extra_int(&r.t.extra, what[0] == 'e' ? "exit_status" : "signal", &up, &m,
+				  2);
 			r.off = up.off;
 		}
 	}
@@ -521,7 +520,8 @@ static const char *const time_variants[] = {
  * tcsh's, a tab or a run of blanks after the percentage:
  * "0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w",
  * "0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w" */
-#define TIME_CSH "\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
+#define TIME_CSH                                                                                   \
+	"\\d+\\.\\d+u \\d+\\.\\d+s [\\d:.]+ [\\d.]+%[ \\t]{1,16}\\d+\\+\\d+k \\d+\\+\\d+io \\d+pf\\+\\d+w"
 /* pdksh: "0m18.40s real     0m00.00s user     0m02.85s system" */
 #define TIME_PDKSH "\\d+m[\\d.]+s real +\\d+m[\\d.]+s user +\\d+m[\\d.]+s sys(?:tem)?"
 /* BSD /usr/bin/time ("%9.2f real %9.2f user %9.2f sys"):
@@ -534,7 +534,8 @@ static const char *const time_variants[] = {
 /* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
  * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
  * "Command exited with non-zero status 1" */
-#define TIME_GNU "\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU " \
+#define TIME_GNU                                                                                   \
+	"\\d+\\.\\d+user \\d+\\.\\d+system [\\d:.]+elapsed \\d+%CPU "                              \
 	"\\(\\d+avgtext\\+\\d+avgdata \\d+maxresident\\)k"
 #define TIME_GNU_IO "\\d+inputs\\+\\d+outputs \\(\\d+major\\+\\d+minor\\)pagefaults \\d+swaps"
 #define TIME_GNU_EXIT "Command exited with non-zero status \\d+"
@@ -542,7 +543,8 @@ static const char *const time_variants[] = {
  *   "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
  * and pasted reports pad the fields:
  *   "pip install  0.75s user  0.41s system  7% cpu  15.608 total" */
-#define TIME_ZSH "\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}" \
+#define TIME_ZSH                                                                                      \
+	"\\d+(?:\\.\\d+)?s user[ \\t]{1,16}\\d+(?:\\.\\d+)?s system[ \\t]{1,16}\\d+% cpu[ \\t]{1,16}" \
 	"[\\d:.]+ total"
 
 static const struct bl_line_shape time_lines[] = {
@@ -553,8 +555,14 @@ static const struct bl_line_shape time_lines[] = {
 	{.pattern = TIME_BSD},
 	/* prose has each of their letters every few dozen bytes: found by
 	 * the ends of the word, not by memchr */
-	{.pattern = TIME_FIELD("real"), .lit = "real", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
-	{.pattern = TIME_FIELD("user"), .lit = "user", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
+	{.pattern = TIME_FIELD("real"),
+	 .lit = "real",
+	 .rare = BL_SHAPE_BY_ENDS,
+	 .next = "[ \\t]+\\d"},
+	{.pattern = TIME_FIELD("user"),
+	 .lit = "user",
+	 .rare = BL_SHAPE_BY_ENDS,
+	 .next = "[ \\t]+\\d"},
 	{.pattern = TIME_FIELD("sys"), .lit = "sys", .rare = BL_SHAPE_BY_ENDS, .next = "[ \\t]+\\d"},
 	/* a mail client may break it after "(0avgtext+0avgdata" */
 	{.pattern = TIME_GNU, .lit = "%CPU ", .rare = 0, .rewrapped = true},
@@ -577,9 +585,10 @@ static const struct bl_tool_shapes time_shapes = {
 	.nends = sizeof time_ends / sizeof time_ends[0],
 	/* GNU time -v, one tab-led field a line: "\tUser time (seconds): 0.00",
 	 * "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01" */
-	.weak_starts = "\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
-		       /* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
-		       "|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)",
+	.weak_starts =
+		"\\t(?=[A-Z][^\\t\\n]{1,80}?: )"
+		/* BSD /usr/bin/time -l: "      2936  maximum resident set size" */
+		"|(?<!\\d)\\d+  (?=(?:maximum|average|page|swaps|block|messages|signals|voluntary|involuntary)\\b)",
 	.weak_start_needs = (const char *const[]){"\t", "  ", NULL},
 };
 
@@ -588,8 +597,13 @@ static const struct bl_tool_shapes time_shapes = {
 static const char *const time_chart_metrics[] = {"elapsed", "user", "system", NULL};
 
 static const struct bl_chart_view time_views[] = {
-	{.name = "elapsed", .title = "time(1) per command", .metrics = time_chart_metrics,
-	 .unit = "s", .category = BL_KEY_LABEL, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE},
+	{.name = "elapsed",
+	 .title = "time(1) per command",
+	 .metrics = time_chart_metrics,
+	 .unit = "s",
+	 .category = BL_KEY_LABEL,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 
@@ -604,8 +618,9 @@ const struct bl_parser bl_parser_time = {
 	.name = "time",
 	.summary = "time(1) and shell time reports, attached to the run they timed",
 	.variants = time_variants,
-	.anchor = "\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|\\ds real[ \\t]+\\d|"
-		  "\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
+	.anchor =
+		"\\d\\.\\d+u \\d+\\.\\d+s \\d|^[ \\t]*real[ \\t]+\\d|\\d real[ \\t]+\\d|\\ds real[ \\t]+\\d|"
+		"\\dsystem \\d|s system[ \\t]+\\d+% cpu|Command being timed:",
 	.command_word = NULL,
 	.shapes = &time_shapes,
 	.claim = time_claim,

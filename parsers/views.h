@@ -14,11 +14,11 @@
  * or which chart of a view a bar goes to. */
 enum bl_key {
 	BL_KEY_NONE,
-	BL_KEY_LABEL,     /* the run's label, or a name made from its command */
-	BL_KEY_RUN,       /* every run on its own (no aggregation of repeats) */
-	BL_KEY_SOURCE,    /* the input file */
+	BL_KEY_LABEL, /* the run's label, or a name made from its command */
+	BL_KEY_RUN, /* every run on its own (no aggregation of repeats) */
+	BL_KEY_SOURCE, /* the input file */
 	BL_KEY_TOOL,
-	BL_KEY_METRIC,    /* the result's metric (bonnie tests, iozone tests) */
+	BL_KEY_METRIC, /* the result's metric (bonnie tests, iozone tests) */
 	BL_KEY_DIRECTION, /* a transfer's direction (struct bl_transfer): write,
 			   * read; the metric's title for other tools */
 	BL_KEY_RECORD_SIZE, /* result coordinates */
@@ -33,13 +33,13 @@ enum bl_key {
  * categories, the series and separate charts. Arrays of views end with an
  * entry whose name is NULL. */
 struct bl_chart_view {
-	const char *name;            /* the chart's file name part: "throughput" */
-	const char *title;           /* "dd throughput" */
-	const char *const *metrics;  /* NULL-terminated; NULL: every metric in `unit` */
-	const char *unit;            /* the base unit the results must have: "B/s" */
-	enum bl_key category;        /* the bars along the axis */
-	enum bl_key series;          /* the bars of one category, told by colour */
-	enum bl_key chart_per;       /* one chart per value (BL_KEY_NONE: one chart) */
+	const char *name; /* the chart's file name part: "throughput" */
+	const char *title; /* "dd throughput" */
+	const char *const *metrics; /* NULL-terminated; NULL: every metric in `unit` */
+	const char *unit; /* the base unit the results must have: "B/s" */
+	enum bl_key category; /* the bars along the axis */
+	enum bl_key series; /* the bars of one category, told by colour */
+	enum bl_key chart_per; /* one chart per value (BL_KEY_NONE: one chart) */
 	/* results that carry this member are left out: iozone's throughput
 	 * mode figures carry "scope", and have views of their own */
 	const char *skip_results_with;
@@ -67,9 +67,9 @@ struct bl_metric_info {
  * a generator makes the run a write of its other end; writing a sink makes
  * it a read of its first end; both, a test of memory; neither, a copy. */
 struct bl_transfer {
-	const char *from, *to;          /* the params naming the two ends */
-	const char *const *generators;  /* NULL-terminated: "/dev/zero" */
-	const char *const *sinks;       /* NULL-terminated: "/dev/null" */
+	const char *from, *to; /* the params naming the two ends */
+	const char *const *generators; /* NULL-terminated: "/dev/zero" */
+	const char *const *sinks; /* NULL-terminated: "/dev/null" */
 };
 
 #endif

@@ -165,9 +165,7 @@ static void string(struct out *o, const char *s, size_t n)
 		case '\n': put(o, "\\n", 2); break;
 		case '\r': put(o, "\\r", 2); break;
 		case '\t': put(o, "\\t", 2); break;
-		default:
-			snprintf(esc, sizeof esc, "\\u%04X", c);
-			put(o, esc, 6);
+		default: snprintf(esc, sizeof esc, "\\u%04X", c); put(o, esc, 6);
 		}
 	}
 	put(o, s + from, n - from);
@@ -245,23 +243,12 @@ static void value(struct out *o, json_t *v, unsigned depth)
 		put(o, "]", 1);
 		break;
 	}
-	case JSON_STRING:
-		string(o, json_string_value(v), json_string_length(v));
-		break;
-	case JSON_INTEGER:
-		integer(o, json_integer_value(v));
-		break;
-	case JSON_TRUE:
-		put(o, "true", 4);
-		break;
-	case JSON_FALSE:
-		put(o, "false", 5);
-		break;
-	case JSON_NULL:
-		put(o, "null", 4);
-		break;
-	default: /* JSON_REAL */
-		real(o, json_real_value(v));
+	case JSON_STRING: string(o, json_string_value(v), json_string_length(v)); break;
+	case JSON_INTEGER: integer(o, json_integer_value(v)); break;
+	case JSON_TRUE: put(o, "true", 4); break;
+	case JSON_FALSE: put(o, "false", 5); break;
+	case JSON_NULL: put(o, "null", 4); break;
+	default: /* JSON_REAL */ real(o, json_real_value(v));
 	}
 }
 
@@ -293,8 +280,8 @@ static void free_held(struct out *o);
 /* Fills a slot of `set` with name k, the older of the two if both are
  * taken; NULL for a name too long or with a byte to escape. */
 static __attribute__((noinline)) const struct key_text *key_fill(struct out *o,
-								  struct key_text *set,
-								  const char *k)
+								 struct key_text *set,
+								 const char *k)
 {
 	if (set[0].k && set[1].k) {
 		struct key_text t = set[0];
@@ -366,7 +353,6 @@ static inline void member(struct out *o, unsigned depth, bool more, const char *
 	}
 	member_slow(o, depth, more, k, kt);
 }
-
 
 /* A string member's value as jansson has it: null for NULL or what it
  * does not take as a string. */
@@ -880,7 +866,7 @@ static int put_held_run(struct out *o, struct bl_doc *doc, struct bl_run *run, s
 		return put_run(o, doc, run, index);
 	json_t *j = bl_doc_run_head_json(doc, run, index);
 	int rc = !j || rlist_add_run(o->held, o->flags, run, 0) != 0 ? -1
-								       : put_run_list(o, j, o->held);
+								     : put_run_list(o, j, o->held);
 	json_decref(j);
 	return rc;
 }
@@ -933,7 +919,7 @@ struct bl_window_doc {
 	long *ids;
 	size_t nids, idcap;
 	long prev_local, prev_global; /* group of the run before, window's and document's */
-	size_t tail_from;             /* input offset of the window's last line */
+	size_t tail_from; /* input offset of the window's last line */
 	/* a run of records that its window's end cut, held for the next
 	 * window to continue (struct bl_records): its JSON with the records
 	 * that start in the window's own part, the results of the others
@@ -1116,8 +1102,8 @@ static bool continues_open(const struct bl_window_doc *w, const struct bl_messag
  * aside, numbered on too (they follow the held ones when no window
  * continues the run). The first time: what was aside of the held run is
  * obsolete, this window has read it again. */
-static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
-			    struct bl_run *r, size_t n, struct cur *c)
+static int continue_results(struct bl_window_doc *w, const struct bl_message *m, struct bl_run *r,
+			    size_t n, struct cur *c)
 {
 	const struct bl_records *rec = w->open.rec;
 	size_t from = record_from(m, r, m->window.own_from);
@@ -1242,8 +1228,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	/* a run that starts where the window does and reaches its own part
 	 * began in a line longer than the context read before it (a block
 	 * after megabytes of NUL bytes): no window before saw its end */
-	bool head_cut = at == m->raw_offset && m->window.index > 0 &&
-			!(w->have_last && w->last_off >= at);
+	bool head_cut =
+		at == m->raw_offset && m->window.index > 0 && !(w->have_last && w->last_off >= at);
 	bool keep = at >= w->floor && at < m->window.own_to &&
 		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
 	if (index >= w->idcap) {
@@ -1300,7 +1286,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	w->ids[index] = (long)w->nruns;
 	if (head_cut) {
 		struct bl_diag *d = bl_diags_add(
-			&w->doc_diags, BL_INFO, "ingest.window-cut-line", bl_message_line(m, r->off), at,
+			&w->doc_diags, BL_INFO, "ingest.window-cut-line",
+			bl_message_line(m, r->off), at,
 			"this run's first line starts before the %zu bytes read with it: its span "
 			"starts at the first of them",
 			m->raw_len);
@@ -1309,8 +1296,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	}
 	if (cut) {
 		struct bl_diag *d = bl_diags_add(
-			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", bl_message_line(m, r->off),
-			at,
+			&w->doc_diags, BL_WARNING, "ingest.window-cut-run",
+			bl_message_line(m, r->off), at,
 			"this run reaches the end of a window of the input (%zu bytes read at once): "
 			"it may be cut, its rest read as another run",
 			m->raw_len);
@@ -1322,7 +1309,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		/* results handed over before: theirs come first */
 		json_t *j = bl_doc_run_head_json(doc, r, w->nruns);
 		int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0 ||
-				 rlist_add_run(&c->results, w->runs->flags, r, 0) != 0
+					 rlist_add_run(&c->results, w->runs->flags, r, 0) != 0
 				 ? -1
 				 : put_run_list(w->runs, j, &c->results);
 		json_decref(j);

@@ -30,7 +30,8 @@ size_t bl_zpool_split(const char *s, size_t len, struct bl_ztok *t, size_t max)
 			break;
 		size_t b = i;
 		while (i < len && s[i] != ' ' && s[i] != '\t' &&
-		       !((unsigned char)s[i] == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] == 0xA0))
+		       !((unsigned char)s[i] == 0xC2 && i + 1 < len &&
+			 (unsigned char)s[i + 1] == 0xA0))
 			i++;
 		/* markdown emphasis an author put on a number: "**1.60K**", "`12ms`" */
 		size_t e = i;
@@ -61,15 +62,16 @@ static bool partner(const struct bl_ztok *a, const struct bl_ztok *b)
 	return (bl_zpool_tok_is(a, "read") && bl_zpool_tok_is(b, "write")) ||
 	       (bl_zpool_tok_is(a, "alloc") && bl_zpool_tok_is(b, "free")) ||
 	       (bl_zpool_tok_is(a, "used") && bl_zpool_tok_is(b, "avail")) ||
-	       (bl_zpool_tok_is(a, "pend") && bl_zpool_tok_is(b, "activ")) || (bl_zpool_tok_is(a, "ind") && bl_zpool_tok_is(b, "agg"));
+	       (bl_zpool_tok_is(a, "pend") && bl_zpool_tok_is(b, "activ")) ||
+	       (bl_zpool_tok_is(a, "ind") && bl_zpool_tok_is(b, "agg"));
 }
 
 static const char *const top_labels[] = {
-	"capacity", "operations", "bandwidth", "total_wait", "disk_wait", "syncq_wait",
-	"asyncq_wait", "scrub", "trim", "rebuild", "syncq_read", "syncq_write", "asyncq_read",
-	"asyncq_write", "scrubq_read", "trimq_write", "rebuildq_write", "sync_read",
-	"sync_write", "async_read", "async_write", "initialize",
-	"sync_queue", "async_queue", /* -w of 0.7 */
+	"capacity",    "operations",     "bandwidth",   "total_wait",   "disk_wait",
+	"syncq_wait",  "asyncq_wait",    "scrub",       "trim",         "rebuild",
+	"syncq_read",  "syncq_write",    "asyncq_read", "asyncq_write", "scrubq_read",
+	"trimq_write", "rebuildq_write", "sync_read",   "sync_write",   "async_read",
+	"async_write", "initialize",     "sync_queue",  "async_queue", /* -w of 0.7 */
 	NULL,
 };
 
@@ -87,7 +89,8 @@ static void name3(struct zcol *c, const char *a, const char *b, const char *d)
 	bl_str_join3(c->metric, sizeof c->metric, a, b, d);
 }
 
-static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_ztok *bot, bool histo)
+static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_ztok *bot,
+		    bool histo)
 {
 	char tb[32], bb[24];
 	bl_str_append(tb, sizeof tb, 0, top ? top->s : "", top ? top->n : 0);
@@ -101,8 +104,8 @@ static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_z
 	if (top && strcmp(tb, "capacity") == 0) {
 		c->kind = ZC_CAPACITY;
 		/* old "used avail" are today's "alloc free" */
-		name3(c, (strcmp(bb, "alloc") == 0 || strcmp(bb, "used") == 0) ? "alloc" : "free", "",
-		      "");
+		name3(c, (strcmp(bb, "alloc") == 0 || strcmp(bb, "used") == 0) ? "alloc" : "free",
+		      "", "");
 	} else if (top && strcmp(tb, "operations") == 0) {
 		c->kind = ZC_OPS;
 		name3(c, bb, "_ops", "");
@@ -130,7 +133,7 @@ static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_z
  * label are columns of their own (-w's "scrub trim rebuild"). Reading by
  * order, not by position, survives collapsed spacing. Returns the count. */
 size_t bl_zpool_columns(const struct bl_ztok *top, size_t ntop, const struct bl_ztok *bot,
-		      size_t nbot, bool histo, struct zcol *cols)
+			size_t nbot, bool histo, struct zcol *cols)
 {
 	size_t nc = 0, b = 1; /* bot[0] is the title: pool, vdev, latency, req_size */
 	for (size_t t = 0; t < ntop && b < nbot && nc < ZP_MAX_COLS; t++) {
@@ -152,29 +155,29 @@ size_t bl_zpool_columns(const struct bl_ztok *top, size_t ntop, const struct bl_
  * no command, from the number of fields. */
 size_t bl_zpool_scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols)
 {
-	static const char *const dflt[][2] = {{"capacity", "alloc"}, {"capacity", "free"},
+	static const char *const dflt[][2] = {{"capacity", "alloc"},  {"capacity", "free"},
 					      {"operations", "read"}, {"operations", "write"},
-					      {"bandwidth", "read"}, {"bandwidth", "write"}};
+					      {"bandwidth", "read"},  {"bandwidth", "write"}};
 	static const char *const l[][2] = {
-		{"total_wait", "read"}, {"total_wait", "write"}, {"disk_wait", "read"},
-		{"disk_wait", "write"}, {"syncq_wait", "read"}, {"syncq_wait", "write"},
+		{"total_wait", "read"},  {"total_wait", "write"},  {"disk_wait", "read"},
+		{"disk_wait", "write"},  {"syncq_wait", "read"},   {"syncq_wait", "write"},
 		{"asyncq_wait", "read"}, {"asyncq_wait", "write"}, {"scrub", "wait"},
-		{"trim", "wait"}, {"rebuild", "wait"}};
+		{"trim", "wait"},        {"rebuild", "wait"}};
 	static const char *const q[][2] = {
-		{"syncq_read", "pend"}, {"syncq_read", "activ"}, {"syncq_write", "pend"},
-		{"syncq_write", "activ"}, {"asyncq_read", "pend"}, {"asyncq_read", "activ"},
-		{"asyncq_write", "pend"}, {"asyncq_write", "activ"}, {"scrubq_read", "pend"},
-		{"scrubq_read", "activ"}, {"trimq_write", "pend"}, {"trimq_write", "activ"},
+		{"syncq_read", "pend"},     {"syncq_read", "activ"},    {"syncq_write", "pend"},
+		{"syncq_write", "activ"},   {"asyncq_read", "pend"},    {"asyncq_read", "activ"},
+		{"asyncq_write", "pend"},   {"asyncq_write", "activ"},  {"scrubq_read", "pend"},
+		{"scrubq_read", "activ"},   {"trimq_write", "pend"},    {"trimq_write", "activ"},
 		{"rebuildq_write", "pend"}, {"rebuildq_write", "activ"}};
 	size_t nc = 0;
 	struct bl_ztok a, b;
-#define ADD(arr, k)                                                           \
-	do {                                                                  \
-		a.s = arr[k][0];                                              \
-		a.n = strlen(a.s);                                            \
-		b.s = arr[k][1];                                              \
-		b.n = strlen(b.s);                                            \
-		set_col(&cols[nc++], &a, &b, false);                          \
+#define ADD(arr, k)                                                                                \
+	do {                                                                                       \
+		a.s = arr[k][0];                                                                   \
+		a.n = strlen(a.s);                                                                 \
+		b.s = arr[k][1];                                                                   \
+		b.n = strlen(b.s);                                                                 \
+		set_col(&cols[nc++], &a, &b, false);                                               \
 	} while (0)
 	for (size_t k = 0; k < 6; k++)
 		ADD(dflt, k);
@@ -203,16 +206,16 @@ size_t bl_zpool_scripted_columns(bool lat, bool queue, size_t nvals, struct zcol
 size_t bl_zpool_scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols)
 {
 	static const char *const w[][2] = {
-		{"total_wait", "read"}, {"total_wait", "write"}, {"disk_wait", "read"},
-		{"disk_wait", "write"}, {"syncq_wait", "read"}, {"syncq_wait", "write"},
+		{"total_wait", "read"},  {"total_wait", "write"},  {"disk_wait", "read"},
+		{"disk_wait", "write"},  {"syncq_wait", "read"},   {"syncq_wait", "write"},
 		{"asyncq_wait", "read"}, {"asyncq_wait", "write"}, {NULL, "scrub"},
-		{NULL, "trim"}, {NULL, "rebuild"}};
+		{NULL, "trim"},          {NULL, "rebuild"}};
 	static const char *const r[][2] = {
-		{"sync_read", "ind"}, {"sync_read", "agg"}, {"sync_write", "ind"},
-		{"sync_write", "agg"}, {"async_read", "ind"}, {"async_read", "agg"},
+		{"sync_read", "ind"},   {"sync_read", "agg"},   {"sync_write", "ind"},
+		{"sync_write", "agg"},  {"async_read", "ind"},  {"async_read", "agg"},
 		{"async_write", "ind"}, {"async_write", "agg"}, {"scrub", "ind"},
-		{"scrub", "agg"}, {"trim", "ind"}, {"trim", "agg"}, {"rebuild", "ind"},
-		{"rebuild", "agg"}};
+		{"scrub", "agg"},       {"trim", "ind"},        {"trim", "agg"},
+		{"rebuild", "ind"},     {"rebuild", "agg"}};
 	size_t max = lat ? 11 : 14, nc = nvals < max ? nvals : max;
 	for (size_t k = 0; k < nc; k++) {
 		const char *const *e = lat ? w[k] : r[k];

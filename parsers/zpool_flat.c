@@ -17,7 +17,8 @@
  * values ("5.12T", "-", "0", "**199M**") as the header has columns after
  * "pool". A note after a row ("  <-- the new disk"), words without
  * digits, stays on its line. The "---" line holds the rows' indentation. */
-static struct bl_re cut_rule_re = BL_RE("pool +alloc +free +read +write +read +write( {1,64})---(?= )", 0);
+static struct bl_re cut_rule_re =
+	BL_RE("pool +alloc +free +read +write +read +write( {1,64})---(?= )", 0);
 
 /* "5.12T", "-", "812", "**1.60K**", "12.0K" */
 static bool zpool_value(const char *s, const struct bl_token *t)
@@ -41,7 +42,8 @@ static bool zpool_value(const char *s, const struct bl_token *t)
 
 /* Whether a row of `ncol` values after its name starts at the token t;
  * *end is set past it. */
-static bool zpool_cut_row(const char *s, size_t len, const struct bl_token *t, size_t ncol, size_t *end)
+static bool zpool_cut_row(const char *s, size_t len, const struct bl_token *t, size_t ncol,
+			  size_t *end)
 {
 	struct bl_token v;
 	size_t p = t->e;
@@ -61,8 +63,8 @@ static bool zpool_cut_row(const char *s, size_t len, const struct bl_token *t, s
 static bool has_digit_or_dash(const char *s, const struct bl_token *t)
 {
 	for (size_t i = t->a; i < t->e; i++)
-		if ((s[i] >= '0' && s[i] <= '9') || (s[i] == '-' && i + 1 < t->e && s[i + 1] == '-' &&
-						      i > t->a && s[i - 1] == '-'))
+		if ((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] == '-' && i + 1 < t->e && s[i + 1] == '-' && i > t->a && s[i - 1] == '-'))
 			return true;
 	return false;
 }
@@ -109,17 +111,19 @@ static void cut_rule_breaks(const char *s, size_t len, size_t base, struct bl_br
 			size_t n = 0;
 			struct bl_token u = t;
 			while (n < ZPOOL_NOTE_WORDS && !has_digit_or_dash(s, &u) &&
-			       !zpool_cut_row(s, len, &u, ncol, &end) && bl_next_token(s, len, u.e, &u))
+			       !zpool_cut_row(s, len, &u, ncol, &end) &&
+			       bl_next_token(s, len, u.e, &u))
 				n++;
-			if (n == 0 || n >= ZPOOL_NOTE_WORDS || !zpool_cut_row(s, len, &u, ncol, &end))
+			if (n == 0 || n >= ZPOOL_NOTE_WORDS ||
+			    !zpool_cut_row(s, len, &u, ncol, &end))
 				break;
 			p = u.a;
 		}
 		if (rows && bl_break_after(s, len, p, &at)) {
 			bl_breaks_add(b, base + at);
 			/* and the rule under the rows, cut too: "    ---     ..." */
-			if (bl_next_token(s, len, p, &t) && t.e - t.a == 3 && memcmp(s + t.a, "---", 3) == 0 &&
-			    bl_break_after(s, len, t.e, &at)) {
+			if (bl_next_token(s, len, p, &t) && t.e - t.a == 3 &&
+			    memcmp(s + t.a, "---", 3) == 0 && bl_break_after(s, len, t.e, &at)) {
 				bl_breaks_add(b, base + at);
 				p = t.e;
 			}

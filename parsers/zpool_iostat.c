@@ -44,14 +44,15 @@ static struct bl_re top_re = BL_RE("^[ \\t]*capacity[ \\t]+operations[ \\t]+band
  * "tank         total_wait     disk_wait    syncq_wait    asyncq_wait"
  * "tank          sync_read    sync_write    async_read   async_write      scrub ..." */
 static struct bl_re histo_top_re = BL_RE(
-	"^[ \\t]*(\\S{1,256})[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)\\b", 0);
+	"^[ \\t]*(\\S{1,256})[ \\t]+(?:total_wait[ \\t]+disk_wait|sync_read[ \\t]+sync_write)\\b",
+	0);
 
 /* "pool        alloc   free   read  write   read  write"
  * "pool         used  avail   read  write   read  write"        (old)
  * "latency      read  write   read  write ... scrub   trim  rebuild"  (-w)
  * "req_size      ind    agg    ind    agg ..."                         (-r) */
-static struct bl_re bottom_re = BL_RE(
-	"^[ \\t]*(pool|vdev|latency|req_size)[ \\t]+(?:alloc|used|read|ind)[ \\t]", 0);
+static struct bl_re bottom_re =
+	BL_RE("^[ \\t]*(pool|vdev|latency|req_size)[ \\t]+(?:alloc|used|read|ind)[ \\t]", 0);
 
 /* The bottom line alone, its top line cut by the author or lost to a
  * markdown heading: "pool        alloc   free   read  write   read  write" */
@@ -62,7 +63,8 @@ static struct bl_re bottom_only_re = BL_RE(
 
 /* "----------  -----  -----  -----  -----  -----  -----", and what markdown
  * or a mail client made of it: "---", "———", "== ==" */
-static struct bl_re dashes_re = BL_RE("^[ \\t|+]*(?:[-=_\\x{2013}\\x{2014}\\x{2500}]{3,}[ \\t|+]*)+$", 0);
+static struct bl_re dashes_re =
+	BL_RE("^[ \\t|+]*(?:[-=_\\x{2013}\\x{2014}\\x{2500}]{3,}[ \\t|+]*)+$", 0);
 
 /* -T u: "1796018647"; -T d: "Mon Nov 30 06:04:08 UTC 2026", "Mon Nov 30 06:04:08 2026" */
 static struct bl_re stamp_u_re = BL_RE("^[ \\t]*(\\d{9,11})[ \\t]*$", 0);
@@ -130,20 +132,20 @@ struct zp {
 	long ri;
 	struct zcol cols[ZP_MAX_COLS];
 	size_t ncols;
-	bool histo, histo_lat;     /* -w (latency) or -r (request size) */
+	bool histo, histo_lat; /* -w (latency) or -r (request size) */
 	bool scripted, vdev_title;
-	bool scripted_verbose;     /* -Hv: vdev rows among the pools, unindented */
-	bool omit_since_boot;      /* -y */
-	bool indented;             /* some row of the report is indented */
-	size_t base_indent;        /* where the header's title starts: a quoted
+	bool scripted_verbose; /* -Hv: vdev rows among the pools, unindented */
+	bool omit_since_boot; /* -y */
+	bool indented; /* some row of the report is indented */
+	size_t base_indent; /* where the header's title starts: a quoted
 				    * or code-block paste shifts the whole table */
-	char cmd_pool[MAX_NAME];   /* the only pool the command names, if one */
-	char cmd_first[MAX_NAME];  /* the first pool or vdev it names */
+	char cmd_pool[MAX_NAME]; /* the only pool the command names, if one */
+	char cmd_first[MAX_NAME]; /* the first pool or vdev it names */
 	/* the vdev tree as read so far */
 	char path[MAX_DEPTH][MAX_NAME];
-	int depth;                 /* depth of the last row */
-	char cls[16];              /* class row in force: logs, cache, special, dedup */
-	char last_key[1100];       /* the key of the row before, in this sample */
+	int depth; /* depth of the last row */
+	char cls[16]; /* class row in force: logs, cache, special, dedup */
+	char last_key[1100]; /* the key of the row before, in this sample */
 	char histo_name[MAX_NAME]; /* -w / -r: the vdev the histogram is of */
 	/* the header read last, its two lines as they were: -v prints it
 	 * again for every sample, and the same lines set the same columns */
@@ -158,15 +160,15 @@ struct zp {
 	 * (as one array from the start, zeroing it cost more than reading the
 	 * report of a small pool) */
 	char **seen;
-	size_t *used;              /* the slots taken, to clear them */
+	size_t *used; /* the slots taken, to clear them */
 	size_t seen_cap, nseen;
 	size_t rows_in_sample, rows_first;
-	struct bl_coord stamp;     /* timestamp of the current sample (key NULL:
+	struct bl_coord stamp; /* timestamp of the current sample (key NULL:
 				    * none); its string owned */
-	bool stamp_pending;        /* a time line with no rows after it yet */
+	bool stamp_pending; /* a time line with no rows after it yet */
 	size_t stamp_off;
 	bool any_row;
-	bool niced;                /* some value had a unit suffix or decimals */
+	bool niced; /* some value had a unit suffix or decimals */
 };
 
 static void hdr_forget(struct zp *z)
@@ -284,8 +286,8 @@ static const char *vdev_type(const char *name, int depth, bool *leaf)
 		return "root";
 	if (maybe_vtype((unsigned char)name[0]) &&
 	    bl_re_match_copy(&vtype_re, name, strlen(name), 0, &m)) {
-		static const char *const types[] = {"mirror", "raidz1", "raidz2", "raidz3",
-						    "draid1", "draid2", "draid3", "spare",
+		static const char *const types[] = {"mirror",    "raidz1",   "raidz2", "raidz3",
+						    "draid1",    "draid2",   "draid3", "spare",
 						    "replacing", "indirect", "root"};
 		size_t n = bl_re_glen(&m, 1);
 		if (n == 5 && memcmp(name, "raidz", 5) == 0)
@@ -304,8 +306,9 @@ static const char *vdev_type(const char *name, int depth, bool *leaf)
 
 static bool is_class(const struct bl_ztok *t)
 {
-	return bl_zpool_tok_is(t, "logs") || bl_zpool_tok_is(t, "cache") || bl_zpool_tok_is(t, "special") ||
-	       bl_zpool_tok_is(t, "dedup") || bl_zpool_tok_is(t, "spares");
+	return bl_zpool_tok_is(t, "logs") || bl_zpool_tok_is(t, "cache") ||
+	       bl_zpool_tok_is(t, "special") || bl_zpool_tok_is(t, "dedup") ||
+	       bl_zpool_tok_is(t, "spares");
 }
 
 static void place(struct zp *z, struct bl_result *r, const char *pool, const char *vpath,
@@ -356,10 +359,9 @@ static const char *unit_of(const struct zp *z, enum zcol_kind k)
 
 /* Reads the values of a row into results. vals[0..nv) are the printed
  * tokens; returns how many were read. */
-static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals,
-			 size_t nv, const char *pool, const char *vpath, const char *name,
-			 int depth, const char *type, bool leaf, const struct zbucket *bucket,
-			 size_t off)
+static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals, size_t nv,
+			 const char *pool, const char *vpath, const char *name, int depth,
+			 const char *type, bool leaf, const struct zbucket *bucket, size_t off)
 {
 	size_t done = 0;
 	const struct bl_result *first = NULL;
@@ -370,8 +372,8 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		if (!bl_zpool_number(vals[i].s, vals[i].n, c->kind == ZC_LATENCY, &v, &dash,
 				     &approx)) {
 			bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.bad-number", off,
-				    "cannot read '%.*s' in column %s", (int)(vals[i].n > 40 ? 40 : vals[i].n),
-				    vals[i].s, c->metric);
+				    "cannot read '%.*s' in column %s",
+				    (int)(vals[i].n > 40 ? 40 : vals[i].n), vals[i].s, c->metric);
 			z->doc->partial = true;
 			continue;
 		}
@@ -380,9 +382,9 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		if (approx || (!dash && (lastc < '0' || lastc > '9')))
 			z->niced = true;
 		/* a leaf has no capacity of its own: "-", or "0" with -p */
-		if (c->kind == ZC_CAPACITY && (dash || (leaf && v == 0 && i + 1 < nv &&
-							vals[0].n == 1 && vals[1].n == 1 &&
-							vals[0].s[0] == '0' && vals[1].s[0] == '0')))
+		if (c->kind == ZC_CAPACITY &&
+		    (dash || (leaf && v == 0 && i + 1 < nv && vals[0].n == 1 && vals[1].n == 1 &&
+			      vals[0].s[0] == '0' && vals[1].s[0] == '0')))
 			continue;
 		char raw[32];
 		bool plain = !dash && vals[i].n < sizeof raw;
@@ -394,8 +396,10 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
 		}
 		struct bl_result *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
-					  plain ? NULL : dash ? "-" : raw,
-					  approx ? BL_FLAG_APPROXIMATE : 0);
+						    plain  ? NULL
+						    : dash ? "-"
+							   : raw,
+						    approx ? BL_FLAG_APPROXIMATE : 0);
 		if (!r)
 			continue;
 		if (first) {
@@ -644,7 +648,8 @@ static struct bl_line header_end(struct zp *z, const struct bl_line *bot)
 		return *bot;
 	if (same_text(&dash, z->hdr.dash, z->hdr.ndash))
 		return dash;
-	if (maybe_dashes(lead(dash.s, dash.len)) && bl_re_match(&dashes_re, dash.s, dash.len, 0, &m)) {
+	if (maybe_dashes(lead(dash.s, dash.len)) &&
+	    bl_re_match(&dashes_re, dash.s, dash.len, 0, &m)) {
 		char *copy = malloc(dash.len + 1);
 		if (copy) {
 			memcpy(copy, dash.s, dash.len);
@@ -668,7 +673,8 @@ static bool header_again(struct zp *z, const struct bl_line *l, struct bl_line *
 	if (z->histo) {
 		struct bl_ztok top[1];
 		if (bl_zpool_split(l->s, l->len, top, 1) == 1)
-			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n, top[0].s);
+			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)top[0].n,
+				 top[0].s);
 	}
 	*after = header_end(z, &bot);
 	return true;
@@ -708,7 +714,8 @@ static bool read_header(struct zp *z, const struct bl_line *l, struct bl_line *a
 	struct bl_ztok top[ZP_MAX_TOK], bt[ZP_MAX_TOK];
 	size_t ntop = bl_zpool_split(l->s, l->len, top, ZP_MAX_TOK);
 	size_t nbot = bl_zpool_split(bot.s, bot.len, bt, ZP_MAX_TOK);
-	bool title_histo = bl_zpool_tok_is(&bt[0], "latency") || bl_zpool_tok_is(&bt[0], "req_size");
+	bool title_histo =
+		bl_zpool_tok_is(&bt[0], "latency") || bl_zpool_tok_is(&bt[0], "req_size");
 	if (histo != title_histo)
 		return false;
 	struct zcol cols[ZP_MAX_COLS];
@@ -805,13 +812,15 @@ static void parse_command(struct zp *z, const char *cmd)
 			}
 			continue;
 		}
-		if ((wl == 5 && memcmp(w, "zpool", 5) == 0) || (wl == 6 && memcmp(w, "iostat", 6) == 0))
+		if ((wl == 5 && memcmp(w, "zpool", 5) == 0) ||
+		    (wl == 6 && memcmp(w, "iostat", 6) == 0))
 			continue;
 		uint64_t n;
 		if (bl_parse_u64(w, wl, &n, NULL))
 			continue;
 		if (npools++ == 0)
-			snprintf(first, sizeof first, "%.*s", (int)(wl < MAX_NAME ? wl : MAX_NAME - 1), w);
+			snprintf(first, sizeof first, "%.*s",
+				 (int)(wl < MAX_NAME ? wl : MAX_NAME - 1), w);
 	}
 	if (npools == 1)
 		snprintf(z->cmd_pool, sizeof z->cmd_pool, "%s", first);
@@ -913,7 +922,8 @@ static bool scripted_has_vdevs(const struct bl_message *msg, const struct bl_lin
 static bool has_time_unit(const struct bl_ztok *t, size_t from, size_t n)
 {
 	for (size_t i = from; i < n; i++)
-		if (t[i].n >= 2 && t[i].s[t[i].n - 1] == 's' && t[i].s[0] >= '0' && t[i].s[0] <= '9')
+		if (t[i].n >= 2 && t[i].s[t[i].n - 1] == 's' && t[i].s[0] >= '0' &&
+		    t[i].s[0] <= '9')
 			return true;
 	return false;
 }
@@ -969,9 +979,10 @@ static bool find_start(struct zp *z, const struct bl_line *anchor, struct bl_lin
 		/* -H -w / -r: the vdev's name on its own line above the buckets */
 		struct bl_ztok t[2];
 		if (bl_line_prev(z->msg, anchor, &prev) && prev.off >= floor &&
-		    !memchr(prev.s, '\t', prev.len) && bl_zpool_split(prev.s, prev.len, t, 2) == 1 &&
-		    prev.len < MAX_NAME) {
-			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len, prev.s);
+		    !memchr(prev.s, '\t', prev.len) &&
+		    bl_zpool_split(prev.s, prev.len, t, 2) == 1 && prev.len < MAX_NAME) {
+			snprintf(z->histo_name, sizeof z->histo_name, "%.*s", (int)prev.len,
+				 prev.s);
 			*start = prev;
 		}
 	}
@@ -987,8 +998,8 @@ static bool find_start(struct zp *z, const struct bl_line *anchor, struct bl_lin
  * line above it. NULL when out of memory. */
 static struct bl_run *open_run(struct zp *z, const struct bl_line *start)
 {
-	struct bl_run *run = bl_doc_add_run(z->doc, "zpool-iostat", "default", start->off,
-					    start->next);
+	struct bl_run *run =
+		bl_doc_add_run(z->doc, "zpool-iostat", "default", start->off, start->next);
 	if (!run)
 		return NULL;
 	z->ri = (long)(z->doc->nruns - 1);
@@ -1102,8 +1113,9 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 		struct bl_re_match bm;
 		bool bottom_only = bl_re_match(&bottom_only_re, anchor->s, anchor->len, 0, &bm);
 		if (bottom_only)
-			bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
-				    "the header's first line is missing: columns read from the second");
+			bl_doc_diag(
+				z->doc, z->ri, BL_INFO, "zpool.header-cut", anchor->off,
+				"the header's first line is missing: columns read from the second");
 		if (!scripted && (bottom_only || bl_line_next(z->msg, anchor, &bot)) &&
 		    memmem(bot.s, bot.len, " used ", 6))
 			bl_run_param_str(run, "header", "used avail", 10);
@@ -1358,7 +1370,8 @@ static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cm
 					if (w[i] == 'T' && last)
 						want_t = true;
 					else if (w[i] == 'T')
-						bl_run_param_str(run, "timestamp_format", w + i + 1, wl - i - 1);
+						bl_run_param_str(run, "timestamp_format", w + i + 1,
+								 wl - i - 1);
 					else if (last)
 						want_c = true;
 					break;
@@ -1436,15 +1449,16 @@ static const struct bl_tool_shapes zpool_shapes = {
 	 * histogram's header: "latency      read  write", "req_size        ind    agg";
 	 * -T d: "Tue Mar  5 14:02:16 2024", not iozone's
 	 * "Run began: Wed Jun  7 14:40:12 2006" */
-	.weak_starts = "capacity +operations +bandwidth"
-		       "|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
-		       "|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
-		       "|(?:latency|req_size) +(?=read +write|ind +agg)"
-		       "|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
-		       "[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
+	.weak_starts =
+		"capacity +operations +bandwidth"
+		"|(?<!\\d)\\d{9,11}(?= +capacity +operations +bandwidth)"
+		"|(?<!\\S)(?!bandwidth )[^\\s]{1,256} +(?=total_wait +disk_wait|sync_read +sync_write)"
+		"|(?:latency|req_size) +(?=read +write|ind +agg)"
+		"|(?<!: )(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) "
+		"[ \\d]\\d \\d\\d:\\d\\d:\\d\\d (?:[A-Z]{2,5} )?\\d{4}",
 	/* the date holds its time's ':' */
 	.weak_start_needs = (const char *const[]){"capacity", "total_wait", "sync_read", "latency",
-						   "req_size", ":", NULL},
+						  "req_size", ":", NULL},
 	.table_breaks = bl_zpool_table_breaks,
 };
 
@@ -1455,14 +1469,29 @@ static const char *const zpool_chart_bandwidth[] = {"read_bandwidth", "write_ban
 static const char *const zpool_chart_ops[] = {"read_ops", "write_ops", NULL};
 
 static const struct bl_chart_view zpool_views[] = {
-	{.name = "bandwidth", .title = "zpool iostat bandwidth per vdev",
-	 .metrics = zpool_chart_bandwidth, .unit = "B/s", .category = BL_KEY_VDEV,
-	 .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE, .skip_since_boot_sample = true},
-	{.name = "ops", .title = "zpool iostat operations per vdev", .metrics = zpool_chart_ops,
-	 .unit = "ops/s", .category = BL_KEY_VDEV, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE,
+	{.name = "bandwidth",
+	 .title = "zpool iostat bandwidth per vdev",
+	 .metrics = zpool_chart_bandwidth,
+	 .unit = "B/s",
+	 .category = BL_KEY_VDEV,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_NONE,
 	 .skip_since_boot_sample = true},
-	{.name = "ops-count", .title = "zpool iostat operations per vdev", .metrics = zpool_chart_ops,
-	 .unit = "ops", .category = BL_KEY_VDEV, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE,
+	{.name = "ops",
+	 .title = "zpool iostat operations per vdev",
+	 .metrics = zpool_chart_ops,
+	 .unit = "ops/s",
+	 .category = BL_KEY_VDEV,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_NONE,
+	 .skip_since_boot_sample = true},
+	{.name = "ops-count",
+	 .title = "zpool iostat operations per vdev",
+	 .metrics = zpool_chart_ops,
+	 .unit = "ops",
+	 .category = BL_KEY_VDEV,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_NONE,
 	 .skip_since_boot_sample = true},
 	{.name = NULL},
 };
@@ -1477,18 +1506,20 @@ static const struct bl_metric_info zpool_metric_info[] = {
 
 const struct bl_parser bl_parser_zpool_iostat = {
 	.name = "zpool-iostat",
-	.summary = "zpool iostat reports: pools and vdevs, latency, queues, histograms, interval samples",
+	.summary =
+		"zpool iostat reports: pools and vdevs, latency, queues, histograms, interval samples",
 	.variants = zpool_variants,
 	/* "              capacity     operations    bandwidth"
 	 * "tank         total_wait     disk_wait    syncq_wait    asyncq_wait"
 	 * "tank\t181M\t68.9M\t15\t355\t61.2K\t10.3M"  (-H) */
-	.anchor = "^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
-		  "|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
-		  "|^[ \\t]*\\S{1,256}[ \\t]+total_wait[ \\t]+disk_wait"
-		  "|^[ \\t]*\\S{1,256}[ \\t]+sync_read[ \\t]+sync_write"
-		  "|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t"
-		  /* "root@pbs:~# zpool iostat zpool -pH 1 5" above its rows */
-		  "|zpool iostat[^\\n]{0,200}?[ \\t]-[A-Za-z]{0,10}H",
+	.anchor =
+		"^[ \\t]*capacity[ \\t]+operations[ \\t]+bandwidth"
+		"|^[ \\t]*(?:pool|vdev)[ \\t]+(?:alloc|used)[ \\t]+(?:free|avail)[ \\t]+read[ \\t]+write"
+		"|^[ \\t]*\\S{1,256}[ \\t]+total_wait[ \\t]+disk_wait"
+		"|^[ \\t]*\\S{1,256}[ \\t]+sync_read[ \\t]+sync_write"
+		"|^[^\\t\\n ]{1,256}\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t(?:[\\d.]{1,20}[KMGTPE]?|-)\\t[\\d.]{1,20}[KMGTPE]?\\t"
+		/* "root@pbs:~# zpool iostat zpool -pH 1 5" above its rows */
+		"|zpool iostat[^\\n]{0,200}?[ \\t]-[A-Za-z]{0,10}H",
 	.command_word = "zpool",
 	.shapes = &zpool_shapes,
 	.claim = zpool_claim,

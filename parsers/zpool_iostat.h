@@ -10,12 +10,12 @@
 
 /* What a column holds, and so its unit. */
 enum zcol_kind {
-	ZC_CAPACITY,   /* alloc, free: B */
-	ZC_OPS,        /* operations read/write: ops/s */
-	ZC_BANDWIDTH,  /* bandwidth read/write: B/s */
-	ZC_LATENCY,    /* -l averages: s (ns/us/ms/s, base 1000) */
-	ZC_QUEUE,      /* -q pend/activ: count */
-	ZC_HISTO,      /* -w and -r bucket counts: ops (since boot) or ops/s */
+	ZC_CAPACITY, /* alloc, free: B */
+	ZC_OPS, /* operations read/write: ops/s */
+	ZC_BANDWIDTH, /* bandwidth read/write: B/s */
+	ZC_LATENCY, /* -l averages: s (ns/us/ms/s, base 1000) */
+	ZC_QUEUE, /* -q pend/activ: count */
+	ZC_HISTO, /* -w and -r bucket counts: ops (since boot) or ops/s */
 	ZC_OTHER,
 };
 

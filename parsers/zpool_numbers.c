@@ -16,10 +16,12 @@
 #include "../base/numfmt.h"
 #include "../base/units.h"
 
-static bool digit(char c) { return c >= '0' && c <= '9'; }
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
-bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash,
-		     bool *approximate)
+bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash, bool *approximate)
 {
 	*dash = false;
 	*approximate = false;

@@ -173,8 +173,8 @@ static PangoLayout *make_layout(const char *text, double size, double wrap, bool
 	return g_object_ref(l);
 }
 
-static void pango_size(void *ctx, const char *text, double size, double wrap, bool bold,
-		       double *w, double *h)
+static void pango_size(void *ctx, const char *text, double size, double wrap, bool bold, double *w,
+		       double *h)
 {
 	(void)ctx;
 	if (!text)
@@ -233,7 +233,7 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 {
 	if (!text || !*text)
 		return;
-	PangoAlignment align = wrap <= 0 ? PANGO_ALIGN_LEFT
+	PangoAlignment align = wrap <= 0     ? PANGO_ALIGN_LEFT
 			       : a == CENTER ? PANGO_ALIGN_CENTER
 			       : a == RIGHT  ? PANGO_ALIGN_RIGHT
 					     : PANGO_ALIGN_LEFT;
@@ -333,8 +333,8 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		set_rgb(cr, bl_theme_series(t, i));
 		cairo_rectangle(cr, lb->swatch.x, lb->swatch.y, lb->swatch.w, lb->swatch.h);
 		cairo_fill(cr);
-		text_in(cr, c->series[i], f, false, (struct bl_rect){lb->tx, lb->ty, 0, 0}, -1, LEFT,
-			t->text);
+		text_in(cr, c->series[i], f, false, (struct bl_rect){lb->tx, lb->ty, 0, 0}, -1,
+			LEFT, t->text);
 	}
 
 	/* grid and ticks */
@@ -352,10 +352,12 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		cairo_stroke(cr);
 		if (l->horizontal)
 			text_in(cr, l->ticks[i].text, f * 0.9, false,
-				(struct bl_rect){p - 40, P.y + P.h + 4, 80, 0}, -1, CENTER, t->muted);
+				(struct bl_rect){p - 40, P.y + P.h + 4, 80, 0}, -1, CENTER,
+				t->muted);
 		else
 			text_in(cr, l->ticks[i].text, f * 0.9, false,
-				(struct bl_rect){P.x - 86, p - f * 0.6, 80, 0}, -1, RIGHT, t->muted);
+				(struct bl_rect){P.x - 86, p - f * 0.6, 80, 0}, -1, RIGHT,
+				t->muted);
 	}
 	/* axis title */
 	if (l->horizontal) {
@@ -364,8 +366,8 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		cairo_save(cr);
 		cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
 		cairo_rotate(cr, -M_PI / 2);
-		text_in(cr, c->metric_label, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1,
-			CENTER, t->text);
+		text_in(cr, c->metric_label, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0},
+			-1, CENTER, t->text);
 		cairo_restore(cr);
 	}
 
@@ -432,6 +434,6 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 			text_in(cr, c->cats[i], f, false, r, cb->wrap, CENTER, t->text);
 		}
 	}
-	text_in(cr, l->note_text, f * 0.85, false, (struct bl_rect){l->note.x, l->note.y, l->note.w, 0},
-		l->note.w, LEFT, t->muted);
+	text_in(cr, l->note_text, f * 0.85, false,
+		(struct bl_rect){l->note.x, l->note.y, l->note.w, 0}, l->note.w, LEFT, t->muted);
 }

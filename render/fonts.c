@@ -42,11 +42,11 @@ struct face {
 };
 
 static struct {
-	bool tried;           /* the private fonts were looked at */
-	bool current;         /* the private configuration is fontconfig's current one */
-	FcConfig *config;     /* NULL: every text takes the system path */
-	struct face face[2];  /* regular, bold */
-	bool system_only;     /* this render's texts all take the system path */
+	bool tried; /* the private fonts were looked at */
+	bool current; /* the private configuration is fontconfig's current one */
+	FcConfig *config; /* NULL: every text takes the system path */
+	struct face face[2]; /* regular, bold */
+	bool system_only; /* this render's texts all take the system path */
 	PangoFontMap *own, *sys;
 } F;
 
@@ -102,10 +102,12 @@ static FcPattern *face_of(FcFontSet *fs, const char *path, int w)
 		if (FcPatternGetString(fs->fonts[i], FC_FILE, 0, &file) != FcResultMatch ||
 		    strcmp((const char *)file, path) != 0)
 			continue;
-		if (found || FcPatternGetString(fs->fonts[i], FC_FAMILY, 0, &family) != FcResultMatch ||
+		if (found ||
+		    FcPatternGetString(fs->fonts[i], FC_FAMILY, 0, &family) != FcResultMatch ||
 		    strcmp((const char *)family, BL_FONT_FIRST) != 0 ||
 		    FcPatternGetInteger(fs->fonts[i], FC_WEIGHT, 0, &weight) != FcResultMatch ||
-		    weight != w || FcPatternGetInteger(fs->fonts[i], FC_INDEX, 0, &index) != FcResultMatch ||
+		    weight != w ||
+		    FcPatternGetInteger(fs->fonts[i], FC_INDEX, 0, &index) != FcResultMatch ||
 		    index != 0)
 			return NULL; /* a collection, another family or weight */
 		found = fs->fonts[i];
@@ -295,7 +297,8 @@ void bl_fonts_for_charts(const struct bl_chart *c, size_t n)
 	for (size_t k = 0; k < n && !F.system_only; k++) {
 		const struct bl_chart *ch = &c[k];
 		bool ok = text_covered(ch->title, true) && text_covered(ch->subtitle, false) &&
-			  text_covered(ch->metric_label, false) && text_covered(ch->scale.unit, false);
+			  text_covered(ch->metric_label, false) &&
+			  text_covered(ch->scale.unit, false);
 		for (size_t i = 0; ok && i < ch->ncats; i++)
 			ok = text_covered(ch->cats[i], false);
 		for (size_t i = 0; ok && i < ch->nseries; i++)

@@ -26,16 +26,16 @@ const struct bl_transfer *bl_transfer_of(const char *tool);
 
 /* One value pulled out of a document for a view. */
 struct bl_item {
-	char *cat, *ser, *split;     /* owned */
-	char *run;                   /* owned; the run's name, for views that keep runs apart */
-	double cat_order;            /* numeric order for coordinate keys, else NAN */
+	char *cat, *ser, *split; /* owned */
+	char *run; /* owned; the run's name, for views that keep runs apart */
+	double cat_order; /* numeric order for coordinate keys, else NAN */
 	double split_order;
-	double value;                /* NAN: censored without a printed bound */
+	double value; /* NAN: censored without a printed bound */
 	bool censored, approximate;
-	size_t src;                  /* index of the document's source */
-	const char *command;         /* borrowed from the document */
-	const char *source;          /* the source path, borrowed */
-	const char *source_name;     /* its short name, borrowed from bl_select */
+	size_t src; /* index of the document's source */
+	const char *command; /* borrowed from the document */
+	const char *source; /* the source path, borrowed */
+	const char *source_name; /* its short name, borrowed from bl_select */
 };
 
 struct bl_items {
@@ -45,17 +45,17 @@ struct bl_items {
 
 struct bl_select {
 	const struct bl_chart_opts *o;
-	void *where;                 /* pcre2_code * or NULL */
-	void *md;                    /* pcre2_match_data * */
-	json_t *docs;                /* borrowed */
-	size_t nsources;             /* distinct sources (path and message) */
-	size_t *src_of_doc;          /* document index -> source index */
-	char **src_names;            /* short, distinct names of the sources */
+	void *where; /* pcre2_code * or NULL */
+	void *md; /* pcre2_match_data * */
+	json_t *docs; /* borrowed */
+	size_t nsources; /* distinct sources (path and message) */
+	size_t *src_of_doc; /* document index -> source index */
+	char **src_names; /* short, distinct names of the sources */
 };
 const char *bl_select_source_name(const struct bl_select *s, size_t src);
 
-int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o,
-		   char *err, size_t errlen);
+int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o, char *err,
+		   size_t errlen);
 void bl_select_free(struct bl_select *s);
 /* Appends the items of view v from every document. -1 on out of memory. */
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out);

@@ -64,7 +64,8 @@ static ptrdiff_t string(struct reader *r)
 	size_t n = 0;
 	for (;;) {
 		const unsigned char *s = r->p;
-		while (r->p < r->end && *r->p >= 0x20 && *r->p < 0x80 && *r->p != '"' && *r->p != '\\')
+		while (r->p < r->end && *r->p >= 0x20 && *r->p < 0x80 && *r->p != '"' &&
+		       *r->p != '\\')
 			r->p++;
 		size_t k = (size_t)(r->p - s);
 		if (k) {

@@ -19,8 +19,8 @@
 #define MAX_HEIGHT 30000.0 /* cairo image surfaces stop at 32767 px */
 #define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
 
-static void measure(const struct bl_measure *m, const char *t, double size, double wrap,
-		    bool bold, double *w, double *h)
+static void measure(const struct bl_measure *m, const char *t, double size, double wrap, bool bold,
+		    double *w, double *h)
 {
 	m->size(m->ctx, t, size, wrap, bold, w, h);
 }
@@ -100,9 +100,10 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);
 	if (c->any_censored)
-		parts[n++] = stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
-				    "too fast: no bound printed)"
-				  : "hatched ≥: lower bound (the test ran too fast to time)";
+		parts[n++] =
+			stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
+			       "too fast: no bound printed)"
+			     : "hatched ≥: lower bound (the test ran too fast to time)";
 	if (c->any_approximate)
 		parts[n++] = "~: printed rounded";
 	for (size_t i = 0; i < n; i++) {
@@ -114,8 +115,8 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 }
 
 /* Would the category labels fit under vertical bars in three lines? */
-static bool labels_fit_vertical(const struct bl_chart *c, const struct bl_measure *m,
-				double slot, double font)
+static bool labels_fit_vertical(const struct bl_chart *c, const struct bl_measure *m, double slot,
+				double font)
 {
 	if (slot < 28)
 		return false;
@@ -130,13 +131,13 @@ static bool labels_fit_vertical(const struct bl_chart *c, const struct bl_measur
 }
 
 /* The tick labels of the value axis, formatted; returns the widest. */
-static double place_ticks(const struct bl_chart *c, const struct bl_measure *m,
-			  struct bl_layout *l)
+static double place_ticks(const struct bl_chart *c, const struct bl_measure *m, struct bl_layout *l)
 {
 	double f = l->font, w, h, tickw = 0;
 	l->nticks = c->scale.nticks;
 	for (size_t i = 0; i < l->nticks; i++) {
-		bl_scale_format(&c->scale, c->scale.ticks[i], l->ticks[i].text, sizeof l->ticks[i].text);
+		bl_scale_format(&c->scale, c->scale.ticks[i], l->ticks[i].text,
+				sizeof l->ticks[i].text);
 		measure(m, l->ticks[i].text, f * 0.9, -1, false, &w, &h);
 		if (w > tickw)
 			tickw = w;
@@ -302,7 +303,8 @@ static void place_vertical(const struct bl_chart *c, const struct bl_measure *m,
 	for (size_t i = 0; i < l->nticks; i++)
 		l->ticks[i].pos = base - frac(&c->scale, c->scale.ticks[i]) * l->plot.h;
 	for (size_t i = 0; i < c->ncats; i++) {
-		l->cats[i].r = (struct bl_rect){left + slot * (double)i + 3, base + 6, slot - 6, labh};
+		l->cats[i].r =
+			(struct bl_rect){left + slot * (double)i + 3, base + 6, slot - 6, labh};
 		l->cats[i].wrap = slot - 6;
 	}
 	double group = slot * 0.8, bw = group / ser;
@@ -375,8 +377,8 @@ static void place_horizontal(const struct bl_chart *c, const struct bl_measure *
 		place_hbar(c, m, l, i, left, top, slot, bh);
 }
 
-int bl_layout_chart(const struct bl_chart *c, double width, double height,
-		    enum bl_orient orient, const struct bl_measure *m, struct bl_layout *l)
+int bl_layout_chart(const struct bl_chart *c, double width, double height, enum bl_orient orient,
+		    const struct bl_measure *m, struct bl_layout *l)
 {
 	memset(l, 0, sizeof *l);
 	l->bars = calloc(c->nbars ? c->nbars : 1, sizeof *l->bars);

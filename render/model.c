@@ -182,8 +182,8 @@ static const char *unit_word(const char *unit)
 
 /* System description from the `system` object (its string members,
  * "os, disks") of the first document the chart's items came from. */
-static void system_text(const struct bl_select *s, const struct bl_items *it,
-			const size_t *members, size_t nm, char *buf, size_t len)
+static void system_text(const struct bl_select *s, const struct bl_items *it, const size_t *members,
+			size_t nm, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t i, used = 0;
@@ -392,8 +392,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	memset(c, 0, sizeof *c);
 	c->unit = v->chart.unit ? v->chart.unit : "B/s";
 
-	if (intern_names(c, it, members, nm, &orders) < 0 ||
-	    !(accs = gather(c, it, members, nm)))
+	if (intern_names(c, it, members, nm, &orders) < 0 || !(accs = gather(c, it, members, nm)))
 		goto out;
 	double lo, hi;
 	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
@@ -441,7 +440,8 @@ static void apply_group_by(struct bl_chart_view *v, enum bl_key g)
 	if (g == BL_KEY_NONE || g == v->category)
 		return;
 	if (v->series == g || (g == BL_KEY_RUN && v->series == BL_KEY_LABEL))
-		v->series = v->category == BL_KEY_LABEL && g == BL_KEY_RUN ? BL_KEY_METRIC : v->category;
+		v->series = v->category == BL_KEY_LABEL && g == BL_KEY_RUN ? BL_KEY_METRIC
+									   : v->category;
 	v->category = g;
 	if (v->series == v->category)
 		v->series = BL_KEY_NONE;
@@ -476,12 +476,14 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
  * the series. */
 static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct bl_items *it)
 {
-	if (s->nsources < 2 || v->chart.category == BL_KEY_SOURCE || v->chart.series == BL_KEY_SOURCE)
+	if (s->nsources < 2 || v->chart.category == BL_KEY_SOURCE ||
+	    v->chart.series == BL_KEY_SOURCE)
 		return 0;
 	bool shared = false;
 	for (size_t i = 0; i < it->n && !shared; i++)
 		for (size_t j = i + 1; j < it->n && !shared; j++)
-			shared = it->v[j].src != it->v[i].src && strcmp(it->v[i].cat, it->v[j].cat) == 0;
+			shared = it->v[j].src != it->v[i].src &&
+				 strcmp(it->v[i].cat, it->v[j].cat) == 0;
 	if (!shared)
 		return 0;
 	for (size_t i = 0; i < it->n; i++) {
@@ -557,8 +559,9 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 	for (size_t i = 0; i < nsplits; i++)
 		perm[i] = i;
 	for (size_t i = 1; i < nsplits; i++) /* insertion sort: few splits */
-		for (size_t j = i; j > 0 && !isnan(sorder[perm[j]]) && !isnan(sorder[perm[j - 1]]) &&
-				   sorder[perm[j]] < sorder[perm[j - 1]];
+		for (size_t j = i;
+		     j > 0 && !isnan(sorder[perm[j]]) && !isnan(sorder[perm[j - 1]]) &&
+		     sorder[perm[j]] < sorder[perm[j - 1]];
 		     j--) {
 			size_t t = perm[j];
 			perm[j] = perm[j - 1];
@@ -606,7 +609,10 @@ static int charts_of_metric(struct bl_select *s, const char *tool, const struct 
 	snprintf(title, sizeof title, "%s %s", tool, o->metric);
 	struct bl_view v = {
 		.tool = tool,
-		.chart = {.name = o->metric, .metrics = one, .unit = unit, .category = BL_KEY_LABEL,
+		.chart = {.name = o->metric,
+			  .metrics = one,
+			  .unit = unit,
+			  .category = BL_KEY_LABEL,
 			  .series = bl_transfer_of(tool) ? BL_KEY_DIRECTION : BL_KEY_METRIC,
 			  .chart_per = BL_KEY_NONE},
 	};
@@ -634,8 +640,8 @@ static int charts_of_tool(struct bl_select *s, const char *tool, const struct bl
 	return 0;
 }
 
-int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out,
-		   char *err, size_t errlen)
+int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out, char *err,
+		   size_t errlen)
 {
 	struct bl_select s;
 	memset(out, 0, sizeof *out);

@@ -4,7 +4,10 @@
 
 #include "render.h"
 
-#define RGB(x) {((x) >> 16 & 0xff) / 255.0, ((x) >> 8 & 0xff) / 255.0, ((x)&0xff) / 255.0}
+#define RGB(x)                                                                                     \
+	{                                                                                          \
+		((x) >> 16 & 0xff) / 255.0, ((x) >> 8 & 0xff) / 255.0, ((x)&0xff) / 255.0          \
+	}
 
 /* blue, orange, bluish green, vermillion, sky blue, reddish purple, yellow */
 static const struct bl_rgb okabe_ito[] = {

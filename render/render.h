@@ -27,13 +27,13 @@ enum bl_units { BL_UNITS_DECIMAL, BL_UNITS_BINARY };
 enum bl_orient { BL_ORIENT_AUTO, BL_ORIENT_VERTICAL, BL_ORIENT_HORIZONTAL };
 
 struct bl_chart_opts {
-	const char *tool;      /* only this tool (NULL: all) */
-	const char *metric;    /* this metric instead of the tool's defaults */
-	enum bl_key group_by;  /* BL_KEY_NONE: the view's own */
-	const char *where;     /* PCRE2 regex on label or command (NULL: all) */
+	const char *tool; /* only this tool (NULL: all) */
+	const char *metric; /* this metric instead of the tool's defaults */
+	enum bl_key group_by; /* BL_KEY_NONE: the view's own */
+	const char *where; /* PCRE2 regex on label or command (NULL: all) */
 	enum bl_sort sort;
 	enum bl_units units;
-	const char *title;     /* overrides the computed title */
+	const char *title; /* overrides the computed title */
 	bool log;
 };
 
@@ -47,38 +47,43 @@ int bl_units_parse(const char *word);
 /* One bar: the values of one (category, series) pair. Repeats aggregate to
  * the median, with the min-max spread and their number. */
 struct bl_bar {
-	size_t cat, ser;       /* indices into chart cats / series */
-	double value;          /* median of the known values; NAN when only censored without bound */
-	double min, max;       /* spread of the values (== value for n == 1) */
-	size_t n;              /* how many values */
-	bool censored;         /* a value is a lower bound (bonnie++ +++++) */
-	bool approximate;      /* a value was printed rounded */
+	size_t cat, ser; /* indices into chart cats / series */
+	double value; /* median of the known values; NAN when only censored without bound */
+	double min, max; /* spread of the values (== value for n == 1) */
+	size_t n; /* how many values */
+	bool censored; /* a value is a lower bound (bonnie++ +++++) */
+	bool approximate; /* a value was printed rounded */
 };
 
 /* A scale: the value axis, in display units. */
 struct bl_scale {
-	double div;            /* base value / div = display value */
-	char unit[16];         /* display unit, "MB/s", "MiB/s", "s", "ms" */
-	double lo, hi;         /* axis range in base units */
-	double ticks[24];      /* tick values in base units */
+	double div; /* base value / div = display value */
+	char unit[16]; /* display unit, "MB/s", "MiB/s", "s", "ms" */
+	double lo, hi; /* axis range in base units */
+	double ticks[24]; /* tick values in base units */
 	size_t nticks;
 	bool log;
 };
 
 struct bl_chart {
-	char *id;              /* file name stem: "dd-throughput", "bonnie-rates" */
+	char *id; /* file name stem: "dd-throughput", "bonnie-rates" */
 	char *title;
-	char *subtitle;        /* sources and system */
-	char *metric_label;    /* axis title: "throughput (MB/s)" */
-	const char *unit;      /* base unit of every bar (static) */
-	char **cats; size_t ncats;
-	char **series; size_t nseries;
-	struct bl_bar *bars; size_t nbars;
+	char *subtitle; /* sources and system */
+	char *metric_label; /* axis title: "throughput (MB/s)" */
+	const char *unit; /* base unit of every bar (static) */
+	char **cats;
+	size_t ncats;
+	char **series;
+	size_t nseries;
+	struct bl_bar *bars;
+	size_t nbars;
 	struct bl_scale scale;
 	bool any_censored, any_approximate, any_repeats;
 	/* provenance */
-	char **sources; size_t nsources;
-	char **commands; size_t ncommands;
+	char **sources;
+	size_t nsources;
+	char **commands;
+	size_t ncommands;
 };
 
 struct bl_charts {
@@ -89,16 +94,16 @@ struct bl_charts {
 /* Builds the charts for an array of documents (borrowed). Returns 0, or -1
  * with a message in err (size errlen) on a bad option (an invalid regex)
  * or out of memory. No matching data is not an error: n == 0. */
-int bl_chart_build(json_t *docs, const struct bl_chart_opts *o,
-		   struct bl_charts *out, char *err, size_t errlen);
+int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out, char *err,
+		   size_t errlen);
 void bl_charts_free(struct bl_charts *c);
 
 /* The bar of (cat, ser), or NULL. */
 const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t ser);
 
 /* Scale and numbers (render/scale.c). */
-void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi,
-		      bool log, enum bl_units units);
+void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi, bool log,
+		      enum bl_units units);
 /* A value in the scale's display unit, 3 significant digits: "22.7". */
 void bl_scale_format(const struct bl_scale *s, double v, char *buf, size_t len);
 /* A value with its own best unit: "22.7 MB/s", "1.5 s", "8 KiB". */
@@ -106,60 +111,72 @@ void bl_format_value(double v, const char *unit, enum bl_units units, char *buf,
 
 /* ------------------------------------------------------------ layout */
 
-struct bl_rect { double x, y, w, h; };
+struct bl_rect {
+	double x, y, w, h;
+};
 
 /* Text measurement: the width and height of `text` in a font of `size` px
  * wrapped at `wrap` px (wrap <= 0: no wrapping). draw.c gives a pango
  * measurer; tests may give their own. */
 struct bl_measure {
-	void (*size)(void *ctx, const char *text, double size, double wrap,
-		     bool bold, double *w, double *h);
+	void (*size)(void *ctx, const char *text, double size, double wrap, bool bold, double *w,
+		     double *h);
 	void *ctx;
 };
 
 struct bl_bar_box {
-	struct bl_rect r;         /* the bar itself */
-	double wlo, whi;          /* whisker ends along the value axis (pixels) */
+	struct bl_rect r; /* the bar itself */
+	double wlo, whi; /* whisker ends along the value axis (pixels) */
 	bool whisker;
-	struct bl_rect label;     /* where its value label goes */
-	char text[48];            /* the value label: "22.7", "≥ 120", "~1.4" */
-	struct bl_rect nbox;      /* where "n=3" goes (inside the bar's base) */
-	char ntext[24];           /* "n=3" for repeats, else "" */
-	bool stub;                /* censored without a bound: a short open bar */
+	struct bl_rect label; /* where its value label goes */
+	char text[48]; /* the value label: "22.7", "≥ 120", "~1.4" */
+	struct bl_rect nbox; /* where "n=3" goes (inside the bar's base) */
+	char ntext[24]; /* "n=3" for repeats, else "" */
+	bool stub; /* censored without a bound: a short open bar */
 };
 
-struct bl_cat_box { struct bl_rect r; double wrap; };
-struct bl_tick_box { double pos; char text[24]; };
-struct bl_legend_box { struct bl_rect swatch; double tx, ty; };
+struct bl_cat_box {
+	struct bl_rect r;
+	double wrap;
+};
+struct bl_tick_box {
+	double pos;
+	char text[24];
+};
+struct bl_legend_box {
+	struct bl_rect swatch;
+	double tx, ty;
+};
 
 struct bl_layout {
 	double width, height;
 	bool horizontal;
-	struct bl_rect plot;          /* the area inside the axes */
+	struct bl_rect plot; /* the area inside the axes */
 	struct bl_rect title, subtitle, axis_title, note;
-	struct bl_bar_box *bars;      /* parallel to chart->bars */
-	struct bl_cat_box *cats;      /* parallel to chart->cats */
+	struct bl_bar_box *bars; /* parallel to chart->bars */
+	struct bl_cat_box *cats; /* parallel to chart->cats */
 	struct bl_tick_box ticks[24];
 	size_t nticks;
 	struct bl_legend_box *legend; /* parallel to chart->series */
-	char note_text[160];          /* what the marks mean */
-	double font;                  /* base font size, px */
+	char note_text[160]; /* what the marks mean */
+	double font; /* base font size, px */
 };
 
 /* Lays out a chart on a width x height canvas (height 0: chosen from the
  * number of bars). Returns 0, or -1 on out of memory. */
-int bl_layout_chart(const struct bl_chart *c, double width, double height,
-		    enum bl_orient orient, const struct bl_measure *m,
-		    struct bl_layout *out);
+int bl_layout_chart(const struct bl_chart *c, double width, double height, enum bl_orient orient,
+		    const struct bl_measure *m, struct bl_layout *out);
 void bl_layout_free(struct bl_layout *l);
 
 /* ------------------------------------------------------------ drawing */
 
-struct bl_rgb { double r, g, b; };
+struct bl_rgb {
+	double r, g, b;
+};
 struct bl_theme {
 	const char *name;
 	struct bl_rgb background, text, muted, grid, axis;
-	const struct bl_rgb *series;  /* colour-blind-safe palette */
+	const struct bl_rgb *series; /* colour-blind-safe palette */
 	size_t nseries;
 };
 /* "light" or "dark"; NULL when unknown. */
@@ -174,7 +191,7 @@ enum bl_format { BL_FORMAT_PNG, BL_FORMAT_SVG, BL_FORMAT_PDF };
 int bl_format_from_path(const char *path);
 
 struct bl_render_opts {
-	double width, height;     /* px (pt in PDF); height 0: automatic */
+	double width, height; /* px (pt in PDF); height 0: automatic */
 	enum bl_orient orient;
 	const struct bl_theme *theme;
 };
@@ -223,16 +240,16 @@ void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l
  * <metadata> and the PDF document information. Returns 0, or -1 with a
  * message in err. */
 int bl_render(const struct bl_chart *charts, size_t n, enum bl_format fmt,
-	      const struct bl_render_opts *o, bl_write_fn write, void *ctx,
-	      char *err, size_t errlen);
+	      const struct bl_render_opts *o, bl_write_fn write, void *ctx, char *err,
+	      size_t errlen);
 
 /* Per format (render/png.c, svg.c, pdf.c). */
-int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o,
+int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
+		  void *ctx);
+int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
+		  void *ctx);
+int bl_render_pdf(const struct bl_chart *charts, size_t n, const struct bl_render_opts *o,
 		  bl_write_fn write, void *ctx);
-int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o,
-		  bl_write_fn write, void *ctx);
-int bl_render_pdf(const struct bl_chart *charts, size_t n,
-		  const struct bl_render_opts *o, bl_write_fn write, void *ctx);
 
 /* Provenance text: "benchlog 0.1.0", the sources and commands, one a line
  * (new string). */
@@ -247,8 +264,7 @@ enum bl_table_style { BL_TABLE_TEXT, BL_TABLE_MARKDOWN };
 int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
 		   void *ctx);
 /* Every result of the documents as tidy CSV: one row per result. */
-int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
-		 void *ctx);
+int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write, void *ctx);
 
 /* Display width of UTF-8 text in terminal columns (CJK counts two). */
 size_t bl_text_width(const char *s);

@@ -6,7 +6,10 @@
 
 #include "render.h"
 
-struct prefix { double div; const char *dec, *bin; };
+struct prefix {
+	double div;
+	const char *dec, *bin;
+};
 
 /* Byte-based units: decimal prefixes (kB = 1000 B) or binary (KiB = 1024 B). */
 static const char *const dec_names[] = {"", "k", "M", "G", "T", "P"};
@@ -18,8 +21,8 @@ static bool is_bytes(const char *unit)
 }
 
 /* The display unit for values up to `hi`: its divisor and its name. */
-static void pick_unit(const char *unit, double hi, enum bl_units units,
-		      double *div, char *name, size_t len)
+static void pick_unit(const char *unit, double hi, enum bl_units units, double *div, char *name,
+		      size_t len)
 {
 	*div = 1;
 	if (is_bytes(unit)) {
@@ -29,7 +32,8 @@ static void pick_unit(const char *unit, double hi, enum bl_units units,
 			*div *= base;
 			i++;
 		}
-		snprintf(name, len, "%s%s", units == BL_UNITS_BINARY ? bin_names[i] : dec_names[i], unit);
+		snprintf(name, len, "%s%s", units == BL_UNITS_BINARY ? bin_names[i] : dec_names[i],
+			 unit);
 		return;
 	}
 	if (strcmp(unit, "s") == 0) {
@@ -75,8 +79,8 @@ static double nice_step(double x)
 	return f * p;
 }
 
-void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi,
-		      bool log, enum bl_units units)
+void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi, bool log,
+		      enum bl_units units)
 {
 	memset(s, 0, sizeof *s);
 	if (!(hi > 0) || !isfinite(hi))

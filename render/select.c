@@ -12,9 +12,12 @@
 
 int bl_key_parse(const char *w)
 {
-	static const struct { const char *name; enum bl_key key; } keys[] = {
-		{"label", BL_KEY_LABEL}, {"run", BL_KEY_RUN}, {"source", BL_KEY_SOURCE},
-		{"tool", BL_KEY_TOOL}, {"metric", BL_KEY_METRIC},
+	static const struct {
+		const char *name;
+		enum bl_key key;
+	} keys[] = {
+		{"label", BL_KEY_LABEL}, {"run", BL_KEY_RUN},       {"source", BL_KEY_SOURCE},
+		{"tool", BL_KEY_TOOL},   {"metric", BL_KEY_METRIC},
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(w, keys[i].name) == 0)
@@ -84,7 +87,8 @@ static int source_names(struct bl_select *s)
 		const char *p = json_string_value(json_object_get(src, "path"));
 		json_t *m = json_object_get(src, "message");
 		paths[s->src_of_doc[i]] = p ? p : "-";
-		msgs[s->src_of_doc[i]] = m ? json_integer_value(json_object_get(m, "index")) + 1 : 0;
+		msgs[s->src_of_doc[i]] =
+			m ? json_integer_value(json_object_get(m, "index")) + 1 : 0;
 	}
 	int rc = 0;
 	for (size_t i = 0; i < s->nsources && rc == 0; i++) {
@@ -112,8 +116,8 @@ static int source_names(struct bl_select *s)
 	return rc;
 }
 
-int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o,
-		   char *err, size_t errlen)
+int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o, char *err,
+		   size_t errlen)
 {
 	memset(s, 0, sizeof *s);
 	s->o = o;
@@ -149,7 +153,8 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 	for (size_t i = 0; i < nd; i++) {
 		json_t *src = json_object_get(json_array_get(docs, i), "source");
 		size_t j = 0;
-		while (j < i && !json_equal(json_object_get(json_array_get(docs, j), "source"), src))
+		while (j < i &&
+		       !json_equal(json_object_get(json_array_get(docs, j), "source"), src))
 			j++;
 		s->src_of_doc[i] = j < i ? s->src_of_doc[j] : s->nsources++;
 	}
@@ -182,7 +187,8 @@ const char *bl_select_source_name(const struct bl_select *s, size_t src)
 
 static bool re_hit(struct bl_select *s, const char *text)
 {
-	return text && pcre2_match(s->where, (PCRE2_SPTR)text, strlen(text), 0, 0, s->md, NULL) >= 0;
+	return text &&
+	       pcre2_match(s->where, (PCRE2_SPTR)text, strlen(text), 0, 0, s->md, NULL) >= 0;
 }
 
 bool bl_select_run(struct bl_select *s, json_t *run)
@@ -264,8 +270,9 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 	const struct bl_transfer *t = run_transfer(run);
 	if (t) {
 		const char *dir = transfer_direction(t, run);
-		const char *p = strcmp(dir, "write") == 0 ? param_str(run, t->to)
-				: strcmp(dir, "read") == 0 ? param_str(run, t->from) : NULL;
+		const char *p = strcmp(dir, "write") == 0  ? param_str(run, t->to)
+				: strcmp(dir, "read") == 0 ? param_str(run, t->from)
+							   : NULL;
 		if (p)
 			return p;
 	}
@@ -280,7 +287,8 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 	if (cmd && *cmd)
 		return cmd;
 	snprintf(buf, len, "line %lld",
-		 (long long)json_integer_value(json_object_get(json_object_get(run, "span"), "line")));
+		 (long long)json_integer_value(
+			 json_object_get(json_object_get(run, "span"), "line")));
 	return buf;
 }
 
@@ -294,9 +302,9 @@ static char **run_names(json_t *doc)
 	json_t *runs = json_object_get(doc, "runs");
 	size_t n = json_array_size(runs);
 	char **names = calloc(n ? n : 1, sizeof *names);
-	char **keys = calloc(n ? n : 1, sizeof *keys);  /* tool, name, direction */
+	char **keys = calloc(n ? n : 1, sizeof *keys); /* tool, name, direction */
 	char **tells = calloc(n ? n : 1, sizeof *tells); /* what tells groups apart */
-	size_t *ords = calloc(n ? n : 1, sizeof *ords);  /* 1, 2, ... under a key */
+	size_t *ords = calloc(n ? n : 1, sizeof *ords); /* 1, 2, ... under a key */
 	if (!names || !keys || !tells || !ords)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
@@ -398,21 +406,17 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 	const char *tool = json_string_value(json_object_get(run, "tool"));
 	const char *metric = json_string_value(json_object_get(res, "metric"));
 	switch (k) {
-	case BL_KEY_NONE:
-		return strdup("");
-	case BL_KEY_LABEL:
-		return strdup(name);
+	case BL_KEY_NONE: return strdup("");
+	case BL_KEY_LABEL: return strdup(name);
 	case BL_KEY_RUN: {
-		json_int_t line = json_integer_value(json_object_get(json_object_get(run, "span"), "line"));
+		json_int_t line =
+			json_integer_value(json_object_get(json_object_get(run, "span"), "line"));
 		snprintf(buf, sizeof buf, "%s (line %lld)", name, (long long)line);
 		return strdup(buf);
 	}
-	case BL_KEY_SOURCE:
-		return strdup(srcname);
-	case BL_KEY_TOOL:
-		return strdup(tool ? tool : "?");
-	case BL_KEY_METRIC:
-		return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
+	case BL_KEY_SOURCE: return strdup(srcname);
+	case BL_KEY_TOOL: return strdup(tool ? tool : "?");
+	case BL_KEY_METRIC: return strdup(bl_metric_title(tool, metric, buf, sizeof buf));
 	case BL_KEY_DIRECTION: {
 		const struct bl_transfer *t = run_transfer(run);
 		if (t)
@@ -423,8 +427,8 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 	case BL_KEY_FILE_SIZE:
 	case BL_KEY_BLOCK_SIZE: {
 		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size"
-						 : k == BL_KEY_FILE_SIZE  ? "file_size"
-									  : "size");
+						 : k == BL_KEY_FILE_SIZE ? "file_size"
+									 : "size");
 		if (!json_is_number(c)) {
 			*missing = true;
 			return NULL;
@@ -546,28 +550,33 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 		json_array_foreach(runs, ri, run)
 		{
 			const char *tool = json_string_value(json_object_get(run, "tool"));
-			if (!tool || (v->tool && strcmp(tool, v->tool) != 0) || !bl_select_run(s, run))
+			if (!tool || (v->tool && strcmp(tool, v->tool) != 0) ||
+			    !bl_select_run(s, run))
 				continue;
 			if (!names && !(names = run_names(doc)))
 				return -1;
 			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
-				const char *metric = json_string_value(json_object_get(res, "metric"));
+				const char *metric =
+					json_string_value(json_object_get(res, "metric"));
 				const char *unit = json_string_value(json_object_get(res, "unit"));
 				if (!metric || !unit || !metric_wanted(c, metric) ||
 				    (c->unit && strcmp(unit, c->unit) != 0))
 					continue;
-				if (c->skip_results_with && json_object_get(res, c->skip_results_with))
+				if (c->skip_results_with &&
+				    json_object_get(res, c->skip_results_with))
 					continue;
-				const char *scope = json_string_value(json_object_get(res, "scope"));
+				const char *scope =
+					json_string_value(json_object_get(res, "scope"));
 				if (c->only_scope && (!scope || strcmp(scope, c->only_scope) != 0))
 					continue;
 				if (has_flag(res, "not-run"))
 					continue;
 				/* the first zpool iostat sample averages since boot */
 				json_t *smp = json_object_get(res, "sample");
-				if (last_sample > 0 && json_is_integer(smp) && json_integer_value(smp) == 0)
+				if (last_sample > 0 && json_is_integer(smp) &&
+				    json_integer_value(smp) == 0)
 					continue;
 				json_t *val = json_object_get(res, "value");
 				bool censored = has_flag(res, "censored");
@@ -586,9 +595,12 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.source_name = sname;
 				bool miss1, miss2, miss3;
 				double so;
-				x.cat = key_text(c->category, run, res, names[ri], sname, &x.cat_order, &miss1);
-				x.ser = key_text(c->series, run, res, names[ri], sname, &so, &miss2);
-				x.split = key_text(c->chart_per, run, res, names[ri], sname, &x.split_order, &miss3);
+				x.cat = key_text(c->category, run, res, names[ri], sname,
+						 &x.cat_order, &miss1);
+				x.ser = key_text(c->series, run, res, names[ri], sname, &so,
+						 &miss2);
+				x.split = key_text(c->chart_per, run, res, names[ri], sname,
+						   &x.split_order, &miss3);
 				x.run = c->keep_runs_apart ? strdup(names[ri]) : NULL;
 				if (miss1 || miss2 || miss3) {
 					free(x.cat);
@@ -597,8 +609,8 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					free(x.run);
 					continue;
 				}
-				if (!x.cat || !x.ser || !x.split || (c->keep_runs_apart && !x.run) ||
-				    push(out, &x) < 0) {
+				if (!x.cat || !x.ser || !x.split ||
+				    (c->keep_runs_apart && !x.run) || push(out, &x) < 0) {
 					free(x.cat);
 					free(x.ser);
 					free(x.split);
@@ -613,7 +625,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 			free(names);
 		}
 		continue;
-oom:
+	oom:
 		for (size_t i = 0; i < json_array_size(runs); i++)
 			free(names[i]);
 		free(names);

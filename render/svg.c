@@ -95,7 +95,8 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 		return -1;
 	struct bl_buf raw = {0}, out = {0};
 	int rc = -1;
-	cairo_surface_t *s = cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
+	cairo_surface_t *s =
+		cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
 	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
 		goto out;
 	cairo_svg_surface_restrict_to_version(s, CAIRO_SVG_VERSION_1_1);
@@ -116,7 +117,8 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	bl_buf_put(&out, raw.p, head);
 	put(&out, "\n<title>");
 	put_escaped(&out, c->title);
-	put(&out, "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS "\">\n<bl:software>");
+	put(&out,
+	    "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS "\">\n<bl:software>");
 	char *sw = bl_chart_provenance(c, "software");
 	if (sw)
 		put_escaped(&out, sw);

@@ -127,8 +127,9 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 	}
 	/* title line */
 	if (style == BL_TABLE_MARKDOWN) {
-		if (out(write, ctx, "**") || out(write, ctx, c->title) || out(write, ctx, "** — ") ||
-		    out(write, ctx, c->subtitle) || out(write, ctx, "\n\n"))
+		if (out(write, ctx, "**") || out(write, ctx, c->title) ||
+		    out(write, ctx, "** — ") || out(write, ctx, c->subtitle) ||
+		    out(write, ctx, "\n\n"))
 			goto done;
 	} else if (out(write, ctx, c->title) || out(write, ctx, " — ") ||
 		   out(write, ctx, c->subtitle) || out(write, ctx, "\n")) {
@@ -144,7 +145,8 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 			if (style == BL_TABLE_TEXT && k > 0 && out(write, ctx, "  "))
 				goto done;
 			if ((right && pad(write, ctx, gap)) || out(write, ctx, t) ||
-			    (!right && (style == BL_TABLE_MARKDOWN || k + 1 < cols) && pad(write, ctx, gap)))
+			    (!right && (style == BL_TABLE_MARKDOWN || k + 1 < cols) &&
+			     pad(write, ctx, gap)))
 				goto done;
 			if (style == BL_TABLE_MARKDOWN && out(write, ctx, " |"))
 				goto done;
@@ -204,8 +206,9 @@ static int csv_field(bl_write_fn write, void *ctx, const char *s, bool last)
 	return out(write, ctx, last ? "\n" : ",");
 }
 
-static const char *const fixed_cols[] = {"source", "message", "tool", "variant", "label", "command",
-					  "group", "line", "metric", "value", "unit", "flags", "raw"};
+static const char *const fixed_cols[] = {"source",  "message", "tool", "variant", "label",
+					 "command", "group",   "line", "metric",  "value",
+					 "unit",    "flags",   "raw"};
 static const char *const result_own[] = {"metric", "value", "unit", "raw", "flags"};
 
 static bool is_own(const char *k)
@@ -309,7 +312,8 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 				f[4] = scalar(json_object_get(run, "label"));
 				f[5] = scalar(json_object_get(run, "command"));
 				f[6] = scalar(json_object_get(run, "group"));
-				f[7] = scalar(json_object_get(json_object_get(run, "span"), "line"));
+				f[7] = scalar(
+					json_object_get(json_object_get(run, "span"), "line"));
 				f[8] = scalar(json_object_get(res, "metric"));
 				f[9] = scalar(json_object_get(res, "value"));
 				f[10] = scalar(json_object_get(res, "unit"));

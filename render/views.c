@@ -11,8 +11,12 @@
 /* Every B/s result per label: for a tool without views of its own (hdparm)
  * and for documents of a tool that no parser here knows. */
 static const struct bl_chart_view generic[] = {
-	{.name = "throughput", .title = "throughput", .unit = "B/s",
-	 .category = BL_KEY_LABEL, .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE},
+	{.name = "throughput",
+	 .title = "throughput",
+	 .unit = "B/s",
+	 .category = BL_KEY_LABEL,
+	 .series = BL_KEY_METRIC,
+	 .chart_per = BL_KEY_NONE},
 	{.name = NULL},
 };
 

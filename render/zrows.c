@@ -44,8 +44,8 @@ static void fixed_code(unsigned sym, uint32_t *code, uint8_t *len)
 
 void bl_zrows_begin(struct bl_zrows *z, struct bl_buf *out)
 {
-	static const uint16_t base[29] = {3,  4,  5,  6,  7,  8,  9,  10,  11,  13,
-					  15, 17, 19, 23, 27, 31, 35, 43,  51,  59,
+	static const uint16_t base[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+					  15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
 					  67, 83, 99, 115, 131, 163, 195, 227, 258};
 	static const uint8_t extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
 					  2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};

@@ -12,16 +12,16 @@
 
 struct bl_zrows {
 	struct bl_buf *out;
-	uint64_t bits;            /* pending output bits, first bit lowest */
+	uint64_t bits; /* pending output bits, first bit lowest */
 	unsigned nbits;
-	uint32_t a, b;            /* Adler-32 of the bytes so far */
-	size_t total;             /* bytes so far */
-	unsigned char hist[3];    /* the last three of them */
-	unsigned char *win;       /* hist, then the current row */
+	uint32_t a, b; /* Adler-32 of the bytes so far */
+	size_t total; /* bytes so far */
+	unsigned char hist[3]; /* the last three of them */
+	unsigned char *win; /* hist, then the current row */
 	size_t cap;
-	uint32_t lit[256];        /* fixed codes, bit-reversed, and lengths */
+	uint32_t lit[256]; /* fixed codes, bit-reversed, and lengths */
 	uint8_t litlen[256];
-	uint32_t match[259];      /* length code + extra bits + distance 3 */
+	uint32_t match[259]; /* length code + extra bits + distance 3 */
 	uint8_t matchlen[259];
 	unsigned char stage[16384];
 	size_t nstage;

@@ -10,7 +10,8 @@
 
 static json_t *source(const char *path)
 {
-	return json_pack("{s:s, s:[], s:i, s:i}", "path", path, "decoding", "offset", 0, "bytes", 0);
+	return json_pack("{s:s, s:[], s:i, s:i}", "path", path, "decoding", "offset", 0, "bytes",
+			 0);
 }
 
 json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp)
@@ -23,8 +24,10 @@ json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp)
 		json_decref(now);
 		return NULL;
 	}
-	const char *path = json_string_value(json_object_get(json_object_get(archived, "source"), "path"));
-	const char *kernel = json_string_value(json_object_get(json_object_get(cmp, "environment"), "kernel"));
+	const char *path =
+		json_string_value(json_object_get(json_object_get(archived, "source"), "path"));
+	const char *kernel =
+		json_string_value(json_object_get(json_object_get(cmp, "environment"), "kernel"));
 	char name[512];
 	snprintf(name, sizeof name, "%s (archived)", path ? path : "post");
 	json_object_set_new(json_object_get(then, "source"), "path", json_string(name));
@@ -41,8 +44,10 @@ json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp)
 	json_t *e;
 	json_array_foreach(json_object_get(cmp, "replays"), i, e)
 	{
-		json_t *rr = json_array_get(json_object_get(json_object_get(e, "replayed"), "runs"), 0);
-		json_t *run = json_array_get(old_runs, (size_t)json_integer_value(json_object_get(e, "run")));
+		json_t *rr =
+			json_array_get(json_object_get(json_object_get(e, "replayed"), "runs"), 0);
+		json_t *run = json_array_get(old_runs,
+					     (size_t)json_integer_value(json_object_get(e, "run")));
 		if (!rr || !run)
 			continue;
 		json_array_append(keep, run);

@@ -119,11 +119,10 @@ static json_t *row(const char *metric, const char *unit, double archived, double
 	if (ext && scale != 1.0)
 		json_object_set_new(o, "expected", num(round(expect * 1e6) / 1e6));
 	json_object_set_new(o, "replayed", num(replayed));
-	double ratio = (isfinite(replayed) && isfinite(expect) && expect > 0)
-			       ? replayed / expect
-			       : NAN;
-	json_object_set_new(o, "ratio", isfinite(ratio) ? json_real(round(ratio * 1e4) / 1e4)
-							: json_null());
+	double ratio =
+		(isfinite(replayed) && isfinite(expect) && expect > 0) ? replayed / expect : NAN;
+	json_object_set_new(o, "ratio",
+			    isfinite(ratio) ? json_real(round(ratio * 1e4) / 1e4) : json_null());
 	json_object_set_new(o, "scaled", json_boolean(ext && scale != 1.0));
 	if (flags)
 		json_object_set(o, "archived_flags", flags);
@@ -200,7 +199,8 @@ json_t *bl_compare_run(json_t *archived, json_t *replayed, const struct bl_plan 
 			char name[16];
 			snprintf(name, sizeof name, "time.%s", keys[k]);
 			json_array_append_new(rows, row(name, "s", json_number_value(v),
-							round(mine[k] * 1e3) / 1e3, scale, NULL, NULL, NULL));
+							round(mine[k] * 1e3) / 1e3, scale, NULL,
+							NULL, NULL));
 		}
 	}
 	return rows;

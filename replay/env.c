@@ -15,12 +15,12 @@ static const struct {
 	unsigned long magic;
 	const char *name;
 } fs_names[] = {
-	{0xEF53, "ext2/3/4"},      {0x58465342, "xfs"},   {0x9123683E, "btrfs"},
-	{0x01021994, "tmpfs"},     {0x2FC12FC1, "zfs"},   {0x794C7630, "overlayfs"},
-	{0x6969, "nfs"},           {0x65735546, "fuse"},  {0xF2F52010, "f2fs"},
-	{0x4D44, "vfat"},          {0x5346544E, "ntfs"},  {0x858458F6, "ramfs"},
-	{0x73717368, "squashfs"},  {0xFF534D42, "cifs"},  {0x01021997, "9p"},
-	{0x3153464A, "jfs"},       {0x52654973, "reiserfs"},
+	{0xEF53, "ext2/3/4"},     {0x58465342, "xfs"},      {0x9123683E, "btrfs"},
+	{0x01021994, "tmpfs"},    {0x2FC12FC1, "zfs"},      {0x794C7630, "overlayfs"},
+	{0x6969, "nfs"},          {0x65735546, "fuse"},     {0xF2F52010, "f2fs"},
+	{0x4D44, "vfat"},         {0x5346544E, "ntfs"},     {0x858458F6, "ramfs"},
+	{0x73717368, "squashfs"}, {0xFF534D42, "cifs"},     {0x01021997, "9p"},
+	{0x3153464A, "jfs"},      {0x52654973, "reiserfs"},
 };
 
 static json_t *os_name(void)
@@ -117,12 +117,13 @@ json_t *bl_replay_environment(const char *scratch, const struct bl_replay_opts *
 	json_object_set_new(env, "cpu", cpu());
 	json_object_set_new(env, "scratch", filesystem(scratch));
 	enum bl_sandbox_state sb = o->no_sandbox ? BL_SANDBOX_MISSING : bl_sandbox_probe(NULL);
-	json_object_set_new(env, "sandbox",
-			    json_string(o->no_sandbox ? "none (--no-sandbox)"
-					: sb == BL_SANDBOX_OK ? "bubblewrap"
-					: sb == BL_SANDBOX_UNUSABLE
-						? "none (bwrap cannot make its namespaces on this machine)"
-						: "none (bwrap not installed)"));
+	json_object_set_new(
+		env, "sandbox",
+		json_string(o->no_sandbox         ? "none (--no-sandbox)"
+			    : sb == BL_SANDBOX_OK ? "bubblewrap"
+			    : sb == BL_SANDBOX_UNUSABLE
+				    ? "none (bwrap cannot make its namespaces on this machine)"
+				    : "none (bwrap not installed)"));
 	json_object_set_new(env, "tools", json_object());
 	return env;
 }

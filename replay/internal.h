@@ -33,12 +33,10 @@ void bl_words_free(struct bl_words *w);
 /* Sets status and a formatted reason. */
 void bl_plan_refuse(struct bl_plan *p, enum bl_plan_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void bl_plan_note(struct bl_plan *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void bl_plan_note(struct bl_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends an argv word (copied). Returns 0 or -1. */
 int bl_plan_arg(struct bl_plan *p, const char *s);
-int bl_plan_argf(struct bl_plan *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+int bl_plan_argf(struct bl_plan *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Re-roots a path the post names into the scratch dir:
  *   "/data01/test01" -> "<scratch>/fs/data01/test01"
@@ -53,11 +51,11 @@ const char *bl_plan_path(struct bl_plan *p, const char *scratch, const char *ori
 
 /* What a path under /dev is. */
 enum bl_dev_kind {
-	BL_DEV_NONE,    /* not a device path */
-	BL_DEV_ZERO,    /* /dev/zero: an endless source of zeros */
-	BL_DEV_RANDOM,  /* /dev/random, /dev/urandom */
-	BL_DEV_NULL,    /* /dev/null: a sink */
-	BL_DEV_OTHER,   /* a disk, a partition, a tty: never touched */
+	BL_DEV_NONE, /* not a device path */
+	BL_DEV_ZERO, /* /dev/zero: an endless source of zeros */
+	BL_DEV_RANDOM, /* /dev/random, /dev/urandom */
+	BL_DEV_NULL, /* /dev/null: a sink */
+	BL_DEV_OTHER, /* a disk, a partition, a tty: never touched */
 };
 enum bl_dev_kind bl_dev_kind(const char *path);
 
@@ -66,8 +64,8 @@ enum bl_dev_kind bl_dev_kind(const char *path);
 struct bl_plan_ctx {
 	const struct bl_replay_opts *o;
 	const char *scratch;
-	json_t *doc;       /* the whole document (borrowed) */
-	json_t *run;       /* this run */
+	json_t *doc; /* the whole document (borrowed) */
+	json_t *run; /* this run */
 	struct bl_plan_set *set; /* plans built so far (for read-after-write) */
 };
 void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_plan_ctx *c);
@@ -115,8 +113,8 @@ void bl_sandbox_drop_cache(const struct bl_plan *p);
 /* The full argv to spawn: bwrap and its options, then the tool at its
  * absolute path and the plan's arguments. New NULL-terminated array of new
  * strings; free with bl_argv_free. `bwrap` NULL: no sandbox. */
-char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path,
-		       const char *bwrap, const char *scratch);
+char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path, const char *bwrap,
+		       const char *scratch);
 void bl_argv_free(char **v);
 /* Removes everything under the scratch dir but the files named in `keep`
  * (n of them) and the directories that lead to them; the scratch dir
@@ -127,17 +125,17 @@ uint64_t bl_scratch_clear(const char *scratch, char *const keep[], size_t n, boo
 /* ------------------------------------------------------------ run */
 
 struct bl_spawn_result {
-	char *output;        /* stdout and stderr, merged, NUL-terminated */
+	char *output; /* stdout and stderr, merged, NUL-terminated */
 	size_t len;
-	bool truncated;      /* more than the cap was printed */
-	int exit_status;     /* exit code, or -1 when killed */
-	int signal;          /* the signal that ended it, 0 if none */
+	bool truncated; /* more than the cap was printed */
+	int exit_status; /* exit code, or -1 when killed */
+	int signal; /* the signal that ended it, 0 if none */
 	bool timed_out, interrupted, spawn_failed;
 	double real, user, system; /* wait4 */
-	bool cpu_unknown;    /* user and system are not the tool's: it ran in a
+	bool cpu_unknown; /* user and system are not the tool's: it ran in a
 			      * pid namespace (bubblewrap), whose CPU time
 			      * wait4() does not see */
-	char error[160];     /* spawn failure */
+	char error[160]; /* spawn failure */
 };
 
 /* Spawns argv (argv[0] an absolute path) with a clean environment, in `cwd`
@@ -145,9 +143,8 @@ struct bl_spawn_result {
  * `timeout` seconds or when *interrupted is set. `tick` is called about
  * every half second with the elapsed time. */
 int bl_spawn(char *const argv[], const char *cwd, double timeout,
-	     volatile sig_atomic_t *interrupted,
-	     void (*tick)(void *ctx, double elapsed), void *tick_ctx,
-	     struct bl_spawn_result *r);
+	     volatile sig_atomic_t *interrupted, void (*tick)(void *ctx, double elapsed),
+	     void *tick_ctx, struct bl_spawn_result *r);
 void bl_spawn_result_free(struct bl_spawn_result *r);
 double bl_now(void);
 
@@ -162,9 +159,8 @@ json_t *bl_replay_tool_version(const char *tool, const char *tool_path, const ch
 
 /* Runs a BL_KIND_ZPOOL plan: daemon, pool, workload, iostat, teardown;
  * in a jail of its own when `bwrap` is given (see zpool.c), else here. */
-int bl_zpool_run(const struct bl_plan *p, const char *scratch,
-		 const struct bl_replay_opts *o, const char *bwrap,
-		 struct bl_spawn_result *r, json_t *steps);
+int bl_zpool_run(const struct bl_plan *p, const char *scratch, const struct bl_replay_opts *o,
+		 const char *bwrap, struct bl_spawn_result *r, json_t *steps);
 
 /* ------------------------------------------------------------ compare */
 

@@ -266,8 +266,9 @@ static void plan_one(struct bl_plan *p, json_t *run, const struct bl_plan_ctx *c
 		return;
 	}
 	if (!cmd || !*cmd) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED,
-			       "the post shows no command for this run, so there is nothing to replay");
+		bl_plan_refuse(
+			p, BL_PLAN_REFUSED,
+			"the post shows no command for this run, so there is nothing to replay");
 		return;
 	}
 	struct bl_words w;
@@ -390,7 +391,8 @@ json_t *bl_plan_to_json(const struct bl_plan *p)
 		for (size_t i = 0; i < p->nvdevs; i++) {
 			json_t *v = json_object();
 			json_object_set_new(v, "type", json_string(p->vdevs[i].type));
-			json_object_set_new(v, "disks", json_integer((json_int_t)p->vdevs[i].ndisks));
+			json_object_set_new(v, "disks",
+					    json_integer((json_int_t)p->vdevs[i].ndisks));
 			json_array_append_new(vd, v);
 		}
 		json_object_set_new(o, "pool", vd);
@@ -415,7 +417,8 @@ json_t *bl_plan_to_json(const struct bl_plan *p)
 	}
 	json_object_set_new(o, "paths", paths);
 	if (p->archived_bytes)
-		json_object_set_new(o, "archived_bytes", json_integer((json_int_t)p->archived_bytes));
+		json_object_set_new(o, "archived_bytes",
+				    json_integer((json_int_t)p->archived_bytes));
 	if (p->replay_bytes)
 		json_object_set_new(o, "replay_bytes", json_integer((json_int_t)p->replay_bytes));
 	json_object_set_new(o, "scale", json_real(p->scale));

@@ -80,9 +80,7 @@ static bool read_option(struct bl_plan *p, char opt, const char *a, const char *
 		b->name = val;
 		break;
 	case 'r': break; /* recomputed from the scaled size */
-	case 'x':
-		bl_plan_note(p, "-x %s (repeats): one run", val);
-		break;
+	case 'x': bl_plan_note(p, "-x %s (repeats): one run", val); break;
 	case 'u':
 	case 'g': bl_plan_note(p, "-%c %s dropped", opt, val); break;
 	case 'c':
@@ -143,7 +141,8 @@ static bool read_options(struct bl_plan *p, const struct bl_words *w, struct bon
 			else if (i + 1 < w->n)
 				val = w->v[++i];
 			else {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ -%c without its value", opt);
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "bonnie++ -%c without its value",
+					       opt);
 				return false;
 			}
 		} else if (a[2] && opt != 'f') {
@@ -189,8 +188,8 @@ static bool add_dir(struct bl_plan *p, const char *scratch, const char *dir)
  * of it; returns the new -s (-s 0 stays: file tests only). */
 static uint64_t add_size(struct bl_plan *p, const struct bonnie_opts *b, uint64_t budget_mib)
 {
-	uint64_t new_mib = b->has_size ? (b->size_mib < budget_mib ? b->size_mib : budget_mib)
-				       : budget_mib;
+	uint64_t new_mib =
+		b->has_size ? (b->size_mib < budget_mib ? b->size_mib : budget_mib) : budget_mib;
 	if (b->has_size && b->size_mib == 0)
 		new_mib = 0;
 	if (!budget_mib && (!b->has_size || b->size_mib))
@@ -253,7 +252,8 @@ static bool add_files(struct bl_plan *p, const char *nspec, uint64_t budget)
 		if (room < ncap)
 			ncap = room;
 		if (ncap == 0 && nfiles) {
-			bl_plan_note(p, "-n %s: files too large for the budget; sizes dropped", nspec);
+			bl_plan_note(p, "-n %s: files too large for the budget; sizes dropped",
+				     nspec);
 			rest[0] = '\0';
 			ncap = 1;
 		}

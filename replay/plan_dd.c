@@ -50,11 +50,11 @@ static const char *bad_flag(const char *v, const char *const *allowed, char *buf
 	return NULL;
 }
 
-static const char *const conv_ok[] = {"notrunc", "noerror", "sync", "fdatasync", "fsync",
-				      "sparse", "excl", "nocreat", NULL};
-static const char *const flag_ok[] = {"direct", "dsync", "sync", "nocache", "noatime",
-				      "fullblock", "count_bytes", "skip_bytes", "seek_bytes",
-				      "nonblock", "append", "fsync", NULL};
+static const char *const conv_ok[] = {"notrunc", "noerror", "sync",    "fdatasync", "fsync",
+				      "sparse",  "excl",    "nocreat", NULL};
+static const char *const flag_ok[] = {
+	"direct",     "dsync",      "sync",     "nocache", "noatime", "fullblock", "count_bytes",
+	"skip_bytes", "seek_bytes", "nonblock", "append",  "fsync",   NULL};
 static const char *const status_ok[] = {"none", "noxfer", "progress", NULL};
 
 static bool parse_ops(struct bl_plan *p, const struct bl_words *w, bool bsd, struct dd_ops *d)
@@ -64,7 +64,8 @@ static bool parse_ops(struct bl_plan *p, const struct bl_words *w, bool bsd, str
 		const char *word = w->v[i];
 		const char *eq = strchr(word, '=');
 		if (!eq || eq == word) {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a dd operand (key=value)", word);
+			bl_plan_refuse(p, BL_PLAN_REFUSED, "'%s' is not a dd operand (key=value)",
+				       word);
 			return false;
 		}
 		size_t kl = (size_t)(eq - word);
@@ -106,14 +107,16 @@ static bool parse_ops(struct bl_plan *p, const struct bl_words *w, bool bsd, str
 		} else if (KEY("status")) {
 			d->status = v;
 		} else {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "the dd operand '%.*s' is not on the allowlist",
-				       (int)kl, word);
+			bl_plan_refuse(p, BL_PLAN_REFUSED,
+				       "the dd operand '%.*s' is not on the allowlist", (int)kl,
+				       word);
 			return false;
 		}
 #undef KEY
 		if (num) {
 			if (!bl_dd_size(v, bsd, num)) {
-				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the dd size '%s'", word);
+				bl_plan_refuse(p, BL_PLAN_REFUSED, "cannot read the dd size '%s'",
+					       word);
 				return false;
 			}
 			*has = true;
@@ -175,7 +178,8 @@ static uint64_t written_before(const struct bl_plan_ctx *c, const char *path)
 		if (q->status != BL_PLAN_READY)
 			continue;
 		for (size_t k = 0; k < q->npaths; k++)
-			if (q->paths[k].role == BL_PATH_WRITE && strcmp(q->paths[k].path, path) == 0)
+			if (q->paths[k].role == BL_PATH_WRITE &&
+			    strcmp(q->paths[k].path, path) == 0)
 				return q->replay_bytes;
 	}
 	return 0;
@@ -197,8 +201,9 @@ static bool check_ends(struct bl_plan *p, const struct dd_ops *d, enum bl_dev_ki
 		       enum bl_dev_kind *kout)
 {
 	if (!d->in) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED,
-			       "dd reads standard input here (no if=): what the post fed it is unknown");
+		bl_plan_refuse(
+			p, BL_PLAN_REFUSED,
+			"dd reads standard input here (no if=): what the post fed it is unknown");
 		return false;
 	}
 	*kin = bl_dev_kind(d->in);
@@ -213,11 +218,11 @@ static bool check_ends(struct bl_plan *p, const struct dd_ops *d, enum bl_dev_ki
 
 /* What the sizes of a dd command come to on replay. */
 struct dd_sizes {
-	uint64_t archived;   /* bytes the post's run moved (0: unknown) */
-	uint64_t target;     /* bytes the replay may move */
+	uint64_t archived; /* bytes the post's run moved (0: unknown) */
+	uint64_t target; /* bytes the replay may move */
 	uint64_t nibs, nobs; /* the block sizes replay allocates */
 	uint64_t skip_bytes; /* bytes of the input skipped */
-	bool count_bytes;    /* iflag=count_bytes: count= is in bytes */
+	bool count_bytes; /* iflag=count_bytes: count= is in bytes */
 };
 
 /* The sizes of d scaled to the budget into z; a skip= or seek= past the
@@ -232,7 +237,7 @@ static void plan_sizes(struct bl_plan *p, const struct bl_plan_ctx *c, struct dd
 	double printed = bl_run_value(c->run, "bytes");
 	z->archived = 0;
 	if (d->has_count)
-		z->archived = z->count_bytes ? d->count
+		z->archived = z->count_bytes                            ? d->count
 			      : d->count > UINT64_MAX / (ibs ? ibs : 1) ? UINT64_MAX
 									: d->count * ibs;
 	else if (printed > 0)
@@ -257,8 +262,9 @@ static void plan_sizes(struct bl_plan *p, const struct bl_plan_ctx *c, struct dd
 			      : d->seek > UINT64_MAX / z->nobs ? UINT64_MAX
 							       : d->seek * z->nobs;
 		if (sb > budget) {
-			bl_plan_note(p, "seek=%llu dropped: it would make a sparse file past the budget",
-				     (unsigned long long)d->seek);
+			bl_plan_note(
+				p, "seek=%llu dropped: it would make a sparse file past the budget",
+				(unsigned long long)d->seek);
 			d->has_seek = false;
 		}
 	}
@@ -290,8 +296,9 @@ static bool add_input(struct bl_plan *p, const struct bl_plan_ctx *c, const stru
 	if (before)
 		*replay = before;
 	if (!d->has_count && !z->archived && !before)
-		bl_plan_note(p, "reads a file the post did not show being written: a scratch "
-				"file of %llu bytes",
+		bl_plan_note(p,
+			     "reads a file the post did not show being written: a scratch "
+			     "file of %llu bytes",
 			     (unsigned long long)z->target);
 	bl_plan_argf(p, "if=%s", path);
 	return true;

@@ -25,17 +25,16 @@ struct opt {
 };
 
 static const struct opt opts[] = {
-	{"a", FLAG}, {"A", FLAG}, {"B", FLAG}, {"c", FLAG}, {"C", FLAG}, {"D", FLAG},
-	{"e", FLAG}, {"E", FLAG}, {"G", FLAG}, {"h", FLAG}, {"I", FLAG}, {"J", NUM},
-	{"j", NUM},  {"k", NUM},  {"K", FLAG}, {"l", NUM},  {"L", NUM},  {"m", FLAG},
-	{"M", FLAG}, {"N", FLAG}, {"o", FLAG}, {"O", FLAG}, {"p", FLAG}, {"Q", FLAG},
-	{"r", SIZE}, {"R", FLAG}, {"s", SIZE}, {"S", NUM},  {"t", NUM},  {"T", FLAG},
-	{"u", NUM},  {"v", FLAG}, {"V", NUM},  {"w", FLAG}, {"W", FLAG}, {"x", FLAG},
-	{"X", FLAG}, {"y", SIZE}, {"q", SIZE}, {"g", SIZE}, {"n", SIZE}, {"z", FLAG},
-	{"Z", FLAG}, {"i", NUM},  {"f", FILE_W}, {"F", FILES_W}, {"b", FILE_W},
-	{"+n", FLAG}, {"+u", FLAG}, {"+d", FLAG}, {"+p", NUM}, {"+w", NUM}, {"+y", NUM},
-	{"+C", NUM}, {"+T", FLAG},
-	{NULL, FLAG},
+	{"a", FLAG},  {"A", FLAG},  {"B", FLAG},   {"c", FLAG},    {"C", FLAG},   {"D", FLAG},
+	{"e", FLAG},  {"E", FLAG},  {"G", FLAG},   {"h", FLAG},    {"I", FLAG},   {"J", NUM},
+	{"j", NUM},   {"k", NUM},   {"K", FLAG},   {"l", NUM},     {"L", NUM},    {"m", FLAG},
+	{"M", FLAG},  {"N", FLAG},  {"o", FLAG},   {"O", FLAG},    {"p", FLAG},   {"Q", FLAG},
+	{"r", SIZE},  {"R", FLAG},  {"s", SIZE},   {"S", NUM},     {"t", NUM},    {"T", FLAG},
+	{"u", NUM},   {"v", FLAG},  {"V", NUM},    {"w", FLAG},    {"W", FLAG},   {"x", FLAG},
+	{"X", FLAG},  {"y", SIZE},  {"q", SIZE},   {"g", SIZE},    {"n", SIZE},   {"z", FLAG},
+	{"Z", FLAG},  {"i", NUM},   {"f", FILE_W}, {"F", FILES_W}, {"b", FILE_W}, {"+n", FLAG},
+	{"+u", FLAG}, {"+d", FLAG}, {"+p", NUM},   {"+w", NUM},    {"+y", NUM},   {"+C", NUM},
+	{"+T", FLAG}, {NULL, FLAG},
 };
 
 static const struct opt *find(const char *name)

@@ -154,13 +154,19 @@ static bool read_args(struct bl_plan *p, const struct bl_words *w, struct iostat
 				if (*f == 'v')
 					a->verbose = true;
 				else if (*f == 'T' && !f[1] && i + 1 < w->n &&
-					 (strcmp(w->v[i + 1], "u") == 0 || strcmp(w->v[i + 1], "d") == 0))
+					 (strcmp(w->v[i + 1], "u") == 0 ||
+					  strcmp(w->v[i + 1], "d") == 0))
 					a->tflag = w->v[++i];
 				else if (strchr("HpPyLlqwr", *f))
-					bl_plan_note(p, "zpool iostat -%c is not known to zfs-fuse: dropped", *f);
+					bl_plan_note(
+						p,
+						"zpool iostat -%c is not known to zfs-fuse: dropped",
+						*f);
 				else {
-					bl_plan_refuse(p, BL_PLAN_REFUSED, "zpool iostat option '%s' is not on the allowlist",
-						       s);
+					bl_plan_refuse(
+						p, BL_PLAN_REFUSED,
+						"zpool iostat option '%s' is not on the allowlist",
+						s);
 					return false;
 				}
 			}
@@ -173,7 +179,8 @@ static bool read_args(struct bl_plan *p, const struct bl_words *w, struct iostat
 			continue;
 		}
 		if (a->pool) {
-			bl_plan_refuse(p, BL_PLAN_REFUSED, "zpool iostat of several pools is not replayed");
+			bl_plan_refuse(p, BL_PLAN_REFUSED,
+				       "zpool iostat of several pools is not replayed");
 			return false;
 		}
 		a->pool = s;
@@ -218,7 +225,8 @@ static void fit_samples(struct bl_plan *p, const struct bl_replay_opts *o, struc
 static size_t add_disks(struct bl_plan *p, const struct bl_plan_ctx *c, const char *pool,
 			const char *name)
 {
-	const char *param_pool = json_string_value(json_object_get(json_object_get(c->run, "params"), "pool"));
+	const char *param_pool =
+		json_string_value(json_object_get(json_object_get(c->run, "params"), "pool"));
 	json_t *disks = json_array();
 	layout(p, c->run, pool ? pool : param_pool, disks);
 	if (pool)
@@ -237,7 +245,8 @@ static size_t add_disks(struct bl_plan *p, const struct bl_plan_ctx *c, const ch
 		for (size_t d = 0; d < p->vdevs[k].ndisks; d++) {
 			json_t *orig = json_array_get(disks, disk);
 			snprintf(file, sizeof file, "/pool/d%zu", disk++);
-			const char *path = bl_plan_path(p, c->scratch, file, BL_PATH_WRITE, 0, false);
+			const char *path =
+				bl_plan_path(p, c->scratch, file, BL_PATH_WRITE, 0, false);
 			if (path && json_is_string(orig))
 				json_object_set(p->rename, path, orig);
 		}
@@ -285,17 +294,20 @@ static void note_jail(struct bl_plan *p, const struct bl_replay_opts *o)
 {
 	char *bwrap = o->no_sandbox ? NULL : bl_replay_which("bwrap", NULL);
 	if (bwrap)
-		bl_plan_note(p, "zfs-fuse, zpool and the workload run in a bubblewrap jail of their own: "
-				"read-only root but the scratch directory, /dev/fuse, the daemon's "
-				"socket and lock in the scratch directory, no network, CAP_SYS_ADMIN "
-				"(for the FUSE mount) only inside a user namespace; where bwrap cannot "
-				"make its namespaces they run unconfined, as root (the replay's steps "
-				"say which)");
+		bl_plan_note(
+			p,
+			"zfs-fuse, zpool and the workload run in a bubblewrap jail of their own: "
+			"read-only root but the scratch directory, /dev/fuse, the daemon's "
+			"socket and lock in the scratch directory, no network, CAP_SYS_ADMIN "
+			"(for the FUSE mount) only inside a user namespace; where bwrap cannot "
+			"make its namespaces they run unconfined, as root (the replay's steps "
+			"say which)");
 	else
-		bl_plan_note(p, "UNCONFINED: without bubblewrap (%s) zfs-fuse, zpool and the workload "
-				"run as root outside any sandbox, with the host's /run/zfs and "
-				"/run/lock/zfs, and a zfs-fuse daemon already running is used; "
-				"--no-zpool turns zpool replays off",
+		bl_plan_note(p,
+			     "UNCONFINED: without bubblewrap (%s) zfs-fuse, zpool and the workload "
+			     "run as root outside any sandbox, with the host's /run/zfs and "
+			     "/run/lock/zfs, and a zfs-fuse daemon already running is used; "
+			     "--no-zpool turns zpool replays off",
 			     o->no_sandbox ? "--no-sandbox" : "bwrap is not installed");
 	free(bwrap);
 }
@@ -307,7 +319,8 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 		return;
 	}
 	if (w->n < 2 || strcmp(w->v[1], "iostat") != 0) {
-		bl_plan_refuse(p, BL_PLAN_REFUSED, "only 'zpool iostat' is replayed ('zpool %s' changes pools)",
+		bl_plan_refuse(p, BL_PLAN_REFUSED,
+			       "only 'zpool iostat' is replayed ('zpool %s' changes pools)",
 			       w->n > 1 ? w->v[1] : "");
 		return;
 	}
@@ -340,8 +353,9 @@ void bl_plan_zpool(struct bl_plan *p, const struct bl_words *w, const struct bl_
 	p->cwd = bl_reroot(c->scratch, ".");
 	p->replay_bytes = bytes;
 	p->scale = 1;
-	bl_plan_note(p, "zfs-fuse pool of sparse 128 MiB files; workload: %llu bytes of dd beside "
-			"zpool iostat",
+	bl_plan_note(p,
+		     "zfs-fuse pool of sparse 128 MiB files; workload: %llu bytes of dd beside "
+		     "zpool iostat",
 		     (unsigned long long)bytes);
 	note_jail(p, c->o);
 }

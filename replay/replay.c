@@ -16,7 +16,7 @@ struct progress_ctx {
 	const struct bl_replay_opts *o;
 	struct bl_replay_progress pr;
 	double remaining_after; /* expected seconds of the plans after this one */
-	double avg;             /* mean duration so far, for plans with no estimate */
+	double avg; /* mean duration so far, for plans with no estimate */
 };
 
 static double estimate(const struct bl_plan *p, double avg)
@@ -134,8 +134,8 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 			free(tool);
 			return "failed";
 		}
-		bl_spawn(argv, bwrap ? NULL : p->cwd, bl_budget_seconds(o), o->interrupted, tick, pc,
-			 &sr);
+		bl_spawn(argv, bwrap ? NULL : p->cwd, bl_budget_seconds(o), o->interrupted, tick,
+			 pc, &sr);
 		sr.cpu_unknown = bwrap != NULL;
 		bl_argv_free(argv);
 	}
@@ -144,11 +144,11 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	if (sr.spawn_failed)
 		json_object_set_new(e, "reason", json_string(sr.error));
 	else if (sr.timed_out)
-		json_object_set_new(e, "reason",
-				    json_string(total_limited
-							? "stopped at --max-total-seconds: the whole "
-							  "replay's time ran out"
-							: "stopped at --max-seconds"));
+		json_object_set_new(
+			e, "reason",
+			json_string(total_limited ? "stopped at --max-total-seconds: the whole "
+						    "replay's time ran out"
+						  : "stopped at --max-seconds"));
 	json_t *res = json_object();
 	json_object_set_new(res, "exit_status", json_integer(sr.exit_status));
 	if (sr.signal)
@@ -178,10 +178,11 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 	if (!json_array_size(runs) && !sr.spawn_failed)
 		json_object_set_new(
 			e, "note",
-			json_string(bl_parser_find(p->parser)
-					    ? "the parser found no results in the replay's output"
-					    : "no parser for this tool's output yet: the output is kept, "
-					      "the comparison is empty"));
+			json_string(
+				bl_parser_find(p->parser)
+					? "the parser found no results in the replay's output"
+					: "no parser for this tool's output yet: the output is kept, "
+					  "the comparison is empty"));
 	json_decref(diags);
 	bl_spawn_result_free(&sr);
 	return st;
@@ -238,10 +239,11 @@ static bool budget_allows(const struct bl_plan *p, const char *scratch,
 	if (t->max_seconds > 0) {
 		double left = t->max_seconds - (now - t->started);
 		if (left < 0.5) {
-			snprintf(t->spent, sizeof t->spent,
-				 "the whole replay's time (--max-total-seconds %g) is spent: %zu run%s in "
-				 "%.0f s",
-				 t->max_seconds, t->done, t->done == 1 ? "" : "s", now - t->started);
+			snprintf(
+				t->spent, sizeof t->spent,
+				"the whole replay's time (--max-total-seconds %g) is spent: %zu run%s in "
+				"%.0f s",
+				t->max_seconds, t->done, t->done == 1 ? "" : "s", now - t->started);
 			return false;
 		}
 		if (left < *seconds) {
@@ -255,10 +257,11 @@ static bool budget_allows(const struct bl_plan *p, const char *scratch,
 		human(t->max_bytes, a, sizeof a);
 		human(t->used_bytes, b, sizeof b);
 		human(*cost, c, sizeof c);
-		snprintf(t->spent, sizeof t->spent,
-			 "the whole replay's data budget (--max-total-bytes %s) is spent: %zu run%s "
-			 "moved %s, the next needs %s",
-			 a, t->done, t->done == 1 ? "" : "s", b, c);
+		snprintf(
+			t->spent, sizeof t->spent,
+			"the whole replay's data budget (--max-total-bytes %s) is spent: %zu run%s "
+			"moved %s, the next needs %s",
+			a, t->done, t->done == 1 ? "" : "s", b, c);
 		return false;
 	}
 	long long free_bytes = bl_free_bytes(scratch);
@@ -278,8 +281,7 @@ static bool budget_allows(const struct bl_plan *p, const char *scratch,
 /* After plan i: its files go, but those a later plan of the document
  * reads (a dd read of the file an earlier dd wrote) stay for it. Returns
  * the bytes the scratch dir held. */
-static uint64_t clear_after(const struct bl_plan_set *s, size_t i, const char *scratch,
-			    bool remove)
+static uint64_t clear_after(const struct bl_plan_set *s, size_t i, const char *scratch, bool remove)
 {
 	size_t n = 0;
 	for (size_t k = i + 1; k < s->n; k++)
@@ -290,7 +292,8 @@ static uint64_t clear_after(const struct bl_plan_set *s, size_t i, const char *s
 	n = 0;
 	for (size_t k = i + 1; k < s->n; k++)
 		for (size_t j = 0; j < s->v[k].npaths; j++)
-			if (s->v[k].status == BL_PLAN_READY && s->v[k].paths[j].role == BL_PATH_READ)
+			if (s->v[k].status == BL_PLAN_READY &&
+			    s->v[k].paths[j].role == BL_PATH_READ)
 				keep[n++] = s->v[k].paths[j].path;
 	uint64_t bytes = bl_scratch_clear(scratch, keep, n, remove);
 	free(keep);
@@ -302,12 +305,12 @@ struct run_all {
 	const struct bl_plan_set *s;
 	const struct bl_replay_opts *o;
 	struct bl_replay_total *total;
-	const char *bwrap;     /* NULL: no sandbox */
-	json_t *tools;         /* the environment's tool versions (borrowed) */
+	const char *bwrap; /* NULL: no sandbox */
+	json_t *tools; /* the environment's tool versions (borrowed) */
 	struct progress_ctx pc;
-	double spent;          /* seconds the plans run so far took */
-	size_t finished;       /* plans run so far */
-	bool stopped;          /* interrupted: no later plan runs */
+	double spent; /* seconds the plans run so far took */
+	size_t finished; /* plans run so far */
+	bool stopped; /* interrupted: no later plan runs */
 };
 
 /* The expected seconds of the READY plans after plan i (`avg` for those
@@ -343,8 +346,8 @@ static const char *run_ready(struct run_all *r, size_t i, json_t *archived, json
 	double t0 = bl_now();
 	struct bl_replay_opts ro = *o;
 	ro.max_seconds = seconds;
-	const char *st = run_plan(p, archived, r->s->scratch, r->bwrap, &ro, &r->pc, e, r->tools,
-				  limited);
+	const char *st =
+		run_plan(p, archived, r->s->scratch, r->bwrap, &ro, &r->pc, e, r->tools, limited);
 	r->spent += bl_now() - t0;
 	r->finished++;
 	total->done++;
@@ -417,7 +420,8 @@ static json_t *new_budget(const struct bl_replay_opts *o, const struct bl_replay
 	json_object_set_new(budget, "max_bytes", json_integer((json_int_t)bl_budget_bytes(o)));
 	json_object_set_new(budget, "max_seconds", json_real(bl_budget_seconds(o)));
 	json_object_set_new(budget, "max_total_bytes",
-			    total->max_bytes ? json_integer((json_int_t)total->max_bytes) : json_null());
+			    total->max_bytes ? json_integer((json_int_t)total->max_bytes)
+					     : json_null());
 	json_object_set_new(budget, "max_total_seconds",
 			    total->max_seconds > 0 ? json_real(total->max_seconds) : json_null());
 	return budget;
@@ -433,7 +437,10 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 	json_t *env = bl_replay_environment(s->scratch, o);
 	struct bl_replay_total local = {0};
 	struct bl_replay_total *total = o->total ? o->total : &local;
-	struct run_all r = {.s = s, .o = o, .total = total, .tools = json_object_get(env, "tools"),
+	struct run_all r = {.s = s,
+			    .o = o,
+			    .total = total,
+			    .tools = json_object_get(env, "tools"),
 			    .pc = {.o = o}};
 	json_object_set_new(out, "environment", env);
 	json_t *budget = new_budget(o, total);
@@ -458,10 +465,11 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 		json_array_append_new(entries, e);
 	}
 	free(bwrap);
-	json_object_set_new(budget, "total_used_bytes", json_integer((json_int_t)total->used_bytes));
-	json_object_set_new(budget, "total_used_seconds",
-			    json_real(total->started ? round((bl_now() - total->started) * 1e3) / 1e3
-						     : 0.0));
+	json_object_set_new(budget, "total_used_bytes",
+			    json_integer((json_int_t)total->used_bytes));
+	json_object_set_new(
+		budget, "total_used_seconds",
+		json_real(total->started ? round((bl_now() - total->started) * 1e3) / 1e3 : 0.0));
 	if (total->spent[0])
 		json_object_set_new(budget, "stopped", json_string(total->spent));
 	json_object_set_new(out, "interrupted", json_boolean(r.stopped));

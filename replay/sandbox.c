@@ -159,11 +159,32 @@ char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path, const cha
 	size_t n = 0;
 	int bad = 0;
 	if (bwrap) {
-		const char *pre[] = {bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-				     "--ro-bind", "/proc/sys", "/proc/sys",
-				     "--bind", scratch, scratch, "--unshare-all", "--die-with-parent",
-				     "--new-session", "--cap-drop", "ALL", "--setenv", "TMPDIR",
-				     scratch, "--setenv", "HOME", scratch, NULL};
+		const char *pre[] = {bwrap,
+				     "--ro-bind",
+				     "/",
+				     "/",
+				     "--dev",
+				     "/dev",
+				     "--proc",
+				     "/proc",
+				     "--ro-bind",
+				     "/proc/sys",
+				     "/proc/sys",
+				     "--bind",
+				     scratch,
+				     scratch,
+				     "--unshare-all",
+				     "--die-with-parent",
+				     "--new-session",
+				     "--cap-drop",
+				     "ALL",
+				     "--setenv",
+				     "TMPDIR",
+				     scratch,
+				     "--setenv",
+				     "HOME",
+				     scratch,
+				     NULL};
 		for (size_t i = 0; pre[i]; i++)
 			bad |= push(&v, &n, pre[i]);
 		if (p->cwd) {
@@ -223,8 +244,7 @@ static bool kept(const char *path, char *const keep[], size_t n)
 }
 
 /* One level of bl_scratch_clear; adds the blocks it saw to *bytes. */
-static void clear_dir(const char *dir, char *const keep[], size_t n, bool remove,
-		      uint64_t *bytes)
+static void clear_dir(const char *dir, char *const keep[], size_t n, bool remove, uint64_t *bytes)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -282,7 +302,8 @@ char *bl_replay_which(const char *name, const char *tools_dir)
 			const char *e = strchr(s, ':');
 			size_t l = e ? (size_t)(e - s) : strlen(s);
 			if (l && s[0] == '/' &&
-			    snprintf(buf, sizeof buf, "%.*s/%s", (int)l, s, name) < (int)sizeof buf &&
+			    snprintf(buf, sizeof buf, "%.*s/%s", (int)l, s, name) <
+				    (int)sizeof buf &&
 			    access(buf, X_OK) == 0) {
 				struct stat st;
 				if (stat(buf, &st) == 0 && S_ISREG(st.st_mode))
@@ -294,8 +315,9 @@ char *bl_replay_which(const char *name, const char *tools_dir)
 		}
 	}
 	/* the system directories, when PATH leaves them out (sbin for root) */
-	static const char *const sys[] = {"/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
-					  "/usr/bin", "/sbin", "/bin", NULL};
+	static const char *const sys[] = {
+		"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin",
+		"/sbin",           "/bin",           NULL};
 	for (size_t i = 0; sys[i]; i++) {
 		snprintf(buf, sizeof buf, "%s/%s", sys[i], name);
 		struct stat st;
@@ -318,9 +340,22 @@ enum bl_sandbox_state bl_sandbox_probe(char **bwrap_out)
 		char *tru = bl_replay_which("true", NULL);
 		state = BL_SANDBOX_MISSING;
 		if (path && tru) {
-			char *const argv[] = {path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc",
-					      "/proc", "--unshare-all", "--die-with-parent",
-					      "--new-session", "--cap-drop", "ALL", "--", tru, NULL};
+			char *const argv[] = {path,
+					      "--ro-bind",
+					      "/",
+					      "/",
+					      "--dev",
+					      "/dev",
+					      "--proc",
+					      "/proc",
+					      "--unshare-all",
+					      "--die-with-parent",
+					      "--new-session",
+					      "--cap-drop",
+					      "ALL",
+					      "--",
+					      tru,
+					      NULL};
 			posix_spawn_file_actions_t fa;
 			posix_spawn_file_actions_init(&fa);
 			posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);

@@ -75,7 +75,8 @@ int bl_words_split(const char *cmd, struct bl_words *w, char *why, size_t n)
 		while (i < end && cmd[i] != ' ' && cmd[i] != '\t') {
 			char c = cmd[i];
 			if ((unsigned char)c < 0x20 || c == 0x7f)
-				return fail(w, why, n, "a control character (0x%02x) in the command",
+				return fail(w, why, n,
+					    "a control character (0x%02x) in the command",
 					    (unsigned)(unsigned char)c);
 			if (c == '\'' || c == '"') {
 				const char *close = memchr(cmd + i + 1, c, end - i - 1);
@@ -83,13 +84,15 @@ int bl_words_split(const char *cmd, struct bl_words *w, char *why, size_t n)
 					return fail(w, why, n, "an unbalanced quote (%c)", c);
 				for (const char *q = cmd + i + 1; q < close; q++) {
 					if ((unsigned char)*q < 0x20 || *q == 0x7f)
-						return fail(w, why, n,
-							    "a control character (0x%02x) in quotes",
-							    (unsigned)(unsigned char)*q);
+						return fail(
+							w, why, n,
+							"a control character (0x%02x) in quotes",
+							(unsigned)(unsigned char)*q);
 					if (c == '"' && (*q == '$' || *q == '`' || *q == '\\'))
-						return fail(w, why, n,
-							    "shell expansion (%c) inside double quotes",
-							    *q);
+						return fail(
+							w, why, n,
+							"shell expansion (%c) inside double quotes",
+							*q);
 					if (bl >= sizeof buf - 1)
 						return fail_msg(w, why, n,
 								"a word longer than 4 KiB");

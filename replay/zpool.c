@@ -169,7 +169,8 @@ static void run_spec(json_t *spec, bool jailed, struct bl_spawn_result *r, json_
 		}
 		if (!up) {
 			r->spawn_failed = true;
-			snprintf(r->error, sizeof r->error, "zfs-fuse did not come up (see zfs-fuse.log)");
+			snprintf(r->error, sizeof r->error,
+				 "zfs-fuse did not come up (see zfs-fuse.log)");
 			goto out;
 		}
 	} else {
@@ -185,7 +186,8 @@ static void run_spec(json_t *spec, bool jailed, struct bl_spawn_result *r, json_
 	/* 3. the workload beside iostat */
 	if (workload) {
 		work = background(workload, wout);
-		note(steps, work > 0 ? "workload started beside zpool iostat" : "workload failed to start");
+		note(steps, work > 0 ? "workload started beside zpool iostat"
+				     : "workload failed to start");
 	}
 	step(steps, iostat, seconds + 5, r);
 	if (work > 0) {
@@ -339,23 +341,70 @@ static char **jail_argv(const char *bwrap, const char *scratch, const char *spec
 	snprintf(slock, sizeof slock, "%s/zfs/lock", scratch);
 	char zdir[4200];
 	snprintf(zdir, sizeof zdir, "%s/zfs", scratch);
-	if ((mkdir(zdir, 0700) < 0 && errno != EEXIST) || (mkdir(srun, 0700) < 0 && errno != EEXIST) ||
+	if ((mkdir(zdir, 0700) < 0 && errno != EEXIST) ||
+	    (mkdir(srun, 0700) < 0 && errno != EEXIST) ||
 	    (mkdir(slock, 0700) < 0 && errno != EEXIST))
 		return NULL;
 	size_t rl = strlen(run);
 	bool lock_in_run = strncmp(lock, run, rl) == 0 && (lock[rl] == '/' || lock[rl] == '\0');
-	const char *outer[] = {bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--dev-bind",
-			       "/dev/fuse", "/dev/fuse", "--proc", "/proc", "--ro-bind", "/proc/sys",
-			       "/proc/sys", "--tmpfs", run, NULL};
-	const char *outer2[] = {"--bind", srun, zrun, "--bind", slock, zlock, "--bind", scratch,
-				scratch, "--unshare-ipc", "--unshare-net", "--unshare-uts",
-				"--unshare-pid", "--unshare-cgroup-try", "--die-with-parent",
-				"--new-session", "--cap-drop", "ALL", "--cap-add", "CAP_SETFCAP",
-				"--setenv", "TMPDIR", scratch, "--setenv", "HOME", scratch, "--chdir",
-				scratch, "--", bwrap, "--unshare-user", "--uid", "0", "--gid", "0",
-				"--bind", "/", "/", "--dev-bind", "/dev", "/dev", "--die-with-parent",
-				"--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN", "--chdir", scratch,
-				"--", exe, "replay", "--zpool-jail", spec, NULL};
+	const char *outer[] = {bwrap,   "--ro-bind",  "/",         "/",         "--dev",
+			       "/dev",  "--dev-bind", "/dev/fuse", "/dev/fuse", "--proc",
+			       "/proc", "--ro-bind",  "/proc/sys", "/proc/sys", "--tmpfs",
+			       run,     NULL};
+	const char *outer2[] = {"--bind",
+				srun,
+				zrun,
+				"--bind",
+				slock,
+				zlock,
+				"--bind",
+				scratch,
+				scratch,
+				"--unshare-ipc",
+				"--unshare-net",
+				"--unshare-uts",
+				"--unshare-pid",
+				"--unshare-cgroup-try",
+				"--die-with-parent",
+				"--new-session",
+				"--cap-drop",
+				"ALL",
+				"--cap-add",
+				"CAP_SETFCAP",
+				"--setenv",
+				"TMPDIR",
+				scratch,
+				"--setenv",
+				"HOME",
+				scratch,
+				"--chdir",
+				scratch,
+				"--",
+				bwrap,
+				"--unshare-user",
+				"--uid",
+				"0",
+				"--gid",
+				"0",
+				"--bind",
+				"/",
+				"/",
+				"--dev-bind",
+				"/dev",
+				"/dev",
+				"--die-with-parent",
+				"--cap-drop",
+				"ALL",
+				"--cap-add",
+				"CAP_SYS_ADMIN",
+				"--chdir",
+				scratch,
+				"--",
+				exe,
+				"replay",
+				"--zpool-jail",
+				spec,
+				NULL};
 	char **v = NULL;
 	size_t n = 0;
 	int bad = 0;
@@ -430,8 +479,7 @@ int bl_zpool_jail(const char *spec_text, char **report)
 }
 
 /* The jail's report (after JAIL_MARK in its output) into r and steps. */
-static void read_report(const struct bl_spawn_result *jr, struct bl_spawn_result *r,
-			json_t *steps)
+static void read_report(const struct bl_spawn_result *jr, struct bl_spawn_result *r, json_t *steps)
 {
 	const char *m = jr->output ? strstr(jr->output, JAIL_MARK) : NULL;
 	json_error_t je;
@@ -444,8 +492,9 @@ static void read_report(const struct bl_spawn_result *jr, struct bl_spawn_result
 		json_t *s = json_object();
 		json_object_set_new(s, "note", json_string("the jail gave no report"));
 		if (jr->output && jr->len)
-			json_object_set_new(s, "output", json_stringn(jr->output,
-								      jr->len < 4096 ? jr->len : 4096));
+			json_object_set_new(
+				s, "output",
+				json_stringn(jr->output, jr->len < 4096 ? jr->len : 4096));
 		json_array_append_new(steps, s);
 		return;
 	}

@@ -11,7 +11,7 @@
 struct feed {
 	const char *s;
 	size_t len, pos;
-	size_t step;  /* the first read's size */
+	size_t step; /* the first read's size */
 	size_t limit; /* reads stay under it (0: 4093) */
 };
 

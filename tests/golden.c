@@ -182,12 +182,14 @@ static int run_case(const char *dir, int update)
 		return 1;
 	}
 	if (write_mismatch) {
-		printf("FAIL %s: the document written run by run differs from its JSON tree\n", dir);
+		printf("FAIL %s: the document written run by run differs from its JSON tree\n",
+		       dir);
 		write_mismatch = 0;
 		json_decref(docs);
 		return 1;
 	}
-	json_t *got = json_array_size(docs) == 1 ? json_incref(json_array_get(docs, 0)) : json_incref(docs);
+	json_t *got = json_array_size(docs) == 1 ? json_incref(json_array_get(docs, 0))
+						 : json_incref(docs);
 	json_decref(docs);
 	snprintf(path, sizeof path, "%s/expected.json", dir);
 	if (update) {

@@ -10,7 +10,9 @@
 
 #include "../../render/render.h"
 
-struct sink { size_t n; };
+struct sink {
+	size_t n;
+};
 
 static int count_write(void *ctx, const unsigned char *data, size_t len)
 {
@@ -37,14 +39,16 @@ static json_t *hundred_bars(void)
 		bool read = i % 2;
 		snprintf(label, sizeof label, "configuration %d", i / 2);
 		json_array_append_new(
-			runs, json_pack("{s:s, s:s, s:s, s:s, s:i, s:{s:i, s:i, s:i, s:i}, s:{s:s, s:s}, "
-					"s:[{s:s, s:f, s:s}]}",
-					"tool", "dd", "variant", "bsd", "label", label, "command",
-					read ? "dd if=/x of=/dev/null bs=1m" : "dd if=/dev/zero of=/x bs=1m",
-					"group", i, "span", "line", i + 1, "end_line", i + 1, "offset", 0,
-					"end_offset", 0, "params", "input", read ? "/x" : "/dev/zero",
-					"output", read ? "/dev/null" : "/x", "results", "metric",
-					"throughput", "value", 1e6 * (i + 1), "unit", "B/s"));
+			runs,
+			json_pack("{s:s, s:s, s:s, s:s, s:i, s:{s:i, s:i, s:i, s:i}, s:{s:s, s:s}, "
+				  "s:[{s:s, s:f, s:s}]}",
+				  "tool", "dd", "variant", "bsd", "label", label, "command",
+				  read ? "dd if=/x of=/dev/null bs=1m"
+				       : "dd if=/dev/zero of=/x bs=1m",
+				  "group", i, "span", "line", i + 1, "end_line", i + 1, "offset", 0,
+				  "end_offset", 0, "params", "input", read ? "/x" : "/dev/zero",
+				  "output", read ? "/dev/null" : "/x", "results", "metric",
+				  "throughput", "value", 1e6 * (i + 1), "unit", "B/s"));
 	}
 	return json_pack("{s:s, s:{s:s, s:[], s:i, s:i}, s:o, s:[], s:b}", "schema", "benchlog/1",
 			 "source", "path", "bench.txt", "decoding", "offset", 0, "bytes", 0, "runs",
@@ -79,15 +83,16 @@ int main(int argc, char **argv)
 		for (int r = 0; r < reps; r++) {
 			s.n = 0;
 			t0 = now();
-			bl_render(cs.v, 1, (enum bl_format)f, &ro, count_write, &s, err, sizeof err);
+			bl_render(cs.v, 1, (enum bl_format)f, &ro, count_write, &s, err,
+				  sizeof err);
 			double t = now() - t0;
 			if (r == 0)
 				first = t;
 			if (t < best)
 				best = t;
 		}
-		printf("%s: first %.1f ms, best of %d %.1f ms, %zu bytes\n", names[f], first * 1e3, reps,
-		       best * 1e3, s.n);
+		printf("%s: first %.1f ms, best of %d %.1f ms, %zu bytes\n", names[f], first * 1e3,
+		       reps, best * 1e3, s.n);
 	}
 	bl_charts_free(&cs);
 	json_decref(docs);

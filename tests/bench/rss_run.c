@@ -37,7 +37,8 @@ static double tv(struct timeval t)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: rss_run [-i STDIN] [-o STDOUT] [-t SECONDS] [-m AS_BYTES] -- CMD [ARG...]\n");
+	fprintf(stderr,
+		"usage: rss_run [-i STDIN] [-o STDOUT] [-t SECONDS] [-m AS_BYTES] -- CMD [ARG...]\n");
 	return 2;
 }
 

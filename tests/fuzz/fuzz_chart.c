@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(j);
 		bl_ingest_buffer(bl_parser_ingest(), (const char *)data, size, each, docs);
 	}
-	static const enum bl_key keys[] = {BL_KEY_NONE, BL_KEY_LABEL, BL_KEY_RUN, BL_KEY_SOURCE,
+	static const enum bl_key keys[] = {BL_KEY_NONE, BL_KEY_LABEL,  BL_KEY_RUN,  BL_KEY_SOURCE,
 					   BL_KEY_TOOL, BL_KEY_METRIC, BL_KEY_NONE, BL_KEY_NONE};
 	struct bl_chart_opts o = {
 		.group_by = keys[sel & 7],
@@ -71,9 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct bl_measure m = {measure, NULL};
 		for (size_t i = 0; i < cs.n; i++) {
 			struct bl_layout l;
-			if (bl_layout_chart(&cs.v[i], 960, 0, (enum bl_orient)(sel % 3), &m, &l) == 0)
+			if (bl_layout_chart(&cs.v[i], 960, 0, (enum bl_orient)(sel % 3), &m, &l) ==
+			    0)
 				bl_layout_free(&l);
-			bl_table_chart(&cs.v[i], (sel & 1) ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT, sink, &n);
+			bl_table_chart(&cs.v[i], (sel & 1) ? BL_TABLE_MARKDOWN : BL_TABLE_TEXT,
+				       sink, &n);
 		}
 		bl_charts_free(&cs);
 	}

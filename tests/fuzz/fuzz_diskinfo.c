@@ -20,7 +20,8 @@ static int each(struct bl_message *m, void *ctx)
 	return 0;
 }
 
-static const char prefix[] = "# diskinfo -citv -wS ada0 ada1\n/dev/ada0\n\t512         \t# sectorsize\n";
+static const char prefix[] =
+	"# diskinfo -citv -wS ada0 ada1\n/dev/ada0\n\t512         \t# sectorsize\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

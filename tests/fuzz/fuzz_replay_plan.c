@@ -42,17 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > 4096)
 		return 0;
 	const char *tool = tools[data[0] % 5];
-	json_t *results = json_pack("[{s:s, s:i, s:s}]", "metric", "bytes", "value", 1 << 30, "unit", "B");
+	json_t *results =
+		json_pack("[{s:s, s:i, s:s}]", "metric", "bytes", "value", 1 << 30, "unit", "B");
 	if (data[0] & 0x80) {
-		static const char *const vd[] = {"tank", "mirror", "ad4", "ad6", "logs", "ad8", "raidz2", "cache"};
+		static const char *const vd[] = {"tank", "mirror", "ad4",    "ad6",
+						 "logs", "ad8",    "raidz2", "cache"};
 		for (size_t i = 0; i < 8; i++)
-			json_array_append_new(results, json_pack("{s:s, s:s, s:i, s:i, s:s}", "metric", "write",
-								 "vdev", vd[(i + data[0]) % 8], "sample", 0,
-								 "value", 1, "unit", "B/s"));
+			json_array_append_new(results,
+					      json_pack("{s:s, s:s, s:i, s:i, s:s}", "metric",
+							"write", "vdev", vd[(i + data[0]) % 8],
+							"sample", 0, "value", 1, "unit", "B/s"));
 	}
-	json_t *run = json_pack("{s:s, s:s, s:o, s:o, s:{}}", "tool", tool, "variant", "bsd", "command",
-				json_stringn_nocheck((const char *)data + 1, size - 1), "results", results,
-				"params");
+	json_t *run = json_pack("{s:s, s:s, s:o, s:o, s:{}}", "tool", tool, "variant", "bsd",
+				"command", json_stringn_nocheck((const char *)data + 1, size - 1),
+				"results", results, "params");
 	json_t *doc = json_pack("{s:s, s:[o]}", "schema", "benchlog/1", "runs", run);
 	struct bl_replay_opts o = {.scratch = SCRATCH, .max_bytes = 1 << 20, .max_seconds = 5};
 	struct bl_plan_set s;

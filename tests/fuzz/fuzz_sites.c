@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		abort();
 	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
-		if (a->literal[g].n != b->literal[g].n || !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
+		if (a->literal[g].n != b->literal[g].n ||
+		    !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
 			abort();
 	bl_sites_free(b);
 
@@ -47,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	unsigned pick = size ? data[0] : 0;
 	for (size_t i = 0; i < size; i++)
-		if ((text[i] == ' ' || text[i] == '\t') && (((i + pick) * 40503u) >> 4) % (1 + pick % 5) == 0)
+		if ((text[i] == ' ' || text[i] == '\t') &&
+		    (((i + pick) * 40503u) >> 4) % (1 + pick % 5) == 0)
 			at[n++] = i;
 	for (size_t k = 0; k < n; k++)
 		text[at[k]] = '\n';
@@ -59,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		abort();
 	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
-		if (a->literal[g].n != b->literal[g].n || !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
+		if (a->literal[g].n != b->literal[g].n ||
+		    !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
 			abort();
 	free(at);
 	bl_sites_free(a);

@@ -8,12 +8,14 @@
 static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
 {
 	if (a->n != b->n || a->long_line != b->long_line || a->nsys != b->nsys ||
-	    (a->n && (memcmp(a->q, b->q, a->n * sizeof *a->q) != 0 || memcmp(a->needle, b->needle, a->n) != 0)) ||
+	    (a->n && (memcmp(a->q, b->q, a->n * sizeof *a->q) != 0 ||
+		      memcmp(a->needle, b->needle, a->n) != 0)) ||
 	    memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
 		return false;
 	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
 		if (a->literal[g].n != b->literal[g].n ||
-		    (a->literal[g].n && memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) != 0))
+		    (a->literal[g].n && memcmp(a->literal[g].v, b->literal[g].v,
+					       a->literal[g].n * sizeof(size_t)) != 0))
 			return false;
 	return true;
 }
@@ -86,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct bl_src probe;
 		bl_src_from_tbuf(&probe, &o3); /* the zero bytes after the text */
 		struct bl_sites *fresh = bl_sites_find(bl_parser_sites(), o3.s, o3.len);
-		if (!fresh || !bl_sites_update(bl_parser_sites(), kept, o3.s, o3.len, at, nat) || !same_sites(kept, fresh))
+		if (!fresh || !bl_sites_update(bl_parser_sites(), kept, o3.s, o3.len, at, nat) ||
+		    !same_sites(kept, fresh))
 			abort();
 		bl_sites_free(fresh);
 	}

@@ -83,7 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t overlap = window / (2 + (data[0] >> 3 & 7));
 	struct feed f = {(const char *)data + 1, size - 1, 0, 1 + (data[0] >> 6) * 97, 0};
 	struct state st = {size - 1, NULL, {NULL, 0, 0}};
-	bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_TEXT, window, overlap, each, &st);
+	bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_TEXT, window, overlap,
+				each, &st);
 	bl_window_doc_free(st.w);
 	free(st.out.s);
 	return 0;

@@ -9,20 +9,19 @@
 
 static int check_pass, check_fail;
 
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (cond) {                                                  \
-			check_pass++;                                        \
-		} else {                                                     \
-			check_fail++;                                        \
-			printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		}                                                            \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (cond) {                                                                        \
+			check_pass++;                                                              \
+		} else {                                                                           \
+			check_fail++;                                                              \
+			printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);            \
+		}                                                                                  \
 	} while (0)
 
 #define CHECK_NEAR(a, b, eps) CHECK(fabs((double)(a) - (double)(b)) <= (eps))
 
-#define CHECK_DONE()                                                         \
-	(printf("%s: %d passed, %d failed\n", __FILE__, check_pass, check_fail), \
-	 check_fail ? 1 : 0)
+#define CHECK_DONE()                                                                               \
+	(printf("%s: %d passed, %d failed\n", __FILE__, check_pass, check_fail), check_fail ? 1 : 0)
 
 #endif

@@ -94,8 +94,8 @@ static bool same(const char *text, size_t len, const char *what)
 			if (i < na && i < nb && ha[i] == hb[i] && ha[i + 1] == hb[i + 1])
 				continue;
 			size_t a = at > 30 ? at - 30 : 0;
-			printf("  first difference near %zu: prefilter %zu, plain %zu: \"%.60s\"\n", at,
-			       i < na ? ha[i] : 0, i < nb ? hb[i] : 0, text + a);
+			printf("  first difference near %zu: prefilter %zu, plain %zu: \"%.60s\"\n",
+			       at, i < na ? ha[i] : 0, i < nb ? hb[i] : 0, text + a);
 			break;
 		}
 	}
@@ -132,12 +132,17 @@ static char *slurp(const char *path, size_t *len)
 
 /* Pieces of block lines and prose that come close to the anchors. */
 static const char *const pieces[] = {
-	"2000+0 records in\n", "2000+0 records out\n", "1+0 records in\n",
+	"2000+0 records in\n",
+	"2000+0 records out\n",
+	"1+0 records in\n",
 	"2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n",
 	"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n",
 	"512 bytes copied, 9.5351e-05 s, 5.4 MB/s\n",
 	"0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n",
-	"real\t0m1.597s\n", "user\t0m0.001s\n", "sys\t0m10.720s\n", "real 1.23\n",
+	"real\t0m1.597s\n",
+	"user\t0m0.001s\n",
+	"sys\t0m10.720s\n",
+	"real 1.23\n",
 	"        1.23 real         0.00 user         0.01 sys\n",
 	"dd if=/dev/zero of=x  0.00s user 0.21s system 95% cpu 0.220 total\n",
 	"0.00user 0.00system 0:00.00elapsed 100%CPU (0avgtext+0avgdata 1920maxresident)k\n",
@@ -145,17 +150,37 @@ static const char *const pieces[] = {
 	"srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n",
 	"It is really real, 3 disks in a mirror; real numbers, 10 of them.\n",
 	"We got 5+ MB/s, which is 2% cpu at best; you know 4u 5s.\n",
-	"\n", "*** (mirror hdd) zfs:\n", "  ", "\t", "\xc3\xa9t\xc3\xa9 r\xc3\xa9" "el\n",
+	"\n",
+	"*** (mirror hdd) zfs:\n",
+	"  ",
+	"\t",
+	"\xc3\xa9t\xc3\xa9 r\xc3\xa9"
+	"el\n",
 	/* what the then-checks and the line starts turn down, and what not */
 	"ada0\t512\t500107862016\t976773168\t0\t0\t969021\t16\t63\n",
-	"ada1    512     500107862016    976773168\n", "da1 512 9\n", "da1 512  x\n",
-	"we read the 512 numbers, 512\n", " 512\t\t7\n", "sda 512\n", "/dev/da2 4096 \t 12\n",
+	"ada1    512     500107862016    976773168\n",
+	"da1 512 9\n",
+	"da1 512  x\n",
+	"we read the 512 numbers, 512\n",
+	" 512\t\t7\n",
+	"sda 512\n",
+	"/dev/da2 4096 \t 12\n",
 	"pool        alloc   free   read  write   read  write\n",
-	"  vdev  used  avail  read  write\n", "we write and read\n", "   write\n", "p write\n",
-	"\tpool alloc free read write\n", "vdev alloc free read write\n",
+	"  vdev  used  avail  read  write\n",
+	"we write and read\n",
+	"   write\n",
+	"p write\n",
+	"\tpool alloc free read write\n",
+	"vdev alloc free read write\n",
 	"  67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n",
-	"Copied 5 bytes, 3 s, 4 MB/s, \n", "7 x, 3 s, 4 z, \n",
-	"  real 5\n", "real  \t 0m1s\n", "reality 5\n", "real x\n", "really, 5\n", "real\n",
+	"Copied 5 bytes, 3 s, 4 MB/s, \n",
+	"7 x, 3 s, 4 z, \n",
+	"  real 5\n",
+	"real  \t 0m1s\n",
+	"reality 5\n",
+	"real x\n",
+	"really, 5\n",
+	"real\n",
 };
 
 int main(void)
@@ -163,8 +188,14 @@ int main(void)
 	/* the needles of today's anchors */
 	const char *dd[] = {"\\d+\\d", "bytes transferred in ", ", \\d", ", \\d", NULL};
 	CHECK(needles_are(bl_parser_find("dd")->anchor, dd));
-	const char *tm[] = {"\\du \\d", "real", "\\d real", "\\ds real", "\\dsystem \\d", "\\d% cpu",
-			    "Command being timed:", NULL};
+	const char *tm[] = {"\\du \\d",
+			    "real",
+			    "\\d real",
+			    "\\ds real",
+			    "\\dsystem \\d",
+			    "\\d% cpu",
+			    "Command being timed:",
+			    NULL};
 	CHECK(needles_are(bl_parser_find("time")->anchor, tm));
 	const char *q[] = {"a+b", "b", NULL};
 	CHECK(needles_are("a\\+b|x?b", q));

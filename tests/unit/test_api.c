@@ -70,9 +70,10 @@ static void test_read(void)
 static void test_diagnostics(void)
 {
 	/* dd's count=2000 beside 1024 records: a diagnostic with its line */
-	static const char bad[] = "$ dd if=/dev/zero of=/x bs=1m count=2000\n"
-				  "1024+0 records in\n1024+0 records out\n"
-				  "1073741824 bytes transferred in 10.0 secs (107374182 bytes/sec)\n";
+	static const char bad[] =
+		"$ dd if=/dev/zero of=/x bs=1m count=2000\n"
+		"1024+0 records in\n1024+0 records out\n"
+		"1073741824 bytes transferred in 10.0 secs (107374182 bytes/sec)\n";
 	struct bl_documents *d = bl_documents_read(bad, sizeof bad - 1, NULL);
 	struct bl_diagnostic g;
 	bool found = false;

@@ -8,7 +8,10 @@
 #include "../../parsers/bonniepp.h"
 #include "check.h"
 
-static void row(struct bl_btab_row *r, const char *s) { bl_btab_row_init(r, s, strlen(s)); }
+static void row(struct bl_btab_row *r, const char *s)
+{
+	bl_btab_row_init(r, s, strlen(s));
+}
 
 /* bonnie++ IO columns: rate edges 25, 35, ...; %CP edges 29, 39, ... */
 static const long edges[12] = {25, 29, 35, 39, 45, 49, 55, 59, 65, 69, 75, 79};
@@ -80,19 +83,22 @@ static void test_cells(void)
 static void test_csv(void)
 {
 	struct bpp_rec r;
-	const char *l198 = "1.98,2.00a,feasvm,1,1796028200,,,,,,,,,,,,,,,,,4,65536,1024,,2,1354,96,+++++,+++,"
-			   "7946,30,1422,95,+++++,+++,7872,32,,,,,,,1589us,296us,747us,1146us,100us,561us";
+	const char *l198 =
+		"1.98,2.00a,feasvm,1,1796028200,,,,,,,,,,,,,,,,,4,65536,1024,,2,1354,96,+++++,+++,"
+		"7946,30,1422,95,+++++,+++,7872,32,,,,,,,1589us,296us,747us,1146us,100us,561us";
 	CHECK(bpp_csv_row(l198, strlen(l198), &r));
 	CHECK(!r.io && r.files && r.num_files == 4096 && r.max_size == 65536 && r.min_size == 1024);
 	CHECK(r.num_dirs == 2 && (r.notes & BPP_N_DIRS_SHIFT));
 	CHECK(r.rate[BL_T_SEQ_CREATE].v == 1354 && r.rate[BL_T_SEQ_READ].kind == BL_BTAB_CENSORED);
 	CHECK_NEAR(r.lat[BL_T_RND_DELETE].v, 561e-6, 1e-12);
-	const char *l196 = "1.96,1.96,thumper,1,1295624869,,,,,,,,,,,,,,16,,,,,4123,31,+++++,+++,6012,35,"
-			   "4410,30,+++++,+++,5120,33,,,,,,,2041us,655us,1103us,1896us,23us,1288us";
+	const char *l196 =
+		"1.96,1.96,thumper,1,1295624869,,,,,,,,,,,,,,16,,,,,4123,31,+++++,+++,6012,35,"
+		"4410,30,+++++,+++,5120,33,,,,,,,2041us,655us,1103us,1896us,23us,1288us";
 	CHECK(bpp_csv_row(l196, strlen(l196), &r) && (r.notes & BPP_N_SHORT_ROW));
 	CHECK(r.rate[BL_T_RND_DELETE].v == 5120 && r.num_files == 16384);
-	const char *l103 = "nas,2G:64k,,,83512,30,31022,9,,,90411,10,301.7,1,16:100000:16/64,1450,40,"
-			   "2210,12,2876,25,1398,39,815,6,1620,17";
+	const char *l103 =
+		"nas,2G:64k,,,83512,30,31022,9,,,90411,10,301.7,1,16:100000:16/64,1450,40,"
+		"2210,12,2876,25,1398,39,815,6,1620,17";
 	CHECK(bpp_csv_row(l103, strlen(l103), &r) && strcmp(r.variant, "csv-1.0x") == 0);
 	CHECK(r.chunk_size == 65536 && r.rate[BL_T_OUT_CHAR].kind == BL_BTAB_BLANK);
 	CHECK(r.rate[BL_T_SEEKS].v == 301.7 && r.num_dirs == 64);

@@ -58,7 +58,8 @@ static void draw(const struct bl_charts *cs, struct files *out)
 	for (int f = BL_FORMAT_PNG; f <= BL_FORMAT_PDF; f++) {
 		struct mem *m = &out->f[f - BL_FORMAT_PNG];
 		*m = (struct mem){0};
-		CHECK(bl_render(cs->v, cs->n, (enum bl_format)f, &ro, mem_write, m, err, sizeof err) == 0);
+		CHECK(bl_render(cs->v, cs->n, (enum bl_format)f, &ro, mem_write, m, err,
+				sizeof err) == 0);
 		CHECK(m->n > 0);
 	}
 }
@@ -110,15 +111,16 @@ static void test_paths(void)
 	CHECK(own("dd throughput (MB/s)", true));
 	CHECK(own("Größe µs – déjà", false)); /* Latin-1 and a dash: DejaVu has them */
 	CHECK(own("", false));
-	CHECK(!own("raidz 写入", false));     /* CJK: the system's fallback fonts */
+	CHECK(!own("raidz 写入", false)); /* CJK: the system's fallback fonts */
 	CHECK(!own("写", true));
-	CHECK(!own("tab\there", false));      /* a control character DejaVu has no glyph for */
+	CHECK(!own("tab\there", false)); /* a control character DejaVu has no glyph for */
 	CHECK(!own("bad \xff utf-8", false)); /* not UTF-8 */
-	CHECK(!own("cut \xe5\x86", false));   /* a sequence cut short */
-	CHECK(own("config 000", false));      /* the system map did not change the choice */
+	CHECK(!own("cut \xe5\x86", false)); /* a sequence cut short */
+	CHECK(own("config 000", false)); /* the system map did not change the choice */
 
 	/* missing files, or files that are not DejaVu Sans regular and bold */
-	CHECK(bl_render_fonts_use("/nonexistent/DejaVuSans.ttf", DEJAVU "DejaVuSans-Bold.ttf") == -1);
+	CHECK(bl_render_fonts_use("/nonexistent/DejaVuSans.ttf", DEJAVU "DejaVuSans-Bold.ttf") ==
+	      -1);
 	CHECK(!own("config 000", false));
 	CHECK(bl_render_fonts_use(DEJAVU "DejaVuSans.ttf", "/nonexistent/b.ttf") == -1);
 	CHECK(!own("config 000", true));

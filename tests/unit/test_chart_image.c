@@ -71,7 +71,8 @@ static bool in_rect(double x, double y, struct bl_rect r, double pad)
 /* A pixel of bar bb painted only in the bar's colour, if there is one. */
 static bool solid_pixel(const struct bl_bar_box *bb, bool horizontal, int *px, int *py)
 {
-	static const double tries[][2] = {{0.3, 0.3}, {0.7, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.5, 0.2}};
+	static const double tries[][2] = {
+		{0.3, 0.3}, {0.7, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.5, 0.2}};
 	for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
 		int x = (int)(bb->r.x + bb->r.w * tries[i][0]);
 		int y = (int)(bb->r.y + bb->r.h * tries[i][1]);
@@ -82,8 +83,9 @@ static bool solid_pixel(const struct bl_bar_box *bb, bool horizontal, int *px, i
 			continue;
 		/* the whisker and its caps: along the centre line, from min to max */
 		double mid = horizontal ? bb->r.y + bb->r.h / 2 : bb->r.x + bb->r.w / 2;
-		struct bl_rect wr = horizontal ? (struct bl_rect){bb->wlo, mid - 7, bb->whi - bb->wlo, 14}
-					       : (struct bl_rect){mid - 7, bb->whi, 14, bb->wlo - bb->whi};
+		struct bl_rect wr =
+			horizontal ? (struct bl_rect){bb->wlo, mid - 7, bb->whi - bb->wlo, 14}
+				   : (struct bl_rect){mid - 7, bb->whi, 14, bb->wlo - bb->whi};
 		if (bb->whisker && in_rect(x + 0.5, y + 0.5, wr, 2.5))
 			continue;
 		*px = x;
@@ -172,7 +174,9 @@ static void test_formats(void)
 	CHECK(bl_render(cs.v, cs.n, BL_FORMAT_SVG, &ro, mem_write, &b, err, sizeof err) == 0);
 	CHECK(a.n > 0 && memcmp(a.p, "<?xml", 5) == 0);
 	CHECK(count(&a, "<metadata>") == 1 && count(&a, "<bl:source>post.txt</bl:source>") == 1);
-	CHECK(count(&a, "<bl:command>dd if=/dev/zero of=/ufs/testfile ibs=64k count=32k</bl:command>") == 1);
+	CHECK(count(&a,
+		    "<bl:command>dd if=/dev/zero of=/ufs/testfile ibs=64k count=32k</bl:command>") ==
+	      1);
 	CHECK(count(&a, "</svg>") == 1);
 	CHECK(same_bytes(&a, &b));
 	free(a.p);
@@ -202,7 +206,8 @@ static void test_formats(void)
 
 	/* nothing to draw is an error, not an empty file */
 	a = (struct mem){0};
-	CHECK(bl_render(cs.v, 0, BL_FORMAT_PNG, &ro, mem_write, &a, err, sizeof err) == -1 && a.n == 0);
+	CHECK(bl_render(cs.v, 0, BL_FORMAT_PNG, &ro, mem_write, &a, err, sizeof err) == -1 &&
+	      a.n == 0);
 	bl_charts_free(&cs);
 	json_decref(docs);
 }
@@ -242,7 +247,8 @@ static void test_write_error(void)
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
 	struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
 	for (int f = BL_FORMAT_PNG; f <= BL_FORMAT_PDF; f++)
-		CHECK(bl_render(cs.v, 1, (enum bl_format)f, &ro, fail_write, NULL, err, sizeof err) == -1);
+		CHECK(bl_render(cs.v, 1, (enum bl_format)f, &ro, fail_write, NULL, err,
+				sizeof err) == -1);
 	bl_charts_free(&cs);
 	json_decref(docs);
 }

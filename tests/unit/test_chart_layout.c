@@ -152,7 +152,8 @@ static void test_repeats_and_marks(void)
 		for (size_t i = 0; i < c->nbars; i++) {
 			const struct bl_bar *b = &c->bars[i];
 			if (!b->censored)
-				CHECK(l.bars[i].text[0] != '\0' && strncmp(l.bars[i].text, "≥", 3) != 0);
+				CHECK(l.bars[i].text[0] != '\0' &&
+				      strncmp(l.bars[i].text, "≥", 3) != 0);
 			else if (isnan(b->value))
 				/* an open column, as tall as the plot: never a zero */
 				CHECK(l.bars[i].stub && strcmp(l.bars[i].text, "too fast") == 0 &&
@@ -191,13 +192,14 @@ static void test_hundred_bars(void)
 		char label[32];
 		snprintf(label, sizeof label, "configuration %d", i);
 		json_array_append_new(
-			runs, json_pack("{s:s, s:s, s:s, s:s, s:i, s:{s:i, s:i, s:i, s:i}, s:{s:s, s:s}, "
-					"s:[{s:s, s:f, s:s}]}",
-					"tool", "dd", "variant", "bsd", "label", label, "command",
-					"dd if=/dev/zero of=/x bs=1m", "group", i, "span", "line", i + 1,
-					"end_line", i + 1, "offset", 0, "end_offset", 0, "params",
-					"input", "/dev/zero", "output", "/x", "results", "metric",
-					"throughput", "value", 1e6 * (i + 1), "unit", "B/s"));
+			runs,
+			json_pack("{s:s, s:s, s:s, s:s, s:i, s:{s:i, s:i, s:i, s:i}, s:{s:s, s:s}, "
+				  "s:[{s:s, s:f, s:s}]}",
+				  "tool", "dd", "variant", "bsd", "label", label, "command",
+				  "dd if=/dev/zero of=/x bs=1m", "group", i, "span", "line", i + 1,
+				  "end_line", i + 1, "offset", 0, "end_offset", 0, "params",
+				  "input", "/dev/zero", "output", "/x", "results", "metric",
+				  "throughput", "value", 1e6 * (i + 1), "unit", "B/s"));
 	}
 	json_t *docs = json_array();
 	json_array_append_new(docs, d);

@@ -76,7 +76,8 @@ static void test_dd_seed000(void)
 	/* bars are ordered by category, then series */
 	for (size_t i = 0; i + 1 < c->nbars; i++)
 		CHECK(c->bars[i].cat < c->bars[i + 1].cat ||
-		      (c->bars[i].cat == c->bars[i + 1].cat && c->bars[i].ser < c->bars[i + 1].ser));
+		      (c->bars[i].cat == c->bars[i + 1].cat &&
+		       c->bars[i].ser < c->bars[i + 1].ser));
 	CHECK(!c->any_repeats && !c->any_censored && !c->any_approximate);
 	/* scale: 86.3 MB/s at most -> 0..100 MB/s in steps of 20 */
 	CHECK(strcmp(c->scale.unit, "MB/s") == 0);
@@ -90,7 +91,8 @@ static void test_dd_seed000(void)
 	/* --sort value: the fastest configuration first */
 	o.sort = BL_SORT_VALUE;
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
-	CHECK(strcmp(cs.v[0].cats[0], "(mirror !!!degraded!!!, single drive ad4s2; no eli!) zfs") == 0);
+	CHECK(strcmp(cs.v[0].cats[0], "(mirror !!!degraded!!!, single drive ad4s2; no eli!) zfs") ==
+	      0);
 	bl_charts_free(&cs);
 
 	/* --where on the label; binary units */
@@ -192,7 +194,8 @@ static void test_several_sources(void)
 	o.group_by = BL_KEY_NONE;
 	CHECK(bl_chart_build(c, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
 	CHECK(cs.v[0].ncats == 8 && cs.v[0].nseries == 4 && cs.v[0].nbars == 32);
-	CHECK(ser_of(&cs.v[0], "post.txt: write") == 0 && ser_of(&cs.v[0], "replay.txt: read") == 3);
+	CHECK(ser_of(&cs.v[0], "post.txt: write") == 0 &&
+	      ser_of(&cs.v[0], "replay.txt: read") == 3);
 	bl_charts_free(&cs);
 	json_decref(a);
 	json_decref(b);
@@ -263,8 +266,8 @@ static void test_iozone_zpool_diskinfo(void)
 	CHECK(cs.n == 3 && strcmp(cs.v[1].id, "iozone-throughput-128-MiB") == 0);
 	const struct bl_chart *c = &cs.v[0];
 	/* record sizes in numeric order though the post listed 4k, 1m, 64k */
-	CHECK(c->ncats == 3 && strcmp(c->cats[0], "4 KiB") == 0 && strcmp(c->cats[1], "64 KiB") == 0 &&
-	      strcmp(c->cats[2], "1 MiB") == 0);
+	CHECK(c->ncats == 3 && strcmp(c->cats[0], "4 KiB") == 0 &&
+	      strcmp(c->cats[1], "64 KiB") == 0 && strcmp(c->cats[2], "1 MiB") == 0);
 	CHECK(c->nseries == 2 && strcmp(c->series[0], "write") == 0);
 	const struct bl_bar *b = bar(c, "1 MiB", "read");
 	CHECK(b && b->value == 2150400000);
@@ -299,8 +302,9 @@ static void test_iozone_zpool_diskinfo(void)
 	CHECK(b && b->n == 2 && b->min == 52428800 && b->max == 62914560 && b->approximate);
 	CHECK(b && b->value == (52428800.0 + 62914560.0) / 2);
 	CHECK(c && c->any_approximate);
-	b = chart_id(&cs, "zpool-iostat-ops") ? bar(chart_id(&cs, "zpool-iostat-ops"), "tank", "read")
-					       : NULL;
+	b = chart_id(&cs, "zpool-iostat-ops")
+		    ? bar(chart_id(&cs, "zpool-iostat-ops"), "tank", "read")
+		    : NULL;
 	CHECK(b && b->n == 2 && b->value == 16 && !b->approximate);
 	bl_charts_free(&cs);
 	json_decref(docs);
@@ -310,7 +314,8 @@ static void test_iozone_zpool_diskinfo(void)
 	json_array_append_new(docs, json_load_file("tests/render/iozone.json", 0, NULL));
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 5);
 	c = chart_id(&cs, "iozone-tests-2-processes");
-	CHECK(c && strstr(c->subtitle, "FreeBSD") == NULL && strstr(c->subtitle, "iozone-auto.txt"));
+	CHECK(c && strstr(c->subtitle, "FreeBSD") == NULL &&
+	      strstr(c->subtitle, "iozone-auto.txt"));
 	c = chart_id(&cs, "bonniepp-rates");
 	CHECK(c && strstr(c->subtitle, "FreeBSD") && !strstr(c->subtitle, "iozone-auto.txt"));
 	CHECK(c && c->nsources == 1 && strcmp(c->sources[0], "bonniepp-two-hosts.txt") == 0);
@@ -372,10 +377,12 @@ static void test_words(void)
 	CHECK(bl_key_parse("tool") == BL_KEY_TOOL && bl_key_parse("run") == BL_KEY_RUN);
 	CHECK(bl_key_parse("colour") == -1);
 	CHECK(bl_sort_parse("value") == BL_SORT_VALUE && bl_sort_parse("x") == -1);
-	CHECK(bl_units_parse("binary") == BL_UNITS_BINARY && bl_units_parse("decimal") == BL_UNITS_DECIMAL);
+	CHECK(bl_units_parse("binary") == BL_UNITS_BINARY &&
+	      bl_units_parse("decimal") == BL_UNITS_DECIMAL);
 	CHECK(bl_units_parse("furlongs") == -1);
 	CHECK(bl_text_width("測試") == 4 && bl_text_width("zfs") == 3 && bl_text_width("été") == 3);
-	CHECK(bl_format_from_path("a.PNG") == BL_FORMAT_PNG && bl_format_from_path("c.svg") == BL_FORMAT_SVG);
+	CHECK(bl_format_from_path("a.PNG") == BL_FORMAT_PNG &&
+	      bl_format_from_path("c.svg") == BL_FORMAT_SVG);
 	CHECK(bl_format_from_path("x.pdf") == BL_FORMAT_PDF && bl_format_from_path("x.jpg") == -1);
 	CHECK(bl_format_from_path("noext") == -1);
 }

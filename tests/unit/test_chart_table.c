@@ -56,8 +56,12 @@ static void test_text(void)
 
 	t.n = 0;
 	CHECK(bl_table_chart(&cs.v[1], BL_TABLE_MARKDOWN, put, &t) == 0);
-	CHECK(strstr(t.buf, "| seq. create                     | too fast to time |             9.12 |\n") != NULL);
-	CHECK(strstr(t.buf, "| ------------------------------- | ---------------: | ---------------: |\n") != NULL);
+	CHECK(strstr(t.buf,
+		     "| seq. create                     | too fast to time |             9.12 |\n") !=
+	      NULL);
+	CHECK(strstr(t.buf,
+		     "| ------------------------------- | ---------------: | ---------------: |\n") !=
+	      NULL);
 	CHECK(starts(t.buf, "**bonnie++ seeks and file operations** — "));
 	bl_charts_free(&cs);
 	json_decref(docs);
@@ -76,7 +80,9 @@ static void test_text(void)
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 2);
 	t.n = 0;
 	CHECK(bl_table_chart(&cs.v[0], BL_TABLE_TEXT, put, &t) == 0);
-	CHECK(strstr(t.buf, "tank                  ~1.57 (1.05–2.1, n=2)  ~57.7 (52.4–62.9, n=2)\n") != NULL);
+	CHECK(strstr(t.buf,
+		     "tank                  ~1.57 (1.05–2.1, n=2)  ~57.7 (52.4–62.9, n=2)\n") !=
+	      NULL);
 	t.n = 0;
 	CHECK(bl_table_chart(&cs.v[0], BL_TABLE_MARKDOWN, put, &t) == 0);
 	CHECK(strstr(t.buf, "| mirror\\|0 ") != NULL);
@@ -97,9 +103,12 @@ static void test_csv(void)
 	for (const char *p = t.buf; *p; p++)
 		lines += *p == '\n';
 	CHECK(lines == 10);
-	CHECK(starts(t.buf, "source,message,tool,variant,label,command,group,line,metric,value,unit,flags,raw\n"));
-	CHECK(strstr(t.buf, "bonniepp-two-hosts.txt,,bonnie++,1.03,zfs-host,bonnie++ -d /tank -s 4g -u root,1,20,"
-			    "seq_input_block,150000000,B/s,censored,+++++\n") != NULL);
+	CHECK(starts(
+		t.buf,
+		"source,message,tool,variant,label,command,group,line,metric,value,unit,flags,raw\n"));
+	CHECK(strstr(t.buf,
+		     "bonniepp-two-hosts.txt,,bonnie++,1.03,zfs-host,bonnie++ -d /tank -s 4g -u root,1,20,"
+		     "seq_input_block,150000000,B/s,censored,+++++\n") != NULL);
 	CHECK(strstr(t.buf, ",seq_output_char,,B/s,not-run,\n") != NULL);
 	o.where = NULL;
 	t.n = 0;
@@ -111,11 +120,17 @@ static void test_csv(void)
 	docs = load("tests/render/iozone.json");
 	t.n = 0;
 	CHECK(bl_table_csv(docs, &o, put, &t) == 0);
-	CHECK(starts(t.buf, "source,message,tool,variant,label,command,group,line,metric,value,unit,flags,raw,"
-			    "file_size,processes,record_size,scope\n"));
+	CHECK(starts(
+		t.buf,
+		"source,message,tool,variant,label,command,group,line,metric,value,unit,flags,raw,"
+		"file_size,processes,record_size,scope\n"));
 	CHECK(strstr(t.buf, ",write,501760000,B/s,,,134217728,,65536,\n") != NULL);
-	CHECK(strstr(t.buf, ",initial_writers,312320000,B/s,,305000.00,67108864,2,65536,children\n") != NULL);
-	CHECK(strstr(t.buf, ",initial_writers,300000000,B/s,,292968.75,67108864,2,65536,parent\n") != NULL);
+	CHECK(strstr(t.buf,
+		     ",initial_writers,312320000,B/s,,305000.00,67108864,2,65536,children\n") !=
+	      NULL);
+	CHECK(strstr(t.buf,
+		     ",initial_writers,300000000,B/s,,292968.75,67108864,2,65536,parent\n") !=
+	      NULL);
 	json_decref(docs);
 }
 

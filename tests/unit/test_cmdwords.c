@@ -25,7 +25,8 @@ static const char *words(const char *cmd, char *out, size_t n)
 int main(void)
 {
 	char b[256];
-	CHECK(strcmp(words("bonnie++ -d /tank -s 8g -u root", b, sizeof b), "-d|/tank|-s|8g|-u|root") == 0);
+	CHECK(strcmp(words("bonnie++ -d /tank -s 8g -u root", b, sizeof b),
+		     "-d|/tank|-s|8g|-u|root") == 0);
 	CHECK(strcmp(words("  bonnie -d\t/x  -m zfs  ", b, sizeof b), "-d|/x|-m|zfs") == 0);
 	/* shell operators end the tool's words */
 	CHECK(strcmp(words("bonnie++ -d /t | tee out.txt", b, sizeof b), "-d|/t") == 0);

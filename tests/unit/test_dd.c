@@ -64,9 +64,9 @@ static int ndiag(json_t *doc, const char *code)
 	int n = 0;
 	size_t i;
 	json_t *d;
-	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
-		if (strcmp(json_string_value(json_object_get(d, "code")), code) == 0)
-			n++;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i,
+			   d) if (strcmp(json_string_value(json_object_get(d, "code")), code) == 0)
+		n++;
 	return n;
 }
 
@@ -182,7 +182,8 @@ static void test_shell_operators(void)
 	CHECK(command(d) && strcmp(command(d), "dd bs=1M of=/tmp/x/g") == 0);
 	CHECK(param_int(d, "block_size") == 1048576);
 	json_decref(d);
-	d = parse_cmd("$ sync; echo 3 > /proc/sys/vm/drop_caches; dd bs=1M if=/tmp/x/f of=/dev/null");
+	d = parse_cmd(
+		"$ sync; echo 3 > /proc/sys/vm/drop_caches; dd bs=1M if=/tmp/x/f of=/dev/null");
 	CHECK(command(d) && strcmp(command(d), "dd bs=1M if=/tmp/x/f of=/dev/null") == 0);
 	json_decref(d);
 }
@@ -292,9 +293,10 @@ static void test_consistency(void)
 	json_decref(d);
 
 	/* an error explains a short count */
-	d = parse("$ dd if=/dev/zero of=/tmp/x/small/f bs=1M count=16\n"
-		  "dd: error writing '/tmp/x/small/f': No space left on device\n5+0 records in\n"
-		  "4+0 records out\n4194304 bytes (4.2 MB, 4.0 MiB) copied, 0.00356296 s, 1.2 GB/s\n");
+	d = parse(
+		"$ dd if=/dev/zero of=/tmp/x/small/f bs=1M count=16\n"
+		"dd: error writing '/tmp/x/small/f': No space left on device\n5+0 records in\n"
+		"4+0 records out\n4194304 bytes (4.2 MB, 4.0 MiB) copied, 0.00356296 s, 1.2 GB/s\n");
 	CHECK(ndiag(d, "dd.count-mismatch") == 0 && ndiag(d, "dd.error") == 1);
 	CHECK(param_str(d, "error") != NULL);
 	json_decref(d);
@@ -323,7 +325,8 @@ static void test_not_dd(void)
 	d = parse("5+0 foo bar\n5+0 foo baz\n");
 	CHECK(d && nruns(d) == 0);
 	json_decref(d);
-	d = parse("$ dd if=a of=b bs=1k count=5 status=noxfer\n5+0 Datensätze ein\n5+0 Datensätze aus\n");
+	d = parse(
+		"$ dd if=a of=b bs=1k count=5 status=noxfer\n5+0 Datensätze ein\n5+0 Datensätze aus\n");
 	CHECK(d && nruns(d) == 1);
 	json_decref(d);
 }

@@ -53,7 +53,8 @@ static void test_count(void)
 		for (size_t cut = 0; cut < 20; cut++) {
 			size_t n = sizeof big - from - cut;
 			CHECK(bl_count_byte(big + from, n, '\n') == ref_count(big + from, n, '\n'));
-			CHECK(bl_count_byte(big + from, n, '\xff') == ref_count(big + from, n, '\xff'));
+			CHECK(bl_count_byte(big + from, n, '\xff') ==
+			      ref_count(big + from, n, '\xff'));
 		}
 	/* every byte the same: 255 matches a lane before the sum */
 	memset(big, '\n', sizeof big);
@@ -64,8 +65,8 @@ static void test_count(void)
 
 /* Whether s[i] is a mark of the reference: a byte of a group's
  * rectangle, at a line start for the groups that count only there. */
-static bool ref_mark(const struct bl_marks *mk, const char *const *groups, const bool *line, size_t ng,
-		     const char *s, size_t i)
+static bool ref_mark(const struct bl_marks *mk, const char *const *groups, const bool *line,
+		     size_t ng, const char *s, size_t i)
 {
 	unsigned char c = (unsigned char)s[i];
 	for (size_t g = 0; g < ng; g++) {
@@ -93,13 +94,15 @@ static void test_marks(void)
 		CHECK(bl_marks_add(&mk, groups[g], line[g]));
 	CHECK(!bl_marks_add(&mk, "q", false));
 	static const struct bl_marks spelled = {
-		.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A, 0x0D},
+		.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A,
+		       0x0D},
 		.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
 		.line = 0xF8,
 		.groups = 8,
 	};
 	CHECK(memcmp(&spelled, &mk, sizeof mk) == 0);
-	static const char alphabet[] = "aSDzg \t\n\n\n:/-#x)\xEF\xBC\x9A" "eNOFLq\x80";
+	static const char alphabet[] = "aSDzg \t\n\n\n:/-#x)\xEF\xBC\x9A"
+				       "eNOFLq\x80";
 	char buf[200];
 	unsigned seed = 3;
 	for (int round = 0; round < 300; round++) {
@@ -107,7 +110,8 @@ static void test_marks(void)
 			seed = seed * 1103515245u + 12345u;
 			unsigned r = (seed >> 16) & 0x7fff;
 			/* sparse marks in some rounds, dense in others */
-			buf[i] = round % 3 == 0 && r % 40 ? 'a' : alphabet[r % (sizeof alphabet - 1)];
+			buf[i] = round % 3 == 0 && r % 40 ? 'a'
+							  : alphabet[r % (sizeof alphabet - 1)];
 		}
 		for (size_t from = 0; from < 70; from++) {
 			size_t n = sizeof buf - (size_t)round % 90;
@@ -123,8 +127,8 @@ static void test_marks(void)
 		}
 	}
 	CHECK(bl_find_mark("", 0, 0, &mk) == 0);
-	CHECK(bl_find_mark("S", 0, 1, &mk) == 1);     /* offset 0 is no line start */
-	CHECK(bl_find_mark("\nS", 1, 2, &mk) == 1);   /* the byte before from is read */
+	CHECK(bl_find_mark("S", 0, 1, &mk) == 1); /* offset 0 is no line start */
+	CHECK(bl_find_mark("\nS", 1, 2, &mk) == 1); /* the byte before from is read */
 	CHECK(bl_find_mark("x:", 0, 2, &mk) == 1);
 	CHECK(bl_find_mark(":", 0, 1, &mk) == 0);
 }
@@ -141,12 +145,14 @@ static void test_lit2(void)
 			for (size_t k = 0; k + 4 < at; k += 9)
 				memcpy(big + k, k % 2 ? "mxxy" : "MPTy", 4);
 			memcpy(big + at, which == 1 ? "MPTY" : which == 2 ? "mPTY" : "mpty", 4);
-			size_t nl = which == 3 ? at + 4 + (at % 40) : sizeof big; /* the line's end */
+			size_t nl =
+				which == 3 ? at + 4 + (at % 40) : sizeof big; /* the line's end */
 			if (nl < sizeof big)
 				big[nl] = '\n';
 			for (size_t n = at; n <= sizeof big; n += n < at + 45 ? 1 : 13) {
 				size_t line = 12345;
-				const char *got = bl_find_lit2_line(big, n, "mpty", "MPTY", 4, &line);
+				const char *got =
+					bl_find_lit2_line(big, n, "mpty", "MPTY", 4, &line);
 				CHECK(got == (which != 2 && n >= at + 4 ? big + at : NULL));
 				if (!got)
 					CHECK(line == (nl < n ? nl : n));
@@ -155,7 +161,8 @@ static void test_lit2(void)
 			if (at > 0) {
 				big[at - 1] = '\n';
 				size_t line = 0;
-				CHECK(bl_find_lit2_line(big, sizeof big, "mpty", "MPTY", 4, &line) == NULL &&
+				CHECK(bl_find_lit2_line(big, sizeof big, "mpty", "MPTY", 4,
+							&line) == NULL &&
 				      line == at - 1);
 			}
 		}
@@ -169,7 +176,8 @@ static void test_lit2(void)
 /* bl_str_append and bl_str_join3 cut as snprintf cuts */
 static void test_str(void)
 {
-	static const char *const parts[] = {"", "a", "records_", "in", "_partial", "x\0y", "0123456789"};
+	static const char *const parts[] = {"",         "a",    "records_",  "in",
+					    "_partial", "x\0y", "0123456789"};
 	for (size_t cap = 1; cap < 24; cap++)
 		for (size_t i = 0; i < 7; i++)
 			for (size_t j = 0; j < 7; j++)
@@ -177,8 +185,10 @@ static void test_str(void)
 					char want[32], got[32];
 					memset(got, '#', sizeof got);
 					snprintf(want, cap, "%s%s%s", parts[i], parts[j], parts[k]);
-					size_t n = bl_str_join3(got, cap, parts[i], parts[j], parts[k]);
-					CHECK(strcmp(want, got) == 0 && n == strlen(got) && got[cap] == '#');
+					size_t n = bl_str_join3(got, cap, parts[i], parts[j],
+								parts[k]);
+					CHECK(strcmp(want, got) == 0 && n == strlen(got) &&
+					      got[cap] == '#');
 				}
 	char b[8];
 	size_t n = bl_str_append(b, sizeof b, 0, "ab\0cd", 5);
@@ -194,7 +204,8 @@ int main(void)
 	test_marks();
 	test_lit2();
 	/* a literal found by each of its bytes, wherever it sits */
-	static const char *const needles[] = {"\nFrom ", "geli ", "% cpu ", "+", ", ", "sec = ", "MPTY"};
+	static const char *const needles[] = {"\nFrom ", "geli ",  "% cpu ", "+",
+					      ", ",      "sec = ", "MPTY"};
 	char text[200];
 	for (size_t k = 0; k < sizeof needles / sizeof *needles; k++) {
 		size_t nl = strlen(needles[k]);
@@ -202,7 +213,8 @@ int main(void)
 			memset(text, 'x', sizeof text);
 			memcpy(text + at, needles[k], nl);
 			for (size_t rare = 0; rare < nl; rare++) {
-				const char *got = bl_find_by(text, sizeof text, needles[k], nl, rare);
+				const char *got =
+					bl_find_by(text, sizeof text, needles[k], nl, rare);
 				CHECK(got == ref_find(text, sizeof text, needles[k], nl));
 				/* the text cut before the literal ends: not found */
 				CHECK(bl_find_by(text, at + nl - 1, needles[k], nl, rare) ==
@@ -211,7 +223,8 @@ int main(void)
 		}
 	}
 	/* bl_find_lit: every position, every cut, and 32-byte steps */
-	static const char *const words[] = {"real", "sys", "geli ", "gmirror ", "zpool create ", "/boot/", "ab"};
+	static const char *const words[] = {"real",          "sys",    "geli ", "gmirror ",
+					    "zpool create ", "/boot/", "ab"};
 	char big[300];
 	for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
 		size_t nl = strlen(words[k]);
@@ -226,9 +239,11 @@ int main(void)
 			for (size_t from = 0; from < 3; from++) {
 				CHECK(bl_find_lit(big + from, sizeof big - from, words[k], nl) ==
 				      ref_find(big + from, sizeof big - from, words[k], nl));
-				CHECK(bl_find_lit(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+				CHECK(bl_find_lit(big + from,
+						  at + nl - 1 - (from <= at + nl - 1 ? from : 0),
 						  words[k], nl) ==
-				      ref_find(big + from, at + nl - 1 - (from <= at + nl - 1 ? from : 0),
+				      ref_find(big + from,
+					       at + nl - 1 - (from <= at + nl - 1 ? from : 0),
 					       words[k], nl));
 			}
 		}
@@ -240,7 +255,8 @@ int main(void)
 			memcpy(big + k, ", a", 3);
 		memcpy(big + at, ", 7", 3);
 		for (size_t from = 0; from < 3 && from <= at; from++) {
-			CHECK(bl_find_lit_digit(big + from, sizeof big - from, ", ", 2) == big + at);
+			CHECK(bl_find_lit_digit(big + from, sizeof big - from, ", ", 2) ==
+			      big + at);
 			/* the digit cut off: not found */
 			CHECK(bl_find_lit_digit(big + from, at + 2 - from, ", ", 2) == NULL);
 		}
@@ -265,9 +281,11 @@ int main(void)
 			big[at] = '\n';
 			big[at + 1] = starts[k];
 			for (size_t from = 0; from < 3 && from <= at; from++) {
-				CHECK(bl_find_line_start(big + from, sizeof big - from, &set) == at + 1 - from);
+				CHECK(bl_find_line_start(big + from, sizeof big - from, &set) ==
+				      at + 1 - from);
 				/* the newline last: no line after it */
-				CHECK(bl_find_line_start(big + from, at + 1 - from, &set) == at + 1 - from);
+				CHECK(bl_find_line_start(big + from, at + 1 - from, &set) ==
+				      at + 1 - from);
 			}
 		}
 	/* the set rewrap.c spells out is this one */
@@ -313,7 +331,8 @@ int main(void)
 	}
 
 	/* a near miss at every place the rare byte occurs */
-	CHECK(bl_find_by("geligelxgeli geli ", 18, "geli ", 5, 0) == ref_find("geligelxgeli geli ", 18, "geli ", 5));
+	CHECK(bl_find_by("geligelxgeli geli ", 18, "geli ", 5, 0) ==
+	      ref_find("geligelxgeli geli ", 18, "geli ", 5));
 	CHECK(bl_find_by("abc", 3, "abcd", 4, 1) == NULL);
 	CHECK(bl_find_by("abc", 3, "", 0, 0) == NULL);
 	CHECK(bl_find_by("abc", 3, "bc", 2, 5) == NULL);
@@ -326,7 +345,10 @@ int main(void)
 			seed = seed * 1103515245u + 12345u;
 			unsigned r = (seed >> 16) & 0xff;
 			/* mostly letters, a few digits, NULs and high bytes */
-			buf[i] = (char)(r < 230 ? 'a' + r % 26 : r < 240 ? '0' + r % 10 : r < 245 ? 0 : r);
+			buf[i] = (char)(r < 230   ? 'a' + r % 26
+					: r < 240 ? '0' + r % 10
+					: r < 245 ? 0
+						  : r);
 		}
 		for (size_t from = 0; from < 40; from++) {
 			size_t n = sizeof buf - from - (size_t)round % 17;

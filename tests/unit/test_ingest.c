@@ -23,15 +23,15 @@ static void reset(const char *raw)
 }
 
 /* Runs decoder `fn` over a plain string; returns the output (caller frees). */
-#define DECODE(out, raw, call)                                  \
-	do {                                                    \
-		struct bl_src in;                               \
-		reset(raw);                                     \
-		bl_src_plain(&in, (raw), strlen(raw), 0);       \
-		bl_tbuf_init(&(out));                           \
-		call;                                           \
-		bl_tbuf_reserve(&(out), 1);                     \
-		(out).s[(out).len] = '\0';                      \
+#define DECODE(out, raw, call)                                                                     \
+	do {                                                                                       \
+		struct bl_src in;                                                                  \
+		reset(raw);                                                                        \
+		bl_src_plain(&in, (raw), strlen(raw), 0);                                          \
+		bl_tbuf_init(&(out));                                                              \
+		call;                                                                              \
+		bl_tbuf_reserve(&(out), 1);                                                        \
+		(out).s[(out).len] = '\0';                                                         \
 	} while (0)
 
 /* s[0, n) followed by BL_TEXT_PAD zero bytes, as ingest gives a text to
@@ -99,8 +99,8 @@ static void test_qp(void)
 	const char *raw = "# dd if=3D/dev/zero bs=3D1M =\nok=20\n";
 	DECODE(o, raw, bl_qp_decode(&msg, &in, &o, false));
 	CHECK(strcmp(o.s, "# dd if=/dev/zero bs=1M ok \n") == 0);
-	CHECK(origin(&o, 7) == 7);   /* '=' from "=3D" */
-	CHECK(origin(&o, 8) == 10);  /* '/' after the escape */
+	CHECK(origin(&o, 7) == 7); /* '=' from "=3D" */
+	CHECK(origin(&o, 8) == 10); /* '/' after the escape */
 	CHECK(origin(&o, 24) == 30); /* 'o' after the soft break */
 	CHECK(msg.diags.n == 0);
 	bl_tbuf_free(&o);
@@ -175,15 +175,20 @@ static void test_charset(void)
 	DECODE(o, "valid \xC3\xA9 text\n", changed = bl_utf8_repair(&msg, &in, &o));
 	CHECK(!changed && o.len == 0);
 	bl_tbuf_free(&o);
-	DECODE(o, "ab\xff\xfe" "cd", changed = bl_utf8_repair(&msg, &in, &o));
-	CHECK(changed && strcmp(o.s, "ab\xEF\xBF\xBD" "cd") == 0);
-	CHECK(origin(&o, 0) == 0 && origin(&o, 2) == 2 && origin(&o, 3) == 3 && origin(&o, 4) == 3 &&
-	      origin(&o, 5) == 4 && origin(&o, 6) == 5);
+	DECODE(o,
+	       "ab\xff\xfe"
+	       "cd",
+	       changed = bl_utf8_repair(&msg, &in, &o));
+	CHECK(changed && strcmp(o.s, "ab\xEF\xBF\xBD"
+				     "cd") == 0);
+	CHECK(origin(&o, 0) == 0 && origin(&o, 2) == 2 && origin(&o, 3) == 3 &&
+	      origin(&o, 4) == 3 && origin(&o, 5) == 4 && origin(&o, 6) == 5);
 	bl_tbuf_free(&o);
 	/* a U+FFFD for the text's last byte maps inside the input, up to its
 	 * end (nothing after it to clamp to: a fuzz_mime finding) */
 	DECODE(o, "ab\xff", changed = bl_utf8_repair(&msg, &in, &o));
-	CHECK(changed && o.len == 5 && origin(&o, 2) == 2 && origin(&o, 4) == 2 && origin(&o, 5) == 3);
+	CHECK(changed && o.len == 5 && origin(&o, 2) == 2 && origin(&o, 4) == 2 &&
+	      origin(&o, 5) == 3);
 	for (size_t i = 0; i < o.nsegs; i++)
 		CHECK(o.segs[i].raw_off <= 3 && o.segs[i].text_off <= o.len);
 	bl_tbuf_free(&o);
@@ -205,8 +210,12 @@ static void test_charset(void)
 	CHECK(strcmp(o.s, "\xE5\x94\x96 x") == 0);
 	CHECK(origin(&o, 0) == 3);
 	bl_tbuf_free(&o);
-	DECODE(o, "a\xff" "b", bl_charset_to_utf8(&msg, &in, &o, "x-nonesuch"));
-	CHECK(strcmp(o.s, "a\xEF\xBF\xBD" "b") == 0);
+	DECODE(o,
+	       "a\xff"
+	       "b",
+	       bl_charset_to_utf8(&msg, &in, &o, "x-nonesuch"));
+	CHECK(strcmp(o.s, "a\xEF\xBF\xBD"
+			  "b") == 0);
 	CHECK(msg.diags.n == 2); /* unknown charset, invalid byte */
 	bl_tbuf_free(&o);
 	const char *words = "=?ISO-8859-1?Q?R=E9sultats_dd?= =?UTF-8?B?w6k=?= (x)";
@@ -217,8 +226,9 @@ static void test_charset(void)
 
 static void test_headers(void)
 {
-	const char *raw = "From: A <a@b>\nSubject: =?utf-8?q?caf=C3=A9?=\nContent-Type: multipart/mixed;\n"
-			  "\tboundary=\"xyz\"; charset=ISO-8859-2\nContent-Transfer-Encoding: Base64\n\nbody\n";
+	const char *raw =
+		"From: A <a@b>\nSubject: =?utf-8?q?caf=C3=A9?=\nContent-Type: multipart/mixed;\n"
+		"\tboundary=\"xyz\"; charset=ISO-8859-2\nContent-Transfer-Encoding: Base64\n\nbody\n";
 	struct bl_src in;
 	struct bl_headers h;
 	bl_src_plain(&in, raw, strlen(raw), 0);
@@ -237,8 +247,9 @@ static void test_headers(void)
 static void test_html(void)
 {
 	struct bl_tbuf o;
-	const char *raw = "<html><script>x=\"2000+0 records in\"</script><p>a&nbsp;&nbsp;b &gt; c</p>"
-			  "<pre>  x\n  y</pre>d<br>e &amp;&#x41;</html>";
+	const char *raw =
+		"<html><script>x=\"2000+0 records in\"</script><p>a&nbsp;&nbsp;b &gt; c</p>"
+		"<pre>  x\n  y</pre>d<br>e &amp;&#x41;</html>";
 	DECODE(o, raw, bl_html_to_text(&msg, &in, &o));
 	/* a paragraph then <pre>: a blank line between, as a browser shows it */
 	CHECK(strcmp(o.s, "a  b > c\n\n  x\n  y\nd\ne &A\n") == 0);
@@ -246,18 +257,23 @@ static void test_html(void)
 	bl_tbuf_free(&o);
 	CHECK(msg.subject == NULL);
 	/* the page's <h1> names it (before its <title>), when no mail did */
-	DECODE(o, "<html><head><title>Archive</title></head><body><h1>Re: benchmarks</h1>"
-		  "<pre>$ dd</pre></body></html>", bl_html_to_text(&msg, &in, &o));
+	DECODE(o,
+	       "<html><head><title>Archive</title></head><body><h1>Re: benchmarks</h1>"
+	       "<pre>$ dd</pre></body></html>",
+	       bl_html_to_text(&msg, &in, &o));
 	CHECK(msg.subject && strcmp(msg.subject, "Re: benchmarks") == 0);
 	bl_tbuf_free(&o);
-	DECODE(o, "<title> ZFS on top of mirrors\n </title><p>text</p>", bl_html_to_text(&msg, &in, &o));
+	DECODE(o, "<title> ZFS on top of mirrors\n </title><p>text</p>",
+	       bl_html_to_text(&msg, &in, &o));
 	CHECK(msg.subject && strcmp(msg.subject, "ZFS on top of mirrors") == 0);
 	bl_tbuf_free(&o);
 	CHECK(bl_html_detect("  <!DOCTYPE html><html>", 23));
 	CHECK(!bl_html_detect("2000+0 records in <b>", 21));
 	char cs[32];
-	CHECK(bl_html_meta_charset("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=Windows-1250\">",
-				   73, cs, sizeof cs) && strcmp(cs, "windows-1250") == 0);
+	CHECK(bl_html_meta_charset(
+		      "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=Windows-1250\">",
+		      73, cs, sizeof cs) &&
+	      strcmp(cs, "windows-1250") == 0);
 }
 
 static void test_quote(void)
@@ -304,9 +320,12 @@ static void test_quote(void)
 static void test_rewrap_unflatten(void)
 {
 	struct bl_tbuf o;
-	const char *raw = "2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)\nnext\n";
+	const char *raw =
+		"2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)\nnext\n";
 	DECODE(o, raw, bl_rewrap(&msg, &in, &o, false, false));
-	CHECK(strcmp(o.s, "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\nnext\n") == 0);
+	CHECK(strcmp(o.s,
+		     "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\nnext\n") ==
+	      0);
 	bl_tbuf_free(&o);
 	/* nothing to join: false, and nothing written (no copy of the text) */
 	bool joined = true;
@@ -315,32 +334,38 @@ static void test_rewrap_unflatten(void)
 	bl_tbuf_free(&o);
 	/* lines to join among prose (passed without a look): an indented
 	 * tool line, a dd command and its operands, a tool line at the end */
-	DECODE(o, "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
-		  "  2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)\n"
-		  "prose again, with an = sign, and then\n"
-		  "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01\nbs=1m count=2000\n"
-		  "x = y\nz\n"
-		  "2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)",
+	DECODE(o,
+	       "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
+	       "  2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)\n"
+	       "prose again, with an = sign, and then\n"
+	       "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01\nbs=1m count=2000\n"
+	       "x = y\nz\n"
+	       "2097152000 bytes transferred in 67.255574 secs (31181832\nbytes/sec)",
 	       joined = bl_rewrap(&msg, &in, &o, false, false));
-	CHECK(joined && strcmp(o.s, "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
-				    "  2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\n"
-				    "prose again, with an = sign, and then\n"
-				    "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01 bs=1m count=2000\n"
-				    "x = y\nz\n"
-				    "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)") == 0);
+	CHECK(joined &&
+	      strcmp(o.s,
+		     "Some prose that runs on, 3 things, and more.\nA second line = of it\n"
+		     "  2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\n"
+		     "prose again, with an = sign, and then\n"
+		     "srebrny# dd if=/dev/zero of=/data01/a/very/long/path/test01 bs=1m count=2000\n"
+		     "x = y\nz\n"
+		     "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)") == 0);
 	bl_tbuf_free(&o);
 	DECODE(o, "para one \ncontinues\n> q \n> r\n", bl_flowed_decode(&msg, &in, &o, false));
 	CHECK(strcmp(o.s, "para one continues\n> q r\n") == 0);
 	bl_tbuf_free(&o);
 	char flat[600];
-	snprintf(flat, sizeof flat, "%s", "Some prose that goes on for a while. Then: # dd if=/dev/zero of=/x bs=1m "
-		 "count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec) "
-		 "and more text after it, long enough to make this a flattened line of more than two hundred and fifty "
-		 "characters in all.");
+	snprintf(
+		flat, sizeof flat, "%s",
+		"Some prose that goes on for a while. Then: # dd if=/dev/zero of=/x bs=1m "
+		"count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec) "
+		"and more text after it, long enough to make this a flattened line of more than two hundred and fifty "
+		"characters in all.");
 	DECODE(o, flat, unflatten(&msg, &in, &o));
 	CHECK(o.len == strlen(flat));
-	CHECK(strstr(o.s, "\n# dd if=/dev/zero of=/x bs=1m count=2\n2+0 records in\n2+0 records out\n"
-			  "2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n") != NULL);
+	CHECK(strstr(o.s,
+		     "\n# dd if=/dev/zero of=/x bs=1m count=2\n2+0 records in\n2+0 records out\n"
+		     "2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n") != NULL);
 	bl_tbuf_free(&o);
 }
 
@@ -371,60 +396,77 @@ static bool unflattens_to(const char *want)
 static void test_unflatten_short(void)
 {
 	/* GNU dd, one byte, under UNFLATTEN_MIN bytes in all */
-	CHECK(unflattens_to("A single byte:\n $ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g\n1+0 records in\n"
-			    "1+0 records out\n1 byte copied, 0.000116333 s, 8.6 kB/s"));
+	CHECK(unflattens_to(
+		"A single byte:\n $ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g\n1+0 records in\n"
+		"1+0 records out\n1 byte copied, 0.000116333 s, 8.6 kB/s"));
 	/* Android's dd spells the seconds out, as the parser reads it */
-	CHECK(unflattens_to("On the phone:\n$ dd if=/dev/zero of=/sdcard/t bs=1048576 count=32\n"
-			    "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)\nok"));
+	CHECK(unflattens_to(
+		"On the phone:\n$ dd if=/dev/zero of=/sdcard/t bs=1048576 count=32\n"
+		"33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)\nok"));
 	/* translated records and summary */
-	CHECK(unflattens_to("nas:~# dd if=/dev/zero of=/srv/t bs=1M count=2048\n2048+0 Datensätze ein\n"
-			    "2048+0 Datensätze aus\n2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"));
-	CHECK(unflattens_to("[user@old ~]$ dd if=/dev/zero of=/tmp/big bs=1M count=1024\n1024+0 записей получено\n"
-			    "1024+0 записей отправлено\n скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c"));
+	CHECK(unflattens_to(
+		"nas:~# dd if=/dev/zero of=/srv/t bs=1M count=2048\n2048+0 Datensätze ein\n"
+		"2048+0 Datensätze aus\n2147483648 Bytes (2,1 GB, 2,0 GiB) kopiert, 14,2731 s, 150 MB/s"));
+	CHECK(unflattens_to(
+		"[user@old ~]$ dd if=/dev/zero of=/tmp/big bs=1M count=1024\n1024+0 записей получено\n"
+		"1024+0 записей отправлено\n скопировано 1073741824 байт (1,1 GB), 6,93021 c, 155 MB/c"));
 	/* busybox, and the indentation of the next line kept */
-	CHECK(unflattens_to("64+0 records out\n67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s\n"
-			    "    next"));
+	CHECK(unflattens_to(
+		"64+0 records out\n67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s\n"
+		"    next"));
 	/* pdksh's one-line time is one line, not three */
 	CHECK(unflattens_to("2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
 			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
 	/* GNU time's two lines */
-	CHECK(unflattens_to("1+0 records out\n0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata "
-			    "2772maxresident)k\n0inputs+65536outputs (0major+358minor)pagefaults 0swaps"));
+	CHECK(unflattens_to(
+		"1+0 records out\n0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata "
+		"2772maxresident)k\n0inputs+65536outputs (0major+358minor)pagefaults 0swaps"));
 	/* zsh: the times follow the command on its line */
-	CHECK(unflattens_to("% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
-			    "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
+	CHECK(unflattens_to(
+		"% time dd if=/dev/zero of=x bs=1m count=100\n100+0 records in\n"
+		"dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total\nnext"));
 	/* a GNU summary cut after "copied" */
-	CHECK(unflattens_to("300+0 records out\n314572800 bytes (315 MB, 300 MiB) copied\n``` next"));
+	CHECK(unflattens_to(
+		"300+0 records out\n314572800 bytes (315 MB, 300 MiB) copied\n``` next"));
 	/* csh's report, a tab or blanks after the percentage (tcsh) */
-	CHECK(unflattens_to("Ten keywords:\n% time ./crawl.sh google 300\n     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\n"
-			    "Good enough"));
-	CHECK(unflattens_to("Drive A to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w\n"
-			    "``` About 17.5 s"));
+	CHECK(unflattens_to(
+		"Ten keywords:\n% time ./crawl.sh google 300\n     0.396u 1.298s 0:31.91 5.2%\t0+0k 0+23472io 0pf+0w\n"
+		"Good enough"));
+	CHECK(unflattens_to(
+		"Drive A to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    0+0k 0+0io 0pf+0w\n"
+		"``` About 17.5 s"));
 	/* zsh's fields padded, the job name given */
-	CHECK(unflattens_to("Building it:\n$ time make make  0.75s user  0.41s system  7% cpu  15.608 total\n"
-			    "``` so 16 s"));
+	CHECK(unflattens_to(
+		"Building it:\n$ time make make  0.75s user  0.41s system  7% cpu  15.608 total\n"
+		"``` so 16 s"));
 	/* one zsh report in a short line, an empty line after it */
-	CHECK(unflattens_to("It ran for a minute:      java -cp x Main     0.48s user  0.07s system  0% cpu  1:00.25 total\n"
-			    " Half a second of CPU."));
+	CHECK(unflattens_to(
+		"It ran for a minute:      java -cp x Main     0.48s user  0.07s system  0% cpu  1:00.25 total\n"
+		" Half a second of CPU."));
 	/* dd's progress updates stay on their line (its first '\r' is lost
 	 * when the lines are joined) */
-	CHECK(unflattens_to("$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
-			    "9332 bytes (9 kB) copied, 1 s, 9 kB/s\r25711 bytes (25 kB) copied, 2 s, 13 kB/s\n"
-			    "3+0 records in"));
+	CHECK(unflattens_to(
+		"$ dd if=/dev/zero of=/tmp/b bs=1M count=3 status=progress\n"
+		"9332 bytes (9 kB) copied, 1 s, 9 kB/s\r25711 bytes (25 kB) copied, 2 s, 13 kB/s\n"
+		"3+0 records in"));
 	/* patterns found by the same byte: a ')' and a '+' of prose before
 	 * the tool line, csh's "0+0k" (a '+' that is not dd's) before its
 	 * "0pf+" */
-	CHECK(unflattens_to("Drive A (1+x) to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    "
-			    "0+0k 0+0io 0pf+0w\n``` About 17.5 s"));
-	CHECK(unflattens_to("Two (2) runs:\n2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
-			    "    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
+	CHECK(unflattens_to(
+		"Drive A (1+x) to B:\n$ time cp 1GB.FILE /mnt/b/1GB.FILE\n0.032u 11.308s 0:17.56 64.5%    "
+		"0+0k 0+0io 0pf+0w\n``` About 17.5 s"));
+	CHECK(unflattens_to(
+		"Two (2) runs:\n2147483648 bytes transferred in 18.392 secs (116761192 bytes/sec)\n"
+		"    0m18.40s real     0m00.00s user     0m02.85s system\nafter"));
 	/* prose that mentions one tool line is not a flattened post */
 	const char *prose = "Counting 10+0 records in the table above was a mistake.\n";
 	CHECK(!detect(prose, strlen(prose)));
 	/* a zsh report with a note after one blank is a line of its own */
-	const char *note = "reading, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n";
+	const char *note =
+		"reading, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n";
 	CHECK(!detect(note, strlen(note)));
-	const char *lines = "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
+	const char *lines =
+		"$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in\n1+0 records out\n";
 	CHECK(!detect(lines, strlen(lines)));
 	/* a tool line alone on its line, blanks or a '\r' around it (its
 	 * three ", " are three literals of the sites pass): none; one with
@@ -445,31 +487,49 @@ static void test_unflatten_short(void)
 		CHECK(detect(two[k], strlen(two[k])));
 	/* a bonnie++ CSV row is a long line without a word weak_re needs;
 	 * a diskinfo row in a flattened post has them */
-	CHECK(unflattens_to("Results:\n1.98,2.00a,ANDREW-PC,1,1731168315,63G,,8192,5,540,99,745124,100,980550,91,2205,"
-			    "99,1203968,58,+++++,+++,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
-			    "16366us,5650us,12027us,4465us,1806us,478us,586us,404us,3818us,3324us,837us,3156us\n"
-			    "$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in"));
+	CHECK(unflattens_to(
+		"Results:\n1.98,2.00a,ANDREW-PC,1,1731168315,63G,,8192,5,540,99,745124,100,980550,91,2205,"
+		"99,1203968,58,+++++,+++,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"16366us,5650us,12027us,4465us,1806us,478us,586us,404us,3818us,3324us,837us,3156us\n"
+		"$ dd if=/dev/zero of=/x bs=1m count=1\n1+0 records in"));
 	/* long lines where one word alone lets weak_re, weak_end_re or
 	 * start_re run: the breaks are those found without the prefilters */
-	static const char *const only[] = {
-		"Excel output is below:", "Seek times:", "Tue Mar 5 14:02:16 2024", "\"Writer report\"",
-		"\"64\" 1149134 3526006", "capacity operations bandwidth", "tank total_wait disk_wait",
-		"latency read write", "512 # sectorsize", "time to read 10MB block", "--------Sequential Output",
-		"-Per Chr- --Block-- -Rewrite-", "-Create-- --Read--- -Delete-- -Create--", "Latency 12345us",
-		"random random bkwd record stride", "= 19.927 msec", "srebrny# dd if=/dev/zero", "x$ dd bs=1",
-		"x% zpool iostat", "a> zpool list", "dd: error writing", "*** (mirror hdd, eli) zfs:"};
+	static const char *const only[] = {"Excel output is below:",
+					   "Seek times:",
+					   "Tue Mar 5 14:02:16 2024",
+					   "\"Writer report\"",
+					   "\"64\" 1149134 3526006",
+					   "capacity operations bandwidth",
+					   "tank total_wait disk_wait",
+					   "latency read write",
+					   "512 # sectorsize",
+					   "time to read 10MB block",
+					   "--------Sequential Output",
+					   "-Per Chr- --Block-- -Rewrite-",
+					   "-Create-- --Read--- -Delete-- -Create--",
+					   "Latency 12345us",
+					   "random random bkwd record stride",
+					   "= 19.927 msec",
+					   "srebrny# dd if=/dev/zero",
+					   "x$ dd bs=1",
+					   "x% zpool iostat",
+					   "a> zpool list",
+					   "dd: error writing",
+					   "*** (mirror hdd, eli) zfs:"};
 	for (size_t k = 0; k < sizeof only / sizeof *only; k++) {
 		char line[600];
-		int w = snprintf(line, sizeof line, "words of a post %s and more words after it", only[k]);
+		int w = snprintf(line, sizeof line, "words of a post %s and more words after it",
+				 only[k]);
 		while (w > 0 && (size_t)w < 400)
 			w += snprintf(line + w, sizeof line - (size_t)w, " more");
 		struct bl_tbuf o;
 		DECODE(o, line, unflatten(&msg, &in, &o));
 		bl_tbuf_free(&o);
 	}
-	CHECK(unflattens_to("# diskinfo -t ada1\nSeek times:\n\tFull stroke:\t  250 iter in   4.401227 sec =   17.605 msec\n"
-			    "\tHalf stroke:\t  250 iter in   3.250118 sec =   13.000 msec\nand that is all of it, "
-			    "written out in words long enough to make this line a long one for sure."));
+	CHECK(unflattens_to(
+		"# diskinfo -t ada1\nSeek times:\n\tFull stroke:\t  250 iter in   4.401227 sec =   17.605 msec\n"
+		"\tHalf stroke:\t  250 iter in   3.250118 sec =   13.000 msec\nand that is all of it, "
+		"written out in words long enough to make this line a long one for sure."));
 }
 
 /* Tables in a flattened post: rows cut at the width of a zpool rule,
@@ -491,10 +551,11 @@ static void test_unflatten_tables(void)
 			    "----------  -----  -----  -----  -----  -----  -----\n"
 			    "and the text after it, not cut."));
 	/* a rule whose rows do not fit is left alone */
-	CHECK(unflattens_to("A table of my own that is not zpool's, and a long line of prose around it "
-			    "so that the line counts as flattened in the first place, which needs "
-			    "two hundred and fifty bytes in all: -----  ----  ------ a b c d e f g h "
-			    "i j k l m n o p q r s t u v w x y z and so on."));
+	CHECK(unflattens_to(
+		"A table of my own that is not zpool's, and a long line of prose around it "
+		"so that the line counts as flattened in the first place, which needs "
+		"two hundred and fifty bytes in all: -----  ----  ------ a b c d e f g h "
+		"i j k l m n o p q r s t u v w x y z and so on."));
 	/* zpool iostat -H: tabs between fields, an empty line between two rows */
 	CHECK(unflattens_to("The collection script runs this every five minutes and greps it:\n"
 			    "$ zpool iostat -Hv\n"
@@ -506,16 +567,17 @@ static void test_unflatten_tables(void)
 			    "Tabs between the fields, no header."));
 	/* iozone: the preamble's tab-led lines, rows found by the columns of
 	 * "kB" and "reclen" (the header line's trailing blanks kept) */
-	CHECK(unflattens_to("Operations per second on the old array, 8k records, direct I/O:\n"
-			    "# iozone -i0 -i1 -O -s2g -r8k -f /export/iozone.tmp\n"
-			    "\tIozone: Performance Test of File I/O\n"
-			    "\tRecord Size 8 KB\n"
-			    "                                                            random  random    bkwd   record   stride\n"
-			    "              KB  reclen   write rewrite    read    reread    read   write\n"
-			    "         2097152       8     452    1626      732      740    1776    1627\n"
-			    "         2097152      16     904    3252     1464     1480    3552    3254\n"
-			    "            4096      64     805    1390     3296     3604    1234    5678\n"
-			    "iozone test complete."));
+	CHECK(unflattens_to(
+		"Operations per second on the old array, 8k records, direct I/O:\n"
+		"# iozone -i0 -i1 -O -s2g -r8k -f /export/iozone.tmp\n"
+		"\tIozone: Performance Test of File I/O\n"
+		"\tRecord Size 8 KB\n"
+		"                                                            random  random    bkwd   record   stride\n"
+		"              KB  reclen   write rewrite    read    reread    read   write\n"
+		"         2097152       8     452    1626      732      740    1776    1627\n"
+		"         2097152      16     904    3252     1464     1480    3552    3254\n"
+		"            4096      64     805    1390     3296     3604    1234    5678\n"
+		"iozone test complete."));
 	/* two cells that happen to line up with "kB" and "reclen" (102858 is
 	 * no record length) stay in their row */
 	CHECK(unflattens_to("Before the update, on the same pool, with the same file size:\n"
@@ -526,39 +588,44 @@ static void test_unflatten_tables(void)
 	/* iozone rows whose indentation a wiki turned into tabs, each row's
 	 * line padded with tabs after it: a row starts where its file size
 	 * ends at column 16, as "kB" does, tab stops of 8 */
-	CHECK(unflattens_to("Only the table, from a wiki page that turned the spaces into tabs, sorry:\n"
-			    "\t\t\t\t\t      random\trandom\t   bkwd\n\t\t\t\t       \n"
-			    "\t      kB  reclen    write  rewrite    read    reread\n"
-			    "\t   65536     128  2697436  2845504  1422101  2888368\n\t\t\t      \n"
-			    "\t   65536    1024  5510768  3191317  3442577  2518511\n\t\t\t\t      "
-			    "Numbers are kB/s."));
+	CHECK(unflattens_to(
+		"Only the table, from a wiki page that turned the spaces into tabs, sorry:\n"
+		"\t\t\t\t\t      random\trandom\t   bkwd\n\t\t\t\t       \n"
+		"\t      kB  reclen    write  rewrite    read    reread\n"
+		"\t   65536     128  2697436  2845504  1422101  2888368\n\t\t\t      \n"
+		"\t   65536    1024  5510768  3191317  3442577  2518511\n\t\t\t\t      "
+		"Numbers are kB/s."));
 	/* iozone's table retyped with single blanks: rows by their file size
 	 * and record length, each pair after the one above, as many cells in
 	 * each row as in the first; "1024 512" inside a row starts none */
-	CHECK(unflattens_to("A forum squeezed the runs of spaces, so the columns are gone:\n"
-			    "kB reclen write rewrite read reread read write read rewrite read fwrite\n"
-			    "16384 4 573741 645072 677116 765470\n"
-			    "16384 64 2414771 1024 512 1797650\n"
-			    "32768 4 2414771 2825231 815261 1797650\n"
-			    " And a second box with more memory, the same test and the same file size."));
+	CHECK(unflattens_to(
+		"A forum squeezed the runs of spaces, so the columns are gone:\n"
+		"kB reclen write rewrite read reread read write read rewrite read fwrite\n"
+		"16384 4 573741 645072 677116 765470\n"
+		"16384 64 2414771 1024 512 1797650\n"
+		"32768 4 2414771 2825231 815261 1797650\n"
+		" And a second box with more memory, the same test and the same file size."));
 	/* zpool iostat under a rule that an editor cut to "---": the rows by
 	 * their cells (a name and six values, bold or not), a note after a
 	 * row kept on its line */
-	CHECK(unflattens_to("The resilver, as the editor left it after eating the dashes of the rule:\n"
-			    "                  capacity     operations     bandwidth\n"
-			    "    pool        alloc   free   read  write   read  write\n"
-			    "    ---\n"
-			    "    tank        5.12T  2.13T  **1.60K**    311   **199M**  38.1M\n"
-			    "      mirror-0  2.56T  1.07T    406     72  50.6M  4.51M\n"
-			    "        ada1        -      -      0     71      0  4.50M  <-- the new disk\n"
-			    "        ada2        -      -    203     36  25.3M  2.26M\n"
-			    "    ---\n"
-			    "And then it calmed down."));
+	CHECK(unflattens_to(
+		"The resilver, as the editor left it after eating the dashes of the rule:\n"
+		"                  capacity     operations     bandwidth\n"
+		"    pool        alloc   free   read  write   read  write\n"
+		"    ---\n"
+		"    tank        5.12T  2.13T  **1.60K**    311   **199M**  38.1M\n"
+		"      mirror-0  2.56T  1.07T    406     72  50.6M  4.51M\n"
+		"        ada1        -      -      0     71      0  4.50M  <-- the new disk\n"
+		"        ada2        -      -    203     36  25.3M  2.26M\n"
+		"    ---\n"
+		"And then it calmed down."));
 	/* the cut rule's indentation is not looked for before the text */
 	char cut[300];
-	snprintf(cut, sizeof cut, "%s", "pool        alloc   free   read  write   read  write     ---     "
-		 "tank        5.12T  2.13T    812    144   101M  9.02M and some prose after it so that the line "
-		 "is long enough to be read as a flattened post of its own, well over two hundred and fifty bytes.");
+	snprintf(
+		cut, sizeof cut, "%s",
+		"pool        alloc   free   read  write   read  write     ---     "
+		"tank        5.12T  2.13T    812    144   101M  9.02M and some prose after it so that the line "
+		"is long enough to be read as a flattened post of its own, well over two hundred and fifty bytes.");
 	struct bl_tbuf co;
 	DECODE(co, cut, unflatten(&msg, &in, &co));
 	CHECK(co.len == 0 || co.len == strlen(cut));
@@ -566,76 +633,84 @@ static void test_unflatten_tables(void)
 	/* iozone's header and rows wrapped at 72 columns by a mail client:
 	 * each first line ends where the header's does, within a column or
 	 * two, and the rest follows after one blank */
-	CHECK(unflattens_to("My mail client folds long lines, sorry about the table below, it is the default run:\n"
-			    "              kB  reclen    write  rewrite    read    reread    read\n"
-			    "write     read   rewrite      read   fwrite frewrite    fread  freread\n"
-			    "             512       4  1652186  1167693   931090  1168372  1488884\n"
-			    "559885  1876783    510922   1553612  1690001   504040  1608037  1003370\n"
-			    "             512     512 14588749  8440113 13600174 13465011 12489350\n"
-			    "12117824 13279610   8465695  12609305  7462352  9951075 13402431 12444227\n"
-			    "iozone test complete."));
+	CHECK(unflattens_to(
+		"My mail client folds long lines, sorry about the table below, it is the default run:\n"
+		"              kB  reclen    write  rewrite    read    reread    read\n"
+		"write     read   rewrite      read   fwrite frewrite    fread  freread\n"
+		"             512       4  1652186  1167693   931090  1168372  1488884\n"
+		"559885  1876783    510922   1553612  1690001   504040  1608037  1003370\n"
+		"             512     512 14588749  8440113 13600174 13465011 12489350\n"
+		"12117824 13279610   8465695  12609305  7462352  9951075 13402431 12444227\n"
+		"iozone test complete."));
 	/* iozone -R */
-	CHECK(unflattens_to("I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
-			    " Excel output is below:\n"
-			    " \"Writer report\"\n"
-			    "        \"4\"  \"8\"  \"16\"\n"
-			    "\"64\"   1149134  3526006  1698432\n"
-			    " \"128\"   3050294  2490748  2673568\n"
-			    " \"Throughput report Y-axis is type of test X-axis is number of processes\"\n"
-			    "\"Record size = 64 kBytes \"\n"
-			    " \"  Initial write \"  812345.25   1402553.50\n"
-			    "The rest looked the same."));
+	CHECK(unflattens_to(
+		"I only kept the spreadsheet part of the output (iozone -a -g 256k -R):\n"
+		" Excel output is below:\n"
+		" \"Writer report\"\n"
+		"        \"4\"  \"8\"  \"16\"\n"
+		"\"64\"   1149134  3526006  1698432\n"
+		" \"128\"   3050294  2490748  2673568\n"
+		" \"Throughput report Y-axis is type of test X-axis is number of processes\"\n"
+		"\"Record size = 64 kBytes \"\n"
+		" \"  Initial write \"  812345.25   1402553.50\n"
+		"The rest looked the same."));
 	/* bonnie: rows cut at the header's width, one that overflows its
 	 * columns ends before the next name */
-	CHECK(unflattens_to("Second machine, same pool moved over, with the same test as above:\n"
-			    " # bonnie -d /home/dslab/data -s 4096 -m zfs\n"
-			    "              -------Sequential Output-------- ---Sequential Input-- --Random--\n"
-			    "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---\n"
-			    "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
-			    "zfs      4096 79500 44.1 106960 20.8 60252 12.9 155730 70.2 170719 13.6 121.5  0.5\n"
-			    "zfs      4096 78294 42.9 108320 20.8 58735 13.0 145792 64.4 167522 13.2 118.4  0.5\n"
-			    "The older box with the same disks, for comparison."));
+	CHECK(unflattens_to(
+		"Second machine, same pool moved over, with the same test as above:\n"
+		" # bonnie -d /home/dslab/data -s 4096 -m zfs\n"
+		"              -------Sequential Output-------- ---Sequential Input-- --Random--\n"
+		"              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---\n"
+		"Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+		"zfs      4096 79500 44.1 106960 20.8 60252 12.9 155730 70.2 170719 13.6 121.5  0.5\n"
+		"zfs      4096 78294 42.9 108320 20.8 58735 13.0 145792 64.4 167522 13.2 118.4  0.5\n"
+		"The older box with the same disks, for comparison."));
 	/* bonnie++: latency lines between the rows, the file table, CSV */
-	CHECK(unflattens_to("Two passes with -x 2 pasted into one table (the second row has no name):\n"
-			    " Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n"
-			    "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-			    "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
-			    "db-replica-07.ex 8G   702  97 98011  14 40321   6  1533  96 120455   9 402.1   5\n"
-			    "Latency             12043us     301ms     512ms    9822us   88310us     410ms\n"
-			    "                      699  97 97345  14 41002   6  1529  96 119800   9 398.7   5\n"
-			    "Latency             11987us     298ms     530ms   10201us   90122us     395ms\n"
-			    "                    ------Sequential Create------ --------Random Create--------\n"
-			    "                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
-			    "files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
-			    "raid5            16  5011  18 +++++ +++  4712  14  5230  19 +++++ +++  3901  12\n"
-			    "1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
-			    "1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
-			    "That is all."));
+	CHECK(unflattens_to(
+		"Two passes with -x 2 pasted into one table (the second row has no name):\n"
+		" Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n"
+		"Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+		"Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+		"db-replica-07.ex 8G   702  97 98011  14 40321   6  1533  96 120455   9 402.1   5\n"
+		"Latency             12043us     301ms     512ms    9822us   88310us     410ms\n"
+		"                      699  97 97345  14 41002   6  1529  96 119800   9 398.7   5\n"
+		"Latency             11987us     298ms     530ms   10201us   90122us     395ms\n"
+		"                    ------Sequential Create------ --------Random Create--------\n"
+		"                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+		"files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+		"raid5            16  5011  18 +++++ +++  4712  14  5230  19 +++++ +++  3901  12\n"
+		"1.97,1.97,srv,1,1389000000,8G,,702,97,98011,14,40321,6,1533,96,120455,9,402.1,5\n"
+		"1.97,1.97,srv,1,1389000000,8G,,699,97,97345,14,41002,6,1529,96,119800,9,398.7,5\n"
+		"That is all."));
 	/* bonnie++ 1.02 rows whose machine names hold a blank */
-	CHECK(unflattens_to("Runs on the diskless boxes, all of them with an NFS root and the same kernel:\n"
-			    "Machine    Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP\n"
-			    "box (v2)   300M  4054  57  5121   2  3549   3  5942  91 10195   3 442.2   4\n"
-			    "box (v3+)  300M  5965  82  7861   3  2739   2  5437  82  9316   3 675.5   6\n"
-			    "That is all."));
+	CHECK(unflattens_to(
+		"Runs on the diskless boxes, all of them with an NFS root and the same kernel:\n"
+		"Machine    Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP /sec %CP\n"
+		"box (v2)   300M  4054  57  5121   2  3549   3  5942  91 10195   3 442.2   4\n"
+		"box (v3+)  300M  5965  82  7861   3  2739   2  5437  82  9316   3 675.5   6\n"
+		"That is all."));
 	/* a bonnie++ header whose machine column was cut away */
-	CHECK(unflattens_to("Roughly the same on both kernels, so I only kept one of the two tables here:\n"
-			    "      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-			    " Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
-			    "2512M 14348  81 49495  26 24438  16 16040  96 55006  15 373.7   1\n"
-			    "One disk."));
+	CHECK(unflattens_to(
+		"Roughly the same on both kernels, so I only kept one of the two tables here:\n"
+		"      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+		" Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+		"2512M 14348  81 49495  26 24438  16 16040  96 55006  15 373.7   1\n"
+		"One disk."));
 	/* bonnie: a disk's model written over "Machine" */
-	CHECK(unflattens_to("The SCSI disk should leave the old IDE one far behind, but it does not here:\n"
-			    "ST318451LW MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
-			    "SCSI      200 21544 96.8 51367 51.4 11141 16.3 17729 58.2 40968 40.4 602.9  5.4\n"
-			    "IDE       200  3884 72.8  4513 86.0  1781 36.4  3144 89.9  4052 95.3 131.5  0.9\n"
-			    "Odd."));
+	CHECK(unflattens_to(
+		"The SCSI disk should leave the old IDE one far behind, but it does not here:\n"
+		"ST318451LW MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU\n"
+		"SCSI      200 21544 96.8 51367 51.4 11141 16.3 17729 58.2 40968 40.4 602.9  5.4\n"
+		"IDE       200  3884 72.8  4513 86.0  1781 36.4  3144 89.9  4052 95.3 131.5  0.9\n"
+		"Odd."));
 	/* GNU time -v keeps its tab-led fields whole */
-	CHECK(unflattens_to("$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
-			    "16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
-			    "\tCommand being timed: \"dd if=/dev/zero of=/tmp/f bs=1M count=16\"\n"
-			    "\tUser time (seconds): 0.00\n"
-			    "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
-			    "\tExit status: 0"));
+	CHECK(unflattens_to(
+		"$ /usr/bin/time -v dd if=/dev/zero of=/tmp/f bs=1M count=16\n16+0 records in\n"
+		"16+0 records out\n16777216 bytes (17 MB, 16 MiB) copied, 0.00798285 s, 2.1 GB/s\n"
+		"\tCommand being timed: \"dd if=/dev/zero of=/tmp/f bs=1M count=16\"\n"
+		"\tUser time (seconds): 0.00\n"
+		"\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
+		"\tExit status: 0"));
 }
 
 struct count {
@@ -676,12 +751,14 @@ static void test_mbox(void)
 	const char *deep = "x\n>>From y\n";
 	CHECK(bl_mbox_next_quoted(deep, strlen(deep), 0) == 2);
 	const char *mid = "a >From y\n>Fro";
-	CHECK(bl_mbox_next_quoted(mid, strlen(mid), 0) == strlen(mid)); /* not at a line start; cut */
+	CHECK(bl_mbox_next_quoted(mid, strlen(mid), 0) ==
+	      strlen(mid)); /* not at a line start; cut */
 	CHECK(bl_mbox_next_quoted(">From z\n", 8, 0) == 0);
 	struct count whole = {0}, streamed = {0};
 	bl_ingest_buffer(bl_parser_ingest(), mbox, strlen(mbox), collect, &whole);
 	struct feed f = {mbox, strlen(mbox), 0, 1, 1}; /* a byte a read */
-	CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, collect, &streamed) == 0);
+	CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, collect,
+			       &streamed) == 0);
 	CHECK(whole.n == 2 && streamed.n == 2);
 	CHECK(whole.with_sites == 2 && streamed.with_sites == 2);
 	CHECK(whole.off[1] == (size_t)(strstr(mbox, "From b@x") - mbox));
@@ -691,14 +768,16 @@ static void test_mbox(void)
 	size_t nmsg = 1500, cap = nmsg * 200, len = 0;
 	char *big = malloc(cap);
 	for (size_t i = 0; i < nmsg; i++)
-		len += (size_t)snprintf(big + len, cap - len,
-					"From n@x Mon Jan 11 10:%02zu:00 2010\nSubject: %zu\nFrom: n@x\n\n"
-					"From the body, line %zu.\n\n",
-					i % 60, i, i);
+		len += (size_t)snprintf(
+			big + len, cap - len,
+			"From n@x Mon Jan 11 10:%02zu:00 2010\nSubject: %zu\nFrom: n@x\n\n"
+			"From the body, line %zu.\n\n",
+			i % 60, i, i);
 	for (size_t step = 1; step < 5000; step = step * 13 + 2) {
 		struct count c = {0};
 		struct feed g = {big, len, 0, step, 1021};
-		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &g, BL_INPUT_AUTO, collect, &c) == 0);
+		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &g, BL_INPUT_AUTO, collect,
+				       &c) == 0);
 		CHECK(c.n == nmsg);
 	}
 	free(big);
@@ -722,10 +801,11 @@ static int first_doc(struct bl_message *m, void *ctx)
  * run's span must point at the original bytes. */
 static void test_end_to_end(void)
 {
-	const char *mbox = "From a@x Mon Jan 11 10:00:00 2010\nSubject: r\nFrom: a@x\n"
-			   "Content-Transfer-Encoding: quoted-printable\n\n"
-			   "> # dd if=3D/dev/zero of=3D/x bs=3D1m count=3D2\n> 2+0 records in\n> 2+0 records out\n"
-			   "> 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n";
+	const char *mbox =
+		"From a@x Mon Jan 11 10:00:00 2010\nSubject: r\nFrom: a@x\n"
+		"Content-Transfer-Encoding: quoted-printable\n\n"
+		"> # dd if=3D/dev/zero of=3D/x bs=3D1m count=3D2\n> 2+0 records in\n> 2+0 records out\n"
+		"> 2097152 bytes transferred in 0.5 secs (4194304 bytes/sec)\n";
 	json_t *doc = NULL;
 	bl_ingest_buffer(bl_parser_ingest(), mbox, strlen(mbox), first_doc, &doc);
 	CHECK(doc != NULL);
@@ -736,7 +816,8 @@ static void test_end_to_end(void)
 	CHECK(off == (size_t)(strstr(mbox, "# dd") - mbox));
 	CHECK(json_integer_value(json_object_get(span, "line")) == 6);
 	CHECK(json_integer_value(json_object_get(run, "quote_depth")) == 1);
-	CHECK(strcmp(json_string_value(json_object_get(run, "command")), "dd if=/dev/zero of=/x bs=1m count=2") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(run, "command")),
+		     "dd if=/dev/zero of=/x bs=1m count=2") == 0);
 	json_t *dec = json_object_get(json_object_get(doc, "source"), "decoding");
 	CHECK(json_array_size(dec) == 3 &&
 	      strcmp(json_string_value(json_array_get(dec, 1)), "quoted-printable") == 0);
@@ -745,19 +826,20 @@ static void test_end_to_end(void)
 
 static void test_system(void)
 {
-	const char *raw = "CPU: Intel(R) Core(TM)2 Duo CPU E8400 @ 3.00GHz (3000.01-MHz K8-class CPU)\n"
-			  "real memory  = 2147483648 (2048 MB)\n"
-			  "ada0: <WDC WD15EARS-00Z5B1 80.00A80> ATA-8 SATA 2.x device\n"
-			  "FreeBSD 8.0-RELEASE #0: Sat Nov 21 15:02:08 UTC 2009\n"
-			  "vfs.zfs.arc_max: 104857600\n"
-			  "and prose: x = 1\n";
+	const char *raw =
+		"CPU: Intel(R) Core(TM)2 Duo CPU E8400 @ 3.00GHz (3000.01-MHz K8-class CPU)\n"
+		"real memory  = 2147483648 (2048 MB)\n"
+		"ada0: <WDC WD15EARS-00Z5B1 80.00A80> ATA-8 SATA 2.x device\n"
+		"FreeBSD 8.0-RELEASE #0: Sat Nov 21 15:02:08 UTC 2009\n"
+		"vfs.zfs.arc_max: 104857600\n"
+		"and prose: x = 1\n";
 	struct bl_message m;
 	bl_message_from_text(&m, raw, strlen(raw), 0, 1);
 	json_t *s = bl_system_extract(&m);
 	CHECK(s != NULL);
 	CHECK(json_array_size(json_object_get(s, "cpu")) == 1);
-	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(s, "memory"), 0), "bytes")) ==
-	      2147483648LL);
+	CHECK(json_integer_value(json_object_get(json_array_get(json_object_get(s, "memory"), 0),
+						 "bytes")) == 2147483648LL);
 	json_t *disk = json_array_get(json_object_get(s, "disks"), 0);
 	CHECK(disk && strcmp(json_string_value(json_object_get(disk, "device")), "ada0") == 0);
 	json_t *os = json_array_get(json_object_get(s, "os"), 0);
@@ -782,8 +864,9 @@ static int count_runs(struct bl_message *m, void *ctx)
  * time proportional to its length (a quadratic step would take minutes). */
 static void test_long_line(void)
 {
-	const char *unit = "word word word # dd if=/dev/zero of=/x bs=1m count=2 2+0 records in 2+0 records out "
-			   "2097152 bytes transferred in 0.5 secs (4194304 bytes/sec) more prose here. ";
+	const char *unit =
+		"word word word # dd if=/dev/zero of=/x bs=1m count=2 2+0 records in 2+0 records out "
+		"2097152 bytes transferred in 0.5 secs (4194304 bytes/sec) more prose here. ";
 	size_t ul = strlen(unit), reps = 20000;
 	char *big = malloc(ul * reps + 1);
 	for (size_t i = 0; i < reps; i++)

@@ -26,18 +26,20 @@ static struct text archive(unsigned seed)
 	for (unsigned i = 0; i < 300; i++) {
 		unsigned r = (seed + i * 2654435761u) >> 7;
 		char line[200];
-		snprintf(line, sizeof line, "From user%u@example.org Mon Nov 30 %02u:%02u:07 2026%s\n",
-			 i, r % 24, i % 60, r % 5 == 0 ? "\r" : "");
+		snprintf(line, sizeof line,
+			 "From user%u@example.org Mon Nov 30 %02u:%02u:07 2026%s\n", i, r % 24,
+			 i % 60, r % 5 == 0 ? "\r" : "");
 		put(&t, line);
-		snprintf(line, sizeof line, "Subject: numbers %u\nMessage-ID: <m%u@example.org>\n\n", i,
-			 i);
+		snprintf(line, sizeof line,
+			 "Subject: numbers %u\nMessage-ID: <m%u@example.org>\n\n", i, i);
 		put(&t, line);
 		switch (r % 6) {
 		case 0: put(&t, ""); break;
 		case 1:
-			put(&t, "From here on the numbers are mine:\n"
-				"2000+0 records in\n2000+0 records out\n"
-				"2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n");
+			put(&t,
+			    "From here on the numbers are mine:\n"
+			    "2000+0 records in\n2000+0 records out\n"
+			    "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n");
 			break;
 		case 2:
 			put(&t, ">From bob@example.org Mon Jan 11 11:30:00 2010\nquoted above\n");
@@ -46,10 +48,11 @@ static struct text archive(unsigned seed)
 			for (unsigned k = 0; k < 400; k++)
 				put(&t, "a long message with many lines of prose in it\n");
 			break;
-		case 4: put(&t, "no trailing line break"); put(&t, "\n"); break;
-		default:
-			put(&t, "real\t0m1.020s\nuser\t0m0.100s\nsys\t0m0.900s\n\n");
+		case 4:
+			put(&t, "no trailing line break");
+			put(&t, "\n");
 			break;
+		default: put(&t, "real\t0m1.020s\nuser\t0m0.100s\nsys\t0m0.900s\n\n"); break;
 		}
 	}
 	return t;
@@ -82,8 +85,8 @@ static int collect(struct bl_message *m, void *ctx)
 		ms->cap = ms->cap ? 2 * ms->cap : 64;
 		ms->m = realloc(ms->m, ms->cap * sizeof *ms->m);
 	}
-	ms->m[ms->n++] = (struct msg){m->index, m->raw_offset, m->raw_line, m->raw_len, m->len,
-				      fnv(m->text, m->len)};
+	ms->m[ms->n++] = (struct msg){m->index,   m->raw_offset, m->raw_line,
+				      m->raw_len, m->len,        fnv(m->text, m->len)};
 	return 0;
 }
 
@@ -120,7 +123,8 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 		if (end <= at.offset && k < n)
 			continue;
 		struct feed p = {t->s + at.offset, end - at.offset, 0, step + k, 9973};
-		CHECK(bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, collect, &parts) == 0);
+		CHECK(bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, collect,
+					   &parts) == 0);
 		if (k < n)
 			at = cuts[k];
 	}
@@ -140,7 +144,8 @@ int main(void)
 		struct text t = archive(seed);
 		struct msgs whole = {0};
 		struct feed f = {t.s, t.n, 0, 4096, 9973};
-		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_MBOX, collect, &whole) == 0);
+		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_MBOX, collect,
+				       &whole) == 0);
 		CHECK(whole.n == 301); /* the preamble, then 300 messages */
 		/* targets anywhere: at a separator, inside a line, at the end */
 		for (size_t n = 1; n <= 8; n++) {

@@ -63,7 +63,8 @@ int main(void)
 		/* the AVX2 pass (where the CPU has it) and the portable one */
 		bool same2 = on && port && json_equal(on, port);
 		if (!same2)
-			printf("  the portable needle pass changes the document of %s\n", g.gl_pathv[i]);
+			printf("  the portable needle pass changes the document of %s\n",
+			       g.gl_pathv[i]);
 		CHECK(same2);
 		json_decref(on);
 		json_decref(off);
@@ -98,8 +99,7 @@ int main(void)
 	json_t *c = mix ? parse_buffer(mix, total, false, false) : NULL;
 	size_t runs = 0, k;
 	json_t *d;
-	json_array_foreach(a, k, d)
-		runs += json_array_size(json_object_get(d, "runs"));
+	json_array_foreach(a, k, d) runs += json_array_size(json_object_get(d, "runs"));
 	CHECK(runs > 100);
 	CHECK(a && b && json_equal(a, b));
 	CHECK(a && c && json_equal(a, c));

@@ -28,17 +28,28 @@ static void test_words(void)
 	bl_words_free(&w);
 	/* everything a shell would interpret is refused */
 	const char *bad[] = {
-		"dd if=/dev/zero of=x; rm -rf /",     "dd if=/dev/zero bs=1m | tail -1",
-		"dd of=$(mktemp)",                    "dd of=`id`",
-		"dd of=$HOME/x",                      "dd if=x > /dev/sda",
-		"dd if=x < y",                        "dd of=*.img",
-		"(cd /; dd if=x)",                    "dd of=~/x",
-		"dd if=x && reboot",                  "dd if=x & disown",
-		"dd of=\"$(id)\"",                    "dd of=\"`id`\"",
-		"dd of='unbalanced",                  "dd if=x\nreboot",
-		"dd if=x 2>/dev/null",                "dd if=x # comment",
-		"dd of=a\\;b",                        "dd if=x 1>&2",
-		"",                                   "   ",
+		"dd if=/dev/zero of=x; rm -rf /",
+		"dd if=/dev/zero bs=1m | tail -1",
+		"dd of=$(mktemp)",
+		"dd of=`id`",
+		"dd of=$HOME/x",
+		"dd if=x > /dev/sda",
+		"dd if=x < y",
+		"dd of=*.img",
+		"(cd /; dd if=x)",
+		"dd of=~/x",
+		"dd if=x && reboot",
+		"dd if=x & disown",
+		"dd of=\"$(id)\"",
+		"dd of=\"`id`\"",
+		"dd of='unbalanced",
+		"dd if=x\nreboot",
+		"dd if=x 2>/dev/null",
+		"dd if=x # comment",
+		"dd of=a\\;b",
+		"dd if=x 1>&2",
+		"",
+		"   ",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int r = split(bad[i], &w);
@@ -58,12 +69,14 @@ static void test_words(void)
 static void test_reroot(void)
 {
 	char *r;
-	CHECK((r = bl_reroot(SCRATCH, "/data01/test01")) && strcmp(r, SCRATCH "/fs/data01/test01") == 0);
+	CHECK((r = bl_reroot(SCRATCH, "/data01/test01")) &&
+	      strcmp(r, SCRATCH "/fs/data01/test01") == 0);
 	free(r);
 	CHECK((r = bl_reroot(SCRATCH, "test")) && strcmp(r, SCRATCH "/fs/cwd/test") == 0);
 	free(r);
 	/* ".." never climbs out */
-	CHECK((r = bl_reroot(SCRATCH, "/../../etc/passwd")) && strcmp(r, SCRATCH "/fs/etc/passwd") == 0);
+	CHECK((r = bl_reroot(SCRATCH, "/../../etc/passwd")) &&
+	      strcmp(r, SCRATCH "/fs/etc/passwd") == 0);
 	free(r);
 	CHECK((r = bl_reroot(SCRATCH, "../../../../x")) && strcmp(r, SCRATCH "/fs/cwd/x") == 0);
 	free(r);
@@ -101,7 +114,7 @@ static void test_translate(void)
 	CHECK(bl_dd_size("64k", true, &v) && v == 65536);
 	CHECK(bl_dd_size("8k", true, &v) && v == 8192);
 	CHECK(bl_dd_size("2x512", false, &v) && v == 1024);
-	CHECK(bl_dd_size("1w", true, &v) && v == 4);  /* BSD: sizeof(int) */
+	CHECK(bl_dd_size("1w", true, &v) && v == 4); /* BSD: sizeof(int) */
 	CHECK(bl_dd_size("1w", false, &v) && v == 2); /* GNU */
 	CHECK(!bl_dd_size("1q", true, &v));
 	bl_dd_size_gnu(1048576, buf, sizeof buf);
@@ -132,8 +145,8 @@ static json_t *doc_with(const char *tool, const char *variant, const char *cmd, 
 				"command", cmd, "params", "results");
 	if (bytes > 0)
 		json_array_append_new(json_object_get(run, "results"),
-				      json_pack("{s:s, s:f, s:s}", "metric", "bytes", "value", bytes,
-						"unit", "B"));
+				      json_pack("{s:s, s:f, s:s}", "metric", "bytes", "value",
+						bytes, "unit", "B"));
 	return json_pack("{s:s, s:[o]}", "schema", "benchlog/1", "runs", run);
 }
 
@@ -145,7 +158,8 @@ struct planned {
 
 /* Plans run 0 of a one-run document with one planner, without looking
  * for the tool on this machine. */
-static void plan_with(void (*fn)(struct bl_plan *, const struct bl_words *, const struct bl_plan_ctx *),
+static void plan_with(void (*fn)(struct bl_plan *, const struct bl_words *,
+				 const struct bl_plan_ctx *),
 		      const char *tool, const char *variant, const char *cmd, double bytes,
 		      uint64_t budget, struct planned *out)
 {
@@ -158,7 +172,9 @@ static void plan_with(void (*fn)(struct bl_plan *, const struct bl_words *, cons
 	out->set.v = &out->p;
 	out->set.n = 1;
 	out->p.scale = 1;
-	struct bl_plan_ctx c = {.o = &o, .scratch = SCRATCH, .doc = out->doc,
+	struct bl_plan_ctx c = {.o = &o,
+				.scratch = SCRATCH,
+				.doc = out->doc,
 				.run = json_array_get(json_object_get(out->doc, "runs"), 0),
 				.set = &out->set};
 	struct bl_words w;
@@ -192,9 +208,7 @@ static bool has_note(const struct bl_plan *p, const char *s)
 {
 	size_t i;
 	json_t *n;
-	json_array_foreach(p->notes, i, n)
-		if (strstr(json_string_value(n), s))
-			return true;
+	json_array_foreach(p->notes, i, n) if (strstr(json_string_value(n), s)) return true;
 	return false;
 }
 
@@ -205,7 +219,8 @@ static void test_dd(void)
 	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/zero of=/data01/test01 bs=1m count=2000",
 		  2097152000, 256 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/data01/test01 bs=1M count=256") == 0);
+	CHECK(strcmp(joined(&pl.p),
+		     "dd if=/dev/zero of=" SCRATCH "/fs/data01/test01 bs=1M count=256") == 0);
 	CHECK(pl.p.archived_bytes == 2097152000 && pl.p.replay_bytes == 256 << 20);
 	CHECK_NEAR(pl.p.scale, 0.128, 1e-9);
 	CHECK(has_note(&pl.p, "bs=1m written the GNU way: bs=1M"));
@@ -223,7 +238,8 @@ static void test_dd(void)
 	/* seed 004: ibs=64k count=32k, obs left to its default */
 	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/zero of=/ufs/testfile ibs=64k count=32k",
 		  2147483648.0, 64 << 20, &pl);
-	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/ufs/testfile ibs=64K count=1024") == 0);
+	CHECK(strcmp(joined(&pl.p),
+		     "dd if=/dev/zero of=" SCRATCH "/fs/ufs/testfile ibs=64K count=1024") == 0);
 	planned_free(&pl);
 
 	/* small enough: not scaled */
@@ -266,15 +282,17 @@ static void test_dd(void)
 	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/urandom of=x bs=4G count=999999999999", 0,
 		  16 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "dd if=/dev/urandom of=" SCRATCH "/fs/cwd/x bs=16M count=1") == 0);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/urandom of=" SCRATCH "/fs/cwd/x bs=16M count=1") ==
+	      0);
 	CHECK(pl.p.replay_bytes == 16 << 20);
 	planned_free(&pl);
 
 	/* a device read becomes a scratch file; a huge seek is dropped */
-	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/ad4 of=/dev/null bs=1m count=100 seek=99999999",
-		  0, 32 << 20, &pl);
+	plan_with(bl_plan_dd, "dd", "bsd",
+		  "dd if=/dev/ad4 of=/dev/null bs=1m count=100 seek=99999999", 0, 32 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "dd if=" SCRATCH "/devices/ad4 of=/dev/null bs=1M count=32") == 0);
+	CHECK(strcmp(joined(&pl.p), "dd if=" SCRATCH "/devices/ad4 of=/dev/null bs=1M count=32") ==
+	      0);
 	CHECK(pl.p.npaths == 1 && pl.p.paths[0].device && pl.p.paths[0].prepare_bytes == 32 << 20);
 	CHECK(has_note(&pl.p, "seek=99999999 dropped"));
 	planned_free(&pl);
@@ -285,21 +303,24 @@ static void test_dd(void)
 	planned_free(&pl);
 
 	/* FreeBSD oflag=fsync is GNU conv=fsync; status=none is dropped */
-	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/zero of=f bs=64k count=16 oflag=fsync,direct status=none",
-		  0, 256 << 20, &pl);
-	CHECK(strcmp(joined(&pl.p),
-		     "dd if=/dev/zero of=" SCRATCH "/fs/cwd/f bs=64K count=16 conv=fsync oflag=direct") == 0);
+	plan_with(bl_plan_dd, "dd", "bsd",
+		  "dd if=/dev/zero of=f bs=64k count=16 oflag=fsync,direct status=none", 0,
+		  256 << 20, &pl);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH
+				    "/fs/cwd/f bs=64K count=16 conv=fsync oflag=direct") == 0);
 	planned_free(&pl);
 }
 
 static void test_bonnie(void)
 {
 	struct planned pl;
-	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -d /tank/test -s 8192 -r 4096 -u root -m fileserver",
-		  0, 256 << 20, &pl);
+	plan_with(bl_plan_bonnie, "bonnie++", NULL,
+		  "bonnie++ -d /tank/test -s 8192 -r 4096 -u root -m fileserver", 0, 256 << 20,
+		  &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
 	const char *j = joined(&pl.p);
-	CHECK(strncmp(j, "bonnie++ -d " SCRATCH "/fs/tank/test -s256 -r128 -n16 -mfileserver -x1", 67) == 0);
+	CHECK(strncmp(j, "bonnie++ -d " SCRATCH "/fs/tank/test -s256 -r128 -n16 -mfileserver -x1",
+		      67) == 0);
 	CHECK(!strstr(j, "-u root") && (geteuid() != 0 || strstr(j, "-uroot")));
 	CHECK(pl.p.archived_bytes == 8192ULL << 20 && pl.p.replay_bytes == 256 << 20);
 	planned_free(&pl);
@@ -313,7 +334,8 @@ static void test_bonnie(void)
 	CHECK(strstr(joined(&pl.p), "-d " SCRATCH "/fs/cwd -s64 -r32 -n0 -x1 -f"));
 	planned_free(&pl);
 	/* the file count follows the budget: 1024 files per 16 MiB */
-	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 2048 -r 1024 -n 16 -f", 0, 4 << 20, &pl);
+	plan_with(bl_plan_bonnie, "bonnie++", NULL, "bonnie++ -s 2048 -r 1024 -n 16 -f", 0, 4 << 20,
+		  &pl);
 	CHECK(strstr(joined(&pl.p), "-s4 -r2 -n1 -x1 -f"));
 	planned_free(&pl);
 	/* under 2 MiB: file tests only */
@@ -325,9 +347,9 @@ static void test_bonnie(void)
 		  &pl);
 	CHECK(strstr(joined(&pl.p), "-n3:20000:16:64"));
 	planned_free(&pl);
-	const char *refused[] = {"bonnie++ -d /dev/sda", "bonnie++ -p 4", "bonnie++ -y",
-				 "bonnie++ -Z /etc/shadow", "bonnie++ -Q", "bonnie++ -s lots",
-				 "bonnie++ stray", "bonnie++ -d", "bonnie++ -n 1:x,y"};
+	const char *refused[] = {"bonnie++ -d /dev/sda",    "bonnie++ -p 4", "bonnie++ -y",
+				 "bonnie++ -Z /etc/shadow", "bonnie++ -Q",   "bonnie++ -s lots",
+				 "bonnie++ stray",          "bonnie++ -d",   "bonnie++ -n 1:x,y"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		plan_with(bl_plan_bonnie, "bonnie++", NULL, refused[i], 0, 256 << 20, &pl);
 		CHECK(pl.p.status == BL_PLAN_REFUSED);
@@ -339,10 +361,12 @@ static void test_iozone(void)
 {
 	struct planned pl;
 	plan_with(bl_plan_iozone, "iozone", NULL,
-		  "iozone -a -g 4g -i 0 -i 1 -f /tank/iozone.tmp -R -b /root/out.xls", 0, 256 << 20, &pl);
+		  "iozone -a -g 4g -i 0 -i 1 -f /tank/iozone.tmp -R -b /root/out.xls", 0, 256 << 20,
+		  &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "iozone -a -i0 -i1 -f " SCRATCH "/fs/tank/iozone.tmp -R -b " SCRATCH
-				    "/fs/root/out.xls -g256m") == 0);
+	CHECK(strcmp(joined(&pl.p),
+		     "iozone -a -i0 -i1 -f " SCRATCH "/fs/tank/iozone.tmp -R -b " SCRATCH
+		     "/fs/root/out.xls -g256m") == 0);
 	CHECK(pl.p.archived_bytes == 4ULL << 30 && pl.p.replay_bytes == 256 << 20);
 	planned_free(&pl);
 	/* -f /etc/shadow: confined */
@@ -355,11 +379,16 @@ static void test_iozone(void)
 	plan_with(bl_plan_iozone, "iozone", NULL, "iozone -t 16 -s 1g -F /a/f1 /a/f2 -i 0", 0,
 		  64 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "iozone -t4 -F " SCRATCH "/fs/a/f1 " SCRATCH "/fs/a/f2 -i0 -s16m") == 0);
+	CHECK(strcmp(joined(&pl.p),
+		     "iozone -t4 -F " SCRATCH "/fs/a/f1 " SCRATCH "/fs/a/f2 -i0 -s16m") == 0);
 	planned_free(&pl);
-	const char *refused[] = {"iozone -U /mnt -a", "iozone -+m clients.txt -t 2",
-				 "iozone -f /dev/sda -s 1g", "iozone -F /dev/sda /dev/sdb -t 2",
-				 "iozone -Y /etc/passwd", "iozone -s", "iozone plain"};
+	const char *refused[] = {"iozone -U /mnt -a",
+				 "iozone -+m clients.txt -t 2",
+				 "iozone -f /dev/sda -s 1g",
+				 "iozone -F /dev/sda /dev/sdb -t 2",
+				 "iozone -Y /etc/passwd",
+				 "iozone -s",
+				 "iozone plain"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		plan_with(bl_plan_iozone, "iozone", NULL, refused[i], 0, 256 << 20, &pl);
 		CHECK(pl.p.status == BL_PLAN_REFUSED);
@@ -373,18 +402,23 @@ static void test_zpool(void)
 {
 	struct planned pl;
 	json_t *doc = doc_with("zpool-iostat", NULL, "zpool iostat -v tank 5 100", 0);
-	json_t *results = json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "results");
+	json_t *results =
+		json_object_get(json_array_get(json_object_get(doc, "runs"), 0), "results");
 	const char *vdevs[] = {"tank", "mirror", "ad4", "ad6", "logs", "ad8"};
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < 6; i++)
-			json_array_append_new(results, json_pack("{s:s, s:s, s:i, s:i, s:s}", "metric",
-								 "write_bandwidth", "vdev", vdevs[i],
-								 "sample", s, "value", 1, "unit", "B/s"));
+			json_array_append_new(results,
+					      json_pack("{s:s, s:s, s:i, s:i, s:s}", "metric",
+							"write_bandwidth", "vdev", vdevs[i],
+							"sample", s, "value", 1, "unit", "B/s"));
 	struct bl_replay_opts o = {.max_bytes = 64 << 20, .max_seconds = 10};
 	struct bl_plan p = {.scale = 1};
 	struct bl_plan_set set = {.v = &p, .n = 1};
-	struct bl_plan_ctx c = {.o = &o, .scratch = SCRATCH, .doc = doc,
-				.run = json_array_get(json_object_get(doc, "runs"), 0), .set = &set};
+	struct bl_plan_ctx c = {.o = &o,
+				.scratch = SCRATCH,
+				.doc = doc,
+				.run = json_array_get(json_object_get(doc, "runs"), 0),
+				.set = &set};
 	struct bl_words w;
 	CHECK(split("zpool iostat -v tank 5 100", &w) == 0);
 	bl_plan_zpool(&p, &w, &c);
@@ -393,8 +427,9 @@ static void test_zpool(void)
 	CHECK(p.nvdevs == 2 && strcmp(p.vdevs[0].type, "mirror") == 0 && p.vdevs[0].ndisks == 2 &&
 	      strcmp(p.vdevs[1].type, "log") == 0 && p.vdevs[1].ndisks == 1);
 	/* interval shortened to 5 s, samples fit 10 s */
-	CHECK(p.argc == 6 && strcmp(p.argv[2], "-v") == 0 && strncmp(p.argv[3], "benchlog", 8) == 0 &&
-	      strcmp(p.argv[4], "5") == 0 && strcmp(p.argv[5], "2") == 0);
+	CHECK(p.argc == 6 && strcmp(p.argv[2], "-v") == 0 &&
+	      strncmp(p.argv[3], "benchlog", 8) == 0 && strcmp(p.argv[4], "5") == 0 &&
+	      strcmp(p.argv[5], "2") == 0);
 	CHECK(p.workload && strcmp(p.workload[0], "dd") == 0);
 	struct bl_plan_set s2 = {.v = calloc(1, sizeof p), .n = 1};
 	s2.v[0] = p;
@@ -418,16 +453,16 @@ static void test_document(void)
 		"{s:s, s:[{s:s, s:s}, {s:s, s:s}, {s:s, s:n}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}]}",
 		"schema", "benchlog/1", "runs", "tool", "time", "command",
 		"(tar xvf ports.tar 2>/dev/null)", "tool", "time", "command", "rm -R ports", "tool",
-		"dd", "command", "tool", "diskinfo", "command", "diskinfo -t /dev/ada0", "tool", "dd",
-		"command", "bonnie++ -s 10", "tool", "time", "command",
+		"dd", "command", "tool", "diskinfo", "command", "diskinfo -t /dev/ada0", "tool",
+		"dd", "command", "bonnie++ -s 10", "tool", "time", "command",
 		"dd if=/dev/zero of=t bs=1k count=1");
 	struct bl_plan_set s;
 	CHECK(bl_replay_plan(doc, &o, &s) == 0 && s.n == 6);
-	CHECK(s.v[0].status == BL_PLAN_REFUSED);     /* ( and > */
+	CHECK(s.v[0].status == BL_PLAN_REFUSED); /* ( and > */
 	CHECK(s.v[1].status == BL_PLAN_UNSUPPORTED); /* rm */
-	CHECK(s.v[2].status == BL_PLAN_REFUSED);     /* no command */
+	CHECK(s.v[2].status == BL_PLAN_REFUSED); /* no command */
 	CHECK(s.v[3].status == BL_PLAN_UNAVAILABLE && strstr(s.v[3].reason, "FreeBSD"));
-	CHECK(s.v[4].status == BL_PLAN_REFUSED);     /* dd output, bonnie++ command */
+	CHECK(s.v[4].status == BL_PLAN_REFUSED); /* dd output, bonnie++ command */
 	CHECK(s.v[5].status == BL_PLAN_READY && strcmp(s.v[5].tool, "dd") == 0 &&
 	      strcmp(s.v[5].parser, "dd") == 0);
 	for (size_t i = 0; i < 5; i++)
@@ -442,15 +477,15 @@ static void test_document(void)
 
 static void test_compare(void)
 {
-	json_t *archived = json_pack(
-		"{s:[{s:s,s:i,s:s},{s:s,s:f,s:s},{s:s,s:i,s:s}], s:{s:f}}", "results", "metric",
-		"bytes", "value", 2097152000, "unit", "B", "metric", "elapsed", "value", 67.255574,
-		"unit", "s", "metric", "throughput", "value", 31181832, "unit", "B/s", "time", "real",
-		67.25);
-	json_t *replayed = json_pack(
-		"[{s:[{s:s,s:i,s:s},{s:s,s:f,s:s},{s:s,s:f,s:s}]}]", "results", "metric", "bytes",
-		"value", 268435456, "unit", "B", "metric", "elapsed", "value", 2.0, "unit", "s",
-		"metric", "throughput", "value", 134217728.0, "unit", "B/s");
+	json_t *archived =
+		json_pack("{s:[{s:s,s:i,s:s},{s:s,s:f,s:s},{s:s,s:i,s:s}], s:{s:f}}", "results",
+			  "metric", "bytes", "value", 2097152000, "unit", "B", "metric", "elapsed",
+			  "value", 67.255574, "unit", "s", "metric", "throughput", "value",
+			  31181832, "unit", "B/s", "time", "real", 67.25);
+	json_t *replayed = json_pack("[{s:[{s:s,s:i,s:s},{s:s,s:f,s:s},{s:s,s:f,s:s}]}]", "results",
+				     "metric", "bytes", "value", 268435456, "unit", "B", "metric",
+				     "elapsed", "value", 2.0, "unit", "s", "metric", "throughput",
+				     "value", 134217728.0, "unit", "B/s");
 	struct bl_plan p = {.scale = 0.128};
 	struct bl_spawn_result sr = {.real = 2.1};
 	json_t *rows = bl_compare_run(archived, replayed, &p, &sr);
@@ -479,8 +514,8 @@ static void test_compare(void)
 	json_decref(a3);
 	json_decref(r3);
 	/* cells matched by coordinates */
-	json_t *a2 = json_pack("{s:[{s:s,s:i,s:s,s:i,s:i}]}", "results", "metric", "write",
-			       "value", 100, "unit", "B/s", "file_size", 64, "record_size", 4);
+	json_t *a2 = json_pack("{s:[{s:s,s:i,s:s,s:i,s:i}]}", "results", "metric", "write", "value",
+			       100, "unit", "B/s", "file_size", 64, "record_size", 4);
 	json_t *r2 = json_pack("[{s:[{s:s,s:i,s:s,s:i,s:i},{s:s,s:i,s:s,s:i,s:i}]}]", "results",
 			       "metric", "write", "value", 5, "unit", "B/s", "file_size", 64,
 			       "record_size", 8, "metric", "write", "value", 200, "unit", "B/s",

@@ -32,8 +32,8 @@ static void test_members(void)
 	struct bl_run run;
 	memset(&run, 0, sizeof run);
 	bl_results_init(&run.results);
-	struct bl_result *r = bl_run_result(&run, "read_bandwidth", 7864320, "B/s", "7.5M",
-					    BL_FLAG_APPROXIMATE);
+	struct bl_result *r =
+		bl_run_result(&run, "read_bandwidth", 7864320, "B/s", "7.5M", BL_FLAG_APPROXIMATE);
 	bl_result_set_str(r, "vdev", "tank");
 	bl_result_set_int(r, "sample", 0);
 	bl_result_set_bool(r, "since_boot", true);
@@ -52,8 +52,7 @@ static void test_members(void)
 	CHECK(bl_result_int(r, "vdev", -1) == -1);
 	CHECK(strcmp(bl_result_str(r, "vdev"), "tank") == 0);
 	/* not run, censored, not finite: null values */
-	struct bl_result *n = bl_run_result(&run, "seeks", NAN, "ops/s", "+++++",
-					    BL_FLAG_CENSORED);
+	struct bl_result *n = bl_run_result(&run, "seeks", NAN, "ops/s", "+++++", BL_FLAG_CENSORED);
 	double v;
 	CHECK(!bl_result_number(n, &v));
 	CHECK(dumps_as(n, "{\"metric\":\"seeks\",\"value\":null,\"unit\":\"ops/s\",\"raw\":"

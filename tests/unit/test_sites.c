@@ -95,7 +95,8 @@ static bool passes_agree(const char *s, size_t n)
 		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
 	for (size_t g = 0; ok && g < BL_SITE_LITERALS_MAX; g++)
 		ok = a->literal[g].n == b->literal[g].n &&
-		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) == 0);
+		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v,
+						 a->literal[g].n * sizeof(size_t)) == 0);
 	/* the marks, as the system reader found them before */
 	uint64_t bits;
 	for (size_t next = 0, base; ok && next < n;)
@@ -127,7 +128,8 @@ static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
 		  (!a->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) == 0);
 	for (size_t g = 0; ok && g < BL_SITE_LITERALS_MAX; g++)
 		ok = a->literal[g].n == b->literal[g].n &&
-		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v, a->literal[g].n * sizeof(size_t)) == 0);
+		     (!a->literal[g].n || memcmp(a->literal[g].v, b->literal[g].v,
+						 a->literal[g].n * sizeof(size_t)) == 0);
 	return ok;
 }
 
@@ -164,13 +166,32 @@ static unsigned rnd(unsigned *seed)
 static void updates(void)
 {
 	static const char *const pieces[] = {
-		"200+0 records in", "200+0 records out", "209715200 bytes transferred in 6.15 secs (34053769 bytes/sec)",
-		"real", "real    0m1.5s", "0m18.40s real     0m00.00s user", "user\t0m0.1s", "sys 0.5", "  ",
-		"   \t ", "ada0  512  500107862016", "# dd if=/dev/zero of=x", "FreeBSD 8.0-RELEASE #0:",
-		"NAME STATE READ WRITE CKSUM", "pool  alloc  free  read  write", "capacity     operations    bandwidth",
-		"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s", "0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w",
-		"Seek times:", "Full stroke:\t  250 iter in   5.759155 sec =   23.037 msec", "vm.kmem_size=768M",
-		"-Sequential Output", "1.96,1.96,host,1,1,2G", "some words of prose,", "really", "x",
+		"200+0 records in",
+		"200+0 records out",
+		"209715200 bytes transferred in 6.15 secs (34053769 bytes/sec)",
+		"real",
+		"real    0m1.5s",
+		"0m18.40s real     0m00.00s user",
+		"user\t0m0.1s",
+		"sys 0.5",
+		"  ",
+		"   \t ",
+		"ada0  512  500107862016",
+		"# dd if=/dev/zero of=x",
+		"FreeBSD 8.0-RELEASE #0:",
+		"NAME STATE READ WRITE CKSUM",
+		"pool  alloc  free  read  write",
+		"capacity     operations    bandwidth",
+		"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s",
+		"0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w",
+		"Seek times:",
+		"Full stroke:\t  250 iter in   5.759155 sec =   23.037 msec",
+		"vm.kmem_size=768M",
+		"-Sequential Output",
+		"1.96,1.96,host,1,1,2G",
+		"some words of prose,",
+		"really",
+		"x",
 	};
 	unsigned seed = 7;
 	for (int round = 0; round < 300; round++) {
@@ -208,7 +229,8 @@ static void updates(void)
 static void literals(void)
 {
 	/* dd's records, BSD dd's summary, a '+' that is not dd's */
-	const char *dd = "x 2+0 records in\n2+0 records out\n1 bytes transferred in 1 secs (1 bytes/sec)\n+++++ +++\n";
+	const char *dd =
+		"x 2+0 records in\n2+0 records out\n1 bytes transferred in 1 secs (1 bytes/sec)\n+++++ +++\n";
 	struct bl_sites *st = sites_of(dd, strlen(dd));
 	CHECK(starts_are(st, "+", (size_t[]){3, 18}, 2));
 	CHECK(starts_are(st, "bytes/sec)", (size_t[]){66}, 1));
@@ -328,10 +350,11 @@ static void long_lines(void)
 		bl_sites_free(st);
 	}
 	/* a flattened post: its tool lines' literals, and its one line long */
-	const char *flat = "Some prose that goes on for a while. Then: # dd if=/dev/zero of=/x bs=1m "
-			   "count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs "
-			   "(4194304 bytes/sec) and more text after it, long enough to make this a flattened "
-			   "line of more than two hundred and fifty characters in all.";
+	const char *flat =
+		"Some prose that goes on for a while. Then: # dd if=/dev/zero of=/x bs=1m "
+		"count=2 2+0 records in 2+0 records out 2097152 bytes transferred in 0.5 secs "
+		"(4194304 bytes/sec) and more text after it, long enough to make this a flattened "
+		"line of more than two hundred and fifty characters in all.";
 	struct bl_sites *st = sites_of(flat, strlen(flat));
 	CHECK(st && st->long_line);
 	CHECK(starts_are(st, "+", (size_t[]){82, 97}, 2));
@@ -353,8 +376,9 @@ static bool find_at(const struct bl_sites *st, size_t q)
 
 static void finds(void)
 {
-	const char *t = "  64+0 records in\n  64+0 records out\n        7.42 real         0.00 user\n"
-			"pool        alloc   free   read  write   read  write\n";
+	const char *t =
+		"  64+0 records in\n  64+0 records out\n        7.42 real         0.00 user\n"
+		"pool        alloc   free   read  write   read  write\n";
 	struct bl_sites *st = sites_of(t, strlen(t));
 	CHECK(st && st->n >= 4);
 	for (size_t k = 0; st && k < st->n; k++)
@@ -380,10 +404,36 @@ static void finds(void)
 static void random_texts(void)
 {
 	static const char *const parts[] = {
-		"2+0 records in", "real\t0m1.5s", "bytes/sec)", ", 1", "+1", "FreeBSD 8.0-RELEASE",
-		"\n", "\r\n", "> ", ":", "=", "/", "-R", "# ", "  ", "\t", "512 ", "write", "user 1",
-		"sec = ", "% cpu", "\xEF\xBC\x9A", "NAME", "geli ", "zpool create ", "and so on ",
-		"the disk was slow ", "Iozone: Performance Test of File I/O", "1024", "\"Writer report",
+		"2+0 records in",
+		"real\t0m1.5s",
+		"bytes/sec)",
+		", 1",
+		"+1",
+		"FreeBSD 8.0-RELEASE",
+		"\n",
+		"\r\n",
+		"> ",
+		":",
+		"=",
+		"/",
+		"-R",
+		"# ",
+		"  ",
+		"\t",
+		"512 ",
+		"write",
+		"user 1",
+		"sec = ",
+		"% cpu",
+		"\xEF\xBC\x9A",
+		"NAME",
+		"geli ",
+		"zpool create ",
+		"and so on ",
+		"the disk was slow ",
+		"Iozone: Performance Test of File I/O",
+		"1024",
+		"\"Writer report",
 	};
 	unsigned seed = 17;
 	char s[3000];

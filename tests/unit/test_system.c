@@ -42,14 +42,36 @@ static const char *const sys_lines[] = {
 	/* the words the lines start with, in other cases, after blanks, as
 	 * near misses, and with a long s (U+017F), which caseless matching
 	 * takes for an 's' */
-	"MEMORY: 4GB", "  mODEL NAME: Xeon", "Proce\xC5\xBF\xC5\xBFor: Intel Atom", "\xC5\xBFtorage: 4 disks",
-	"\xC5\xBFys: FreeBSD 9.1-RELEASE", "Mainboard: Supermicro X7SPA", "MB: Asus", "Board : Intel",
-	"Drives: 2x ST3000", "Storage: 2x 4TB", "Operating System: FreeBSD 10.0", "uname -a: FreeBSD x 9.0-RELEASE",
-	"Processing: done", "Memo: none", "Boarding: 7:30", "OSes: many", "Disco: none",
-	"vm.kmem_size = 768M", "vfs .zfs=1", "kern_x=1", "geom_mirror_load = \"YES\"", "zfs_load=\"YES\" # zfs",
-	"ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master", "  ada12: <ST4000DM000> ACS-2 ATA SATA 3.x device",
-	"ahcich0: <AHCI channel> at channel 0 on ahci0", "mfi0: <LSI MegaSAS> port 0x1000", "ad: 5MB <x> at y",
-	"a4b: 5MB <x> at y", "hw.physmem: 4294967296", "hw.model: Intel(R) Core(TM) i7",
+	"MEMORY: 4GB",
+	"  mODEL NAME: Xeon",
+	"Proce\xC5\xBF\xC5\xBFor: Intel Atom",
+	"\xC5\xBFtorage: 4 disks",
+	"\xC5\xBFys: FreeBSD 9.1-RELEASE",
+	"Mainboard: Supermicro X7SPA",
+	"MB: Asus",
+	"Board : Intel",
+	"Drives: 2x ST3000",
+	"Storage: 2x 4TB",
+	"Operating System: FreeBSD 10.0",
+	"uname -a: FreeBSD x 9.0-RELEASE",
+	"Processing: done",
+	"Memo: none",
+	"Boarding: 7:30",
+	"OSes: many",
+	"Disco: none",
+	"vm.kmem_size = 768M",
+	"vfs .zfs=1",
+	"kern_x=1",
+	"geom_mirror_load = \"YES\"",
+	"zfs_load=\"YES\" # zfs",
+	"ad4: 953869MB <Seagate ST31000533CS SC15> at ata2-master",
+	"  ada12: <ST4000DM000> ACS-2 ATA SATA 3.x device",
+	"ahcich0: <AHCI channel> at channel 0 on ahci0",
+	"mfi0: <LSI MegaSAS> port 0x1000",
+	"ad: 5MB <x> at y",
+	"a4b: 5MB <x> at y",
+	"hw.physmem: 4294967296",
+	"hw.model: Intel(R) Core(TM) i7",
 	"/boot/loader.conf is empty",
 	"the file /tmp/x is EMPTY",
 	"srebrny# geli init -s 4096 -K /etc/keys/ad4s2.key /dev/ad4s2",
@@ -72,8 +94,10 @@ static const char *const sys_lines[] = {
 	"\t    ad6     ONLINE       0     0     0",
 	"\tlogs",
 	"\t  ad8       ONLINE       0     0     0",
-	"CPU\xEF\xBC\x9A" "Intel Core 2 Duo E8400",
-	"Memory\xEF\xBC\x9A" "4GB",
+	"CPU\xEF\xBC\x9A"
+	"Intel Core 2 Duo E8400",
+	"Memory\xEF\xBC\x9A"
+	"4GB",
 	"hw.physmem: 4261076992",
 	"kern.maxvnodes: 100000",
 };
@@ -116,7 +140,8 @@ static int same(const char *t, size_t n)
 	bl_system_set_precheck(true);
 	int ok = (!a && !b) || (a && b && json_equal(a, b));
 	if (!ok) {
-		char *x = a ? json_dumps(a, JSON_SORT_KEYS) : NULL, *y = b ? json_dumps(b, JSON_SORT_KEYS) : NULL;
+		char *x = a ? json_dumps(a, JSON_SORT_KEYS) : NULL,
+		     *y = b ? json_dumps(b, JSON_SORT_KEYS) : NULL;
 		printf("marks:      %s\nevery line: %s\n", x ? x : "null", y ? y : "null");
 		free(x);
 		free(y);
@@ -146,7 +171,8 @@ static int same_part(const char *t, size_t n, size_t part)
 	bl_system_set_precheck(true);
 	ok = ok && ((!a && !b) || (a && b && json_equal(a, b)));
 	if (!ok) {
-		char *x = a ? json_dumps(a, JSON_SORT_KEYS) : NULL, *y = b ? json_dumps(b, JSON_SORT_KEYS) : NULL;
+		char *x = a ? json_dumps(a, JSON_SORT_KEYS) : NULL,
+		     *y = b ? json_dumps(b, JSON_SORT_KEYS) : NULL;
 		printf("part %zu of %zu: marks:      %s\nevery line: %s\n", part, n, x ? x : "null",
 		       y ? y : "null");
 		free(x);
@@ -174,7 +200,8 @@ static json_t *extract(const char *t)
 static void test_random(void)
 {
 	unsigned seed = 11;
-	const size_t nsys = sizeof sys_lines / sizeof *sys_lines, nprose = sizeof prose / sizeof *prose;
+	const size_t nsys = sizeof sys_lines / sizeof *sys_lines,
+		     nprose = sizeof prose / sizeof *prose;
 	for (int round = 0; round < 400; round++) {
 		struct text t = {0};
 		int lines = 1 + (int)(rnd(&seed) % 60);
@@ -191,10 +218,11 @@ static void test_random(void)
 				while (t.n < to)
 					put(&t, "x");
 				/* a piece with no mark in it, a tunable right after */
-				static const char *const piece[] = {"FreeBSD 8.0-RELEASE #0: Sat Nov 21",
-								    "geli init -s 4096 /dev/ad4s2",
-								    "geli init ad4s2\nvm.kmem_size=768M",
-								    "NAME STATE READ WRITE CKSUM\nkern.maxvnodes=9"};
+				static const char *const piece[] = {
+					"FreeBSD 8.0-RELEASE #0: Sat Nov 21",
+					"geli init -s 4096 /dev/ad4s2",
+					"geli init ad4s2\nvm.kmem_size=768M",
+					"NAME STATE READ WRITE CKSUM\nkern.maxvnodes=9"};
 				put(&t, piece[rnd(&seed) % 4]);
 				if (rnd(&seed) % 2)
 					while (t.n < to + BL_LINE_MAX + 10)
@@ -226,7 +254,8 @@ static void test_cases(void)
 	struct text t = {0};
 	for (int i = 0; i < 500; i++)
 		put(&t, "Some words of prose, nothing else in them at all\n");
-	put(&t, "  Linux box 2.6.32-5-amd64 #1 SMP Mon Jan 16 16:22:28 UTC 2012 x86_64 GNU/Linux\n");
+	put(&t,
+	    "  Linux box 2.6.32-5-amd64 #1 SMP Mon Jan 16 16:22:28 UTC 2012 x86_64 GNU/Linux\n");
 	s = extract(t.s);
 	json_t *os = json_array_get(json_object_get(s, "os"), 0);
 	CHECK(os && strcmp(json_string_value(json_object_get(os, "name")), "Linux") == 0 &&
@@ -250,8 +279,10 @@ static void test_cases(void)
 		    "kern.maxvnodes=100000\n");
 	json_t *tun = json_object_get(s, "tunables");
 	CHECK(json_array_size(tun) == 3);
-	CHECK(strcmp(json_string_value(json_object_get(json_array_get(tun, 0), "file")), "/boot/loader.conf") == 0);
-	CHECK(strcmp(json_string_value(json_object_get(json_array_get(tun, 1), "file")), "/boot/loader.conf") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_array_get(tun, 0), "file")),
+		     "/boot/loader.conf") == 0);
+	CHECK(strcmp(json_string_value(json_object_get(json_array_get(tun, 1), "file")),
+		     "/boot/loader.conf") == 0);
 	CHECK(json_object_get(json_array_get(tun, 2), "file") == NULL);
 	json_decref(s);
 

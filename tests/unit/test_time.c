@@ -41,7 +41,8 @@ static bool is(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-#define BSD_DD "1+0 records in\n1+0 records out\n512 bytes transferred in 0.000100 secs (5120000 bytes/sec)\n"
+#define BSD_DD                                                                                     \
+	"1+0 records in\n1+0 records out\n512 bytes transferred in 0.000100 secs (5120000 bytes/sec)\n"
 
 static void test_attach(void)
 {
@@ -57,7 +58,8 @@ static void test_attach(void)
 	json_decref(d);
 
 	/* bash, blank line before real */
-	d = parse("$ time dd if=a of=b bs=512 count=1\n" BSD_DD "\nreal\t4m37.724s\nuser\t0m1.597s\nsys\t0m10.720s\n");
+	d = parse("$ time dd if=a of=b bs=512 count=1\n" BSD_DD
+		  "\nreal\t4m37.724s\nuser\t0m1.597s\nsys\t0m10.720s\n");
 	t = json_object_get(run(d, 0), "time");
 	CHECK(nruns(d) == 1 && is(str(t, "variant"), "bash"));
 	CHECK_NEAR(num(t, "real"), 277.724, 1e-9);
@@ -72,15 +74,17 @@ static void test_attach(void)
 	d = parse("% time dd if=a of=b bs=512 count=1\n" BSD_DD
 		  "dd if=a of=c bs=512 count=1  0.00s user 0.21s system 95% cpu 0.220 total\n");
 	CHECK(nruns(d) == 2 && json_object_get(run(d, 0), "time") == NULL);
-	CHECK(is(str(run(d, 1), "tool"), "time") && is(str(run(d, 1), "command"), "dd if=a of=c bs=512 count=1"));
+	CHECK(is(str(run(d, 1), "tool"), "time") &&
+	      is(str(run(d, 1), "command"), "dd if=a of=c bs=512 count=1"));
 	json_decref(d);
 
 	/* GNU time after a failed dd: the status line belongs to the report */
-	d = parse("$ /usr/bin/time dd if=/dev/zero of=/dev/full bs=1M count=4\n"
-		  "dd: error writing '/dev/full': No space left on device\n1+0 records in\n0+0 records out\n"
-		  "0 bytes copied, 0.000897674 s, 0.0 kB/s\nCommand exited with non-zero status 1\n"
-		  "0.00user 0.00system 0:00.00elapsed 100%CPU (0avgtext+0avgdata 2772maxresident)k\n"
-		  "0inputs+0outputs (0major+358minor)pagefaults 0swaps\n");
+	d = parse(
+		"$ /usr/bin/time dd if=/dev/zero of=/dev/full bs=1M count=4\n"
+		"dd: error writing '/dev/full': No space left on device\n1+0 records in\n0+0 records out\n"
+		"0 bytes copied, 0.000897674 s, 0.0 kB/s\nCommand exited with non-zero status 1\n"
+		"0.00user 0.00system 0:00.00elapsed 100%CPU (0avgtext+0avgdata 2772maxresident)k\n"
+		"0inputs+0outputs (0major+358minor)pagefaults 0swaps\n");
 	t = json_object_get(run(d, 0), "time");
 	CHECK(nruns(d) == 1 && is(str(t, "variant"), "gnu"));
 	CHECK(num(json_object_get(t, "extra"), "exit_status") == 1);
@@ -88,7 +92,8 @@ static void test_attach(void)
 	json_decref(d);
 
 	/* an untimed dd does not take the report of the next command */
-	d = parse("# dd if=a of=b bs=512 count=1\n" BSD_DD "# time sync\n0.000u 0.004s 0:00.91 0.0% 0+0k 0+12io 0pf+0w\n");
+	d = parse("# dd if=a of=b bs=512 count=1\n" BSD_DD
+		  "# time sync\n0.000u 0.004s 0:00.91 0.0% 0+0k 0+12io 0pf+0w\n");
 	CHECK(nruns(d) == 2 && json_object_get(run(d, 0), "time") == NULL);
 	CHECK(is(str(run(d, 1), "command"), "sync"));
 	json_decref(d);
@@ -97,7 +102,8 @@ static void test_attach(void)
 static void test_own_runs(void)
 {
 	/* a command no parser knows */
-	json_t *d = parse("[root@freebsd:/ufs]$ time rm -R ports\n\nreal\t3m51.020s\nuser\t0m0.341s\nsys\t0m6.590s\n");
+	json_t *d = parse(
+		"[root@freebsd:/ufs]$ time rm -R ports\n\nreal\t3m51.020s\nuser\t0m0.341s\nsys\t0m6.590s\n");
 	CHECK(nruns(d) == 1 && is(str(run(d, 0), "tool"), "time"));
 	CHECK(is(str(run(d, 0), "command"), "rm -R ports"));
 	json_decref(d);
@@ -120,8 +126,10 @@ static void test_variants(void)
 		{"    0m18.40s real     0m00.00s user     0m02.85s system\n", "ksh", 18.4},
 		{"        7.42 real         0.00 user         0.41 sys\n", "bsd", 7.42},
 		{"0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k\n"
-		 "0inputs+65536outputs (0major+358minor)pagefaults 0swaps\n", "gnu", 0.01},
-		{"make -j8 buildworld  8423.61s user 902.13s system 731% cpu 21:14.92 total\n", "zsh", 1274.92},
+		 "0inputs+65536outputs (0major+358minor)pagefaults 0swaps\n",
+		 "gnu", 0.01},
+		{"make -j8 buildworld  8423.61s user 902.13s system 731% cpu 21:14.92 total\n",
+		 "zsh", 1274.92},
 		{"0.822u 14.607s 1:02:03 0.4% 41+2148k 12+93407io 2pf+0w\n", "csh", 3723},
 		{"0.0u 2.3s 0:41 5% 0+0k 0+0io 0pf+0w\n", "csh", 41},
 	};
@@ -154,7 +162,8 @@ static void test_variants(void)
 static void test_real_shapes(void)
 {
 	/* time after a prompt the shell reads as a command */
-	json_t *d = parse(": || nomad@omics1 fs2test ; time cp -rp a b\n\nreal\t22m27.225s\nuser\t0m0.188s\nsys\t0m29.880s\n");
+	json_t *d = parse(
+		": || nomad@omics1 fs2test ; time cp -rp a b\n\nreal\t22m27.225s\nuser\t0m0.188s\nsys\t0m29.880s\n");
 	CHECK(nruns(d) == 1 && is(str(run(d, 0), "command"), "cp -rp a b"));
 	json_decref(d);
 	/* /usr/bin/time -l as the last stage of a pipeline */
@@ -163,7 +172,8 @@ static void test_real_shapes(void)
 	CHECK(nruns(d) == 1 && is(str(run(d, 0), "command"), "nc localhost 53561"));
 	json_decref(d);
 	/* zsh padded, with the author's caption in place of the job name */
-	d = parse("readStream, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n");
+	d = parse(
+		"readStream, no parsing:  0.45s user  0.99s system 124% cpu  1.164 total (idle reference)\n");
 	CHECK(nruns(d) == 1 && is(str(run(d, 0), "label"), "readStream, no parsing"));
 	CHECK(json_is_null(json_object_get(run(d, 0), "command")));
 	CHECK_NEAR(num(json_object_get(run(d, 0), "time"), "real"), 1.164, 1e-9);

@@ -4,9 +4,18 @@
 #include "../../base/units.h"
 #include "check.h"
 
-static bool size_of(const char *s, uint64_t *v) { return bl_parse_size(s, strlen(s), v); }
-static bool dur_of(const char *s, double *v) { return bl_parse_duration(s, strlen(s), v); }
-static bool rate_of(const char *s, double *v) { return bl_parse_rate(s, strlen(s), true, v); }
+static bool size_of(const char *s, uint64_t *v)
+{
+	return bl_parse_size(s, strlen(s), v);
+}
+static bool dur_of(const char *s, double *v)
+{
+	return bl_parse_duration(s, strlen(s), v);
+}
+static bool rate_of(const char *s, double *v)
+{
+	return bl_parse_rate(s, strlen(s), true, v);
+}
 
 static void test_u64(void)
 {

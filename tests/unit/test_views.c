@@ -71,7 +71,8 @@ static int faults(const struct bl_parser *p)
 		}
 		for (size_t j = 0; j < k; j++)
 			if (strcmp(p->metrics[j].metric, p->metrics[k].metric) == 0) {
-				FAULT("  %s: metric %s titled twice\n", p->name, p->metrics[k].metric);
+				FAULT("  %s: metric %s titled twice\n", p->name,
+				      p->metrics[k].metric);
 				bad++;
 			}
 	}
@@ -108,9 +109,13 @@ static const struct bl_metric_info info[] = {
 /* Each fault, alone in a descriptor that is otherwise sound, is found. */
 static void test_faults_found(void)
 {
-	const struct bl_chart_view good = {.name = "rates", .title = "rates", .metrics = rates,
-					   .unit = "B/s", .category = BL_KEY_LABEL,
-					   .series = BL_KEY_METRIC, .chart_per = BL_KEY_NONE};
+	const struct bl_chart_view good = {.name = "rates",
+					   .title = "rates",
+					   .metrics = rates,
+					   .unit = "B/s",
+					   .category = BL_KEY_LABEL,
+					   .series = BL_KEY_METRIC,
+					   .chart_per = BL_KEY_NONE};
 	struct bl_chart_view views[3] = {good, {.name = NULL}, {.name = NULL}};
 	struct bl_parser p = {.name = "fake", .views = views, .metrics = info};
 	quiet = true;
@@ -154,16 +159,20 @@ static void test_render_lookups(void)
 	CHECK(generic && strcmp(v[0].unit, "B/s") == 0);
 
 	char buf[64];
-	CHECK(strcmp(bl_metric_title("bonnie", "seq_output_block", buf, sizeof buf), "block write") == 0);
+	CHECK(strcmp(bl_metric_title("bonnie", "seq_output_block", buf, sizeof buf),
+		     "block write") == 0);
 	CHECK(strcmp(bl_metric_title("time", "system", buf, sizeof buf), "sys") == 0);
 	/* never another tool's title for the same metric name: iozone's
 	 * random_read is not bonnie++'s "random read (files)" */
 	CHECK(strcmp(bl_metric_title("dd", "elapsed", buf, sizeof buf), "elapsed") == 0);
-	CHECK(strcmp(bl_metric_title("iozone", "random_read", buf, sizeof buf), "random read") == 0);
-	CHECK(strcmp(bl_metric_title("bonniepp", "random_read", buf, sizeof buf), "random read") == 0);
+	CHECK(strcmp(bl_metric_title("iozone", "random_read", buf, sizeof buf), "random read") ==
+	      0);
+	CHECK(strcmp(bl_metric_title("bonniepp", "random_read", buf, sizeof buf), "random read") ==
+	      0);
 	CHECK(strcmp(bl_metric_title("bonnie++", "random_read", buf, sizeof buf),
 		     "random read (files)") == 0);
-	CHECK(strcmp(bl_metric_title("hdparm", "cached_reads", buf, sizeof buf), "cached reads") == 0);
+	CHECK(strcmp(bl_metric_title("hdparm", "cached_reads", buf, sizeof buf), "cached reads") ==
+	      0);
 
 	CHECK(bl_transfer_of("dd") && !bl_transfer_of("time") && !bl_transfer_of("nosuchtool"));
 }

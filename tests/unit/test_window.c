@@ -16,16 +16,14 @@
 static const char PROSE[] =
 	"We ran the same test again after the upgrade, and the numbers were close to the "
 	"first run. Three disks in a mirror, nothing else on the box.\n";
-static const char DD_BSD[] =
-	"srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n"
-	"2000+0 records in\n2000+0 records out\n"
-	"2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n"
-	"0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n";
-static const char DD_GNU[] =
-	"$ time dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\n"
-	"64+0 records in\n64+0 records out\n"
-	"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n\n"
-	"real\t0m0.020s\nuser\t0m0.000s\nsys\t0m0.019s\n";
+static const char DD_BSD[] = "srebrny# time dd if=/dev/zero of=/data02/test01 bs=1m count=2000\n"
+			     "2000+0 records in\n2000+0 records out\n"
+			     "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)\n"
+			     "0.068u 10.386s 1:32.46 11.2% 26+1497k 63+16066io 0pf+0w\n";
+static const char DD_GNU[] = "$ time dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\n"
+			     "64+0 records in\n64+0 records out\n"
+			     "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n\n"
+			     "real\t0m0.020s\nuser\t0m0.000s\nsys\t0m0.019s\n";
 
 /* ------------------------------------------------------------ the cuts */
 
@@ -118,7 +116,8 @@ static json_t *parse(const char *s, size_t len, size_t window, size_t overlap, s
 {
 	struct docs d = {json_array(), NULL, 0};
 	struct feed f = {s, len, 0, 65536, 100003};
-	int rc = bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, window, overlap, each, &d);
+	int rc = bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, window,
+					 overlap, each, &d);
 	CHECK(rc == 0);
 	bl_window_doc_free(d.w);
 	if (nwin)
@@ -163,9 +162,9 @@ static bool same_run_shifted(json_t *a, json_t *b, size_t off, size_t lines)
 			return false;
 	}
 	if (ta) {
-		json_object_foreach(ta, k, v)
-			if (strcmp(k, "line") != 0 && !json_equal(v, json_object_get(tb, k)))
-				return false;
+		json_object_foreach(ta, k,
+				    v) if (strcmp(k, "line") != 0 &&
+					   !json_equal(v, json_object_get(tb, k))) return false;
 	}
 	return json_object_size(a) == json_object_size(b);
 }
@@ -185,7 +184,8 @@ static char *blocks_text(size_t n, size_t *len)
 	for (size_t i = 0; i < n; i++) {
 		for (size_t p = 0; p < 1 + i % 4; p++)
 			l += (size_t)snprintf(s + l, cap - l, "%s", PROSE);
-		l += (size_t)snprintf(s + l, cap - l, "\nRun %zu:\n%s\n", i, i % 3 ? DD_BSD : DD_GNU);
+		l += (size_t)snprintf(s + l, cap - l, "\nRun %zu:\n%s\n", i,
+				      i % 3 ? DD_BSD : DD_GNU);
 	}
 	*len = l;
 	return s;
@@ -231,16 +231,17 @@ static void test_run_cut(void)
 		s[l++] = 'x';
 	s[l++] = '\n';
 	/* a GNU time -v report of many fields: one long block */
-	l += (size_t)snprintf(s + l, cap - l, "$ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=1\n"
-					     "1+0 records in\n1+0 records out\n"
-					     "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n"
-					     "\tCommand being timed: \"dd if=/dev/zero of=x bs=1M count=1\"\n"
-					     "\tUser time (seconds): 0.00\n"
-					     "\tSystem time (seconds): 0.01\n"
-					     "\tPercent of CPU this job got: 90%%\n"
-					     "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
-					     "\tMaximum resident set size (kbytes): 2772\n"
-					     "\tExit status: 0\n\n");
+	l += (size_t)snprintf(s + l, cap - l,
+			      "$ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=1\n"
+			      "1+0 records in\n1+0 records out\n"
+			      "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n"
+			      "\tCommand being timed: \"dd if=/dev/zero of=x bs=1M count=1\"\n"
+			      "\tUser time (seconds): 0.00\n"
+			      "\tSystem time (seconds): 0.01\n"
+			      "\tPercent of CPU this job got: 90%%\n"
+			      "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
+			      "\tMaximum resident set size (kbytes): 2772\n"
+			      "\tExit status: 0\n\n");
 	while (l < 20000)
 		l += (size_t)snprintf(s + l, cap - l, "%s", PROSE);
 	json_t *whole = parse(s, l, 0, 0, NULL);
@@ -260,9 +261,10 @@ static void test_run_cut(void)
 	bool said = false;
 	size_t i;
 	json_t *d;
-	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
-		said |= strcmp(json_string_value(json_object_get(d, "code")), "ingest.window-cut-run") == 0 &&
-			ival(d, "run") == 0;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d) said |=
+		strcmp(json_string_value(json_object_get(d, "code")), "ingest.window-cut-run") ==
+			0 &&
+		ival(d, "run") == 0;
 	CHECK(said);
 	json_decref(docs);
 	json_decref(whole);
@@ -298,8 +300,8 @@ static void test_flat_line(void)
 	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
 	size_t i;
 	json_t *d;
-	json_array_foreach(diags, i, d)
-		CHECK(strcmp(json_string_value(json_object_get(d, "code")), "ingest.window-rough-cut") != 0);
+	json_array_foreach(diags, i, d) CHECK(strcmp(json_string_value(json_object_get(d, "code")),
+						     "ingest.window-rough-cut") != 0);
 	json_decref(docs);
 	json_decref(whole);
 	free(s);
@@ -349,8 +351,7 @@ static void check_case(const char *path, bool megabytes)
 	bool qp = false;
 	size_t i;
 	json_t *v;
-	json_array_foreach(dec, i, v)
-		qp |= strcmp(json_string_value(v), "quoted-printable") == 0;
+	json_array_foreach(dec, i, v) qp |= strcmp(json_string_value(v), "quoted-printable") == 0;
 	/* a flattened mail's subject is read from the start of the input,
 	 * which the padding moves */
 	if (json_object_get(src, "message")) {
@@ -379,8 +380,8 @@ static void check_case(const char *path, bool megabytes)
 		bool ok = nwin > 1 && json_array_size(docs) == 1 &&
 			  json_array_size(got) == json_array_size(want);
 		for (size_t r = 0; ok && r < json_array_size(want); r++)
-			ok = same_run_shifted(json_array_get(want, r), json_array_get(got, r), pre_len,
-					      count_nl(s, pre_len));
+			ok = same_run_shifted(json_array_get(want, r), json_array_get(got, r),
+					      pre_len, count_nl(s, pre_len));
 		if (!ok) {
 			mismatches++;
 			printf("%s: padded by %zu bytes, windows of %zu: runs differ (%zu, want %zu)\n",
@@ -393,7 +394,6 @@ static void check_case(const char *path, bool megabytes)
 	json_decref(ref);
 	free(in);
 }
-
 
 /* A `zpool iostat -v` left running, far longer than a window: read in
  * windows it is the one run a whole reading gives, every sample in it,
@@ -410,10 +410,12 @@ static char *zpool_stream(size_t samples, size_t *len)
 	for (size_t i = 0; i < samples; i++) {
 		l += (size_t)snprintf(s + l, cap - l, "%s", head);
 		for (size_t k = 0; k < 4; k++)
-			l += (size_t)snprintf(s + l, cap - l, "%-10s  %5s  %5s  %5zu  %5zu  %4zuK  %4zuM\n",
-					      rows[k], k < 2 ? "1.07T" : "-", k < 2 ? "2.55T" : "-",
-					      (i * 7 + k) % 1000, (i * 13 + k) % 1000, i % 900, k + i % 50);
-		l += (size_t)snprintf(s + l, cap - l, "----------  -----  -----  -----  -----  -----  -----\n\n");
+			l += (size_t)snprintf(
+				s + l, cap - l, "%-10s  %5s  %5s  %5zu  %5zu  %4zuK  %4zuM\n",
+				rows[k], k < 2 ? "1.07T" : "-", k < 2 ? "2.55T" : "-",
+				(i * 7 + k) % 1000, (i * 13 + k) % 1000, i % 900, k + i % 50);
+		l += (size_t)snprintf(s + l, cap - l,
+				      "----------  -----  -----  -----  -----  -----  -----\n\n");
 	}
 	l += (size_t)snprintf(s + l, cap - l, "^C\n\n%s%s", PROSE, DD_BSD);
 	*len = l;
@@ -440,7 +442,8 @@ static void test_long_stream(void)
 		bad += ival(res, "sample") != (long long)(i / 20);
 		const char *metric = json_string_value(json_object_get(res, "metric"));
 		const char *vdev = json_string_value(json_object_get(res, "vdev"));
-		if (metric && vdev && strcmp(metric, "read_ops") == 0 && strcmp(vdev, "tank") == 0) {
+		if (metric && vdev && strcmp(metric, "read_ops") == 0 &&
+		    strcmp(vdev, "tank") == 0) {
 			bad += ival(res, "value") != (long long)(i / 20 * 7 % 1000);
 			reads++;
 		}
@@ -463,8 +466,8 @@ static void test_long_stream(void)
 
 static void test_corpus(void)
 {
-	const char *tools[] = {"dd", "time", "bonnie", "bonniepp", "iozone", "diskinfo", "zpool-iostat",
-			       "ingest"};
+	const char *tools[] = {"dd",     "time",     "bonnie",       "bonniepp",
+			       "iozone", "diskinfo", "zpool-iostat", "ingest"};
 	for (size_t t = 0; t < sizeof tools / sizeof *tools; t++) {
 		char dir[256];
 		snprintf(dir, sizeof dir, "corpus/%s", tools[t]);

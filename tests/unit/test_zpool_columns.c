@@ -27,7 +27,8 @@ static void test_default(void)
 	CHECK(is(2, "read_ops", ZC_OPS) && is(3, "write_ops", ZC_OPS));
 	CHECK(is(4, "read_bandwidth", ZC_BANDWIDTH) && is(5, "write_bandwidth", ZC_BANDWIDTH));
 	/* old releases: used avail are alloc free; spacing collapsed by a mailer */
-	CHECK(header("capacity operations bandwidth", "pool used avail read write read write", false) == 6);
+	CHECK(header("capacity operations bandwidth", "pool used avail read write read write",
+		     false) == 6);
 	CHECK(is(0, "alloc", ZC_CAPACITY) && is(1, "free", ZC_CAPACITY));
 }
 
@@ -37,7 +38,8 @@ static void test_latency_queue(void)
 	CHECK(header("  capacity operations bandwidth total_wait disk_wait syncq_wait asyncq_wait scrub trim rebuild"
 		     " syncq_read syncq_write asyncq_read asyncq_write scrubq_read trimq_write rebuildq_write",
 		     "pool alloc free read write read write read write read write read write read write wait wait wait"
-		     " pend activ pend activ pend activ pend activ pend activ pend activ pend activ", false) == 31);
+		     " pend activ pend activ pend activ pend activ pend activ pend activ pend activ",
+		     false) == 31);
 	CHECK(is(6, "total_wait_read", ZC_LATENCY) && is(13, "asyncq_wait_write", ZC_LATENCY));
 	CHECK(is(14, "scrub_wait", ZC_LATENCY) && is(16, "rebuild_wait", ZC_LATENCY));
 	CHECK(is(17, "syncq_read_pend", ZC_QUEUE) && is(30, "rebuildq_write_activ", ZC_QUEUE));
@@ -54,25 +56,32 @@ static void test_histograms(void)
 	CHECK(header("tank         total_wait     disk_wait    syncq_wait    asyncq_wait",
 		     "latency      read  write   read  write   read  write   read  write  scrub   trim  rebuild",
 		     true) == 11);
-	CHECK(is(0, "total_wait_read", ZC_HISTO) && is(8, "scrub", ZC_HISTO) && is(10, "rebuild", ZC_HISTO));
+	CHECK(is(0, "total_wait_read", ZC_HISTO) && is(8, "scrub", ZC_HISTO) &&
+	      is(10, "rebuild", ZC_HISTO));
 	/* 0.7's -w called the queues sync_queue and async_queue */
 	CHECK(header("tank total_wait disk_wait sync_queue async_queue",
 		     "latency read write read write read write read write scrub", true) == 9);
 	CHECK(is(4, "sync_queue_read", ZC_HISTO) && is(8, "scrub", ZC_HISTO));
 	/* -r: "scrub" spans ind and agg here */
 	CHECK(header("tank sync_read sync_write async_read async_write scrub trim rebuild",
-		     "req_size ind agg ind agg ind agg ind agg ind agg ind agg ind agg", true) == 14);
+		     "req_size ind agg ind agg ind agg ind agg ind agg ind agg ind agg",
+		     true) == 14);
 	CHECK(is(8, "scrub_ind", ZC_HISTO) && is(13, "rebuild_agg", ZC_HISTO));
 }
 
 static void test_scripted(void)
 {
-	CHECK(bl_zpool_scripted_columns(false, false, 6, cols) == 6 && is(5, "write_bandwidth", ZC_BANDWIDTH));
-	CHECK(bl_zpool_scripted_columns(true, false, 17, cols) == 17 && is(16, "rebuild_wait", ZC_LATENCY));
-	CHECK(bl_zpool_scripted_columns(false, true, 20, cols) == 20 && is(19, "rebuildq_write_activ", ZC_QUEUE));
-	CHECK(bl_zpool_scripted_columns(true, true, 31, cols) == 31 && is(17, "syncq_read_pend", ZC_QUEUE));
+	CHECK(bl_zpool_scripted_columns(false, false, 6, cols) == 6 &&
+	      is(5, "write_bandwidth", ZC_BANDWIDTH));
+	CHECK(bl_zpool_scripted_columns(true, false, 17, cols) == 17 &&
+	      is(16, "rebuild_wait", ZC_LATENCY));
+	CHECK(bl_zpool_scripted_columns(false, true, 20, cols) == 20 &&
+	      is(19, "rebuildq_write_activ", ZC_QUEUE));
+	CHECK(bl_zpool_scripted_columns(true, true, 31, cols) == 31 &&
+	      is(17, "syncq_read_pend", ZC_QUEUE));
 	CHECK(bl_zpool_scripted_histo_columns(true, 11, cols) == 11 && is(9, "trim", ZC_HISTO));
-	CHECK(bl_zpool_scripted_histo_columns(false, 14, cols) == 14 && is(1, "sync_read_agg", ZC_HISTO));
+	CHECK(bl_zpool_scripted_histo_columns(false, 14, cols) == 14 &&
+	      is(1, "sync_read_agg", ZC_HISTO));
 }
 
 static void test_split(void)

@@ -8,10 +8,22 @@
 static double v;
 static bool dash, approx;
 
-static bool num(const char *s) { return bl_zpool_number(s, strlen(s), false, &v, &dash, &approx); }
-static bool tim(const char *s) { return bl_zpool_number(s, strlen(s), true, &v, &dash, &approx); }
-static int lat(const char *s) { return bl_zpool_latency_bucket(s, strlen(s)); }
-static int req(const char *s) { return bl_zpool_size_bucket(s, strlen(s)); }
+static bool num(const char *s)
+{
+	return bl_zpool_number(s, strlen(s), false, &v, &dash, &approx);
+}
+static bool tim(const char *s)
+{
+	return bl_zpool_number(s, strlen(s), true, &v, &dash, &approx);
+}
+static int lat(const char *s)
+{
+	return bl_zpool_latency_bucket(s, strlen(s));
+}
+static int req(const char *s)
+{
+	return bl_zpool_size_bucket(s, strlen(s));
+}
 
 static void test_sizes(void)
 {
