@@ -70,7 +70,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all libs deps demo check check-quick test unit man-check golden schema-check seeds-check install-check golden-update \
+.PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -160,7 +160,7 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: unit golden schema-check seeds-check samples-check roundtrip chart-check install-check man-check \
+test: format-check unit golden schema-check seeds-check samples-check roundtrip chart-check install-check man-check \
 	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
 
@@ -334,8 +334,17 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libbenchlog.so $(DESTDIR)$(LIBDIR)/libbenchlog.a \
 	      $(DESTDIR)$(INCLUDEDIR)/benchlog.h $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
 
+# The C sources as .clang-format lays them out.
+FORMAT_SRC = $(sort $(LIB_SRC) $(CLI_SRC) $(HDRS) $(wildcard include/*.h examples/*.c tests/*.c tests/bench/*.c \
+	tests/unit/*.c tests/fuzz/*.c tests/fuzz/*.h))
+
 format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(HDRS) tests/*.c tests/unit/*.c tests/fuzz/*.c
+	clang-format -i $(FORMAT_SRC)
+
+# Fails, naming the lines, where a source departs from .clang-format.
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_SRC)
+	@echo "format: $(words $(FORMAT_SRC)) files as .clang-format lays them out"
 
 clean:
 	rm -rf build build-san build-fuzz out

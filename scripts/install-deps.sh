@@ -8,7 +8,7 @@ set -eu
 packages="build-essential pkg-config libpcre2-dev libjansson-dev
 libcairo2-dev libpango1.0-dev libfontconfig-dev fontconfig zlib1g-dev clang libclang-rt-14-dev
 python3 python3-jsonschema fonts-dejavu-core fonts-noto-cjk valgrind parallel
-bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils"
+bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils clang-format"
 # fontconfig brings fc-cache: without the system font caches every chart
 # scans and reads the font files (Noto CJK alone is 89 MB) before drawing.
 # bonnie++, bubblewrap (the replay sandbox) and zfs-fuse (zpool iostat
@@ -17,7 +17,8 @@ bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils"
 # is for the test of GNU parallel's --sshlogin (an sshd of its own on
 # 127.0.0.1, tests/parallel.py); its own service is not used. groff-base
 # checks the manual page (make man-check); binutils' nm and objcopy make and
-# check the public library's exports (make install-check).
+# check the public library's exports (make install-check). clang-format lays
+# out the sources (make format) and checks them (make format-check).
 
 fetch_iozone() {
 	here=$(cd "$(dirname "$0")/.." && pwd)
