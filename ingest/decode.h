@@ -81,6 +81,10 @@ void bl_mime_body(struct bl_message *m, struct bl_src *entity, const struct bl_h
 /* html.c - the text of an HTML page: <pre> layout kept, <br> and block
  * elements as line breaks, entities decoded, script and style dropped. */
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* html_regions.c - the HTML regions of a text post (a run of lines
+ * ending in <br>) decoded each on its own, the text around them kept.
+ * True when one was. */
+bool bl_html_regions(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 /* Whether bytes look like an HTML page or fragment. */
 bool bl_html_detect(const char *s, size_t len);
 /* The charset named by <meta charset> / http-equiv in the page head, copied

@@ -765,7 +765,11 @@ static bool walk_block(struct di_state *st, const struct bl_message *msg,
 		enum kind k = classify(&l, &m);
 		rejoin_row(st, msg, &l, &k, &m, joined, sizeof joined);
 		if (k == L_BLANK) {
-			if (++blanks > 2)
+			/* a blank line between sections; three in a post that
+			 * puts an empty line after every line (Markdown pages
+			 * double-spaced: "# Disk ident.", "", "  ", "", "Seek
+			 * times:") */
+			if (++blanks > 3)
 				break;
 		} else if (!take_line(st, msg, k, &l, &m)) {
 			break;

@@ -920,11 +920,31 @@ static void test_unflatten_shapes_from_descriptors(void)
 	CHECK(unflattens_to(want));
 }
 
+/* HTML regions of a text post: a run of lines ending in <br/> is decoded
+ * on its own, the text around it kept as it is (&nbsp; included); two
+ * such lines are not a region. */
+static void test_html_regions(void)
+{
+	struct bl_tbuf o;
+	bool any = false;
+	const char *raw =
+		"text &nbsp; kept\n<div>\na<br/>\nb &amp; c<br/>\n&nbsp;d<br/></div>\nafter\n";
+	DECODE(o, raw, any = bl_html_regions(&msg, &in, &o));
+	CHECK(any && strstr(o.s, "text &nbsp; kept\n") == o.s);
+	CHECK(strstr(o.s, "a\nb & c\n") && strstr(o.s, "d\n") && !strstr(o.s, "<br"));
+	CHECK(strstr(o.s, "\nafter\n"));
+	bl_tbuf_free(&o);
+	DECODE(o, "one<br>\ntwo<br>\nthree\n", any = bl_html_regions(&msg, &in, &o));
+	CHECK(!any);
+	bl_tbuf_free(&o);
+}
+
 int main(void)
 {
 	/* the tools' shapes, as ingest is handed them */
 	CHECK(bl_shapes_use(bl_parser_ingest()));
 	test_qp();
+	test_html_regions();
 	test_unflatten_shapes_from_descriptors();
 	test_qp_detect_tables();
 	test_base64();
