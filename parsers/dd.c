@@ -784,7 +784,10 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	if (!run)
 		return NULL;
 	bl_scan_find_command(sc, &bl_parser_dd, run);
-	if (looks == 1 && !run->has_command) {
+	/* records alone under another program's command are its own (sg_dd,
+	 * a dd look-alike, prints them too) */
+	if ((looks == 1 || !b->sum) && !run->has_command &&
+	    (looks == 1 || bl_scan_other_command(sc, &bl_parser_dd, b->start.off))) {
 		bl_doc_drop_last_run(doc);
 		return NULL;
 	}

@@ -93,6 +93,11 @@ size_t bl_scan_floor(struct bl_scan *sc);
  * calls the parser's `command` hook. */
 bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p, struct bl_run *run);
 
+/* Whether the nearest command line after a prompt above `off` runs
+ * another program than p's command word ("sg_dd" above dd-like records);
+ * false when there is none. */
+bool bl_scan_other_command(struct bl_scan *sc, const struct bl_parser *p, size_t off);
+
 /* A command on one line: the prompt and time prefix split off.
  * Returns true when `line` is a command line for `word`, or, with word NULL,
  * for any command (what follows the prompt and wrappers). */

@@ -348,6 +348,45 @@ bool bl_scan_find_command(struct bl_scan *sc, const struct bl_parser *p, struct 
 	return false;
 }
 
+/* Whether the nearest command line above `off` that stands after a
+ * prompt (within COMMAND_LOOKBACK lines, not below the floor) runs a
+ * program other than p's: sg_dd prints dd's records lines,
+ *   puma:/tmp/dd# time sg_dd if=/dev/sg1 of=/tmp/dd/sg1 bs=64k count=1000
+ *   Reducing read to 64 blocks per loop
+ *   1000+0 records in
+ * Lines without a prompt are passed over: they may be the tool's output. */
+bool bl_scan_other_command(struct bl_scan *sc, const struct bl_parser *p, size_t off)
+{
+	if (!p->command_word)
+		return false;
+	struct bl_line cur, prev;
+	bl_line_at(sc->msg, off, &cur);
+	for (int k = 0; k < COMMAND_LOOKBACK; k++) {
+		if (!bl_line_prev(sc->msg, &cur, &prev) || prev.off < sc->floor)
+			return false;
+		cur = prev;
+		struct bl_re_match m;
+		if (!bl_re_match(&cmdline_re, cur.s, cur.len, 0, &m) || m.ov[1] >= cur.len)
+			continue;
+		size_t wrappers = m.ov[2];
+		bool prompt = false;
+		for (size_t i = m.ov[0]; i < wrappers && !prompt; i++)
+			prompt = strchr("#$%>", cur.s[i]) != NULL;
+		if (!prompt)
+			continue;
+		/* the program's name, without its path: /bin/dd, ./sg_dd */
+		size_t a = m.ov[1], e = a;
+		while (e < cur.len && cur.s[e] != ' ' && cur.s[e] != '\t')
+			e++;
+		const char *slash = memrchr(cur.s + a, '/', e - a);
+		if (slash)
+			a = (size_t)(slash - cur.s) + 1;
+		size_t wlen = strlen(p->command_word);
+		return e - a != wlen || memcmp(cur.s + a, p->command_word, wlen) != 0;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------ labels */
 
 static bool is_decoration(char c)
