@@ -52,10 +52,13 @@ static struct bl_re bsdprog_re = BL_RE(
  * "67108864 bytes (64.0MB) copied, 0.052498 seconds, 1.2GB/s"     (busybox)
  * Groups: 1 bytes, 2 bytes word, 3 human size, 4 verb, 5 seconds,
  * 6 seconds unit, 7 rate, 8 rate unit. */
+/* A note of the author's after a summary, two blanks away:
+ *   "1073741824 bytes (1.1 GB) copied, 0.5 s, 2.1 GB/s  <- very fast!" */
+#define DD_AUTHOR_NOTE "(?:[ \\t]{2,}[^\\s\\d][^\\n]{0,200})?"
 static struct bl_re gnu_re =
 	BL_RE("^[ \\t]*(\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))? (\\S{1,30}), "
 	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
-	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
+	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})" DD_AUTHOR_NOTE "[ \\t]*$",
 	      0);
 
 /* Older Russian coreutils put the verb first:
@@ -65,7 +68,7 @@ static struct bl_re gnu_re =
 static struct bl_re gnuw_re =
 	BL_RE("^[ \\t]*([^\\d\\s]\\S{0,29}) (\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))?, "
 	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
-	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})[ \\t]*$",
+	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})" DD_AUTHOR_NOTE "[ \\t]*$",
 	      0);
 
 /* A GNU summary whose seconds and rate were lost in the paste:
