@@ -26,6 +26,10 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, 
 /* Whether text with no headers looks quoted-printable: escapes ("=3D",
  * "=20") and soft breaks, and few '=' that are neither. */
 bool bl_qp_detect(const char *s, size_t len);
+/* "=3D" left encoded in text that is not quoted-printable (a 7bit reply
+ * quoting a quoted-printable line) made '=' again, with an info
+ * diagnostic; true when one was. */
+bool bl_qp_stray(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 
 /* base64.c - base64 (RFC 2045 6.8); white space skipped, other stray
  * characters and a truncated end reported. */

@@ -194,6 +194,7 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		STEP(st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
 	if (fmt != BL_INPUT_HTML)
 		STEP(st, bl_html_regions(m, in, out), "html-regions", m);
+	STEP(st, bl_qp_stray(m, in, out), "quoted-printable-stray", m);
 	return true;
 }
 

@@ -148,3 +148,40 @@ bool bl_qp_detect(const char *str, size_t len)
 		return true;
 	return sure + strong && esc + soft >= 3 && bad * 4 <= esc + soft;
 }
+
+/* A '=' left encoded in text that is not quoted-printable any more: a
+ * reply in 7bit quoting a line of a quoted-printable mail,
+ *   >  Timing buffered disk reads:  64 MB in  5.63 seconds =3D 11.37 MB/sec
+ * "=3D" between blanks or before a digit, a '/' or a letter's word (an
+ * operand: "if=3D/dev/zero", "bs=3D1M") is made '=' again; base64 has no
+ * '=' but at its end, so it holds no such sequence. */
+bool bl_qp_stray(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
+{
+	const char *s = in->s;
+	size_t n = in->len, i = 0, done = 0, fixed = 0, first = 0;
+	const char *eq;
+	while (i + 3 <= n && (eq = memmem(s + i, n - i, "=3D", 3))) {
+		size_t at = (size_t)(eq - s);
+		i = at + 3;
+		char after = i < n ? s[i] : '\n';
+		if (after != ' ' && after != '\t' && after != '/' &&
+		    !(after >= '0' && after <= '9'))
+			continue;
+		if (!fixed && !bl_tbuf_reserve(out, n))
+			return false;
+		if (!fixed)
+			first = at;
+		fixed++;
+		bl_tbuf_copy(out, in, done, at - done);
+		bl_tbuf_put_at(out, "=", 1, bl_src_origin(in, at));
+		done = i;
+	}
+	if (!fixed)
+		return false;
+	bl_tbuf_copy(out, in, done, n - done);
+	bl_message_diag(m, BL_INFO, "qp.stray-escape", bl_src_origin(in, first),
+			"%zu quoted-printable '=3D' left in text that is not quoted-printable: "
+			"read as '='",
+			fixed);
+	return true;
+}

@@ -920,6 +920,24 @@ static void test_unflatten_shapes_from_descriptors(void)
 	CHECK(unflattens_to(want));
 }
 
+/* "=3D" left in text that is not quoted-printable: made '=' before a
+ * blank, a digit or a '/', left before a letter */
+static void test_qp_stray(void)
+{
+	struct bl_tbuf o;
+	bool any = false;
+	DECODE(o, "> 64 MB in 5.63 seconds =3D 11.37 MB/sec\ndd if=3D/dev/zero bs=3D1M x=3Dy\n",
+	       any = bl_qp_stray(&msg, &in, &o));
+	CHECK(any &&
+	      strcmp(o.s,
+		     "> 64 MB in 5.63 seconds = 11.37 MB/sec\ndd if=/dev/zero bs=1M x=3Dy\n") == 0);
+	CHECK(origin(&o, 24) == 24 && origin(&o, 26) == 28);
+	bl_tbuf_free(&o);
+	DECODE(o, "no escapes here, x=3Dy\n", any = bl_qp_stray(&msg, &in, &o));
+	CHECK(!any);
+	bl_tbuf_free(&o);
+}
+
 /* HTML regions of a text post: a run of lines ending in <br/> is decoded
  * on its own, the text around it kept as it is (&nbsp; included); two
  * such lines are not a region. */
@@ -945,6 +963,7 @@ int main(void)
 	CHECK(bl_shapes_use(bl_parser_ingest()));
 	test_qp();
 	test_html_regions();
+	test_qp_stray();
 	test_unflatten_shapes_from_descriptors();
 	test_qp_detect_tables();
 	test_base64();
