@@ -769,6 +769,25 @@ static void read_counts(struct dd_block *b)
 	}
 }
 
+/* Whether a summary alone (no records lines, no command) repeats the
+ * bytes and seconds of a dd run read earlier in the message: the author
+ * quoting the figure again in prose,
+ *   "...as the test shows: 1048576 bytes (1.0 MB) copied, 0.006107 seconds, 172 MB/s"
+ * Two runs never agree to the microsecond by chance. */
+static bool repeats_earlier(struct bl_doc *doc, const struct dd_block *b)
+{
+	if (b->nrec || !b->sum || !b->c.have_bytes)
+		return false;
+	for (size_t i = 0; i < doc->nruns; i++) {
+		const struct bl_run *r = bl_doc_run(doc, (long)i);
+		double pb, pe;
+		if (strcmp(r->tool, "dd") == 0 && result_value(r, "bytes", &pb) &&
+		    result_value(r, "elapsed", &pe) && pb == (double)b->c.bytes && pe == b->secs)
+			return true;
+	}
+	return false;
+}
+
 /* The block's run: the run above when the block is a later snapshot of
  * its transfer, else a new one with its command line. NULL when the block
  * is not dd's after all (`looks` 1: only a command says so). */
@@ -782,6 +801,12 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 		drop_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");
 		prev->end_off = b->end;
 		return prev;
+	}
+	if (repeats_earlier(doc, b)) {
+		bl_doc_diag(doc, -1, BL_INFO, "dd.repeated-summary", b->sum->line.off,
+			    "this summary repeats the figures of a run above: read as a "
+			    "mention of it, not as a run of its own");
+		return NULL;
 	}
 	struct bl_run *run = bl_doc_add_run(doc, "dd", b->variant, b->start.off, b->end);
 	if (!run)
