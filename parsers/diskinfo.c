@@ -77,11 +77,11 @@ static struct bl_re seek_re =
 
 /* "\toutside:       102400 kbytes in   1.065353 sec =    96118 kbytes/sec"
  * and as authors re-type it: "outside: 102400 kbytes in 0.72 sec = 142285 kB/s",
- * "outside: = 142285 kB/s".
- * Groups: 1 where, 2 kbytes, 3 seconds, 4 rate, 5 rate unit. */
+ * "outside: 102400 kbytes in 0.719681 s = 142285 kB/s", "outside: = 142285 kB/s".
+ * Groups: 1 where, 2 kbytes, 3 seconds, 4 its unit, 5 rate, 6 rate unit. */
 static struct bl_re transfer_re =
 	BL_RE("^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
-	      "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*sec" WS "*)?=" WS
+	      "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*(sec|s)" WS "*)?=" WS
 	      "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS
 	      "*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/s|MB/s|MiB/s)" WS "*$",
 	      0);
@@ -173,6 +173,7 @@ struct di_state {
 	enum section sec;
 	int rows; /* rows read in the current section */
 	size_t sec_off; /* offset of the current section header */
+	bool headed; /* the current section was opened by its heading */
 	unsigned sections; /* bit per section seen in this run */
 	uint64_t sectorsize; /* of the current device, 0 if unknown */
 	size_t ndevices; /* runs started in this block */
@@ -439,9 +440,15 @@ static void transfer_row(struct di_state *st, const struct bl_line *l, const str
 		return;
 	char what[16], name[64], raw[64], unit[16];
 	slug(l->s + m->ov[2], bl_re_glen(m, 1), what, sizeof what);
-	snprintf(unit, sizeof unit, "%.*s", (int)bl_re_glen(m, 5), l->s + m->ov[10]);
-	graw(l, m, 4, unit, raw, sizeof raw);
-	double kb = gnum(l, m, 2), secs = gnum(l, m, 3), rate = gnum(l, m, 4);
+	snprintf(unit, sizeof unit, "%.*s", (int)bl_re_glen(m, 6), l->s + m->ov[12]);
+	graw(l, m, 5, unit, raw, sizeof raw);
+	double kb = gnum(l, m, 2), secs = gnum(l, m, 3), rate = gnum(l, m, 5);
+	/* diskinfo prints "kbytes in ... sec = ... kbytes/sec" under its
+	 * "Transfer rates:" heading; another shape is the author's */
+	if (strcmp(unit, "kbytes/sec") != 0 || gis(l, m, 4, "s") || !st->headed)
+		bl_doc_diag(st->doc, st->ri, BL_INFO, "diskinfo.retyped", l->off,
+			    "this transfer row is not as diskinfo prints it: read as re-typed by "
+			    "the author");
 	/* kbytes, and the kB/KB authors re-type, are 1024 bytes here */
 	double mult = unit[0] == 'M' ? 1024.0 * 1024.0 : 1024.0;
 	snprintf(name, sizeof name, "transfer_%s", what);
@@ -617,6 +624,7 @@ static void row_in(struct di_state *st, enum section s, size_t off)
 		close_section(st);
 		st->sec = s;
 		st->sec_off = off;
+		st->headed = false;
 	}
 	st->rows++;
 	st->sections |= 1u << s;
@@ -693,6 +701,7 @@ static void take_section(struct di_state *st, const struct bl_line *l, const str
 	close_section(st);
 	st->sec = sn;
 	st->sec_off = l->off;
+	st->headed = true;
 	st->sections |= 1u << st->sec;
 }
 
@@ -717,22 +726,27 @@ static bool take_line(struct di_state *st, const struct bl_message *msg, enum ki
 	case L_PLAIN: return plain_line(st, l, m, false);
 	case L_SECTION: take_section(st, l, m); return true;
 	case L_SEEK:
+		need_run(st, l->off); /* a row without its heading starts one */
 		row_in(st, S_SEEK, l->off);
 		seek_row(st, l, m);
 		return true;
 	case L_TRANSFER:
+		need_run(st, l->off); /* a row without its heading starts one */
 		row_in(st, S_TRANSFER, l->off);
 		transfer_row(st, l, m);
 		return true;
 	case L_OVERHEAD:
+		need_run(st, l->off); /* a row without its heading starts one */
 		row_in(st, S_OVERHEAD, l->off);
 		overhead_row(st, l, m);
 		return true;
 	case L_ASYNC:
+		need_run(st, l->off); /* a row without its heading starts one */
 		row_in(st, S_ASYNC, l->off);
 		async_row(st, l, m);
 		return true;
 	case L_SYNC:
+		need_run(st, l->off); /* a row without its heading starts one */
 		row_in(st, S_SYNC, l->off);
 		sync_row(st, l, m);
 		return true;
@@ -996,6 +1010,9 @@ const struct bl_parser bl_parser_diskinfo = {
 	.anchor = "\\# ?sectorsize[ \\t]*$"
 		  "|^[ \\t]*Seek times:|^[ \\t]*Transfer rates:|^[ \\t]*I/O command overhead:"
 		  "|^[ \\t]*Asynchronous random reads:|^[ \\t]*Synchronous random writes:"
+		  /* a transfer row an author re-typed without its heading:
+		   * "outside: 102400 kbytes in 0.719681 s = 142285 kB/s" */
+		  "|outside:[ \\t]*\\d+ ?(?:kbytes|kB|KB|KiB)[ \\t]+in[ \\t]"
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+512[ \\t]+\\d"
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+1024[ \\t]+\\d"
 		  "|^[ \\t]*[A-Za-z/][\\w./:-]{0,200}[ \\t]+2048[ \\t]+\\d"
