@@ -79,12 +79,13 @@ static struct bl_re seek_re =
  * and as authors re-type it: "outside: 102400 kbytes in 0.72 sec = 142285 kB/s",
  * "outside: 102400 kbytes in 0.719681 s = 142285 kB/s", "outside: = 142285 kB/s".
  * Groups: 1 where, 2 kbytes, 3 seconds, 4 its unit, 5 rate, 6 rate unit. */
-static struct bl_re transfer_re =
-	BL_RE("^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
-	      "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*(sec|s)" WS "*)?=" WS
-	      "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS
-	      "*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/s|MB/s|MiB/s)" WS "*$",
-	      0);
+static struct bl_re transfer_re = BL_RE(
+	"^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
+	"+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*(sec|s)" WS "*)?=" WS
+	"*(\\d{1,15}(?:\\.\\d{1,9})?)" WS
+	"*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/sec|Mbytes/s|MB/sec|MB/s|MiB/s)" WS
+	"*$",
+	0);
 
 /* -c:
  *   "\ttime to read 10MB block      0.091530 sec\t=    0.004 msec/sector"
@@ -449,8 +450,14 @@ static void transfer_row(struct di_state *st, const struct bl_line *l, const str
 		bl_doc_diag(st->doc, st->ri, BL_INFO, "diskinfo.retyped", l->off,
 			    "this transfer row is not as diskinfo prints it: read as re-typed by "
 			    "the author");
-	/* kbytes, and the kB/KB authors re-type, are 1024 bytes here */
+	/* kbytes, and the kB/KB authors re-type, are 1024 bytes here; an
+	 * author's MB is 1024 of them, or 1000 ("102400 kbytes in 0.017823 sec
+	 * = 5746 MB/sec"): the one the row's own bytes and seconds agree with */
 	double mult = unit[0] == 'M' ? 1024.0 * 1024.0 : 1024.0;
+	if (unit[0] == 'M' && bl_re_gset(m, 2) && secs > 0 &&
+	    fabs(rate * 1000.0 * 1024.0 - kb * 1024.0 / secs) <
+		    fabs(rate * mult - kb * 1024.0 / secs))
+		mult = 1000.0 * 1024.0;
 	snprintf(name, sizeof name, "transfer_%s", what);
 	bl_run_result(run, name, rate * mult, "B/s", raw, 0);
 	if (!bl_re_gset(m, 2))

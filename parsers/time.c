@@ -22,10 +22,11 @@ static struct bl_re csh_re = BL_RE(
 	"(?:[ \\t]+(\\d{1,12})\\+(\\d{1,12})k (\\d{1,12})\\+(\\d{1,12})io (\\d{1,12})pf\\+(\\d{1,12})w)?[ \\t]*$",
 	0);
 
-/* bash, ksh: "real\t4m37.724s"; POSIX -p: "real 1.23"; one line each of
+/* bash, ksh: "real\t4m37.724s"; POSIX -p: "real 1.23"; BusyBox's ash
+ * puts a blank after the minutes: "real    0m 5.59s"; one line each of
  * real, user, sys. */
 static struct bl_re sh_re = BL_RE(
-	"^[ \\t]*(real|user|sys)[ \\t]+(\\d{1,9}(?:h\\d{1,2})?(?:m\\d{1,2})?(?:[.,]\\d{1,9})?s?)[ \\t]*$",
+	"^[ \\t]*(real|user|sys)[ \\t]+(\\d{1,9}(?:h\\d{1,2})?(?:m ?\\d{1,2})?(?:[.,]\\d{1,9})?s?)[ \\t]*$",
 	0);
 
 /* zsh: "dd if=/dev/zero of=x bs=1m count=100  0.00s user 0.21s system 95% cpu 0.220 total"
@@ -91,15 +92,17 @@ static double dur(const struct bl_line *l, const struct bl_re_match *m, int g)
 	double v = NAN;
 	if (!bl_re_gset(m, g))
 		return v;
-	/* "0,5s" under a comma locale: read as a point */
+	/* "0,5s" under a comma locale: read as a point; BusyBox's "0m 5.59s"
+	 * without its blank */
 	char buf[64];
-	size_t n = bl_re_glen(m, g);
-	if (n >= sizeof buf)
+	size_t n = 0, gl = bl_re_glen(m, g);
+	if (gl >= sizeof buf)
 		return v;
-	memcpy(buf, l->s + m->ov[2 * g], n);
-	for (size_t i = 0; i < n; i++)
-		if (buf[i] == ',')
-			buf[i] = '.';
+	for (size_t i = 0; i < gl; i++) {
+		char c = l->s[m->ov[2 * g] + i];
+		if (c != ' ')
+			buf[n++] = c == ',' ? '.' : c;
+	}
 	bl_parse_duration(buf, n, &v);
 	return v;
 }
@@ -529,8 +532,9 @@ static const char *const time_variants[] = {
  * "sleep 0.1": "0.1 real 0.10 user 0.00 sys" */
 #define TIME_BSD "\\d+\\.\\d\\d real {2,}\\d+\\.\\d\\d user {2,}\\d+\\.\\d\\d sys"
 /* "real 0m1.597s" "user 0m0.001s" "sys 0m0.5s" (bash time, tabs kept),
+ * "real    0m 2.92s" (BusyBox ash),
  * "real 0.01" (time -p); not zsh's "0.00s user 0.21s system" */
-#define TIME_FIELD(word) word "[ \\t]+(?:\\d+m[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
+#define TIME_FIELD(word) word "[ \\t]+(?:\\d+m ?[\\d.]+s|\\d+\\.\\d+(?![\\d.s]))"
 /* GNU time: "0.00user 0.01system 0:00.01elapsed 83%CPU (0avgtext+0avgdata 2772maxresident)k"
  * "0inputs+65536outputs (0major+358minor)pagefaults 0swaps"
  * "Command exited with non-zero status 1" */
