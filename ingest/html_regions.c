@@ -89,12 +89,22 @@ static bool next_region(const char *s, size_t n, size_t a, size_t *rs, size_t *r
 	return false;
 }
 
+/* Whether s[0, n) holds "<br" in any case: a memchr pass for '<' (memmem
+ * has no vector search, and costs a third of a mail archive's reading). */
+static bool has_br(const char *s, size_t n)
+{
+	for (const char *p = s, *e = s + n; (p = memchr(p, '<', (size_t)(e - p))); p++)
+		if (e - p >= 3 && (p[1] | 0x20) == 'b' && (p[2] | 0x20) == 'r')
+			return true;
+	return false;
+}
+
 bool bl_html_regions(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const char *s = in->s;
 	size_t n = in->len, done = 0, rs, re;
-	/* most posts hold no "<br": passed in one search */
-	if (!memmem(s, n, "<br", 3) && !memmem(s, n, "<BR", 3))
+	/* most posts hold no "<br": passed in one memchr search */
+	if (!has_br(s, n))
 		return false;
 	bool any = false;
 	while (done < n && next_region(s, n, done, &rs, &re)) {

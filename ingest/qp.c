@@ -160,8 +160,12 @@ bool bl_qp_stray(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 	const char *s = in->s;
 	size_t n = in->len, i = 0, done = 0, fixed = 0, first = 0;
 	const char *eq;
-	while (i + 3 <= n && (eq = memmem(s + i, n - i, "=3D", 3))) {
+	/* memchr for the '=' (memmem has no vector search) */
+	while (i + 3 <= n && (eq = memchr(s + i, '=', n - i - 2))) {
 		size_t at = (size_t)(eq - s);
+		i = at + 1;
+		if (eq[1] != '3' || eq[2] != 'D')
+			continue;
 		i = at + 3;
 		char after = i < n ? s[i] : '\n';
 		if (after != ' ' && after != '\t' && after != '/' &&
