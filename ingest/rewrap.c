@@ -11,7 +11,6 @@
  * A short line is joined to the one above when the joined line is a tool
  * line (or a command with its operands) and the upper line alone is not. */
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "../base/find.h"
@@ -34,44 +33,30 @@ static char cmd_pat[1024], operands_pat[1024];
 static bool join_wrapped(const struct bl_ingest_plan *p, bool operands, char *buf, size_t cap)
 {
 	size_t n = 0, k = 0;
+	bool ok = true;
 	buf[0] = '\0';
 	for (size_t t = 0; p && t < p->ntools; t++) {
 		const struct bl_tool_shapes *ts = p->tools[t];
 		const char *f = !ts ? NULL : operands ? ts->wrapped_operands : ts->wrapped_command;
-		if (!f)
-			continue;
-		int w = snprintf(buf + n, cap - n, "%s(?:%s)", k++ ? "|" : "", f);
-		if (w < 0 || (size_t)w >= cap - n)
-			return false;
-		n += (size_t)w;
+		if (f)
+			ok = ok && bl_shapes_cat(buf, cap, &n, k++ ? "|(?:" : "(?:") &&
+			     bl_shapes_cat(buf, cap, &n, f) && bl_shapes_cat(buf, cap, &n, ")");
 	}
-	if (!k)
-		snprintf(buf, cap, "(?!)");
-	return true;
+	return ok && (k || bl_shapes_cat(buf, cap, &n, "(?!)"));
 }
 
 bool bl_rewrap_compose(const struct bl_ingest_plan *p)
 {
 	size_t n = 0, k = 0;
-	bool ok = true;
-#define CAT(str)                                                                                   \
-	do {                                                                                       \
-		size_t l_ = strlen(str);                                                           \
-		ok = ok && n + l_ < sizeof tool_pat;                                               \
-		if (ok) {                                                                          \
-			memcpy(tool_pat + n, str, l_ + 1);                                         \
-			n += l_;                                                                   \
-		}                                                                                  \
-	} while (0)
-	CAT("^[ \\t]*(?:");
+	bool ok = bl_shapes_cat(tool_pat, sizeof tool_pat, &n, "^[ \\t]*(?:");
 	for (size_t t = 0; p && t < p->ntools; t++)
 		for (size_t i = 0; p->tools[t] && i < p->tools[t]->nlines; i++)
-			if (p->tools[t]->lines[i].rewrapped) {
-				CAT(k++ ? "|" : "");
-				CAT(p->tools[t]->lines[i].pattern);
-			}
-	CAT(k ? ")[ \\t]*$" : "(?!))");
-#undef CAT
+			if (p->tools[t]->lines[i].rewrapped)
+				ok = ok &&
+				     bl_shapes_cat(tool_pat, sizeof tool_pat, &n, k++ ? "|" : "") &&
+				     bl_shapes_cat(tool_pat, sizeof tool_pat, &n,
+						   p->tools[t]->lines[i].pattern);
+	ok = ok && bl_shapes_cat(tool_pat, sizeof tool_pat, &n, k ? ")[ \\t]*$" : "(?!))");
 	bl_re_reset(&tool_re, tool_pat);
 	ok = ok && join_wrapped(p, false, cmd_pat, sizeof cmd_pat) &&
 	     join_wrapped(p, true, operands_pat, sizeof operands_pat);

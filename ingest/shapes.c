@@ -2,6 +2,8 @@
  * rewrapper (see shapes.h). */
 #include "shapes.h"
 
+#include <string.h>
+
 #include "decode.h"
 
 /* Shape g of the literal order: the lines' of every tool, then the ends'. */
@@ -45,4 +47,14 @@ bool bl_shapes_use(const struct bl_ingest_plan *p)
 	made = bl_unflatten_compose(p) && bl_rewrap_compose(p);
 	current = p;
 	return made;
+}
+
+bool bl_shapes_cat(char *buf, size_t cap, size_t *n, const char *s)
+{
+	size_t l = strlen(s);
+	if (*n + l >= cap)
+		return false;
+	memcpy(buf + *n, s, l + 1);
+	*n += l;
+	return true;
 }

@@ -91,6 +91,10 @@ size_t bl_shape_literals(const struct bl_ingest_plan *p, struct bl_site_literal 
 const struct bl_line_shape *bl_shape_of_literal(const struct bl_ingest_plan *p, size_t g,
 						bool *end);
 
+/* Appends s to the pattern being composed in buf (at *n, of cap bytes);
+ * false when it does not fit. */
+bool bl_shapes_cat(char *buf, size_t cap, size_t *n, const char *s);
+
 /* Makes the unflattener and the rewrapper read with p's shapes (the
  * patterns are composed and compiled when p differs from the plan they
  * were made for). False when memory ran out or there are too many

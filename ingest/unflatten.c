@@ -957,24 +957,13 @@ void bl_unflatten_headers(struct bl_message *m, const char *s, size_t n)
 static char whole_pat[4096], end_pat[1024], start_pat[4096], weak_pat[8192], weak_end_pat[2048];
 static char detect_pat[NDETECT][1024];
 
-/* Appends s to buf (at *n, of cap bytes); false when it does not fit. */
-static bool cat(char *buf, size_t cap, size_t *n, const char *s)
-{
-	size_t l = strlen(s);
-	if (*n + l >= cap)
-		return false;
-	memcpy(buf + *n, s, l + 1);
-	*n += l;
-	return true;
-}
-
 /* The same, the regex metacharacters of s escaped ("bonnie\+\+"). */
 static bool cat_literal(char *buf, size_t cap, size_t *n, const char *s)
 {
 	bool ok = true;
 	for (; *s && ok; s++) {
 		char one[3] = {'\\', *s, '\0'};
-		ok = cat(buf, cap, n, strchr("\\^$.|?*+()[]{}", *s) ? one : one + 1);
+		ok = bl_shapes_cat(buf, cap, n, strchr("\\^$.|?*+()[]{}", *s) ? one : one + 1);
 	}
 	return ok;
 }
@@ -984,15 +973,15 @@ static bool cat_literal(char *buf, size_t cap, size_t *n, const char *s)
 static bool join_lines(char *buf, size_t cap, const struct bl_ingest_plan *p, bool ends)
 {
 	size_t n = 0, k = 0;
-	bool ok = cat(buf, cap, &n, NOT_IN_NUMBER "(?:");
+	bool ok = bl_shapes_cat(buf, cap, &n, NOT_IN_NUMBER "(?:");
 	for (size_t t = 0; p && t < p->ntools; t++) {
 		const struct bl_tool_shapes *ts = p->tools[t];
 		size_t m = !ts ? 0 : ends ? ts->nends : ts->nlines;
 		for (size_t i = 0; i < m; i++)
-			ok = ok && cat(buf, cap, &n, k++ ? "|" : "") &&
-			     cat(buf, cap, &n, (ends ? ts->ends : ts->lines)[i].pattern);
+			ok = ok && bl_shapes_cat(buf, cap, &n, k++ ? "|" : "") &&
+			     bl_shapes_cat(buf, cap, &n, (ends ? ts->ends : ts->lines)[i].pattern);
 	}
-	return ok && cat(buf, cap, &n, k ? ")" : "(?!))");
+	return ok && bl_shapes_cat(buf, cap, &n, k ? ")" : "(?!))");
 }
 
 static const char *fragment(const struct bl_tool_shapes *ts, int which)
@@ -1016,14 +1005,15 @@ static bool join_fragments(char *buf, size_t cap, const struct bl_ingest_plan *p
 			   const char *const *tail_needs)
 {
 	size_t n = 0, k = 0, nn = 0;
-	bool ok = cat(buf, cap, &n, lead);
+	bool ok = bl_shapes_cat(buf, cap, &n, lead);
 	for (; lead_needs && *lead_needs; lead_needs++)
 		needs[nn++] = *lead_needs;
 	for (size_t t = 0; p && t < p->ntools; t++) {
 		const char *f = fragment(p->tools[t], which);
 		if (!f)
 			continue;
-		ok = ok && cat(buf, cap, &n, (*lead || k++) ? "|" : "") && cat(buf, cap, &n, f);
+		ok = ok && bl_shapes_cat(buf, cap, &n, (*lead || k++) ? "|" : "") &&
+		     bl_shapes_cat(buf, cap, &n, f);
 		for (const char *const *q = fragment_needs(p->tools[t], which); q && *q; q++) {
 			size_t j = 0;
 			while (j < nn && strcmp(needs[j], *q) != 0)
@@ -1037,7 +1027,7 @@ static bool join_fragments(char *buf, size_t cap, const struct bl_ingest_plan *p
 		needs[nn++] = *tail_needs;
 	needs[nn] = NULL;
 	if (!*lead && !k)
-		ok = ok && cat(buf, cap, &n, "(?!)");
+		ok = ok && bl_shapes_cat(buf, cap, &n, "(?!)");
 	return ok;
 }
 
@@ -1049,17 +1039,17 @@ static bool compose_start(const struct bl_ingest_plan *p)
 	static const char *const headings[] = {"**", NULL};
 	char lead[2048];
 	size_t n = 0;
-	bool ok = cat(lead, sizeof lead, &n, PROMPT "(?=" PROMPT_WRAPPERS "(?:");
+	bool ok = bl_shapes_cat(lead, sizeof lead, &n, PROMPT "(?=" PROMPT_WRAPPERS "(?:");
 	for (size_t t = 0; p && t < p->ntools; t++)
 		if (p->commands[t])
 			ok = ok && cat_literal(lead, sizeof lead, &n, p->commands[t]) &&
-			     cat(lead, sizeof lead, &n, "|");
-	ok = ok && cat(lead, sizeof lead, &n, OTHER_COMMANDS ") )");
+			     bl_shapes_cat(lead, sizeof lead, &n, "|");
+	ok = ok && bl_shapes_cat(lead, sizeof lead, &n, OTHER_COMMANDS ") )");
 	const char *start_tmp[NEEDS_MAX];
 	ok = ok &&
 	     join_fragments(start_pat, sizeof start_pat, p, 0, lead, start_tmp, prompts, headings);
 	size_t m = strlen(start_pat);
-	ok = ok && cat(start_pat, sizeof start_pat, &m, "|" HEADING);
+	ok = ok && bl_shapes_cat(start_pat, sizeof start_pat, &m, "|" HEADING);
 	memcpy(start_needs, start_tmp, sizeof start_needs);
 	nstart_pairs = 0;
 	for (const char *const *q = start_needs; *q; q++)
@@ -1083,8 +1073,8 @@ static bool compose_detect(const struct bl_ingest_plan *p)
 		if (ndetect == NDETECT)
 			return false;
 		size_t n = 0;
-		if (!cat(detect_pat[ndetect], sizeof detect_pat[0], &n, NOT_IN_NUMBER) ||
-		    !cat(detect_pat[ndetect], sizeof detect_pat[0], &n, sh->pattern))
+		if (!bl_shapes_cat(detect_pat[ndetect], sizeof detect_pat[0], &n, NOT_IN_NUMBER) ||
+		    !bl_shapes_cat(detect_pat[ndetect], sizeof detect_pat[0], &n, sh->pattern))
 			return false;
 		struct detect *d = &detect_re[ndetect];
 		d->re.options = PCRE2_UTF | PCRE2_NO_UTF_CHECK;
