@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "../parsers/parser.h"
@@ -49,10 +50,14 @@ static void help(void)
 	tool_charts();
 	printf("options:\n"
 	       "  -o, --output PATH    the chart file ('-': standard output); its extension\n"
-	       "                       picks the format. PNG and SVG hold the first chart,\n"
-	       "                       PDF one page per chart\n"
+	       "                       picks the format. PNG, SVG and .vl.json (Vega-Lite)\n"
+	       "                       hold the first chart, PDF one page per chart\n"
 	       "  --all                one file per chart in the directory -o names\n"
-	       "  --format FMT         png, svg or pdf (default: the extension; png for --all)\n"
+	       "  --format FMT         png, svg, pdf or vl.json (default: the extension; png\n"
+	       "                       for --all)\n"
+	       "  --model              print the charts as JSON instead of drawing them (to -o\n"
+	       "                       or standard output): each chart's bars, series, colours,\n"
+	       "                       unit and whether lower is better\n"
 	       "%s"
 	       "  --horizontal         horizontal bars (default: when labels are long)\n"
 	       "  --vertical           vertical bars\n"
@@ -79,8 +84,21 @@ struct chart_args {
 	struct bl_chart_opts o;
 	struct bl_render_opts ro;
 	const char *output, *format; /* NULL when not given */
-	bool all;
+	bool all, model;
 };
+
+/* Beside enum bl_format: a Vega-Lite specification of the chart's data. */
+enum { FORMAT_VEGA_LITE = BL_FORMAT_PDF + 1 };
+static const char *const format_ext[] = {"png", "svg", "pdf", "vl.json"};
+
+/* The format a file name or --format word names, or -1. */
+static int format_of(const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= 7 && strcasecmp(name + n - 7, "vl.json") == 0)
+		return FORMAT_VEGA_LITE;
+	return bl_format_from_path(name);
+}
 
 /* The options into a, optind left on the first INPUT. Returns -1 to go
  * on, or the exit status: after --help, or a bad option (reported). */
@@ -89,6 +107,7 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"all", no_argument, NULL, OPT_ALL},
+		{"model", no_argument, NULL, OPT_MODEL},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"horizontal", no_argument, NULL, OPT_HORIZONTAL},
 		{"vertical", no_argument, NULL, OPT_VERTICAL},
@@ -110,6 +129,7 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 		switch (ch) {
 		case 'o': a->output = optarg; break;
 		case OPT_ALL: a->all = true; break;
+		case OPT_MODEL: a->model = true; break;
 		case OPT_FORMAT: a->format = optarg; break;
 		case OPT_HORIZONTAL: a->ro.orient = BL_ORIENT_HORIZONTAL; break;
 		case OPT_VERTICAL: a->ro.orient = BL_ORIENT_VERTICAL; break;
@@ -145,26 +165,29 @@ static int read_options(int argc, char **argv, struct chart_args *a)
  * Returns it, or -1 on a usage error (reported). */
 static int output_format(const struct chart_args *a, bool has_input)
 {
-	if (!a->output) {
-		cli_error("chart: -o FILE is required (its extension picks png, svg or pdf)");
-		return -1;
-	}
 	if (!has_input) {
 		cli_error("chart: no INPUT (use '-' for standard input)");
+		return -1;
+	}
+	if (a->model && !a->all)
+		return 0; /* JSON, to -o or standard output */
+	if (!a->output) {
+		cli_error("chart: -o FILE is required (its extension picks png, svg, pdf or "
+			  "vl.json)");
 		return -1;
 	}
 	int fmt;
 	if (a->format || a->all) {
 		char probe[16];
 		snprintf(probe, sizeof probe, ".%s", a->format ? a->format : "png");
-		fmt = strlen(probe) < 6 ? bl_format_from_path(probe) : -1;
+		fmt = strlen(probe) < 10 ? format_of(probe) : -1;
 		if (fmt < 0) {
-			cli_error("--format: '%s' is not png, svg or pdf", a->format);
+			cli_error("--format: '%s' is not png, svg, pdf or vl.json", a->format);
 			return -1;
 		}
-	} else if ((fmt = bl_format_from_path(a->output)) < 0) {
-		cli_error("chart: cannot tell the format of '%s': name it .png, .svg or .pdf, "
-			  "or give --format",
+	} else if ((fmt = format_of(a->output)) < 0) {
+		cli_error("chart: cannot tell the format of '%s': name it .png, .svg, .pdf or "
+			  ".vl.json, or give --format",
 			  a->output);
 		return -1;
 	}
@@ -175,24 +198,55 @@ static int output_format(const struct chart_args *a, bool has_input)
 	return fmt;
 }
 
+/* A JSON value into path ('-' or NULL: standard output), atomically, and
+ * dropped. Returns 0, or -1 when it was not written (reported). */
+static int write_json(json_t *j, const char *path)
+{
+	struct cli_out out;
+	if (!j) {
+		cli_error("chart: out of memory");
+		return -1;
+	}
+	int rc = cli_out_open(&out, path) < 0 ? -1 : 0;
+	if (rc == 0 && (json_dumpf(j, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) < 0 ||
+			fputc('\n', out.f) == EOF)) {
+		cli_out_abort(&out);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = cli_out_commit(&out);
+	}
+	json_decref(j);
+	return rc;
+}
+
+/* Charts [0, n) in format fmt into path: drawn, or as Vega-Lite. */
+static int write_file(const struct bl_chart *charts, size_t n, int fmt,
+		      const struct bl_render_opts *ro, const char *path)
+{
+	if (fmt == FORMAT_VEGA_LITE)
+		return write_json(bl_chart_vega_lite(&charts[0], ro->theme), path);
+	return cli_render_file(charts, n, (enum bl_format)fmt, ro, path);
+}
+
 /* --all: each chart in a file of its own in `dir` ("out/dd-throughput.png"),
  * whose path is printed. Returns 0, or -1 when one was not written. */
-static int write_each(const struct bl_charts *charts, enum bl_format fmt,
+static int write_each(const struct bl_charts *charts, int fmt, bool as_model,
 		      const struct bl_render_opts *ro, const char *dir)
 {
-	static const char *const ext[] = {"png", "svg", "pdf"};
 	int rc = 0;
 	mkdir(dir, 0755); /* an existing directory is fine */
 	for (size_t i = 0; i < charts->n; i++) {
-		size_t n = strlen(dir) + strlen(charts->v[i].id) + 8;
+		size_t n = strlen(dir) + strlen(charts->v[i].id) + 12;
 		char *path = malloc(n);
 		if (!path) {
 			rc = -1;
 			break;
 		}
 		snprintf(path, n, "%s%s%s.%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-			 charts->v[i].id, ext[fmt]);
-		if (cli_render_file(&charts->v[i], 1, fmt, ro, path) < 0)
+			 charts->v[i].id, as_model ? "json" : format_ext[fmt]);
+		int w = as_model ? write_json(bl_charts_model(&charts->v[i], 1, ro->theme), path)
+				 : write_file(&charts->v[i], 1, fmt, ro, path);
+		if (w < 0)
 			rc = -1;
 		else
 			printf("%s\n", path);
@@ -204,10 +258,10 @@ static int write_each(const struct bl_charts *charts, enum bl_format fmt,
 /* The charts in one file: a PDF holds them all, a PNG or SVG the first
  * (which stderr says when there are more). Returns 0, or -1 when it was
  * not written. */
-static int write_one(const struct bl_charts *charts, enum bl_format fmt,
-		     const struct bl_render_opts *ro, const char *path)
+static int write_one(const struct bl_charts *charts, int fmt, const struct bl_render_opts *ro,
+		     const char *path)
 {
-	if (cli_render_file(charts->v, charts->n, fmt, ro, path) < 0)
+	if (write_file(charts->v, charts->n, fmt, ro, path) < 0)
 		return -1;
 	if (charts->n > 1 && fmt != BL_FORMAT_PDF)
 		fprintf(stderr,
@@ -245,9 +299,12 @@ int cmd_chart(int argc, char **argv)
 			  a.o.tool || a.o.metric || a.o.where ? " (with these options)" : "");
 		rc = EXIT_DATA;
 	} else if (a.all) {
-		if (write_each(&charts, (enum bl_format)fmt, &a.ro, a.output) < 0)
+		if (write_each(&charts, fmt, a.model, &a.ro, a.output) < 0)
 			rc = EXIT_DATA;
-	} else if (write_one(&charts, (enum bl_format)fmt, &a.ro, a.output) < 0) {
+	} else if (a.model) {
+		if (write_json(bl_charts_model(charts.v, charts.n, a.ro.theme), a.output) < 0)
+			rc = EXIT_DATA;
+	} else if (write_one(&charts, fmt, &a.ro, a.output) < 0) {
 		rc = EXIT_DATA;
 	}
 	bl_charts_free(&charts);

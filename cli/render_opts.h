@@ -22,6 +22,7 @@ enum {
 	OPT_THEME,
 	OPT_MARKDOWN,
 	OPT_CSV,
+	OPT_MODEL,
 };
 
 #define CLI_SELECT_LONGOPTS                                                                        \

@@ -574,6 +574,22 @@ static bool label_line(const struct ctx *c, struct bl_message *msg, const struct
 	return true;
 }
 
+/* Under a label line, nameless rows of one size are repeats of one test:
+ *   node7 (noatime)
+ *            1000 13048 98.9 21609 27.4 ...
+ *            1000 14361 100. 17089 10.4 ...
+ * *group_size: the size of the row before under the same label, or -1. */
+static void mark_repeat(struct bl_doc *doc, long ri, const struct row *w, const char *group,
+			double *group_size)
+{
+	if (w->name[0] || !group[0]) {
+		*group_size = -1;
+		return;
+	}
+	bl_doc_run(doc, ri)->repeat_of_prev = *group_size == w->size_mb;
+	*group_size = w->size_mb;
+}
+
 /* The rows below the header (*cur its last line), a run each. They may
  * come in groups: blank lines (or lines of blanks) between them, no header
  * repeated, and a group may be headed by a label line:
@@ -592,6 +608,7 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 	size_t first_run = doc->nruns;
 	struct bl_line next;
 	char group[80] = "";
+	double group_size = -1; /* the size of the last nameless row under group */
 	int blanks = 0;
 	while (bl_line_next(msg, cur, &next)) {
 		*cur = next;
@@ -607,6 +624,7 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 			break;
 		if (!parse_row(c, cur->s, cur->len, w)) {
 			bool lab = label_line(c, msg, cur, w, group, sizeof group);
+			group_size = -1;
 			free(w);
 			if (!lab)
 				break;
@@ -626,6 +644,8 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 			row_end = cur->next;
 		}
 		long ri = row_run(sc, c, w, first_run, start_off, row_off, row_end);
+		if (ri >= 0)
+			mark_repeat(doc, ri, w, group, &group_size);
 		free(w);
 		if (ri < 0)
 			break;

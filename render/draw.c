@@ -297,6 +297,25 @@ static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rg
 	cairo_restore(cr);
 }
 
+/* A bar whose repeats disagree: a dot for each run on its middle line,
+ * ringed in the background colour so that it shows on the bar. */
+static void dots(cairo_t *cr, const struct bl_bar_box *bb, bool horizontal,
+		 const struct bl_theme *t)
+{
+	double r = fmax(2.5, fmin(horizontal ? bb->r.h : bb->r.w, 16) / 5);
+	for (size_t k = 0; k < bb->ndots; k++) {
+		double x = horizontal ? bb->dots[k] : bb->r.x + bb->r.w / 2;
+		double y = horizontal ? bb->r.y + bb->r.h / 2 : bb->dots[k];
+		cairo_new_sub_path(cr);
+		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+		set_rgb(cr, t->text);
+		cairo_fill_preserve(cr);
+		set_rgb(cr, t->background);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+	}
+}
+
 /* An open end: an arrow past the bar's tip, saying "more than this". */
 static void arrow(cairo_t *cr, struct bl_rect r, bool horizontal, struct bl_rgb c)
 {
@@ -360,14 +379,16 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 				t->muted);
 	}
 	/* axis title */
+	char axis[256];
+	bl_axis_text(c, axis, sizeof axis);
 	if (l->horizontal) {
-		text_in(cr, c->metric_label, f, false, l->axis_title, -1, CENTER, t->text);
+		text_in(cr, axis, f, false, l->axis_title, -1, CENTER, t->text);
 	} else {
 		cairo_save(cr);
 		cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
 		cairo_rotate(cr, -M_PI / 2);
-		text_in(cr, c->metric_label, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0},
-			-1, CENTER, t->text);
+		text_in(cr, axis, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1, CENTER,
+			t->text);
 		cairo_restore(cr);
 	}
 
@@ -406,6 +427,7 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 			}
 			cairo_stroke(cr);
 		}
+		dots(cr, bb, l->horizontal, t);
 		text_in(cr, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
 		text_in(cr, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
 			b->censored ? t->text : on_colour(col));

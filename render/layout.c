@@ -42,13 +42,33 @@ static double frac(const struct bl_scale *s, double v)
 
 static void value_text(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
 {
-	char num[32];
+	char num[20];
 	if (isnan(b->value)) {
 		snprintf(buf, len, "too fast");
 		return;
 	}
+	const char *mark = b->censored ? "≥ " : b->approximate ? "~" : "";
+	if (b->disagree) {
+		/* repeats that disagree: their range, not a median that hides it */
+		char hi[20];
+		bl_scale_format(&c->scale, b->min, num, sizeof num);
+		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
+		snprintf(buf, len, "%s%s %s %s", mark, num, b->n == 2 ? "/" : "–", hi);
+		return;
+	}
 	bl_scale_format(&c->scale, b->value, num, sizeof num);
-	snprintf(buf, len, "%s%s", b->censored ? "≥ " : b->approximate ? "~" : "", num);
+	snprintf(buf, len, "%s%s", mark, num);
+}
+
+/* The marks of each run of a bar whose repeats disagree, along the value
+ * axis from `base` (pixels, `dir` -1 up or +1 right, `len` the plot's
+ * length). */
+static void place_dots(const struct bl_chart *c, const struct bl_bar *b, struct bl_bar_box *bb,
+		       double base, double dir, double len)
+{
+	bb->ndots = b->nvals;
+	for (size_t k = 0; k < b->nvals; k++)
+		bb->dots[k] = base + dir * frac(&c->scale, b->vals[k]) * len;
 }
 
 void bl_layout_free(struct bl_layout *l)
@@ -92,10 +112,12 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t used = 0;
-	const char *parts[3];
+	const char *parts[4];
 	size_t n = 0;
 	if (c->any_repeats)
 		parts[n++] = "bars: median of n repeats, whiskers: min–max";
+	if (c->any_disagree)
+		parts[n++] = "dots: each run, where repeats disagree by more than 2×";
 	bool stub = false;
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);
@@ -262,6 +284,7 @@ static void place_vbar(const struct bl_chart *c, const struct bl_measure *m, str
 	}
 	if (b->censored)
 		tip -= ARROW + 2; /* the open end's arrow */
+	place_dots(c, b, bb, base, -1, l->plot.h);
 	value_text(c, b, bb->text, sizeof bb->text);
 	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
 	if (w > bw + slot * 0.1)
@@ -337,6 +360,7 @@ static void place_hbar(const struct bl_chart *c, const struct bl_measure *m, str
 	}
 	if (b->censored)
 		tip += ARROW + 2;
+	place_dots(c, b, bb, left, 1, l->plot.w);
 	value_text(c, b, bb->text, sizeof bb->text);
 	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
 	if (h > bh + slot * 0.1)

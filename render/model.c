@@ -315,6 +315,12 @@ static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *h
 				b->value = bl_median(a->vals, a->n); /* sorts */
 				b->min = a->vals[0];
 				b->max = a->vals[a->n - 1];
+				b->disagree = b->min > 0 && b->max > 2 * b->min;
+				if (b->disagree && a->n <= BL_BAR_VALS) {
+					memcpy(b->vals, a->vals, a->n * sizeof *a->vals);
+					b->nvals = a->n;
+				}
+				c->any_disagree |= b->disagree;
 				/* a lower bound gets room above it for its open end */
 				double top = b->censored ? b->max * 1.08 : b->max;
 				if (top > *hi)
@@ -391,6 +397,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	struct acc *accs = NULL;
 	memset(c, 0, sizeof *c);
 	c->unit = v->chart.unit ? v->chart.unit : "B/s";
+	c->better = bl_unit_better(c->unit);
 
 	if (intern_names(c, it, members, nm, &orders) < 0 || !(accs = gather(c, it, members, nm)))
 		goto out;

@@ -44,6 +44,9 @@ int bl_units_parse(const char *word);
 
 /* ------------------------------------------------------------ model */
 
+/* Repeats that disagree are drawn one mark a run, up to this many. */
+#define BL_BAR_VALS 8
+
 /* One bar: the values of one (category, series) pair. Repeats aggregate to
  * the median, with the min-max spread and their number. */
 struct bl_bar {
@@ -53,6 +56,9 @@ struct bl_bar {
 	size_t n; /* how many values */
 	bool censored; /* a value is a lower bound (bonnie++ +++++) */
 	bool approximate; /* a value was printed rounded */
+	bool disagree; /* repeats more than 2x apart: the median hides them */
+	double vals[BL_BAR_VALS]; /* when disagree: each run's value, ascending */
+	size_t nvals; /* how many of vals (0 when n > BL_BAR_VALS) */
 };
 
 /* A scale: the value axis, in display units. */
@@ -65,12 +71,17 @@ struct bl_scale {
 	bool log;
 };
 
+/* Which way a chart's values are better: throughput and rates higher,
+ * times and latencies lower; sizes neither. */
+enum bl_better { BL_BETTER_UNKNOWN, BL_BETTER_HIGHER, BL_BETTER_LOWER };
+
 struct bl_chart {
 	char *id; /* file name stem: "dd-throughput", "bonnie-rates" */
 	char *title;
 	char *subtitle; /* sources and system */
-	char *metric_label; /* axis title: "throughput (MB/s)" */
+	char *metric_label; /* what the axis measures: "throughput (MB/s)" */
 	const char *unit; /* base unit of every bar (static) */
+	enum bl_better better; /* from the unit: "s" lower, "B/s" higher */
 	char **cats;
 	size_t ncats;
 	char **series;
@@ -78,7 +89,7 @@ struct bl_chart {
 	struct bl_bar *bars;
 	size_t nbars;
 	struct bl_scale scale;
-	bool any_censored, any_approximate, any_repeats;
+	bool any_censored, any_approximate, any_repeats, any_disagree;
 	/* provenance */
 	char **sources;
 	size_t nsources;
@@ -98,12 +109,30 @@ int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts
 		   size_t errlen);
 void bl_charts_free(struct bl_charts *c);
 
+struct bl_theme;
+/* The charts as data (render/model_json.c): an array of
+ * {id, title, subtitle, axis, unit, base_unit, divisor, log,
+ * lower_is_better, series [{name, color}], bars [{label, series, value,
+ * n, min, max, censored, flags}]}, values in the display unit; colours
+ * from theme t. NULL out of memory. */
+json_t *bl_charts_model(const struct bl_chart *charts, size_t n, const struct bl_theme *t);
+/* A Vega-Lite (v5) specification of chart c: its bars as data. */
+json_t *bl_chart_vega_lite(const struct bl_chart *c, const struct bl_theme *t);
+
 /* The bar of (cat, ser), or NULL. */
 const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t ser);
 
 /* Scale and numbers (render/scale.c). */
 void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi, bool log,
 		      enum bl_units units);
+/* Which way values in `unit` are better: per second (a rate) higher,
+ * seconds (a time) lower, else unknown. */
+enum bl_better bl_unit_better(const char *unit);
+/* "higher is better", "lower is better", or "" when unknown. */
+const char *bl_better_text(enum bl_better b);
+/* The value axis's title with the direction: "throughput (MB/s), higher
+ * is better". */
+void bl_axis_text(const struct bl_chart *c, char *buf, size_t len);
 /* A value in the scale's display unit, 3 significant digits: "22.7". */
 void bl_scale_format(const struct bl_scale *s, double v, char *buf, size_t len);
 /* A value with its own best unit: "22.7 MB/s", "1.5 s", "8 KiB". */
@@ -129,9 +158,12 @@ struct bl_bar_box {
 	double wlo, whi; /* whisker ends along the value axis (pixels) */
 	bool whisker;
 	struct bl_rect label; /* where its value label goes */
-	char text[48]; /* the value label: "22.7", "≥ 120", "~1.4" */
+	char text[48]; /* the value label: "22.7", "≥ 120", "~1.4", "117 / 279" */
 	struct bl_rect nbox; /* where "n=3" goes (inside the bar's base) */
 	char ntext[24]; /* "n=3" for repeats, else "" */
+	double dots[BL_BAR_VALS]; /* along the value axis (pixels): each run of a
+				   * bar whose repeats disagree */
+	size_t ndots;
 	bool stub; /* censored without a bound: a short open bar */
 };
 
@@ -158,7 +190,7 @@ struct bl_layout {
 	struct bl_tick_box ticks[24];
 	size_t nticks;
 	struct bl_legend_box *legend; /* parallel to chart->series */
-	char note_text[160]; /* what the marks mean */
+	char note_text[320]; /* what the marks mean */
 	double font; /* base font size, px */
 };
 

@@ -164,3 +164,26 @@ void bl_format_value(double v, const char *unit, enum bl_units units, char *buf,
 	else
 		snprintf(buf, len, "%s %s", num, name);
 }
+
+enum bl_better bl_unit_better(const char *unit)
+{
+	size_t n = strlen(unit);
+	if (strcmp(unit, "s") == 0)
+		return BL_BETTER_LOWER;
+	if (n > 2 && strcmp(unit + n - 2, "/s") == 0)
+		return BL_BETTER_HIGHER;
+	return BL_BETTER_UNKNOWN;
+}
+
+const char *bl_better_text(enum bl_better b)
+{
+	return b == BL_BETTER_HIGHER  ? "higher is better"
+	       : b == BL_BETTER_LOWER ? "lower is better"
+				      : "";
+}
+
+void bl_axis_text(const struct bl_chart *c, char *buf, size_t len)
+{
+	const char *dir = bl_better_text(c->better);
+	snprintf(buf, len, "%s%s%s", c->metric_label, *dir ? ", " : "", dir);
+}

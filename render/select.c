@@ -292,11 +292,104 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 	return buf;
 }
 
-/* Names for every run of a document. Repeats (one group) share a name. Two
- * groups that would share one (the post ran `dd of=/zfs/testfile` for two
- * configurations without a heading) become "name", "name #2": the k-th
- * write pairs with the k-th read. Under one label, runs of the same command
- * are repeats wherever they stand. */
+/* A param's value as a label part: "file size 8 GiB", "count 32768". */
+static void param_words(const char *name, json_t *v, char *buf, size_t len)
+{
+	char words[64], val[64];
+	snprintf(words, sizeof words, "%s", name);
+	for (char *p = words; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	if (json_is_number(v) && strstr(name, "size"))
+		bl_format_value(json_number_value(v), "B", BL_UNITS_BINARY, val, sizeof val);
+	else if (json_is_integer(v))
+		snprintf(val, sizeof val, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(val, sizeof val, "%g", json_real_value(v));
+	else if (json_is_string(v))
+		snprintf(val, sizeof val, "%s", json_string_value(v));
+	else
+		snprintf(val, sizeof val, "?");
+	snprintf(buf, len, "%s %s", words, val);
+}
+
+/* What tells run i's group from the other groups under its key: the one
+ * or two params whose values differ ("file size 8 GiB" for `bonnie++
+ * -s 8192` beside `-s 2048`), into buf; "" when none or more differ. */
+static void params_told(json_t *runs, char **keys, char **tells, size_t n, size_t i, char *buf,
+			size_t len)
+{
+	json_t *mine = json_object_get(json_array_get(runs, i), "params");
+	const char *key;
+	json_t *v;
+	size_t used = 0, ndiff = 0;
+	buf[0] = '\0';
+	json_object_foreach(mine, key, v)
+	{
+		bool differs = false;
+		for (size_t j = 0; j < n && !differs; j++) {
+			if (strcmp(keys[j], keys[i]) != 0 || strcmp(tells[j], tells[i]) == 0)
+				continue;
+			json_t *theirs = json_object_get(json_array_get(runs, j), "params");
+			differs = !json_equal(v, json_object_get(theirs, key));
+		}
+		if (!differs)
+			continue;
+		if (++ndiff > 2) {
+			buf[0] = '\0';
+			return;
+		}
+		char part[160];
+		param_words(key, v, part, sizeof part);
+		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", part);
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+	}
+}
+
+/* Groups that share a key are told apart by their params where these
+ * differ: "freebsd.javaforum.h (file size 2 GiB)" and "(file size 8 GiB)"
+ * instead of "freebsd.javaforum.h" and "freebsd.javaforum.h #2". A key
+ * whose groups the params do not tell apart keeps its "#k" names. */
+static void name_by_params(json_t *runs, char **keys, char **tells, char **names, size_t n)
+{
+	char **better = calloc(n ? n : 1, sizeof *better);
+	if (!better)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		char told[320], nb[32], buf[1024];
+		params_told(runs, keys, tells, n, i, told, sizeof told);
+		if (!told[0])
+			continue;
+		snprintf(buf, sizeof buf, "%s (%s)",
+			 base_name(json_array_get(runs, i), nb, sizeof nb), told);
+		better[i] = strdup(buf);
+	}
+	bool *ok = calloc(n ? n : 1, sizeof *ok);
+	for (size_t i = 0; ok && i < n; i++) {
+		ok[i] = better[i] != NULL;
+		for (size_t j = 0; j < n && ok[i]; j++)
+			if (strcmp(keys[j], keys[i]) == 0)
+				ok[i] = better[j] && (strcmp(tells[j], tells[i]) == 0) ==
+							     (strcmp(better[j], better[i]) == 0);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ok && ok[i]) {
+			free(names[i]);
+			names[i] = better[i];
+		} else {
+			free(better[i]);
+		}
+	}
+	free(ok);
+	free(better);
+}
+
+/* Names for every run of a document. Repeats (one group of the document)
+ * share a name; two groups never do: two that would (the post ran
+ * `dd of=/zfs/testfile` for two configurations without a heading, or a
+ * write and a read under one heading) become "name", "name #2", and the
+ * k-th write pairs with the k-th read. */
 static char **run_names(json_t *doc)
 {
 	json_t *runs = json_object_get(doc, "runs");
@@ -311,22 +404,12 @@ static char **run_names(json_t *doc)
 		json_t *run = json_array_get(runs, i);
 		char nb[32], key[1024], tell[1024];
 		const char *base = base_name(run, nb, sizeof nb);
-		const char *label = json_string_value(json_object_get(run, "label"));
 		const char *tool = json_string_value(json_object_get(run, "tool"));
 		const struct bl_transfer *t = run_transfer(run);
 		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
 			 t ? transfer_direction(t, run) : "");
-		const char *cmd = json_string_value(json_object_get(run, "command"));
-		/* a label that is only the tool's own name column (bonnie's
-		 * machine "zfs" on two hosts of one post) is not the author's
-		 * heading: there the repeat group tells runs apart */
-		const char *machine = param_str(run, "machine");
-		bool own_column = label && machine && strcmp(label, machine) == 0;
-		if (label && *label && !own_column)
-			snprintf(tell, sizeof tell, "c:%s", cmd ? cmd : "");
-		else
-			snprintf(tell, sizeof tell, "g:%lld",
-				 (long long)json_integer_value(json_object_get(run, "group")));
+		snprintf(tell, sizeof tell, "g:%lld",
+			 (long long)json_integer_value(json_object_get(run, "group")));
 		keys[i] = strdup(key);
 		tells[i] = strdup(tell);
 		if (!keys[i] || !tells[i])
@@ -361,6 +444,7 @@ static char **run_names(json_t *doc)
 		if (!names[i])
 			goto fail;
 	}
+	name_by_params(runs, keys, tells, names, n);
 	for (size_t i = 0; i < n; i++) {
 		free(keys[i]);
 		free(tells[i]);

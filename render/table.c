@@ -52,7 +52,8 @@ static int pad(bl_write_fn write, void *ctx, size_t n)
 	return 0;
 }
 
-/* A cell: "45.1", "≥ 120", "~1.4", "45.1 (44.7–47.6, n=3)", or "". */
+/* A cell: "45.1", "≥ 120", "~1.4", "45.1 (44.7–47.6, n=3)", "3.58 to 10.8
+ * (n=6, disagree)", or "". */
 static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
 {
 	char v[32], lo[32], hi[32];
@@ -66,7 +67,12 @@ static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *bu
 	}
 	bl_scale_format(&c->scale, b->value, v, sizeof v);
 	const char *mark = b->censored ? "≥ " : b->approximate ? "~" : "";
-	if (b->n > 1) {
+	if (b->disagree) {
+		/* no median where the repeats disagree: their range */
+		bl_scale_format(&c->scale, b->min, lo, sizeof lo);
+		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
+		snprintf(buf, len, "%s%s to %s (n=%zu, disagree)", mark, lo, hi, b->n);
+	} else if (b->n > 1) {
 		bl_scale_format(&c->scale, b->min, lo, sizeof lo);
 		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
 		snprintf(buf, len, "%s%s (%s–%s, n=%zu)", mark, v, lo, hi, b->n);
@@ -126,13 +132,16 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 			width[i % cols] = w;
 	}
 	/* title line */
+	const char *dir = bl_better_text(c->better);
 	if (style == BL_TABLE_MARKDOWN) {
 		if (out(write, ctx, "**") || out(write, ctx, c->title) ||
 		    out(write, ctx, "** — ") || out(write, ctx, c->subtitle) ||
+		    out(write, ctx, *dir ? " — " : "") || out(write, ctx, dir) ||
 		    out(write, ctx, "\n\n"))
 			goto done;
 	} else if (out(write, ctx, c->title) || out(write, ctx, " — ") ||
-		   out(write, ctx, c->subtitle) || out(write, ctx, "\n")) {
+		   out(write, ctx, c->subtitle) || out(write, ctx, *dir ? " — " : "") ||
+		   out(write, ctx, dir) || out(write, ctx, "\n")) {
 		goto done;
 	}
 	for (size_t r = 0; r < rows; r++) {

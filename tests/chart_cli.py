@@ -256,6 +256,26 @@ def main():
     r = run(bl, "table", "--csv", "--markdown", str(seed4))
     check("table: --csv with --markdown is a usage error", r.returncode == 2)
 
+    # the chart model as data, and the same chart as Vega-Lite
+    r = run(bl, "chart", "--model", str(seed4))
+    model = json.loads(r.stdout) if r.returncode == 0 else []
+    keys = {"id", "title", "unit", "log", "lower_is_better", "series", "bars"}
+    check("--model: every chart has its members", model and all(keys <= set(c) for c in model), str(model)[:200])
+    dd = next((c for c in model if c["id"] == "dd-throughput"), None)
+    check("--model: dd in MB/s, higher is better", dd and dd["unit"] == "MB/s" and dd["lower_is_better"] is False)
+    check("--model: one colour per series", dd and len({s["color"] for s in dd["series"]}) == len(dd["series"]))
+    tm = next((c for c in model if c["id"] == "time-elapsed"), None)
+    check("--model: times are lower-is-better", tm and tm["lower_is_better"] is True)
+    bar_keys = {"label", "series", "value", "n", "min", "max", "censored", "flags"}
+    check("--model: bars have their members", dd and all(bar_keys <= set(b) for b in dd["bars"]))
+    vl = tmp / "dd.vl.json"
+    r = run(bl, "chart", str(seed4), "-o", str(vl))
+    spec = json.loads(vl.read_text()) if r.returncode == 0 and vl.exists() else {}
+    check("-o .vl.json: a Vega-Lite spec", "vega-lite" in spec.get("$schema", ""))
+    check("-o .vl.json: the model's bars as data", dd and len(spec.get("data", {}).get("values", [])) == len(dd["bars"]))
+    r = run(bl, "chart", "--model", "--all", str(seed4), "-o", str(tmp / "models"))
+    check("--model --all: a JSON file per chart", r.returncode == 0 and len(list((tmp / "models").glob("*.json"))) == len(model))
+
     print(f"chart-cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

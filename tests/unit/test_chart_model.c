@@ -387,10 +387,71 @@ static void test_words(void)
 	CHECK(bl_format_from_path("noext") == -1);
 }
 
+/* Two repeat groups are never one bar: a write (117 MB/s) and a read
+ * (279 MB/s) under one heading, with no command; the value axis says
+ * which way is better. */
+static void test_groups_apart(void)
+{
+	json_t *docs = post("corpus/dd/real-md-raid-time-script/input");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	const struct bl_chart *c = chart_id(&cs, "dd-throughput");
+	CHECK(c && c->nbars == 2 && !c->any_repeats);
+	for (size_t i = 0; c && i < c->nbars; i++)
+		CHECK(c->bars[i].n == 1);
+	CHECK(c && c->better == BL_BETTER_HIGHER);
+	const struct bl_chart *t = chart_id(&cs, "time-elapsed");
+	CHECK(t && t->better == BL_BETTER_LOWER);
+	char axis[128];
+	if (t) {
+		bl_axis_text(t, axis, sizeof axis);
+		CHECK(strcmp(axis, "time (s), lower is better") == 0);
+	}
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	/* nameless bonnie rows under one label line are repeats of it */
+	docs = post("corpus/bonnie/bray-label-lines-indented-rows/input");
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	c = chart_id(&cs, "bonnie-rates");
+	const struct bl_bar *b = c ? bar(c, "block write", "node7 (noatime)") : NULL;
+	CHECK(c && c->nseries == 2 && b && b->n == 2);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
+/* Groups that would share a name are named by the parameter that tells
+ * them apart; repeats more than 2x apart keep each value. */
+static void test_names_and_disagreement(void)
+{
+	json_t *docs = post("corpus/dd/seed004-ufs-zfs-repeats/input");
+	struct bl_chart_opts o = {.tool = "bonnie++"};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	const struct bl_chart *c = chart_id(&cs, "bonniepp-rates");
+	CHECK(c && ser_of(c, "freebsd.javaforum.h (file size 2 GiB)") == 0 &&
+	      ser_of(c, "freebsd.javaforum.h (file size 8 GiB)") == 1);
+	/* 2 GiB, three runs of rewrite: 8.99, 12.7 and 19.2 MB/s */
+	const struct bl_bar *b =
+		c ? bar(c, "rewrite", "freebsd.javaforum.h (file size 2 GiB)") : NULL;
+	CHECK(b && b->n == 3 && b->disagree && b->nvals == 3 && b->vals[0] < b->vals[1] &&
+	      b->vals[1] < b->vals[2] && b->vals[0] == b->min && b->vals[2] == b->max);
+	b = c ? bar(c, "block read", "freebsd.javaforum.h (file size 2 GiB)") : NULL;
+	CHECK(b && b->n == 3 && !b->disagree && b->nvals == 0);
+	CHECK(c && c->any_disagree);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
 	test_repeats_seed004();
+	test_groups_apart();
+	test_names_and_disagreement();
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();

@@ -44,7 +44,7 @@ static void test_text(void)
 	struct text t = {.n = 0};
 	CHECK(bl_table_chart(&cs.v[0], BL_TABLE_TEXT, put, &t) == 0);
 	const char *want =
-		"bonnie++ sequential rates — source: bonniepp-two-hosts.txt — FreeBSD 8.0-RELEASE, 2 x WD RE3 500 GB\n"
+		"bonnie++ sequential rates — source: bonniepp-two-hosts.txt — FreeBSD 8.0-RELEASE, 2 x WD RE3 500 GB — higher is better\n"
 		"throughput (MB/s)  ufs-host  zfs-host\n"
 		"-----------------  --------  --------\n"
 		"block write            62.1        91\n"
