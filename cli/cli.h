@@ -48,6 +48,10 @@ void cli_docs_foreign(void);
 /* A bl_write_fn onto a FILE * context. */
 int cli_write_out(void *ctx, const unsigned char *data, size_t len);
 
+/* A line a run of a replay's comparison document: then, now, how much
+ * faster or slower, and what kept the page cache out (replay_summary.c). */
+void cli_replay_summary(json_t *cmp, FILE *f);
+
 int cmd_parse(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_table(int argc, char **argv);

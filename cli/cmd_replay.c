@@ -188,6 +188,8 @@ static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_s
 					(unsigned long long)pp->prepare_bytes);
 			fputc('\n', c->out);
 		}
+		if (p->page_cache)
+			fprintf(c->out, "  cache:   %s\n", p->page_cache);
 		if (p->archived_bytes || p->replay_bytes)
 			fprintf(c->out, "  size:    %llu of %llu bytes (scale %.4g)\n",
 				(unsigned long long)p->replay_bytes,
@@ -224,63 +226,6 @@ static void print_plan(struct replay_ctx *c, json_t *doc, const struct bl_plan_s
 			fprintf(c->out, "  note:    %s\n", json_string_value(n));
 	}
 	fprintf(c->out, "%s: %zu of %zu runs would be replayed\n", c->path, ready, s->n);
-}
-
-static const char *result_value(json_t *row, const char *key, char *buf, size_t n)
-{
-	json_t *v = json_object_get(row, key);
-	if (!json_is_number(v)) {
-		/* bonnie++ +++++: finished too fast to measure at this size */
-		json_t *f = json_object_get(row, strcmp(key, "replayed") == 0 ? "replayed_flags"
-									      : "archived_flags");
-		size_t i;
-		json_t *x;
-		json_array_foreach(f, i, x)
-		{
-			if (json_is_string(x) && strcmp(json_string_value(x), "censored") == 0)
-				return "+++++";
-		}
-		return "-";
-	}
-	snprintf(buf, n, "%.4g", json_number_value(v));
-	return buf;
-}
-
-/* The headline rows of a comparison, as a table on stderr. */
-static void print_summary(json_t *cmp)
-{
-	size_t i;
-	json_t *e;
-	fprintf(stderr, "%-4s %-10s %-12s %-14s %12s %12s %8s\n", "run", "status", "tool", "metric",
-		"archived", "replayed", "ratio");
-	json_array_foreach(json_object_get(cmp, "replays"), i, e)
-	{
-		const char *st = json_string_value(json_object_get(e, "status"));
-		long long run = (long long)json_integer_value(json_object_get(e, "run"));
-		const char *tool = json_string_value(json_object_get(e, "tool"));
-		size_t k, shown = 0;
-		json_t *row;
-		json_array_foreach(json_object_get(e, "comparison"), k, row)
-		{
-			const char *m = json_string_value(json_object_get(row, "metric"));
-			const char *u = json_string_value(json_object_get(row, "unit"));
-			if (!m || !u ||
-			    (strcmp(u, "B/s") != 0 && strcmp(u, "ops/s") != 0 &&
-			     strcmp(m, "time.real") != 0))
-				continue;
-			char a[32], r[32], q[32];
-			fprintf(stderr, "%-4lld %-10s %-12s %-14s %12s %12s %8s\n", run, st,
-				tool ? tool : "?", m, result_value(row, "archived", a, sizeof a),
-				result_value(row, "replayed", r, sizeof r),
-				result_value(row, "ratio", q, sizeof q));
-			shown++;
-		}
-		if (!shown)
-			fprintf(stderr, "%-4lld %-10s %-12s %s\n", run, st, tool ? tool : "?",
-				json_string_value(json_object_get(e, "reason"))
-					? json_string_value(json_object_get(e, "reason"))
-					: "");
-	}
 }
 
 static int make_scratch(struct replay_ctx *c)
@@ -411,7 +356,7 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 	/* a document whose runs the spent budget kept from starting has no
 	 * table: the last line says how many were not run, and why */
 	if (!c->quiet && !spent_before)
-		print_summary(cmp);
+		cli_replay_summary(cmp, stderr);
 	if (json_dumpf(cmp, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
 	json_decref(cmp);

@@ -424,6 +424,8 @@ json_t *bl_plan_to_json(const struct bl_plan *p)
 	json_object_set_new(o, "scale", json_real(p->scale));
 	if (p->expected_seconds >= 0)
 		json_object_set_new(o, "expected_seconds", json_real(p->expected_seconds));
+	json_object_set_new(o, "page_cache",
+			    p->page_cache ? json_string(p->page_cache) : json_null());
 	if (p->notes)
 		json_object_set(o, "notes", p->notes);
 	return o;

@@ -354,9 +354,27 @@ static uint64_t add_count(struct bl_plan *p, const struct dd_ops *d, const struc
 	return z->count_bytes ? n : n * z->nibs;
 }
 
+/* Whether dd's own flags already keep the cache out of a write:
+ * conv=fsync / fdatasync, oflag=direct / sync / dsync. */
+static bool flushes(const char *conv, const char *oflag)
+{
+	static const char *const words[] = {"fsync", "fdatasync", "direct", "sync", "dsync"};
+	for (const char *list = conv; list; list = list == conv ? oflag : NULL) {
+		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+			size_t n = strlen(words[i]);
+			for (const char *s = strstr(list, words[i]); s; s = strstr(s + 1, words[i]))
+				if ((s == list || s[-1] == ',') && (s[n] == '\0' || s[n] == ','))
+					return true;
+		}
+	}
+	return false;
+}
+
 /* conv=, iflag=, oflag= as allowed; FreeBSD oflag=fsync is GNU
- * conv=fsync; status= but progress is dropped. */
-static void add_flags(struct bl_plan *p, const struct dd_ops *d)
+ * conv=fsync; status= but progress is dropped. A write to a file gets
+ * conv=fdatasync when nothing in the post's flags flushes it: dd's time
+ * then includes the device, not only the page cache. */
+static void add_flags(struct bl_plan *p, const struct dd_ops *d, bool to_file)
 {
 	char conv[256] = "";
 	if (d->conv)
@@ -379,6 +397,14 @@ static void add_flags(struct bl_plan *p, const struct dd_ops *d)
 				s++;
 		}
 	}
+	if (to_file && !flushes(conv, oflag)) {
+		size_t dl = strlen(conv);
+		snprintf(conv + dl, sizeof conv - dl, "%sfdatasync", dl ? "," : "");
+		bl_plan_note(p, "conv=fdatasync added: the write reaches the device before dd's "
+				"time stops");
+	}
+	if (to_file)
+		p->page_cache = "written to the device before dd's time stops";
 	if (conv[0])
 		bl_plan_argf(p, "conv=%s", conv);
 	if (d->iflag)
@@ -418,7 +444,9 @@ void bl_plan_dd(struct bl_plan *p, const struct bl_words *w, const struct bl_pla
 		bl_plan_argf(p, "skip=%llu", (unsigned long long)d.skip);
 	if (d.has_seek)
 		bl_plan_argf(p, "seek=%llu", (unsigned long long)d.seek);
-	add_flags(p, &d);
+	add_flags(p, &d, kout == BL_DEV_NONE);
+	if (kin == BL_DEV_NONE && kout != BL_DEV_NONE)
+		p->page_cache = "input dropped from the page cache before the run";
 
 	char *cwd = bl_reroot(c->scratch, ".");
 	p->cwd = cwd;

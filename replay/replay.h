@@ -82,6 +82,10 @@ struct bl_plan {
 	double scale; /* replay_bytes / archived_bytes, 1 if unknown */
 	double expected_seconds; /* for the ETA: archived elapsed * scale */
 	bool timed; /* the post ran it under time(1) */
+	/* how the page cache is kept out of what is timed (static text:
+	 * "written to the device: conv=fdatasync"); NULL when it is not, and
+	 * a small replay may time memory rather than the disk */
+	const char *page_cache;
 	json_t *notes; /* array of strings: translations, scaling */
 	/* BL_KIND_ZPOOL */
 	struct bl_pool_vdev *vdevs;

@@ -14,6 +14,7 @@ directory must be gone.
 Prints one line per failed check and 'replay: N passed, N failed'."""
 import hashlib
 import json
+import re
 import os
 import pathlib
 import shutil
@@ -304,7 +305,7 @@ def rows(entry):
 def end_to_end_dd(bench, tmp):
     chart = tmp / "chart.jsonl"
     png, svg = tmp / "then-now.png", tmp / "then-now.svg"
-    p = subprocess.run([bench, "replay", "-q", "--max-bytes", "8M", "--scratch", str(tmp), "--chart-data",
+    p = subprocess.run([bench, "replay", "--max-bytes", "8M", "--scratch", str(tmp), "--chart-data",
                         str(chart), "--chart", str(png), str(HERE / "dd-post.txt")],
                        capture_output=True, text=True, timeout=120)
     head = png.read_bytes()[:24] if png.exists() else b""
@@ -360,6 +361,18 @@ def end_to_end_dd(bench, tmp):
     check("dd e2e: read used the file the write left",
           r["plan"]["paths"][0]["path"] == w["plan"]["paths"][0]["path"])
     check("dd e2e: BSD spelling translated", "bs=1M" in w["plan"]["argv"] and "count=8" in w["plan"]["argv"])
+    # then and now measure the same thing: the write reaches the device,
+    # the read starts cold; the summary says it in words, in units
+    check("dd e2e: the write is flushed", "conv=fdatasync" in w["plan"]["argv"] and
+          "device" in (w["plan"].get("page_cache") or ""), json.dumps(w["plan"])[:300])
+    check("dd e2e: the read starts cold", "dropped" in (r["plan"].get("page_cache") or ""))
+    check("dd e2e: the post's own flush kept", g["plan"]["argv"].count("conv=fdatasync") == 1)
+    lines = [l for l in p.stderr.splitlines() if l.startswith("run ")]
+    check("dd e2e: a summary line a run", len(lines) == 3, p.stderr[-500:])
+    check("dd e2e: summary in words and units",
+          lines and re.search(r"^run 0 \(dd\) \(mirror hdd, eli\) zfs: throughput 31\.2 MB/s then, "
+                              r"[0-9.]+ [kMG]?B/s now, [0-9.]+× (faster|slower); written to the device", lines[0]),
+          lines[0] if lines else "")
 
 
 def end_to_end_time(bench, tmp):

@@ -219,8 +219,13 @@ static void test_dd(void)
 	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/zero of=/data01/test01 bs=1m count=2000",
 		  2097152000, 256 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p),
-		     "dd if=/dev/zero of=" SCRATCH "/fs/data01/test01 bs=1M count=256") == 0);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH
+				    "/fs/data01/test01 bs=1M count=256 conv=fdatasync") == 0);
+	/* a write reaches the device before dd's time stops; a read starts cold */
+	CHECK(pl.p.page_cache && strstr(pl.p.page_cache, "device"));
+	CHECK(has_note(
+		&pl.p,
+		"conv=fdatasync added: the write reaches the device before dd's time stops"));
 	CHECK(pl.p.archived_bytes == 2097152000 && pl.p.replay_bytes == 256 << 20);
 	CHECK_NEAR(pl.p.scale, 0.128, 1e-9);
 	CHECK(has_note(&pl.p, "bs=1m written the GNU way: bs=1M"));
@@ -233,19 +238,38 @@ static void test_dd(void)
 	CHECK(strcmp(joined(&pl.p), "dd if=" SCRATCH "/fs/data01/test01 of=/dev/null bs=1M") == 0);
 	CHECK(pl.p.npaths == 1 && pl.p.paths[0].role == BL_PATH_READ &&
 	      pl.p.paths[0].prepare_bytes == 256 << 20);
+	CHECK(pl.p.page_cache && strstr(pl.p.page_cache, "dropped"));
+	planned_free(&pl);
+
+	/* the post's own flush is kept, none added */
+	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=x bs=1M count=10 oflag=direct",
+		  10485760, 256 << 20, &pl);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10 "
+				    "oflag=direct") == 0);
+	planned_free(&pl);
+	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=x bs=1M count=10 conv=notrunc,fsync",
+		  10485760, 256 << 20, &pl);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10 "
+				    "conv=notrunc,fsync") == 0);
+	planned_free(&pl);
+	/* a copy to /dev/null of /dev/zero: memory, nothing to keep out */
+	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=/dev/null bs=1M count=10", 10485760,
+		  256 << 20, &pl);
+	CHECK(pl.p.page_cache == NULL && !strstr(joined(&pl.p), "fdatasync"));
 	planned_free(&pl);
 
 	/* seed 004: ibs=64k count=32k, obs left to its default */
 	plan_with(bl_plan_dd, "dd", "bsd", "dd if=/dev/zero of=/ufs/testfile ibs=64k count=32k",
 		  2147483648.0, 64 << 20, &pl);
-	CHECK(strcmp(joined(&pl.p),
-		     "dd if=/dev/zero of=" SCRATCH "/fs/ufs/testfile ibs=64K count=1024") == 0);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH
+				    "/fs/ufs/testfile ibs=64K count=1024 conv=fdatasync") == 0);
 	planned_free(&pl);
 
 	/* small enough: not scaled */
 	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=x bs=1M count=10", 10485760,
 		  256 << 20, &pl);
-	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10") == 0);
+	CHECK(strcmp(joined(&pl.p),
+		     "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10 conv=fdatasync") == 0);
 	CHECK(pl.p.scale == 1.0);
 	planned_free(&pl);
 
@@ -282,8 +306,8 @@ static void test_dd(void)
 	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/urandom of=x bs=4G count=999999999999", 0,
 		  16 << 20, &pl);
 	CHECK(pl.p.status == BL_PLAN_READY);
-	CHECK(strcmp(joined(&pl.p), "dd if=/dev/urandom of=" SCRATCH "/fs/cwd/x bs=16M count=1") ==
-	      0);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/urandom of=" SCRATCH
+				    "/fs/cwd/x bs=16M count=1 conv=fdatasync") == 0);
 	CHECK(pl.p.replay_bytes == 16 << 20);
 	planned_free(&pl);
 
