@@ -14,7 +14,8 @@ const char cli_select_help[] =
 	"  --group-by KEY       categories by label (default), run, source, tool or metric\n"
 	"  --where REGEX        only runs whose label or command matches (PCRE2, caseless)\n"
 	"  --sort ORDER         input (default), name or value (largest first)\n"
-	"  --units U            decimal (MB/s, default) or binary (MiB/s)\n"
+	"  --units U            decimal (MB/s) or binary (MiB/s); default: what the\n"
+	"                       tool prints (MiB/s for zpool iostat, else MB/s)\n"
 	"  --title TEXT         the chart's title\n"
 	"  --log                logarithmic value axis\n";
 

@@ -53,6 +53,9 @@ struct bl_chart_view {
 	 * (category, series) cell, each run's name goes before the series
 	 * (an iozone -a run and an iozone -I -a run of one post) */
 	bool keep_runs_apart;
+	/* the tool prints binary multiples (zpool's "187M" is 187 MiB/s): the
+	 * chart's default unit is MiB/s, not MB/s */
+	bool binary_units;
 };
 
 /* A metric's display name: "seq_output_block" is a "block write". Arrays

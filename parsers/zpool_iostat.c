@@ -1473,6 +1473,7 @@ static const struct bl_chart_view zpool_views[] = {
 	 .title = "zpool iostat bandwidth per vdev",
 	 .metrics = zpool_chart_bandwidth,
 	 .unit = "B/s",
+	 .binary_units = true, /* "187M" is 187 MiB/s */
 	 .category = BL_KEY_VDEV,
 	 .series = BL_KEY_METRIC,
 	 .chart_per = BL_KEY_NONE,

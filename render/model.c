@@ -405,7 +405,10 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
-	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, o->units);
+	enum bl_units units = o->units != BL_UNITS_TOOL ? o->units
+			      : v->chart.binary_units   ? BL_UNITS_BINARY
+							: BL_UNITS_DECIMAL;
+	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units);
 
 	/* names */
 	const char *tool = v->tool ? v->tool : "all";

@@ -23,7 +23,9 @@
 /* ------------------------------------------------------------ options */
 
 enum bl_sort { BL_SORT_INPUT, BL_SORT_NAME, BL_SORT_VALUE };
-enum bl_units { BL_UNITS_DECIMAL, BL_UNITS_BINARY };
+/* BL_UNITS_TOOL: the convention of the tool's own output (its view's
+ * binary_units), the default. */
+enum bl_units { BL_UNITS_TOOL, BL_UNITS_DECIMAL, BL_UNITS_BINARY };
 enum bl_orient { BL_ORIENT_AUTO, BL_ORIENT_VERTICAL, BL_ORIENT_HORIZONTAL };
 
 struct bl_chart_opts {
