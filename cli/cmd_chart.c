@@ -288,7 +288,7 @@ int cmd_chart(int argc, char **argv)
 	if (cli_load_docs(argv + optind, argc - optind, docs) < 0)
 		rc = EXIT_DATA;
 	struct bl_charts charts;
-	char err[160];
+	char err[1024];
 	if (bl_chart_build(docs, &a.o, &charts, err, sizeof err) < 0) {
 		cli_error("chart: %s", err);
 		cli_docs_free(docs);

@@ -71,7 +71,7 @@ int cmd_table(int argc, char **argv)
 		return EXIT_DATA;
 	}
 	int bad = 0;
-	char err[160];
+	char err[1024];
 	if (csv) {
 		/* a bad --where is a usage error, told apart from a write error */
 		json_t *none = json_array();

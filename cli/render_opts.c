@@ -17,7 +17,9 @@ const char cli_select_help[] =
 	"  --units U            decimal (MB/s) or binary (MiB/s); default: what the\n"
 	"                       tool prints (MiB/s for zpool iostat, else MB/s)\n"
 	"  --title TEXT         the chart's title\n"
-	"  --log                logarithmic value axis\n";
+	"  --log                logarithmic value axis\n"
+	"  --baseline LABEL     every bar as a percentage of the bar labelled LABEL\n"
+	"                       (its series' bar; a caseless part of a label will do)\n";
 
 /* Returns 1 when ch was one of the shared options, 0 when not, -1 on a bad
  * value (reported). */
@@ -30,6 +32,7 @@ int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
 	case OPT_WHERE: o->where = arg; return 1;
 	case OPT_TITLE: o->title = arg; return 1;
 	case OPT_LOG: o->log = true; return 1;
+	case OPT_BASELINE: o->baseline = arg; return 1;
 	case OPT_GROUP_BY:
 		if ((v = bl_key_parse(arg)) < 0) {
 			cli_error("--group-by: '%s' is not label, run, source, tool or metric",

@@ -23,6 +23,7 @@ enum {
 	OPT_MARKDOWN,
 	OPT_CSV,
 	OPT_MODEL,
+	OPT_BASELINE,
 };
 
 #define CLI_SELECT_LONGOPTS                                                                        \
@@ -33,6 +34,7 @@ enum {
 		{"sort", required_argument, NULL, OPT_SORT},                                       \
 		{"units", required_argument, NULL, OPT_UNITS},                                     \
 		{"title", required_argument, NULL, OPT_TITLE},                                     \
+		{"baseline", required_argument, NULL, OPT_BASELINE},                               \
 	{                                                                                          \
 		"log", no_argument, NULL, OPT_LOG                                                  \
 	}

@@ -650,6 +650,33 @@ static int charts_of_tool(struct bl_select *s, const char *tool, const struct bl
 	return 0;
 }
 
+/* --baseline on every chart that has the label; an error naming the
+ * labels there are when none has it. */
+static int apply_baseline(struct bl_charts *out, const struct bl_chart_opts *o, char *err,
+			  size_t errlen)
+{
+	size_t applied = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		int rc = bl_chart_rebase(&out->v[i], o->baseline, o->units);
+		if (rc == -2) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		applied += rc == 0;
+	}
+	if (applied || out->n == 0)
+		return 0;
+	int used =
+		snprintf(err, errlen, "--baseline: no bar is labelled '%s' (labels:", o->baseline);
+	const struct bl_chart *c = &out->v[0];
+	for (size_t k = 0; k < c->ncats && used > 0 && (size_t)used < errlen; k++)
+		used += snprintf(err + used, errlen - (size_t)used, "%s '%s'", k ? "," : "",
+				 c->cats[k]);
+	if (used > 0 && (size_t)used < errlen)
+		snprintf(err + used, errlen - (size_t)used, ")");
+	return -1;
+}
+
 int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts *out, char *err,
 		   size_t errlen)
 {
@@ -666,6 +693,10 @@ int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts
 			goto oom;
 	}
 	bl_select_free(&s);
+	if (o->baseline && apply_baseline(out, o, err, errlen) < 0) {
+		bl_charts_free(out);
+		return -1;
+	}
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");

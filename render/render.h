@@ -37,6 +37,9 @@ struct bl_chart_opts {
 	enum bl_units units;
 	const char *title; /* overrides the computed title */
 	bool log;
+	/* every bar as a percentage of the bar of its series labelled this
+	 * (NULL: absolute values) */
+	const char *baseline;
 };
 
 /* Parses a --group-by / --sort / --units word; -1 when unknown. */
@@ -120,6 +123,14 @@ struct bl_theme;
 json_t *bl_charts_model(const struct bl_chart *charts, size_t n, const struct bl_theme *t);
 /* A Vega-Lite (v5) specification of chart c: its bars as data. */
 json_t *bl_chart_vega_lite(const struct bl_chart *c, const struct bl_theme *t);
+
+/* --baseline (render/baseline.c): the category named `label` (exactly,
+ * else the one that contains it, caseless), or -1 when none or several. */
+long bl_chart_find_cat(const struct bl_chart *c, const char *label);
+/* Every bar of c as a percentage of the bar of its series in category
+ * `label`; unit "%". Returns 0, -1 when c has no such category (left as it
+ * was), -2 out of memory. */
+int bl_chart_rebase(struct bl_chart *c, const char *label, enum bl_units units);
 
 /* The bar of (cat, ser), or NULL. */
 const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t ser);

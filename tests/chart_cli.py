@@ -276,6 +276,13 @@ def main():
     r = run(bl, "chart", "--model", "--all", str(seed4), "-o", str(tmp / "models"))
     check("--model --all: a JSON file per chart", r.returncode == 0 and len(list((tmp / "models").glob("*.json"))) == len(model))
 
+    r = run(bl, "table", "--baseline", "/ufs/testfile", "--tool", "dd", str(seed4))
+    check("--baseline: percentages of the named bar", r.returncode == 0 and "% of /ufs/testfile" in r.stdout.decode()
+          and re.search(r"^/ufs/testfile +100 \(99–106, n=3\) +100 ", r.stdout.decode(), re.M), r.stdout.decode()[:300])
+    r = run(bl, "chart", "--baseline", "nosuch", str(seed4), "-o", str(tmp / "nosuch.png"))
+    check("--baseline: an unknown label names the labels", r.returncode != 0 and "'/ufs/testfile'" in r.stderr.decode()
+          and not (tmp / "nosuch.png").exists(), r.stderr.decode()[:300])
+
     print(f"chart-cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

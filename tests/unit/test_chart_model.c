@@ -446,12 +446,44 @@ static void test_names_and_disagreement(void)
 	json_decref(docs);
 }
 
+/* --baseline: each bar as a percentage of its series' bar in the named
+ * category; a label that no chart has is an error naming the labels. */
+static void test_baseline(void)
+{
+	json_t *docs = post("corpus/dd/seed000-geli-mirror-csh-time/input");
+	struct bl_chart_opts o = {.tool = "dd", .baseline = "(single hdd) zfs"};
+	struct bl_charts cs;
+	char err[512];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	const struct bl_chart *c = cs.n ? &cs.v[0] : NULL;
+	const struct bl_bar *b = c ? bar(c, "(single hdd) zfs", "write") : NULL;
+	CHECK(b && fabs(b->value - 100) < 1e-9);
+	/* 22683845 / 18549456 B/s: UFS writes at 122% of ZFS */
+	b = c ? bar(c, "(single hdd) UFS2, gjournal, eli.", "write") : NULL;
+	CHECK(b && fabs(b->value - 122.29) < 0.01);
+	CHECK(c && strcmp(c->unit, "%") == 0 &&
+	      strcmp(c->metric_label, "% of (single hdd) zfs") == 0 &&
+	      c->better == BL_BETTER_HIGHER);
+	bl_charts_free(&cs);
+	/* a caseless part of one label will do; one of several will not */
+	o.baseline = "NO ELI!) ZFS";
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) < 0);
+	o.baseline = "(mirror hdd, no eli!)";
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	bl_charts_free(&cs);
+	o.baseline = "nosuch";
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) < 0 &&
+	      strstr(err, "no bar is labelled 'nosuch'") && strstr(err, "'(single hdd) zfs'"));
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
 	test_repeats_seed004();
 	test_groups_apart();
 	test_names_and_disagreement();
+	test_baseline();
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();

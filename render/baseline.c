@@ -1,0 +1,69 @@
+/* baseline.c - --baseline LABEL: every bar of a chart as a percentage of
+ * the bar of the same series whose category is LABEL ("zfs at 100%: ufs
+ * 231%"). A chart without such a category is left as it was. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "render.h"
+
+/* The category named `label`: exactly, else the only one that contains it
+ * (caseless); -1 when none or several. */
+long bl_chart_find_cat(const struct bl_chart *c, const char *label)
+{
+	long found = -1;
+	for (size_t i = 0; i < c->ncats; i++)
+		if (strcmp(c->cats[i], label) == 0)
+			return (long)i;
+	for (size_t i = 0; i < c->ncats; i++) {
+		if (!strcasestr(c->cats[i], label))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (long)i;
+	}
+	return found;
+}
+
+static void rebase_bar(struct bl_bar *b, double base)
+{
+	b->value = b->value / base * 100;
+	b->min = b->min / base * 100;
+	b->max = b->max / base * 100;
+	for (size_t k = 0; k < b->nvals; k++)
+		b->vals[k] = b->vals[k] / base * 100;
+}
+
+int bl_chart_rebase(struct bl_chart *c, const char *label, enum bl_units units)
+{
+	long ci = bl_chart_find_cat(c, label);
+	if (ci < 0)
+		return -1;
+	double base[64];
+	size_t nser = c->nseries < 64 ? c->nseries : 64;
+	for (size_t s = 0; s < nser; s++) {
+		const struct bl_bar *b = bl_chart_bar(c, (size_t)ci, s);
+		base[s] = b && !b->censored && b->value > 0 ? b->value : NAN;
+	}
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < c->nbars; i++) {
+		struct bl_bar *b = &c->bars[i];
+		double d = b->ser < nser ? base[b->ser] : NAN;
+		rebase_bar(b, d); /* NAN without a baseline: not drawn */
+		if (isfinite(b->max) && b->max > hi)
+			hi = b->max;
+		if (isfinite(b->min) && b->min > 0 && b->min < lo)
+			lo = b->min;
+	}
+	char *what = malloc(strlen(c->cats[ci]) + 16);
+	if (!what)
+		return -2;
+	sprintf(what, "%% of %s", c->cats[ci]);
+	free(c->metric_label);
+	c->metric_label = what;
+	c->unit = "%";
+	bl_scale_compute(&c->scale, "%", isinf(lo) ? hi / 10 : lo, hi, c->scale.log, units);
+	return 0;
+}
