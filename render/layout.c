@@ -112,12 +112,14 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t used = 0;
-	const char *parts[4];
+	const char *parts[5];
 	size_t n = 0;
 	if (c->any_repeats)
 		parts[n++] = "bars: median of n repeats, whiskers: min–max";
 	if (c->any_disagree)
 		parts[n++] = "dots: each run, where repeats disagree by more than 2×";
+	if (c->auto_log)
+		parts[n++] = "log scale: the values span more than two orders of magnitude";
 	bool stub = false;
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);

@@ -388,6 +388,14 @@ static void name_sources(struct bl_chart *c, const struct bl_select *s, const st
 	c->subtitle = strdup(tbuf);
 }
 
+/* --units, else the convention of the tool's output. */
+static enum bl_units units_for(const struct bl_view *v, const struct bl_chart_opts *o)
+{
+	if (o->units != BL_UNITS_TOOL)
+		return o->units;
+	return v->chart.binary_units ? BL_UNITS_BINARY : BL_UNITS_DECIMAL;
+}
+
 static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_view *v,
 		     const char *view_title, const struct bl_items *it, const size_t *members,
 		     size_t nm, const char *split, const struct bl_chart_opts *o)
@@ -405,10 +413,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
-	enum bl_units units = o->units != BL_UNITS_TOOL ? o->units
-			      : v->chart.binary_units   ? BL_UNITS_BINARY
-							: BL_UNITS_DECIMAL;
-	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units);
+	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units_for(v, o));
 
 	/* names */
 	const char *tool = v->tool ? v->tool : "all";
@@ -539,6 +544,147 @@ static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 	return 0;
 }
 
+/* The largest bar of each category of c (0 when none). */
+static void cat_peaks(const struct bl_chart *c, double *peak)
+{
+	for (size_t i = 0; i < c->ncats; i++)
+		peak[i] = 0;
+	for (size_t i = 0; i < c->nbars; i++) {
+		double v = c->bars[i].censored ? NAN : c->bars[i].max;
+		if (isfinite(v) && v > peak[c->bars[i].cat])
+			peak[c->bars[i].cat] = v;
+	}
+}
+
+/* Categories of c whose largest bar is under a hundredth of the chart's
+ * largest: marked in small[]; returns how many. */
+static size_t small_cats(const struct bl_chart *c, bool *small)
+{
+	double *peak = calloc(c->ncats ? c->ncats : 1, sizeof *peak), hi = 0;
+	size_t n = 0;
+	if (!peak)
+		return 0;
+	cat_peaks(c, peak);
+	for (size_t i = 0; i < c->ncats; i++)
+		hi = fmax(hi, peak[i]);
+	for (size_t i = 0; i < c->ncats; i++) {
+		small[i] = peak[i] > 0 && peak[i] < hi / 100;
+		n += small[i];
+	}
+	free(peak);
+	return n;
+}
+
+/* c on a log axis, which its note mentions. */
+static void auto_log(struct bl_chart *c, const struct bl_view *v, const struct bl_chart_opts *o)
+{
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < c->nbars; i++) {
+		const struct bl_bar *b = &c->bars[i];
+		double top = b->censored ? b->max * 1.08 : b->max;
+		if (isfinite(top) && top > hi)
+			hi = top;
+		if (isfinite(b->min) && b->min > 0 && b->min < lo)
+			lo = b->min;
+	}
+	if (isinf(lo))
+		return;
+	bl_scale_compute(&c->scale, c->unit, lo, hi, true, units_for(v, o));
+	c->auto_log = true;
+}
+
+/* "write per char and read per char": the categories marked (up to three,
+ * else "small values"), into buf. */
+static void small_names(const struct bl_chart *c, const bool *small, size_t nsmall, char *buf,
+			size_t len)
+{
+	size_t used = 0, k = 0;
+	buf[0] = '\0';
+	if (nsmall > 3) {
+		snprintf(buf, len, "small values");
+		return;
+	}
+	for (size_t i = 0; i < c->ncats; i++) {
+		if (!small[i])
+			continue;
+		const char *sep = k == 0 ? "" : k + 1 == nsmall ? " and " : ", ";
+		int w = snprintf(buf + used, len - used, "%s%s", sep, c->cats[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		k++;
+	}
+}
+
+/* The charts of c's members apart: those in small categories, the rest. */
+static int split_chart(const struct bl_chart *c, const bool *small, size_t nsmall,
+		       struct bl_select *s, const struct bl_view *v, const char *title,
+		       const struct bl_items *it, const size_t *members, size_t nm,
+		       const char *split, const struct bl_chart_opts *o, struct bl_charts *out)
+{
+	size_t *part = calloc(nm ? nm : 1, sizeof *part);
+	if (!part)
+		return -1;
+	char names[256], split2[512];
+	small_names(c, small, nsmall, names, sizeof names);
+	snprintf(split2, sizeof split2, "%s%s%s", split, *split ? ", " : "", names);
+	int rc = 0;
+	for (int want_small = 0; want_small < 2 && rc == 0; want_small++) {
+		size_t np = 0;
+		for (size_t k = 0; k < nm; k++) {
+			long ci = bl_chart_find_cat(c, it->v[members[k]].cat);
+			bool is_small = ci >= 0 &&
+					strcmp(c->cats[ci], it->v[members[k]].cat) == 0 &&
+					small[ci];
+			if (is_small == (bool)want_small)
+				part[np++] = members[k];
+		}
+		struct bl_chart one;
+		if (build_one(&one, s, v, title, it, part, np, want_small ? split2 : split, o) <
+		    0) {
+			rc = -1;
+		} else if (push_chart(out, &one) < 0) {
+			chart_free(&one);
+			rc = -1;
+		}
+	}
+	free(part);
+	return rc;
+}
+
+/* A chart of tests (categories that are metrics) whose values span more
+ * than two orders of magnitude becomes two, each with a readable unit:
+ * bonnie++'s per-char rates (0.1 MB/s) apart from its block rates
+ * (60 MB/s), random seeks (150/s) apart from file creates (20,000/s).
+ * Other categories (labels compared with one another) keep one chart,
+ * on a log axis that the chart says it uses. */
+static int build_split(struct bl_select *s, const struct bl_view *v, const char *title,
+		       const struct bl_items *it, const size_t *members, size_t nm,
+		       const char *split, const struct bl_chart_opts *o, struct bl_charts *out)
+{
+	struct bl_chart c;
+	if (build_one(&c, s, v, title, it, members, nm, split, o) < 0)
+		return -1;
+	bool *small = calloc(c.ncats ? c.ncats : 1, sizeof *small);
+	size_t nsmall = small ? small_cats(&c, small) : 0;
+	bool by_metric = v->chart.category == BL_KEY_METRIC;
+	if (nsmall && nsmall < c.ncats && !o->log && by_metric && !o->baseline) {
+		int rc =
+			split_chart(&c, small, nsmall, s, v, title, it, members, nm, split, o, out);
+		chart_free(&c);
+		free(small);
+		return rc;
+	}
+	if (nsmall && !o->log && !c.scale.log)
+		auto_log(&c, v, o);
+	free(small);
+	if (push_chart(out, &c) < 0) {
+		chart_free(&c);
+		return -1;
+	}
+	return 0;
+}
+
 static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
 			  const struct bl_chart_opts *o, struct bl_charts *out)
 {
@@ -583,13 +729,8 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 		for (size_t i = 0; i < it.n; i++)
 			if (strcmp(it.v[i].split, sp) == 0)
 				members[nm++] = i;
-		struct bl_chart c;
-		if (build_one(&c, s, v, title, &it, members, nm, sp, o) < 0)
+		if (build_split(s, v, title, &it, members, nm, sp, o, out) < 0)
 			break;
-		if (push_chart(out, &c) < 0) {
-			chart_free(&c);
-			break;
-		}
 		if (p + 1 == nsplits)
 			rc = 0;
 	}

@@ -95,6 +95,8 @@ struct bl_chart {
 	size_t nbars;
 	struct bl_scale scale;
 	bool any_censored, any_approximate, any_repeats, any_disagree;
+	bool auto_log; /* drawn on a log axis because its values span more than
+			* two orders of magnitude */
 	/* provenance */
 	char **sources;
 	size_t nsources;

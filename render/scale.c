@@ -88,16 +88,17 @@ void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi
 	pick_unit(unit, hi, units, &s->div, s->unit, sizeof s->unit);
 	s->log = log && lo > 0;
 	if (s->log) {
-		double a = floor(log10(lo)), b = ceil(log10(hi));
+		/* decades of the display unit: 1, 10, 100 MiB/s, not 0.954 */
+		double a = floor(log10(lo / s->div)), b = ceil(log10(hi / s->div));
 		if (b <= a)
 			b = a + 1;
 		while (b - a > 20)
 			a++;
-		s->lo = pow(10, a);
-		s->hi = pow(10, b);
+		s->lo = pow(10, a) * s->div;
+		s->hi = pow(10, b) * s->div;
 		bool fine = b - a <= 2; /* few decades: add 2x and 5x */
 		for (double e = a; e <= b && s->nticks < 24; e++) {
-			double d = pow(10, e);
+			double d = pow(10, e) * s->div;
 			s->ticks[s->nticks++] = d;
 			if (fine && e < b && s->nticks + 2 <= 24) {
 				s->ticks[s->nticks++] = 2 * d;

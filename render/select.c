@@ -522,11 +522,17 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 	}
 	case BL_KEY_VDEV: {
 		json_t *c = json_object_get(res, "vdev");
+		const char *cls = json_string_value(json_object_get(res, "class"));
 		if (!c)
 			c = json_object_get(res, "pool");
-		if (json_is_string(c))
-			return strdup(json_string_value(c));
-		return strdup(name);
+		if (!json_is_string(c))
+			return strdup(name);
+		/* the class of a log, cache, special or dedup vdev: "mirror-4 (logs)" */
+		if (cls && *cls)
+			snprintf(buf, sizeof buf, "%s (%s)", json_string_value(c), cls);
+		else
+			snprintf(buf, sizeof buf, "%s", json_string_value(c));
+		return strdup(buf);
 	}
 	case BL_KEY_PROCESSES: {
 		json_t *c = json_object_get(res, "processes");

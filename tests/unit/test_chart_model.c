@@ -477,6 +477,40 @@ static void test_baseline(void)
 	json_decref(docs);
 }
 
+/* Values more than two orders of magnitude apart: tests of one tool
+ * (categories that are metrics) go to a chart of their own; vdevs stay
+ * in one chart, on a log axis in decades of the display unit. */
+static void test_magnitudes(void)
+{
+	json_t *docs = post("corpus/dd/seed004-ufs-zfs-repeats/input");
+	struct bl_chart_opts o = {.tool = "bonnie++"};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 4);
+	const struct bl_chart *big = chart_id(&cs, "bonniepp-rates");
+	const struct bl_chart *small = chart_id(&cs, "bonniepp-rates-write-per-char");
+	CHECK(big && cat_of(big, "write per char") < 0 && cat_of(big, "block write") >= 0);
+	CHECK(small && small->ncats == 1 && strcmp(small->scale.unit, "kB/s") == 0);
+	CHECK(small && strcmp(small->title, "bonnie++ sequential rates, write per char") == 0);
+	const struct bl_chart *seeks = chart_id(&cs, "bonniepp-ops-random-seeks");
+	CHECK(seeks && strcmp(seeks->scale.unit, "ops/s") == 0 && !seeks->scale.log);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	docs = post("corpus/zpool-iostat/openzfs-verbose-classes/input");
+	o.tool = "zpool-iostat";
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	const struct bl_chart *c = chart_id(&cs, "zpool-iostat-bandwidth");
+	CHECK(c && c->auto_log && c->scale.log && strcmp(c->scale.unit, "MiB/s") == 0);
+	/* ticks at 0.001 ... 1000 MiB/s */
+	CHECK(c && c->scale.nticks >= 2 && fabs(c->scale.ticks[0] / 1048576 - 0.001) < 1e-12);
+	/* a log, cache, special or dedup vdev says its class */
+	CHECK(c && cat_of(c, "tank/mirror-4 (logs)") >= 0 &&
+	      cat_of(c, "tank/nvme0n1p3 (cache)") >= 0 && cat_of(c, "tank/mirror-0") >= 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
@@ -484,6 +518,7 @@ int main(void)
 	test_groups_apart();
 	test_names_and_disagreement();
 	test_baseline();
+	test_magnitudes();
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
