@@ -32,6 +32,7 @@ struct bl_item {
 	double split_order;
 	double value; /* NAN: censored without a printed bound */
 	bool censored, approximate;
+	const char *warning; /* the code of a warning about its run, borrowed */
 	size_t src; /* index of the document's source */
 	const char *command; /* borrowed from the document */
 	const char *source; /* the source path, borrowed */

@@ -53,11 +53,21 @@ static void value_text(const struct bl_chart *c, const struct bl_bar *b, char *b
 		char hi[20];
 		bl_scale_format(&c->scale, b->min, num, sizeof num);
 		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
-		snprintf(buf, len, "%s%s %s %s", mark, num, b->n == 2 ? "/" : "–", hi);
+		snprintf(buf, len, "%s%s %s %s%s", mark, num, b->n == 2 ? "/" : "–", hi,
+			 b->warning[0] ? "*" : "");
 		return;
 	}
 	bl_scale_format(&c->scale, b->value, num, sizeof num);
-	snprintf(buf, len, "%s%s", mark, num);
+	snprintf(buf, len, "%s%s%s", mark, num, b->warning[0] ? "*" : "");
+}
+
+/* The length of a bar without a printed bound: an open column the length
+ * of the plot beside bars with values, never a short bar that would read
+ * as a small value; half the plot when no bar has a value and there is
+ * no axis. */
+static double stub_len(const struct bl_chart *c, double plot_len)
+{
+	return c->scale.nticks == 0 ? plot_len / 2 : plot_len - ARROW - 2;
 }
 
 /* The marks of each run of a bar whose repeats disagree, along the value
@@ -112,7 +122,7 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t used = 0;
-	const char *parts[5];
+	const char *parts[6];
 	size_t n = 0;
 	if (c->any_repeats)
 		parts[n++] = "bars: median of n repeats, whiskers: min–max";
@@ -120,10 +130,19 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 		parts[n++] = "dots: each run, where repeats disagree by more than 2×";
 	if (c->auto_log)
 		parts[n++] = "log scale: the values span more than two orders of magnitude";
+	char warned[128];
+	if (c->warning[0]) {
+		snprintf(warned, sizeof warned, "*: read with a warning (%s, in the document)",
+			 c->warning);
+		parts[n++] = warned;
+	}
 	bool stub = false;
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);
-	if (c->any_censored)
+	if (c->any_censored && c->scale.nticks == 0)
+		parts[n++] = "no value printed: every test ran too fast to time, so there is "
+			     "nothing to compare (hatched: censored)";
+	else if (c->any_censored)
 		parts[n++] =
 			stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
 			       "too fast: no bound printed)"
@@ -273,7 +292,7 @@ static void place_vbar(const struct bl_chart *c, const struct bl_measure *m, str
 	double v = isnan(b->value) ? NAN : b->value;
 	/* no printed bound: an open column the height of the plot, never a
 	 * short bar that would read as a small value */
-	double hpx = isnan(v) ? l->plot.h - ARROW - 2 : frac(&c->scale, v) * l->plot.h;
+	double hpx = isnan(v) ? stub_len(c, l->plot.h) : frac(&c->scale, v) * l->plot.h;
 	bb->stub = isnan(v);
 	bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
 	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
@@ -349,7 +368,7 @@ static void place_hbar(const struct bl_chart *c, const struct bl_measure *m, str
 	struct bl_bar_box *bb = &l->bars[i];
 	double yb = top + slot * (double)b->cat + slot * 0.1 + bh * (double)b->ser;
 	double v = b->value;
-	double wpx = isnan(v) ? l->plot.w - ARROW - 2 : frac(&c->scale, v) * l->plot.w;
+	double wpx = isnan(v) ? stub_len(c, l->plot.w) : frac(&c->scale, v) * l->plot.w;
 	bb->stub = isnan(v);
 	bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
 	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;

@@ -155,6 +155,7 @@ struct acc {
 	double *vals;
 	size_t n, cap;
 	bool censored, approximate, bound_missing;
+	const char *warning; /* borrowed from an item */
 };
 
 /* "what (unit)" (new string). */
@@ -285,6 +286,8 @@ static struct acc *gather(struct bl_chart *c, const struct bl_items *it, const s
 			a->vals[a->n++] = x->value;
 		a->censored |= x->censored;
 		a->approximate |= x->approximate;
+		if (x->warning && !a->warning)
+			a->warning = x->warning;
 	}
 	return accs;
 }
@@ -311,6 +314,11 @@ static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *h
 			b->n = a->n + (a->bound_missing ? 1 : 0);
 			b->censored = a->censored;
 			b->approximate = a->approximate;
+			if (a->warning) {
+				snprintf(b->warning, sizeof b->warning, "%s", a->warning);
+				if (!c->warning[0])
+					snprintf(c->warning, sizeof c->warning, "%s", a->warning);
+			}
 			if (a->n) {
 				b->value = bl_median(a->vals, a->n); /* sorts */
 				b->min = a->vals[0];
@@ -414,6 +422,13 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
 	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units_for(v, o));
+	/* every value censored without a bound (bonnie++'s +++++): no axis
+	 * to read them on, not a 0-1 axis they would fill */
+	bool any_value = false;
+	for (size_t i = 0; i < c->nbars; i++)
+		any_value |= !isnan(c->bars[i].value);
+	if (!any_value)
+		c->scale.nticks = 0;
 
 	/* names */
 	const char *tool = v->tool ? v->tool : "all";

@@ -62,6 +62,7 @@ struct bl_bar {
 	bool censored; /* a value is a lower bound (bonnie++ +++++) */
 	bool approximate; /* a value was printed rounded */
 	bool disagree; /* repeats more than 2x apart: the median hides them */
+	char warning[64]; /* the code of a warning about a run it holds, or "" */
 	double vals[BL_BAR_VALS]; /* when disagree: each run's value, ascending */
 	size_t nvals; /* how many of vals (0 when n > BL_BAR_VALS) */
 };
@@ -95,6 +96,7 @@ struct bl_chart {
 	size_t nbars;
 	struct bl_scale scale;
 	bool any_censored, any_approximate, any_repeats, any_disagree;
+	char warning[64]; /* the first bar's warning code, or "": a footnote */
 	bool auto_log; /* drawn on a log axis because its values span more than
 			* two orders of magnitude */
 	/* provenance */
@@ -173,7 +175,7 @@ struct bl_bar_box {
 	double wlo, whi; /* whisker ends along the value axis (pixels) */
 	bool whisker;
 	struct bl_rect label; /* where its value label goes */
-	char text[48]; /* the value label: "22.7", "≥ 120", "~1.4", "117 / 279" */
+	char text[64]; /* the value label: "22.7", "≥ 120", "~1.4", "117 / 279" */
 	struct bl_rect nbox; /* where "n=3" goes (inside the bar's base) */
 	char ntext[24]; /* "n=3" for repeats, else "" */
 	double dots[BL_BAR_VALS]; /* along the value axis (pixels): each run of a

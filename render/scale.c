@@ -186,5 +186,9 @@ const char *bl_better_text(enum bl_better b)
 void bl_axis_text(const struct bl_chart *c, char *buf, size_t len)
 {
 	const char *dir = bl_better_text(c->better);
+	if (c->scale.nticks == 0) {
+		snprintf(buf, len, "%s", c->metric_label); /* no values: no direction */
+		return;
+	}
 	snprintf(buf, len, "%s%s%s", c->metric_label, *dir ? ", " : "", dir);
 }

@@ -626,6 +626,23 @@ void bl_items_free(struct bl_items *it)
 	memset(it, 0, sizeof *it);
 }
 
+/* The code of the first warning (or error) the document has about run ri,
+ * or NULL: its values were read, but not cleanly. */
+static const char *run_warning(json_t *doc, size_t ri)
+{
+	size_t i;
+	json_t *d;
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+	{
+		const char *level = json_string_value(json_object_get(d, "level"));
+		json_t *run = json_object_get(d, "run");
+		if (level && strcmp(level, "info") != 0 && json_is_integer(run) &&
+		    json_integer_value(run) == (json_int_t)ri)
+			return json_string_value(json_object_get(d, "code"));
+	}
+	return NULL;
+}
+
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
 {
 	const struct bl_chart_view *c = &v->chart;
@@ -646,6 +663,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 			if (!names && !(names = run_names(doc)))
 				return -1;
 			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
+			const char *warning = run_warning(doc, ri);
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
 				const char *metric =
@@ -678,6 +696,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					x.value = NAN; /* no printed bound: never a zero */
 				x.censored = censored;
 				x.approximate = has_flag(res, "approximate");
+				x.warning = warning;
 				x.src = src;
 				x.command = json_string_value(json_object_get(run, "command"));
 				x.source = json_string_value(

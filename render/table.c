@@ -66,6 +66,8 @@ static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *bu
 		return;
 	}
 	bl_scale_format(&c->scale, b->value, v, sizeof v);
+	if (b->warning[0])
+		strcat(v, "*"); /* fmt3 leaves room: at most 12 of 32 bytes */
 	const char *mark = b->censored ? "≥ " : b->approximate ? "~" : "";
 	if (b->disagree) {
 		/* no median where the repeats disagree: their range */
@@ -184,6 +186,12 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 				goto done;
 		}
 	}
+	if (c->warning[0] &&
+	    (out(write, ctx,
+		 style == BL_TABLE_MARKDOWN ? "\n\\* read with a warning ("
+					    : "* read with a warning (") ||
+	     out(write, ctx, c->warning) || out(write, ctx, ", in the document)\n")))
+		goto done;
 	rc = 0;
 done:
 	if (cells)

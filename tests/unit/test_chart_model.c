@@ -511,6 +511,32 @@ static void test_magnitudes(void)
 	json_decref(docs);
 }
 
+/* A value whose run was read with a warning carries the warning's code;
+ * a chart whose every value is censored without a bound has no axis. */
+static void test_doubtful_values(void)
+{
+	json_t *docs = post("corpus/bonniepp/v197-table-and-csv-disagree/input");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	const struct bl_chart *c = chart_id(&cs, "bonniepp-rates");
+	const struct bl_bar *b = c ? bar(c, "block write", "backup-node-east-02") : NULL;
+	CHECK(b && strcmp(b->warning, "bonniepp.table-csv-mismatch") == 0);
+	CHECK(c && strcmp(c->warning, "bonniepp.table-csv-mismatch") == 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	docs = post("corpus/bonniepp/real-pbs-200a-all-censored/input");
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	c = chart_id(&cs, "bonniepp-ops");
+	CHECK(c && c->any_censored && c->scale.nticks == 0 && c->nbars == 7);
+	c = chart_id(&cs, "bonniepp-rates");
+	CHECK(c && c->scale.nticks > 0 && !c->warning[0]);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
@@ -519,6 +545,7 @@ int main(void)
 	test_names_and_disagreement();
 	test_baseline();
 	test_magnitudes();
+	test_doubtful_values();
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
