@@ -533,6 +533,72 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
  * chart (the 4 MiB write of an iozone -a run and of an iozone -I -a run)
  * are told apart by the run's name before the series ("-I: write"), not
  * drawn as repeats of one measurement. */
+/* Whether word w (len n) is a word of the space-separated text t. */
+static bool has_word(const char *t, const char *w, size_t n)
+{
+	for (const char *p = t; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t k = strcspn(p, " ");
+		if (k == n && strncmp(p, w, n) == 0)
+			return true;
+		p += k;
+	}
+	return false;
+}
+
+/* The words of run x's command that some other run of the chart (other
+ * in `others`, the runs' commands) lacks: "-I -e" for `iozone -i 0 -s 4m
+ * -I -e` beside `iozone -i 0 -s 4m`; into buf, "" when none. */
+static void own_words(const char *cmd, const char *const *others, size_t nothers, char *buf,
+		      size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (const char *p = cmd; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t k = strcspn(p, " ");
+		bool everywhere = true;
+		for (size_t o = 0; o < nothers && everywhere; o++)
+			everywhere = has_word(others[o], p, k);
+		if (k && !everywhere && used + k + 2 < len) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? " " : "",
+						 (int)k, p);
+		}
+		p += k;
+	}
+}
+
+/* The name of item x's run before its series when runs share cells of a
+ * chart: its label, else the words of its command the other runs lack
+ * ("-I -e: write"). */
+static void run_prefix(const struct bl_items *it, size_t xi, char *buf, size_t len)
+{
+	const struct bl_item *x = &it->v[xi];
+	if (!x->command || strcmp(x->run, x->command) != 0) {
+		snprintf(buf, len, "%s", x->run); /* a label: the author's words, whole */
+		return;
+	}
+	const char *others[16];
+	size_t n = 0;
+	for (size_t j = 0; j < it->n && n < 16; j++) {
+		const struct bl_item *y = &it->v[j];
+		const char *words = y->command ? y->command : y->run;
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(others[k], words) == 0;
+		if (!seen && strcmp(y->run, x->run) != 0 && strcmp(y->split, x->split) == 0)
+			others[n++] = words;
+	}
+	own_words(x->command, others, n, buf, len);
+}
+
+/* Runs that share a cell of one chart (two iozone runs of one file size,
+ * with and without -I) are told apart in the series: each run's own words
+ * before the test ("-I -e: write"); the run with no words of its own keeps
+ * the bare test name. When the words do not tell the runs apart, their
+ * whole names go first. */
 static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 {
 	if (!v->chart.keep_runs_apart)
@@ -546,17 +612,40 @@ static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 				 strcmp(it->v[i].ser, it->v[j].ser) == 0;
 	if (!shared)
 		return 0;
+	char **pre = calloc(it->n, sizeof *pre);
+	if (!pre)
+		return -1;
+	bool told = true; /* every two runs of a chart get different prefixes */
 	for (size_t i = 0; i < it->n; i++) {
+		char buf[256];
+		run_prefix(it, i, buf, sizeof buf);
+		pre[i] = strdup(buf);
+		if (!pre[i])
+			told = false;
+	}
+	for (size_t i = 0; i < it->n && told; i++)
+		for (size_t j = 0; j < it->n && told; j++)
+			told = strcmp(it->v[i].split, it->v[j].split) != 0 ||
+			       (strcmp(it->v[i].run, it->v[j].run) == 0) ==
+				       (strcmp(pre[i], pre[j]) == 0);
+	int rc = 0;
+	for (size_t i = 0; i < it->n && rc == 0; i++) {
 		struct bl_item *x = &it->v[i];
-		size_t n = strlen(x->run) + strlen(x->ser) + 3;
+		const char *p = told ? pre[i] : x->run;
+		size_t n = strlen(p) + strlen(x->ser) + 3;
 		char *t = malloc(n);
-		if (!t)
-			return -1;
-		snprintf(t, n, "%s%s%s", x->run, *x->ser ? ": " : "", x->ser);
+		if (!t) {
+			rc = -1;
+			break;
+		}
+		snprintf(t, n, "%s%s%s", p, *p && *x->ser ? ": " : "", x->ser);
 		free(x->ser);
 		x->ser = t;
 	}
-	return 0;
+	for (size_t i = 0; i < it->n; i++)
+		free(pre[i]);
+	free(pre);
+	return rc;
 }
 
 /* The largest bar of each category of c (0 when none). */

@@ -85,7 +85,10 @@ void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi
 	memset(s, 0, sizeof *s);
 	if (!(hi > 0) || !isfinite(hi))
 		hi = 1;
-	pick_unit(unit, hi, units, &s->div, s->unit, sizeof s->unit);
+	/* bytes in the unit of the typical value, not of the largest: 50 MB/s
+	 * beside 1270 MB/s reads "50.5", not "0.0505 GB/s" */
+	double typical = is_bytes(unit) && lo > 0 && lo < hi ? sqrt(lo * hi) : hi;
+	pick_unit(unit, typical, units, &s->div, s->unit, sizeof s->unit);
 	s->log = log && lo > 0;
 	if (s->log) {
 		/* decades of the display unit: 1, 10, 100 MiB/s, not 0.954 */

@@ -355,7 +355,8 @@ static void test_scale(void)
 	bl_scale_compute(&s, "B/s", 9e6, 2.1e9, true, BL_UNITS_DECIMAL);
 	CHECK(s.log && s.lo == 1e6 && s.hi == 1e10 && s.ticks[0] == 1e6 && s.nticks == 5);
 	bl_scale_format(&s, 22683845, buf, sizeof buf);
-	CHECK(strcmp(buf, "0.0227") == 0); /* GB/s on this axis */
+	CHECK(strcmp(buf, "22.7") == 0 &&
+	      strcmp(s.unit, "MB/s") == 0); /* the typical value's unit */
 	bl_scale_compute(&s, "B/s", 0, 86316646, false, BL_UNITS_DECIMAL);
 	bl_scale_format(&s, 22683845, buf, sizeof buf);
 	CHECK(strcmp(buf, "22.7") == 0);
@@ -537,6 +538,30 @@ static void test_doubtful_values(void)
 	json_decref(docs);
 }
 
+/* Runs sharing the cells of a chart are told apart by the words of their
+ * command the others lack, or by their labels; alone, by nothing. */
+static void test_iozone_runs_apart(void)
+{
+	json_t *docs = post("corpus/iozone/sample-3.489/input");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	const struct bl_chart *c = chart_id(&cs, "iozone-throughput-4-MiB");
+	CHECK(c && c->nseries == 8 && ser_of(c, "write") == 0 && ser_of(c, "-I -e: write") == 4);
+	c = chart_id(&cs, "iozone-throughput-1-MiB");
+	CHECK(c && c->nseries == 13 && ser_of(c, "write") == 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
+
+	docs = post("corpus/iozone/two-tables-prose/input");
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	CHECK(cs.n && ser_of(&cs.v[0], "Before the update: write") >= 0 &&
+	      ser_of(&cs.v[0], "After the update: write") >= 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
@@ -546,6 +571,7 @@ int main(void)
 	test_baseline();
 	test_magnitudes();
 	test_doubtful_values();
+	test_iozone_runs_apart();
 	test_several_sources();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
