@@ -14,6 +14,41 @@ static json_t *source(const char *path)
 			 0);
 }
 
+/* "now: 16 MiB a run on ext2-3-4": the largest size a run moved and the
+ * scratch file system, what a reader needs to judge the new bars. No '/'
+ * in it: charts show a source path's last component. */
+static void now_name(json_t *cmp, char *buf, size_t len)
+{
+	json_t *env = json_object_get(cmp, "environment");
+	const char *fs =
+		json_string_value(json_object_get(json_object_get(env, "scratch"), "type"));
+	double most = 0;
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(cmp, "replays"), i, e)
+	{
+		json_t *b = json_object_get(json_object_get(e, "plan"), "replay_bytes");
+		if (json_is_number(b) && json_number_value(b) > most)
+			most = json_number_value(b);
+	}
+	char size[48] = "";
+	if (most > 0) {
+		static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+		int u = 0;
+		while (u < 4 && most >= 1024) {
+			most /= 1024;
+			u++;
+		}
+		snprintf(size, sizeof size, "%.3g %s a run", most, units[u]);
+	}
+	snprintf(buf, len, "now: %s%s%s", size, *size && fs ? " on " : "", fs ? fs : "");
+	if (!*size && !fs)
+		snprintf(buf, len, "now: this machine");
+	for (char *c = buf; *c; c++)
+		if (*c == '/')
+			*c = '-';
+}
+
 json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp)
 {
 	json_t *then = json_deep_copy(archived);
@@ -26,16 +61,11 @@ json_t *bl_replay_chart_docs(json_t *archived, json_t *cmp)
 	}
 	const char *path =
 		json_string_value(json_object_get(json_object_get(archived, "source"), "path"));
-	const char *kernel =
-		json_string_value(json_object_get(json_object_get(cmp, "environment"), "kernel"));
+	const char *base = path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	char name[512];
-	snprintf(name, sizeof name, "%s (archived)", path ? path : "post");
+	snprintf(name, sizeof name, "then: %s", base && *base ? base : "the post");
 	json_object_set_new(json_object_get(then, "source"), "path", json_string(name));
-	/* no '/' in the name: charts show a source path's last component */
-	snprintf(name, sizeof name, "replay on %s", kernel ? kernel : "this machine");
-	for (char *c = name; *c; c++)
-		if (*c == '/')
-			*c = '-';
+	now_name(cmp, name, sizeof name);
 	json_object_set_new(now, "source", source(name));
 
 	json_t *old_runs = json_object_get(archived, "runs");

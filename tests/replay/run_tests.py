@@ -315,8 +315,9 @@ def end_to_end_dd(bench, tmp):
     q = subprocess.run([bench, "replay", "-q", "--max-bytes", "1M", "--scratch", str(tmp), "--chart", str(svg),
                         str(HERE / "dd-post.txt")], capture_output=True, text=True, timeout=120)
     text = svg.read_text() if svg.exists() else ""
-    check("dd e2e: --chart SVG names archived and replay", q.returncode == 0 and "<svg" in text and
-          "(archived)" in text and "replay on " in text, q.stderr[-300:])
+    check("dd e2e: --chart SVG names then and now, with the size and file system",
+          q.returncode == 0 and "<svg" in text and "then: dd-post.txt" in text and
+          re.search(r"now: 1 MiB a run on [^<\"]+", text), q.stderr[-300:])
     bad = subprocess.run([bench, "replay", "--chart", str(tmp / "chart.txt"), str(HERE / "dd-post.txt")],
                          capture_output=True, text=True, timeout=60)
     check("dd e2e: --chart with an unknown extension is a usage error",
