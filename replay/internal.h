@@ -132,9 +132,8 @@ struct bl_spawn_result {
 	int signal; /* the signal that ended it, 0 if none */
 	bool timed_out, interrupted, spawn_failed;
 	double real, user, system; /* wait4 */
-	bool cpu_unknown; /* user and system are not the tool's: it ran in a
-			      * pid namespace (bubblewrap), whose CPU time
-			      * wait4() does not see */
+	bool cpu_unknown; /* user and system are not the tool's (zpool
+			      * iostat's, not the pool's) */
 	char error[160]; /* spawn failure */
 };
 

@@ -136,7 +136,6 @@ static const char *run_plan(const struct bl_plan *p, json_t *archived, const cha
 		}
 		bl_spawn(argv, bwrap ? NULL : p->cwd, bl_budget_seconds(o), o->interrupted, tick,
 			 pc, &sr);
-		sr.cpu_unknown = bwrap != NULL;
 		bl_argv_free(argv);
 	}
 	free(tool);

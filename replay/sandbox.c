@@ -159,6 +159,9 @@ char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path, const cha
 	size_t n = 0;
 	int bad = 0;
 	if (bwrap) {
+		/* --as-pid-1: the tool is the namespace's pid 1 and a child of
+		 * bwrap itself, so wait4() sees its CPU time (a reaper between
+		 * them would keep it) */
 		const char *pre[] = {bwrap,
 				     "--ro-bind",
 				     "/",
@@ -174,6 +177,7 @@ char **bl_sandbox_argv(const struct bl_plan *p, const char *tool_path, const cha
 				     scratch,
 				     scratch,
 				     "--unshare-all",
+				     "--as-pid-1",
 				     "--die-with-parent",
 				     "--new-session",
 				     "--cap-drop",
@@ -349,6 +353,7 @@ enum bl_sandbox_state bl_sandbox_probe(char **bwrap_out)
 					      "--proc",
 					      "/proc",
 					      "--unshare-all",
+					      "--as-pid-1",
 					      "--die-with-parent",
 					      "--new-session",
 					      "--cap-drop",

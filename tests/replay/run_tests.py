@@ -359,6 +359,10 @@ def end_to_end_dd(bench, tmp):
               json.dumps(b))
     check("dd e2e: scale recorded", abs(w["plan"]["scale"] - (8 << 20) / 2097152000) < 1e-9)
     check("dd e2e: time(1) compared", "time.real" in rows(w) and rows(w)["time.real"]["replayed"] >= 0)
+    # user and system time of the tool, under bubblewrap as well
+    check("dd e2e: user and system time measured",
+          all(isinstance(rows(w).get(k, {}).get("replayed"), (int, float)) for k in ("time.user", "time.system")),
+          json.dumps([rows(w).get(k) for k in ("time.user", "time.system")]) + " sandbox " + env.get("sandbox", ""))
     check("dd e2e: read used the file the write left",
           r["plan"]["paths"][0]["path"] == w["plan"]["paths"][0]["path"])
     check("dd e2e: BSD spelling translated", "bs=1M" in w["plan"]["argv"] and "count=8" in w["plan"]["argv"])
