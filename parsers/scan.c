@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "anchor.h"
 #include "../base/re.h"
@@ -414,6 +415,18 @@ static bool has_letter(const char *s, size_t len)
 	return false;
 }
 
+/* What a capture script prints between a command and its output names a
+ * stream, not what was measured:
+ *   ----- STDOUT -----      ----- STDERR -----      === output === */
+static bool stream_marker(const char *s, size_t len)
+{
+	static const char *const words[] = {"stdout", "stderr", "output", "stdin", NULL};
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == len && strncasecmp(s, words[i], len) == 0)
+			return true;
+	return false;
+}
+
 /* A section heading: decorated text that names what follows.
  *   *** (single hdd) UFS2, gjournal, eli.     -> (single hdd) UFS2, gjournal, eli.
  *   *** (mirror hdd, eli) zfs:                -> (mirror hdd, eli) zfs
@@ -441,7 +454,7 @@ static bool section_heading(const char *s, size_t len, const char **ts, size_t *
 	while (len && (s[len - 1] == ':'))
 		len--;
 	trim(&s, &len);
-	if (!len || len > 200 || !has_letter(s, len))
+	if (!len || len > 200 || !has_letter(s, len) || stream_marker(s, len))
 		return false;
 	for (size_t i = 0; i + 2 < len; i++)
 		if (is_decoration(s[i]) && s[i + 1] == s[i] && s[i + 2] == s[i] &&
