@@ -574,20 +574,28 @@ static bool label_line(const struct ctx *c, struct bl_message *msg, const struct
 	return true;
 }
 
-/* Under a label line, nameless rows of one size are repeats of one test:
+/* Rows of one machine and size, one under the other, are repeats of one
+ * test; so are nameless rows of one size under a label line:
+ *   zfs      4096 79500 44.1 106960 20.8 ...
+ *   zfs      4096 78294 42.9 108320 20.8 ...
+ *
  *   node7 (noatime)
  *            1000 13048 98.9 21609 27.4 ...
  *            1000 14361 100. 17089 10.4 ...
- * *group_size: the size of the row before under the same label, or -1. */
+ * *prev_size: the size of the row before, -1 when it cannot be repeated;
+ * prev_name: its machine (of at least sizeof w->name bytes). */
 static void mark_repeat(struct bl_doc *doc, long ri, const struct row *w, const char *group,
-			double *group_size)
+			double *prev_size, char *prev_name)
 {
-	if (w->name[0] || !group[0]) {
-		*group_size = -1;
+	bool named = w->name[0] != '\0';
+	if (!named && !group[0]) {
+		*prev_size = -1;
 		return;
 	}
-	bl_doc_run(doc, ri)->repeat_of_prev = *group_size == w->size_mb;
-	*group_size = w->size_mb;
+	bl_doc_run(doc, ri)->repeat_of_prev =
+		*prev_size == w->size_mb && strcmp(prev_name, w->name) == 0;
+	*prev_size = w->size_mb;
+	strcpy(prev_name, w->name);
 }
 
 /* The rows below the header (*cur its last line), a run each. They may
@@ -608,7 +616,8 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 	size_t first_run = doc->nruns;
 	struct bl_line next;
 	char group[80] = "";
-	double group_size = -1; /* the size of the last nameless row under group */
+	double prev_size = -1; /* the row before, to tell repeats (mark_repeat) */
+	char prev_name[sizeof((struct row *)0)->name] = "";
 	int blanks = 0;
 	while (bl_line_next(msg, cur, &next)) {
 		*cur = next;
@@ -624,7 +633,7 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 			break;
 		if (!parse_row(c, cur->s, cur->len, w)) {
 			bool lab = label_line(c, msg, cur, w, group, sizeof group);
-			group_size = -1;
+			prev_size = -1;
 			free(w);
 			if (!lab)
 				break;
@@ -645,7 +654,7 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 		}
 		long ri = row_run(sc, c, w, first_run, start_off, row_off, row_end);
 		if (ri >= 0)
-			mark_repeat(doc, ri, w, group, &group_size);
+			mark_repeat(doc, ri, w, group, &prev_size, prev_name);
 		free(w);
 		if (ri < 0)
 			break;
