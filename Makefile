@@ -72,7 +72,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
-	chart-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
+	chart-check chart-model-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
 all: build/benchlog
 
@@ -160,7 +160,8 @@ demo: deps
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: format-check unit golden schema-check seeds-check samples-check roundtrip chart-check install-check man-check \
+test: format-check unit golden schema-check seeds-check samples-check roundtrip chart-check chart-model-check \
+	install-check man-check \
 	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
 
@@ -240,6 +241,11 @@ parallel-check: build/benchlog
 # exit codes, same bytes for the same input
 chart-check: build-san/benchlog
 	$(PYTHON) tests/chart_cli.py build-san/benchlog
+
+# What each post compares, on the chart model (chart --model): the seeds,
+# a case of every tool and a replay of seed 000.
+chart-model-check: build-san/benchlog
+	$(PYTHON) tests/chart_model.py build-san/benchlog
 
 # Every bare corpus case wrapped as QP, mbox, MIME+HTML, quoted, HTML and
 # flattened must give the same runs.

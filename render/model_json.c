@@ -64,13 +64,18 @@ static json_t *chart_json(const struct bl_chart *c, const struct bl_theme *t)
 							color_of(t, i)));
 	for (size_t i = 0; i < c->nbars; i++)
 		json_array_append_new(bars, bar_json(c, &c->bars[i]));
+	json_t *ticks = json_array(); /* none: no value to read on an axis */
+	for (size_t i = 0; i < c->scale.nticks; i++)
+		json_array_append_new(ticks, json_real(c->scale.ticks[i] /
+						       (c->scale.div > 0 ? c->scale.div : 1)));
 	char axis[256];
 	bl_axis_text(c, axis, sizeof axis);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:b, s:o, s:o, s:o}", "id", c->id,
-			 "title", c->title, "subtitle", c->subtitle, "axis", axis, "unit",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:b, s:o, s:o, s:o, s:o}", "id",
+			 c->id, "title", c->title, "subtitle", c->subtitle, "axis", axis, "unit",
 			 c->scale.unit, "base_unit", c->unit, "divisor",
 			 c->scale.div > 0 ? c->scale.div : 1.0, "log", c->scale.log,
-			 "lower_is_better", better_json(c->better), "series", series, "bars", bars);
+			 "lower_is_better", better_json(c->better), "ticks", ticks, "series",
+			 series, "bars", bars);
 }
 
 json_t *bl_charts_model(const struct bl_chart *charts, size_t n, const struct bl_theme *t)

@@ -32,7 +32,20 @@ const struct bl_theme *bl_theme_get(const char *name)
 	return NULL;
 }
 
+static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double f)
+{
+	return (struct bl_rgb){a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f};
+}
+
+/* Past the palette's seven colours (iozone's 13 tests), each comes again
+ * deeper (mixed with the text colour), then paler (with the background):
+ * 21 series before two share a colour. */
 struct bl_rgb bl_theme_series(const struct bl_theme *t, size_t i)
 {
-	return t->series[i % t->nseries];
+	struct bl_rgb c = t->series[i % t->nseries];
+	switch (i / t->nseries % 3) {
+	case 1: return mix(c, t->text, 0.45);
+	case 2: return mix(c, t->background, 0.5);
+	default: return c;
+	}
 }
