@@ -422,6 +422,51 @@ static void place_horizontal(const struct bl_chart *c, const struct bl_measure *
 		place_hbar(c, m, l, i, left, top, slot, bh);
 }
 
+static bool rects_meet(struct bl_rect a, struct bl_rect b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/* No value label over another: a label that would cover one placed before
+ * it moves one line further out (above a column, right of a bar) when
+ * that is free and inside the canvas, else it is left out; the axis, the
+ * table and the model still give the value. Labels are drawn on most bars
+ * or on none. */
+static void unclash_labels(const struct bl_chart *c, struct bl_layout *l)
+{
+	for (size_t i = 0; i < c->nbars; i++) {
+		struct bl_bar_box *bb = &l->bars[i];
+		if (!bb->text[0])
+			continue;
+		for (int tries = 0; tries < 2; tries++) {
+			bool clash = false;
+			for (size_t j = 0; j < i && !clash; j++)
+				clash = l->bars[j].text[0] &&
+					rects_meet(bb->label, l->bars[j].label);
+			if (!clash)
+				break;
+			struct bl_rect up = bb->label;
+			if (l->horizontal)
+				up.x += up.w + 4;
+			else
+				up.y -= up.h + 1;
+			if (tries == 1 || up.y < l->title.y || up.x + up.w > l->width) {
+				bb->text[0] = '\0';
+				break;
+			}
+			bb->label = up;
+		}
+	}
+	/* labels on a few bars only read as if those were special: when
+	 * most do not fit, the axis alone gives the values */
+	size_t shown = 0;
+	for (size_t i = 0; i < c->nbars; i++)
+		shown += l->bars[i].text[0] != '\0';
+	if (shown * 2 < c->nbars)
+		for (size_t i = 0; i < c->nbars; i++)
+			l->bars[i].text[0] = '\0';
+}
+
 int bl_layout_chart(const struct bl_chart *c, double width, double height, enum bl_orient orient,
 		    const struct bl_measure *m, struct bl_layout *l)
 {
@@ -450,5 +495,6 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height, enum 
 		place_horizontal(c, m, l, y, bottom, labcol, lineh);
 	else
 		place_vertical(c, m, l, y, bottom, tickw, lineh);
+	unclash_labels(c, l);
 	return 0;
 }
