@@ -455,7 +455,8 @@ static const struct bl_tool_shapes iz_shapes = {
 };
 
 /* Charts. Auto mode and -i tables: a curve per test against record size,
- * one chart per file size; two runs of one post (-a, -I -a) kept apart.
+ * one chart per file size; two runs of one post (-a, -I -a) kept apart;
+ * and with several file sizes, a panel per test with a series per size.
  * Throughput mode (-t, -l/-u): the children's sum per test, a bar per run,
  * one chart per number of processes or threads. Its figures carry a
  * scope, which keeps them out of the first two. */
@@ -476,6 +477,17 @@ static const struct bl_chart_view iz_views[] = {
 	 .chart_per = BL_KEY_FILE_SIZE,
 	 .skip_results_with = "scope",
 	 .keep_runs_apart = true},
+	/* one panel per test: throughput against record size, a series per
+	 * file size, as iozone users read an -a run */
+	{.name = "test",
+	 .title = "iozone throughput by record size and file size",
+	 .unit = "B/s",
+	 .category = BL_KEY_RECORD_SIZE,
+	 .series = BL_KEY_FILE_SIZE,
+	 .chart_per = BL_KEY_METRIC,
+	 .skip_results_with = "scope",
+	 .keep_runs_apart = true,
+	 .min_series = 2},
 	{.name = "tests",
 	 .title = "iozone throughput per test",
 	 .unit = "B/s",

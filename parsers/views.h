@@ -56,6 +56,10 @@ struct bl_chart_view {
 	/* the tool prints binary multiples (zpool's "187M" is 187 MiB/s): the
 	 * chart's default unit is MiB/s, not MB/s */
 	bool binary_units;
+	/* a chart of this view is drawn only when it has this many series (0:
+	 * always): iozone's panel of one test compares file sizes, and says
+	 * nothing of a run of one file size */
+	unsigned min_series;
 };
 
 /* A metric's display name: "seq_output_block" is a "block write". Arrays

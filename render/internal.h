@@ -30,6 +30,7 @@ struct bl_item {
 	char *run; /* owned; the run's name, for views that keep runs apart */
 	double cat_order; /* numeric order for coordinate keys, else NAN */
 	double split_order;
+	double ser_order; /* numeric order of a coordinate series (file size) */
 	double value; /* NAN: censored without a printed bound */
 	bool censored, approximate;
 	const char *warning; /* the code of a warning about its run, borrowed */

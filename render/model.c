@@ -230,9 +230,43 @@ static int provenance(struct bl_chart *c, const struct bl_items *it, const size_
 /* The categories and series of the chart's items, in the order first
  * met, with each category's coordinate in *orders (new array). Returns
  * 0, or -1 out of memory. */
+static int cmp_by_order(const void *a, const void *b)
+{
+	const struct bl_item *x = *(const struct bl_item *const *)a;
+	const struct bl_item *y = *(const struct bl_item *const *)b;
+	return (x->ser_order > y->ser_order) - (x->ser_order < y->ser_order);
+}
+
+/* Series that are coordinates (iozone's file sizes) in numeric order,
+ * not in the order the post printed them: interned first, smallest
+ * first. Others keep the input order. */
+static int order_series(struct bl_chart *c, const struct bl_items *it, const size_t *members,
+			size_t nm)
+{
+	const struct bl_item **v = malloc((nm ? nm : 1) * sizeof *v);
+	if (!v)
+		return -1;
+	for (size_t k = 0; k < nm; k++) {
+		v[k] = &it->v[members[k]];
+		if (isnan(v[k]->ser_order)) {
+			free(v);
+			return 0;
+		}
+	}
+	qsort(v, nm, sizeof *v, cmp_by_order);
+	int rc = 0;
+	for (size_t k = 0; k < nm && rc == 0; k++)
+		if (intern(&c->series, &c->nseries, v[k]->ser) < 0)
+			rc = -1;
+	free(v);
+	return rc;
+}
+
 static int intern_names(struct bl_chart *c, const struct bl_items *it, const size_t *members,
 			size_t nm, double **orders)
 {
+	if (order_series(c, it, members, nm) < 0)
+		return -1;
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
 		long ci = intern(&c->cats, &c->ncats, x->cat);
@@ -679,6 +713,18 @@ static size_t small_cats(const struct bl_chart *c, bool *small)
 	return n;
 }
 
+/* Whether the members all come from one run (views that keep runs apart
+ * name each item's run). */
+static bool one_run(const struct bl_items *it, const size_t *members, size_t nm)
+{
+	for (size_t k = 1; k < nm; k++) {
+		const char *a = it->v[members[0]].run, *b = it->v[members[k]].run;
+		if (!a || !b || strcmp(a, b) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* c on a log axis, which its note mentions. */
 static void auto_log(struct bl_chart *c, const struct bl_view *v, const struct bl_chart_opts *o)
 {
@@ -766,9 +812,15 @@ static int build_split(struct bl_select *s, const struct bl_view *v, const char 
 		       const struct bl_items *it, const size_t *members, size_t nm,
 		       const char *split, const struct bl_chart_opts *o, struct bl_charts *out)
 {
+	if (v->chart.min_series && !one_run(it, members, nm))
+		return 0; /* a panel of one run's sizes; several runs: their own charts */
 	struct bl_chart c;
 	if (build_one(&c, s, v, title, it, members, nm, split, o) < 0)
 		return -1;
+	if (c.nseries < v->chart.min_series) {
+		chart_free(&c); /* a view that compares nothing here */
+		return 0;
+	}
 	bool *small = calloc(c.ncats ? c.ncats : 1, sizeof *small);
 	size_t nsmall = small ? small_cats(&c, small) : 0;
 	bool by_metric = v->chart.category == BL_KEY_METRIC;

@@ -708,6 +708,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 						 &x.cat_order, &miss1);
 				x.ser = key_text(c->series, run, res, names[ri], sname, &so,
 						 &miss2);
+				x.ser_order = so;
 				x.split = key_text(c->chart_per, run, res, names[ri], sname,
 						   &x.split_order, &miss3);
 				x.run = c->keep_runs_apart ? strdup(names[ri]) : NULL;

@@ -179,6 +179,12 @@ def one_case_per_tool(bl):
     c = chart("iozone", m, "iozone-throughput-4-MiB")
     check("iozone: the -I -e run told apart by its flags",
           [s["name"] for s in c["series"]][:5] == ["write", "rewrite", "read", "reread", "-I -e: write"])
+    check("iozone: no panel per test for runs of one file size each",
+          not any(k.startswith("iozone-test-") for k in m), str(list(m)))
+    p = model(bl, "corpus/iozone/excel-report-only/input")
+    c = chart("iozone", p, "iozone-test-write")
+    check("iozone: a panel per test, a series per file size",
+          [s["name"] for s in c["series"]] == ["64 KiB", "128 KiB", "256 KiB"] and cats(c)[0] == "4 KiB")
     c = chart("iozone", m, "iozone-throughput-1-MiB")
     check("iozone: 13 tests, 13 colours", len(c["series"]) == 13)
     check("iozone: record sizes along the axis", cats(c)[:2] == ["4 KiB", "8 KiB"], str(cats(c)[:3]))

@@ -260,10 +260,14 @@ static void test_iozone_zpool_diskinfo(void)
 	struct bl_charts cs;
 	char err[128];
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
-	/* one chart per file size, smallest first, and the throughput-mode run */
-	CHECK(cs.n == 3);
-	CHECK(cs.n == 3 && strcmp(cs.v[0].id, "iozone-throughput-64-MiB") == 0);
-	CHECK(cs.n == 3 && strcmp(cs.v[1].id, "iozone-throughput-128-MiB") == 0);
+	/* one chart per file size, smallest first; a panel per test, a series
+	 * per file size, smallest first; and the throughput-mode run */
+	CHECK(cs.n == 5);
+	CHECK(cs.n == 5 && strcmp(cs.v[0].id, "iozone-throughput-64-MiB") == 0);
+	CHECK(cs.n == 5 && strcmp(cs.v[1].id, "iozone-throughput-128-MiB") == 0);
+	const struct bl_chart *panel = chart_id(&cs, "iozone-test-write");
+	CHECK(panel && panel->nseries == 2 && strcmp(panel->series[0], "64 MiB") == 0 &&
+	      strcmp(panel->series[1], "128 MiB") == 0);
 	const struct bl_chart *c = &cs.v[0];
 	/* record sizes in numeric order though the post listed 4k, 1m, 64k */
 	CHECK(c->ncats == 3 && strcmp(c->cats[0], "4 KiB") == 0 &&
@@ -273,10 +277,10 @@ static void test_iozone_zpool_diskinfo(void)
 	CHECK(b && b->value == 2150400000);
 	/* throughput mode: the children's sums only (not parent or min), one
 	 * chart per number of processes */
-	CHECK(cs.n == 3 && strcmp(cs.v[2].id, "iozone-tests-2-processes") == 0);
-	CHECK(cs.n == 3 && cs.v[2].ncats == 2 && cs.v[2].nseries == 1 &&
-	      strcmp(cs.v[2].series[0], "two writers") == 0);
-	b = cs.n == 3 ? bar(&cs.v[2], "initial writers", "two writers") : NULL;
+	CHECK(cs.n == 5 && strcmp(cs.v[4].id, "iozone-tests-2-processes") == 0);
+	CHECK(cs.n == 5 && cs.v[4].ncats == 2 && cs.v[4].nseries == 1 &&
+	      strcmp(cs.v[4].series[0], "two writers") == 0);
+	b = cs.n == 5 ? bar(&cs.v[4], "initial writers", "two writers") : NULL;
 	CHECK(b && b->n == 1 && b->value == 312320000);
 	bl_charts_free(&cs);
 	json_decref(docs);
@@ -312,7 +316,7 @@ static void test_iozone_zpool_diskinfo(void)
 	/* the system line comes from the chart's own documents only */
 	docs = doc("tests/render/bonniepp.json");
 	json_array_append_new(docs, json_load_file("tests/render/iozone.json", 0, NULL));
-	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 5);
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 7);
 	c = chart_id(&cs, "iozone-tests-2-processes");
 	CHECK(c && strstr(c->subtitle, "FreeBSD") == NULL &&
 	      strstr(c->subtitle, "iozone-auto.txt"));
