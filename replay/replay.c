@@ -399,6 +399,24 @@ static const char *replay_one(struct run_all *r, size_t i, json_t *archived, jso
 	return run_ready(r, i, archived, e, cost, seconds, limited);
 }
 
+/* Nothing keeps the page cache out of a run smaller than this machine's
+ * memory: it may time memory, not the disk. The entry says so and names a
+ * size that would not fit (twice the memory). */
+static void cache_note(json_t *e, const struct bl_plan *p, json_t *env)
+{
+	json_t *mem = json_object_get(json_object_get(env, "cpu"), "memory_bytes");
+	if (p->page_cache || !p->replay_bytes || !json_is_integer(mem) ||
+	    (double)p->replay_bytes >= json_number_value(mem))
+		return;
+	json_object_set_new(e, "fits_in_memory",
+			    json_pack("{s:I, s:I, s:s}", "replay_bytes",
+				      (json_int_t)p->replay_bytes, "memory_bytes",
+				      json_integer_value(mem), "note",
+				      "nothing keeps the page cache out of this run and it fits in "
+				      "memory: it may time memory rather than the disk; a "
+				      "--max-bytes of twice the memory would not fit"));
+}
+
 /* The entry of a plan: the archived run it replays and the plan. */
 static json_t *new_entry(const struct bl_plan *p, json_t *archived)
 {
@@ -458,6 +476,8 @@ json_t *bl_replay_run_all(json_t *doc, struct bl_plan_set *s, const struct bl_re
 		json_t *archived = json_array_get(runs, s->v[i].run);
 		json_t *e = new_entry(&s->v[i], archived);
 		const char *st = replay_one(&r, i, archived, e);
+		if (strcmp(st, "done") == 0)
+			cache_note(e, &s->v[i], env);
 		json_object_set_new(e, "status", json_string(st));
 		json_int_t prev = json_integer_value(json_object_get(counts, st));
 		json_object_set_new(counts, st, json_integer(prev + 1));

@@ -427,6 +427,12 @@ def end_to_end_bonnie(bench, tmp):
     out = e.get("replayed", {}).get("output", "")
     check("bonnie++ e2e: real output (CSV line)", ",4M," in out, out[-300:])
     check("bonnie++ e2e: version recorded", (d["environment"]["tools"].get("bonnie++") or "").startswith("bonnie++"))
+    # 4 MiB with nothing to keep the page cache out: the entry says it may
+    # have timed memory
+    fit = e.get("fits_in_memory") or {}
+    check("bonnie++ e2e: says it fits in memory", e["plan"].get("page_cache") is None and
+          fit.get("replay_bytes", 0) > 0 and fit.get("memory_bytes", 0) > fit.get("replay_bytes", 0) and
+          "memory" in fit.get("note", ""), json.dumps(fit))
     if has_parser:
         vals = [r for r in e["comparison"] if r["replayed"] is not None]
         check("bonnie++ e2e: values compared", len(vals) > 0, json.dumps(e["comparison"])[:300])
