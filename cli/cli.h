@@ -32,6 +32,10 @@ int cli_out_commit(struct cli_out *o); /* 0, or -1 with a message printed */
 void cli_out_abort(struct cli_out *o);
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* After getopt_long returned '?' or ':' (opterr is 0 and the option string
+ * starts with ':'): "benchlog parse: unknown option '--x'" and "Try
+ * 'benchlog parse --help'." on stderr. Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int ch, char **argv);
 
 /* Loads every input (a post, or benchlog JSON documents) into the array
  * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */

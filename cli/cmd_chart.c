@@ -59,10 +59,13 @@ static void help(void)
 	       "                       or standard output): each chart's bars, series, colours,\n"
 	       "                       unit and whether lower is better\n"
 	       "%s"
+	       "  --log                logarithmic value axis (default: when the values of a\n"
+	       "                       chart span more than two orders of magnitude)\n"
 	       "  --horizontal         horizontal bars (default: when labels are long)\n"
 	       "  --vertical           vertical bars\n"
 	       "  --width PX, --height PX   canvas size (default 960 wide, height to fit)\n"
 	       "  --theme NAME         light (default) or dark\n"
+	       "  -q, --quiet          print no file names and no notes on standard error\n"
 	       "  -h, --help           this help\n\n"
 	       "exit status: 0 ok, 1 unreadable input or nothing to chart, 2 usage.\n",
 	       cli_select_help);
@@ -84,7 +87,7 @@ struct chart_args {
 	struct bl_chart_opts o;
 	struct bl_render_opts ro;
 	const char *output, *format; /* NULL when not given */
-	bool all, model;
+	bool all, model, quiet;
 };
 
 /* Beside enum bl_format: a Vega-Lite specification of the chart's data. */
@@ -108,6 +111,8 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 		{"output", required_argument, NULL, 'o'},
 		{"all", no_argument, NULL, OPT_ALL},
 		{"model", no_argument, NULL, OPT_MODEL},
+		{"log", no_argument, NULL, OPT_LOG},
+		{"quiet", no_argument, NULL, 'q'},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"horizontal", no_argument, NULL, OPT_HORIZONTAL},
 		{"vertical", no_argument, NULL, OPT_VERTICAL},
@@ -120,7 +125,7 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 	};
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
 		int r = cli_select_option(ch, optarg, &a->o);
 		if (r < 0)
 			return EXIT_USAGE;
@@ -130,6 +135,7 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 		case 'o': a->output = optarg; break;
 		case OPT_ALL: a->all = true; break;
 		case OPT_MODEL: a->model = true; break;
+		case 'q': a->quiet = true; break;
 		case OPT_FORMAT: a->format = optarg; break;
 		case OPT_HORIZONTAL: a->ro.orient = BL_ORIENT_HORIZONTAL; break;
 		case OPT_VERTICAL: a->ro.orient = BL_ORIENT_VERTICAL; break;
@@ -154,7 +160,7 @@ static int read_options(int argc, char **argv, struct chart_args *a)
 			}
 			break;
 		case 'h': help(); return EXIT_OK;
-		default: return EXIT_USAGE;
+		default: return cli_bad_option("chart", ch, argv);
 		}
 	}
 	return -1;
@@ -230,7 +236,7 @@ static int write_file(const struct bl_chart *charts, size_t n, int fmt,
 
 /* --all: each chart in a file of its own in `dir` ("out/dd-throughput.png"),
  * whose path is printed. Returns 0, or -1 when one was not written. */
-static int write_each(const struct bl_charts *charts, int fmt, bool as_model,
+static int write_each(const struct bl_charts *charts, int fmt, bool as_model, bool quiet,
 		      const struct bl_render_opts *ro, const char *dir)
 {
 	int rc = 0;
@@ -248,7 +254,7 @@ static int write_each(const struct bl_charts *charts, int fmt, bool as_model,
 				 : write_file(&charts->v[i], 1, fmt, ro, path);
 		if (w < 0)
 			rc = -1;
-		else
+		else if (!quiet)
 			printf("%s\n", path);
 		free(path);
 	}
@@ -258,12 +264,12 @@ static int write_each(const struct bl_charts *charts, int fmt, bool as_model,
 /* The charts in one file: a PDF holds them all, a PNG or SVG the first
  * (which stderr says when there are more). Returns 0, or -1 when it was
  * not written. */
-static int write_one(const struct bl_charts *charts, int fmt, const struct bl_render_opts *ro,
-		     const char *path)
+static int write_one(const struct bl_charts *charts, int fmt, bool quiet,
+		     const struct bl_render_opts *ro, const char *path)
 {
 	if (write_file(charts->v, charts->n, fmt, ro, path) < 0)
 		return -1;
-	if (charts->n > 1 && fmt != BL_FORMAT_PDF)
+	if (charts->n > 1 && fmt != BL_FORMAT_PDF && !quiet)
 		fprintf(stderr,
 			"benchlog: %zu charts; %s holds the first (%s); --all writes each, "
 			"a .pdf holds all\n",
@@ -299,12 +305,12 @@ int cmd_chart(int argc, char **argv)
 			  a.o.tool || a.o.metric || a.o.where ? " (with these options)" : "");
 		rc = EXIT_DATA;
 	} else if (a.all) {
-		if (write_each(&charts, fmt, a.model, &a.ro, a.output) < 0)
+		if (write_each(&charts, fmt, a.model, a.quiet, &a.ro, a.output) < 0)
 			rc = EXIT_DATA;
 	} else if (a.model) {
 		if (write_json(bl_charts_model(charts.v, charts.n, a.ro.theme), a.output) < 0)
 			rc = EXIT_DATA;
-	} else if (write_one(&charts, fmt, &a.ro, a.output) < 0) {
+	} else if (write_one(&charts, fmt, a.quiet, &a.ro, a.output) < 0) {
 		rc = EXIT_DATA;
 	}
 	bl_charts_free(&charts);

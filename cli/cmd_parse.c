@@ -315,7 +315,7 @@ int cmd_parse(int argc, char **argv)
 	enum bl_input_format fmt = BL_INPUT_AUTO;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': output = optarg; break;
 		case 'L': jsonl = true; break;
@@ -342,7 +342,7 @@ int cmd_parse(int argc, char **argv)
 			}
 			break;
 		case 'h': help(); return EXIT_OK;
-		default: return EXIT_USAGE;
+		default: return cli_bad_option("parse", ch, argv);
 		}
 	}
 	char *stdin_only[] = {"-"};

@@ -589,7 +589,7 @@ static int read_options(int argc, char **argv, struct replay_ctx *c, struct repl
 	};
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "no:qh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":no:qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'n': c->dry = true; break;
 		case O_JSON: c->json = true; break;
@@ -612,7 +612,7 @@ static int read_options(int argc, char **argv, struct replay_ctx *c, struct repl
 		case O_CHARTDATA: a->chart_data = optarg; break;
 		case 'q': c->quiet = true; break;
 		case 'h': help(); return EXIT_OK;
-		default: return EXIT_USAGE;
+		default: return cli_bad_option("replay", ch, argv);
 		}
 	}
 	return -1;

@@ -39,7 +39,7 @@ int cmd_table(int argc, char **argv)
 	bool markdown = false, csv = false;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		int r = cli_select_option(ch, optarg, &o);
 		if (r < 0)
 			return EXIT_USAGE;
@@ -50,7 +50,7 @@ int cmd_table(int argc, char **argv)
 		case OPT_MARKDOWN: markdown = true; break;
 		case OPT_CSV: csv = true; break;
 		case 'h': help(); return EXIT_OK;
-		default: return EXIT_USAGE;
+		default: return cli_bad_option("table", ch, argv);
 		}
 	}
 	if (markdown && csv) {

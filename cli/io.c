@@ -1,5 +1,6 @@
 /* io.c - reading inputs and writing outputs atomically. */
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -21,6 +22,23 @@ void cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int cli_bad_option(const char *cmd, int ch, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = strncmp(arg, "--", 2) == 0;
+	size_t n = strcspn(arg, "=");
+	if (ch == ':' && is_long)
+		fprintf(stderr, "benchlog %s: option '%.*s' needs a value\n", cmd, (int)n, arg);
+	else if (ch == ':')
+		fprintf(stderr, "benchlog %s: option '-%c' needs a value\n", cmd, optopt);
+	else if (is_long || !optopt)
+		fprintf(stderr, "benchlog %s: unknown option '%.*s'\n", cmd, (int)n, arg);
+	else
+		fprintf(stderr, "benchlog %s: unknown option '-%c'\n", cmd, optopt);
+	fprintf(stderr, "Try 'benchlog %s --help'.\n", cmd);
+	return EXIT_USAGE;
 }
 
 int cli_read_file(const char *path, char **data, size_t *len)

@@ -17,7 +17,6 @@ const char cli_select_help[] =
 	"  --units U            decimal (MB/s) or binary (MiB/s); default: what the\n"
 	"                       tool prints (MiB/s for zpool iostat, else MB/s)\n"
 	"  --title TEXT         the chart's title\n"
-	"  --log                logarithmic value axis\n"
 	"  --baseline LABEL     every bar as a percentage of the bar labelled LABEL\n"
 	"                       (its series' bar; a caseless part of a label will do)\n";
 

@@ -34,9 +34,8 @@ enum {
 		{"sort", required_argument, NULL, OPT_SORT},                                       \
 		{"units", required_argument, NULL, OPT_UNITS},                                     \
 		{"title", required_argument, NULL, OPT_TITLE},                                     \
-		{"baseline", required_argument, NULL, OPT_BASELINE},                               \
 	{                                                                                          \
-		"log", no_argument, NULL, OPT_LOG                                                  \
+		"baseline", required_argument, NULL, OPT_BASELINE                                  \
 	}
 
 extern const char cli_select_help[];

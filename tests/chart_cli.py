@@ -283,6 +283,21 @@ def main():
     check("--baseline: an unknown label names the labels", r.returncode != 0 and "'/ufs/testfile'" in r.stderr.decode()
           and not (tmp / "nosuch.png").exists(), r.stderr.decode()[:300])
 
+    # the habits of the command line: errors that say where help is, -q
+    # on every command, no option that does nothing
+    for cmd in ("parse", "chart", "table", "replay"):
+        r = run(bl, cmd, "--nosuch")
+        err = r.stderr.decode()
+        check(f"{cmd} --nosuch: named, with a hint", r.returncode == 2 and
+              f"benchlog {cmd}: unknown option '--nosuch'" in err and f"Try 'benchlog {cmd} --help'." in err, err)
+    r = run(bl, "chart", "-o")
+    check("chart -o without a value", r.returncode == 2 and "option '-o' needs a value" in r.stderr.decode())
+    r = run(bl, "chart", "-q", "--all", str(seed4), "-o", str(tmp / "quiet"))
+    check("chart -q: quiet", r.returncode == 0 and r.stdout == b"" and r.stderr == b"" and
+          any((tmp / "quiet").iterdir()), r.stderr.decode()[:200])
+    r = run(bl, "table", "--log", str(seed4))
+    check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
+
     print(f"chart-cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
