@@ -97,6 +97,9 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+/* replay_ctx.write_failed when the reader of standard output went away */
+enum { WRITE_PIPE_CLOSED = 2 };
+
 struct replay_ctx {
 	struct bl_replay_opts opts;
 	struct bl_replay_total total;
@@ -110,7 +113,7 @@ struct replay_ctx {
 	FILE *out;
 	FILE *chart; /* --chart-data, or NULL */
 	json_t *chart_docs; /* --chart: the then-and-now documents, or NULL */
-	int failed, write_failed;
+	int failed, write_failed; /* 1, or WRITE_PIPE_CLOSED */
 };
 
 static void fmt_time(double s, char *buf, size_t n)
@@ -299,7 +302,7 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 				json_array_append_new(a, pj);
 			}
 			if (json_dumpf(a, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
-				c->write_failed = 1;
+				c->write_failed = errno == EPIPE ? WRITE_PIPE_CLOSED : 1;
 			json_decref(a);
 		} else {
 			if (c->ndocs == 1) {
@@ -345,7 +348,7 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 				       JSON_COMPACT | JSON_PRESERVE_ORDER |
 					       JSON_REAL_PRECISION(15)) < 0 ||
 			    fputc('\n', c->chart) == EOF)
-				c->write_failed = 1;
+				c->write_failed = errno == EPIPE ? WRITE_PIPE_CLOSED : 1;
 		}
 		json_decref(pair);
 	}
@@ -358,7 +361,7 @@ static int each_doc(struct replay_ctx *c, json_t *doc)
 	if (!c->quiet && !spent_before)
 		cli_replay_summary(cmp, stderr);
 	if (json_dumpf(cmp, c->out, flags) < 0 || fputc('\n', c->out) == EOF)
-		c->write_failed = 1;
+		c->write_failed = errno == EPIPE ? WRITE_PIPE_CLOSED : 1;
 	json_decref(cmp);
 	return 0;
 }
@@ -720,6 +723,13 @@ static void end_scratch(struct replay_ctx *c, bool keep)
 static int finish(struct replay_ctx *c, const struct replay_args *a, struct cli_out *out,
 		  struct cli_out *chart_out, int chart_fmt, int rc)
 {
+	if (c->write_failed == WRITE_PIPE_CLOSED && !a->output) {
+		/* `replay -n --json | head`: the reader has what it wanted */
+		cli_out_abort(out);
+		if (c->chart)
+			cli_out_abort(chart_out);
+		return rc;
+	}
 	if (c->write_failed) {
 		cli_error("%s: write error", a->output ? a->output : "standard output");
 		cli_out_abort(out);

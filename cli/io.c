@@ -233,7 +233,9 @@ int cli_out_commit(struct cli_out *o)
 	if (o->f == stdout) {
 		o->f = NULL;
 		if (fflush(stdout) != 0) {
-			cli_error("writing standard output: %s", strerror(errno));
+			/* a reader that stopped (`| head`) is no error to report */
+			if (errno != EPIPE)
+				cli_error("writing standard output: %s", strerror(errno));
 			return -1;
 		}
 		return 0;

@@ -295,6 +295,12 @@ def main():
     r = run(bl, "chart", "-q", "--all", str(seed4), "-o", str(tmp / "quiet"))
     check("chart -q: quiet", r.returncode == 0 and r.stdout == b"" and r.stderr == b"" and
           any((tmp / "quiet").iterdir()), r.stderr.decode()[:200])
+    # a reader that stops early (`| head`) is no error to report
+    for args in (["replay", "-n", "--json"], ["parse", "--jsonl"], ["table"]):
+        p = subprocess.run(f"'{bl}' {' '.join(args)} '{seed4}' '{seed4}' '{seed4}' | head -c 1 >/dev/null",
+                           shell=True, capture_output=True, env=ENV)
+        check(f"{args[0]} | head: no write error", b"write error" not in p.stderr and
+              b"standard output" not in p.stderr, p.stderr.decode()[:200])
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
