@@ -40,6 +40,7 @@ struct parse_ctx {
 	const char *path;
 	bool jsonl, quiet;
 	size_t errors;
+	size_t runs; /* in the documents of the current input */
 	int write_failed;
 	struct bl_window_doc *windows; /* the document of a windowed input */
 };
@@ -98,6 +99,7 @@ static int each_message(struct bl_message *m, void *vctx)
 	if (!tail)
 		return c->write_failed ? 0 : -1;
 	report(c, tail);
+	c->runs += (size_t)json_integer_value(json_object_get(tail, "runs_written"));
 	if (fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
 	json_decref(tail);
@@ -139,6 +141,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 {
 	c->path = strcmp(t->file, "-") == 0 ? "<stdin>" : t->file;
 	size_t errors = c->errors;
+	c->runs = 0;
 	int status = 0;
 	int fd = cli_open_input(t->file);
 	if (fd >= 0 && t->piece && lseek(fd, (off_t)t->at.offset, SEEK_SET) < 0) {
@@ -172,6 +175,12 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 	}
 	if (c->errors > errors)
 		status |= TASK_ERRORS;
+	/* a whole input without a run says so (a piece of an mbox may be all
+	 * prose while the rest is not) */
+	if (r == 0 && !t->piece && c->runs == 0 && !c->quiet && !c->write_failed)
+		fprintf(stderr,
+			"%s: no benchmark output found (benchlog list shows what it reads)\n",
+			c->path);
 	if (c->write_failed)
 		status |= TASK_WRITE_FAILED;
 	return status;

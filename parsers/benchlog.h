@@ -30,8 +30,9 @@ json_t *bl_parse_message(struct bl_message *m, const char *path);
  * JSON_INDENT(n) with JSON_PRESERVE_ORDER (and JSON_REAL_PRECISION; not
  * JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH or JSON_SORT_KEYS).
  * Returns the document's tail {diagnostics, diagnostics_dropped, partial}
- * (new reference), or NULL when memory ran out or a write failed (the
- * output is then incomplete). */
+ * and, not written, runs_written: how many runs the document holds (new
+ * reference), or NULL when memory ran out or a write failed (the output
+ * is then incomplete). */
 json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
 			       json_dump_callback_t write, void *wctx);
 

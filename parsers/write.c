@@ -666,6 +666,7 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 	write_tail(o, o->nruns, tail);
 	if (o->err)
 		goto fail;
+	json_object_set_new(tail, "runs_written", json_integer((json_int_t)o->nruns));
 	json_decref(head);
 	bl_doc_free(&doc);
 	free_held(o);
@@ -1538,6 +1539,7 @@ json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write
 		write_head(o, head);
 		spill_out(&w->spill, o);
 		write_tail(o, w->nruns, tail);
+		json_object_set_new(tail, "runs_written", json_integer((json_int_t)w->nruns));
 	}
 	int err = !head || !tail || o->err;
 	/* the diagnostics stay w's */

@@ -301,6 +301,15 @@ def main():
                            shell=True, capture_output=True, env=ENV)
         check(f"{args[0]} | head: no write error", b"write error" not in p.stderr and
               b"standard output" not in p.stderr, p.stderr.decode()[:200])
+    prose = tmp / "prose.txt"
+    prose.write_text("Nothing measured in this one, only a question about ZFS tuning.\n")
+    r = run(bl, "parse", str(prose))
+    check("parse: a post without runs says so, exit 0", r.returncode == 0 and
+          r.stderr.decode().count("\n") == 1 and "no benchmark output found" in r.stderr.decode(), r.stderr.decode())
+    r = run(bl, "parse", "-q", str(prose))
+    check("parse -q: no word about it", r.returncode == 0 and r.stderr == b"")
+    r = run(bl, "parse", str(seed4))
+    check("parse: a post with runs: no such line", b"no benchmark output" not in r.stderr)
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
