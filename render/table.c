@@ -83,12 +83,20 @@ static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *bu
 	}
 }
 
-/* Markdown cells: '|' escaped, line breaks as spaces. */
+/* Markdown cells: what would make a table cell or emphasis escaped
+ * ("mirror|0" -> "mirror\|0", "*** degraded ***" -> "\*\*\* degraded
+ * \*\*\*", "data_01" -> "data\_01"), '<' as "&lt;" (no HTML tag from
+ * a label), line breaks as spaces. */
 static void md_escape(const char *s, char *buf, size_t len)
 {
 	size_t j = 0;
-	for (; *s && j + 3 < len; s++) {
-		if (*s == '|')
+	for (; *s && j + 5 < len; s++) {
+		if (*s == '<') {
+			memcpy(buf + j, "&lt;", 4);
+			j += 4;
+			continue;
+		}
+		if (strchr("|*_`\\[]", *s))
 			buf[j++] = '\\';
 		buf[j++] = *s == '\n' ? ' ' : *s;
 	}

@@ -75,7 +75,7 @@ static void test_text(void)
 	json_array_foreach(json_object_get(run, "results"), i, r)
 	{
 		if (strcmp(json_string_value(json_object_get(r, "vdev")), "mirror-0") == 0)
-			json_object_set_new(r, "vdev", json_string("mirror|0"));
+			json_object_set_new(r, "vdev", json_string("mirror|0 *<b>_x"));
 	}
 	o.tool = "zpool-iostat";
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 2);
@@ -86,7 +86,7 @@ static void test_text(void)
 	      NULL);
 	t.n = 0;
 	CHECK(bl_table_chart(&cs.v[0], BL_TABLE_MARKDOWN, put, &t) == 0);
-	CHECK(strstr(t.buf, "| mirror\\|0 ") != NULL);
+	CHECK(strstr(t.buf, "| mirror\\|0 \\*&lt;b>\\_x ") != NULL);
 	bl_charts_free(&cs);
 	json_decref(docs);
 }
