@@ -301,8 +301,7 @@ int cmd_chart(int argc, char **argv)
 		return a.o.where && strcmp(err, "out of memory") != 0 ? EXIT_USAGE : EXIT_DATA;
 	}
 	if (charts.n == 0) {
-		cli_error("chart: no results to chart in the input%s",
-			  a.o.tool || a.o.metric || a.o.where ? " (with these options)" : "");
+		cli_explain_empty(docs, &a.o, "chart");
 		rc = EXIT_DATA;
 	} else if (a.all) {
 		if (write_each(&charts, fmt, a.model, a.quiet, &a.ro, a.output) < 0)

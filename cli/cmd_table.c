@@ -95,7 +95,7 @@ int cmd_table(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (charts.n == 0) {
-			cli_error("table: no results to show in the input");
+			cli_explain_empty(docs, &o, "table");
 			rc = EXIT_DATA;
 		}
 		for (size_t i = 0; i < charts.n && !bad; i++) {

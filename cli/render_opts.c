@@ -58,6 +58,69 @@ int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
 	return 0;
 }
 
+/* The distinct strings of member `key` of every run (key "tool") or of
+ * every result of the runs of `tool` (key "metric", tool NULL: any), in
+ * input order and comma-separated, into buf. */
+static void present(json_t *docs, const char *key, const char *tool, char *buf, size_t len)
+{
+	const char *seen[128];
+	size_t nseen = 0, used = 0, i, j, k;
+	json_t *doc, *run;
+	buf[0] = '\0';
+	json_array_foreach(docs, i, doc)
+	{
+		json_array_foreach(json_object_get(doc, "runs"), j, run)
+		{
+			const char *t = json_string_value(json_object_get(run, "tool"));
+			if (tool && (!t || strcmp(t, tool) != 0))
+				continue;
+			json_t *results =
+				strcmp(key, "tool") ? json_object_get(run, "results") : NULL;
+			size_t n = results ? json_array_size(results) : 1;
+			for (k = 0; k < n && nseen < 128; k++) {
+				json_t *o = results ? json_array_get(results, k) : run;
+				const char *v = json_string_value(json_object_get(o, key));
+				bool dup = !v;
+				for (size_t s = 0; s < nseen && !dup; s++)
+					dup = strcmp(seen[s], v) == 0;
+				if (dup || used + strlen(v) + 3 >= len)
+					continue;
+				seen[nseen++] = v;
+				used += (size_t)snprintf(buf + used, len - used, "%s%s",
+							 used ? ", " : "", v);
+			}
+		}
+	}
+}
+
+void cli_explain_empty(json_t *docs, const struct bl_chart_opts *o, const char *cmd)
+{
+	char have[1024];
+	present(docs, "tool", NULL, have, sizeof have);
+	if (!have[0]) {
+		cli_error("%s: no benchmark output in the input", cmd);
+		return;
+	}
+	if (o->tool) {
+		char only[1024];
+		present(docs, "tool", o->tool, only, sizeof only);
+		if (!only[0]) {
+			cli_error("%s: --tool %s: no run of it in the input (its tools: %s)", cmd,
+				  o->tool, have);
+			return;
+		}
+	}
+	if (o->metric) {
+		char metrics[2048];
+		present(docs, "metric", o->tool, metrics, sizeof metrics);
+		cli_error("%s: --metric %s: no such result in the input (its metrics%s%s: %s)", cmd,
+			  o->metric, o->tool ? " of " : "", o->tool ? o->tool : "", metrics);
+		return;
+	}
+	cli_error("%s: no results to show in the input%s", cmd,
+		  o->where || o->tool ? " (with these options)" : "");
+}
+
 /* Renders charts [0, n) into path, atomically (see cli_out_open). */
 int cli_render_file(const struct bl_chart *charts, size_t n, enum bl_format fmt,
 		    const struct bl_render_opts *ro, const char *path)

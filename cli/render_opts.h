@@ -39,6 +39,10 @@ enum {
 	}
 
 extern const char cli_select_help[];
+/* Why nothing was charted, on stderr: no runs at all, no run of --tool
+ * (and the tools there are), no result --metric names (and the metrics
+ * there are), or the options filtered everything out. */
+void cli_explain_empty(json_t *docs, const struct bl_chart_opts *o, const char *cmd);
 int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o);
 
 /* Renders charts [0, n) in format fmt into path ('-': standard output),

@@ -310,6 +310,12 @@ def main():
     check("parse -q: no word about it", r.returncode == 0 and r.stderr == b"")
     r = run(bl, "parse", str(seed4))
     check("parse: a post with runs: no such line", b"no benchmark output" not in r.stderr)
+    r = run(bl, "table", "--tool", "nosuch", str(seed4))
+    check("--tool nosuch: the tools there are", r.returncode == 1 and
+          "(its tools: dd, time, bonnie++)" in r.stderr.decode(), r.stderr.decode())
+    r = run(bl, "chart", "--tool", "dd", "--metric", "nosuch", str(seed4), "-o", str(tmp / "m.png"))
+    check("--metric nosuch: the metrics there are", r.returncode == 1 and
+          "its metrics of dd: " in r.stderr.decode() and "throughput" in r.stderr.decode(), r.stderr.decode())
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
