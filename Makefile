@@ -72,7 +72,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
 .PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
-	chart-check chart-model-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
+	chart-check chart-model-check demo-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
 all: build/benchlog
 
@@ -161,7 +161,7 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: format-check unit golden schema-check seeds-check samples-check roundtrip chart-check chart-model-check \
-	install-check man-check \
+	demo-check install-check man-check \
 	pathological valgrind parallel-check jobs-check replay-check output-check fuzz-smoke
 	@echo "make check: all tests passed"
 
@@ -241,6 +241,11 @@ parallel-check: build/benchlog
 # exit codes, same bytes for the same input
 chart-check: build-san/benchlog
 	$(PYTHON) tests/chart_cli.py build-san/benchlog
+
+# make demo fits 80 columns and says what it found and where it wrote.
+demo-check:
+	@$(MAKE) --no-print-directory build/benchlog
+	./tests/demo_check.sh build/benchlog
 
 # What each post compares, on the chart model (chart --model): the seeds,
 # a case of every tool and a replay of seed 000.
