@@ -56,6 +56,12 @@ int cli_write_out(void *ctx, const unsigned char *data, size_t len);
  * faster or slower, and what kept the page cache out (replay_summary.c). */
 void cli_replay_summary(json_t *cmp, FILE *f);
 
+/* parse --runs (runs_out.c): the runs of one benchlog/1 document (its
+ * JSON text) as lines on out, each with its source path, message index
+ * and message id; indented with `pretty`. 0, or -1 on a bad document or a
+ * write error. */
+int cli_runs_write(FILE *out, const char *doc, size_t len, bool pretty);
+
 int cmd_parse(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_table(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/buf.h"
 #include "../parsers/benchlog.h"
 #include "cli.h"
 #include "jobs.h"
@@ -20,6 +21,11 @@ static void help(void)
 	     "options:\n"
 	     "  -o, --output FILE  write to FILE (atomically: a temporary file renamed)\n"
 	     "      --jsonl        one compact document per line (JSON Lines)\n"
+	     "      --runs         one run per line, each with its source path, message\n"
+	     "                     index and message id (for jq, pandas, DuckDB, Spark;\n"
+	     "                     a message's document is held in memory to cut it)\n"
+	     "      --pretty       indented: the documents (the default) or, with --runs,\n"
+	     "                     each run\n"
 	     "  -j, --jobs N       parse in N processes (0: one per processor); inputs,\n"
 	     "                     and the pieces of an mbox cut at its messages, are\n"
 	     "                     run at once and their documents written in order:\n"
@@ -39,8 +45,10 @@ struct parse_ctx {
 	FILE *out;
 	const char *path;
 	bool jsonl, quiet;
+	bool runs, pretty; /* --runs: a run a line (the document held here) */
+	struct bl_buf *held;
 	size_t errors;
-	size_t runs; /* in the documents of the current input */
+	size_t nruns; /* in the documents of the current input */
 	int write_failed;
 	struct bl_window_doc *windows; /* the document of a windowed input */
 };
@@ -67,6 +75,8 @@ static void report(struct parse_ctx *c, json_t *doc)
 static int write_out(const char *buf, size_t n, void *vctx)
 {
 	struct parse_ctx *c = vctx;
+	if (c->held)
+		return bl_buf_put(c->held, buf, n) ? 0 : -1;
 	if (fwrite(buf, 1, n, c->out) != n) {
 		c->write_failed = 1;
 		return -1;
@@ -78,7 +88,7 @@ static int each_message(struct bl_message *m, void *vctx)
 {
 	struct parse_ctx *c = vctx;
 	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) |
-		       (c->jsonl ? JSON_COMPACT : JSON_INDENT(2));
+		       (c->jsonl || c->runs ? JSON_COMPACT : JSON_INDENT(2));
 	/* written run by run: a message with a million runs is never one
 	 * JSON tree in memory */
 	json_t *tail;
@@ -99,10 +109,17 @@ static int each_message(struct bl_message *m, void *vctx)
 	if (!tail)
 		return c->write_failed ? 0 : -1;
 	report(c, tail);
-	c->runs += (size_t)json_integer_value(json_object_get(tail, "runs_written"));
+	c->nruns += (size_t)json_integer_value(json_object_get(tail, "runs_written"));
+	json_decref(tail);
+	if (c->held) {
+		int w = cli_runs_write(c->out, c->held->p, c->held->n, c->pretty);
+		c->held->n = 0;
+		if (w < 0)
+			c->write_failed = 1;
+		return 0;
+	}
 	if (fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
-	json_decref(tail);
 	return 0;
 }
 
@@ -141,7 +158,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 {
 	c->path = strcmp(t->file, "-") == 0 ? "<stdin>" : t->file;
 	size_t errors = c->errors;
-	c->runs = 0;
+	c->nruns = 0;
 	int status = 0;
 	int fd = cli_open_input(t->file);
 	if (fd >= 0 && t->piece && lseek(fd, (off_t)t->at.offset, SEEK_SET) < 0) {
@@ -177,7 +194,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 		status |= TASK_ERRORS;
 	/* a whole input without a run says so (a piece of an mbox may be all
 	 * prose while the rest is not) */
-	if (r == 0 && !t->piece && c->runs == 0 && !c->quiet && !c->write_failed)
+	if (r == 0 && !t->piece && c->nruns == 0 && !c->quiet && !c->write_failed)
 		fprintf(stderr,
 			"%s: no benchmark output found (benchlog list shows what it reads)\n",
 			c->path);
@@ -311,6 +328,8 @@ int cmd_parse(int argc, char **argv)
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"jsonl", no_argument, NULL, 'L'},
+		{"runs", no_argument, NULL, 'R'},
+		{"pretty", no_argument, NULL, 'P'},
 		{"jobs", required_argument, NULL, 'j'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"strict", no_argument, NULL, 's'},
@@ -320,7 +339,7 @@ int cmd_parse(int argc, char **argv)
 	};
 	const char *output = NULL;
 	unsigned jobs = 1;
-	bool jsonl = false, quiet = false, strict = false;
+	bool jsonl = false, quiet = false, strict = false, runs = false, pretty = false;
 	enum bl_input_format fmt = BL_INPUT_AUTO;
 	int ch;
 	optind = 1;
@@ -328,6 +347,8 @@ int cmd_parse(int argc, char **argv)
 		switch (ch) {
 		case 'o': output = optarg; break;
 		case 'L': jsonl = true; break;
+		case 'R': runs = true; break;
+		case 'P': pretty = true; break;
 		case 'j': {
 			char *end;
 			errno = 0;
@@ -354,6 +375,11 @@ int cmd_parse(int argc, char **argv)
 		default: return cli_bad_option("parse", ch, argv);
 		}
 	}
+	if (jsonl && (runs || pretty)) {
+		cli_error("parse: --jsonl writes whole documents on a line each; --runs writes "
+			  "runs, --pretty indents");
+		return EXIT_USAGE;
+	}
 	char *stdin_only[] = {"-"};
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
@@ -367,7 +393,13 @@ int cmd_parse(int argc, char **argv)
 	struct cli_out out;
 	if (cli_out_open(&out, output) < 0)
 		return EXIT_DATA;
-	struct parse_ctx ctx = {.out = out.f, .jsonl = jsonl, .quiet = quiet};
+	struct bl_buf held = {0};
+	struct parse_ctx ctx = {.out = out.f,
+				.jsonl = jsonl,
+				.quiet = quiet,
+				.runs = runs,
+				.pretty = pretty,
+				.held = runs ? &held : NULL};
 	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = fmt, .ctx = &ctx};
 	int status = 0;
 	if (jobs == 1) {
@@ -385,6 +417,7 @@ int cmd_parse(int argc, char **argv)
 		if (status & CLI_JOB_FAILED) {
 			cli_error("%s: not written: a worker failed",
 				  output ? output : "standard output");
+			bl_buf_free(&held);
 			cli_out_abort(&out);
 			return EXIT_DATA;
 		}
@@ -393,6 +426,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (status & TASK_WRITE_FAILED)
 		ctx.write_failed = 1;
+	bl_buf_free(&held);
 	int rc = status & TASK_DATA ? EXIT_DATA : EXIT_OK;
 	if (ctx.write_failed) {
 		cli_error("%s: write error", output ? output : "standard output");

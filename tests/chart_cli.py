@@ -316,6 +316,23 @@ def main():
     r = run(bl, "chart", "--tool", "dd", "--metric", "nosuch", str(seed4), "-o", str(tmp / "m.png"))
     check("--metric nosuch: the metrics there are", r.returncode == 1 and
           "its metrics of dd: " in r.stderr.decode() and "throughput" in r.stderr.decode(), r.stderr.decode())
+    # --runs: a run a line, each saying where it came from
+    mbox = ROOT / "corpus/ingest/mbox-three-messages/input"
+    r = run(bl, "parse", "--runs", str(mbox), str(seed4))
+    lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
+    docs = [json.loads(x) for x in run(bl, "parse", "--jsonl", str(mbox), str(seed4)).stdout.decode().splitlines()]
+    check("--runs: a line per run", r.returncode == 0 and len(lines) == sum(len(d["runs"]) for d in docs),
+          f"{len(lines)} lines")
+    check("--runs: source, message index and id first",
+          lines and list(lines[0])[:4] == ["source", "message_index", "message_id", "tool"] and
+          lines[1]["message_index"] == 1 and lines[1]["message_id"] == "<m2@example.org>" and
+          lines[-1]["message_index"] is None and lines[-1]["source"] == str(seed4), json.dumps(lines[:2])[:300])
+    r2 = run(bl, "parse", "--runs", "-j", "2", str(mbox), str(seed4))
+    check("--runs -j 2: the serial output", r2.stdout == r.stdout)
+    r = run(bl, "parse", "--runs", "--pretty", str(seed4))
+    check("--runs --pretty: indented runs", r.returncode == 0 and r.stdout.startswith(b'{\n  "source": '))
+    r = run(bl, "parse", "--jsonl", "--runs", str(seed4))
+    check("--jsonl with --runs: a usage error", r.returncode == 2)
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
