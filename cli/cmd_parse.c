@@ -53,23 +53,51 @@ struct parse_ctx {
 	struct bl_window_doc *windows; /* the document of a windowed input */
 };
 
+/* Diagnostics by line, then in the order found (qsort is not stable). */
+struct diag_at {
+	json_int_t line;
+	size_t i;
+	json_t *d;
+};
+
+static int cmp_diag(const void *a, const void *b)
+{
+	const struct diag_at *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Counts the errors of a document and prints its diagnostics on stderr
+ * in line order, as a compiler would ("file:line: level: message [code]"),
+ * whatever order the parsers found them in. */
 static void report(struct parse_ctx *c, json_t *doc)
 {
 	json_t *diags = json_object_get(doc, "diagnostics");
-	size_t i;
+	size_t n = json_array_size(diags), i;
 	json_t *d;
+	struct diag_at *v = n ? malloc(n * sizeof *v) : NULL;
 	json_array_foreach(diags, i, d)
 	{
 		const char *level = json_string_value(json_object_get(d, "level"));
 		if (level && strcmp(level, "error") == 0)
 			c->errors++;
-		if (c->quiet)
-			continue;
-		fprintf(stderr, "%s:%lld: %s: %s [%s]\n", c->path,
-			(long long)json_integer_value(json_object_get(d, "line")),
-			level ? level : "?", json_string_value(json_object_get(d, "message")),
-			json_string_value(json_object_get(d, "code")));
+		if (v)
+			v[i] = (struct diag_at){json_integer_value(json_object_get(d, "line")), i,
+						d};
 	}
+	if (c->quiet || !v) {
+		free(v);
+		return;
+	}
+	qsort(v, n, sizeof *v, cmp_diag);
+	for (i = 0; i < n; i++) {
+		const char *level = json_string_value(json_object_get(v[i].d, "level"));
+		fprintf(stderr, "%s:%lld: %s: %s [%s]\n", c->path, (long long)v[i].line,
+			level ? level : "?", json_string_value(json_object_get(v[i].d, "message")),
+			json_string_value(json_object_get(v[i].d, "code")));
+	}
+	free(v);
 }
 
 static int write_out(const char *buf, size_t n, void *vctx)

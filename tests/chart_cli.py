@@ -333,6 +333,11 @@ def main():
     check("--runs --pretty: indented runs", r.returncode == 0 and r.stdout.startswith(b'{\n  "source": '))
     r = run(bl, "parse", "--jsonl", "--runs", str(seed4))
     check("--jsonl with --runs: a usage error", r.returncode == 2)
+    # diagnostics on stderr in line order, as a compiler prints them
+    for case in ("diskinfo/malformed-no-numbers", "diskinfo/wrapped-rows-cut", "bonniepp/v200a-fast-and-files-spec"):
+        r = run(bl, "parse", str(ROOT / "corpus" / case / "input"))
+        nums = [int(x.split(":")[1]) for x in r.stderr.decode().splitlines() if x.count(":") >= 3]
+        check(f"diagnostics in line order: {case}", len(nums) >= 2 and nums == sorted(nums), str(nums))
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
