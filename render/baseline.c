@@ -43,9 +43,12 @@ int bl_chart_rebase(struct bl_chart *c, const char *label, enum bl_units units)
 		return -1;
 	double base[64];
 	size_t nser = c->nseries < 64 ? c->nseries : 64;
-	for (size_t s = 0; s < nser; s++) {
-		const struct bl_bar *b = bl_chart_bar(c, (size_t)ci, s);
-		base[s] = b && !b->censored && b->value > 0 ? b->value : NAN;
+	for (size_t s = 0; s < nser; s++)
+		base[s] = NAN;
+	for (size_t i = 0; i < c->nbars; i++) {
+		const struct bl_bar *b = &c->bars[i];
+		if (b->cat == (size_t)ci && b->ser < nser && !b->censored && b->value > 0)
+			base[b->ser] = b->value;
 	}
 	double lo = INFINITY, hi = 0;
 	for (size_t i = 0; i < c->nbars; i++) {

@@ -297,6 +297,25 @@ static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rg
 	cairo_restore(cr);
 }
 
+/* The value axis's title with its direction: under horizontal bars, up
+ * the left of vertical ones. */
+static void draw_axis_title(cairo_t *cr, const struct bl_chart *c, const struct bl_layout *l,
+			    const struct bl_theme *t)
+{
+	char axis[256];
+	bl_axis_text(c, axis, sizeof axis);
+	if (l->horizontal) {
+		text_in(cr, axis, l->font, false, l->axis_title, -1, CENTER, t->text);
+		return;
+	}
+	cairo_save(cr);
+	cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
+	cairo_rotate(cr, -M_PI / 2);
+	text_in(cr, axis, l->font, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1, CENTER,
+		t->text);
+	cairo_restore(cr);
+}
+
 /* A bar whose repeats disagree: a dot for each run on its middle line,
  * ringed in the background colour so that it shows on the bar. */
 static void dots(cairo_t *cr, const struct bl_bar_box *bb, bool horizontal,
@@ -378,19 +397,7 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 				(struct bl_rect){P.x - 86, p - f * 0.6, 80, 0}, -1, RIGHT,
 				t->muted);
 	}
-	/* axis title */
-	char axis[256];
-	bl_axis_text(c, axis, sizeof axis);
-	if (l->horizontal) {
-		text_in(cr, axis, f, false, l->axis_title, -1, CENTER, t->text);
-	} else {
-		cairo_save(cr);
-		cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
-		cairo_rotate(cr, -M_PI / 2);
-		text_in(cr, axis, f, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1, CENTER,
-			t->text);
-		cairo_restore(cr);
-	}
+	draw_axis_title(cr, c, l, t);
 
 	/* bars */
 	for (size_t i = 0; i < c->nbars; i++) {
