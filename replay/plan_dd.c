@@ -29,25 +29,33 @@ static bool in_list(const char *v, const char *const *allowed)
 	return false;
 }
 
-/* Each comma-separated flag of `v` must be allowed. Returns the first one
- * that is not, or NULL. */
-static const char *bad_flag(const char *v, const char *const *allowed, char *buf, size_t n)
+/* The first comma-separated flag of `v` that is in `set` (in_set) or not
+ * (!in_set), copied to buf; NULL when there is none. */
+static const char *find_flag(const char *v, const char *const *set, bool in_set, char *buf,
+			     size_t n)
 {
 	const char *s = v;
-	while (*s) {
+	while (s && *s) {
 		const char *e = strchr(s, ',');
 		size_t l = e ? (size_t)(e - s) : strlen(s);
 		if (l >= n)
 			l = n - 1;
 		memcpy(buf, s, l);
 		buf[l] = '\0';
-		if (!in_list(buf, allowed))
+		if (in_list(buf, set) == in_set)
 			return buf;
 		s += l;
 		if (*s == ',')
 			s++;
 	}
 	return NULL;
+}
+
+/* Each comma-separated flag of `v` must be allowed. Returns the first one
+ * that is not, or NULL. */
+static const char *bad_flag(const char *v, const char *const *allowed, char *buf, size_t n)
+{
+	return find_flag(v, allowed, false, buf, n);
 }
 
 static const char *const conv_ok[] = {"notrunc", "noerror", "sync",    "fdatasync", "fsync",
@@ -358,16 +366,12 @@ static uint64_t add_count(struct bl_plan *p, const struct dd_ops *d, const struc
  * conv=fsync / fdatasync, oflag=direct / sync / dsync. */
 static bool flushes(const char *conv, const char *oflag)
 {
-	static const char *const words[] = {"fsync", "fdatasync", "direct", "sync", "dsync"};
-	for (const char *list = conv; list; list = list == conv ? oflag : NULL) {
-		for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-			size_t n = strlen(words[i]);
-			for (const char *s = strstr(list, words[i]); s; s = strstr(s + 1, words[i]))
-				if ((s == list || s[-1] == ',') && (s[n] == '\0' || s[n] == ','))
-					return true;
-		}
-	}
-	return false;
+	/* conv=sync pads input blocks: no flush */
+	static const char *const conv_flush[] = {"fsync", "fdatasync", NULL};
+	static const char *const oflag_flush[] = {"direct", "sync", "dsync", NULL};
+	char buf[64];
+	return find_flag(conv, conv_flush, true, buf, sizeof buf) ||
+	       find_flag(oflag, oflag_flush, true, buf, sizeof buf);
 }
 
 /* conv=, iflag=, oflag= as allowed; FreeBSD oflag=fsync is GNU

@@ -252,6 +252,12 @@ static void test_dd(void)
 	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10 "
 				    "conv=notrunc,fsync") == 0);
 	planned_free(&pl);
+	/* conv=sync pads blocks and flushes nothing */
+	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=x bs=1M count=10 conv=sync",
+		  10485760, 256 << 20, &pl);
+	CHECK(strcmp(joined(&pl.p), "dd if=/dev/zero of=" SCRATCH "/fs/cwd/x bs=1M count=10 "
+				    "conv=sync,fdatasync") == 0);
+	planned_free(&pl);
 	/* a copy to /dev/null of /dev/zero: memory, nothing to keep out */
 	plan_with(bl_plan_dd, "dd", "gnu", "dd if=/dev/zero of=/dev/null bs=1M count=10", 10485760,
 		  256 << 20, &pl);
