@@ -22,6 +22,12 @@ static json_t *color_of(const struct bl_theme *t, size_t i)
 	return json_string(hex);
 }
 
+/* Base value / divisor = the value in the chart's display unit. */
+static double divisor(const struct bl_chart *c)
+{
+	return c->scale.div > 0 ? c->scale.div : 1;
+}
+
 static json_t *better_json(enum bl_better b)
 {
 	return b == BL_BETTER_UNKNOWN ? json_null() : json_boolean(b == BL_BETTER_LOWER);
@@ -30,7 +36,7 @@ static json_t *better_json(enum bl_better b)
 /* {"label", "series", "value", "n", "min", "max", "censored", "flags"} */
 static json_t *bar_json(const struct bl_chart *c, const struct bl_bar *b)
 {
-	double div = c->scale.div > 0 ? c->scale.div : 1;
+	double div = divisor(c);
 	json_t *flags = json_array();
 	if (b->approximate)
 		json_array_append_new(flags, json_string("approximate"));
@@ -56,26 +62,31 @@ static json_t *bar_json(const struct bl_chart *c, const struct bl_bar *b)
 	return bar;
 }
 
+/* The chart's bars: the model's "bars", and Vega-Lite's data rows. */
+static json_t *bars_json(const struct bl_chart *c)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < c->nbars; i++)
+		json_array_append_new(rows, bar_json(c, &c->bars[i]));
+	return rows;
+}
+
 static json_t *chart_json(const struct bl_chart *c, const struct bl_theme *t)
 {
-	json_t *series = json_array(), *bars = json_array();
+	json_t *series = json_array(), *bars = bars_json(c);
 	for (size_t i = 0; i < c->nseries; i++)
 		json_array_append_new(series, json_pack("{s:s, s:o}", "name", c->series[i], "color",
 							color_of(t, i)));
-	for (size_t i = 0; i < c->nbars; i++)
-		json_array_append_new(bars, bar_json(c, &c->bars[i]));
 	json_t *ticks = json_array(); /* none: no value to read on an axis */
 	for (size_t i = 0; i < c->scale.nticks; i++)
-		json_array_append_new(ticks, json_real(c->scale.ticks[i] /
-						       (c->scale.div > 0 ? c->scale.div : 1)));
+		json_array_append_new(ticks, json_real(c->scale.ticks[i] / divisor(c)));
 	char axis[256];
 	bl_axis_text(c, axis, sizeof axis);
 	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f, s:b, s:o, s:o, s:o, s:o}", "id",
 			 c->id, "title", c->title, "subtitle", c->subtitle, "axis", axis, "unit",
-			 c->scale.unit, "base_unit", c->unit, "divisor",
-			 c->scale.div > 0 ? c->scale.div : 1.0, "log", c->scale.log,
-			 "lower_is_better", better_json(c->better), "ticks", ticks, "series",
-			 series, "bars", bars);
+			 c->scale.unit, "base_unit", c->unit, "divisor", divisor(c), "log",
+			 c->scale.log, "lower_is_better", better_json(c->better), "ticks", ticks,
+			 "series", series, "bars", bars);
 }
 
 json_t *bl_charts_model(const struct bl_chart *charts, size_t n, const struct bl_theme *t)
@@ -87,23 +98,6 @@ json_t *bl_charts_model(const struct bl_chart *charts, size_t n, const struct bl
 			return NULL;
 		}
 	return a;
-}
-
-/* The bars as Vega-Lite data rows: {label, series, value, min, max}. */
-static json_t *vl_values(const struct bl_chart *c)
-{
-	double div = c->scale.div > 0 ? c->scale.div : 1;
-	json_t *rows = json_array();
-	for (size_t i = 0; i < c->nbars; i++) {
-		const struct bl_bar *b = &c->bars[i];
-		json_array_append_new(rows, json_pack("{s:s, s:s, s:o, s:o, s:o, s:I}", "label",
-						      c->cats[b->cat], "series", c->series[b->ser],
-						      "value", number_or_null(b->value / div),
-						      "min", number_or_null(b->min / div), "max",
-						      number_or_null(b->max / div), "n",
-						      (json_int_t)b->n));
-	}
-	return rows;
 }
 
 json_t *bl_chart_vega_lite(const struct bl_chart *c, const struct bl_theme *t)
@@ -124,7 +118,7 @@ json_t *bl_chart_vega_lite(const struct bl_chart *c, const struct bl_theme *t)
 	return json_pack("{s:s, s:{s:s, s:s}, s:{s:o}, s:s, s:{s:{s:s, s:s, s:o, s:s}, s:o, "
 			 "s:{s:s}, s:{s:s, s:s, s:{s:o, s:o}, s:s}, s:[{s:s}, {s:s}, {s:s}]}}",
 			 "$schema", "https://vega.github.io/schema/vega-lite/v5.json", "title",
-			 "text", c->title, "subtitle", c->subtitle, "data", "values", vl_values(c),
+			 "text", c->title, "subtitle", c->subtitle, "data", "values", bars_json(c),
 			 "mark", "bar", "encoding", "x", "field", "label", "type", "nominal",
 			 "sort", order, "title", "", "y", y, "xOffset", "field", "series", "color",
 			 "field", "series", "type", "nominal", "scale", "domain", domain, "range",

@@ -132,8 +132,9 @@ json_t *bl_chart_vega_lite(const struct bl_chart *c, const struct bl_theme *t);
  * else the one that contains it, caseless), or -1 when none or several. */
 long bl_chart_find_cat(const struct bl_chart *c, const char *label);
 /* Every bar of c as a percentage of the bar of its series in category
- * `label`; unit "%". Returns 0, -1 when c has no such category (left as it
- * was), -2 out of memory. */
+ * `label`; unit "%". A series without a bar there is left out. Returns 0,
+ * -1 when c has no such category or no value in it (c left as it was),
+ * -2 out of memory. */
 int bl_chart_rebase(struct bl_chart *c, const char *label, enum bl_units units);
 
 /* The bar of (cat, ser), or NULL. */

@@ -480,6 +480,18 @@ static void test_baseline(void)
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) < 0 &&
 	      strstr(err, "no bar is labelled 'nosuch'") && strstr(err, "'(single hdd) zfs'"));
 	json_decref(docs);
+
+	/* seed 001's last caption was only written: its reads have nothing to
+	 * be a percentage of, and go, rather than turn into empty bars */
+	docs = post("corpus/dd/seed001-raidz-captions/input");
+	o.baseline = "WD15EARS";
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	c = cs.n ? &cs.v[0] : NULL;
+	CHECK(c && c->nseries == 1 && strcmp(c->series[0], "write") == 0 && c->nbars == 3);
+	for (size_t i = 0; c && i < c->nbars; i++)
+		CHECK(!isnan(c->bars[i].value) && c->bars[i].ser == 0);
+	bl_charts_free(&cs);
+	json_decref(docs);
 }
 
 /* Values more than two orders of magnitude apart: tests of one tool
