@@ -227,9 +227,6 @@ static int provenance(struct bl_chart *c, const struct bl_items *it, const size_
 	return 0;
 }
 
-/* The categories and series of the chart's items, in the order first
- * met, with each category's coordinate in *orders (new array). Returns
- * 0, or -1 out of memory. */
 static int cmp_by_order(const void *a, const void *b)
 {
 	const struct bl_item *x = *(const struct bl_item *const *)a;
@@ -262,6 +259,9 @@ static int order_series(struct bl_chart *c, const struct bl_items *it, const siz
 	return rc;
 }
 
+/* The categories and series of the chart's items, in the order first
+ * met (coordinate series in numeric order), with each category's
+ * coordinate in *orders (new array). Returns 0, or -1 out of memory. */
 static int intern_names(struct bl_chart *c, const struct bl_items *it, const size_t *members,
 			size_t nm, double **orders)
 {
@@ -563,10 +563,6 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 	return 0;
 }
 
-/* Views that keep runs apart: two runs that fill the same cell of one
- * chart (the 4 MiB write of an iozone -a run and of an iozone -I -a run)
- * are told apart by the run's name before the series ("-I: write"), not
- * drawn as repeats of one measurement. */
 /* Whether word w (len n) is a word of the space-separated text t. */
 static bool has_word(const char *t, const char *w, size_t n)
 {
@@ -628,11 +624,12 @@ static void run_prefix(const struct bl_items *it, size_t xi, char *buf, size_t l
 	own_words(x->command, others, n, buf, len);
 }
 
-/* Runs that share a cell of one chart (two iozone runs of one file size,
- * with and without -I) are told apart in the series: each run's own words
- * before the test ("-I -e: write"); the run with no words of its own keeps
- * the bare test name. When the words do not tell the runs apart, their
- * whole names go first. */
+/* Views that keep runs apart: runs that share a cell of one chart (two
+ * iozone runs of one file size, with and without -I) are told apart in
+ * the series, not drawn as repeats of one measurement: each run's own
+ * words before the test ("-I -e: write"); the run with no words of its
+ * own keeps the bare test name. When the words do not tell the runs
+ * apart, their whole names go first. */
 static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 {
 	if (!v->chart.keep_runs_apart)
@@ -782,10 +779,9 @@ static int split_chart(const struct bl_chart *c, const bool *small, size_t nsmal
 	for (int want_small = 0; want_small < 2 && rc == 0; want_small++) {
 		size_t np = 0;
 		for (size_t k = 0; k < nm; k++) {
+			/* the items' categories are c's own: found exactly */
 			long ci = bl_chart_find_cat(c, it->v[members[k]].cat);
-			bool is_small = ci >= 0 &&
-					strcmp(c->cats[ci], it->v[members[k]].cat) == 0 &&
-					small[ci];
+			bool is_small = ci >= 0 && small[ci];
 			if (is_small == (bool)want_small)
 				part[np++] = members[k];
 		}

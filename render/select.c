@@ -316,8 +316,8 @@ static void param_words(const char *name, json_t *v, char *buf, size_t len)
 /* What tells run i's group from the other groups under its key: the one
  * or two params whose values differ ("file size 8 GiB" for `bonnie++
  * -s 8192` beside `-s 2048`), into buf; "" when none or more differ. */
-static void params_told(json_t *runs, char **keys, char **tells, size_t n, size_t i, char *buf,
-			size_t len)
+static void params_told(json_t *runs, char **keys, const json_int_t *groups, size_t n, size_t i,
+			char *buf, size_t len)
 {
 	json_t *mine = json_object_get(json_array_get(runs, i), "params");
 	const char *key;
@@ -328,7 +328,7 @@ static void params_told(json_t *runs, char **keys, char **tells, size_t n, size_
 	{
 		bool differs = false;
 		for (size_t j = 0; j < n && !differs; j++) {
-			if (strcmp(keys[j], keys[i]) != 0 || strcmp(tells[j], tells[i]) == 0)
+			if (strcmp(keys[j], keys[i]) != 0 || groups[j] == groups[i])
 				continue;
 			json_t *theirs = json_object_get(json_array_get(runs, j), "params");
 			differs = !json_equal(v, json_object_get(theirs, key));
@@ -351,14 +351,15 @@ static void params_told(json_t *runs, char **keys, char **tells, size_t n, size_
  * differ: "freebsd.javaforum.h (file size 2 GiB)" and "(file size 8 GiB)"
  * instead of "freebsd.javaforum.h" and "freebsd.javaforum.h #2". A key
  * whose groups the params do not tell apart keeps its "#k" names. */
-static void name_by_params(json_t *runs, char **keys, char **tells, char **names, size_t n)
+static void name_by_params(json_t *runs, char **keys, const json_int_t *groups, char **names,
+			   size_t n)
 {
 	char **better = calloc(n ? n : 1, sizeof *better);
 	if (!better)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		char told[320], nb[32], buf[1024];
-		params_told(runs, keys, tells, n, i, told, sizeof told);
+		params_told(runs, keys, groups, n, i, told, sizeof told);
 		if (!told[0])
 			continue;
 		snprintf(buf, sizeof buf, "%s (%s)",
@@ -370,7 +371,7 @@ static void name_by_params(json_t *runs, char **keys, char **tells, char **names
 		ok[i] = better[i] != NULL;
 		for (size_t j = 0; j < n && ok[i]; j++)
 			if (strcmp(keys[j], keys[i]) == 0)
-				ok[i] = better[j] && (strcmp(tells[j], tells[i]) == 0) ==
+				ok[i] = better[j] && (groups[j] == groups[i]) ==
 							     (strcmp(better[j], better[i]) == 0);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -396,32 +397,30 @@ static char **run_names(json_t *doc)
 	size_t n = json_array_size(runs);
 	char **names = calloc(n ? n : 1, sizeof *names);
 	char **keys = calloc(n ? n : 1, sizeof *keys); /* tool, name, direction */
-	char **tells = calloc(n ? n : 1, sizeof *tells); /* what tells groups apart */
+	json_int_t *groups = calloc(n ? n : 1, sizeof *groups); /* the runs' repeat groups */
 	size_t *ords = calloc(n ? n : 1, sizeof *ords); /* 1, 2, ... under a key */
-	if (!names || !keys || !tells || !ords)
+	if (!names || !keys || !groups || !ords)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		json_t *run = json_array_get(runs, i);
-		char nb[32], key[1024], tell[1024];
+		char nb[32], key[1024];
 		const char *base = base_name(run, nb, sizeof nb);
 		const char *tool = json_string_value(json_object_get(run, "tool"));
 		const struct bl_transfer *t = run_transfer(run);
 		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
 			 t ? transfer_direction(t, run) : "");
-		snprintf(tell, sizeof tell, "g:%lld",
-			 (long long)json_integer_value(json_object_get(run, "group")));
+		groups[i] = json_integer_value(json_object_get(run, "group"));
 		keys[i] = strdup(key);
-		tells[i] = strdup(tell);
-		if (!keys[i] || !tells[i])
+		if (!keys[i])
 			goto fail;
-		/* the same key and tell as an earlier run: the same name; else the
-		 * next ordinal under the key */
+		/* the same key and group as an earlier run: the same name; else
+		 * the next ordinal under the key */
 		size_t ord = 1;
 		bool same = false;
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(keys[j], key) != 0)
 				continue;
-			if (strcmp(tells[j], tell) == 0) {
+			if (groups[j] == groups[i]) {
 				same = true;
 				ords[i] = ords[j];
 				names[i] = strdup(names[j]);
@@ -444,13 +443,11 @@ static char **run_names(json_t *doc)
 		if (!names[i])
 			goto fail;
 	}
-	name_by_params(runs, keys, tells, names, n);
-	for (size_t i = 0; i < n; i++) {
+	name_by_params(runs, keys, groups, names, n);
+	for (size_t i = 0; i < n; i++)
 		free(keys[i]);
-		free(tells[i]);
-	}
 	free(keys);
-	free(tells);
+	free(groups);
 	free(ords);
 	return names;
 fail:
@@ -459,12 +456,10 @@ fail:
 			free(names[i]);
 		if (keys)
 			free(keys[i]);
-		if (tells)
-			free(tells[i]);
 	}
 	free(names);
 	free(keys);
-	free(tells);
+	free(groups);
 	free(ords);
 	return NULL;
 }
