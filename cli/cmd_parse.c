@@ -351,7 +351,17 @@ static int job_task(size_t i, FILE *out, void *arg)
 	return run_task(&c, &p->tasks[i], p->fmt);
 }
 
-int cmd_parse(int argc, char **argv)
+/* What `benchlog parse` was asked for. */
+struct parse_args {
+	const char *output; /* NULL: standard output */
+	unsigned jobs;
+	bool jsonl, quiet, strict, runs, pretty;
+	enum bl_input_format fmt;
+};
+
+/* The options into a, optind left on the first FILE. Returns -1 to go on,
+ * or the exit status: after --help, or a bad option (reported). */
+static int read_options(int argc, char **argv, struct parse_args *a)
 {
 	static const struct option opts[] = {
 		{"output", required_argument, NULL, 'o'},
@@ -365,18 +375,14 @@ int cmd_parse(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *output = NULL;
-	unsigned jobs = 1;
-	bool jsonl = false, quiet = false, strict = false, runs = false, pretty = false;
-	enum bl_input_format fmt = BL_INPUT_AUTO;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":o:j:qh", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'o': output = optarg; break;
-		case 'L': jsonl = true; break;
-		case 'R': runs = true; break;
-		case 'P': pretty = true; break;
+		case 'o': a->output = optarg; break;
+		case 'L': a->jsonl = true; break;
+		case 'R': a->runs = true; break;
+		case 'P': a->pretty = true; break;
 		case 'j': {
 			char *end;
 			errno = 0;
@@ -386,13 +392,13 @@ int cmd_parse(int argc, char **argv)
 					  optarg);
 				return EXIT_USAGE;
 			}
-			jobs = n ? (unsigned)n : cli_jobs_cpus();
+			a->jobs = n ? (unsigned)n : cli_jobs_cpus();
 			break;
 		}
-		case 'q': quiet = true; break;
-		case 's': strict = true; break;
+		case 'q': a->quiet = true; break;
+		case 's': a->strict = true; break;
 		case 'f':
-			if (!bl_input_format_parse(optarg, &fmt)) {
+			if (!bl_input_format_parse(optarg, &a->fmt)) {
 				cli_error(
 					"parse: unknown input format '%s' (auto, text, mbox, eml, html, qp)",
 					optarg);
@@ -403,11 +409,20 @@ int cmd_parse(int argc, char **argv)
 		default: return cli_bad_option("parse", ch, argv);
 		}
 	}
-	if (jsonl && (runs || pretty)) {
+	if (a->jsonl && (a->runs || a->pretty)) {
 		cli_error("parse: --jsonl writes whole documents on a line each; --runs writes "
 			  "runs, --pretty indents");
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+int cmd_parse(int argc, char **argv)
+{
+	struct parse_args a = {.jobs = 1, .fmt = BL_INPUT_AUTO};
+	int r = read_options(argc, argv, &a);
+	if (r >= 0)
+		return r;
 	char *stdin_only[] = {"-"};
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
@@ -416,35 +431,35 @@ int cmd_parse(int argc, char **argv)
 	 * an archive's are written in a thousand calls where they took ten
 	 * thousand (nothing has been written to stdout yet) */
 	static char stdout_buf[1 << 16]; /* glibc sizes its own by the file */
-	if ((!output || strcmp(output, "-") == 0) && !isatty(STDOUT_FILENO))
+	if ((!a.output || strcmp(a.output, "-") == 0) && !isatty(STDOUT_FILENO))
 		setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
 	struct cli_out out;
-	if (cli_out_open(&out, output) < 0)
+	if (cli_out_open(&out, a.output) < 0)
 		return EXIT_DATA;
 	struct bl_buf held = {0};
 	struct parse_ctx ctx = {.out = out.f,
-				.jsonl = jsonl,
-				.quiet = quiet,
-				.runs = runs,
-				.pretty = pretty,
-				.held = runs ? &held : NULL};
-	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = fmt, .ctx = &ctx};
+				.jsonl = a.jsonl,
+				.quiet = a.quiet,
+				.runs = a.runs,
+				.pretty = a.pretty,
+				.held = a.runs ? &held : NULL};
+	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = a.fmt, .ctx = &ctx};
 	int status = 0;
-	if (jobs == 1) {
+	if (a.jobs == 1) {
 		for (size_t i = 0; i < plan.nfiles; i++) {
 			struct task t = {.file = files[i]};
-			status |= run_task(&ctx, &t, fmt);
+			status |= run_task(&ctx, &t, a.fmt);
 		}
 	} else {
-		if (make_plan(&plan, jobs) < 0) {
+		if (make_plan(&plan, a.jobs) < 0) {
 			cli_out_abort(&out);
 			return EXIT_DATA;
 		}
-		status = cli_jobs_run(plan.ntasks, jobs, job_task, &plan, out.f);
+		status = cli_jobs_run(plan.ntasks, a.jobs, job_task, &plan, out.f);
 		free(plan.tasks);
 		if (status & CLI_JOB_FAILED) {
 			cli_error("%s: not written: a worker failed",
-				  output ? output : "standard output");
+				  a.output ? a.output : "standard output");
 			bl_buf_free(&held);
 			cli_out_abort(&out);
 			return EXIT_DATA;
@@ -457,13 +472,13 @@ int cmd_parse(int argc, char **argv)
 	bl_buf_free(&held);
 	int rc = status & TASK_DATA ? EXIT_DATA : EXIT_OK;
 	if (ctx.write_failed) {
-		cli_error("%s: write error", output ? output : "standard output");
+		cli_error("%s: write error", a.output ? a.output : "standard output");
 		cli_out_abort(&out);
 		return EXIT_DATA;
 	}
 	if (cli_out_commit(&out) < 0)
 		return EXIT_DATA;
-	if (strict && ctx.errors)
+	if (a.strict && ctx.errors)
 		rc = EXIT_DATA;
 	return rc;
 }
