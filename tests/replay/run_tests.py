@@ -569,7 +569,7 @@ def interrupt_and_timeout(bench, tmp):
     proc = subprocess.Popen([bench, "replay", "-q", "--max-bytes", "8G", "--scratch", str(sp), "-o", str(out),
                              str(HERE / "dd-post.txt"), str(HERE / "dd-slow.txt")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 60
+    deadline = time.time() + 300  # the first post writes 2 GB twice, flushed to the disk
     # wait until the slow read is running (the first document is done and
     # its scratch directory 0 gone, the second's, 1, made)
     while time.time() < deadline:
