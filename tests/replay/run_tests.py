@@ -561,22 +561,35 @@ def zpool_confined(bench, tmp):
           p.stdout[-600:])
 
 
+def wait_for_process(needle, parent, seconds):
+    """Whether a process whose command line holds `needle` runs within
+    `seconds` while `parent` is alive (bwrap's children show in /proc)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline and parent.poll() is None:
+        for d in pathlib.Path("/proc").iterdir():
+            try:
+                if d.name.isdigit() and needle in (d / "cmdline").read_bytes():
+                    return True
+            except OSError:
+                pass
+        time.sleep(0.1)
+    return False
+
+
 def interrupt_and_timeout(bench, tmp):
     # Ctrl-C: stops the tool, still writes what finished, removes the scratch
     out = tmp / "int.json"
     sp = tmp / "int"
     sp.mkdir()
     proc = subprocess.Popen([bench, "replay", "-q", "--max-bytes", "8G", "--scratch", str(sp), "-o", str(out),
-                             str(HERE / "dd-post.txt"), str(HERE / "dd-slow.txt")],
+                             str(HERE / "dd-quick.txt"), str(HERE / "dd-slow.txt")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 300  # the first post writes 2 GB twice, flushed to the disk
-    # wait until the slow read is running (the first document is done and
-    # its scratch directory 0 gone, the second's, 1, made)
-    while time.time() < deadline:
-        time.sleep(0.3)
-        if any(sp.iterdir()) and (next(sp.iterdir()) / "1").exists():
-            break
-    time.sleep(1.0)
+    # Ctrl-C once the slow read's dd itself runs, not while its version is
+    # probed or its scratch directory made (that would be "not-run")
+    t_start = time.time()
+    running = wait_for_process(b"if=/dev/urandom", proc, 300)
+    check("ctrl-c: the slow read started", running, f"after {time.time() - t_start:.0f} s")
+    time.sleep(0.5)
     t0 = time.time()
     proc.send_signal(signal.SIGINT)
     try:
