@@ -227,8 +227,44 @@ static void set_rgb(cairo_t *cr, struct bl_rgb c)
 
 enum align { LEFT, CENTER, RIGHT };
 
+/* Where a chart is painted: shapes on cr; text too, or, given a sink,
+ * handed to it line by line (SVG writes it as <text>). */
+struct pen {
+	cairo_t *cr;
+	const struct bl_text_sink *sink;
+};
+
+/* Each line of layout l, set at (x, y) in the current user space, to the
+ * pen's sink: its baseline and start, in the space cairo's matrix maps. */
+static void send_lines(const struct pen *p, PangoLayout *l, double x, double y, double size,
+		       bool bold, struct bl_rgb colour)
+{
+	cairo_matrix_t m;
+	cairo_get_matrix(p->cr, &m);
+	const char *text = pango_layout_get_text(l);
+	PangoLayoutIter *it = pango_layout_get_iter(l);
+	do {
+		PangoLayoutLine *line = pango_layout_iter_get_line_readonly(it);
+		PangoRectangle lr;
+		pango_layout_iter_get_line_extents(it, NULL, &lr);
+		struct bl_text_line t = {
+			.text = text + line->start_index,
+			.len = (size_t)line->length,
+			.x = x + lr.x / (double)PANGO_SCALE,
+			.y = y + pango_layout_iter_get_baseline(it) / (double)PANGO_SCALE,
+			.size = size,
+			.bold = bold,
+			.colour = colour,
+			.matrix = {m.xx, m.yx, m.xy, m.yy, m.x0, m.y0},
+		};
+		if (t.len)
+			p->sink->line(p->sink->ctx, &t);
+	} while (pango_layout_iter_next_line(it));
+	pango_layout_iter_free(it);
+}
+
 /* Text in box r: horizontally aligned, vertically centred when r.h > 0. */
-static void text_in(cairo_t *cr, const char *text, double size, bool bold, struct bl_rect r,
+static void text_in(const struct pen *p, const char *text, double size, bool bold, struct bl_rect r,
 		    double wrap, enum align a, struct bl_rgb colour)
 {
 	if (!text || !*text)
@@ -252,9 +288,13 @@ static void text_in(cairo_t *cr, const char *text, double size, bool bold, struc
 		x = r.x + r.w - w;
 	if (r.h > 0 && h < r.h)
 		y = r.y + (r.h - h) / 2;
-	set_rgb(cr, colour);
-	cairo_move_to(cr, x, y);
-	pango_cairo_show_layout(cr, l);
+	if (p->sink) {
+		send_lines(p, l, x, y, size, bold, colour);
+	} else {
+		set_rgb(p->cr, colour);
+		cairo_move_to(p->cr, x, y);
+		pango_cairo_show_layout(p->cr, l);
+	}
 	g_object_unref(l);
 }
 
@@ -299,19 +339,20 @@ static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rg
 
 /* The value axis's title with its direction: under horizontal bars, up
  * the left of vertical ones. */
-static void draw_axis_title(cairo_t *cr, const struct bl_chart *c, const struct bl_layout *l,
-			    const struct bl_theme *t)
+static void draw_axis_title(const struct pen *p, const struct bl_chart *c,
+			    const struct bl_layout *l, const struct bl_theme *t)
 {
+	cairo_t *cr = p->cr;
 	char axis[256];
 	bl_axis_text(c, axis, sizeof axis);
 	if (l->horizontal) {
-		text_in(cr, axis, l->font, false, l->axis_title, -1, CENTER, t->text);
+		text_in(p, axis, l->font, false, l->axis_title, -1, CENTER, t->text);
 		return;
 	}
 	cairo_save(cr);
 	cairo_translate(cr, l->axis_title.x, l->axis_title.y + l->axis_title.h);
 	cairo_rotate(cr, -M_PI / 2);
-	text_in(cr, axis, l->font, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1, CENTER,
+	text_in(p, axis, l->font, false, (struct bl_rect){0, 0, l->axis_title.h, 0}, -1, CENTER,
 		t->text);
 	cairo_restore(cr);
 }
@@ -354,50 +395,57 @@ static void arrow(cairo_t *cr, struct bl_rect r, bool horizontal, struct bl_rgb 
 	cairo_fill(cr);
 }
 
-void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *l,
+void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,
 		   const struct bl_theme *t)
 {
+	bl_draw_chart_texts(cr, c, l, t, NULL);
+}
+
+void bl_draw_chart_texts(void *vcr, const struct bl_chart *c, const struct bl_layout *l,
+			 const struct bl_theme *t, const struct bl_text_sink *sink)
+{
 	cairo_t *cr = vcr;
+	const struct pen pen = {cr, sink}, *p = &pen;
 	double f = l->font;
 	const struct bl_rect P = l->plot;
 
 	set_rgb(cr, t->background);
 	cairo_paint(cr);
-	text_in(cr, c->title, f * 1.5, true, l->title, l->title.w, LEFT, t->text);
-	text_in(cr, c->subtitle, f * 0.9, false, l->subtitle, l->subtitle.w, LEFT, t->muted);
+	text_in(p, c->title, f * 1.5, true, l->title, l->title.w, LEFT, t->text);
+	text_in(p, c->subtitle, f * 0.9, false, l->subtitle, l->subtitle.w, LEFT, t->muted);
 
 	for (size_t i = 0; i < c->nseries && (c->nseries > 1 || c->series[0][0]); i++) {
 		const struct bl_legend_box *lb = &l->legend[i];
 		set_rgb(cr, bl_theme_series(t, i));
 		cairo_rectangle(cr, lb->swatch.x, lb->swatch.y, lb->swatch.w, lb->swatch.h);
 		cairo_fill(cr);
-		text_in(cr, c->series[i], f, false, (struct bl_rect){lb->tx, lb->ty, 0, 0}, -1,
-			LEFT, t->text);
+		text_in(p, c->series[i], f, false, (struct bl_rect){lb->tx, lb->ty, 0, 0}, -1, LEFT,
+			t->text);
 	}
 
 	/* grid and ticks */
 	cairo_set_line_width(cr, 1);
 	for (size_t i = 0; i < l->nticks; i++) {
-		double p = round(l->ticks[i].pos) + 0.5;
+		double at = round(l->ticks[i].pos) + 0.5;
 		set_rgb(cr, t->grid);
 		if (l->horizontal) {
-			cairo_move_to(cr, p, P.y);
-			cairo_line_to(cr, p, P.y + P.h);
+			cairo_move_to(cr, at, P.y);
+			cairo_line_to(cr, at, P.y + P.h);
 		} else {
-			cairo_move_to(cr, P.x, p);
-			cairo_line_to(cr, P.x + P.w, p);
+			cairo_move_to(cr, P.x, at);
+			cairo_line_to(cr, P.x + P.w, at);
 		}
 		cairo_stroke(cr);
 		if (l->horizontal)
-			text_in(cr, l->ticks[i].text, f * 0.9, false,
-				(struct bl_rect){p - 40, P.y + P.h + 4, 80, 0}, -1, CENTER,
+			text_in(p, l->ticks[i].text, f * 0.9, false,
+				(struct bl_rect){at - 40, P.y + P.h + 4, 80, 0}, -1, CENTER,
 				t->muted);
 		else
-			text_in(cr, l->ticks[i].text, f * 0.9, false,
-				(struct bl_rect){P.x - 86, p - f * 0.6, 80, 0}, -1, RIGHT,
+			text_in(p, l->ticks[i].text, f * 0.9, false,
+				(struct bl_rect){P.x - 86, at - f * 0.6, 80, 0}, -1, RIGHT,
 				t->muted);
 	}
-	draw_axis_title(cr, c, l, t);
+	draw_axis_title(p, c, l, t);
 
 	/* bars */
 	for (size_t i = 0; i < c->nbars; i++) {
@@ -435,8 +483,8 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 			cairo_stroke(cr);
 		}
 		dots(cr, bb, l->horizontal, t);
-		text_in(cr, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
-		text_in(cr, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
+		text_in(p, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
+		text_in(p, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
 			b->censored ? t->text : on_colour(col));
 	}
 
@@ -456,13 +504,13 @@ void bl_draw_chart(void *vcr, const struct bl_chart *c, const struct bl_layout *
 		const struct bl_cat_box *cb = &l->cats[i];
 		if (l->horizontal) {
 			struct bl_rect r = cb->r;
-			text_in(cr, c->cats[i], f, false, r, cb->wrap, RIGHT, t->text);
+			text_in(p, c->cats[i], f, false, r, cb->wrap, RIGHT, t->text);
 		} else {
 			struct bl_rect r = cb->r;
 			r.h = 0;
-			text_in(cr, c->cats[i], f, false, r, cb->wrap, CENTER, t->text);
+			text_in(p, c->cats[i], f, false, r, cb->wrap, CENTER, t->text);
 		}
 	}
-	text_in(cr, l->note_text, f * 0.85, false,
+	text_in(p, l->note_text, f * 0.85, false,
 		(struct bl_rect){l->note.x, l->note.y, l->note.w, 0}, l->note.w, LEFT, t->muted);
 }

@@ -35,6 +35,7 @@ struct bl_item {
 	bool censored, approximate;
 	const char *warning; /* the code of a warning about its run, borrowed */
 	size_t src; /* index of the document's source */
+	size_t doc, run_index; /* the document's index in the input array, the run's in it */
 	const char *command; /* borrowed from the document */
 	const char *source; /* the source path, borrowed */
 	const char *source_name; /* its short name, borrowed from bl_select */

@@ -156,7 +156,22 @@ struct acc {
 	size_t n, cap;
 	bool censored, approximate, bound_missing;
 	const char *warning; /* borrowed from an item */
+	struct bl_run_ref runs[BL_BAR_RUNS];
+	size_t nruns;
+	bool more_runs;
 };
+
+/* Notes run (doc, run) as one the cell aggregates, once. */
+static void add_run(struct acc *a, size_t doc, size_t run)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		if (a->runs[i].doc == doc && a->runs[i].run == run)
+			return;
+	if (a->nruns == BL_BAR_RUNS)
+		a->more_runs = true;
+	else
+		a->runs[a->nruns++] = (struct bl_run_ref){(unsigned)doc, (unsigned)run};
+}
 
 /* "what (unit)" (new string). */
 static char *axis_title(const char *what, const char *unit)
@@ -322,6 +337,7 @@ static struct acc *gather(struct bl_chart *c, const struct bl_items *it, const s
 		a->approximate |= x->approximate;
 		if (x->warning && !a->warning)
 			a->warning = x->warning;
+		add_run(a, x->doc, x->run_index);
 	}
 	return accs;
 }
@@ -348,6 +364,9 @@ static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *h
 			b->n = a->n + (a->bound_missing ? 1 : 0);
 			b->censored = a->censored;
 			b->approximate = a->approximate;
+			memcpy(b->runs, a->runs, a->nruns * sizeof *a->runs);
+			b->nruns = a->nruns;
+			b->more_runs = a->more_runs;
 			if (a->warning) {
 				snprintf(b->warning, sizeof b->warning, "%s", a->warning);
 				if (!c->warning[0])

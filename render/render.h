@@ -51,6 +51,8 @@ int bl_units_parse(const char *word);
 
 /* Repeats that disagree are drawn one mark a run, up to this many. */
 #define BL_BAR_VALS 8
+/* A bar names up to this many of the runs it aggregates. */
+#define BL_BAR_RUNS 16
 
 /* One bar: the values of one (category, series) pair. Repeats aggregate to
  * the median, with the min-max spread and their number. */
@@ -65,6 +67,13 @@ struct bl_bar {
 	char warning[64]; /* the code of a warning about a run it holds, or "" */
 	double vals[BL_BAR_VALS]; /* when disagree: each run's value, ascending */
 	size_t nvals; /* how many of vals (0 when n > BL_BAR_VALS) */
+	/* the runs it aggregates, distinct, in input order: document and run
+	 * index; more_runs when there were more than BL_BAR_RUNS */
+	struct bl_run_ref {
+		unsigned doc, run;
+	} runs[BL_BAR_RUNS];
+	size_t nruns;
+	bool more_runs;
 };
 
 /* A scale: the value axis, in display units. */
@@ -285,6 +294,25 @@ void bl_render_cleanup(void);
 void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,
 		   const struct bl_theme *t);
 
+/* One line of a chart's text, where bl_draw_chart would paint it: its
+ * start and baseline in user space, which `matrix` (cairo's xx, yx, xy,
+ * yy, x0, y0) maps to the page (the value axis's title is turned). */
+struct bl_text_line {
+	const char *text; /* not NUL-terminated: len bytes */
+	size_t len;
+	double x, y, size;
+	bool bold;
+	struct bl_rgb colour;
+	double matrix[6];
+};
+struct bl_text_sink {
+	void (*line)(void *ctx, const struct bl_text_line *t);
+	void *ctx;
+};
+/* As bl_draw_chart, but every text goes to `sink` (NULL: painted). */
+void bl_draw_chart_texts(void *cr, const struct bl_chart *c, const struct bl_layout *l,
+			 const struct bl_theme *t, const struct bl_text_sink *sink);
+
 /* Renders charts [0, n) to one file: PNG and SVG take the first chart only,
  * PDF writes one page per chart. Provenance goes into PNG text chunks, SVG
  * <metadata> and the PDF document information. Returns 0, or -1 with a
@@ -298,6 +326,17 @@ int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 		  void *ctx);
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
 		  void *ctx);
+/* What the report adds to a chart's SVG: a prefix for every id (several
+ * charts in one page), and over each bar with a non-NULL bar_href[i]
+ * (parallel to the chart's bars) a link to the runs it aggregates, with
+ * bar_data[i] as its data-runs attribute. */
+struct bl_svg_opts {
+	const char *id_prefix;
+	const char *const *bar_href;
+	const char *const *bar_data;
+};
+int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
+		       const struct bl_svg_opts *so, bl_write_fn write, void *ctx);
 int bl_render_pdf(const struct bl_chart *charts, size_t n, const struct bl_render_opts *o,
 		  bl_write_fn write, void *ctx);
 
@@ -313,6 +352,10 @@ enum bl_table_style { BL_TABLE_TEXT, BL_TABLE_MARKDOWN };
  * median with its unit, spread and N. Returns 0 or -1 on a write error. */
 int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
 		   void *ctx);
+/* A table cell for bar b (NULL: ""), in the chart's display unit: "45.1",
+ * "≥ 120", "~1.4", "45.1 (44.7–47.6, n=3)", "3.58 to 10.8 (n=6,
+ * disagree)"; "*" after a value from a run with a warning. */
+void bl_table_cell(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len);
 /* Every result of the documents as tidy CSV: one row per result. */
 int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write, void *ctx);
 

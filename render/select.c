@@ -693,6 +693,8 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.approximate = has_flag(res, "approximate");
 				x.warning = warning;
 				x.src = src;
+				x.doc = di;
+				x.run_index = ri;
 				x.command = json_string_value(json_object_get(run, "command"));
 				x.source = json_string_value(
 					json_object_get(json_object_get(doc, "source"), "path"));

@@ -1,9 +1,12 @@
-/* svg.c - SVG output: cairo draws into memory; then the provenance goes in
- * as <title> and <metadata> after the opening <svg> tag, and cairo's
- * process-wide surface counters (id="surface7") are renumbered in order of
- * appearance, so the same chart gives the same bytes in any process. */
+/* svg.c - SVG output: cairo draws the shapes into memory and the texts
+ * go in as <text> elements (selectable, searchable, translatable); the
+ * provenance goes in as <title> and <metadata> after the opening <svg>
+ * tag, and cairo's process-wide surface counters (id="surface7") are
+ * renumbered in order of appearance, so the same chart gives the same
+ * bytes in any process. */
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +90,110 @@ static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
 	}
 }
 
+static void put_num(struct bl_buf *b, const char *name, double v)
+{
+	char num[48];
+	snprintf(num, sizeof num, " %s=\"%.2f\"", name, v);
+	put(b, num);
+}
+
+/* A bl_text_sink: the line as a <text> element, in the fonts the chart
+ * was measured in, else ones as wide. */
+static void text_line(void *ctx, const struct bl_text_line *t)
+{
+	struct bl_buf *b = ctx;
+	char colour[16], *s = strndup(t->text, t->len);
+	if (!s) {
+		b->failed = true;
+		return;
+	}
+	put(b, "<text");
+	put_num(b, "x", t->x);
+	put_num(b, "y", t->y);
+	put_num(b, "font-size", t->size);
+	if (t->bold)
+		put(b, " font-weight=\"bold\"");
+	snprintf(colour, sizeof colour, "#%02x%02x%02x", (int)lround(t->colour.r * 255),
+		 (int)lround(t->colour.g * 255), (int)lround(t->colour.b * 255));
+	put(b, " fill=\"");
+	put(b, colour);
+	put(b, "\"");
+	const double *m = t->matrix;
+	if (m[0] != 1 || m[1] != 0 || m[2] != 0 || m[3] != 1 || m[4] != 0 || m[5] != 0) {
+		char tr[160];
+		snprintf(tr, sizeof tr, " transform=\"matrix(%g %g %g %g %.2f %.2f)\"", m[0], m[1],
+			 m[2], m[3], m[4], m[5]);
+		put(b, tr);
+	}
+	put(b, ">");
+	put_escaped(b, s);
+	put(b, "</text>\n");
+	free(s);
+}
+
+/* Over each bar that has a link, a transparent rectangle in an <a>: the
+ * runs it aggregates (the report's bars). */
+static void put_links(struct bl_buf *b, const struct bl_chart *c, const struct bl_layout *l,
+		      const struct bl_svg_opts *so)
+{
+	for (size_t i = 0; so && so->bar_href && i < c->nbars; i++) {
+		if (!so->bar_href[i])
+			continue;
+		struct bl_rect r = l->bars[i].r;
+		put(b, "<a href=\"");
+		put_escaped(b, so->bar_href[i]);
+		put(b, "\"");
+		if (so->bar_data && so->bar_data[i]) {
+			put(b, " data-runs=\"");
+			put_escaped(b, so->bar_data[i]);
+			put(b, "\"");
+		}
+		put(b, "><rect class=\"bar-link\"");
+		put_num(b, "x", r.x);
+		put_num(b, "y", r.y);
+		put_num(b, "width", fmax(r.w, 3));
+		put_num(b, "height", fmax(r.h, 3));
+		put(b, " fill=\"transparent\"/></a>\n");
+	}
+}
+
+/* Copies src to out with every id, and each reference to one, given
+ * `prefix`: id="clip1" -> id="c2-clip1", url(#clip1), href="#clip1". */
+static void prefix_ids(const char *p, size_t n, const char *prefix, struct bl_buf *out)
+{
+	static const char *const keys[] = {"id=\"", "href=\"#", "url(#"};
+	size_t i = 0;
+	while (i < n) {
+		size_t next = n, klen = 0;
+		for (size_t k = 0; k < 3; k++) {
+			const char *hit = memmem(p + i, n - i, keys[k], strlen(keys[k]));
+			if (hit && (size_t)(hit - p) < next) {
+				next = (size_t)(hit - p);
+				klen = strlen(keys[k]);
+			}
+		}
+		bl_buf_put(out, p + i, next - i + klen);
+		i = next + klen;
+		if (i <= n && klen) {
+			put(out, prefix);
+			put(out, "-");
+		}
+	}
+}
+
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
 		  void *ctx)
+{
+	return bl_render_svg_with(c, o, NULL, write, ctx);
+}
+
+int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
+		       const struct bl_svg_opts *so, bl_write_fn write, void *ctx)
 {
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	struct bl_buf raw = {0}, out = {0};
+	struct bl_buf raw = {0}, out = {0}, texts = {0}, fixed = {0};
 	int rc = -1;
 	cairo_surface_t *s =
 		cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
@@ -103,7 +203,11 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	/* the same size as the PNG: width="960px", not 960pt */
 	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 	cairo_t *cr = cairo_create(s);
-	bl_draw_chart(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL));
+	put(&texts, "<g font-family=\"DejaVu Sans, Verdana, sans-serif\">\n");
+	const struct bl_text_sink sink = {text_line, &texts};
+	bl_draw_chart_texts(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL), &sink);
+	put(&texts, "</g>\n");
+	put_links(&texts, c, &l, so);
 	cairo_destroy(cr);
 	cairo_surface_finish(s);
 	if (raw.failed || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
@@ -111,7 +215,8 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	/* the end of the opening <svg ...> tag */
 	const char *svg = raw.n ? memmem(raw.p, raw.n, "<svg", 4) : NULL;
 	const char *gt = svg ? memchr(svg, '>', raw.n - (size_t)(svg - raw.p)) : NULL;
-	if (!gt)
+	const char *end = gt ? memmem(gt, raw.n - (size_t)(gt - raw.p), "</svg>", 6) : NULL;
+	if (!end || texts.failed)
 		goto out;
 	size_t head = (size_t)(gt - raw.p) + 1;
 	bl_buf_put(&out, raw.p, head);
@@ -127,13 +232,23 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 	put_list(&out, "source", c->sources, c->nsources);
 	put_list(&out, "command", c->commands, c->ncommands);
 	put(&out, "</bl:provenance>\n</metadata>");
-	renumber((const unsigned char *)raw.p + head, raw.n - head, &out);
-	if (!out.failed && write(ctx, (const unsigned char *)out.p, out.n) == 0)
+	size_t tail = (size_t)(end - raw.p);
+	if (so && so->id_prefix) { /* cairo's ids, not the links' */
+		renumber((const unsigned char *)raw.p + head, tail - head, &fixed);
+		prefix_ids(fixed.p, fixed.n, so->id_prefix, &out);
+	} else {
+		renumber((const unsigned char *)raw.p + head, tail - head, &out);
+	}
+	bl_buf_put(&out, texts.p, texts.n);
+	bl_buf_put(&out, end, raw.n - tail);
+	if (!out.failed && !fixed.failed && write(ctx, (const unsigned char *)out.p, out.n) == 0)
 		rc = 0;
 out:
 	cairo_surface_destroy(s);
 	bl_layout_free(&l);
 	bl_buf_free(&raw);
 	bl_buf_free(&out);
+	bl_buf_free(&texts);
+	bl_buf_free(&fixed);
 	return rc;
 }

@@ -54,7 +54,7 @@ static int pad(bl_write_fn write, void *ctx, size_t n)
 
 /* A cell: "45.1", "≥ 120", "~1.4", "45.1 (44.7–47.6, n=3)", "3.58 to 10.8
  * (n=6, disagree)", or "". */
-static void cell_text(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
+void bl_table_cell(const struct bl_chart *c, const struct bl_bar *b, char *buf, size_t len)
 {
 	char v[32], lo[32], hi[32];
 	if (!b) {
@@ -130,7 +130,7 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 	for (size_t r = 0; r < c->ncats; r++) {
 		cells[(r + 1) * cols] = label_cell(c->cats[r], md);
 		for (size_t s = 0; s < c->nseries; s++) {
-			cell_text(c, bl_chart_bar(c, r, s), buf, sizeof buf);
+			bl_table_cell(c, bl_chart_bar(c, r, s), buf, sizeof buf);
 			cells[(r + 1) * cols + 1 + s] = strdup(buf);
 		}
 	}

@@ -150,6 +150,12 @@ def main():
                     check(f"{name}.svg: parses as XML", False, str(e))
                     continue
                 check(f"{name}.svg: parses as XML", tree.tag == "{http://www.w3.org/2000/svg}svg")
+                # text as <text> (selectable, searchable), not glyph outlines
+                words = " ".join(t.text or "" for t in tree.iter("{http://www.w3.org/2000/svg}text")).split()
+                title = tree.find("{http://www.w3.org/2000/svg}title")
+                check(f"{name}.svg: the title as <text>", title is not None and
+                      all(w in words for w in title.text.split()), f"{title.text if title is not None else None} {words[:12]}")
+                check(f"{name}.svg: no glyph outlines", b"glyph" not in data)
                 prov = tree.find(f"{{http://www.w3.org/2000/svg}}metadata/{NS}provenance")
                 check(f"{name}.svg: provenance metadata", prov is not None)
                 if prov is not None:
