@@ -65,6 +65,7 @@ int cli_runs_write(FILE *out, const char *doc, size_t len, bool pretty);
 int cmd_parse(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -8,7 +8,8 @@ set -eu
 packages="build-essential pkg-config libpcre2-dev libjansson-dev
 libcairo2-dev libpango1.0-dev libfontconfig-dev fontconfig zlib1g-dev clang libclang-rt-14-dev
 python3 python3-jsonschema fonts-dejavu-core fonts-noto-cjk valgrind parallel
-bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils clang-format"
+bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils clang-format
+chromium chromium-driver"
 # fontconfig brings fc-cache: without the system font caches every chart
 # scans and reads the font files (Noto CJK alone is 89 MB) before drawing.
 # bonnie++, bubblewrap (the replay sandbox) and zfs-fuse (zpool iostat
@@ -19,6 +20,8 @@ bonnie++ bubblewrap zfs-fuse openssh-server openssh-client groff-base binutils c
 # checks the manual page (make man-check); binutils' nm and objcopy make and
 # check the public library's exports (make install-check). clang-format lays
 # out the sources (make format) and checks them (make format-check).
+# chromium and chromium-driver load `benchlog report` pages headless and
+# check their DOM (make report-check).
 
 fetch_iozone() {
 	here=$(cd "$(dirname "$0")/.." && pwd)

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-COMMANDS = ("parse", "chart", "table", "replay")
+COMMANDS = ("parse", "chart", "table", "report", "replay")
 
 
 def main():

@@ -1,0 +1,190 @@
+/* report.c - the report page (report.h): messages gathered as ingest
+ * hands them out, then the page written around them: a summary, the
+ * index of the messages, the comparisons, the sections; its style and
+ * its one script inline, so the file stands alone. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/message.h"
+#include "html.h"
+
+struct bl_report {
+	json_t *docs; /* every document, in order of their sections */
+	struct bl_buf sections; /* the messages' sections, written as added */
+	struct bl_buf index; /* their entries in the index */
+	size_t runs, diags, inputs;
+	const char *last_path; /* to count inputs (borrowed while adding) */
+	char *first_path;
+};
+
+struct bl_report *bl_report_new(void)
+{
+	struct bl_report *r = calloc(1, sizeof *r);
+	if (r && !(r->docs = json_array())) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void bl_report_free(struct bl_report *r)
+{
+	if (!r)
+		return;
+	json_decref(r->docs);
+	bl_buf_free(&r->sections);
+	bl_buf_free(&r->index);
+	free(r->first_path);
+	free(r);
+}
+
+size_t bl_report_runs(const struct bl_report *r)
+{
+	return r->runs;
+}
+
+static void index_entry(struct bl_report *r, const struct bl_message *m, const char *path,
+			json_t *doc, size_t d)
+{
+	size_t nruns = json_array_size(json_object_get(doc, "runs"));
+	size_t ndiags = json_array_size(json_object_get(doc, "diagnostics"));
+	bl_html_printf(&r->index, "<li><a href=\"#m%zu\">", d);
+	bl_html_esc(&r->index, path);
+	if (m->subject) {
+		bl_html_printf(&r->index, " #%zu: ", m->index);
+		bl_html_esc(&r->index, m->subject);
+	}
+	bl_html_printf(&r->index, "</a> <span class=\"count\">%zu run%s", nruns,
+		       nruns == 1 ? "" : "s");
+	if (ndiags)
+		bl_html_printf(&r->index, ", %zu diagnostic%s", ndiags, ndiags == 1 ? "" : "s");
+	bl_html_put(&r->index, "</span></li>\n");
+}
+
+int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, json_t *doc)
+{
+	size_t d = json_array_size(r->docs);
+	if (!r->last_path || strcmp(r->last_path, path) != 0)
+		r->inputs++;
+	r->last_path = path;
+	if (!r->first_path && !(r->first_path = strdup(path))) {
+		json_decref(doc);
+		return -1;
+	}
+	r->runs += json_array_size(json_object_get(doc, "runs"));
+	r->diags += json_array_size(json_object_get(doc, "diagnostics"));
+	index_entry(r, m, path, doc, d);
+	bl_report_message(&r->sections, m, path, doc, d);
+	if (json_array_append_new(r->docs, doc) < 0)
+		return -1;
+	return r->sections.failed || r->index.failed ? -1 : 0;
+}
+
+/* Light and dark, narrow and wide: the page's whole style. */
+static const char style[] =
+	":root{--bg:#fff;--fg:#1a1a1a;--muted:#5f5f5f;--line:#ddd;--mark:#fff3b0;"
+	"--lit:#ffd54a;--warn:#b35900;--err:#b00020;--code:#f6f6f6}"
+	"@media (prefers-color-scheme:dark){:root{--bg:#161616;--fg:#e8e8e8;--muted:#a0a0a0;"
+	"--line:#333;--mark:#4a3f00;--lit:#7a6200;--warn:#ffb060;--err:#ff7080;--code:#222}}"
+	"body{margin:0 auto;max-width:1100px;padding:0 12px 40px;background:var(--bg);"
+	"color:var(--fg);font:15px/1.45 system-ui,sans-serif}"
+	"h1,h2,nav,.meta,th,td{overflow-wrap:anywhere}"
+	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid var(--line);"
+	"padding-bottom:4px}h3{font-size:1em}"
+	".meta,.count,.variant,.more,.none{color:var(--muted)}"
+	".decoding{font-family:monospace;background:var(--code);padding:0 3px}"
+	".scroll{overflow-x:auto}table{border-collapse:collapse;margin:8px 0}"
+	"th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}"
+	"table.cmp td{text-align:right;white-space:nowrap}"
+	"table.sortable thead th{cursor:pointer}table.sortable thead th:after{content:' \\2195';"
+	"color:var(--muted)}"
+	"code{overflow-wrap:anywhere}.v{white-space:nowrap;font-weight:600}"
+	"pre.text{background:var(--code);padding:8px;white-space:pre-wrap;"
+	"overflow-wrap:anywhere;font-size:13px;line-height:1.35}"
+	".ln{display:inline-block;min-width:3.5em;color:var(--muted);user-select:none;"
+	"text-align:right;padding-right:1em}"
+	"mark.run{background:var(--mark);color:inherit}"
+	"mark.run .tag{font:11px system-ui,sans-serif;background:var(--fg);color:var(--bg);"
+	"padding:0 4px;border-radius:3px;margin-right:4px;text-decoration:none}"
+	".diag{display:block;margin:2px 0 2px 4.5em;padding:2px 6px;border-left:3px solid;"
+	"font:13px system-ui,sans-serif;white-space:normal}"
+	".diag.warning{color:var(--warn)}.diag.error{color:var(--err)}.diag.info{color:var(--muted)}"
+	"details.orig pre{max-height:20em;overflow:auto;background:var(--code);padding:4px;"
+	"white-space:pre-wrap;overflow-wrap:anywhere}"
+	"figure.chart{margin:16px 0}figure.chart svg{max-width:100%;height:auto}"
+	"tr:target,mark:target,.lit{outline:3px solid var(--lit);background:var(--lit)}"
+	".bar-link{cursor:pointer}.bar-link:hover{fill:rgba(0,0,0,.12)}";
+
+/* Sortable tables (numbers by data-v), and the runs behind a bar or a
+ * cell lit up when it is clicked. */
+static const char script[] =
+	"document.querySelectorAll('table.sortable').forEach(function(t){"
+	"t.querySelectorAll('thead th').forEach(function(th,i){"
+	"th.addEventListener('click',function(){"
+	"var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows),"
+	"up=th.dataset.dir!=='up';th.dataset.dir=up?'up':'down';"
+	"function key(r){var c=r.cells[i];if(!c)return '';"
+	"var v=c.dataset.v;return v!==undefined&&v!==''?parseFloat(v):c.textContent;}"
+	"rows.sort(function(a,b){var x=key(a),y=key(b);"
+	"var d=typeof x==='number'&&typeof y==='number'?x-y:String(x).localeCompare(String(y));"
+	"return up?d:-d;});rows.forEach(function(r){body.appendChild(r);});});});});"
+	"document.querySelectorAll('[data-runs]').forEach(function(a){"
+	"a.addEventListener('click',function(){"
+	"document.querySelectorAll('.lit').forEach(function(e){e.classList.remove('lit');});"
+	"a.dataset.runs.split(' ').forEach(function(id){"
+	"['run-','span-'].forEach(function(p){var e=document.getElementById(p+id);"
+	"if(e)e.classList.add('lit');});});});});";
+
+static void put_head(struct bl_buf *b, const struct bl_report *r, const char *title)
+{
+	bl_html_put(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		       "<meta name=\"generator\" content=\"benchlog " BL_VERSION "\">\n<title>");
+	bl_html_esc(b, title);
+	bl_html_put(b, "</title>\n<style>");
+	bl_html_put(b, style);
+	bl_html_put(b, "</style>\n</head>\n<body>\n<header>\n<h1>");
+	bl_html_esc(b, title);
+	size_t n = json_array_size(r->docs);
+	bl_html_printf(b,
+		       "</h1>\n<p class=\"meta\">%zu input%s, %zu message%s, %zu run%s, %zu "
+		       "diagnostic%s. Each run's text is highlighted and linked to its row; a "
+		       "chart's bar or a table's cell links to the runs it holds.</p>\n</header>\n",
+		       r->inputs, r->inputs == 1 ? "" : "s", n, n == 1 ? "" : "s", r->runs,
+		       r->runs == 1 ? "" : "s", r->diags, r->diags == 1 ? "" : "s");
+}
+
+int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_write_fn write,
+		    void *ctx, char *err, size_t errlen)
+{
+	struct bl_buf page = {0};
+	char title[512];
+	if (o->title)
+		snprintf(title, sizeof title, "%s", o->title);
+	else
+		snprintf(title, sizeof title, "benchlog report: %s%s",
+			 r->first_path ? r->first_path : "no input",
+			 r->inputs > 1 ? " and more" : "");
+	put_head(&page, r, title);
+	bl_html_put(&page, "<nav id=\"index\">\n<h2>Messages</h2>\n<ol start=\"0\">\n");
+	bl_buf_put(&page, r->index.p, r->index.n);
+	bl_html_put(&page, "</ol>\n</nav>\n");
+	int rc = bl_report_charts(&page, r->docs, o, err, errlen);
+	bl_html_put(&page, "<section id=\"messages\">\n");
+	bl_buf_put(&page, r->sections.p, r->sections.n);
+	bl_html_put(&page, "</section>\n<script>");
+	bl_html_put(&page, script);
+	bl_html_put(&page, "</script>\n</body>\n</html>\n");
+	if (rc == 0 && page.failed) {
+		snprintf(err, errlen, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0 && write(ctx, (const unsigned char *)page.p, page.n) < 0) {
+		snprintf(err, errlen, "write error");
+		rc = -1;
+	}
+	bl_buf_free(&page);
+	return rc;
+}
