@@ -70,7 +70,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check \
+.PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check list-check \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-model-check demo-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -162,7 +162,7 @@ check: deps
 
 test: format-check unit golden schema-check seeds-check samples-check roundtrip chart-check chart-model-check \
 	demo-check install-check man-check \
-	pathological valgrind parallel-check jobs-check replay-check output-check report-check fuzz-smoke
+	pathological valgrind parallel-check jobs-check replay-check output-check report-check list-check fuzz-smoke
 	@echo "make check: all tests passed"
 
 # The edit loop's check: unit tests and the golden corpus, sanitizers on.
@@ -195,6 +195,11 @@ replay-check: build-san/benchlog
 # build/report-shots/.
 report-check: build-san/benchlog
 	$(PYTHON) tests/report_browser.py build-san/benchlog
+
+# Every metric the corpus, seeds and samples give is in its tool's
+# catalog (benchlog list TOOL).
+list-check: build/benchlog
+	$(PYTHON) tests/metric_catalog.py build/benchlog
 
 # -o keeps the mode (and, as root, the owner) of the file it replaces.
 output-check: build-san/benchlog

@@ -731,6 +731,9 @@ static const struct bl_tool_shapes bonnie_shapes = {
 };
 
 /* Charts: the IO rates and the seeks, a bar per run under each test. */
+/* bonnie has seeks, and no file tests */
+static const char *const bonnie_ops[] = {"random_seeks", NULL};
+
 static const struct bl_chart_view bonnie_views[] = {
 	{.name = "rates",
 	 .title = "bonnie sequential rates",
@@ -741,7 +744,7 @@ static const struct bl_chart_view bonnie_views[] = {
 	 .chart_per = BL_KEY_NONE},
 	{.name = "ops",
 	 .title = "bonnie seeks",
-	 .metrics = bl_btab_ops,
+	 .metrics = bonnie_ops,
 	 .unit = "ops/s",
 	 .category = BL_KEY_METRIC,
 	 .series = BL_KEY_LABEL,
@@ -765,5 +768,5 @@ const struct bl_parser bl_parser_bonnie = {
 	.claim = bonnie_claim,
 	.command = bonnie_command,
 	.views = bonnie_views,
-	.metrics = bl_btab_metric_info,
+	.metrics = bl_bonnie_metric_info,
 };

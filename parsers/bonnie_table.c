@@ -33,20 +33,33 @@ const char *const bl_btab_rates[] = {OUT_CHAR, OUT_BLOCK, OUT_REWRITE, IN_CHAR, 
 const char *const bl_btab_ops[] = {SEEKS,      SEQ_CREATE, SEQ_READ,   SEQ_DELETE,
 				   RND_CREATE, RND_READ,   RND_DELETE, NULL};
 
-const struct bl_metric_info bl_btab_metric_info[] = {
-	{.metric = OUT_CHAR, .title = "write per char"},
-	{.metric = OUT_BLOCK, .title = "block write"},
-	{.metric = OUT_REWRITE, .title = "rewrite"},
-	{.metric = IN_CHAR, .title = "read per char"},
-	{.metric = IN_BLOCK, .title = "block read"},
-	{.metric = SEEKS, .title = "random seeks"},
-	{.metric = SEQ_CREATE, .title = "seq. create"},
-	{.metric = SEQ_READ, .title = "seq. read (files)"},
-	{.metric = SEQ_DELETE, .title = "seq. delete"},
-	{.metric = RND_CREATE, .title = "random create"},
-	{.metric = RND_READ, .title = "random read (files)"},
-	{.metric = RND_DELETE, .title = "random delete"},
-	{.metric = NULL},
+/* The tests both bonnies run: sequential output and input, seeks. */
+// clang-format off
+#define IO_TESTS \
+	{OUT_CHAR, "write per char", "B/s", "sequential output, a character at a time (putc)"}, \
+	{OUT_BLOCK, "block write", "B/s", "sequential output, a block at a time (write)"}, \
+	{OUT_REWRITE, "rewrite", "B/s", "each block read, changed, and written back"}, \
+	{IN_CHAR, "read per char", "B/s", "sequential input, a character at a time (getc)"}, \
+	{IN_BLOCK, "block read", "B/s", "sequential input, a block at a time (read)"}, \
+	{SEEKS, "random seeks", "ops/s", "random seeks and reads (some writes) by several processes"}, \
+	{"*_cpu", NULL, "percent", "the CPU a test used, as printed (%CPU, %CP)"}
+// clang-format on
+
+const struct bl_metric_info bl_bonnie_metric_info[] = {
+	IO_TESTS,
+	{NULL, NULL, NULL, NULL},
+};
+
+const struct bl_metric_info bl_bonniepp_metric_info[] = {
+	IO_TESTS,
+	{SEQ_CREATE, "seq. create", "ops/s", "files created in name order (-n)"},
+	{SEQ_READ, "seq. read (files)", "ops/s", "files stat()ed (and read) in name order"},
+	{SEQ_DELETE, "seq. delete", "ops/s", "files deleted in name order"},
+	{RND_CREATE, "random create", "ops/s", "files created in random order"},
+	{RND_READ, "random read (files)", "ops/s", "files stat()ed (and read) in random order"},
+	{RND_DELETE, "random delete", "ops/s", "files deleted in random order"},
+	{"*_latency", NULL, "s", "a test's worst latency (1.9x and later)"},
+	{NULL, NULL, NULL, NULL},
 };
 
 /* ------------------------------------------------------------------ rows */

@@ -101,7 +101,10 @@ extern const char *const bl_btab_metric[BL_T_COUNT];
  * display name of every test's metric. */
 extern const char *const bl_btab_rates[];
 extern const char *const bl_btab_ops[];
-extern const struct bl_metric_info bl_btab_metric_info[];
+/* Each tool's metrics (struct bl_metric_info): bonnie's I/O tests and
+ * seeks; bonnie++'s, its file tests and latencies too. */
+extern const struct bl_metric_info bl_bonnie_metric_info[];
+extern const struct bl_metric_info bl_bonniepp_metric_info[];
 
 /* Adds `<metric>` (B/s for the IO tests, ops/s for seeks and file tests),
  * `<metric>_cpu` (percent) and, when lat is not NULL, `<metric>_latency`

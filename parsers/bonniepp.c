@@ -963,5 +963,5 @@ const struct bl_parser bl_parser_bonniepp = {
 	.claim = bpp_claim,
 	.command = bpp_command,
 	.views = bpp_views,
-	.metrics = bl_btab_metric_info,
+	.metrics = bl_bonniepp_metric_info,
 };

@@ -1096,7 +1096,27 @@ static const struct bl_chart_view dd_views[] = {
 };
 
 static const struct bl_metric_info dd_metric_info[] = {
-	{.metric = "throughput", .title = "throughput"},
+	{.metric = "throughput",
+	 .title = "throughput",
+	 .units = "B/s",
+	 .about = "the rate dd printed (bytes / seconds where it printed none)"},
+	{.metric = "bytes", .units = "B", .about = "the bytes copied"},
+	{.metric = "elapsed", .units = "s", .about = "the seconds the copy took"},
+	{.metric = "records_in_full", .units = "records", .about = "whole input blocks read"},
+	{.metric = "records_in_partial", .units = "records", .about = "short input blocks read"},
+	{.metric = "records_out_full", .units = "records", .about = "whole output blocks written"},
+	{.metric = "records_out_partial",
+	 .units = "records",
+	 .about = "short output blocks written"},
+	{.metric = "truncated_records",
+	 .units = "records",
+	 .about = "records cut by conv=block (\"N truncated records\")"},
+	{.metric = "progress_bytes",
+	 .units = "B",
+	 .about = "the bytes of each status=progress update (a \"sample\" each)"},
+	{.metric = "snapshot_*",
+	 .units = "B s B/s records",
+	 .about = "a summary printed mid-run (SIGINFO, SIGUSR1), a \"sample\" each"},
 	{.metric = NULL},
 };
 

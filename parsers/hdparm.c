@@ -313,6 +313,18 @@ static const char *const hdparm_variants[] = {
 	NULL,
 };
 
+// clang-format off
+static const struct bl_metric_info hdparm_metric_info[] = {
+	{"cached_reads", NULL, "B/s", "reads from the page cache, not the disk (-T)"},
+	{"buffered_disk_reads", NULL, "B/s", "reads through the buffer cache from the disk (-t)"},
+	{"direct_cached_reads", NULL, "B/s", "-T with O_DIRECT (--direct): the drive's own cache"},
+	{"direct_disk_reads", NULL, "B/s", "-t with O_DIRECT (--direct)"},
+	{"*_bytes", NULL, "B", "the bytes a timing read"},
+	{"*_elapsed", NULL, "s", "the seconds a timing took"},
+	{NULL, NULL, NULL, NULL},
+};
+// clang-format on
+
 const struct bl_parser bl_parser_hdparm = {
 	.name = "hdparm",
 	.summary = "hdparm -t / -T read timings: cached and buffered disk reads, per device",
@@ -322,4 +334,5 @@ const struct bl_parser bl_parser_hdparm = {
 	.command_word = "hdparm",
 	.claim = hdparm_claim,
 	.command = hdparm_command,
+	.metrics = hdparm_metric_info,
 };

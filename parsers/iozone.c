@@ -505,6 +505,46 @@ static const struct bl_chart_view iz_views[] = {
 	{.name = NULL},
 };
 
+/* Auto mode and -i tables give one result per (file size, record size)
+ * cell; throughput mode (-t, -l/-u) one per figure, its "scope" saying
+ * which (children, parent, min, max, avg, min_xfer, cpu_*). */
+// clang-format off
+static const struct bl_metric_info iz_metric_info[] = {
+	{"write", NULL, "B/s ops/s s", "writing a new file (ops/s with -O, s a call with -N)"},
+	{"rewrite", NULL, "B/s ops/s s", "writing a file that exists"},
+	{"read", NULL, "B/s ops/s s", "reading a file"},
+	{"reread", NULL, "B/s ops/s s", "reading a file read just before"},
+	{"random_read", NULL, "B/s ops/s s", "reading records at random offsets"},
+	{"random_write", NULL, "B/s ops/s s", "writing records at random offsets"},
+	{"bkwd_read", NULL, "B/s ops/s s", "reading a file backwards"},
+	{"record_rewrite", NULL, "B/s ops/s s", "writing one record over and over"},
+	{"stride_read", NULL, "B/s ops/s s", "reading with a stride between records"},
+	{"fwrite", NULL, "B/s ops/s s", "writing with fwrite()"},
+	{"frewrite", NULL, "B/s ops/s s", "fwrite() to a file that exists"},
+	{"fread", NULL, "B/s ops/s s", "reading with fread()"},
+	{"freread", NULL, "B/s ops/s s", "fread() of a file read just before"},
+	{"pwrite", NULL, "B/s ops/s s", "writing with pwrite()"},
+	{"repwrite", NULL, "B/s ops/s s", "pwrite() to a file that exists"},
+	{"pread", NULL, "B/s ops/s s", "reading with pread()"},
+	{"repread", NULL, "B/s ops/s s", "pread() of a file read just before"},
+	{"pwritev", NULL, "B/s ops/s s", "writing with pwritev()"},
+	{"repwritev", NULL, "B/s ops/s s", "pwritev() to a file that exists"},
+	{"preadv", NULL, "B/s ops/s s", "reading with preadv()"},
+	{"repreadv", NULL, "B/s ops/s s", "preadv() of a file read just before"},
+	{"*_cpu", NULL, "percent", "the CPU of a test in an Excel report with -+u"},
+	{"*_writers", NULL, "B/s ops/s B percent s",
+	 "a throughput-mode write test (-t): rate, min_xfer bytes, CPU (-+u)"},
+	{"*_readers", NULL, "B/s ops/s B percent s",
+	 "a throughput-mode read test (-t): rate, min_xfer bytes, CPU (-+u)"},
+	{"readers", NULL, "B/s ops/s B percent s", "the throughput-mode read test"},
+	{"rewriters", NULL, "B/s ops/s B percent s", "the throughput-mode rewrite test"},
+	{"mixed_workload", NULL, "B/s ops/s B percent s", "the throughput-mode mixed test (-i 8)"},
+	{"fwriters", NULL, "B/s ops/s B percent s", "the throughput-mode fwrite test"},
+	{"freaders", NULL, "B/s ops/s B percent s", "the throughput-mode fread test"},
+	{NULL, NULL, NULL, NULL},
+};
+// clang-format on
+
 const struct bl_parser bl_parser_iozone = {
 	.name = "iozone",
 	.summary = "iozone: auto-mode and -i tables, throughput mode, Excel report",
@@ -522,4 +562,5 @@ const struct bl_parser bl_parser_iozone = {
 	.claim = iz_claim,
 	.command = iz_command,
 	.views = iz_views,
+	.metrics = iz_metric_info,
 };

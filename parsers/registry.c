@@ -6,6 +6,7 @@
  * and add a folder of cases under corpus/<tool>/. The Makefile picks up
  * every .c file in parsers/ by itself. Order matters only when two anchors
  * match at the same place: the earlier parser is asked first. */
+#include <fnmatch.h>
 #include <string.h>
 
 #include "parser.h"
@@ -31,4 +32,9 @@ const struct bl_parser *bl_parser_find(const char *name)
 		if (strcmp(bl_parsers[i]->name, name) == 0)
 			return bl_parsers[i];
 	return NULL;
+}
+
+bool bl_metric_matches(const char *pattern, const char *metric)
+{
+	return fnmatch(pattern, metric, 0) == 0;
 }

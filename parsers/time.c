@@ -612,9 +612,10 @@ static const struct bl_chart_view time_views[] = {
 };
 
 static const struct bl_metric_info time_metric_info[] = {
-	{.metric = "elapsed", .title = "real"},
-	{.metric = "user", .title = "user"},
-	{.metric = "system", .title = "sys"},
+	{.metric = "elapsed", .title = "real", .units = "s", .about = "wall-clock time"},
+	{.metric = "user", .title = "user", .units = "s", .about = "CPU time in user mode"},
+	{.metric = "system", .title = "sys", .units = "s", .about = "CPU time in the kernel"},
+	{.metric = "cpu", .units = "percent", .about = "(user + sys) / real, as time printed it"},
 	{.metric = NULL},
 };
 

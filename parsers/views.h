@@ -62,12 +62,21 @@ struct bl_chart_view {
 	unsigned min_series;
 };
 
-/* A metric's display name: "seq_output_block" is a "block write". Arrays
- * end with an entry whose metric is NULL. */
+/* A metric of the tool: its display name ("seq_output_block" is a "block
+ * write"), the units its results come in, and what it measures, for
+ * charts and for `benchlog list TOOL`. A tool's array names every metric
+ * its parser writes; `metric` may be a pattern where a family of them
+ * is alike ("*_cpu", "*q_*_pend": '*' stands for any run of characters),
+ * and then has no title. Arrays end with an entry whose metric is NULL. */
 struct bl_metric_info {
 	const char *metric;
-	const char *title;
+	const char *title; /* NULL: the name with '_' as ' ' */
+	const char *units; /* space-separated: "B/s ops/s" */
+	const char *about;
 };
+
+/* Whether `metric` is named by entry pattern `pattern` ('*': any run). */
+bool bl_metric_matches(const char *pattern, const char *metric);
 
 /* A tool whose run copies one file to another (dd): the same throughput
  * metric measures writes and reads, and only the ends tell which. Reading

@@ -1497,13 +1497,34 @@ static const struct bl_chart_view zpool_views[] = {
 	{.name = NULL},
 };
 
+// clang-format off
 static const struct bl_metric_info zpool_metric_info[] = {
-	{.metric = "read_bandwidth", .title = "read"},
-	{.metric = "write_bandwidth", .title = "write"},
-	{.metric = "read_ops", .title = "read"},
-	{.metric = "write_ops", .title = "write"},
-	{.metric = NULL},
+	{"read_bandwidth", "read", "B/s", "bytes read a second"},
+	{"write_bandwidth", "write", "B/s", "bytes written a second"},
+	{"read_ops", "read", "ops/s", "read operations a second"},
+	{"write_ops", "write", "ops/s", "write operations a second"},
+	{"alloc", NULL, "B", "space allocated (\"used\" before 0.7)"},
+	{"free", NULL, "B", "space free (\"avail\" before 0.7)"},
+	{"*_wait_read", NULL, "s ops ops/s",
+	 "average latency of reads (-l: s), or a latency histogram bucket (-w: ops)"},
+	{"*_wait_write", NULL, "s ops ops/s",
+	 "average latency of writes (-l: s), or a latency histogram bucket (-w: ops)"},
+	{"scrub_wait", NULL, "s", "average latency of scrub I/O (-l)"},
+	{"trim_wait", NULL, "s", "average latency of trim I/O (-l)"},
+	{"rebuild_wait", NULL, "s", "average latency of rebuild I/O (-l)"},
+	{"initialize_wait", NULL, "s", "average latency of initializing I/O (-l)"},
+	{"scrub", NULL, "ops ops/s", "scrub I/O in a latency histogram bucket (-w)"},
+	{"trim", NULL, "ops ops/s", "trim I/O in a latency histogram bucket (-w)"},
+	{"rebuild", NULL, "ops ops/s", "rebuild I/O in a latency histogram bucket (-w)"},
+	{"initialize", NULL, "ops ops/s", "initializing I/O in a latency histogram bucket (-w)"},
+	{"*q_*_pend", NULL, "count", "I/O waiting in a queue (-q)"},
+	{"*q_*_activ", NULL, "count", "I/O active from a queue (-q)"},
+	{"*_queue_*", NULL, "count ops ops/s", "a queue of 0.7's -w histograms"},
+	{"*_ind", NULL, "ops ops/s", "independent I/O of a size in a request-size histogram (-r)"},
+	{"*_agg", NULL, "ops ops/s", "aggregated I/O of a size in a request-size histogram (-r)"},
+	{NULL, NULL, NULL, NULL},
 };
+// clang-format on
 
 const struct bl_parser bl_parser_zpool_iostat = {
 	.name = "zpool-iostat",

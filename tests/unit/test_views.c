@@ -65,8 +65,13 @@ static int faults(const struct bl_parser *p)
 	}
 	size_t k = 0;
 	for (; p->metrics && p->metrics[k].metric && k < MAX_ENTRIES; k++) {
-		if (!filled(p->metrics[k].metric) || !filled(p->metrics[k].title)) {
-			FAULT("  %s: metric info without a metric or title\n", p->name);
+		const struct bl_metric_info *mi = &p->metrics[k];
+		if (!filled(mi->metric) || !filled(mi->units) || !filled(mi->about)) {
+			FAULT("  %s: metric info without a metric, units or what it measures\n",
+			      p->name);
+			bad++;
+		} else if (strchr(mi->metric, '*') && mi->title) {
+			FAULT("  %s: pattern %s with a title\n", p->name, mi->metric);
 			bad++;
 		}
 		for (size_t j = 0; j < k; j++)
@@ -101,8 +106,8 @@ static void test_registered(void)
 static const char *const rates[] = {"read_rate", "write_rate", NULL};
 static const char *const odd[] = {"read_rate", "wirte_rate", NULL};
 static const struct bl_metric_info info[] = {
-	{.metric = "read_rate", .title = "read"},
-	{.metric = "write_rate", .title = "write"},
+	{.metric = "read_rate", .title = "read", .units = "B/s", .about = "reading"},
+	{.metric = "write_rate", .title = "write", .units = "B/s", .about = "writing"},
 	{.metric = NULL},
 };
 
@@ -131,6 +136,15 @@ static void test_faults_found(void)
 	CHECK(faults(&p) == 1);
 	views[1].name = "rates2";
 	CHECK(faults(&p) == 0);
+
+	struct bl_metric_info bare[] = {
+		info[0], info[1], {.metric = "x", .title = "x"}, {.metric = NULL}};
+	p.metrics = bare; /* an entry that says neither unit nor what */
+	CHECK(faults(&p) == 1);
+	struct bl_metric_info titled[] = {
+		info[0], info[1], {"*_x", "x", "s", "a family"}, {.metric = NULL}};
+	p.metrics = titled; /* a pattern with a title */
+	CHECK(faults(&p) == 1);
 
 	struct bl_metric_info twice[] = {info[0], info[1], info[0], {.metric = NULL}};
 	p.metrics = twice; /* one metric titled twice */
@@ -177,8 +191,25 @@ static void test_render_lookups(void)
 	CHECK(bl_transfer_of("dd") && !bl_transfer_of("time") && !bl_transfer_of("nosuchtool"));
 }
 
+/* Catalog patterns: '*' any run, the rest literal. */
+static void test_metric_patterns(void)
+{
+	CHECK(bl_metric_matches("*_cpu", "seq_output_char_cpu"));
+	CHECK(bl_metric_matches("*_cpu", "x_cpu"));
+	CHECK(!bl_metric_matches("*_cpu", "cpu"));
+	CHECK(!bl_metric_matches("*_cpu", "seq_cpu_x"));
+	CHECK(bl_metric_matches("*q_*_pend", "syncq_read_pend"));
+	CHECK(!bl_metric_matches("*q_*_pend", "sync_read_pend"));
+	CHECK(bl_metric_matches("throughput", "throughput"));
+	CHECK(!bl_metric_matches("throughput", "snapshot_throughput"));
+	/* every tool's catalog names its views' metrics */
+	const struct bl_parser *dd = bl_parser_find("dd");
+	CHECK(dd && dd->metrics && strcmp(dd->metrics[0].units, "B/s") == 0);
+}
+
 int main(void)
 {
+	test_metric_patterns();
 	test_registered();
 	test_faults_found();
 	test_render_lookups();
