@@ -1,8 +1,9 @@
 #!/bin/sh
 # The main job on the bundled corpus, in 80 columns: parse every corpus
 # post into OUT/<tool>/<case>.json and say what was found per tool and per
-# post; draw each post's charts into OUT/<tool>/<case>/*.png; print three
-# comparisons worth seeing, and where everything was written.
+# post; draw each post's charts into OUT/<tool>/<case>/*.png; write a report
+# (OUT/report.html) of the three posts whose comparisons it prints; say
+# where everything was written.
 # usage: demo.sh BENCHLOG CORPUS OUT
 set -eu
 bin=$1
@@ -34,6 +35,12 @@ for input in "$corpus"/*/*/input; do
 	fi
 done
 
+# a page to check the three posts compared below against what was read
+"$bin" report -q --title "benchlog demo: three posts and what was read from them" \
+	-o "$out/report.html" "$corpus/dd/seed000-geli-mirror-csh-time/input" \
+	"$corpus/dd/seed004-ufs-zfs-repeats/input" \
+	"$corpus/zpool-iostat/openzfs-verbose-classes/input"
+
 # three comparisons worth seeing
 echo
 echo "== Is GELI worth it? dd on a ZFS mirror, each bar as a share of no eli:"
@@ -49,4 +56,5 @@ echo "== Where a pool's load goes, in zpool's own MiB/s, vdev classes named:"
 echo
 echo "demo: $n posts parsed into $out/<tool>/<case>.json"
 echo "demo: $charts charts drawn into $out/<tool>/<case>/*.png"
+echo "demo: those three posts, as read, in $out/report.html"
 echo "demo: every comparison: $bin table $corpus/*/*/input"

@@ -23,5 +23,7 @@ grep -q '^dd/seed000-geli-mirror-csh-time  *16 ' "$out/demo.txt"; check "a line 
 grep -q '^(mirror hdd, eli) zfs  *37.4  *50.6$' "$out/demo.txt"; check "the GELI comparison" $?
 grep -Eq 'demo: [0-9]+ posts parsed into' "$out/demo.txt"; check "where the documents went" $?
 [ -f "$out/out/dd/seed000-geli-mirror-csh-time/dd-throughput.png" ]; check "charts drawn" $?
+grep -c '<mark class="run"' "$out/out/report.html" | grep -qx '[1-9][0-9]*'; check "a report written" $?
+grep -q 'report.html$' "$out/demo.txt"; check "where the report went" $?
 echo "demo: $passed passed, $failed failed"
 [ "$failed" = 0 ]
