@@ -8,6 +8,7 @@
  * times and the scan stays linear. */
 #include "parser.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,10 +476,38 @@ static bool has_decimal(const char *s, size_t len)
 	return false;
 }
 
+/* Whether s holds a word (caseless, whole) of words[]. */
+static bool has_word(const char *s, size_t len, const char *const *words)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (i && isalpha((unsigned char)s[i - 1]))
+			continue;
+		for (const char *const *w = words; *w; w++) {
+			size_t n = strlen(*w);
+			if (i + n <= len && strncasecmp(s + i, *w, n) == 0 &&
+			    (i + n == len || !isalpha((unsigned char)s[i + n])))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* An apology or a courtesy to the reader, not a name for what follows:
+ *   My mail client folds long lines, sorry about the table:
+ *   Please find the results below:
+ * ("Here is the disk with O_DIRECT:" still names a configuration.) */
+static bool aside(const char *s, size_t len)
+{
+	static const char *const words[] = {"sorry",  "apologies", "apologize", "please",
+					    "thanks", "thank",     NULL};
+	return has_word(s, len, words);
+}
+
 /* A caption: a short line of prose that introduces the block below it.
  *   Reading 2GB from a raw device:
  *   測試
- * It ends with a colon, or stands alone between blank lines. */
+ * It ends with a colon, or stands alone between blank lines; an aside
+ * (aside()) is not one. */
 static bool caption(const char *s, size_t len, bool alone, const char **ts, size_t *tlen)
 {
 	trim(&s, &len);
@@ -487,7 +516,7 @@ static bool caption(const char *s, size_t len, bool alone, const char **ts, size
 		len--;
 	if (len < 2 || len > 120 || !has_letter(s, len) || has_decimal(s, len))
 		return false;
-	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len))
+	if (strchr("#$%>[|<", s[0]) || memchr(s, '=', len) || aside(s, len))
 		return false;
 	/* a path alone, or one word full of digits, is a program's output, not
 	 * the author's words:
