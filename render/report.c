@@ -95,6 +95,7 @@ static const char style[] =
 	"padding-bottom:4px}h3{font-size:1em}"
 	".meta,.count,.variant,.more,.none{color:var(--muted)}"
 	".decoding{font-family:monospace;background:var(--code);padding:0 3px}"
+	".partial{color:var(--err);font-weight:600}"
 	".scroll{overflow-x:auto}table{border-collapse:collapse;margin:8px 0}"
 	"th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}"
 	"table.cmp td{text-align:right;white-space:nowrap}"

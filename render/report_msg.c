@@ -68,6 +68,11 @@ static void put_header(struct bl_buf *b, struct bl_message *m, const char *path,
 	if (json_array_size(dec) == 0)
 		bl_html_put(b, "nothing (plain text)");
 	bl_html_put(b, "</p>\n");
+	if (json_is_true(json_object_get(doc, "partial")))
+		bl_html_put(b,
+			    "<p class=\"partial\">Partial: part of this message could not be "
+			    "read (cut off, damaged or too long); the diagnostics in the text say "
+			    "where.</p>\n");
 }
 
 /* The system context: one row per fact, its text and a link to its line. */

@@ -51,7 +51,8 @@ def inputs():
         cases = sorted((ROOT / "corpus" / tool).iterdir())
         if tool == "ingest":
             picks = [c for c in cases if c.name in ("mbox-three-messages", "eml-qp-latin1",
-                                                    "flattened-one-line", "html-pipermail")]
+                                                    "flattened-one-line", "html-pipermail",
+                                                    "bad-truncated-mime")]
         else:
             picks = cases[:1]
         out += [(f"{tool}-{c.name}", c / "input") for c in picks]
@@ -121,6 +122,7 @@ const perDoc = {};
 rows.forEach(r => { const d = r.split('-')[0]; perDoc[d] = (perDoc[d] || 0) + 1; });
 return {rows, marks, rowLinks, broken, outside, perDoc,
         sections: document.querySelectorAll('section.msg').length,
+        partial: Array.from(document.querySelectorAll('section.msg'), s => !!s.querySelector('.partial')),
         svgs: document.querySelectorAll('figure.chart svg').length,
         svgText: document.querySelectorAll('figure.chart svg text').length,
         barLinks: document.querySelectorAll('figure.chart svg a[data-runs]').length,
@@ -162,8 +164,8 @@ return {w, scroll: document.documentElement.scrollWidth, over};
 """
 
 
-def parse_runs(bench, path):
-    """Runs per document, as `benchlog parse` finds them."""
+def parse_docs(bench, path):
+    """(runs, partial) per document, as `benchlog parse` finds them."""
     p = subprocess.run([bench, "parse", str(path)], capture_output=True, text=True, timeout=120)
     docs, dec, s = [], json.JSONDecoder(), p.stdout
     i = 0
@@ -173,7 +175,7 @@ def parse_runs(bench, path):
         if i >= len(s):
             break
         d, i = dec.raw_decode(s, i)
-        docs.append(len(d.get("runs", [])))
+        docs.append((len(d.get("runs", [])), bool(d.get("partial"))))
     return docs
 
 
@@ -181,7 +183,8 @@ def check_page(drv, bench, name, post, html):
     drv.size(1200, 900)
     drv.go(html.as_uri())
     dom = drv.js(DOM)
-    want = parse_runs(bench, post)
+    docs = parse_docs(bench, post)
+    want = [n for n, _ in docs]
     check(f"{name}: a section per message", dom["sections"] == len(want),
           f"{dom['sections']} sections, {len(want)} documents")
     got = [dom["perDoc"].get(str(d), 0) for d in range(len(want))]
@@ -197,6 +200,8 @@ def check_page(drv, bench, name, post, html):
           dom["rowLinks"] == [f"#span-{r}" for r in dom["rows"]], str(dom["rowLinks"][:3]))
     check(f"{name}: every link resolves", not dom["broken"], str(dom["broken"][:10]))
     check(f"{name}: nothing loaded from outside", not dom["outside"], str(dom["outside"]))
+    check(f"{name}: a partial document says so", dom["partial"] == [p for _, p in docs],
+          f"{dom['partial']} {docs}")
     if dom["svgs"]:
         check(f"{name}: chart text as <text>", dom["svgText"] > 0, str(dom))
         check(f"{name}: bars link to runs", dom["barLinks"] > 0, str(dom))
