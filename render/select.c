@@ -116,6 +116,66 @@ static int source_names(struct bl_select *s)
 	return rc;
 }
 
+/* FNV-1a of a NUL-terminated string. */
+static uint64_t hash_str(const char *p)
+{
+	uint64_t h = 14695981039346656037u;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return h;
+}
+
+/* The canonical text of a source object (malloc'd here: jansson's own
+ * allocator may be a caller's arena). */
+static char *source_key(json_t *src)
+{
+	const size_t flags = JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY;
+	json_t *v = src ? src : json_null();
+	size_t n = json_dumpb(v, NULL, 0, flags);
+	char *k = malloc(n + 1);
+	if (k && json_dumpb(v, k, n, flags) == n)
+		k[n] = '\0';
+	else if (k)
+		k[0] = '\0';
+	return k;
+}
+
+/* s->src_of_doc: documents with equal "source" objects (path, message,
+ * offset) share a number, in order of first appearance; an mbox of
+ * 100,000 messages is numbered through a hash of each source's canonical
+ * text, not by comparing every pair. -1 out of memory. */
+static int number_sources(struct bl_select *s, json_t *docs)
+{
+	size_t nd = json_array_size(docs), cap = 16;
+	while (cap < 2 * nd)
+		cap *= 2;
+	char **keys = calloc(nd ? nd : 1, sizeof *keys);
+	size_t *slot = malloc(cap * sizeof *slot); /* a document index + 1, 0 empty */
+	int rc = keys && slot ? 0 : -1;
+	if (slot)
+		memset(slot, 0, cap * sizeof *slot);
+	for (size_t i = 0; rc == 0 && i < nd; i++) {
+		if (!(keys[i] = source_key(json_object_get(json_array_get(docs, i), "source")))) {
+			rc = -1;
+			break;
+		}
+		size_t h = (size_t)hash_str(keys[i]) & (cap - 1);
+		while (slot[h] && strcmp(keys[slot[h] - 1], keys[i]) != 0)
+			h = (h + 1) & (cap - 1);
+		if (slot[h]) {
+			s->src_of_doc[i] = s->src_of_doc[slot[h] - 1];
+		} else {
+			slot[h] = i + 1;
+			s->src_of_doc[i] = s->nsources++;
+		}
+	}
+	for (size_t i = 0; keys && i < nd; i++)
+		free(keys[i]);
+	free(keys);
+	free(slot);
+	return rc;
+}
+
 int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o, char *err,
 		   size_t errlen)
 {
@@ -150,15 +210,7 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 		bl_select_free(s);
 		return -1;
 	}
-	for (size_t i = 0; i < nd; i++) {
-		json_t *src = json_object_get(json_array_get(docs, i), "source");
-		size_t j = 0;
-		while (j < i &&
-		       !json_equal(json_object_get(json_array_get(docs, j), "source"), src))
-			j++;
-		s->src_of_doc[i] = j < i ? s->src_of_doc[j] : s->nsources++;
-	}
-	if (source_names(s) < 0) {
+	if (number_sources(s, docs) < 0 || source_names(s) < 0) {
 		snprintf(err, errlen, "out of memory");
 		bl_select_free(s);
 		return -1;
