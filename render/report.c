@@ -174,18 +174,22 @@ int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_writ
 	bl_html_put(&page, "</ol>\n</nav>\n");
 	int rc = bl_report_charts(&page, r->docs, o, err, errlen);
 	bl_html_put(&page, "<section id=\"messages\">\n");
-	bl_buf_put(&page, r->sections.p, r->sections.n);
-	bl_html_put(&page, "</section>\n<script>");
-	bl_html_put(&page, script);
-	bl_html_put(&page, "</script>\n</body>\n</html>\n");
-	if (rc == 0 && page.failed) {
+	struct bl_buf tail = {0};
+	bl_html_put(&tail, "</section>\n<script>");
+	bl_html_put(&tail, script);
+	bl_html_put(&tail, "</script>\n</body>\n</html>\n");
+	if (rc == 0 && (page.failed || tail.failed || r->sections.failed)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
-	if (rc == 0 && write(ctx, (const unsigned char *)page.p, page.n) < 0) {
+	/* the sections as they are: the page is not copied whole */
+	if (rc == 0 && (write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
+			write(ctx, (const unsigned char *)r->sections.p, r->sections.n) < 0 ||
+			write(ctx, (const unsigned char *)tail.p, tail.n) < 0)) {
 		snprintf(err, errlen, "write error");
 		rc = -1;
 	}
 	bl_buf_free(&page);
+	bl_buf_free(&tail);
 	return rc;
 }
