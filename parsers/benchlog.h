@@ -48,6 +48,9 @@ struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags);
 int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m);
 json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write, void *wctx);
 void bl_window_doc_free(struct bl_window_doc *w);
+/* Releases the output buffer the writers keep between messages (part of
+ * bl_cleanup, for this thread). */
+void bl_write_cleanup(void);
 
 /* The JSON Schema of benchlog/1, as shipped in schema/. */
 extern const char bl_schema_text[];

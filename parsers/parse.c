@@ -50,4 +50,5 @@ void bl_cleanup(void)
 {
 	bl_re_free_all();
 	bl_results_cleanup();
+	bl_write_cleanup();
 }
