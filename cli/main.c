@@ -18,7 +18,7 @@ static const struct subcommand subcommands[] = {
 	{"chart", "draw comparison charts (PNG, SVG, PDF) from posts or documents", cmd_chart},
 	{"table", "print the same comparisons as a terminal, Markdown or CSV table", cmd_table},
 	{"report", "write one HTML page: each post beside what was read from it", cmd_report},
-	{"list", "list the tool parsers and the variants each knows", cmd_list},
+	{"list", "list the tool parsers; with TOOL, its variants and metrics", cmd_list},
 	{"schema", "print the JSON Schema of benchlog/1 documents", cmd_schema},
 	{"replay", "run the posts' commands again here, safely, and compare", cmd_replay},
 	{NULL, NULL, NULL},
