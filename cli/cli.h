@@ -41,6 +41,9 @@ int cli_bad_option(const char *cmd, int ch, char **argv);
  * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
 #include <jansson.h>
 int cli_load_docs(char **files, int nfiles, json_t *docs);
+/* Whether data is benchlog/1 JSON (its first value a document), as
+ * cli_load_docs decides it. */
+bool cli_is_docs(const char *data, size_t len);
 /* The array for cli_load_docs, and its end (docs.c): documents parsed from
  * JSON live in blocks dropped at once by cli_docs_free. Between
  * cli_docs_arena(true) and (false) jansson allocates from the blocks;

@@ -49,15 +49,6 @@ static int each_message(struct bl_message *m, void *vctx)
 	return 0;
 }
 
-/* Whether data looks like benchlog JSON rather than a post. */
-static bool is_document(const char *data, size_t len)
-{
-	size_t i = 0;
-	while (i < len && strchr(" \t\r\n", data[i]))
-		i++;
-	return i < len && data[i] == '{' && memmem(data, len < 4096 ? len : 4096, "\"schema\"", 8);
-}
-
 static int add_input(struct bl_report *r, const char *file)
 {
 	const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file;
@@ -68,7 +59,7 @@ static int add_input(struct bl_report *r, const char *file)
 		return -1;
 	}
 	int rc = 0;
-	if (is_document(data, len)) {
+	if (cli_is_docs(data, len)) {
 		cli_error("report: %s is benchlog JSON, which keeps no text to show: give the "
 			  "post it was parsed from",
 			  path);
@@ -146,20 +137,19 @@ int cmd_report(int argc, char **argv)
 		cli_error("report: out of memory");
 		return EXIT_DATA;
 	}
-	int rc = EXIT_OK, failed = 0;
+	int failed = 0;
 	for (int f = 0; f < nfiles; f++)
 		if (add_input(r, files[f]) < 0)
 			failed++;
-	if (failed)
-		rc = EXIT_DATA;
-	if (failed == nfiles) /* nothing to show: no page */
-		;
-	else if (write_page(r, &ro, output) < 0)
-		rc = EXIT_DATA;
-	else if (!quiet && output && strcmp(output, "-") != 0)
-		fprintf(stderr, "benchlog: report: %zu run%s from %d input%s in %s\n",
-			bl_report_runs(r), bl_report_runs(r) == 1 ? "" : "s", nfiles,
-			nfiles == 1 ? "" : "s", output);
+	int rc = failed ? EXIT_DATA : EXIT_OK;
+	if (failed < nfiles) { /* no input read: no page */
+		if (write_page(r, &ro, output) < 0)
+			rc = EXIT_DATA;
+		else if (!quiet && output && strcmp(output, "-") != 0)
+			fprintf(stderr, "benchlog: report: %zu run%s from %d input%s in %s\n",
+				bl_report_runs(r), bl_report_runs(r) == 1 ? "" : "s", nfiles,
+				nfiles == 1 ? "" : "s", output);
+	}
 	bl_report_free(r);
 	return rc;
 }

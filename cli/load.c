@@ -24,34 +24,69 @@ static int each_message(struct bl_message *m, void *vctx)
 	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
 }
 
+static size_t skip_blanks(const char *data, size_t len, size_t i)
+{
+	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+		i++;
+	return i;
+}
+
+/* Where JSON documents would start: past a BOM and blanks, at a '{';
+ * len when the text cannot be JSON documents. */
+static size_t json_start(const char *data, size_t len)
+{
+	size_t i = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	i = skip_blanks(data, len, i);
+	return i < len && data[i] == '{' ? i : len;
+}
+
+/* One JSON value from s: the plain reader first, json_loadb when it gives
+ * up. *used: its bytes; NULL with e filled when it is not JSON. */
+static json_t *read_value(const char *s, size_t len, size_t *used, json_error_t *e)
+{
+	json_t *d = bl_json_read(s, len, used);
+	if (!d) {
+		d = json_loadb(s, len, JSON_DISABLE_EOF_CHECK, e);
+		*used = d ? (size_t)e->position : 0;
+	}
+	return d;
+}
+
+static bool is_document(json_t *d)
+{
+	const char *schema = json_string_value(json_object_get(d, "schema"));
+	return schema && strcmp(schema, BL_SCHEMA_ID) == 0;
+}
+
+bool cli_is_docs(const char *data, size_t len)
+{
+	size_t i = json_start(data, len), used;
+	json_error_t e;
+	json_t *d = i < len ? read_value(data + i, len - i, &used, &e) : NULL;
+	bool yes = d && is_document(d);
+	json_decref(d);
+	return yes;
+}
+
 /* Documents from JSON text: 1 when the text is benchlog JSON, 0 when it is
  * not JSON at all (a post), -1 when it starts as JSON but is broken. */
 static int load_json(const char *data, size_t len, const char *path, json_t *docs)
 {
-	size_t i = 0;
-	if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
-	while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
-		i++;
-	if (i >= len || data[i] != '{')
+	size_t i = json_start(data, len);
+	if (i == len)
 		return 0;
 	size_t ndocs = 0;
 	while (i < len) {
 		json_error_t e;
-		size_t used = 0; /* the plain reader first; json_loadb when it gives up */
-		json_t *d = bl_json_read(data + i, len - i, &used);
-		if (!d) {
-			d = json_loadb(data + i, len - i, JSON_DISABLE_EOF_CHECK, &e);
-			used = d ? (size_t)e.position : 0;
-		}
+		size_t used = 0;
+		json_t *d = read_value(data + i, len - i, &used, &e);
 		if (!d) {
 			if (ndocs == 0)
 				return 0; /* a post that happens to start with '{' */
 			cli_error("%s:%d: not benchlog JSON: %s", path, e.line, e.text);
 			return -1;
 		}
-		const char *schema = json_string_value(json_object_get(d, "schema"));
-		if (!schema || strcmp(schema, BL_SCHEMA_ID) != 0) {
+		if (!is_document(d)) {
 			json_decref(d);
 			if (ndocs == 0)
 				return 0;
@@ -60,10 +95,7 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 		}
 		json_array_append_new(docs, d);
 		ndocs++;
-		i += used;
-		while (i < len &&
-		       (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
-			i++;
+		i = skip_blanks(data, len, i + used);
 	}
 	return 1;
 }

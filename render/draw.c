@@ -395,6 +395,55 @@ static void arrow(cairo_t *cr, struct bl_rect r, bool horizontal, struct bl_rgb 
 	cairo_fill(cr);
 }
 
+/* A min-max whisker across the bar's middle, capped at both ends. */
+static void whisker(cairo_t *cr, const struct bl_bar_box *bb, bool horizontal)
+{
+	if (horizontal) {
+		double y = bb->r.y + bb->r.h / 2, cap = fmin(bb->r.h * 0.25, 6);
+		cairo_move_to(cr, bb->wlo, y);
+		cairo_line_to(cr, bb->whi, y);
+		cairo_move_to(cr, bb->wlo, y - cap);
+		cairo_line_to(cr, bb->wlo, y + cap);
+		cairo_move_to(cr, bb->whi, y - cap);
+		cairo_line_to(cr, bb->whi, y + cap);
+	} else {
+		double x = bb->r.x + bb->r.w / 2, cap = fmin(bb->r.w * 0.25, 6);
+		cairo_move_to(cr, x, bb->wlo);
+		cairo_line_to(cr, x, bb->whi);
+		cairo_move_to(cr, x - cap, bb->wlo);
+		cairo_line_to(cr, x + cap, bb->wlo);
+		cairo_move_to(cr, x - cap, bb->whi);
+		cairo_line_to(cr, x + cap, bb->whi);
+	}
+	cairo_stroke(cr);
+}
+
+/* One bar: filled, or hatched with an open end when censored; its
+ * whisker, its runs' dots, its value label and its n. */
+static void draw_bar(const struct pen *p, const struct bl_bar *b, const struct bl_bar_box *bb,
+		     const struct bl_layout *l, const struct bl_theme *t)
+{
+	cairo_t *cr = p->cr;
+	struct bl_rgb col = bl_theme_series(t, b->ser);
+	if (b->censored) {
+		hatched(cr, bb->r, col, t->background, bb->stub);
+		arrow(cr, bb->r, l->horizontal, col);
+	} else {
+		set_rgb(cr, col);
+		cairo_rectangle(cr, bb->r.x, bb->r.y, bb->r.w, bb->r.h);
+		cairo_fill(cr);
+	}
+	if (bb->whisker) {
+		set_rgb(cr, t->text);
+		cairo_set_line_width(cr, 1.5);
+		whisker(cr, bb, l->horizontal);
+	}
+	dots(cr, bb, l->horizontal, t);
+	text_in(p, bb->text, l->font * 0.85, false, bb->label, -1, LEFT, t->text);
+	text_in(p, bb->ntext, l->font * 0.75, false, bb->nbox, -1, LEFT,
+		b->censored ? t->text : on_colour(col));
+}
+
 void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,
 		   const struct bl_theme *t)
 {
@@ -447,46 +496,8 @@ void bl_draw_chart_texts(void *vcr, const struct bl_chart *c, const struct bl_la
 	}
 	draw_axis_title(p, c, l, t);
 
-	/* bars */
-	for (size_t i = 0; i < c->nbars; i++) {
-		const struct bl_bar *b = &c->bars[i];
-		const struct bl_bar_box *bb = &l->bars[i];
-		struct bl_rgb col = bl_theme_series(t, b->ser);
-		if (b->censored) {
-			hatched(cr, bb->r, col, t->background, bb->stub);
-			arrow(cr, bb->r, l->horizontal, col);
-		} else {
-			set_rgb(cr, col);
-			cairo_rectangle(cr, bb->r.x, bb->r.y, bb->r.w, bb->r.h);
-			cairo_fill(cr);
-		}
-		if (bb->whisker) {
-			set_rgb(cr, t->text);
-			cairo_set_line_width(cr, 1.5);
-			if (l->horizontal) {
-				double y = bb->r.y + bb->r.h / 2, cap = fmin(bb->r.h * 0.25, 6);
-				cairo_move_to(cr, bb->wlo, y);
-				cairo_line_to(cr, bb->whi, y);
-				cairo_move_to(cr, bb->wlo, y - cap);
-				cairo_line_to(cr, bb->wlo, y + cap);
-				cairo_move_to(cr, bb->whi, y - cap);
-				cairo_line_to(cr, bb->whi, y + cap);
-			} else {
-				double x = bb->r.x + bb->r.w / 2, cap = fmin(bb->r.w * 0.25, 6);
-				cairo_move_to(cr, x, bb->wlo);
-				cairo_line_to(cr, x, bb->whi);
-				cairo_move_to(cr, x - cap, bb->wlo);
-				cairo_line_to(cr, x + cap, bb->wlo);
-				cairo_move_to(cr, x - cap, bb->whi);
-				cairo_line_to(cr, x + cap, bb->whi);
-			}
-			cairo_stroke(cr);
-		}
-		dots(cr, bb, l->horizontal, t);
-		text_in(p, bb->text, f * 0.85, false, bb->label, -1, LEFT, t->text);
-		text_in(p, bb->ntext, f * 0.75, false, bb->nbox, -1, LEFT,
-			b->censored ? t->text : on_colour(col));
-	}
+	for (size_t i = 0; i < c->nbars; i++)
+		draw_bar(p, &c->bars[i], &l->bars[i], l, t);
 
 	/* the base line */
 	set_rgb(cr, t->axis);

@@ -34,48 +34,59 @@ static char *first_run_href(const struct bl_bar *b)
 	return s;
 }
 
-static int collect(struct bl_buf *b, const unsigned char *data, size_t len)
+/* Each bar's link (to its first run) and data-runs (all of them), made
+ * once for the SVG and the table; NULL entries for a bar without runs. */
+struct bar_links {
+	char **href, **data;
+	size_t n;
+};
+
+static void links_free(struct bar_links *k)
 {
-	return bl_buf_put(b, data, len) ? 0 : -1;
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->href[i]);
+		free(k->data[i]);
+	}
+	free(k->href);
+	free(k->data);
 }
 
-static int collect_fn(void *ctx, const unsigned char *data, size_t len)
+static int links_make(const struct bl_chart *c, struct bar_links *k)
 {
-	return collect(ctx, data, len);
+	k->href = calloc(c->nbars ? c->nbars : 1, sizeof *k->href);
+	k->data = calloc(c->nbars ? c->nbars : 1, sizeof *k->data);
+	if (!k->href || !k->data)
+		return -1;
+	k->n = c->nbars;
+	for (size_t i = 0; i < k->n; i++)
+		if (c->bars[i].nruns && (!(k->href[i] = first_run_href(&c->bars[i])) ||
+					 !(k->data[i] = runs_attr(&c->bars[i]))))
+			return -1;
+	return 0;
+}
+
+static int collect(void *ctx, const unsigned char *data, size_t len)
+{
+	return bl_buf_put(ctx, data, len) ? 0 : -1;
 }
 
 /* The chart's SVG without its XML declaration, ids prefixed "cN". */
-static int put_svg(struct bl_buf *b, const struct bl_chart *c, size_t n,
+static int put_svg(struct bl_buf *b, const struct bl_chart *c, size_t n, const struct bar_links *k,
 		   const struct bl_report_opts *o)
 {
-	char **href = calloc(c->nbars ? c->nbars : 1, sizeof *href);
-	char **data = calloc(c->nbars ? c->nbars : 1, sizeof *data);
-	int rc = -1;
-	if (!href || !data)
-		goto out;
-	for (size_t i = 0; i < c->nbars; i++)
-		if (c->bars[i].nruns && (!(href[i] = first_run_href(&c->bars[i])) ||
-					 !(data[i] = runs_attr(&c->bars[i]))))
-			goto out;
 	char prefix[24];
 	snprintf(prefix, sizeof prefix, "c%zu", n);
-	struct bl_svg_opts so = {prefix, (const char *const *)href, (const char *const *)data};
+	struct bl_svg_opts so = {prefix, (const char *const *)k->href,
+				 (const char *const *)k->data};
 	struct bl_render_opts ro = {.width = 960, .theme = o->theme};
 	struct bl_buf svg = {0};
-	rc = bl_render_svg_with(c, &ro, &so, collect_fn, &svg);
+	int rc = bl_render_svg_with(c, &ro, &so, collect, &svg);
 	const char *start = svg.p ? strstr(svg.p, "<svg") : NULL;
 	if (rc == 0 && start)
 		bl_html_put(b, start);
 	else
 		rc = -1;
 	bl_buf_free(&svg);
-out:
-	for (size_t i = 0; href && data && i < c->nbars; i++) {
-		free(href[i]);
-		free(data[i]);
-	}
-	free(href);
-	free(data);
 	return rc;
 }
 
@@ -87,7 +98,7 @@ static double sort_value(const struct bl_bar *b)
 	return isnan(b->value) ? INFINITY : b->value;
 }
 
-static void put_table(struct bl_buf *b, const struct bl_chart *c)
+static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct bar_links *k)
 {
 	char cell[512], axis[256];
 	bl_axis_text(c, axis, sizeof axis);
@@ -109,17 +120,15 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c)
 			bl_table_cell(c, bar, cell, sizeof cell);
 			double v = sort_value(bar);
 			bl_html_printf(b, "<td data-v=\"%.17g\">", isnan(v) ? -INFINITY : v);
-			char *runs = bar && bar->nruns ? runs_attr(bar) : NULL;
-			char *href = runs ? first_run_href(bar) : NULL;
-			if (runs && href) {
-				bl_html_printf(b, "<a href=\"%s\" data-runs=\"%s\">", href, runs);
+			size_t i = bar ? (size_t)(bar - c->bars) : 0;
+			if (bar && k->data[i]) {
+				bl_html_printf(b, "<a href=\"%s\" data-runs=\"%s\">", k->href[i],
+					       k->data[i]);
 				bl_html_esc(b, cell);
 				bl_html_put(b, "</a>");
 			} else {
 				bl_html_esc(b, cell);
 			}
-			free(runs);
-			free(href);
 			bl_html_put(b, "</td>");
 		}
 		bl_html_put(b, "</tr>\n");
@@ -142,8 +151,11 @@ int bl_report_charts(struct bl_buf *b, json_t *docs, const struct bl_report_opts
 	for (size_t i = 0; i < cs.n && rc == 0; i++) {
 		const struct bl_chart *c = &cs.v[i];
 		bl_html_printf(b, "<figure class=\"chart\" id=\"chart-%zu\">\n", i);
-		rc = put_svg(b, c, i, o);
-		put_table(b, c);
+		struct bar_links k = {0};
+		rc = links_make(c, &k) < 0 ? -1 : put_svg(b, c, i, &k, o);
+		if (rc == 0)
+			put_table(b, c, &k);
+		links_free(&k);
 		bl_html_put(b, "</figure>\n");
 	}
 	if (rc < 0)

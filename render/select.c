@@ -150,10 +150,8 @@ static int number_sources(struct bl_select *s, json_t *docs)
 	while (cap < 2 * nd)
 		cap *= 2;
 	char **keys = calloc(nd ? nd : 1, sizeof *keys);
-	size_t *slot = malloc(cap * sizeof *slot); /* a document index + 1, 0 empty */
+	size_t *slot = calloc(cap, sizeof *slot); /* a document index + 1, 0 empty */
 	int rc = keys && slot ? 0 : -1;
-	if (slot)
-		memset(slot, 0, cap * sizeof *slot);
 	for (size_t i = 0; rc == 0 && i < nd; i++) {
 		if (!(keys[i] = source_key(json_object_get(json_array_get(docs, i), "source")))) {
 			rc = -1;

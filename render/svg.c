@@ -11,47 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "internal.h"
 
 #define BL_SVG_NS "https://benchlog.invalid/ns/provenance-1"
 
-/* Appends text escaped for XML; characters XML 1.0 forbids become '?'. */
-static void put_escaped(struct bl_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		const char *rep = NULL;
-		switch (ch) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		default:
-			if (ch < 0x20 && ch != '\n' && ch != '\t')
-				rep = "?";
-		}
-		if (rep)
-			bl_membuf_write(b, (const unsigned char *)rep, (unsigned)strlen(rep));
-		else
-			bl_membuf_write(b, &ch, 1);
-	}
-}
-
-static void put(struct bl_buf *b, const char *s)
-{
-	bl_membuf_write(b, (const unsigned char *)s, (unsigned)strlen(s));
-}
+/* Text goes through html.c (& < > " as entities, no character XML forbids,
+ * invalid UTF-8 as "\\xNN"): bl_html_esc, bl_html_text; markup through
+ * bl_html_put. */
 
 static void put_list(struct bl_buf *b, const char *tag, char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		put(b, "<bl:");
-		put(b, tag);
-		put(b, ">");
-		put_escaped(b, v[i]);
-		put(b, "</bl:");
-		put(b, tag);
-		put(b, ">\n");
+		bl_html_put(b, "<bl:");
+		bl_html_put(b, tag);
+		bl_html_put(b, ">");
+		bl_html_esc(b, v[i]);
+		bl_html_put(b, "</bl:");
+		bl_html_put(b, tag);
+		bl_html_put(b, ">\n");
 	}
 }
 
@@ -81,7 +59,7 @@ static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
 				map_from[next++] = v;
 			char num[32];
 			snprintf(num, sizeof num, "surface%lu", k + 1);
-			put(out, num);
+			bl_html_put(out, num);
 			i = j;
 			continue;
 		}
@@ -94,7 +72,7 @@ static void put_num(struct bl_buf *b, const char *name, double v)
 {
 	char num[48];
 	snprintf(num, sizeof num, " %s=\"%.2f\"", name, v);
-	put(b, num);
+	bl_html_put(b, num);
 }
 
 /* A bl_text_sink: the line as a <text> element, in the fonts the chart
@@ -102,33 +80,28 @@ static void put_num(struct bl_buf *b, const char *name, double v)
 static void text_line(void *ctx, const struct bl_text_line *t)
 {
 	struct bl_buf *b = ctx;
-	char colour[16], *s = strndup(t->text, t->len);
-	if (!s) {
-		b->failed = true;
-		return;
-	}
-	put(b, "<text");
+	char colour[16];
+	bl_html_put(b, "<text");
 	put_num(b, "x", t->x);
 	put_num(b, "y", t->y);
 	put_num(b, "font-size", t->size);
 	if (t->bold)
-		put(b, " font-weight=\"bold\"");
+		bl_html_put(b, " font-weight=\"bold\"");
 	snprintf(colour, sizeof colour, "#%02x%02x%02x", (int)lround(t->colour.r * 255),
 		 (int)lround(t->colour.g * 255), (int)lround(t->colour.b * 255));
-	put(b, " fill=\"");
-	put(b, colour);
-	put(b, "\"");
+	bl_html_put(b, " fill=\"");
+	bl_html_put(b, colour);
+	bl_html_put(b, "\"");
 	const double *m = t->matrix;
 	if (m[0] != 1 || m[1] != 0 || m[2] != 0 || m[3] != 1 || m[4] != 0 || m[5] != 0) {
 		char tr[160];
 		snprintf(tr, sizeof tr, " transform=\"matrix(%g %g %g %g %.2f %.2f)\"", m[0], m[1],
 			 m[2], m[3], m[4], m[5]);
-		put(b, tr);
+		bl_html_put(b, tr);
 	}
-	put(b, ">");
-	put_escaped(b, s);
-	put(b, "</text>\n");
-	free(s);
+	bl_html_put(b, ">");
+	bl_html_text(b, t->text, t->len);
+	bl_html_put(b, "</text>\n");
 }
 
 /* Over each bar that has a link, a transparent rectangle in an <a>: the
@@ -140,45 +113,54 @@ static void put_links(struct bl_buf *b, const struct bl_chart *c, const struct b
 		if (!so->bar_href[i])
 			continue;
 		struct bl_rect r = l->bars[i].r;
-		put(b, "<a href=\"");
-		put_escaped(b, so->bar_href[i]);
-		put(b, "\"");
+		bl_html_put(b, "<a href=\"");
+		bl_html_esc(b, so->bar_href[i]);
+		bl_html_put(b, "\"");
 		if (so->bar_data && so->bar_data[i]) {
-			put(b, " data-runs=\"");
-			put_escaped(b, so->bar_data[i]);
-			put(b, "\"");
+			bl_html_put(b, " data-runs=\"");
+			bl_html_esc(b, so->bar_data[i]);
+			bl_html_put(b, "\"");
 		}
-		put(b, "><rect class=\"bar-link\"");
+		bl_html_put(b, "><rect class=\"bar-link\"");
 		put_num(b, "x", r.x);
 		put_num(b, "y", r.y);
 		put_num(b, "width", fmax(r.w, 3));
 		put_num(b, "height", fmax(r.h, 3));
-		put(b, " fill=\"transparent\"/></a>\n");
+		bl_html_put(b, " fill=\"transparent\"/></a>\n");
 	}
 }
 
 /* Copies src to out with every id, and each reference to one, given
- * `prefix`: id="clip1" -> id="c2-clip1", url(#clip1), href="#clip1". */
+ * `prefix`: id="clip1" -> id="c2-clip1", url(#clip1), href="#clip1". Each
+ * key's next place is searched for once, when the copy has passed it. */
 static void prefix_ids(const char *p, size_t n, const char *prefix, struct bl_buf *out)
 {
 	static const char *const keys[] = {"id=\"", "href=\"#", "url(#"};
-	size_t i = 0;
-	while (i < n) {
-		size_t next = n, klen = 0;
-		for (size_t k = 0; k < 3; k++) {
-			const char *hit = memmem(p + i, n - i, keys[k], strlen(keys[k]));
-			if (hit && (size_t)(hit - p) < next) {
-				next = (size_t)(hit - p);
-				klen = strlen(keys[k]);
+	enum { NKEYS = sizeof keys / sizeof keys[0] };
+	size_t at[NKEYS] = {0}, i = 0;
+	bool stale[NKEYS] = {true, true, true};
+	for (;;) {
+		size_t k = 0;
+		for (size_t j = 0; j < NKEYS; j++) {
+			if (stale[j]) {
+				const char *hit = memmem(p + i, n - i, keys[j], strlen(keys[j]));
+				at[j] = hit ? (size_t)(hit - p) : n;
+				stale[j] = false;
 			}
+			if (at[j] < at[k])
+				k = j;
 		}
-		bl_buf_put(out, p + i, next - i + klen);
-		i = next + klen;
-		if (i <= n && klen) {
-			put(out, prefix);
-			put(out, "-");
-		}
+		if (at[k] == n)
+			break;
+		size_t end = at[k] + strlen(keys[k]);
+		bl_buf_put(out, p + i, end - i);
+		bl_html_put(out, prefix);
+		bl_html_put(out, "-");
+		i = end;
+		for (size_t j = 0; j < NKEYS; j++)
+			stale[j] = at[j] < i;
 	}
+	bl_buf_put(out, p + i, n - i);
 }
 
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
@@ -203,10 +185,10 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	/* the same size as the PNG: width="960px", not 960pt */
 	cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
 	cairo_t *cr = cairo_create(s);
-	put(&texts, "<g font-family=\"DejaVu Sans, Verdana, sans-serif\">\n");
+	bl_html_put(&texts, "<g font-family=\"DejaVu Sans, Verdana, sans-serif\">\n");
 	const struct bl_text_sink sink = {text_line, &texts};
 	bl_draw_chart_texts(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL), &sink);
-	put(&texts, "</g>\n");
+	bl_html_put(&texts, "</g>\n");
 	put_links(&texts, c, &l, so);
 	cairo_destroy(cr);
 	cairo_surface_finish(s);
@@ -220,18 +202,18 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 		goto out;
 	size_t head = (size_t)(gt - raw.p) + 1;
 	bl_buf_put(&out, raw.p, head);
-	put(&out, "\n<title>");
-	put_escaped(&out, c->title);
-	put(&out,
-	    "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS "\">\n<bl:software>");
+	bl_html_put(&out, "\n<title>");
+	bl_html_esc(&out, c->title);
+	bl_html_put(&out, "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS
+			  "\">\n<bl:software>");
 	char *sw = bl_chart_provenance(c, "software");
 	if (sw)
-		put_escaped(&out, sw);
+		bl_html_esc(&out, sw);
 	free(sw);
-	put(&out, "</bl:software>\n");
+	bl_html_put(&out, "</bl:software>\n");
 	put_list(&out, "source", c->sources, c->nsources);
 	put_list(&out, "command", c->commands, c->ncommands);
-	put(&out, "</bl:provenance>\n</metadata>");
+	bl_html_put(&out, "</bl:provenance>\n</metadata>");
 	size_t tail = (size_t)(end - raw.p);
 	if (so && so->id_prefix) { /* cairo's ids, not the links' */
 		renumber((const unsigned char *)raw.p + head, tail - head, &fixed);

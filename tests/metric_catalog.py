@@ -26,19 +26,8 @@ def check(name, ok, detail=""):
         print(f"metric-catalog: FAIL {name}: {detail}"[:1500])
 
 
-def documents(text):
-    dec, i, out = json.JSONDecoder(), 0, []
-    while i < len(text):
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i < len(text):
-            d, i = dec.raw_decode(text, i)
-            out.append(d)
-    return out
-
-
-def results(doc):
-    for run in doc.get("runs", []):
+def results(runs):
+    for run in runs:
         for r in run.get("results", []):
             yield run["tool"], r["metric"], r["unit"]
 
@@ -49,16 +38,16 @@ def main():
         [bench, "list", "--json"], capture_output=True, text=True, check=True).stdout)}
     seen = {}
     for exp in sorted(ROOT.glob("corpus/*/*/expected.json")):
-        for doc in documents(exp.read_text()):
-            for d in doc if isinstance(doc, list) else [doc]:
-                for k in results(d):
-                    seen.setdefault(k, str(exp.parent.relative_to(ROOT)))
+        docs = json.loads(exp.read_text())
+        for d in docs if isinstance(docs, list) else [docs]:
+            for k in results(d.get("runs", [])):
+                seen.setdefault(k, str(exp.parent.relative_to(ROOT)))
     posts = sorted(SHARED.glob("seeds/*.txt")) + sorted(SHARED.glob("samples/*"))
     for post in posts:
-        out = subprocess.run([bench, "parse", "-q", str(post)], capture_output=True, text=True).stdout
-        for doc in documents(out):
-            for k in results(doc):
-                seen.setdefault(k, post.name)
+        out = subprocess.run([bench, "parse", "-q", "--runs", str(post)], capture_output=True,
+                             text=True).stdout
+        for k in results(json.loads(line) for line in out.splitlines() if line.strip()):
+            seen.setdefault(k, post.name)
     for (tool, metric, unit), where in sorted(seen.items()):
         entries = [m for m in tools.get(tool, {}).get("metrics", [])
                    if fnmatch.fnmatchcase(metric, m["metric"])]

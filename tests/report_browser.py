@@ -166,17 +166,10 @@ return {w, scroll: document.documentElement.scrollWidth, over};
 
 def parse_docs(bench, path):
     """(runs, partial) per document, as `benchlog parse` finds them."""
-    p = subprocess.run([bench, "parse", str(path)], capture_output=True, text=True, timeout=120)
-    docs, dec, s = [], json.JSONDecoder(), p.stdout
-    i = 0
-    while i < len(s):
-        while i < len(s) and s[i].isspace():
-            i += 1
-        if i >= len(s):
-            break
-        d, i = dec.raw_decode(s, i)
-        docs.append((len(d.get("runs", [])), bool(d.get("partial"))))
-    return docs
+    p = subprocess.run([bench, "parse", "--jsonl", str(path)], capture_output=True, text=True,
+                       timeout=120)
+    docs = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    return [(len(d.get("runs", [])), bool(d.get("partial"))) for d in docs]
 
 
 def check_page(drv, bench, name, post, html):
