@@ -154,12 +154,15 @@ static int each_message(struct bl_message *m, void *vctx)
 /* What a task ended with (cli_jobs_run ORs them). */
 enum { TASK_DATA = 1, TASK_ERRORS = 2, TASK_WRITE_FAILED = 4 };
 
-/* One input, or one piece of an mbox input: bytes [at.offset, end). */
+/* One input, or one piece of an mbox input: bytes [at.offset, end). A
+ * piece ends where the first message at or after `target` begins; its
+ * end, and the next piece's start, are found when it is readied
+ * (prepare_task). */
 struct task {
 	const char *file; /* as given; "-" is stdin */
-	bool piece;
+	bool piece, last; /* last: the input's last piece */
 	struct bl_mbox_cut at;
-	size_t end;
+	size_t end, target, size;
 };
 
 /* A piece read to its end and no further. */
@@ -284,7 +287,7 @@ static bool splittable(const char *file, enum bl_input_format fmt, unsigned jobs
 	return ok;
 }
 
-/* Cuts each large mbox into pieces of about size / jobs (each a task);
+/* Plans each large mbox as pieces of about size / jobs (each a task);
  * every other input is one task. -1 after a message. */
 static int make_plan(struct plan *p, unsigned jobs)
 {
@@ -299,41 +302,16 @@ static int make_plan(struct plan *p, unsigned jobs)
 		size_t n = size / PIECE_MIN, most = (size_t)jobs * PIECES_PER_JOB;
 		if (n > most)
 			n = most;
-		size_t *targets = malloc(n * sizeof *targets);
-		struct bl_mbox_cut *cuts = malloc(n * sizeof *cuts);
-		if (!targets || !cuts) {
-			free(targets);
-			free(cuts);
-			goto oom;
+		for (size_t k = 0; k < n; k++) {
+			struct task t = {.file = file,
+					 .piece = true,
+					 .last = k + 1 == n,
+					 .at = bl_mbox_start,
+					 .target = size / n * (k + 1),
+					 .size = size};
+			if (add_task(p, t) < 0)
+				goto oom;
 		}
-		for (size_t k = 1; k < n; k++)
-			targets[k - 1] = size / n * k;
-		int fd = open(file, O_RDONLY | O_CLOEXEC);
-		int r = fd < 0 ? -2 : bl_mbox_cuts(cli_read_chunk, &fd, targets, n - 1, cuts);
-		if (fd >= 0)
-			close(fd);
-		int added = 0;
-		if (r == -2) {
-			/* read whole, by one process, which reports the error */
-			added = add_task(p, (struct task){.file = file});
-		} else if (r == 0) {
-			struct task t = {.file = file, .piece = true, .at = bl_mbox_start};
-			for (size_t k = 0; k + 1 < n && added == 0; k++) {
-				/* a piece that would be empty joins the next */
-				if (cuts[k].offset <= t.at.offset || cuts[k].offset >= size)
-					continue;
-				t.end = cuts[k].offset;
-				added = add_task(p, t);
-				t.at = cuts[k];
-			}
-			t.end = size;
-			if (added == 0)
-				added = add_task(p, t);
-		}
-		free(targets);
-		free(cuts);
-		if (r == -1 || added < 0)
-			goto oom;
 	}
 	return 0;
 oom:
@@ -341,6 +319,40 @@ oom:
 	free(p->tasks);
 	p->tasks = NULL;
 	return -1;
+}
+
+/* Readies task i (cli_prepare_fn): a piece of an mbox ends where the
+ * first message at or after its target begins, and the next piece starts
+ * there. Found by framing the input from the piece's start, while the
+ * pieces before it are read. */
+static int prepare_task(size_t i, void *arg)
+{
+	struct plan *p = arg;
+	struct task *t = &p->tasks[i];
+	if (!t->piece)
+		return 0;
+	if (t->at.offset >= t->size)
+		return CLI_TASK_SKIP; /* the pieces before reached the end */
+	t->end = t->size;
+	if (t->last)
+		return 0;
+	struct bl_mbox_cut cut = {t->size, 0, 0};
+	int fd = open(t->file, O_RDONLY | O_CLOEXEC), r = -2;
+	if (fd >= 0 && lseek(fd, (off_t)t->at.offset, SEEK_SET) >= 0)
+		r = bl_mbox_cuts(cli_read_chunk, &fd, &t->at, &t->target, 1, &cut);
+	if (fd >= 0)
+		close(fd);
+	if (r == -1) {
+		cli_error("parse: out of memory");
+		return -1;
+	}
+	/* a read error: this piece reads on to the end, and its worker says
+	 * what went wrong */
+	if (r == 0)
+		t->end = cut.offset < t->size ? cut.offset : t->size;
+	t[1].at = r == 0 ? cut : (struct bl_mbox_cut){t->size, 0, 0};
+	/* a message that spans the next target leaves this piece empty */
+	return t->end > t->at.offset ? 0 : CLI_TASK_SKIP;
 }
 
 static int job_task(size_t i, FILE *out, void *arg)
@@ -455,7 +467,7 @@ int cmd_parse(int argc, char **argv)
 			cli_out_abort(&out);
 			return EXIT_DATA;
 		}
-		status = cli_jobs_run(plan.ntasks, a.jobs, job_task, &plan, out.f);
+		status = cli_jobs_run(plan.ntasks, a.jobs, job_task, prepare_task, &plan, out.f);
 		free(plan.tasks);
 		if (status & CLI_JOB_FAILED) {
 			cli_error("%s: not written: a worker failed",

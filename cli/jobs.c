@@ -148,7 +148,71 @@ static void reap(struct job *jobs, size_t n)
 	}
 }
 
-int cli_jobs_run(size_t n, unsigned jobs, cli_task_fn task, void *arg, FILE *out)
+/* A run of tasks: [0, flushed) copied out, [flushed, next) started or
+ * skipped, [next, prepared) readied but not started. */
+struct run {
+	struct job *j;
+	size_t n, next, flushed, prepared, running, window;
+	unsigned jobs;
+	cli_task_fn task;
+	cli_prepare_fn prepare;
+	void *arg;
+	FILE *out;
+	int result;
+};
+
+/* Readies the next task not readied yet; a task with nothing to do is
+ * done at once, with no output. */
+static void prepare_next(struct run *r)
+{
+	struct job *j = &r->j[r->prepared];
+	int p = r->prepare ? r->prepare(r->prepared, r->arg) : 0;
+	if (p < 0) {
+		r->result |= CLI_JOB_FAILED;
+		return;
+	}
+	j->done = p == CLI_TASK_SKIP;
+	r->prepared++;
+}
+
+/* Starts what may start: up to `jobs` at once, and no more than `window`
+ * ahead of the output copied. */
+static void start_more(struct run *r)
+{
+	while (r->next < r->n && r->running < r->jobs && r->next < r->flushed + r->window &&
+	       !(r->result & CLI_JOB_FAILED)) {
+		if (r->next == r->prepared) {
+			prepare_next(r);
+			continue;
+		}
+		struct job *j = &r->j[r->next];
+		if (!j->done) {
+			if (start(r->next, j, r->task, r->arg, r->out) < 0) {
+				r->result |= CLI_JOB_FAILED;
+				return;
+			}
+			r->running++;
+		}
+		r->next++;
+	}
+}
+
+/* In order: each task's output once it and those before it ended. */
+static void flush_done(struct run *r)
+{
+	while (r->flushed < r->next && r->j[r->flushed].done) {
+		struct job *f = &r->j[r->flushed++];
+		if (f->out >= 0 && (copy_out(f->out, r->out) < 0 || copy_out(f->err, stderr) < 0)) {
+			cli_error("cannot copy a worker's output: %s", strerror(errno));
+			f->status |= CLI_JOB_FAILED;
+		}
+		r->result |= f->status;
+		close_job(f);
+	}
+}
+
+int cli_jobs_run(size_t n, unsigned jobs, cli_task_fn task, cli_prepare_fn prepare, void *arg,
+		 FILE *out)
 {
 	struct job *j = calloc(n ? n : 1, sizeof *j);
 	if (!j) {
@@ -160,43 +224,37 @@ int cli_jobs_run(size_t n, unsigned jobs, cli_task_fn task, void *arg, FILE *out
 	/* tasks started but not yet copied out: at most twice the jobs, so
 	 * that one slow task does not leave every later output waiting in
 	 * temporary files */
-	size_t window = 2 * (size_t)jobs;
-	size_t next = 0, flushed = 0, running = 0;
-	int result = 0;
-	while (flushed < n) {
-		while (next < n && running < jobs && next < flushed + window &&
-		       !(result & CLI_JOB_FAILED)) {
-			if (start(next, &j[next], task, arg, out) < 0) {
-				result |= CLI_JOB_FAILED;
-				break;
-			}
-			next++;
-			running++;
-		}
-		/* in order: each task's output once it and those before it ended */
-		while (flushed < next && j[flushed].done) {
-			struct job *f = &j[flushed++];
-			if (copy_out(f->out, out) < 0 || copy_out(f->err, stderr) < 0) {
-				cli_error("cannot copy a worker's output: %s", strerror(errno));
-				f->status |= CLI_JOB_FAILED;
-			}
-			result |= f->status;
-			close_job(f);
-		}
-		if (flushed == next && (next == n || result & CLI_JOB_FAILED))
+	struct run r = {.j = j,
+			.n = n,
+			.window = 2 * (size_t)jobs,
+			.jobs = jobs,
+			.task = task,
+			.prepare = prepare,
+			.arg = arg,
+			.out = out};
+	while (r.flushed < n) {
+		start_more(&r);
+		flush_done(&r);
+		if (r.flushed == r.next && (r.next == n || r.result & CLI_JOB_FAILED))
 			break;
-		if (running) {
-			reap(j, next);
-			running--;
+		/* the next task readied while the workers run, not after */
+		if (r.running && r.prepared == r.next && r.prepared < n &&
+		    !(r.result & CLI_JOB_FAILED)) {
+			prepare_next(&r);
+			continue;
+		}
+		if (r.running) {
+			reap(j, r.next);
+			r.running--;
 		}
 	}
 	/* after a failure: the workers still running are waited for */
-	while (running) {
-		reap(j, next);
-		running--;
+	while (r.running) {
+		reap(j, r.next);
+		r.running--;
 	}
 	for (size_t i = 0; i < n; i++)
 		close_job(&j[i]);
 	free(j);
-	return result;
+	return r.result;
 }

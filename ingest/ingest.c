@@ -722,12 +722,12 @@ static int take_cut(const char *raw, size_t len, const struct bl_mbox_cut *at, v
 	return c->done == c->n;
 }
 
-int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
-		 struct bl_mbox_cut *cuts)
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
+		 size_t n, struct bl_mbox_cut *cuts)
 {
 	struct reader r = {NULL, rd, rctx, NULL, 0, 0, false};
-	struct cuts c = {targets, n, 0, cuts, 0};
-	int rc = n ? frame_mbox(&r, &bl_mbox_start, take_cut, &c) : 0;
+	struct cuts c = {targets, n, 0, cuts, from->offset};
+	int rc = n ? frame_mbox(&r, from, take_cut, &c) : 0;
 	free(r.buf);
 	if (rc < 0)
 		return rc;

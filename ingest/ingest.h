@@ -81,11 +81,13 @@ extern const struct bl_mbox_cut bl_mbox_start; /* {0, 1, 0} */
  * bl_ingest_mbox_piece, give the messages of a whole reading: for each of
  * the n ascending byte offsets in targets, the first message that begins
  * at or after it (cuts[k].offset is the input's size, line and index 0,
- * when none does). Frames the input without decoding it and reads no
- * further than the last target's message. Returns 0, -1 when memory ran
- * out, -2 on a read error. */
-int bl_mbox_cuts(bl_read_fn rd, void *rctx, const size_t *targets, size_t n,
-		 struct bl_mbox_cut *cuts);
+ * when none does). rd reads from the message start `from` on
+ * (&bl_mbox_start, or a cut found before: the cuts can be found a few at
+ * a time). Frames the input without decoding it and reads no further
+ * than the last target's message. Returns 0, -1 when memory ran out, -2
+ * on a read error. */
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
+		 size_t n, struct bl_mbox_cut *cuts);
 
 /* Ingests one piece of an mbox, read by rd from the message start `at`
  * (from bl_mbox_cuts) to the next cut: offsets, lines and message indexes

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		targets[k] = (k ? targets[k - 1] : 0) + (size_t)data[i] * (n / 512 + 1);
 	struct bl_mbox_cut cuts[4];
 	struct feed c = {buf, n, 0, size > 5 ? data[5] + 1u : 7, 0};
-	if (bl_mbox_cuts(feed_read, &c, targets, k, cuts) < 0)
+	if (bl_mbox_cuts(feed_read, &c, &bl_mbox_start, targets, k, cuts) < 0)
 		abort();
 	struct bl_mbox_cut at = bl_mbox_start;
 	int rp = 0;

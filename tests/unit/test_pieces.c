@@ -102,7 +102,7 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 {
 	struct bl_mbox_cut cuts[16];
 	struct feed f = {t->s, t->n, 0, step, 9973};
-	CHECK(bl_mbox_cuts(feed_read, &f, targets, n, cuts) == 0);
+	CHECK(bl_mbox_cuts(feed_read, &f, &bl_mbox_start, targets, n, cuts) == 0);
 	/* each cut is the first message at or after its target */
 	for (size_t k = 0; k < n; k++) {
 		size_t i = 0;
@@ -114,6 +114,18 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 		}
 		CHECK(cuts[k].offset == whole->m[i].offset && cuts[k].line == whole->m[i].line &&
 		      cuts[k].index == whole->m[i].index);
+	}
+	/* found one at a time, each from the one before (--jobs finds the
+	 * next while the pieces before it are read): the same cuts */
+	struct bl_mbox_cut from = bl_mbox_start;
+	for (size_t k = 0; k < n; k++) {
+		struct bl_mbox_cut c;
+		struct feed g = {t->s + from.offset, t->n - from.offset, 0, step + k, 9973};
+		CHECK(bl_mbox_cuts(feed_read, &g, &from, &targets[k], 1, &c) == 0);
+		CHECK(c.offset == cuts[k].offset && c.line == cuts[k].line &&
+		      c.index == cuts[k].index);
+		if (c.offset < t->n)
+			from = c;
 	}
 	/* the pieces, as a parallel run reads them */
 	struct msgs parts = {0};
@@ -171,6 +183,6 @@ int main(void)
 	struct bl_mbox_cut c;
 	size_t target = 0;
 	struct feed e = {"", 0, 0, 1, 0};
-	CHECK(bl_mbox_cuts(feed_read, &e, &target, 1, &c) == 0 && c.offset == 0);
+	CHECK(bl_mbox_cuts(feed_read, &e, &bl_mbox_start, &target, 1, &c) == 0 && c.offset == 0);
 	return CHECK_DONE();
 }
