@@ -17,6 +17,7 @@
 
 #include "../base/find.h"
 #include "../base/numfmt.h"
+#include "spill.h"
 #include "system.h"
 
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */
@@ -715,64 +716,34 @@ fail:
  * A large text input comes as windows (ingest/window.h), which make one
  * document. Its head (source.decoding, source.bytes, system) is known
  * only after the last window, and it comes before the runs: the runs are
- * written to a spill (memory, then a temporary file past SPILL_MEM) and
- * copied out after the head. */
+ * written to a spill (spill.h) and copied out after the head. */
 
-#define SPILL_MEM ((size_t)1 << 20)
 /* system items kept from all windows (system.c keeps as many per message) */
 #define SYSTEM_ITEMS_MAX 200
 
-struct spill {
-	char *mem;
-	size_t n, cap;
-	FILE *f;
-};
-
-static int spill_write(const char *buf, size_t n, void *ctx)
+static int put_spilled(const char *buf, size_t n, void *o)
 {
-	struct spill *sp = ctx;
-	if (!sp->f && sp->n + n > SPILL_MEM) {
-		sp->f = tmpfile();
-		if (!sp->f || fwrite(sp->mem, 1, sp->n, sp->f) != sp->n)
-			return -1;
-		free(sp->mem);
-		sp->mem = NULL;
-		sp->n = sp->cap = 0;
-	}
-	if (sp->f)
-		return fwrite(buf, 1, n, sp->f) == n ? 0 : -1;
-	if (sp->n + n > sp->cap) {
-		size_t cap = sp->cap ? sp->cap : 1 << 16;
-		while (cap < sp->n + n)
-			cap *= 2;
-		char *m = realloc(sp->mem, cap);
-		if (!m)
-			return -1;
-		sp->mem = m;
-		sp->cap = cap;
-	}
-	memcpy(sp->mem + sp->n, buf, n);
-	sp->n += n;
-	return 0;
+	put(o, buf, n);
+	return ((struct out *)o)->err;
 }
 
 /* Copies the spill to o. */
-static void spill_out(struct spill *sp, struct out *o)
+static void spill_out(struct bl_spill *sp, struct out *o)
 {
-	if (!sp->f) {
-		put(o, sp->mem, sp->n);
-		return;
-	}
-	if (fflush(sp->f) != 0 || fseek(sp->f, 0, SEEK_SET) != 0) {
+	if (bl_spill_copy(sp, put_spilled, o) != 0)
 		o->err = -1;
-		return;
+}
+
+/* Puts the bytes of `from` after o's: taken over whole when o writes to
+ * a spill and from is in a file, not copied. from is left to be freed. */
+static void spill_append(struct out *o, struct bl_spill *from)
+{
+	if (o->write == bl_spill_write && bl_spill_in_file(from)) {
+		flush_out(o);
+		if (o->err || bl_spill_adopt(o->ctx, from))
+			return;
 	}
-	char buf[1 << 16];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, sp->f)) > 0)
-		put(o, buf, got);
-	if (ferror(sp->f))
-		o->err = -1;
+	spill_out(from, o);
 }
 
 /* Results written as text one after another, for a run whose results are
@@ -781,7 +752,7 @@ static void spill_out(struct spill *sp, struct out *o)
  * then a temporary file. */
 struct rlist {
 	struct out *o;
-	struct spill sp;
+	struct bl_spill sp;
 	size_t n;
 };
 
@@ -790,7 +761,7 @@ struct rlist {
 static struct out *rlist_out(struct rlist *l, size_t flags)
 {
 	if (!l->o)
-		l->o = out_new(flags, spill_write, &l->sp);
+		l->o = out_new(flags, bl_spill_write, &l->sp);
 	if (l->o)
 		l->o->ctx = &l->sp;
 	return l->o;
@@ -820,9 +791,7 @@ static int rlist_add_run(struct rlist *l, size_t flags, const struct bl_run *r, 
 static void rlist_free(struct rlist *l)
 {
 	out_free(l->o);
-	free(l->sp.mem);
-	if (l->sp.f)
-		fclose(l->sp.f);
+	bl_spill_free(&l->sp);
 	memset(l, 0, sizeof *l);
 }
 
@@ -840,7 +809,7 @@ static int rlist_move(struct rlist *to, size_t flags, struct rlist *from)
 			put(to->o, ",", 1);
 			indent(to->o, 4, true);
 		}
-		spill_out(&from->sp, to->o);
+		spill_append(to->o, &from->sp);
 		to->n += from->n;
 		rc = from->o->err || to->o->err ? -1 : 0;
 	}
@@ -870,7 +839,7 @@ static int put_run_list(struct out *o, json_t *j, struct rlist *l)
 		} else {
 			put(o, "[", 1);
 			indent(o, 4, false);
-			spill_out(&l->sp, o);
+			spill_append(o, &l->sp);
 			indent(o, 3, false);
 			put(o, "]", 1);
 		}
@@ -924,7 +893,7 @@ static void free_held(struct out *o)
 struct bl_window_doc {
 	char *path;
 	struct out *runs; /* to `spill` */
-	struct spill spill;
+	struct bl_spill spill;
 	size_t nruns;
 	int err;
 	/* the head: from the first window, the decodings of all */
@@ -1004,7 +973,7 @@ struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags)
 	if (!w)
 		return NULL;
 	w->path = strdup(path ? path : "-");
-	w->runs = out_new(flags, spill_write, &w->spill);
+	w->runs = out_new(flags, bl_spill_write, &w->spill);
 	if (!w->path || !w->runs) {
 		bl_window_doc_free(w);
 		return NULL;
@@ -1018,9 +987,7 @@ void bl_window_doc_free(struct bl_window_doc *w)
 		return;
 	free(w->path);
 	out_free(w->runs);
-	free(w->spill.mem);
-	if (w->spill.f)
-		fclose(w->spill.f);
+	bl_spill_free(&w->spill);
 	free(w->subject);
 	free(w->from);
 	free(w->date);
