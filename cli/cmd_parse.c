@@ -184,6 +184,33 @@ static long read_piece(void *vp, char *buf, size_t cap)
 	return got;
 }
 
+/* Why a reading failed that was not a read error: memory ran out, or a
+ * temporary file (a large input's runs are kept in one until its end)
+ * could not be written. */
+static void failed_between(const char *path, int e)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+	case EIO:
+	case EROFS:
+	case EACCES:
+	case EPERM:
+	case ENOENT:
+	case ENOTDIR:
+	case EMFILE:
+	case ENFILE: {
+		const char *dir = getenv("TMPDIR");
+		cli_error("%s: cannot keep its runs in a temporary file in %s (set TMPDIR to "
+			  "another directory): %s",
+			  path, dir && *dir ? dir : "/tmp", strerror(e));
+		break;
+	}
+	default: cli_error("%s: out of memory", path);
+	}
+}
+
 /* Parses one task's input into c->out: TASK_* flags. */
 static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_format fmt)
 {
@@ -201,6 +228,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 		return TASK_DATA;
 	}
 	int r;
+	errno = 0;
 	if (t->piece) {
 		struct piece_reader p = {fd, t->end - t->at.offset};
 		r = bl_ingest_mbox_piece(bl_parser_ingest(), read_piece, &p, &t->at, each_message,
@@ -218,7 +246,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 		cli_error("%s: %s", c->path, strerror(e));
 		status |= TASK_DATA;
 	} else if (r != 0) {
-		cli_error("%s: out of memory", c->path);
+		failed_between(c->path, e);
 		status |= TASK_DATA;
 	}
 	if (c->errors > errors)
@@ -485,6 +513,12 @@ int cmd_parse(int argc, char **argv)
 	int rc = status & TASK_DATA ? EXIT_DATA : EXIT_OK;
 	if (ctx.write_failed) {
 		cli_error("%s: write error", a.output ? a.output : "standard output");
+		cli_out_abort(&out);
+		return EXIT_DATA;
+	}
+	/* every input failed: -o's target keeps what it held */
+	if (rc == EXIT_DATA && out.tmp && fflush(out.f) == 0 && ftello(out.f) == 0) {
+		cli_error("%s: not written: no input was read", a.output);
 		cli_out_abort(&out);
 		return EXIT_DATA;
 	}

@@ -1,8 +1,10 @@
 /* spill.c - bytes kept to be written later (see spill.h). */
 #include "spill.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void part_free(struct bl_spill_part *p)
 {
@@ -17,10 +19,32 @@ static bool part_empty(const struct bl_spill_part *p)
 	return !p->f && !p->n;
 }
 
+/* An unlinked temporary file in $TMPDIR, as the other temporary files
+ * (tmpfile() takes /tmp whatever TMPDIR says); NULL with errno set. */
+static FILE *temp_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/benchlog-spill.XXXXXX", dir) >= sizeof path) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	unlink(path);
+	FILE *f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* Moves the part's bytes from memory to a temporary file. */
 static int to_file(struct bl_spill_part *p)
 {
-	p->f = tmpfile();
+	p->f = temp_file();
 	if (!p->f || fwrite(p->mem, 1, p->n, p->f) != p->n)
 		return -1;
 	free(p->mem);
