@@ -442,7 +442,8 @@ const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key)
 	if (!(r->initials & initial(key)))
 		return NULL;
 	for (unsigned k = 0; k < r->ncoord; k++)
-		if (r->coord[k].key == key || strcmp(r->coord[k].key, key) == 0)
+		if (r->coord[k].key == key ||
+		    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
 			return &r->coord[k];
 	return NULL;
 }
