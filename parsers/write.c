@@ -24,6 +24,7 @@
 #define OUTBUF ((size_t)1 << 16)
 
 struct rlist;
+struct held_runs;
 
 /* The members' names as written ("name": or "name": with a space), by
  * the address of the string literal that holds the name: a dense stream
@@ -43,7 +44,7 @@ struct out {
 	size_t flags;
 	size_t nruns;
 	int err;
-	struct rlist *held; /* results handed over before their run (write_results) */
+	struct held_runs *held; /* results handed over before their runs (write_results) */
 	struct key_text keys[KEY_SLOTS];
 	size_t n;
 	char buf[OUTBUF];
@@ -857,15 +858,59 @@ fail:
 	return -1;
 }
 
+/* The results handed over before their runs, by run: the run under way
+ * streams its results while the run before it still waits to be written
+ * (the scanner keeps the last run open until the next one begins), and a
+ * claim may make several runs. */
+#define HELD_RUNS 4
+struct held_runs {
+	struct {
+		bool used;
+		const char *tool;
+		size_t off; /* the run's start: which run */
+		struct rlist l;
+	} v[HELD_RUNS];
+};
+
+/* The list of the run, or a free one made its when `make`; NULL when
+ * there is none (then the run keeps its results). */
+static struct rlist *held_of(struct held_runs *h, const struct bl_run *run, bool make)
+{
+	for (size_t i = 0; i < HELD_RUNS; i++)
+		if (h->v[i].used && h->v[i].off == run->off && h->v[i].tool == run->tool)
+			return &h->v[i].l;
+	for (size_t i = 0; make && i < HELD_RUNS; i++)
+		if (!h->v[i].used) {
+			h->v[i].used = true;
+			h->v[i].tool = run->tool;
+			h->v[i].off = run->off;
+			return &h->v[i].l;
+		}
+	return NULL;
+}
+
+static void held_done(struct held_runs *h, struct rlist *l)
+{
+	for (size_t i = 0; i < HELD_RUNS; i++)
+		if (&h->v[i].l == l) {
+			rlist_free(l);
+			h->v[i].used = false;
+		}
+}
+
 /* Run r, whose first results were handed over before it (write_results):
  * those, then its own. */
 static int put_held_run(struct out *o, struct bl_doc *doc, struct bl_run *run, size_t index)
 {
-	if (!o->held->n)
+	struct rlist *l = held_of(o->held, run, false);
+	if (!l || !l->n) {
+		if (l)
+			held_done(o->held, l);
 		return put_run(o, doc, run, index);
+	}
 	json_t *j = bl_doc_run_head_json(doc, run, index);
-	int rc = !j || rlist_add_run(o->held, o->flags, run, 0) != 0 ? -1
-								     : put_run_list(o, j, o->held);
+	int rc = !j || rlist_add_run(l, o->flags, run, 0) != 0 ? -1 : put_run_list(o, j, l);
+	held_done(o->held, l);
 	json_decref(j);
 	return rc;
 }
@@ -876,16 +921,19 @@ static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, size
 	struct out *o = ctx;
 	if (!o->held && !(o->held = calloc(1, sizeof *o->held)))
 		return -1;
+	struct rlist *l = held_of(o->held, run, true);
+	if (!l)
+		return 1;
 	for (size_t i = 0; i < n; i++)
-		if (rlist_add(o->held, o->flags, bl_results_at(&run->results, i)) != 0)
+		if (rlist_add(l, o->flags, bl_results_at(&run->results, i)) != 0)
 			return -1;
 	return 0;
 }
 
 static void free_held(struct out *o)
 {
-	if (o->held)
-		rlist_free(o->held);
+	for (size_t i = 0; o->held && i < HELD_RUNS; i++)
+		rlist_free(&o->held->v[i].l);
 	free(o->held);
 	o->held = NULL;
 }

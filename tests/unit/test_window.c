@@ -464,6 +464,38 @@ static void test_long_stream(void)
 	free(s);
 }
 
+/* Streams one after another, no other run between: the run under way
+ * hands its results over while the one before still waits to be written.
+ * Each keeps its own, read whole and in windows. */
+static void test_streams_back_to_back(void)
+{
+	size_t one, len = 0;
+	char *s = zpool_stream(400, &one);
+	char *end = strstr(s, "^C\n");
+	CHECK(end != NULL);
+	size_t body = (size_t)(end - s) + 3;
+	char *in = malloc(3 * body + 1);
+	for (size_t k = 0; k < 3; k++, len += body)
+		memcpy(in + len, s, body);
+	json_t *whole = parse(in, len, 0, 0, NULL);
+	json_t *wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 3);
+	for (size_t k = 0; k < json_array_size(wr); k++) {
+		json_t *results = json_object_get(json_array_get(wr, k), "results");
+		CHECK(json_array_size(results) == 400 * 20);
+		CHECK(ival(json_array_get(results, 0), "sample") == 0);
+		CHECK(ival(json_array_get(results, 400 * 20 - 1), "sample") == 399);
+	}
+	size_t nwin = 0;
+	json_t *docs = parse(in, len, 60000, 15000, &nwin);
+	CHECK(nwin >= 3);
+	CHECK(json_equal(json_object_get(json_array_get(docs, 0), "runs"), wr));
+	json_decref(docs);
+	json_decref(whole);
+	free(in);
+	free(s);
+}
+
 static void test_corpus(void)
 {
 	const char *tools[] = {"dd",     "time",     "bonnie",       "bonniepp",
@@ -498,6 +530,7 @@ int main(void)
 	test_cut();
 	test_windows_like_whole();
 	test_run_cut();
+	test_streams_back_to_back();
 	test_long_stream();
 	test_flat_line();
 	test_corpus();
