@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench.py - parse throughput and peak memory of benchlog on large inputs.
 
-usage: bench.py BENCHLOG [--scale F] [--runner RSS_RUN]
+usage: bench.py BENCHLOG [--scale F] [--repeat N] [--runner RSS_RUN]
 
 Generates its inputs under build/bench/ (never committed; regenerated when
 this script, tests/zpool_stream.py or a corpus case changes), runs
@@ -449,6 +449,31 @@ def floors(path):
     return grep, cat
 
 
+def median_of(ms):
+    """The median wall and CPU of several runs of one command, the largest
+    peak RSS; the first failed run when one failed."""
+    for m in ms:
+        if m.why():
+            return m
+    mid = lambda xs: sorted(xs)[len(xs) // 2]
+    return M(mid([m.wall for m in ms]), mid([m.cpu for m in ms]), max(m.rss for m in ms),
+             0, ms[-1].err)
+
+
+def interleaved(path, commands, repeat):
+    """grep, cat, then each (argv, output path) of commands, over the same
+    file, `repeat` times in turn, so that a machine whose speed drifts
+    slows all of them alike: the median of each, (grep, cat, [M...])."""
+    gs, cs, ms = [], [], [[] for _ in commands]
+    for _ in range(repeat):
+        g, c = floors(path)
+        gs.append(g)
+        cs.append(c)
+        for k, (argv, out) in enumerate(commands):
+            ms[k].append(measure(argv, stdout_path=out))
+    return median_of(gs), median_of(cs), [median_of(m) for m in ms]
+
+
 def warm(path):
     """Reads a file once, unmeasured, so that every command measured on it
     finds it in the page cache."""
@@ -612,6 +637,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("benchlog")
     ap.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
+    ap.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "3")),
+                    help="runs of W1, W2 and W3 and of their floors, in turn; "
+                         "their medians are shown")
     ap.add_argument("--runner", default=str(RUNNER),
                     help="the rss_run launcher (make build/tests/rss_run)")
     args = ap.parse_args()
@@ -634,7 +662,8 @@ def main():
     files, info, note = generate(args.scale)
     if note:
         print(note)
-    print("each workload: grep -cE, cat and benchlog over the same file, one after the other")
+    print("each workload: grep -cE, cat and benchlog over the same file, one after the "
+          "other, %d times in turn (W1 to W3; medians)" % max(args.repeat, 1))
     sys.stdout.flush()
 
     parse = [binpath, "parse", "--jsonl", "-q"]
@@ -644,18 +673,17 @@ def main():
         return files[key].stat().st_size / MB
 
     # W1: the archive, one job, then two
+    repeat = max(args.repeat, 1)
     path, size = files["w1"], size_of("w1")
     warm(path)
-    grep, cat = floors(path)
-    out = OUT / "out-w1.jsonl"
-    m = measure(parse + [path], stdout_path=out)
+    out, jout = OUT / "out-w1.jsonl", OUT / "out-w1-jobs.jsonl"
+    grep, cat, (m, mj) = interleaved(path, [(parse + [path], out),
+                                            (parse + ["--jobs", "2", path], jout)], repeat)
     runs = count_runs(out) if not m.why() else None
     g = Goals()
     g.ratio("cpu", m.cpu, grep.cpu, 1.0)
     rows.append(row("W1 mbox, 1 job", size, m, runs, grep, cat, "cpu<=1.0x grep",
                     g.verdict(m, [corpus_note(runs, info["w1_runs"])])))
-    jout = OUT / "out-w1-jobs.jsonl"
-    mj = measure(parse + ["--jobs", "2", path], stdout_path=jout)
     jruns = count_runs(jout) if not mj.why() else None
     g = Goals()
     g.ratio("wall", mj.wall, grep.wall, 0.6)
@@ -670,9 +698,8 @@ def main():
     # W2: tool output only
     path, size = files["w2"], size_of("w2")
     warm(path)
-    grep, cat = floors(path)
     out = OUT / "out-w2.jsonl"
-    m = measure(parse + [path], stdout_path=out)
+    grep, cat, (m,) = interleaved(path, [(parse + [path], out)], repeat)
     runs = count_runs(out) if not m.why() else None
     g = Goals()
     if not m.why():
@@ -697,9 +724,8 @@ def main():
     # W3: one `zpool iostat -v` stream
     path, size = files["w3"], size_of("w3")
     warm(path)
-    grep, cat = floors(path)
     out = OUT / "out-w3.jsonl"
-    m = measure(parse + [path], stdout_path=out)
+    grep, cat, (m,) = interleaved(path, [(parse + [path], out)], repeat)
     runs = count_runs(out) if not m.why() else None
     g, kept = Goals(), None
     if not m.why():
@@ -796,7 +822,9 @@ over the CPU time (--jobs: over the wall time). RSS: peak resident set (wait4
 in rss_run, which forks from a ~1 MB image; --jobs: the largest process's).
 Every benchlog row also has the goal RSS <= %d MB.
 Ratios: benchlog's time over that of the floor rows below it, measured in this
-run on the same file, its page cache warmed first ('>': the floor took under
+run on the same file, its page cache warmed first; for W1 to W3 each time is
+the median of --repeat runs (BENCH_REPEAT) taken in turn with its floors'
+(a noisy machine: raise it) ('>': the floor took under
 %.2f s, the clocks' resolution, and the ratio is over %.2f s). The goals use
 the cpu ratios (the machine may be shared), but for --jobs 2's wall clock.
 grep: `LC_ALL=C grep -cE 'ANCHORS' FILE`, its count written to a file (GNU
