@@ -209,6 +209,16 @@ done:
 
 char *bl_charset_string(const char *s, size_t n, const char *charset)
 {
+	/* ASCII without a NUL byte, nearly every header's value, is its own
+	 * UTF-8: copied, without a message and a map made for it */
+	if (is_utf8_name(charset) && bl_ascii_span(s, n) == n) {
+		char *r = malloc(n + 1);
+		if (r && n)
+			memcpy(r, s, n);
+		if (r)
+			r[n] = '\0';
+		return r;
+	}
 	struct bl_message tmp;
 	memset(&tmp, 0, sizeof tmp);
 	struct bl_src src;
