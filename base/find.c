@@ -456,9 +456,37 @@ size_t bl_count_byte(const char *s, size_t n, char c)
 	return count;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The 64-byte steps of bl_ascii_span in two AVX2 compares: where the
+ * steps stopped (a multiple of 64 with a byte outside 1..127 in the next
+ * 64, or the last multiple of 64 within n). */
+__attribute__((target("avx2"))) static size_t ascii_steps_avx2(const char *s, size_t n)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	size_t i = 0;
+	for (; i + 64 <= n; i += 64) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 32));
+		/* 1..127 is above zero as a signed byte */
+		__m256i good =
+			_mm256_and_si256(_mm256_cmpgt_epi8(a, zero), _mm256_cmpgt_epi8(b, zero));
+		if ((uint32_t)_mm256_movemask_epi8(good) != UINT32_MAX)
+			break;
+	}
+	return i;
+}
+#endif
+
 size_t bl_ascii_span(const char *s, size_t n)
 {
 	size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2)
+		i = ascii_steps_avx2(s, n);
+#endif
 	/* 64 bytes a step while they are all ASCII (most of the text): a
 	 * byte in 1..127 is one above zero as a signed char */
 	for (; i + 64 <= n; i += 64) {
