@@ -10,6 +10,17 @@
 
 typedef unsigned char v16 __attribute__((vector_size(16)));
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Whether the CPU runs AVX2, asked once. */
+static bool have_avx2(void)
+{
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	return avx2;
+}
+#endif
+
 /* Whether needle[1, nlen - 1) sits at s + 1 (its ends matched already). */
 static inline bool inner_equal(const char *s, const char *needle, size_t nlen)
 {
@@ -118,10 +129,7 @@ static const char *find_lit(const char *s, size_t n, const char *needle, size_t 
 	if (nlen == 0 || n < nlen + digit)
 		return NULL;
 #ifdef BL_HAVE_AVX2_FIND
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	if (avx2)
+	if (have_avx2())
 		return digit ? find_lit_avx2_digit(s, n, needle, nlen)
 			     : find_lit_avx2_plain(s, n, needle, nlen);
 #endif
@@ -174,10 +182,7 @@ __attribute__((target("avx2"))) static size_t line_start_avx2(const char *s, siz
 size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set)
 {
 #ifdef BL_HAVE_AVX2_FIND
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	if (avx2)
+	if (have_avx2())
 		return line_start_avx2(s, n, set);
 #endif
 	for (size_t i = 0; i + 1 < n; i++) {
@@ -395,10 +400,7 @@ const char *bl_find_lit2_line(const char *s, size_t n, const char *a, const char
 			      size_t *line)
 {
 #ifdef BL_HAVE_AVX2_FIND
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	if (avx2 && nlen >= 2)
+	if (have_avx2() && nlen >= 2)
 		return find_lit2_line_avx2(s, n, a, b, nlen, line);
 #endif
 	return find_lit2_line_tail(s, n, 0, a, b, nlen, line);
@@ -481,10 +483,7 @@ size_t bl_ascii_span(const char *s, size_t n)
 {
 	size_t i = 0;
 #if defined(__x86_64__) && defined(__GNUC__)
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	if (avx2)
+	if (have_avx2())
 		i = ascii_steps_avx2(s, n);
 #endif
 	/* 64 bytes a step while they are all ASCII (most of the text): a

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../base/buf.h"
+#include "../base/tmp.h"
 #include "../parsers/benchlog.h"
 #include "cli.h"
 #include "jobs.h"
@@ -200,13 +201,11 @@ static void failed_between(const char *path, int e)
 	case ENOENT:
 	case ENOTDIR:
 	case EMFILE:
-	case ENFILE: {
-		const char *dir = getenv("TMPDIR");
+	case ENFILE:
 		cli_error("%s: cannot keep its runs in a temporary file in %s (set TMPDIR to "
 			  "another directory): %s",
-			  path, dir && *dir ? dir : "/tmp", strerror(e));
+			  path, bl_temp_dir(), strerror(e));
 		break;
-	}
 	default: cli_error("%s: out of memory", path);
 	}
 }

@@ -14,6 +14,7 @@
 #endif
 #include <unistd.h>
 
+#include "../base/tmp.h"
 #include "cli.h"
 
 struct job {
@@ -27,23 +28,6 @@ unsigned cli_jobs_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (unsigned)n : 1;
-}
-
-/* An unlinked temporary file in $TMPDIR (or /tmp); -1 with errno set. */
-static int temp_fd(void)
-{
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	char path[4096];
-	if ((size_t)snprintf(path, sizeof path, "%s/benchlog-job.XXXXXX", dir) >= sizeof path) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	int fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
 }
 
 /* The child: the task's documents into j->out, its stderr into j->err. */
@@ -101,8 +85,8 @@ static void close_job(struct job *j)
 /* Starts task i; 0, or -1 after a message. */
 static int start(size_t i, struct job *j, cli_task_fn task, void *arg, FILE *out)
 {
-	j->out = temp_fd();
-	j->err = j->out >= 0 ? temp_fd() : -1;
+	j->out = bl_temp_fd("job");
+	j->err = j->out >= 0 ? bl_temp_fd("job") : -1;
 	if (j->err < 0) {
 		cli_error("cannot keep a worker's output: %s", strerror(errno));
 		close_job(j);

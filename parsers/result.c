@@ -325,13 +325,19 @@ static uint32_t initial(const char *key)
 	return UINT32_C(1) << ((unsigned char)key[0] & 31);
 }
 
+/* Whether coordinate name a is key: the same literal, or the same text
+ * (the first byte tells most apart without a call). */
+static inline bool same_key(const char *a, const char *key)
+{
+	return a == key || (a[0] == key[0] && strcmp(a, key) == 0);
+}
+
 /* The slot of `key`: its own, or a new one at the end (NULL when full). */
 static struct bl_coord *slot(struct bl_result *r, const char *key)
 {
 	if (r->initials & initial(key))
 		for (unsigned k = 0; k < r->ncoord; k++)
-			if (r->coord[k].key == key ||
-			    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
+			if (same_key(r->coord[k].key, key))
 				return &r->coord[k];
 	if (r->ncoord == BL_COORDS_MAX)
 		return NULL;
@@ -426,7 +432,7 @@ void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from)
 void bl_result_del(struct bl_result *r, const char *key)
 {
 	for (unsigned k = 0; k < r->ncoord; k++)
-		if (strcmp(r->coord[k].key, key) == 0) {
+		if (same_key(r->coord[k].key, key)) {
 			memmove(&r->coord[k], &r->coord[k + 1],
 				(r->ncoord - k - 1) * sizeof r->coord[0]);
 			r->ncoord--;
@@ -442,8 +448,7 @@ const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key)
 	if (!(r->initials & initial(key)))
 		return NULL;
 	for (unsigned k = 0; k < r->ncoord; k++)
-		if (r->coord[k].key == key ||
-		    (r->coord[k].key[0] == key[0] && strcmp(r->coord[k].key, key) == 0))
+		if (same_key(r->coord[k].key, key))
 			return &r->coord[k];
 	return NULL;
 }

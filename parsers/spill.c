@@ -1,78 +1,48 @@
 /* spill.c - bytes kept to be written later (see spill.h). */
 #include "spill.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/tmp.h"
+
 static void part_free(struct bl_spill_part *p)
 {
-	free(p->mem);
+	bl_buf_free(&p->mem);
 	if (p->f)
 		fclose(p->f);
-	memset(p, 0, sizeof *p);
+	p->f = NULL;
 }
 
 static bool part_empty(const struct bl_spill_part *p)
 {
-	return !p->f && !p->n;
-}
-
-/* An unlinked temporary file in $TMPDIR, as the other temporary files
- * (tmpfile() takes /tmp whatever TMPDIR says); NULL with errno set. */
-static FILE *temp_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	if (!dir || !*dir)
-		dir = "/tmp";
-	char path[4096];
-	if ((size_t)snprintf(path, sizeof path, "%s/benchlog-spill.XXXXXX", dir) >= sizeof path) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	int fd = mkstemp(path);
-	if (fd < 0)
-		return NULL;
-	unlink(path);
-	FILE *f = fdopen(fd, "w+");
-	if (!f)
-		close(fd);
-	return f;
+	return !p->f && !p->mem.n;
 }
 
 /* Moves the part's bytes from memory to a temporary file. */
 static int to_file(struct bl_spill_part *p)
 {
-	p->f = temp_file();
-	if (!p->f || fwrite(p->mem, 1, p->n, p->f) != p->n)
+	int fd = bl_temp_fd("spill");
+	if (fd < 0)
 		return -1;
-	free(p->mem);
-	p->mem = NULL;
-	p->n = p->cap = 0;
+	if (!(p->f = fdopen(fd, "w+"))) {
+		close(fd);
+		return -1;
+	}
+	if (fwrite(p->mem.p, 1, p->mem.n, p->f) != p->mem.n)
+		return -1;
+	bl_buf_free(&p->mem);
 	return 0;
 }
 
 int bl_spill_write(const char *buf, size_t n, void *ctx)
 {
 	struct bl_spill_part *p = &((struct bl_spill *)ctx)->cur;
-	if (!p->f && p->n + n > BL_SPILL_MEM && to_file(p) < 0)
+	if (!p->f && p->mem.n + n > BL_SPILL_MEM && to_file(p) < 0)
 		return -1;
 	if (p->f)
 		return fwrite(buf, 1, n, p->f) == n ? 0 : -1;
-	if (p->n + n > p->cap) {
-		size_t cap = p->cap ? p->cap : 1 << 16;
-		while (cap < p->n + n)
-			cap *= 2;
-		char *m = realloc(p->mem, cap);
-		if (!m)
-			return -1;
-		p->mem = m;
-		p->cap = cap;
-	}
-	memcpy(p->mem + p->n, buf, n);
-	p->n += n;
-	return 0;
+	return bl_buf_put(&p->mem, buf, n) ? 0 : -1;
 }
 
 bool bl_spill_in_file(const struct bl_spill *sp)
@@ -105,7 +75,7 @@ bool bl_spill_adopt(struct bl_spill *to, struct bl_spill *from)
 static int part_copy(struct bl_spill_part *p, int (*write)(const char *, size_t, void *), void *ctx)
 {
 	if (!p->f)
-		return p->n ? write(p->mem, p->n, ctx) : 0;
+		return p->mem.n ? write(p->mem.p, p->mem.n, ctx) : 0;
 	if (fflush(p->f) != 0 || fseek(p->f, 0, SEEK_SET) != 0)
 		return -1;
 	char buf[1 << 16];

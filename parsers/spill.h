@@ -13,14 +13,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../base/buf.h"
+
 /* bytes kept in memory before a spill moves them to a temporary file */
 #define BL_SPILL_MEM ((size_t)1 << 20)
 /* parts taken over from other spills, at most */
 #define BL_SPILL_PARTS 16
 
 struct bl_spill_part {
-	char *mem;
-	size_t n, cap;
+	struct bl_buf mem;
 	FILE *f; /* when set: the bytes are here, not in mem */
 };
 
