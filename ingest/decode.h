@@ -151,6 +151,12 @@ size_t bl_mbox_separator_len(const char *s, size_t n);
 /* Where the first quoted separator line (">From ", ">>From " ...) at or
  * after i starts (i is 0 or follows a newline), or n. */
 size_t bl_mbox_next_quoted(const char *s, size_t n, size_t i);
+/* The next separator line at or after `from` (a line start, or just
+ * after one): its offset, or len when there is none in [from, len);
+ * *incomplete when a candidate's line is cut by the end of the buffer
+ * (unless at_eof: the buffer ends the input). */
+size_t bl_mbox_next_separator(const char *s, size_t len, size_t from, bool at_eof,
+			      bool *incomplete);
 /* One message of the archive: its separator line dropped and ">From "
  * lines unquoted (mboxrd: one '>' removed). */
 void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out);

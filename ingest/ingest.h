@@ -1,8 +1,9 @@
 /* ingest.h - raw input bytes to messages of clean text.
  *
  * The input is split into messages (an mbox holds many; anything else is
- * one) and each is handed to a callback as soon as it is decoded, so
- * memory is bounded by the largest message, not by the input. Decoding
+ * one) and each is handed to a callback as soon as it is decoded, a long
+ * one a window at a time (window.h), so that memory is bounded by a
+ * window, or by the largest message that cannot be windowed. Decoding
  * undoes what mail and archives did to a transcript: MIME,
  * quoted-printable, base64, charsets, HTML, mail quoting, re-wrapped lines
  * and posts flattened onto one line. Every text byte keeps its offset in
@@ -56,9 +57,10 @@ typedef long (*bl_read_fn)(void *rctx, char *buf, size_t cap);
 /* Ingests a stream read in chunks: an mbox is split at its "From " lines
  * and each message handed over before the next is read. Plain text (and
  * quoted-printable text without headers) longer than a window is handed
- * over a window at a time (m->window.on; see window.h): the windows of one
- * input make one document. Other formats (a mail, an HTML page) are read
- * whole. Returns 0, the callback's value, -1 when memory ran out, -2 on a
+ * over a window at a time (m->window.on; see window.h), and so is a mail
+ * (of an mbox or alone) whose body is one plain-text part: the windows of
+ * one input, or of one mail, make one document. Other mails and HTML
+ * pages are read whole. Returns 0, the callback's value, -1 when memory ran out, -2 on a
  * read error. */
 int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
 		     enum bl_input_format fmt, bl_message_fn each, void *ctx);

@@ -3,7 +3,8 @@
  * A plain-text input (or quoted-printable text without headers) longer
  * than a window is decoded and scanned a window at a time, so that memory
  * stays bounded whatever its size: a 100 MB post flattened onto one line,
- * a gigabyte of NUL bytes, an archive saved as one text file. Each window
+ * a gigabyte of NUL bytes, an archive saved as one text file, and so is a
+ * long mail whose body is one plain-text part (stream.c). Each window
  * owns the runs that start in its part of the input, [own_from, own_to),
  * and reads `overlap` bytes on either side of it as context: a run that
  * straddles a cut is seen whole by the window where it starts (its command

@@ -949,15 +949,18 @@ struct bl_window_doc {
 	size_t index;
 	const char *decodings[BL_MAX_DECODINGS];
 	size_t ndecodings;
-	size_t bytes;
+	size_t offset, end; /* of the input (or mail) the windows make */
 	json_t *system;
 	size_t system_items;
 	/* the tail */
 	struct bl_diags msg_diags, doc_diags;
 	bool partial;
-	/* runs kept so far: where the last ends, where it starts, its group */
+	/* runs kept so far: where the last starts and ends, its group, tool,
+	 * command and label */
 	bool have_last;
-	size_t last_off, last_group;
+	size_t last_off, last_end, last_group;
+	const char *last_tool;
+	char *last_command, *last_label;
 	size_t kept_end, floor; /* the end of the last run kept that the next
 				 * window does not see whole; floor: kept_end
 				 * when the window began */
@@ -1040,6 +1043,8 @@ void bl_window_doc_free(struct bl_window_doc *w)
 	free(w->from);
 	free(w->date);
 	free(w->message_id);
+	free(w->last_command);
+	free(w->last_label);
 	json_decref(w->system);
 	json_decref(w->open.run);
 	rlist_free(&w->open.results);
@@ -1252,14 +1257,41 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
  * last kept, and the next window drops what it sees of a run that starts
  * before its bytes do, a fragment of this one (a run it sees whole, it
  * owns or drops by its start). */
-static void note_kept(struct bl_window_doc *w, const struct bl_message *m, size_t at, size_t end,
-		      long g)
+static void note_kept(struct bl_window_doc *w, const struct bl_message *m, const struct bl_run *r,
+		      size_t at, size_t end, long g)
 {
 	w->have_last = true;
 	w->last_off = at;
+	w->last_end = end;
 	w->last_group = (size_t)g;
+	w->last_tool = r->tool;
+	free(w->last_command);
+	free(w->last_label);
+	w->last_command = r->command ? strdup(r->command) : NULL;
+	w->last_label = r->label ? strdup(r->label) : NULL;
 	if (at < m->window.next_from && end > w->kept_end)
 		w->kept_end = end;
+}
+
+/* Whether r, which this window drops, is the last run kept seen again
+ * from where the window's bytes start: a run of another window's that
+ * ends here. */
+static bool tail_of_last(const struct bl_window_doc *w, const struct bl_run *r, size_t at,
+			 size_t end)
+{
+	return w->have_last && r->tool == w->last_tool && at > w->last_off && end == w->last_end;
+}
+
+/* Gives r, the last run kept seen again from where this window starts,
+ * the command and label read where that run began (a window before), so
+ * that the run after it is grouped with it as in a whole reading (doc.c's
+ * repeat groups compare the command of the run before). */
+static void take_last_head(const struct bl_window_doc *w, struct bl_run *r)
+{
+	if (w->last_command && !r->command)
+		r->command = strdup(w->last_command);
+	if (w->last_label && !r->label)
+		r->label = strdup(w->last_label);
 }
 
 /* The run sink of a window: keeps the runs that start in the window's own
@@ -1296,6 +1328,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	 * have extended it, a time report below, was not read) */
 	bool cut = !m->window.last && (end > w->tail_from || end + margin >= e);
 	if (continues_open(w, m, r, at, end)) {
+		take_last_head(w, r);
+		w->last_end = end;
 		w->prev_local = r->group;
 		w->prev_global = json_integer_value(json_object_get(w->open.run, "group"));
 		if (at < m->window.next_from && end > w->kept_end)
@@ -1309,7 +1343,10 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		g = w->prev_global;
 	else if (!keep && w->have_last && at == w->last_off)
 		g = (long)w->last_group;
-	else if (keep)
+	else if (!keep && tail_of_last(w, r, at, end)) {
+		take_last_head(w, r);
+		g = (long)w->last_group;
+	} else if (keep)
 		g = w->next_group++;
 	else
 		g = -1;
@@ -1325,7 +1362,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
 		w->ids[index] = (long)w->open.id;
-		note_kept(w, m, at, end, g);
+		note_kept(w, m, r, at, end, g);
 		return 0;
 	}
 	w->ids[index] = (long)w->nruns;
@@ -1364,7 +1401,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		return -1;
 	}
 	w->nruns++;
-	note_kept(w, m, at, end, g);
+	note_kept(w, m, r, at, end, g);
 	return 0;
 }
 
@@ -1467,13 +1504,14 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		return -1;
 	if (m->window.index == 0) {
 		w->index = m->index;
+		w->offset = m->raw_offset;
 		w->subject = m->subject ? strdup(m->subject) : NULL;
 		w->from = m->from ? strdup(m->from) : NULL;
 		w->date = m->date ? strdup(m->date) : NULL;
 		w->message_id = m->message_id ? strdup(m->message_id) : NULL;
 	}
 	add_decodings(w, m);
-	w->bytes = m->raw_offset + m->raw_len;
+	w->end = m->raw_offset + m->raw_len;
 	add_system(w, m);
 	w->floor = w->kept_end;
 	const char *nl = m->len ? memrchr(m->text, '\n', m->len) : NULL;
@@ -1567,7 +1605,8 @@ json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write
 	m.message_id = w->message_id;
 	memcpy(m.decodings, w->decodings, sizeof m.decodings);
 	m.ndecodings = w->ndecodings;
-	m.raw_len = w->bytes;
+	m.raw_offset = w->offset;
+	m.raw_len = w->end - w->offset;
 	m.diags = w->msg_diags;
 	struct bl_doc doc;
 	struct out *o = out_new(w->runs->flags, write, wctx);

@@ -1,6 +1,8 @@
-/* fuzz_window.c - a large plain input read in windows (ingest/window.c,
- * bl_window_doc_*): the first byte picks the window and its context, the
- * rest is the input, fed in uneven reads. Each input must give documents
+/* fuzz_window.c - a large input read in windows (ingest/stream.c,
+ * bl_window_doc_*): plain text, or a mail (of an mbox, or alone) whose
+ * body is read in windows. The first byte picks the window and its
+ * context, the rest is the input (its format detected), fed in uneven
+ * reads. Each input must give documents
  * that are valid JSON, messages that lie inside the input, and no crash
  * or leak, wherever the windows are cut. */
 #include <stdint.h>
@@ -83,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t overlap = window / (2 + (data[0] >> 3 & 7));
 	struct feed f = {(const char *)data + 1, size - 1, 0, 1 + (data[0] >> 6) * 97, 0};
 	struct state st = {size - 1, NULL, {NULL, 0, 0}};
-	bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_TEXT, window, overlap,
+	bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, window, overlap,
 				each, &st);
 	bl_window_doc_free(st.w);
 	free(st.out.s);

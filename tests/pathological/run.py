@@ -431,9 +431,6 @@ def unwritable_spill(binpath):
 # bound of these cases is waived, and only while it is exceeded: a case
 # that meets its bound again fails the run until it is taken off this list.
 KNOWN_RSS_GAPS = {
-    "mailed-streams": "a mail of an mbox is read whole: its raw bytes, its decoded "
-                      "text and their offset map, about 2.4 times its size; windows "
-                      "inside a mail are not made yet",
 }
 
 

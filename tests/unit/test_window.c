@@ -492,8 +492,162 @@ static void test_streams_back_to_back(void)
 	CHECK(json_equal(json_object_get(json_array_get(docs, 0), "runs"), wr));
 	json_decref(docs);
 	json_decref(whole);
+
+	/* the same command again and again, nothing between: repeats of one
+	 * another (one group), each many windows long */
+	char *cmd = strstr(s, "# zpool");
+	body = (size_t)(end - cmd);
+	for (size_t k = len = 0; k < 3; k++, len += body)
+		memcpy(in + len, cmd, body);
+	whole = parse(in, len, 0, 0, NULL);
+	wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 3);
+	for (size_t k = 0; k < json_array_size(wr); k++)
+		CHECK(ival(json_array_get(wr, k), "group") == 0);
+	docs = parse(in, len, 60000, 15000, &nwin);
+	CHECK(json_equal(json_object_get(json_array_get(docs, 0), "runs"), wr));
+	json_decref(docs);
+	json_decref(whole);
 	free(in);
 	free(s);
+}
+
+/* ------------------------------------------------ mails in windows */
+
+/* s as the body of a quoted-printable mail: '=' escaped, lines past 70
+ * bytes broken softly. */
+static size_t qp_encode(const char *s, size_t n, char *out)
+{
+	size_t l = 0, col = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n') {
+			out[l++] = '\n';
+			col = 0;
+			continue;
+		}
+		if (col >= 70) {
+			memcpy(out + l, "=\n", 2);
+			l += 2;
+			col = 0;
+		}
+		if (s[i] == '=') {
+			memcpy(out + l, "=3D", 3);
+			l += 3;
+			col += 3;
+		} else {
+			out[l++] = s[i];
+			col++;
+		}
+	}
+	return l;
+}
+
+static const char MAIL_HEAD[] = "From: a@example.org\nSubject: the whole log\n"
+				"Date: Mon, 1 Feb 2010 10:00:00 +0000\n";
+
+/* An mbox of three mails: a short one, a long one whose body is `body`
+ * (under `headers`), a short one with a ">From " line. */
+static char *mbox_of(const char *headers, const char *body, size_t blen, size_t *len)
+{
+	size_t cap = blen + 4096, l = 0;
+	char *s = malloc(cap);
+	l += (size_t)snprintf(s + l, cap - l,
+			      "From a@example.org Mon Feb  1 09:00:00 2010\n%s\nFirst.\n%s\n",
+			      MAIL_HEAD, DD_BSD);
+	l += (size_t)snprintf(s + l, cap - l, "From b@example.org Mon Feb  1 10:00:00 2010\n%s%s\n",
+			      MAIL_HEAD, headers);
+	memcpy(s + l, body, blen);
+	l += blen;
+	l += (size_t)snprintf(s + l, cap - l,
+			      "\nFrom c@example.org Mon Feb  1 11:00:00 2010\n%s\n"
+			      ">From the list: again\n%s",
+			      MAIL_HEAD, DD_GNU);
+	*len = l;
+	return s;
+}
+
+/* The documents of s in windows of several sizes are those of a whole
+ * reading; *nwin: the windows of the first (the most). */
+static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
+{
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	CHECK(json_array_size(whole) == ndocs);
+	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
+		size_t n = 0;
+		json_t *docs = parse(s, len, window, window / 4, &n);
+		if (window == 16384)
+			*nwin = n;
+		bool same = json_equal(docs, whole);
+		if (!same)
+			printf("windows of %zu: the documents differ from a whole reading\n",
+			       window);
+		CHECK(same);
+		json_decref(docs);
+	}
+	json_decref(whole);
+}
+
+/* A mail longer than a window, its body one plain-text part, is read in
+ * windows: the documents are those of a whole reading, whatever the
+ * transfer encoding, in an mbox or alone. */
+static void test_mail_windows(void)
+{
+	size_t blen, len, nwin = 0;
+	char *body = blocks_text(200, &blen);
+	/* a ">From " line deep in the body: unquoted by its window */
+	memcpy(strstr(body + blen / 2, "We ran"), ">From", 5);
+	char *s = mbox_of("", body, blen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	json_t *docs = parse(s, len, 20000, 5000, NULL);
+	json_t *mid = json_array_get(docs, 1);
+	CHECK(json_array_size(json_object_get(mid, "runs")) == 200);
+	CHECK(json_is_false(json_object_get(mid, "partial")));
+	json_decref(docs);
+	free(s);
+
+	char *qp = malloc(blen * 2);
+	size_t qlen = qp_encode(body, blen, qp);
+	s = mbox_of("Content-Type: text/plain; charset=iso-8859-1\n"
+		    "Content-Transfer-Encoding: quoted-printable\n",
+		    qp, qlen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	/* alone, as an .eml file */
+	const char *eml = strstr(s, "\nFrom b@") + 1;
+	eml = strchr(eml, '\n') + 1;
+	const char *eml_end = strstr(eml, "\nFrom c@");
+	check_like_whole(eml, (size_t)(eml_end - eml), 1, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+
+	/* base64 or multipart: read whole */
+	s = mbox_of("Content-Type: multipart/mixed; boundary=\"b1\"\n", body, blen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin == 0);
+	free(s);
+	free(qp);
+	free(body);
+}
+
+/* Cuts of an mbox whose second mail is longer than the framing holds:
+ * where each message begins, and its line. */
+static void test_cuts_past_long_mail(void)
+{
+	size_t blen, len;
+	char *body = blocks_text(3000, &blen);
+	CHECK(blen > (size_t)3 << 19); /* past the 1 MB the framing holds */
+	char *s = mbox_of("", body, blen, &len);
+	size_t b = (size_t)(strstr(s, "From b@") - s), c = (size_t)(strstr(s, "\nFrom c@") - s) + 1;
+	size_t targets[] = {1, b + 1, len};
+	struct bl_mbox_cut cuts[3];
+	struct feed f = {s, len, 0, 65536, 100003};
+	CHECK(bl_mbox_cuts(feed_read, &f, &bl_mbox_start, targets, 3, cuts) == 0);
+	CHECK(cuts[0].offset == b && cuts[0].line == 1 + count_nl(s, b) && cuts[0].index == 1);
+	CHECK(cuts[1].offset == c && cuts[1].line == 1 + count_nl(s, c) && cuts[1].index == 2);
+	CHECK(cuts[2].offset == len && cuts[2].index == 0);
+	free(s);
+	free(body);
 }
 
 static void test_corpus(void)
@@ -532,6 +686,8 @@ int main(void)
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
+	test_mail_windows();
+	test_cuts_past_long_mail();
 	test_flat_line();
 	test_corpus();
 	bl_cleanup();

@@ -1,0 +1,557 @@
+/* stream.c - an input read in chunks and handed over a message or a
+ * window at a time, so that memory holds one message (or one window) and
+ * a chunk, whatever the input's length:
+ *   - an mbox is framed at its "From " lines;
+ *   - a plain text longer than a window is read in windows (window.h);
+ *   - so is a mail (of an mbox, or an .eml file) longer than a window
+ *     when its body is one plain-text part, as a long log sent as a mail
+ *     is: its first window is decoded as a mail, the others by its
+ *     headers (transfer encoding, charset, format=flowed);
+ *   - other long mails (multipart, base64, HTML) are read whole. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/find.h"
+#include "decode.h"
+#include "ingest.h"
+#include "pipeline.h"
+#include "window.h"
+
+#define CHUNK ((size_t)1 << 16)
+#define READ_MAX ((size_t)1 << 20)
+
+/* A message longer than this, framed only to find where messages begin
+ * (bl_mbox_cuts), is not held: its bytes are dropped as they are read. */
+#define SKIP_AT ((size_t)1 << 20)
+
+struct reader {
+	const struct bl_ingest_plan *plan; /* the tools' sites and shapes */
+	bl_read_fn rd;
+	void *rctx;
+	char *buf;
+	size_t len, cap;
+	size_t base; /* input offset of buf[0] */
+	bool eof;
+};
+
+static size_t count_lines(const char *s, size_t n)
+{
+	return bl_count_byte(s, n, '\n');
+}
+
+/* Room for n more bytes after r->len (so that BL_TEXT_PAD zero bytes can
+ * follow a window in place). */
+static int room(struct reader *r, size_t n)
+{
+	if (r->cap - r->len >= n)
+		return 0;
+	size_t cap = r->cap ? r->cap : CHUNK * 2;
+	while (cap - r->len < n)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b)
+		return -1;
+	r->buf = b;
+	r->cap = cap;
+	return 0;
+}
+
+/* Reads one more chunk (growing the buffer when it is full). */
+static int fill(struct reader *r)
+{
+	if (r->eof)
+		return 0;
+	if (room(r, CHUNK) < 0)
+		return -1;
+	/* a bounded read: the buffer grows with what is kept, not with what
+	 * one read could take */
+	size_t n = r->cap - r->len < READ_MAX ? r->cap - r->len : READ_MAX;
+	long got = r->rd(r->rctx, r->buf + r->len, n);
+	if (got < 0)
+		return -2;
+	if (got == 0)
+		r->eof = true;
+	r->len += (size_t)got;
+	return 0;
+}
+
+/* Drops the bytes before input offset `from` (base <= from <= the end of
+ * what was read). */
+static void drop_before(struct reader *r, size_t from)
+{
+	size_t k = from - r->base;
+	if (!k)
+		return;
+	memmove(r->buf, r->buf + k, r->len - k);
+	r->len -= k;
+	r->base = from;
+}
+
+/* What stream_windows reads: a text input from its start, or one mail
+ * from its first byte to its end. */
+struct span {
+	enum bl_input_format fmt;
+	size_t index; /* of the message in its input */
+	size_t start, line; /* input offset and line of its first byte */
+	const struct bl_headers *body; /* a mail: how its windows past the
+					* first are decoded */
+	bool framed; /* a mail of an mbox: ends at the next separator line */
+	size_t end; /* where it ends (SIZE_MAX until found) */
+	size_t scan; /* framed: where the search for its end goes on */
+	size_t end_line; /* the line where it ends, once read */
+};
+
+/* Looks for the end of a framed span in what was read since the last
+ * look. */
+static void find_end(const struct reader *r, struct span *sp)
+{
+	if (!sp->framed || sp->end != SIZE_MAX)
+		return;
+	if (sp->scan < r->base)
+		sp->scan = r->base;
+	size_t from = sp->scan - r->base;
+	bool inc;
+	size_t sep = bl_mbox_next_separator(r->buf, r->len, from, r->eof, &inc);
+	if (sep < r->len && !inc) {
+		sp->end = r->base + sep;
+		return;
+	}
+	/* resume at the '\n' before a candidate line cut by the end of what
+	 * was read, or where "\nFrom " may straddle that end */
+	size_t keep = inc ? sep - 1 : (r->len >= 6 ? r->len - 6 : 0);
+	sp->scan = r->base + (keep > from ? keep : from);
+}
+
+/* Where in input bytes [lo, hi) a window may start (lo < hi): after a
+ * line break of the decoded window m, so that the next window splits its
+ * lines where a reading of the whole input would (the unflattener's
+ * breaks included: a long line is re-broken the same way from any of its
+ * breaks on); else by the bytes (window.h). *rough: no safe point was
+ * found. */
+static size_t pick_cut(const struct bl_message *m, const struct reader *r, size_t lo, size_t hi,
+		       bool *rough)
+{
+	size_t tlo = bl_message_text_at(m, lo), thi = bl_message_text_at(m, hi);
+	if (thi > tlo) {
+		const char *nl = memrchr(m->text + tlo, '\n', thi - tlo);
+		if (nl) {
+			size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
+			if (at > lo && at <= hi) {
+				*rough = false;
+				return at;
+			}
+		}
+	}
+	enum bl_cut kind;
+	size_t at = r->base + bl_window_cut(r->buf, lo - r->base, hi - r->base, &kind);
+	*rough = kind >= BL_CUT_BLANK;
+	return at;
+}
+
+/* A window being read: input bytes [s, e), starting at line `line`,
+ * owning the runs that start in [own_from, own_to). */
+struct win {
+	size_t s, e, line, index, own_from, own_to;
+	bool last, rough;
+};
+
+/* The message of window w: its bytes decoded in place (the bytes after
+ * them are zeroed meanwhile, then put back); 0, or -1 when memory ran
+ * out. */
+static int window_decode(struct reader *r, const struct span *sp, const struct win *w,
+			 struct bl_message *m)
+{
+	memset(m, 0, sizeof *m);
+	m->plan = r->plan ? r->plan->sites : NULL;
+	m->index = sp->index;
+	m->raw = r->buf + (w->s - r->base);
+	m->raw_len = w->e - w->s;
+	m->raw_offset = w->s;
+	m->raw_line = w->line;
+	m->line_cache_line = w->line;
+	m->window.on = true;
+	m->window.last = w->last;
+	m->window.index = w->index;
+	m->window.own_from = w->own_from;
+	m->window.rough_cut = w->rough;
+	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
+}
+
+/* Decodes window w, picks the end of its own part in [cut_lo, cut_hi)
+ * unless it is the last, hands it over, and picks where the next window
+ * starts (*next: at least `overlap` bytes before the cut). */
+static int window_message(struct reader *r, const struct span *sp, struct win *w, size_t cut_lo,
+			  size_t cut_hi, size_t overlap, size_t *next, bl_message_fn each,
+			  void *ctx)
+{
+	char *raw = r->buf + (w->s - r->base);
+	size_t len = w->e - w->s;
+	char save[BL_TEXT_PAD];
+	memcpy(save, raw + len, BL_TEXT_PAD);
+	memset(raw + len, 0, BL_TEXT_PAD);
+	struct bl_message m;
+	int rc = window_decode(r, sp, w, &m);
+	if (rc == 0 && !w->last) {
+		bool rough, unused;
+		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, &rough);
+		/* from the window's own part: decoded as a whole reading would */
+		size_t hi = w->own_to - overlap;
+		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
+								    : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r, lo, hi, &unused) : w->own_from;
+		w->rough = rough;
+	}
+	m.window.own_to = w->own_to;
+	m.window.next_from = w->last ? w->e : *next;
+	if (rc == 0)
+		rc = each(&m, ctx);
+	bl_message_free(&m);
+	memcpy(raw + len, save, BL_TEXT_PAD);
+	return rc;
+}
+
+/* Reads until the window from own_from on, and the context after it,
+ * are read, or the span ends; 0, or as fill(). */
+static int read_window(struct reader *r, struct span *sp, size_t want)
+{
+	find_end(r, sp);
+	while (!r->eof && r->base + r->len < want && sp->end == SIZE_MAX) {
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+		find_end(r, sp);
+	}
+	return room(r, BL_TEXT_PAD);
+}
+
+/* The span sp, longer than window + overlap, a window at a time (see
+ * window.h); buf[0] is its first byte. `overlap` < window / 2. On
+ * return sp->end and sp->end_line say where it ended. */
+static int stream_windows(struct reader *r, struct span *sp, size_t window, size_t overlap,
+			  bl_message_fn each, void *ctx)
+{
+	struct win w = {.s = sp->start, .line = sp->line, .own_from = sp->start};
+	int rc;
+	for (;;) {
+		/* the window's own part and the context after it */
+		size_t want = w.own_from + window + overlap;
+		if ((rc = read_window(r, sp, want)) < 0)
+			return rc;
+		bool ends = r->eof || sp->end != SIZE_MAX;
+		size_t end = sp->end != SIZE_MAX ? sp->end : r->base + r->len;
+		if (w.index == 0 && sp->fmt == BL_INPUT_TEXT && bl_qp_detect(r->buf, r->len))
+			sp->fmt = BL_INPUT_QP; /* decided once, on the first window */
+		w.last = ends && end <= want;
+		w.e = w.last ? end : want;
+		w.own_to = end;
+		size_t next = 0;
+		rc = window_message(r, sp, &w, w.own_from + window / 2, w.own_from + window,
+				    overlap, &next, each, ctx);
+		if (rc != 0)
+			return rc;
+		if (w.last) {
+			sp->end = w.e;
+			sp->end_line = w.line + count_lines(r->buf + (w.s - r->base), w.e - w.s);
+			return 0;
+		}
+		w.line += count_lines(r->buf + (w.s - r->base), next - w.s);
+		w.s = next;
+		w.own_from = w.own_to;
+		w.index++;
+		drop_before(r, next);
+	}
+}
+
+/* Whether the mail whose first bytes are in the buffer has one
+ * plain-text part for a body, which windows can decode each on its own;
+ * *h then holds its headers (for bl_headers_free). */
+static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h)
+{
+	size_t skip = fmt == BL_INPUT_MBOX ? bl_mbox_separator_len(r->buf, r->len) : 0;
+	struct bl_src src;
+	bl_src_plain(&src, r->buf + skip, r->len - skip, r->base + skip);
+	bl_headers_parse(&src, h);
+	const char *e = h->encoding;
+	bool plain = h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
+		     (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
+		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0);
+	if (!plain)
+		bl_headers_free(h);
+	return plain;
+}
+
+/* The mail of format fmt at `at`, buf[0] its first byte, longer than
+ * window + overlap: in windows when its body is one plain-text part
+ * (*windowed), else left to be read whole. */
+static int window_mail(struct reader *r, enum bl_input_format fmt, const struct bl_mbox_cut *at,
+		       size_t scan, size_t window, size_t overlap, bl_message_fn each, void *ctx,
+		       struct bl_mbox_cut *next, bool *windowed)
+{
+	struct bl_headers h;
+	*windowed = plain_body(r, fmt, &h);
+	if (!*windowed)
+		return 0;
+	struct span sp = {.fmt = fmt,
+			  .index = at->index,
+			  .start = at->offset,
+			  .line = at->line,
+			  .body = &h,
+			  .framed = fmt == BL_INPUT_MBOX,
+			  .end = SIZE_MAX,
+			  .scan = scan};
+	int rc = stream_windows(r, &sp, window, overlap, each, ctx);
+	bl_headers_free(&h);
+	*next = (struct bl_mbox_cut){sp.end, sp.end_line, at->index + 1};
+	return rc;
+}
+
+/* A message framed in an mbox: raw bytes (NULL when it was too long to
+ * hold, and the framing needs only where it is) and where they begin in
+ * the whole input. A non-zero return stops the framing. */
+typedef int (*frame_fn)(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx);
+
+struct framing;
+
+/* A message that grew past f->long_at bytes before its end was read
+ * (buf[0] is its first byte; the search for its end goes on at input
+ * offset `scan`): read to its end and handed over (*taken; *next is where
+ * the message after it starts), or left to be read whole. */
+typedef int (*long_fn)(struct reader *r, const struct framing *f, const struct bl_mbox_cut *at,
+		       size_t scan, struct bl_mbox_cut *next, bool *taken);
+
+struct framing {
+	frame_fn fn;
+	long_fn on_long; /* NULL: every message is read whole */
+	size_t long_at;
+	void *fctx;
+};
+
+/* A message framed only to find where it is (bl_mbox_cuts): its bytes
+ * are dropped as they are read, up to its end. */
+static int skip_long(struct reader *r, const struct framing *f, const struct bl_mbox_cut *at,
+		     size_t scan, struct bl_mbox_cut *next, bool *taken)
+{
+	struct span sp = {.framed = true, .end = SIZE_MAX, .scan = scan};
+	size_t line = at->line;
+	int rc;
+	for (find_end(r, &sp); sp.end == SIZE_MAX && !r->eof; find_end(r, &sp)) {
+		line += count_lines(r->buf, sp.scan - r->base);
+		drop_before(r, sp.scan);
+		if ((rc = fill(r)) < 0)
+			return rc;
+	}
+	size_t end = sp.end != SIZE_MAX ? sp.end : r->base + r->len;
+	line += count_lines(r->buf, end - r->base);
+	drop_before(r, end);
+	*next = (struct bl_mbox_cut){end, line, at->index + 1};
+	*taken = true;
+	return f->fn(NULL, end - at->offset, at, f->fctx);
+}
+
+/* Splits the mbox read by r at its "From " lines, from the message start
+ * `at` on, and hands each message to f->fn before the next is read:
+ * memory holds one message and a chunk (a long one goes to f->on_long). */
+static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, const struct framing *f)
+{
+	r->base = at->offset;
+	size_t start = 0, scan = 0, line = at->line, index = at->index;
+	bool whole = false; /* the current message is read whole */
+	int rc;
+	for (;;) {
+		bool inc;
+		size_t sep = bl_mbox_next_separator(r->buf, r->len, scan, r->eof, &inc);
+		if (sep < r->len && !inc) {
+			if (sep > start) {
+				struct bl_mbox_cut m = {r->base + start, line, index++};
+				if ((rc = f->fn(r->buf + start, sep - start, &m, f->fctx)))
+					return rc;
+				line += count_lines(r->buf + start, sep - start);
+			}
+			start = sep;
+			scan = sep;
+			whole = false;
+			continue;
+		}
+		if (r->eof) {
+			/* an empty input is one empty message (a piece that
+			 * begins at the end of its input holds none) */
+			if (r->len > start || (index == 0 && at->offset == 0)) {
+				struct bl_mbox_cut m = {r->base + start, line, index++};
+				return f->fn(r->buf ? r->buf + start : "", r->len - start, &m,
+					     f->fctx);
+			}
+			return 0;
+		}
+		/* keep only the current message, then read on */
+		/* resume the search at the '\n' before a cut candidate line, or
+		 * where "\nFrom " may straddle the end of what was read */
+		size_t keep_from = inc ? sep - 1 : (r->len >= 6 ? r->len - 6 : 0);
+		if (keep_from < start)
+			keep_from = start;
+		drop_before(r, r->base + start);
+		scan = keep_from - start;
+		start = 0;
+		if (f->on_long && !whole && r->len >= f->long_at) {
+			struct bl_mbox_cut m = {r->base, line, index}, next;
+			bool taken = false;
+			if ((rc = f->on_long(r, f, &m, r->base + scan, &next, &taken)))
+				return rc;
+			whole = !taken;
+			if (taken) {
+				start = scan = next.offset - r->base;
+				line = next.line;
+				index = next.index;
+				continue;
+			}
+		}
+		if ((rc = fill(r)) < 0)
+			return rc;
+	}
+}
+
+const struct bl_mbox_cut bl_mbox_start = {0, 1, 0};
+
+struct decode_each {
+	const struct bl_ingest_plan *plan;
+	enum bl_input_format fmt;
+	size_t window, overlap;
+	bl_message_fn each;
+	void *ctx;
+};
+
+static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
+{
+	const struct decode_each *d = fctx;
+	return bl_ingest_one(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, false,
+			     d->each, d->ctx);
+}
+
+static int window_long(struct reader *r, const struct framing *f, const struct bl_mbox_cut *at,
+		       size_t scan, struct bl_mbox_cut *next, bool *taken)
+{
+	const struct decode_each *d = f->fctx;
+	return window_mail(r, d->fmt, at, scan, d->window, d->overlap, d->each, d->ctx, next,
+			   taken);
+}
+
+/* Frames an mbox for decoding, its long mails in windows (window 0:
+ * each read whole). */
+static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t window,
+		       size_t overlap, bl_message_fn each, void *ctx)
+{
+	struct decode_each d = {r->plan, BL_INPUT_MBOX, window, overlap, each, ctx};
+	struct framing f = {decode_each, window ? window_long : NULL, window + overlap, &d};
+	return frame_mbox(r, at, &f);
+}
+
+/* A text or a mail that is not an mbox: in windows when it is longer
+ * than window + overlap and can be (window.h), else whole. */
+static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window, size_t overlap,
+		      bl_message_fn each, void *ctx)
+{
+	int rc;
+	bool text = fmt == BL_INPUT_TEXT || fmt == BL_INPUT_QP;
+	bool windowed = window && (text || fmt == BL_INPUT_EML);
+	while (!r->eof && (!windowed || r->len <= window + overlap))
+		if ((rc = fill(r)) < 0)
+			return rc;
+	if (windowed && r->len > window + overlap) {
+		if (text) {
+			struct span sp = {.fmt = fmt, .line = 1, .end = SIZE_MAX};
+			return stream_windows(r, &sp, window, overlap, each, ctx);
+		}
+		struct bl_mbox_cut next;
+		bool taken;
+		rc = window_mail(r, fmt, &bl_mbox_start, 0, window, overlap, each, ctx, &next,
+				 &taken);
+		if (rc || taken)
+			return rc;
+		while (!r->eof)
+			if ((rc = fill(r)) < 0)
+				return rc;
+	}
+	/* read whole: fill() left at least CHUNK bytes of room after the
+	 * end, zeroed here so that decoding reads it in place */
+	if (r->buf)
+		memset(r->buf + r->len, 0, BL_TEXT_PAD);
+	return bl_ingest_one(r->plan, r->buf ? r->buf : "", r->len, 0, 1, 0, fmt, r->buf != NULL,
+			     each, ctx);
+}
+
+int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
+			    enum bl_input_format fmt, size_t window, size_t overlap,
+			    bl_message_fn each, void *ctx)
+{
+	if (!bl_shapes_use(plan))
+		return -1;
+	struct reader r = {.plan = plan, .rd = rd, .rctx = rctx};
+	int rc = 0;
+	/* enough of the start to tell what it is */
+	while (!r.eof && r.len < CHUNK)
+		if ((rc = fill(&r)) < 0)
+			goto out;
+	if (fmt == BL_INPUT_AUTO)
+		fmt = bl_detect_format(r.buf ? r.buf : "", r.len);
+	if (window && 2 * overlap >= window)
+		overlap = window / 4;
+	if (fmt == BL_INPUT_MBOX)
+		rc = decode_mbox(&r, &bl_mbox_start, window, overlap, each, ctx);
+	else
+		rc = decode_one(&r, fmt, window, overlap, each, ctx);
+out:
+	free(r.buf);
+	return rc;
+}
+
+int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
+		     enum bl_input_format fmt, bl_message_fn each, void *ctx)
+{
+	return bl_ingest_stream_window(plan, rd, rctx, fmt, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP,
+				       each, ctx);
+}
+
+int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
+			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx)
+{
+	if (!bl_shapes_use(plan))
+		return -1;
+	struct reader r = {.plan = plan, .rd = rd, .rctx = rctx};
+	int rc = decode_mbox(&r, at, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each, ctx);
+	free(r.buf);
+	return rc;
+}
+
+struct cuts {
+	const size_t *targets;
+	size_t n, done;
+	struct bl_mbox_cut *cuts;
+	size_t end; /* where the last message seen ends */
+};
+
+/* Stops the framing (1) once every target has its message. */
+static int take_cut(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
+{
+	(void)raw;
+	struct cuts *c = fctx;
+	while (c->done < c->n && at->offset >= c->targets[c->done])
+		c->cuts[c->done++] = *at;
+	c->end = at->offset + len;
+	return c->done == c->n;
+}
+
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
+		 size_t n, struct bl_mbox_cut *cuts)
+{
+	struct reader r = {.rd = rd, .rctx = rctx};
+	struct cuts c = {targets, n, 0, cuts, from->offset};
+	struct framing f = {take_cut, skip_long, SKIP_AT, &c};
+	int rc = n ? frame_mbox(&r, from, &f) : 0;
+	free(r.buf);
+	if (rc < 0)
+		return rc;
+	/* no message starts at or after these: they begin at the end */
+	for (size_t k = c.done; k < n; k++)
+		cuts[k] = (struct bl_mbox_cut){c.end, 0, 0};
+	return 0;
+}
