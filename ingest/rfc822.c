@@ -95,41 +95,78 @@ static char *dup_value(const char *s, size_t n, bool words)
 	return bl_charset_string(s, n, NULL);
 }
 
-static void field(struct bl_headers *h, const char *name, size_t nl, const char *v, size_t vl)
+/* The fields field() reads; the others' values (Received,
+ * DKIM-Signature, List-*: most of a list mail's header block) are not
+ * copied. */
+enum kept { K_NONE, K_SUBJECT, K_FROM, K_DATE, K_MESSAGE_ID, K_TYPE, K_ENCODING, K_DISPOSITION };
+
+static enum kept kept_field(const char *name, size_t nl)
+{
+	static const struct {
+		const char *name;
+		size_t len;
+	} kept[] = {
+		[K_SUBJECT] = {"subject", 7},
+		[K_FROM] = {"from", 4},
+		[K_DATE] = {"date", 4},
+		[K_MESSAGE_ID] = {"message-id", 10},
+		[K_TYPE] = {"content-type", 12},
+		[K_ENCODING] = {"content-transfer-encoding", 25},
+		[K_DISPOSITION] = {"content-disposition", 19},
+	};
+	for (size_t k = K_SUBJECT; k < sizeof kept / sizeof *kept; k++)
+		if (nl == kept[k].len && strncasecmp(name, kept[k].name, nl) == 0)
+			return (enum kept)k;
+	return K_NONE;
+}
+
+static void content_type(struct bl_headers *h, const char *v, size_t vl)
+{
+	size_t tl = 0;
+	while (tl < vl && v[tl] != ';' && !isspace((unsigned char)v[tl]))
+		tl++;
+	copy_lower(h->type, sizeof h->type, v, tl);
+	char buf[32];
+	if (param(v, vl, "charset", h->charset, sizeof h->charset))
+		copy_lower(h->charset, sizeof h->charset, h->charset, strlen(h->charset));
+	param(v, vl, "boundary", h->boundary, sizeof h->boundary);
+	if (param(v, vl, "format", buf, sizeof buf))
+		h->flowed = strcasecmp(buf, "flowed") == 0;
+	if (param(v, vl, "delsp", buf, sizeof buf))
+		h->delsp = strcasecmp(buf, "yes") == 0;
+}
+
+static void field(struct bl_headers *h, enum kept which, const char *v, size_t vl)
 {
 	trim(&v, &vl);
-	h->nfields++;
-#define IS(s) (nl == sizeof(s) - 1 && strncasecmp(name, s, nl) == 0)
-	if (IS("subject") && !h->subject) {
-		h->subject = dup_value(v, vl, true);
-	} else if (IS("from") && !h->from) {
-		h->from = dup_value(v, vl, true);
-	} else if (IS("date") && !h->date) {
-		h->date = dup_value(v, vl, false);
-	} else if (IS("message-id") && !h->message_id) {
-		h->message_id = dup_value(v, vl, false);
-	} else if (IS("content-type")) {
-		size_t tl = 0;
-		while (tl < vl && v[tl] != ';' && !isspace((unsigned char)v[tl]))
-			tl++;
-		copy_lower(h->type, sizeof h->type, v, tl);
-		char buf[32];
-		if (param(v, vl, "charset", h->charset, sizeof h->charset))
-			copy_lower(h->charset, sizeof h->charset, h->charset, strlen(h->charset));
-		param(v, vl, "boundary", h->boundary, sizeof h->boundary);
-		if (param(v, vl, "format", buf, sizeof buf))
-			h->flowed = strcasecmp(buf, "flowed") == 0;
-		if (param(v, vl, "delsp", buf, sizeof buf))
-			h->delsp = strcasecmp(buf, "yes") == 0;
-	} else if (IS("content-transfer-encoding")) {
-		copy_lower(h->encoding, sizeof h->encoding, v, vl);
-	} else if (IS("content-disposition")) {
+	switch (which) {
+	case K_SUBJECT:
+		if (!h->subject)
+			h->subject = dup_value(v, vl, true);
+		break;
+	case K_FROM:
+		if (!h->from)
+			h->from = dup_value(v, vl, true);
+		break;
+	case K_DATE:
+		if (!h->date)
+			h->date = dup_value(v, vl, false);
+		break;
+	case K_MESSAGE_ID:
+		if (!h->message_id)
+			h->message_id = dup_value(v, vl, false);
+		break;
+	case K_TYPE: content_type(h, v, vl); break;
+	case K_ENCODING: copy_lower(h->encoding, sizeof h->encoding, v, vl); break;
+	case K_DISPOSITION: {
 		size_t tl = 0;
 		while (tl < vl && v[tl] != ';' && !isspace((unsigned char)v[tl]))
 			tl++;
 		copy_lower(h->disposition, sizeof h->disposition, v, tl);
+		break;
 	}
-#undef IS
+	case K_NONE: break;
+	}
 }
 
 void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
@@ -139,8 +176,8 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 	size_t n = src->len, i = 0;
 	char *val = malloc(MAX_FIELD);
 	size_t vl = 0;
-	const char *name = NULL;
-	size_t nl = 0;
+	bool named = false; /* a field is under way */
+	enum kept keep = K_NONE; /* which, if field() reads it */
 	while (i < n) {
 		const char *nlp = memchr(s + i, '\n', n - i);
 		size_t end = nlp ? (size_t)(nlp - s) : n;
@@ -153,22 +190,23 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 			h->body = next;
 			break;
 		}
-		if ((s[i] == ' ' || s[i] == '\t') && name) {
+		if ((s[i] == ' ' || s[i] == '\t') && named) {
 			/* a folded line continues the field */
-			if (val && vl + len < MAX_FIELD) {
+			if (keep && val && vl + len < MAX_FIELD) {
 				memcpy(val + vl, s + i, len);
 				vl += len;
 			}
 		} else {
-			if (name && val)
-				field(h, name, nl, val, vl);
+			if (named && val && keep)
+				field(h, keep, val, vl);
 			size_t colon;
 			if (field_name(s + i, len, &colon)) {
-				name = s + i;
-				nl = colon;
+				named = true;
 				vl = 0;
+				h->nfields++;
+				keep = kept_field(s + i, colon);
 				size_t rest = len - colon - 1;
-				if (val) {
+				if (keep && val) {
 					if (rest >= MAX_FIELD)
 						rest = MAX_FIELD - 1;
 					memcpy(val, s + i + colon + 1, rest);
@@ -176,7 +214,7 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 				}
 			} else {
 				/* not a header line: the body starts here (no blank line) */
-				name = NULL;
+				named = false;
 				h->body = i;
 				break;
 			}
@@ -184,8 +222,8 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 		i = next;
 		h->body = i;
 	}
-	if (name && val && (i >= n || h->has_body))
-		field(h, name, nl, val, vl);
+	if (named && val && keep && (i >= n || h->has_body))
+		field(h, keep, val, vl);
 	free(val);
 }
 
