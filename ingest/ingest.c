@@ -1,8 +1,11 @@
-/* ingest.c - raw bytes to messages: framing (mbox or one message), then
- * each message's decoding pipeline:
+/* ingest.c - raw bytes to messages: a buffer framed (mbox or one
+ * message; a stream is framed by stream.c), then each message's decoding
+ * pipeline:
  *
  *   mbox:  ">From " unquoted, then as eml
  *   eml:   headers (RFC 2047), MIME body (qp/base64, charset, HTML)
+ *   body:  a window of a mail's body past the first: ">From " unquoted,
+ *          then its transfer encoding and charset, by the mail's headers
  *   html:  <meta> charset, then text from the markup
  *   text:  quoted-printable if it looks so, then UTF-8 repaired
  *   all:   flattened lines split, quoting stripped, wrapped lines joined
@@ -20,7 +23,6 @@
 #include "../base/sites.h"
 #include "../base/find.h"
 #include "decode.h"
-#include "pipeline.h"
 
 static void add_decoding(struct bl_message *m, const char *name)
 {
@@ -301,7 +303,7 @@ static void final_sites(struct bl_message *m, struct bl_sites *unbroken, size_t 
 		m->sites = bl_sites_find(m->plan, m->text, m->len);
 }
 
-/* (pipeline.h) The first step may read a padded m->raw in place: PCRE2's
+/* (decode.h) The first step may read a padded m->raw in place: PCRE2's
  * JIT reads a little past the end. */
 int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded, bool qp_decided,
 		     const struct bl_headers *body)

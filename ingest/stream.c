@@ -15,7 +15,6 @@
 #include "../base/find.h"
 #include "decode.h"
 #include "ingest.h"
-#include "pipeline.h"
 #include "window.h"
 
 #define CHUNK ((size_t)1 << 16)
