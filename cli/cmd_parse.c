@@ -12,6 +12,7 @@
 #include "../base/tmp.h"
 #include "../parsers/benchlog.h"
 #include "cli.h"
+#include "cuts.h"
 #include "jobs.h"
 
 static void help(void)
@@ -364,11 +365,7 @@ static int prepare_task(size_t i, void *arg)
 	if (t->last)
 		return 0;
 	struct bl_mbox_cut cut = {t->size, 0, 0};
-	int fd = open(t->file, O_RDONLY | O_CLOEXEC), r = -2;
-	if (fd >= 0 && lseek(fd, (off_t)t->at.offset, SEEK_SET) >= 0)
-		r = bl_mbox_cuts(cli_read_chunk, &fd, &t->at, &t->target, 1, &cut);
-	if (fd >= 0)
-		close(fd);
+	int r = cli_find_cut(t->file, &t->at, t->target, t->size, &cut);
 	if (r == -1) {
 		cli_error("parse: out of memory");
 		return -1;

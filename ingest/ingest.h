@@ -91,6 +91,15 @@ extern const struct bl_mbox_cut bl_mbox_start; /* {0, 1, 0} */
 int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
 		 size_t n, struct bl_mbox_cut *cuts);
 
+/* The same over the rest of the input in memory, s[0, len) (from
+ * `from` on: a mapped file, read without a copy). As the framing moves on
+ * it tells `done` (when set) that the bytes before input offset `upto`
+ * are read no more, so that they can be unmapped. Returns 0, or -1 when
+ * memory ran out. */
+int bl_mbox_cuts_in(const char *s, size_t len, const struct bl_mbox_cut *from,
+		    const size_t *targets, size_t n, struct bl_mbox_cut *cuts,
+		    void (*done)(void *dctx, size_t upto), void *dctx);
+
 /* Ingests one piece of an mbox, read by rd from the message start `at`
  * (from bl_mbox_cuts) to the next cut: offsets, lines and message indexes
  * count from the start of the whole input, as in a whole reading.

@@ -32,6 +32,13 @@ struct reader {
 	size_t len, cap;
 	size_t base; /* input offset of buf[0] */
 	bool eof;
+	/* reading bytes already in memory (bl_mbox_cuts_in): buf points into
+	 * them, `left` more follow what was read, and each drop is told to
+	 * `done` (NULL: not) */
+	bool in_memory;
+	size_t left;
+	void (*done)(void *dctx, size_t upto);
+	void *dctx;
 };
 
 static size_t count_lines(const char *s, size_t n)
@@ -43,7 +50,7 @@ static size_t count_lines(const char *s, size_t n)
  * follow a window in place). */
 static int room(struct reader *r, size_t n)
 {
-	if (r->cap - r->len >= n)
+	if (r->in_memory || r->cap - r->len >= n)
 		return 0;
 	size_t cap = r->cap ? r->cap : CHUNK * 2;
 	while (cap - r->len < n)
@@ -61,6 +68,13 @@ static int fill(struct reader *r)
 {
 	if (r->eof)
 		return 0;
+	if (r->in_memory) {
+		size_t n = r->left < READ_MAX ? r->left : READ_MAX;
+		r->len += n;
+		r->left -= n;
+		r->eof = n == 0;
+		return 0;
+	}
 	if (room(r, CHUNK) < 0)
 		return -1;
 	/* a bounded read: the buffer grows with what is kept, not with what
@@ -82,6 +96,14 @@ static void drop_before(struct reader *r, size_t from)
 	size_t k = from - r->base;
 	if (!k)
 		return;
+	if (r->in_memory) {
+		r->buf += k;
+		r->len -= k;
+		r->base = from;
+		if (r->done)
+			r->done(r->dctx, from);
+		return;
+	}
 	memmove(r->buf, r->buf + k, r->len - k);
 	r->len -= k;
 	r->base = from;
@@ -539,18 +561,34 @@ static int take_cut(const char *raw, size_t len, const struct bl_mbox_cut *at, v
 	return c->done == c->n;
 }
 
-int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
-		 size_t n, struct bl_mbox_cut *cuts)
+static int find_cuts(struct reader *r, const struct bl_mbox_cut *from, const size_t *targets,
+		     size_t n, struct bl_mbox_cut *cuts)
 {
-	struct reader r = {.rd = rd, .rctx = rctx};
 	struct cuts c = {targets, n, 0, cuts, from->offset};
 	struct framing f = {take_cut, skip_long, SKIP_AT, &c};
-	int rc = n ? frame_mbox(&r, from, &f) : 0;
-	free(r.buf);
+	int rc = n ? frame_mbox(r, from, &f) : 0;
 	if (rc < 0)
 		return rc;
 	/* no message starts at or after these: they begin at the end */
 	for (size_t k = c.done; k < n; k++)
 		cuts[k] = (struct bl_mbox_cut){c.end, 0, 0};
 	return 0;
+}
+
+int bl_mbox_cuts(bl_read_fn rd, void *rctx, const struct bl_mbox_cut *from, const size_t *targets,
+		 size_t n, struct bl_mbox_cut *cuts)
+{
+	struct reader r = {.rd = rd, .rctx = rctx};
+	int rc = find_cuts(&r, from, targets, n, cuts);
+	free(r.buf);
+	return rc;
+}
+
+int bl_mbox_cuts_in(const char *s, size_t len, const struct bl_mbox_cut *from,
+		    const size_t *targets, size_t n, struct bl_mbox_cut *cuts,
+		    void (*done)(void *dctx, size_t upto), void *dctx)
+{
+	struct reader r = {
+		.buf = (char *)s, .in_memory = true, .left = len, .done = done, .dctx = dctx};
+	return find_cuts(&r, from, targets, n, cuts);
 }
