@@ -10,15 +10,17 @@
 #include "sites.h"
 #include "utf8.h"
 
-/* Past this many segments (16 MB of map) the map stops growing: later
+/* Past this many segments (8 MB of map) the map stops growing: later
  * offsets are then approximate, never out of the message. Text that is
  * invalid byte after valid byte for megabytes gets there. */
 #define MAX_SEGS ((size_t)1 << 20)
 
 static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 {
+	if (text_off > BL_SEG_MAX || raw_off > BL_SEG_MAX)
+		return 0; /* past 4 GB: approximate, as past MAX_SEGS */
 	if (m->nsegs && m->segs[m->nsegs - 1].text_off == text_off) {
-		m->segs[m->nsegs - 1].raw_off = raw_off;
+		m->segs[m->nsegs - 1].raw_off = (uint32_t)raw_off;
 		return 0;
 	}
 	if (m->nsegs >= MAX_SEGS)
@@ -31,8 +33,8 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 		m->segs = v;
 		m->segcap = cap;
 	}
-	m->segs[m->nsegs].text_off = text_off;
-	m->segs[m->nsegs].raw_off = raw_off;
+	m->segs[m->nsegs].text_off = (uint32_t)text_off;
+	m->segs[m->nsegs].raw_off = (uint32_t)raw_off;
 	m->nsegs++;
 	return 0;
 }

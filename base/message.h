@@ -10,17 +10,23 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 
 struct bl_sites;
 
 /* From text offset `text_off` on, text byte t came from raw byte
- * raw_off + (t - text_off), until the next segment. */
+ * raw_off + (t - text_off) of the message, until the next segment. 32
+ * bits each, half the memory of a map with an entry every few bytes (text
+ * with a bad byte every third one: 2 million entries a window): a text is
+ * at most BL_TBUF_MAX bytes, and raw offsets count from the message's
+ * first byte, at most BL_SEG_MAX. */
 struct bl_offset_seg {
-	size_t text_off;
-	size_t raw_off;
+	uint32_t text_off;
+	uint32_t raw_off;
 };
+#define BL_SEG_MAX ((size_t)UINT32_MAX)
 
 #define BL_MAX_DECODINGS 12
 

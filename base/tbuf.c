@@ -58,8 +58,12 @@ static bool continues(const struct bl_tbuf *b, size_t origin)
 
 static void seg_push(struct bl_tbuf *b, size_t origin)
 {
+	if (origin > BL_SEG_MAX || b->len > BL_SEG_MAX) {
+		b->failed = true; /* a message of over 4 GB read whole */
+		return;
+	}
 	if (b->nsegs && b->segs[b->nsegs - 1].text_off == b->len) {
-		b->segs[b->nsegs - 1].raw_off = origin;
+		b->segs[b->nsegs - 1].raw_off = (uint32_t)origin;
 		return;
 	}
 	if (b->nsegs == b->segcap) {
@@ -72,8 +76,8 @@ static void seg_push(struct bl_tbuf *b, size_t origin)
 		b->segs = v;
 		b->segcap = cap;
 	}
-	b->segs[b->nsegs].text_off = b->len;
-	b->segs[b->nsegs].raw_off = origin;
+	b->segs[b->nsegs].text_off = (uint32_t)b->len;
+	b->segs[b->nsegs].raw_off = (uint32_t)origin;
 	b->nsegs++;
 }
 

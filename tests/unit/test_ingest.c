@@ -957,8 +957,30 @@ static void test_html_regions(void)
 	bl_tbuf_free(&o);
 }
 
+/* The map's offsets are 32 bits: an origin past 4 GB of one message (read
+ * whole) fails the text, as running out of memory does, and is never
+ * kept wrapped. */
+static void test_map_limits(void)
+{
+	struct bl_tbuf b;
+	bl_tbuf_init(&b);
+	bl_tbuf_put(&b, "ab", 2, 7);
+	/* U+FFFD for the byte before the last that fits, then an empty
+	 * segment at the last */
+	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_MAX - 1);
+	CHECK(!b.failed && b.nsegs == 3 && b.segs[2].raw_off == UINT32_MAX);
+	struct bl_src s;
+	bl_src_from_tbuf(&s, &b);
+	CHECK(bl_src_origin(&s, 1) == 8 && bl_src_origin(&s, 2) == BL_SEG_MAX - 1 &&
+	      bl_src_origin(&s, 5) == BL_SEG_MAX);
+	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_MAX + 1);
+	CHECK(b.failed);
+	bl_tbuf_free(&b);
+}
+
 int main(void)
 {
+	test_map_limits();
 	/* the tools' shapes, as ingest is handed them */
 	CHECK(bl_shapes_use(bl_parser_ingest()));
 	test_qp();
