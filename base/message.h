@@ -93,6 +93,7 @@ struct bl_message {
 		size_t own_from, own_to;
 		size_t next_from; /* where the next window's bytes start */
 		bool rough_cut; /* own_from is not at a safe point (see window.h) */
+		bool mid_line; /* the window's first byte does not start a line */
 	} window;
 
 	/* the places of the text the scan, the system reader and the

@@ -90,9 +90,7 @@ static bool is_utf8_name(const char *cs)
 	       strcasecmp(cs, "ansi_x3.4-1968") == 0;
 }
 
-/* Charsets where a byte below 0x80 always stands for itself, so ASCII
- * runs can be copied without asking iconv. */
-static bool ascii_compatible(const char *cs)
+bool bl_charset_ascii_compatible(const char *cs)
 {
 	return strncasecmp(cs, "iso-2022", 8) != 0 && strncasecmp(cs, "utf-16", 6) != 0 &&
 	       strncasecmp(cs, "utf-32", 6) != 0 && strncasecmp(cs, "utf-7", 5) != 0 &&
@@ -146,7 +144,7 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 		repair_full(m, in, out);
 		return true;
 	}
-	bool fast = ascii_compatible(charset);
+	bool fast = bl_charset_ascii_compatible(charset);
 	const unsigned char *s = (const unsigned char *)in->s;
 	size_t n = in->len, i = 0, bad = 0, first_bad = 0;
 	if (!bl_tbuf_reserve(out, n + n / 2))

@@ -46,6 +46,11 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 /* The repair alone, for the decoding pipeline: returns false, writing
  * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */
 bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* Whether a byte below 0x80 always stands for itself in this charset
+ * (not UTF-16 or -32, UCS-2, UTF-7, ISO-2022 or HZ): ASCII runs are
+ * copied without iconv, and a line break is a byte '\n' wherever it
+ * stands. */
+bool bl_charset_ascii_compatible(const char *charset);
 /* Whether bl_charset_to_utf8() takes text in this charset as UTF-8 (no
  * charset, "utf-8", "us-ascii", ...): repaired, not converted. */
 bool bl_charset_is_utf8(const char *charset);
@@ -160,5 +165,8 @@ size_t bl_mbox_next_separator(const char *s, size_t len, size_t from, bool at_eo
 /* One message of the archive: its separator line dropped and ">From "
  * lines unquoted (mboxrd: one '>' removed). */
 void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out);
+/* The bytes from `skip` on, their ">From " lines at or after i unquoted
+ * (i: skip, or just after a newline). */
+void bl_mbox_unquote_from(struct bl_src *in, struct bl_tbuf *out, size_t skip, size_t i);
 
 #endif

@@ -155,14 +155,33 @@ static bool body_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	return true;
 }
 
+/* A window's bytes from the first line start on: its first byte, or
+ * after its first newline when the window begins inside a line (a
+ * ">From " there is not at a line's start, and a line that looks like a
+ * separator there is the mail's, not a frame). */
+static size_t first_line_start(const struct bl_message *m)
+{
+	if (!m->window.mid_line)
+		return 0;
+	const char *nl = memchr(m->raw, '\n', m->raw_len);
+	return nl ? (size_t)(nl - m->raw) + 1 : m->raw_len;
+}
+
+static bool unquote_step(struct bl_src *in, struct bl_tbuf *out, size_t from)
+{
+	bl_mbox_unquote_from(in, out, 0, from);
+	return true;
+}
+
 static void body_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
 		       const struct bl_headers *body)
 {
 	if (fmt == BL_INPUT_MBOX) {
-		if (bl_mbox_next_quoted(m->raw, m->raw_len, 0) == m->raw_len)
+		size_t from = first_line_start(m);
+		if (bl_mbox_next_quoted(m->raw, m->raw_len, from) == m->raw_len)
 			add_decoding(m, "mbox");
 		else
-			STEP(st, mbox_step(in, out), "mbox", m);
+			STEP(st, unquote_step(in, out, from), "mbox", m);
 	}
 	STEP(st, body_step(m, in, out, body), NULL, m);
 }

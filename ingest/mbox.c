@@ -8,12 +8,16 @@
 #include "../base/find.h"
 #include "decode.h"
 
+/* A separator line is told by its first bytes: a longer line is decided
+ * on these, as soon as they are read. */
+#define SEPARATOR_LOOK 1000
+
 bool bl_mbox_is_separator(const char *s, size_t len)
 {
 	if (len < 7 || memcmp(s, "From ", 5) != 0 || s[5] == ' ')
 		return false;
-	if (len > 1000)
-		len = 1000;
+	if (len > SEPARATOR_LOOK)
+		len = SEPARATOR_LOOK;
 	/* a time of day: "17:42:38" or "17:42" */
 	for (size_t i = 5; i + 4 < len; i++)
 		if (s[i] >= '0' && s[i] <= '9' && s[i + 1] >= '0' && s[i + 1] <= '9' &&
@@ -63,13 +67,18 @@ size_t bl_mbox_next_quoted(const char *s, size_t n, size_t i)
 
 void bl_mbox_unquote(struct bl_src *in, struct bl_tbuf *out)
 {
+	/* the separator line is framing, not message */
+	size_t skip = bl_mbox_separator_len(in->s, in->len);
+	bl_mbox_unquote_from(in, out, skip, skip);
+}
+
+void bl_mbox_unquote_from(struct bl_src *in, struct bl_tbuf *out, size_t skip, size_t i)
+{
 	const char *s = in->s;
 	size_t n = in->len;
-	/* the separator line is framing, not message */
-	size_t i = bl_mbox_separator_len(s, n);
-	if (!bl_tbuf_reserve(out, n - i))
+	if (!bl_tbuf_reserve(out, n - skip))
 		return;
-	size_t from = i;
+	size_t from = skip;
 	while ((i = bl_mbox_next_quoted(s, n, i)) < n) {
 		bl_tbuf_copy(out, in, from, i - from);
 		from = i + 1; /* drop one '>' */
@@ -97,7 +106,11 @@ size_t bl_mbox_next_separator(const char *s, size_t len, size_t from, bool at_eo
 		}
 		size_t at = (size_t)(p - s) + 1;
 		const char *nl = memchr(s + at, '\n', len - at);
-		if (!nl && !at_eof) {
+		/* a candidate is decided once its first bytes are read, not when
+		 * its newline is: a framing that drops what it has read (a
+		 * window of a long mail) might have dropped the line's start by
+		 * then */
+		if (!nl && !at_eof && len - at <= SEPARATOR_LOOK) {
 			*incomplete = true;
 			return at;
 		}

@@ -148,21 +148,27 @@ static void find_end(const struct reader *r, struct span *sp)
  * line break of the decoded window m, so that the next window splits its
  * lines where a reading of the whole input would (the unflattener's
  * breaks included: a long line is re-broken the same way from any of its
- * breaks on); else by the bytes (window.h). *rough: no safe point was
- * found. */
+ * breaks on); else by the bytes (window.h). `raw_lines` (a mail's body):
+ * only after a line break that is one in the bytes too, so that the next
+ * window starts where its transfer encoding does (not inside the "=0A"
+ * of a quoted-printable line break). *rough: no safe point was found. */
 static size_t pick_cut(const struct bl_message *m, const struct reader *r, size_t lo, size_t hi,
-		       bool *rough)
+		       bool raw_lines, bool *rough)
 {
 	size_t tlo = bl_message_text_at(m, lo), thi = bl_message_text_at(m, hi);
-	if (thi > tlo) {
+	while (thi > tlo) {
 		const char *nl = memrchr(m->text + tlo, '\n', thi - tlo);
-		if (nl) {
-			size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
-			if (at > lo && at <= hi) {
-				*rough = false;
-				return at;
-			}
+		if (!nl)
+			break;
+		size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
+		bool in_bytes = at > r->base && r->buf[at - 1 - r->base] == '\n';
+		if (at > lo && at <= hi && (!raw_lines || in_bytes)) {
+			*rough = false;
+			return at;
 		}
+		if (!raw_lines)
+			break;
+		thi = (size_t)(nl - m->text);
 	}
 	enum bl_cut kind;
 	size_t at = r->base + bl_window_cut(r->buf, lo - r->base, hi - r->base, &kind);
@@ -171,10 +177,11 @@ static size_t pick_cut(const struct bl_message *m, const struct reader *r, size_
 }
 
 /* A window being read: input bytes [s, e), starting at line `line`,
- * owning the runs that start in [own_from, own_to). */
+ * owning the runs that start in [own_from, own_to); mid_line: s is not
+ * at the start of a line (next_mid_line: nor is the next window's). */
 struct win {
 	size_t s, e, line, index, own_from, own_to;
-	bool last, rough;
+	bool last, rough, mid_line, next_mid_line;
 };
 
 /* The message of window w: its bytes decoded in place (the bytes after
@@ -196,6 +203,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->window.index = w->index;
 	m->window.own_from = w->own_from;
 	m->window.rough_cut = w->rough;
+	m->window.mid_line = w->mid_line;
 	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
 }
 
@@ -214,14 +222,18 @@ static int window_message(struct reader *r, const struct span *sp, struct win *w
 	struct bl_message m;
 	int rc = window_decode(r, sp, w, &m);
 	if (rc == 0 && !w->last) {
-		bool rough, unused;
-		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, &rough);
+		bool rough, unused, raw_lines = sp->body != NULL;
+		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, &rough);
 		/* from the window's own part: decoded as a whole reading would */
 		size_t hi = w->own_to - overlap;
 		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
 								    : w->own_from;
-		*next = lo < hi ? pick_cut(&m, r, lo, hi, &unused) : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, &unused) : w->own_from;
 		w->rough = rough;
+		if (*next > w->s)
+			w->next_mid_line = r->buf[*next - 1 - r->base] != '\n';
+		else
+			w->next_mid_line = w->mid_line;
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;
@@ -278,6 +290,7 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 		}
 		w.line += count_lines(r->buf + (w.s - r->base), next - w.s);
 		w.s = next;
+		w.mid_line = w.next_mid_line;
 		w.own_from = w.own_to;
 		w.index++;
 		drop_before(r, next);
@@ -285,7 +298,8 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 }
 
 /* Whether the mail whose first bytes are in the buffer has one
- * plain-text part for a body, which windows can decode each on its own;
+ * plain-text part for a body, which windows can decode each on its own
+ * (its line breaks are bytes '\n', not UTF-16's two bytes);
  * *h then holds its headers (for bl_headers_free). */
 static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h)
 {
@@ -296,7 +310,8 @@ static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct 
 	const char *e = h->encoding;
 	bool plain = h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
 		     (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
-		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0);
+		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0) &&
+		     (!h->charset[0] || bl_charset_ascii_compatible(h->charset));
 	if (!plain)
 		bl_headers_free(h);
 	return plain;

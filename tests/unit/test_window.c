@@ -685,6 +685,89 @@ static void test_mail_windows(void)
 	free(body);
 }
 
+/* A window that begins inside a line, or where the framing's next line
+ * break is not one of the bytes: read as a whole reading does. */
+static size_t late_starts;
+
+static int count_late_start(struct bl_message *m, void *ctx)
+{
+	(void)ctx;
+	/* a window's text starts at its first byte (a separator-like line
+	 * there dropped would start it later) */
+	if (m->window.on && m->window.index > 0 && m->len &&
+	    bl_message_origin(m, 0) > m->raw_offset + 1)
+		late_starts++;
+	return 0;
+}
+
+static void test_mail_window_starts(void)
+{
+	size_t blen, len, nwin;
+	char *body = blocks_text(200, &blen);
+	/* quoted-printable line breaks written "=0A" and a soft break: a
+	 * cut after the decoded break would start the next window inside
+	 * its escape */
+	char *q = malloc(blen * 8), *o = q;
+	for (size_t i = 0; i < blen; i++)
+		o += body[i] == '\n'  ? sprintf(o, "=0A=\n")
+		     : body[i] == '=' ? sprintf(o, "=3D")
+				      : (*o = body[i], 1);
+	char *s =
+		mbox_of("Content-Transfer-Encoding: quoted-printable\n", q, (size_t)(o - q), &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	free(q);
+
+	/* UTF-16: its line breaks are two bytes; read whole */
+	char *b16 = calloc(blen, 2);
+	for (size_t i = 0; i < blen; i++)
+		b16[2 * i] = body[i];
+	s = mbox_of("Content-Type: text/plain; charset=utf-16le\n", b16, blen * 2, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin == 0);
+	free(s);
+	free(b16);
+
+	/* a flattened body cut after a sentence, before "From Q 12:34",
+	 * with a ">From " line in the window: the window's first line is the
+	 * mail's, not a separator to drop */
+	size_t cap = (size_t)1 << 22, bl = 0;
+	char *flat = malloc(cap);
+	for (int k = 0; k < 8; k++) {
+		bl += (size_t)sprintf(flat + bl, ">From me\nx ");
+		for (int t = 0; t < 2500; t++)
+			bl += (size_t)sprintf(flat + bl, "From Q 12:34 end. ");
+		flat[bl++] = '\n';
+	}
+	s = mbox_of("", flat, bl, &len);
+	late_starts = 0;
+	struct feed f = {s, len, 0, 65536, 100003};
+	CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, 40000,
+				      10000, count_late_start, NULL) == 0);
+	CHECK(late_starts == 0);
+	free(s);
+	free(flat);
+
+	/* a separator line longer than the context a window keeps before
+	 * its cut: it ends the mail in windows as in a whole reading */
+	cap = blen + 400000;
+	char *lf = malloc(cap);
+	memcpy(lf, body, blen);
+	bl = blen;
+	bl += (size_t)sprintf(lf + bl, "From x Mon Feb  1 12:34:56 2010 ");
+	while (bl < blen + 200000)
+		bl += (size_t)sprintf(lf + bl, "word and more words ");
+	lf[bl++] = '\n';
+	memcpy(lf + bl, body, 20000);
+	bl += 20000;
+	s = mbox_of("", lf, bl, &len);
+	check_like_whole(s, len, 4, &nwin);
+	free(s);
+	free(lf);
+	free(body);
+}
+
 /* Cuts of an mbox whose second mail is longer than the framing holds:
  * where each message begins, and its line. */
 static void test_cuts_past_long_mail(void)
@@ -743,6 +826,7 @@ int main(void)
 	test_streams_back_to_back();
 	test_long_stream();
 	test_mail_windows();
+	test_mail_window_starts();
 	test_cuts_past_long_mail();
 	test_flat_line();
 	test_corpus();
