@@ -58,7 +58,8 @@ typedef long (*bl_read_fn)(void *rctx, char *buf, size_t cap);
  * and each message handed over before the next is read. Plain text (and
  * quoted-printable text without headers) longer than a window is handed
  * over a window at a time (m->window.on; see window.h), and so is a mail
- * (of an mbox or alone) whose body is one plain-text part: the windows of
+ * (of an mbox or alone) whose body is one plain-text part in an
+ * ASCII-compatible charset: the windows of
  * one input, or of one mail, make one document. Other mails and HTML
  * pages are read whole. Returns 0, the callback's value, -1 when memory ran out, -2 on a
  * read error. */
