@@ -187,19 +187,12 @@ static void body_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 }
 
 /* The steps of the input's format: mbox unquoting, a mail's headers and
- * MIME body (and format=flowed), HTML, quoted-printable, UTF-8 repair;
- * false when out of memory. */
-static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
-			 bool in_place, bool qp_decided, const struct bl_headers *body)
+ * MIME body (*flowed, *delsp: format=flowed), HTML, quoted-printable,
+ * UTF-8 repair; false when out of memory. */
+static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+			bool in_place, bool qp_decided, bool *flowed, bool *delsp)
 {
-	bool flowed = false, delsp = false;
-	if (body) {
-		body_steps(st, m, fmt, body);
-		flowed = body->flowed;
-		delsp = body->delsp;
-		fmt = BL_INPUT_EML; /* the steps after the body's */
-	}
-	switch (body ? BL_INPUT_AUTO : fmt) {
+	switch (fmt) {
 	case BL_INPUT_MBOX:
 		if (in_place &&
 		    bl_mbox_next_quoted(m->raw, m->raw_len,
@@ -217,7 +210,7 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		}
 		/* fall through */
 	case BL_INPUT_EML:
-		STEP(st, eml_step(m, in, out, &flowed, &delsp), NULL, m);
+		STEP(st, eml_step(m, in, out, flowed, delsp), NULL, m);
 		if (st->raw && in_place)
 			return false;
 		break;
@@ -235,15 +228,29 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		STEP(st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
-	case BL_INPUT_AUTO:
-		if (body)
-			break;
-		/* fall through */
 	default:
 		if (!qp_decided && bl_qp_detect(cur_s(st, m), cur_len(st, m)))
 			STEP(st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
+	}
+	return true;
+}
+
+/* The steps of the input's format (first_steps), or of a window of a
+ * mail's body past the first (`body`: body_steps), then those of every
+ * format: format=flowed, HTML regions, stray quoted-printable; false when
+ * out of memory. */
+static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+			 bool in_place, bool qp_decided, const struct bl_headers *body)
+{
+	bool flowed = false, delsp = false;
+	if (body) {
+		body_steps(st, m, fmt, body);
+		flowed = body->flowed;
+		delsp = body->delsp;
+	} else if (!first_steps(st, m, fmt, in_place, qp_decided, &flowed, &delsp)) {
+		return false;
 	}
 	if (flowed)
 		STEP(st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);

@@ -120,12 +120,19 @@ static enum kept kept_field(const char *name, size_t nl)
 	return K_NONE;
 }
 
-static void content_type(struct bl_headers *h, const char *v, size_t vl)
+/* The leading token of a structured value, lower case:
+ *   text/plain; charset="utf-8"   ->   text/plain */
+static void token_lower(char *dst, size_t dsz, const char *v, size_t vl)
 {
 	size_t tl = 0;
 	while (tl < vl && v[tl] != ';' && !isspace((unsigned char)v[tl]))
 		tl++;
-	copy_lower(h->type, sizeof h->type, v, tl);
+	copy_lower(dst, dsz, v, tl);
+}
+
+static void content_type(struct bl_headers *h, const char *v, size_t vl)
+{
+	token_lower(h->type, sizeof h->type, v, vl);
 	char buf[32];
 	if (param(v, vl, "charset", h->charset, sizeof h->charset))
 		copy_lower(h->charset, sizeof h->charset, h->charset, strlen(h->charset));
@@ -158,13 +165,7 @@ static void field(struct bl_headers *h, enum kept which, const char *v, size_t v
 		break;
 	case K_TYPE: content_type(h, v, vl); break;
 	case K_ENCODING: copy_lower(h->encoding, sizeof h->encoding, v, vl); break;
-	case K_DISPOSITION: {
-		size_t tl = 0;
-		while (tl < vl && v[tl] != ';' && !isspace((unsigned char)v[tl]))
-			tl++;
-		copy_lower(h->disposition, sizeof h->disposition, v, tl);
-		break;
-	}
+	case K_DISPOSITION: token_lower(h->disposition, sizeof h->disposition, v, vl); break;
 	case K_NONE: break;
 	}
 }
