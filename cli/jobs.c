@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <sys/sendfile.h>
 #endif
 #include <unistd.h>
 
@@ -54,8 +57,8 @@ static void child(size_t i, const struct job *j, cli_task_fn task, void *arg, pi
 	_exit(st);
 }
 
-/* Appends what fd holds to f. */
-static int copy_out(int fd, FILE *f)
+/* Copies fd, from its start, to f: 0, or -1 with errno. */
+static int copy_by_read(int fd, FILE *f)
 {
 	char buf[1 << 16];
 	if (lseek(fd, 0, SEEK_SET) < 0)
@@ -71,6 +74,54 @@ static int copy_out(int fd, FILE *f)
 		if (fwrite(buf, 1, (size_t)r, f) != (size_t)r)
 			return -1;
 	}
+}
+
+#ifdef __linux__
+/* The copy made in the kernel, the bytes never read into this process:
+ * copy_file_range between files of one file system, sendfile to any
+ * other output (a pipe, a terminal, a file elsewhere). 1 when neither
+ * can take these two files and nothing was written. */
+static int copy_in_kernel(int fd, FILE *f)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0 || fflush(f) != 0)
+		return 1;
+	int to = fileno(f);
+	off_t off = 0;
+	bool ranged = true;
+	while (off < st.st_size) {
+		size_t left = (size_t)(st.st_size - off);
+		ssize_t n = ranged ? copy_file_range(fd, &off, to, NULL, left, 0)
+				   : sendfile(to, fd, &off, left);
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && ranged && off == 0 &&
+		    (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ||
+		     errno == EBADF)) {
+			ranged = false;
+			continue;
+		}
+		if (n < 0 && off == 0 && (errno == EINVAL || errno == ENOSYS))
+			return 1;
+		if (n == 0)
+			errno = EIO; /* the file is shorter than it was */
+		return -1;
+	}
+	return 0;
+}
+#endif
+
+/* Appends what fd holds to f. */
+static int copy_out(int fd, FILE *f)
+{
+#ifdef __linux__
+	int r = copy_in_kernel(fd, f);
+	if (r != 1)
+		return r;
+#endif
+	return copy_by_read(fd, f);
 }
 
 static void close_job(struct job *j)

@@ -10,7 +10,8 @@ error (the diagnostics, in the same order) and the exit status, for
 2. an mbox of over 12 MB (every input as a message, repeated with messages
    of prose between them), which --jobs cuts into pieces at its messages:
    offsets, lines and message indexes must still count from the start of
-   the whole file; in JSON Lines and indented, and through -o;
+   the whole file; in JSON Lines and indented, through -o, and into a
+   file given as standard output (written anew, or appended to);
 3. --strict on inputs with error diagnostics;
 4. bad --jobs values (exit 2).
 When strace is installed, 2 also checks that the mbox was read by several
@@ -88,6 +89,23 @@ def main():
     else:
         failed += 1
         print("jobs: FAIL -o: the file written with -j 2 differs from the serial one")
+    # standard output a file: copied in the kernel; opened to append
+    # (which copy_file_range and sendfile refuse): copied by read()
+    for mode in ("wb", "ab"):
+        out = work / "stdout.json"
+        with open(out, "wb") as f:
+            f.write(b"kept\n")
+        with open(out, mode) as f:
+            if mode == "wb":
+                f.truncate(0)
+            r = subprocess.run([binpath, "parse", "--jsonl", "-q", "-j", "2", str(mbox)],
+                               stdout=f, stderr=subprocess.DEVNULL)
+        want = (b"kept\n" if mode == "ab" else b"") + serial.stdout
+        if r.returncode == 0 and out.read_bytes() == want:
+            passed += 1
+        else:
+            failed += 1
+            print("jobs: FAIL standard output a file (%s): not the serial run's" % mode)
     strace = shutil.which("strace")
     if strace:
         trace = work / "strace.txt"
