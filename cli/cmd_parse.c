@@ -156,35 +156,17 @@ static int each_message(struct bl_message *m, void *vctx)
 /* What a task ended with (cli_jobs_run ORs them). */
 enum { TASK_DATA = 1, TASK_ERRORS = 2, TASK_WRITE_FAILED = 4 };
 
-/* One input, or one piece of an mbox input: bytes [at.offset, end). A
- * piece ends where the first message at or after `target` begins; its
- * end, and the next piece's start, are found when it is readied
- * (prepare_task). */
+/* One input, or one piece of an mbox input: from the message start
+ * `at` to the first message at or after `target` (the last piece: to the
+ * end). A piece's start is found when it is readied (prepare_task), from
+ * the start and the target of the piece before it; where it ends is
+ * found by its worker, reading. */
 struct task {
 	const char *file; /* as given; "-" is stdin */
-	bool piece, last; /* last: the input's last piece */
+	bool piece, first, last; /* the input's first and last piece */
 	struct bl_mbox_cut at;
-	size_t end, target, size;
+	size_t target, size;
 };
-
-/* A piece read to its end and no further. */
-struct piece_reader {
-	int fd;
-	size_t left;
-};
-
-static long read_piece(void *vp, char *buf, size_t cap)
-{
-	struct piece_reader *p = vp;
-	if (cap > p->left)
-		cap = p->left;
-	if (!cap)
-		return 0;
-	long got = cli_read_chunk(&p->fd, buf, cap);
-	if (got > 0)
-		p->left -= (size_t)got;
-	return got;
-}
 
 /* Why a reading failed that was not a read error: memory ran out, or a
  * temporary file (a large input's runs are kept in one until its end)
@@ -230,9 +212,9 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 	int r;
 	errno = 0;
 	if (t->piece) {
-		struct piece_reader p = {fd, t->end - t->at.offset};
-		r = bl_ingest_mbox_piece(bl_parser_ingest(), read_piece, &p, &t->at, each_message,
-					 c);
+		size_t until = t->last ? SIZE_MAX : t->target;
+		r = bl_ingest_mbox_piece(bl_parser_ingest(), cli_read_chunk, &fd, &t->at, until,
+					 each_message, c);
 	} else {
 		/* streamed: an mbox is never held whole in memory */
 		r = bl_ingest_stream(bl_parser_ingest(), cli_read_chunk, &fd, fmt, each_message, c);
@@ -345,6 +327,7 @@ static int make_plan(struct plan *p, unsigned jobs)
 		for (size_t k = 0; k < n; k++) {
 			struct task t = {.file = file,
 					 .piece = true,
+					 .first = k == 0,
 					 .last = k + 1 == n,
 					 .at = bl_mbox_start,
 					 .target = piece_target(size, k, n),
@@ -361,34 +344,33 @@ oom:
 	return -1;
 }
 
-/* Readies task i (cli_prepare_fn): a piece of an mbox ends where the
- * first message at or after its target begins, and the next piece starts
- * there. Found by framing the input from the piece's start, while the
- * pieces before it are read. */
+/* Readies task i (cli_prepare_fn): a piece of an mbox starts at the
+ * first message at or after the target of the piece before it, found by
+ * framing the input from that piece's start while it is read. The first
+ * piece starts at once. */
 static int prepare_task(size_t i, void *arg)
 {
 	struct plan *p = arg;
 	struct task *t = &p->tasks[i];
-	if (!t->piece)
+	if (!t->piece || t->first)
 		return 0;
+	const struct task *before = t - 1;
+	t->at = before->at;
+	if (before->at.offset < before->target) {
+		int r = cli_find_cut(t->file, &before->at, before->target, t->size, &t->at);
+		if (r == -1) {
+			cli_error("parse: out of memory");
+			return -1;
+		}
+		if (r < 0) {
+			cli_error("%s: %s", t->file, strerror(errno));
+			return -1;
+		}
+	}
 	if (t->at.offset >= t->size)
 		return CLI_TASK_SKIP; /* the pieces before reached the end */
-	t->end = t->size;
-	if (t->last)
-		return 0;
-	struct bl_mbox_cut cut = {t->size, 0, 0};
-	int r = cli_find_cut(t->file, &t->at, t->target, t->size, &cut);
-	if (r == -1) {
-		cli_error("parse: out of memory");
-		return -1;
-	}
-	/* a read error: this piece reads on to the end, and its worker says
-	 * what went wrong */
-	if (r == 0)
-		t->end = cut.offset < t->size ? cut.offset : t->size;
-	t[1].at = r == 0 ? cut : (struct bl_mbox_cut){t->size, 0, 0};
-	/* a message that spans the next target leaves this piece empty */
-	return t->end > t->at.offset ? 0 : CLI_TASK_SKIP;
+	/* a message that spans this piece's target leaves it empty */
+	return t->last || t->at.offset < t->target ? 0 : CLI_TASK_SKIP;
 }
 
 static int job_task(size_t i, FILE *out, void *arg)

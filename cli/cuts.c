@@ -6,6 +6,7 @@
  *
  * A file cut short while it is mapped makes the pages past its new end
  * fault (SIGBUS): the search is then made again with read(). */
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -84,6 +85,8 @@ int cli_find_cut(const char *file, const struct bl_mbox_cut *at, size_t target, 
 			    ? bl_mbox_cuts(cli_read_chunk, &fd, at, &target, 1, cut)
 			    : -2;
 	}
+	int e = errno;
 	close(fd);
+	errno = e;
 	return r;
 }

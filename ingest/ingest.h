@@ -102,11 +102,14 @@ int bl_mbox_cuts_in(const char *s, size_t len, const struct bl_mbox_cut *from,
 		    void (*done)(void *dctx, size_t upto), void *dctx);
 
 /* Ingests one piece of an mbox, read by rd from the message start `at`
- * (from bl_mbox_cuts) to the next cut: offsets, lines and message indexes
- * count from the start of the whole input, as in a whole reading.
- * Returns as bl_ingest_stream. */
+ * (bl_mbox_start, or a cut from bl_mbox_cuts) up to the first message
+ * that begins at or after `until` (SIZE_MAX: to the end), which is the
+ * cut of target `until`: the piece ends without knowing where, and reads
+ * a chunk past its end at most. Offsets, lines and message indexes count
+ * from the start of the whole input, as in a whole reading. Returns as
+ * bl_ingest_stream. */
 int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
-			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx);
+			 const struct bl_mbox_cut *at, size_t until, bl_message_fn each, void *ctx);
 
 /* For the readers that frame a stream into messages and windows
  * (stream.c): the decoding pipeline of one message (ingest.c). */

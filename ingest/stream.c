@@ -454,11 +454,25 @@ struct decode_each {
 	size_t window, overlap;
 	bl_message_fn each;
 	void *ctx;
+	size_t until; /* the first message at or after this offset ends it */
+	bool reached; /* it did: the framing stops there */
 };
+
+/* Whether the message at `at` is past the piece being read (then the
+ * framing is stopped, with 1). */
+static bool reached(struct decode_each *d, const struct bl_mbox_cut *at)
+{
+	if (at->offset < d->until)
+		return false;
+	d->reached = true;
+	return true;
+}
 
 static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at, void *fctx)
 {
-	const struct decode_each *d = fctx;
+	struct decode_each *d = fctx;
+	if (reached(d, at))
+		return 1;
 	return bl_ingest_one(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, false,
 			     d->each, d->ctx);
 }
@@ -466,19 +480,23 @@ static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at
 static int window_long(struct reader *r, const struct framing *f, const struct bl_mbox_cut *at,
 		       size_t scan, struct bl_mbox_cut *next, bool *taken)
 {
-	const struct decode_each *d = f->fctx;
+	struct decode_each *d = f->fctx;
+	if (reached(d, at))
+		return 1;
 	return window_mail(r, d->fmt, at, scan, d->window, d->overlap, d->each, d->ctx, next,
 			   taken);
 }
 
 /* Frames an mbox for decoding, its long mails in windows (window 0:
- * each read whole). */
-static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t window,
+ * each read whole), from the message `at` to the first message that
+ * begins at or after `until`. */
+static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t until, size_t window,
 		       size_t overlap, bl_message_fn each, void *ctx)
 {
-	struct decode_each d = {r->plan, BL_INPUT_MBOX, window, overlap, each, ctx};
+	struct decode_each d = {r->plan, BL_INPUT_MBOX, window, overlap, each, ctx, until, false};
 	struct framing f = {decode_each, window ? window_long : NULL, window + overlap, &d};
-	return frame_mbox(r, at, &f);
+	int rc = frame_mbox(r, at, &f);
+	return d.reached && rc == 1 ? 0 : rc;
 }
 
 /* A text or a mail that is not an mbox: in windows when it is longer
@@ -532,7 +550,7 @@ int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, vo
 	if (window && 2 * overlap >= window)
 		overlap = window / 4;
 	if (fmt == BL_INPUT_MBOX)
-		rc = decode_mbox(&r, &bl_mbox_start, window, overlap, each, ctx);
+		rc = decode_mbox(&r, &bl_mbox_start, SIZE_MAX, window, overlap, each, ctx);
 	else
 		rc = decode_one(&r, fmt, window, overlap, each, ctx);
 out:
@@ -548,12 +566,12 @@ int bl_ingest_stream(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rct
 }
 
 int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void *rctx,
-			 const struct bl_mbox_cut *at, bl_message_fn each, void *ctx)
+			 const struct bl_mbox_cut *at, size_t until, bl_message_fn each, void *ctx)
 {
 	if (!bl_shapes_use(plan))
 		return -1;
 	struct reader r = {.plan = plan, .rd = rd, .rctx = rctx};
-	int rc = decode_mbox(&r, at, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each, ctx);
+	int rc = decode_mbox(&r, at, until, BL_WINDOW_DEFAULT, BL_WINDOW_OVERLAP, each, ctx);
 	free(r.buf);
 	return rc;
 }

@@ -54,10 +54,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t end = i < k ? cuts[i].offset : n;
 		if (i < k && (end < at.offset || end > n))
 			abort(); /* cuts ascend and lie inside the input */
-		if (i < k && end == at.offset)
-			continue;
-		struct feed p = {buf + at.offset, end - at.offset, 0, (size_t)i * 31 + 5, 0};
-		rp = bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, each, &parts);
+		/* read on to the input's end: the piece ends by itself */
+		size_t until = i < k ? targets[i] : SIZE_MAX;
+		struct feed p = {buf + at.offset, n - at.offset, 0, (size_t)i * 31 + 5, 0};
+		rp = bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, until, each,
+					  &parts);
 		if (i < k)
 			at = cuts[i];
 	}

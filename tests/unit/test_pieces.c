@@ -127,15 +127,15 @@ static void check_pieces(const struct text *t, const struct msgs *whole, const s
 		if (c.offset < t->n)
 			from = c;
 	}
-	/* the pieces, as a parallel run reads them */
+	/* the pieces, as a parallel run reads them: each from its start on,
+	 * ending by itself at its target (an empty one, whose start is at or
+	 * past it, gives nothing) */
 	struct msgs parts = {0};
 	struct bl_mbox_cut at = bl_mbox_start;
 	for (size_t k = 0; k <= n; k++) {
-		size_t end = k < n ? cuts[k].offset : t->n;
-		if (end <= at.offset && k < n)
-			continue;
-		struct feed p = {t->s + at.offset, end - at.offset, 0, step + k, 9973};
-		CHECK(bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, collect,
+		size_t until = k < n ? targets[k] : SIZE_MAX;
+		struct feed p = {t->s + at.offset, t->n - at.offset, 0, step + k, 9973};
+		CHECK(bl_ingest_mbox_piece(bl_parser_ingest(), feed_read, &p, &at, until, collect,
 					   &parts) == 0);
 		if (k < n)
 			at = cuts[k];
