@@ -23,6 +23,7 @@
 struct job {
 	pid_t pid; /* 0: not started or reaped */
 	int out, err; /* the kept output and stderr; -1 when closed */
+	bool direct; /* out is the output itself, not a copy kept */
 	int status; /* the task's, or CLI_JOB_FAILED */
 	int done;
 };
@@ -133,10 +134,14 @@ static void close_job(struct job *j)
 	j->out = j->err = -1;
 }
 
-/* Starts task i; 0, or -1 after a message. */
-static int start(size_t i, struct job *j, cli_task_fn task, void *arg, FILE *out)
+/* Starts task i; 0, or -1 after a message. `direct`: every task before
+ * it has been copied out, so it writes its documents straight to the
+ * output, not to a file copied there later (its stderr is kept all the
+ * same: a few lines, in order with the parent's messages). */
+static int start(size_t i, struct job *j, cli_task_fn task, void *arg, FILE *out, bool direct)
 {
-	j->out = bl_temp_fd("job");
+	j->direct = direct;
+	j->out = direct ? dup(fileno(out)) : bl_temp_fd("job");
 	j->err = j->out >= 0 ? bl_temp_fd("job") : -1;
 	if (j->err < 0) {
 		cli_error("cannot keep a worker's output: %s", strerror(errno));
@@ -222,7 +227,8 @@ static void start_more(struct run *r)
 		}
 		struct job *j = &r->j[r->next];
 		if (!j->done) {
-			if (start(r->next, j, r->task, r->arg, r->out) < 0) {
+			bool direct = r->flushed == r->next;
+			if (start(r->next, j, r->task, r->arg, r->out, direct) < 0) {
 				r->result |= CLI_JOB_FAILED;
 				return;
 			}
@@ -237,7 +243,8 @@ static void flush_done(struct run *r)
 {
 	while (r->flushed < r->next && r->j[r->flushed].done) {
 		struct job *f = &r->j[r->flushed++];
-		if (f->out >= 0 && (copy_out(f->out, r->out) < 0 || copy_out(f->err, stderr) < 0)) {
+		if ((f->out >= 0 && !f->direct && copy_out(f->out, r->out) < 0) ||
+		    (f->err >= 0 && copy_out(f->err, stderr) < 0)) {
 			cli_error("cannot copy a worker's output: %s", strerror(errno));
 			f->status |= CLI_JOB_FAILED;
 		}

@@ -4,7 +4,9 @@
  * mbox, in up to N processes at once. Each child writes its documents and
  * its diagnostics into two unlinked temporary files; the parent copies
  * them to the output and to stderr in task order, so the result is the
- * serial run's, byte for byte. Processes rather than threads: the
+ * serial run's, byte for byte. A child started when every task before it
+ * has been copied out (the first, at least) writes its documents to the
+ * output itself. Processes rather than threads: the
  * library's patterns and tables are set up once per process and a worker
  * that fails takes nothing else down. */
 #ifndef BL_CLI_JOBS_H
