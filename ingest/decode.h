@@ -86,6 +86,10 @@ bool bl_headers_detect(const char *s, size_t len);
  * text/html), transfer encodings and charsets undone, HTML made text. */
 void bl_mime_body(struct bl_message *m, struct bl_src *entity, const struct bl_headers *h,
 		  struct bl_tbuf *out);
+/* Whether an entity of headers h is one text part sent as is (no
+ * transfer encoding, UTF-8 or ASCII, not HTML): its text is its body's
+ * bytes when they are valid UTF-8. */
+bool bl_mime_as_is(const struct bl_headers *h);
 
 /* html.c - the text of an HTML page: <pre> layout kept, <br> and block
  * elements as line breaks, entities decoded, script and style dropped. */

@@ -30,6 +30,32 @@ static void add_decoding(struct bl_message *m, const char *name)
 		bl_message_add_decoding(m, name);
 }
 
+int bl_decoding_rank(const char *name)
+{
+	/* format steps (the mail's leaf: transfer encoding, charset, HTML),
+	 * then those of every format, then the line steps */
+	static const char *const order[] = {
+		"mbox",
+		"mime",
+		"quoted-printable",
+		"base64",
+		"charset",
+		"utf-8-repair",
+		"html",
+		"format-flowed",
+		"html-regions",
+		"quoted-printable-stray",
+		"unflatten",
+		"unquote",
+		"rewrap",
+	};
+	int n = (int)(sizeof order / sizeof order[0]);
+	for (int i = 0; i < n; i++)
+		if (strcmp(order[i], name) == 0)
+			return i;
+	return n;
+}
+
 /* The current text of a message being decoded: the message's raw bytes
  * themselves until a step changes them (no copy of a large input that
  * needs no decoding), then the output of the last step that did. */
@@ -149,6 +175,16 @@ static bool stage_start(struct stage *st, const struct bl_message *m, bool padde
 static bool body_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		      const struct bl_headers *body)
 {
+	/* a plain part's window is its own text, read in place, unless it
+	 * has bytes to replace (what bl_mime_body would do to it): a long
+	 * `zpool iostat` pasted in a mail is not copied window by window */
+	if (bl_mime_as_is(body)) {
+		if (!bl_utf8_repair(m, in, out))
+			return false;
+		if (body->charset[0])
+			bl_message_add_decoding(m, "charset");
+		return true;
+	}
 	struct bl_headers h = *body;
 	h.body = 0;
 	bl_mime_body(m, in, &h, out);

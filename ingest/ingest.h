@@ -115,6 +115,13 @@ int bl_ingest_mbox_piece(const struct bl_ingest_plan *plan, bl_read_fn rd, void 
  * (stream.c): the decoding pipeline of one message (ingest.c). */
 struct bl_headers;
 
+/* Where the decoding `name` (an entry of source.decoding) comes in the
+ * pipeline of a text or a single-part mail, the inputs read in windows:
+ * the windows' decodings are merged in this order, which is that of a
+ * whole reading even when no window has all of them. Unknown names come
+ * last. */
+int bl_decoding_rank(const char *name);
+
 /* Decodes m->raw into m->text by the steps of `fmt`. `padded`:
  * BL_TEXT_PAD readable zero bytes follow m->raw, which is then read in
  * place. `qp_decided`: plain text whose quoted-printable test was made

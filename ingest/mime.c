@@ -274,6 +274,13 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 	leaf(w, &body, h);
 }
 
+bool bl_mime_as_is(const struct bl_headers *h)
+{
+	bool identity = !h->encoding[0] || strcmp(h->encoding, "7bit") == 0 ||
+			strcmp(h->encoding, "8bit") == 0 || strcmp(h->encoding, "binary") == 0;
+	return identity && is_text(h) && !is_html(h) && bl_charset_is_utf8(h->charset);
+}
+
 void bl_mime_body(struct bl_message *m, struct bl_src *src, const struct bl_headers *h,
 		  struct bl_tbuf *out)
 {

@@ -1442,23 +1442,26 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 	return rc;
 }
 
+/* The window's decodings not seen yet, each put in its pipeline place
+ * (bl_decoding_rank): one window may need only the charset repaired and
+ * another only quoting stripped, and the whole reading lists both in
+ * the order it ran them. */
 static void add_decodings(struct bl_window_doc *w, const struct bl_message *m)
 {
-	/* in pipeline order: each after the one before it in this window */
-	size_t at = 0;
 	for (size_t i = 0; i < m->ndecodings; i++) {
-		size_t k = 0;
-		while (k < w->ndecodings && strcmp(w->decodings[k], m->decodings[i]) != 0)
-			k++;
-		if (k < w->ndecodings) {
-			at = k + 1;
+		const char *name = m->decodings[i];
+		int rank = bl_decoding_rank(name);
+		size_t k = 0, at = w->ndecodings;
+		for (; k < w->ndecodings && strcmp(w->decodings[k], name) != 0; k++)
+			if (at == w->ndecodings && bl_decoding_rank(w->decodings[k]) > rank)
+				at = k;
+		if (k < w->ndecodings)
 			continue;
-		}
 		if (w->ndecodings == BL_MAX_DECODINGS)
 			return;
 		memmove(w->decodings + at + 1, w->decodings + at,
 			(w->ndecodings - at) * sizeof *w->decodings);
-		w->decodings[at++] = m->decodings[i];
+		w->decodings[at] = name;
 		w->ndecodings++;
 	}
 }

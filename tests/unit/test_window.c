@@ -676,12 +676,50 @@ static void test_mail_windows(void)
 	CHECK(nwin > 3);
 	free(s);
 
+	/* bytes that are not UTF-8, and NUL bytes, deep in a UTF-8 body:
+	 * replaced in their window as in a whole reading */
+	memcpy(strstr(body + blen / 3, "We ran"), "\xff\xfe", 2);
+	memcpy(strstr(body + 2 * blen / 3, "We ran"), "\0\0", 2);
+	s = mbox_of("Content-Type: text/plain; charset=utf-8\n", body, blen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+
 	/* base64 or multipart: read whole */
 	s = mbox_of("Content-Type: multipart/mixed; boundary=\"b1\"\n", body, blen, &len);
 	check_like_whole(s, len, 3, &nwin);
 	CHECK(nwin == 0);
 	free(s);
 	free(qp);
+	free(body);
+}
+
+/* A window of a plain body past the first is read in place: its text is
+ * the input's bytes, not a copy. */
+static size_t body_windows, body_copies;
+
+static int count_body_copies(struct bl_message *m, void *ctx)
+{
+	(void)ctx;
+	if (m->window.on && m->window.index > 0) {
+		body_windows++;
+		body_copies += m->text != m->raw;
+	}
+	return 0;
+}
+
+static void test_mail_window_in_place(void)
+{
+	size_t blen, len;
+	char *body = blocks_text(200, &blen);
+	char *s = mbox_of("Content-Type: text/plain; charset=us-ascii\n", body, blen, &len);
+	struct feed f = {s, len, 0, 65536, 100003};
+	body_windows = body_copies = 0;
+	CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, 20000, 5000,
+				      count_body_copies, NULL) == 0);
+	CHECK(body_windows > 3);
+	CHECK(body_copies == 0);
+	free(s);
 	free(body);
 }
 
@@ -826,6 +864,7 @@ int main(void)
 	test_streams_back_to_back();
 	test_long_stream();
 	test_mail_windows();
+	test_mail_window_in_place();
 	test_mail_window_starts();
 	test_cuts_past_long_mail();
 	test_flat_line();
