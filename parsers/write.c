@@ -1266,8 +1266,13 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 	}
 	if (c->mode == CUR_CONT)
 		return continue_results(w, m, r, n, c);
+	/* a run window_run_one will not keep (a fragment of one the window
+	 * before kept, or the next window's) has its results let go as they
+	 * come: a dense table in the context around the window's own part
+	 * would otherwise be held whole, 440 bytes a value. Only a run cut
+	 * at the window's first byte may still be kept (head_cut there). */
 	if (c->mode == CUR_DECLINED)
-		return 1;
+		return at == m->raw_offset && at >= w->floor && at < m->window.own_to ? 1 : 0;
 	size_t to = record_from(m, r, m->window.own_to), flags = w->runs->flags;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {

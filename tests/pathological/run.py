@@ -249,16 +249,20 @@ def case_flattened_post(scale):
 
 
 def case_mailed_streams(scale):
-    """two `zpool iostat -v` streams back to back in one mail of an mbox,
-    then a short mail: each stream its own run, every sample in it"""
-    size = (60 if scale == "full" else 15) * MB
+    """`zpool iostat -v` streams back to back in one mail of an mbox, of
+    sizes that end them at many places of the windows the mail is read
+    in (a stream's end in the context before a window's own part once
+    held the whole fragment's values: 88 MB), then a short mail: each
+    stream its own run, every sample in it"""
+    scale_mb = 4 if scale == "full" else 1
+    sizes = [(2.9 + 0.2 * k) * scale_mb * MB for k in range(8)]
     p = WORK / "mailed-streams.mbox"
-    n = 0
+    counts = []
     with open(p, "w") as f:
         f.write("From member@example.org Mon Jan  1 00:00:00 2024\n"
                 "From: member@example.org\nSubject: iostat while it ran\n"
                 "Date: Mon, 1 Jan 2024 00:00:00 +0000\n\n")
-        for _ in range(2):
+        for size in sizes:
             f.write("# zpool iostat -v tank 1\n")
             n = written = 0
             while written < size:
@@ -266,6 +270,7 @@ def case_mailed_streams(scale):
                 f.write(block)
                 written += len(block)
                 n += 1
+            counts.append(n)
         f.write("\nFrom other@example.org Mon Jan  1 00:01:00 2024\n"
                 "From: other@example.org\nSubject: thanks\n\nThanks.\n")
 
@@ -273,7 +278,7 @@ def case_mailed_streams(scale):
         if len(docs) != 2:
             return ["%d documents, want 2" % len(docs)]
         got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
-        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n])] * 2
+        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n]) for n in counts]
         if got != want:
             return ["read %s, want %s" % (got, want)]
         return []
