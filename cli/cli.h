@@ -59,11 +59,15 @@ int cli_write_out(void *ctx, const unsigned char *data, size_t len);
  * faster or slower, and what kept the page cache out (replay_summary.c). */
 void cli_replay_summary(json_t *cmp, FILE *f);
 
-/* parse --runs (runs_out.c): the runs of one benchlog/1 document (its
- * JSON text) as lines on out, each with its source path, message index
- * and message id; indented with `pretty`. 0, or -1 on a bad document or a
- * write error. */
-int cli_runs_write(FILE *out, const char *doc, size_t len, bool pretty);
+/* parse --runs (runs_out.c): the runs of benchlog/1 documents, their
+ * compact JSON text fed as it is written, as lines on out, each with its
+ * document's source path, message index and message id; indented with
+ * `pretty`. Memory holds a document's source, never a run.
+ * cli_runs_feed returns 0, or -1 when memory ran out or a write failed. */
+struct cli_runs;
+struct cli_runs *cli_runs_new(bool pretty);
+int cli_runs_feed(struct cli_runs *r, FILE *out, const char *s, size_t n);
+void cli_runs_free(struct cli_runs *r);
 
 int cmd_parse(int argc, char **argv);
 int cmd_chart(int argc, char **argv);

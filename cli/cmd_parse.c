@@ -24,8 +24,7 @@ static void help(void)
 	     "  -o, --output FILE  write to FILE (atomically: a temporary file renamed)\n"
 	     "      --jsonl        one compact document per line (JSON Lines)\n"
 	     "      --runs         one run per line, each with its source path, message\n"
-	     "                     index and message id (for jq, pandas, DuckDB, Spark;\n"
-	     "                     a message's document is held in memory to cut it)\n"
+	     "                     index and message id (for jq, pandas, DuckDB, Spark)\n"
 	     "      --pretty       indented: the documents (the default) or, with --runs,\n"
 	     "                     each run\n"
 	     "  -j, --jobs N       parse in N processes (0: one per processor); inputs,\n"
@@ -47,8 +46,8 @@ struct parse_ctx {
 	FILE *out;
 	const char *path;
 	bool jsonl, quiet;
-	bool runs, pretty; /* --runs: a run a line (the document held here) */
-	struct bl_buf *held;
+	bool runs, pretty;
+	struct cli_runs *cut; /* --runs: the documents cut into runs as written */
 	size_t errors;
 	size_t nruns; /* in the documents of the current input */
 	int write_failed;
@@ -105,8 +104,12 @@ static void report(struct parse_ctx *c, json_t *doc)
 static int write_out(const char *buf, size_t n, void *vctx)
 {
 	struct parse_ctx *c = vctx;
-	if (c->held)
-		return bl_buf_put(c->held, buf, n) ? 0 : -1;
+	if (c->cut) {
+		if (cli_runs_feed(c->cut, c->out, buf, n) == 0)
+			return 0;
+		c->write_failed = 1;
+		return -1;
+	}
 	if (fwrite(buf, 1, n, c->out) != n) {
 		c->write_failed = 1;
 		return -1;
@@ -141,13 +144,8 @@ static int each_message(struct bl_message *m, void *vctx)
 	report(c, tail);
 	c->nruns += (size_t)json_integer_value(json_object_get(tail, "runs_written"));
 	json_decref(tail);
-	if (c->held) {
-		int w = cli_runs_write(c->out, c->held->p, c->held->n, c->pretty);
-		c->held->n = 0;
-		if (w < 0)
-			c->write_failed = 1;
+	if (c->cut)
 		return 0;
-	}
 	if (fputc('\n', c->out) == EOF)
 		c->write_failed = 1;
 	return 0;
@@ -466,13 +464,18 @@ int cmd_parse(int argc, char **argv)
 	struct cli_out out;
 	if (cli_out_open(&out, a.output) < 0)
 		return EXIT_DATA;
-	struct bl_buf held = {0};
+	struct cli_runs *cut = NULL;
+	if (a.runs && !(cut = cli_runs_new(a.pretty))) {
+		cli_error("parse: out of memory");
+		cli_out_abort(&out);
+		return EXIT_DATA;
+	}
 	struct parse_ctx ctx = {.out = out.f,
 				.jsonl = a.jsonl,
 				.quiet = a.quiet,
 				.runs = a.runs,
 				.pretty = a.pretty,
-				.held = a.runs ? &held : NULL};
+				.cut = cut};
 	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = a.fmt, .ctx = &ctx};
 	int status = 0;
 	if (a.jobs == 1) {
@@ -490,7 +493,7 @@ int cmd_parse(int argc, char **argv)
 		if (status & CLI_JOB_FAILED) {
 			cli_error("%s: not written: a worker failed",
 				  a.output ? a.output : "standard output");
-			bl_buf_free(&held);
+			cli_runs_free(cut);
 			cli_out_abort(&out);
 			return EXIT_DATA;
 		}
@@ -499,7 +502,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	if (status & TASK_WRITE_FAILED)
 		ctx.write_failed = 1;
-	bl_buf_free(&held);
+	cli_runs_free(cut);
 	int rc = status & TASK_DATA ? EXIT_DATA : EXIT_OK;
 	if (ctx.write_failed) {
 		cli_error("%s: write error", a.output ? a.output : "standard output");

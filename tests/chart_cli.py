@@ -99,6 +99,48 @@ def pdf_pages(data):
     return len(re.findall(rb"/Type /Page[^s]", data))
 
 
+def squeeze(text):
+    """JSON text without the whitespace outside its strings."""
+    out, in_str, esc = bytearray(), False, False
+    for c in text:
+        if in_str:
+            out.append(c)
+            in_str = esc or c != 0x22
+            esc = not esc and c == 0x5C
+        elif c not in b" \n":
+            out.append(c)
+            in_str = c == 0x22
+    return bytes(out)
+
+
+def indented_by_depth(text):
+    """Every line of indented JSON starts with two spaces a level open."""
+    depth = 0
+    for line in text.decode().splitlines():
+        body = line.lstrip(" ")
+        closing = body[:1] in ("}", "]")
+        if len(line) - len(body) != 2 * (depth - closing):
+            return False
+        depth += opens(body)
+    return depth == 0
+
+
+def opens(flat):
+    """Brackets opened less those closed in a line, outside its strings."""
+    n, in_str, esc = 0, False, False
+    for c in flat:
+        if in_str:
+            in_str = esc or c != '"'
+            esc = not esc and c == "\\"
+        elif c == '"':
+            in_str = True
+        elif c in "{[":
+            n += 1
+        elif c in "}]":
+            n -= 1
+    return n
+
+
 def main():
     bl = sys.argv[1]
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-chart-"))
@@ -333,10 +375,19 @@ def main():
           lines and list(lines[0])[:4] == ["source", "message_index", "message_id", "tool"] and
           lines[1]["message_index"] == 1 and lines[1]["message_id"] == "<m2@example.org>" and
           lines[-1]["message_index"] is None and lines[-1]["source"] == str(seed4), json.dumps(lines[:2])[:300])
+    want = [dict([("source", d["source"]["path"]),
+                  ("message_index", d["source"].get("message", {}).get("index")),
+                  ("message_id", d["source"].get("message", {}).get("message_id"))] + list(run_.items()))
+            for d in docs for run_ in d["runs"]]
+    check("--runs: each line its document's run, keys in order",
+          [list(x.items()) for x in lines] == [list(x.items()) for x in want])
     r2 = run(bl, "parse", "--runs", "-j", "2", str(mbox), str(seed4))
     check("--runs -j 2: the serial output", r2.stdout == r.stdout)
-    r = run(bl, "parse", "--runs", "--pretty", str(seed4))
+    compact = r.stdout
+    r = run(bl, "parse", "--runs", "--pretty", str(mbox), str(seed4))
     check("--runs --pretty: indented runs", r.returncode == 0 and r.stdout.startswith(b'{\n  "source": '))
+    check("--runs --pretty: the compact lines, indented and nothing else",
+          squeeze(r.stdout) == compact.replace(b"\n", b"") and indented_by_depth(r.stdout))
     r = run(bl, "parse", "--jsonl", "--runs", str(seed4))
     check("--jsonl with --runs: a usage error", r.returncode == 2)
     # diagnostics on stderr in line order, as a compiler prints them

@@ -432,6 +432,53 @@ def unwritable_spill(binpath):
     return failures
 
 
+def count_in_file(path, needle):
+    """How often needle occurs in a file, read a megabyte at a time."""
+    n, tail = 0, b""
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                return n
+            data = tail + chunk
+            n += data.count(needle)
+            tail = data[-(len(needle) - 1):]
+
+
+def runs_stream(binpath):
+    """`parse --runs` of a long `zpool iostat -v` stream: its one run a
+    line with every value, in the memory a document takes (the run is cut
+    from the document as it is written, never held)."""
+    p = WORK / "runs-stream.txt"
+    n = written = 0
+    with open(p, "w") as f:
+        f.write("# zpool iostat -v tank 1\n")
+        while written < 20 * MB:
+            block = zpool_sample(n)
+            f.write(block)
+            written += len(block)
+            n += 1
+    out = WORK / "runs-stream.jsonl"
+    with open(out, "wb") as fout:
+        wall, ru, rc, err = run([binpath, "parse", "--runs", "-q", str(p)], 60, 150, 8 << 30,
+                                fout)
+    failures = []
+    if ru is None or rc != 0:
+        failures.append("exit %s: %s" % (rc, err.strip()[-100:]))
+    elif ru.ru_maxrss / 1024 > 64:
+        failures.append("peak RSS %.0f MB > 64 MB" % (ru.ru_maxrss / 1024))
+    with open(out, "rb") as f:
+        head = f.read(len(b'{"source":'))
+    lines = count_in_file(out, b"\n")
+    values = count_in_file(out, b'"metric":')
+    if head != b'{"source":' or lines != 1 or values != n * zpool_stream.VALUES:
+        failures.append("%d lines, %d values, want 1 line, %d values" % (
+            lines, values, n * zpool_stream.VALUES))
+    out.unlink(missing_ok=True)
+    p.unlink(missing_ok=True)
+    return failures
+
+
 # Bounds the code does not meet yet, with the reason. Only the peak-RSS
 # bound of these cases is waived, and only while it is exceeded: a case
 # that meets its bound again fails the run until it is taken off this list.
@@ -501,7 +548,8 @@ def main():
                                                      "ok" if ok else "; ".join(problems)))
     # checks of how a run ends rather than of a case's size: (--only, row, check)
     for only, name, check in (("sigint", "sigint-output", interrupted_output),
-                              ("unwritable-spill", "unwritable-spill", unwritable_spill)):
+                              ("unwritable-spill", "unwritable-spill", unwritable_spill),
+                              ("runs-stream", "runs-stream", runs_stream)):
         if args.only and args.only != only:
             continue
         problems = check(binpath)
