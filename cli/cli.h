@@ -67,6 +67,9 @@ void cli_replay_summary(json_t *cmp, FILE *f);
 struct cli_runs;
 struct cli_runs *cli_runs_new(bool pretty);
 int cli_runs_feed(struct cli_runs *r, FILE *out, const char *s, size_t n);
+/* Forgets a document cut short (an input that failed part way): the
+ * next input's documents are read from their start. */
+void cli_runs_restart(struct cli_runs *r);
 void cli_runs_free(struct cli_runs *r);
 
 int cmd_parse(int argc, char **argv);

@@ -195,6 +195,8 @@ static void failed_between(const char *path, int e)
 static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_format fmt)
 {
 	c->path = strcmp(t->file, "-") == 0 ? "<stdin>" : t->file;
+	if (c->cut)
+		cli_runs_restart(c->cut);
 	size_t errors = c->errors;
 	c->nruns = 0;
 	int status = 0;

@@ -42,6 +42,14 @@ struct cli_runs *cli_runs_new(bool pretty)
 	return r;
 }
 
+void cli_runs_restart(struct cli_runs *r)
+{
+	r->depth = r->pdepth = 0;
+	r->in_str = r->esc = r->want_key = r->in_key = false;
+	r->in_run = r->run_empty = r->pstr = r->pesc = r->popen = false;
+	r->member = M_OTHER;
+}
+
 void cli_runs_free(struct cli_runs *r)
 {
 	if (!r)
