@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../base/buf.h"
 #include "../base/tmp.h"
 #include "../parsers/benchlog.h"
 #include "cli.h"

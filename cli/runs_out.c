@@ -60,6 +60,18 @@ void cli_runs_free(struct cli_runs *r)
 	free(r);
 }
 
+/* Whether a JSON string goes on after its byte c (false at its closing
+ * quote); *esc: the byte before was an escaping backslash. */
+static bool in_string(bool *esc, char c)
+{
+	if (*esc) {
+		*esc = false;
+		return true;
+	}
+	*esc = c == '\\';
+	return c != '"';
+}
+
 static void put_indent(struct cli_runs *r)
 {
 	if (fputc('\n', r->out) == EOF)
@@ -72,8 +84,7 @@ static void put_indent(struct cli_runs *r)
 static void pretty_byte(struct cli_runs *r, char c)
 {
 	if (r->pstr) {
-		r->pstr = r->pesc || c != '"';
-		r->pesc = !r->pesc && c == '\\';
+		r->pstr = in_string(&r->pesc, c);
 		fputc(c, r->out);
 		return;
 	}
@@ -190,12 +201,7 @@ static void step(struct cli_runs *r, char c)
 	    !bl_buf_put(&r->source, &c, 1))
 		r->failed = 1;
 	if (r->in_str) {
-		if (r->esc)
-			r->esc = false;
-		else if (c == '\\')
-			r->esc = true;
-		else if (c == '"')
-			r->in_str = false;
+		r->in_str = in_string(&r->esc, c);
 		if (r->in_key && !r->in_str)
 			key_done(r);
 		else if (r->in_key && !bl_buf_put(&r->key, &c, 1))
@@ -232,12 +238,7 @@ int cli_runs_feed(struct cli_runs *r, FILE *out, const char *s, size_t n)
 		}
 		/* inside a run: only its depth and strings matter */
 		if (r->in_str) {
-			if (r->esc)
-				r->esc = false;
-			else if (c == '\\')
-				r->esc = true;
-			else if (c == '"')
-				r->in_str = false;
+			r->in_str = in_string(&r->esc, c);
 		} else if (c == '"') {
 			r->in_str = true;
 		} else if (c == '{' || c == '[') {
