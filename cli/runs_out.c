@@ -19,7 +19,7 @@ enum member { M_OTHER, M_SOURCE, M_RUNS };
 struct cli_runs {
 	FILE *out; /* of the current cli_runs_feed */
 	bool pretty;
-	int failed;
+	int failed; /* memory ran out (write errors: ferror) */
 	/* the document's JSON: nesting depth outside strings, and strings */
 	int depth;
 	bool in_str, esc;
@@ -74,8 +74,7 @@ static bool in_string(bool *esc, char c)
 
 static void put_indent(struct cli_runs *r)
 {
-	if (fputc('\n', r->out) == EOF)
-		r->failed = 1;
+	fputc('\n', r->out);
 	for (int i = 0; i < 2 * r->pdepth; i++)
 		fputc(' ', r->out);
 }
@@ -91,9 +90,9 @@ static void pretty_byte(struct cli_runs *r, char c)
 	bool closing = c == '}' || c == ']';
 	if (closing)
 		r->pdepth--;
-	if (r->popen && !closing)
-		put_indent(r);
-	else if (closing && !r->popen)
+	/* a new line before each member, and before the close of a container
+	 * that has members ("{}" and "[]" stay as they are) */
+	if (r->popen != closing)
 		put_indent(r);
 	r->popen = false;
 	fputc(c, r->out);
@@ -114,8 +113,7 @@ static void pretty_byte(struct cli_runs *r, char c)
 static void emit(struct cli_runs *r, const char *s, size_t n)
 {
 	if (!r->pretty) {
-		if (n && fwrite(s, 1, n, r->out) != n)
-			r->failed = 1;
+		fwrite(s, 1, n, r->out);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -220,7 +218,6 @@ static void run_end(struct cli_runs *r)
 {
 	emit(r, "}\n", 2);
 	r->in_run = false;
-	r->depth = 2;
 	r->pdepth = 0;
 	r->popen = r->pstr = r->pesc = false;
 }
@@ -259,5 +256,5 @@ int cli_runs_feed(struct cli_runs *r, FILE *out, const char *s, size_t n)
 	}
 	if (r->in_run)
 		emit(r, s + from, n - from);
-	return r->failed ? -1 : 0;
+	return r->failed || ferror(out) ? -1 : 0;
 }

@@ -90,6 +90,11 @@ void bl_mime_body(struct bl_message *m, struct bl_src *entity, const struct bl_h
  * transfer encoding, UTF-8 or ASCII, not HTML): its text is its body's
  * bytes when they are valid UTF-8. */
 bool bl_mime_as_is(const struct bl_headers *h);
+/* The UTF-8 text of a part in UTF-8 or ASCII (headers h): repaired into
+ * out (true, "charset" listed when the part named one) where it has bytes
+ * that are not UTF-8, else left as it is (false). */
+bool bl_mime_utf8_repair(struct bl_message *m, struct bl_src *in, const struct bl_headers *h,
+			 struct bl_tbuf *out);
 
 /* html.c - the text of an HTML page: <pre> layout kept, <br> and block
  * elements as line breaks, entities decoded, script and style dropped. */

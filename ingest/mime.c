@@ -42,6 +42,16 @@ static void separate(struct walk *w, size_t origin)
 		bl_tbuf_putc(w->out, '\n', origin);
 }
 
+bool bl_mime_utf8_repair(struct bl_message *m, struct bl_src *in, const struct bl_headers *h,
+			 struct bl_tbuf *out)
+{
+	if (!bl_utf8_repair(m, in, out))
+		return false;
+	if (h->charset[0])
+		bl_message_add_decoding(m, "charset");
+	return true;
+}
+
 /* A leaf: transfer decoding, charset, HTML. */
 static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h)
 {
@@ -71,13 +81,10 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	if (!is_html(h) && bl_charset_is_utf8(cs)) {
 		/* valid UTF-8 (nearly every part) is copied once, to the
 		 * output, not first to a buffer of its own */
-		if (bl_utf8_repair(m, &s1, &txt)) {
-			if (cs)
-				bl_message_add_decoding(m, "charset");
+		if (bl_mime_utf8_repair(m, &s1, h, &txt))
 			bl_src_from_tbuf(&s2, &txt);
-		} else {
+		else
 			s2 = s1;
-		}
 	} else {
 		if (bl_charset_to_utf8(m, &s1, &txt, cs) && cs)
 			bl_message_add_decoding(m, "charset");

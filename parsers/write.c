@@ -1236,6 +1236,15 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	return close_open(w, true);
 }
 
+/* Whether the window may keep a run that begins at `at`: in its own part
+ * and after the runs kept, or cut at the window's first byte (which
+ * window_run_one settles once the run's end is known). */
+static bool may_keep(const struct bl_window_doc *w, const struct bl_message *m, size_t at)
+{
+	return at >= w->floor && at < m->window.own_to &&
+	       (at >= m->window.own_from || at == m->raw_offset);
+}
+
 /* The results sink of a window: the results of a run of records under way
  * (bl_doc_run_progress) go where the run will (window_run decides the
  * same by the run's start): into the held run it continues, aside for a
@@ -1260,19 +1269,16 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 				return 0;
 			return continue_results(w, m, r, n, c);
 		}
-		c->mode = at >= m->window.own_from && at < m->window.own_to && at >= w->floor
-				  ? CUR_OWN
-				  : CUR_DECLINED;
+		c->mode = may_keep(w, m, at) && at >= m->window.own_from ? CUR_OWN : CUR_DECLINED;
 	}
 	if (c->mode == CUR_CONT)
 		return continue_results(w, m, r, n, c);
-	/* a run window_run_one will not keep (a fragment of one the window
-	 * before kept, or the next window's) has its results let go as they
-	 * come: a dense table in the context around the window's own part
-	 * would otherwise be held whole, 440 bytes a value. Only a run cut
-	 * at the window's first byte may still be kept (head_cut there). */
+	/* a run the window cannot keep (a fragment of one the window before
+	 * kept, or the next window's) has its results let go as they come: a
+	 * dense table in the context around the window's own part would
+	 * otherwise be held whole, 440 bytes a value */
 	if (c->mode == CUR_DECLINED)
-		return at == m->raw_offset && at >= w->floor && at < m->window.own_to ? 1 : 0;
+		return may_keep(w, m, at) ? 1 : 0;
 	size_t to = record_from(m, r, m->window.own_to), flags = w->runs->flags;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1337,7 +1343,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	 * after megabytes of NUL bytes): no window before saw its end */
 	bool head_cut =
 		at == m->raw_offset && m->window.index > 0 && !(w->have_last && w->last_off >= at);
-	bool keep = at >= w->floor && at < m->window.own_to &&
+	bool keep = may_keep(w, m, at) &&
 		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
 	if (index >= w->idcap) {
 		size_t cap = w->idcap ? w->idcap * 2 : 64;

@@ -167,20 +167,26 @@ def zpool_sample(i):
                                           "%d.%dM" % (i % 50, k), "%d.%dM" % ((i + k) % 50, i % 10)))
 
 
+def write_stream(f, size, sep="\n"):
+    """A `zpool iostat -v tank 1` of at least `size` bytes onto f, its
+    lines ended by sep; returns its samples."""
+    f.write("# zpool iostat -v tank 1" + sep)
+    n = written = 0
+    while written < size:
+        block = zpool_sample(n).replace("\n", sep)
+        f.write(block)
+        written += len(block)
+        n += 1
+    return n
+
+
 def zpool_stream_case(scale, name, sep, full_cpu=60):
     """A `zpool iostat -v tank 1` left running, its lines ended by `sep`,
     checked to be one run with every sample and every value."""
     size = (100 if scale == "full" else 30) * MB
     p = WORK / name
-    n = 0
     with open(p, "w") as f:
-        f.write("# zpool iostat -v tank 1" + sep)
-        written = 0
-        while written < size:
-            block = zpool_sample(n).replace("\n", sep)
-            f.write(block)
-            written += len(block)
-            n += 1
+        n = write_stream(f, size, sep)
 
     def check(docs):
         runs = [r for d in docs for r in d["zpool"]]
@@ -257,20 +263,11 @@ def case_mailed_streams(scale):
     scale_mb = 4 if scale == "full" else 1
     sizes = [(2.9 + 0.2 * k) * scale_mb * MB for k in range(8)]
     p = WORK / "mailed-streams.mbox"
-    counts = []
     with open(p, "w") as f:
         f.write("From member@example.org Mon Jan  1 00:00:00 2024\n"
                 "From: member@example.org\nSubject: iostat while it ran\n"
                 "Date: Mon, 1 Jan 2024 00:00:00 +0000\n\n")
-        for size in sizes:
-            f.write("# zpool iostat -v tank 1\n")
-            n = written = 0
-            while written < size:
-                block = zpool_sample(n)
-                f.write(block)
-                written += len(block)
-                n += 1
-            counts.append(n)
+        counts = [write_stream(f, size) for size in sizes]
         f.write("\nFrom other@example.org Mon Jan  1 00:01:00 2024\n"
                 "From: other@example.org\nSubject: thanks\n\nThanks.\n")
 
@@ -450,14 +447,8 @@ def runs_stream(binpath):
     line with every value, in the memory a document takes (the run is cut
     from the document as it is written, never held)."""
     p = WORK / "runs-stream.txt"
-    n = written = 0
     with open(p, "w") as f:
-        f.write("# zpool iostat -v tank 1\n")
-        while written < 20 * MB:
-            block = zpool_sample(n)
-            f.write(block)
-            written += len(block)
-            n += 1
+        n = write_stream(f, 20 * MB)
     out = WORK / "runs-stream.jsonl"
     with open(out, "wb") as fout:
         wall, ru, rc, err = run([binpath, "parse", "--runs", "-q", str(p)], 60, 150, 8 << 30,
