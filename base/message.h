@@ -94,6 +94,14 @@ struct bl_message {
 		size_t next_from; /* where the next window's bytes start */
 		bool rough_cut; /* own_from is not at a safe point (see window.h) */
 		bool mid_line; /* the window's first byte does not start a line */
+		/* a window of an HTML page past its first: where the page's
+		 * decoding stands at its first byte (html.c) */
+		struct bl_html_state {
+			int pre; /* <pre> elements open */
+			int newlines; /* line breaks at the end of the text so far */
+			bool pending_space; /* a blank seen, not yet written */
+			bool started; /* some text came before */
+		} html;
 	} window;
 
 	/* the places of the text the scan, the system reader and the

@@ -99,6 +99,12 @@ bool bl_mime_utf8_repair(struct bl_message *m, struct bl_src *in, const struct b
 /* html.c - the text of an HTML page: <pre> layout kept, <br> and block
  * elements as line breaks, entities decoded, script and style dropped. */
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
+/* Where the decoding of page bytes s[0, n) stands at their end, when it
+ * stood at `from` at their start (NULL: the page's start); false when
+ * memory ran out. The bytes need not be UTF-8: the state depends on
+ * markup and blanks only. */
+bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *from,
+			 struct bl_html_state *at);
 /* html_regions.c - the HTML regions of a text post (a run of lines
  * ending in <br>) decoded each on its own, the text around them kept.
  * True when one was. */

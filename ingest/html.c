@@ -24,6 +24,10 @@ struct html {
 	int pre;
 	bool pending_space;
 	int newlines; /* newlines at the end of out */
+	/* a window past a page's first: text came before out's, and the
+	 * line breaks that ended it (pre_text counts them on) */
+	bool started;
+	int carried_newlines;
 	/* the page's heading (<h1>, else <title>): where its text starts in
 	 * out, and what it says */
 	size_t heading_from;
@@ -60,10 +64,16 @@ static bool has_prefix_ci(const char *s, size_t n, const char *p)
 	return n >= pl && strncasecmp(s, p, pl) == 0;
 }
 
+/* Whether text came before: in out, or before the window out is of. */
+static bool has_text(const struct html *h)
+{
+	return h->out->len || h->started;
+}
+
 static void emit_newline(struct html *h, size_t origin)
 {
 	h->pending_space = false;
-	if (h->newlines >= 2 || !h->out->len)
+	if (h->newlines >= 2 || !has_text(h))
 		return;
 	bl_tbuf_putc(h->out, '\n', origin);
 	h->newlines++;
@@ -71,7 +81,7 @@ static void emit_newline(struct html *h, size_t origin)
 
 static void emit_text(struct html *h, size_t off, size_t n)
 {
-	if (h->pending_space && h->out->len && !h->newlines)
+	if (h->pending_space && has_text(h) && !h->newlines)
 		bl_tbuf_putc(h->out, ' ', bl_src_origin(h->in, off));
 	h->pending_space = false;
 	bl_tbuf_copy(h->out, h->in, off, n);
@@ -80,7 +90,7 @@ static void emit_text(struct html *h, size_t off, size_t n)
 
 static void emit_bytes(struct html *h, const char *s, size_t n, size_t origin)
 {
-	if (h->pending_space && h->out->len && !h->newlines)
+	if (h->pending_space && has_text(h) && !h->newlines)
 		bl_tbuf_putc(h->out, ' ', origin);
 	h->pending_space = false;
 	bl_tbuf_put_at(h->out, s, n, origin);
@@ -262,7 +272,7 @@ static void apply_tag(struct html *h, const char *t, size_t tl, bool close, size
 		heading_tag(h, t, tl, close);
 	} else if ((tl == 2 && (strncasecmp(t, "td", 2) == 0 || strncasecmp(t, "th", 2) == 0)) &&
 		   !close) {
-		if (h->out->len && !h->newlines)
+		if (has_text(h) && !h->newlines)
 			h->pending_space = true;
 	}
 }
@@ -356,8 +366,12 @@ static size_t pre_text(struct html *h, size_t i)
 	emit_text(h, i, j - i);
 	/* the run may end with line breaks */
 	size_t nlc = 0;
-	for (size_t k = j; k > i && (s[k - 1] == '\n' || s[k - 1] == '\r'); k--)
+	size_t k = j;
+	for (; k > i && (s[k - 1] == '\n' || s[k - 1] == '\r'); k--)
 		nlc += s[k - 1] == '\n';
+	/* a window that starts inside the run: its breaks before the cut */
+	if (k == 0)
+		nlc += (size_t)h->carried_newlines;
 	h->newlines = (int)nlc;
 	return j;
 }
@@ -370,7 +384,7 @@ static size_t flowing_text(struct html *h, size_t i)
 	size_t n = h->in->len;
 	unsigned char c = (unsigned char)s[i];
 	if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
-		if (h->out->len && !h->newlines)
+		if (has_text(h) && !h->newlines)
 			h->pending_space = true;
 		return i + 1;
 	}
@@ -397,25 +411,76 @@ static void name_page(struct html *h)
 	free(h->title);
 }
 
+/* The headings of a window past a page's first: the page is named by
+ * its first window. */
+static void name_none(struct html *h)
+{
+	free(h->h1);
+	free(h->title);
+	h->h1 = h->title = NULL;
+}
+
+/* Decodes the page bytes of h->in, from the state h was set to. */
+static void decode(struct html *h)
+{
+	size_t n = h->in->len, i = 0;
+	while (i < n) {
+		if (h->in->s[i] == '<')
+			i = markup(h, i);
+		else if (h->in->s[i] == '&')
+			i = char_reference(h, i);
+		else if (h->pre)
+			i = pre_text(h, i);
+		else
+			i = flowing_text(h, i);
+	}
+}
+
+static void set_state(struct html *h, const struct bl_html_state *from)
+{
+	h->pre = from->pre;
+	h->newlines = h->carried_newlines = from->newlines;
+	h->pending_space = from->pending_space;
+	h->started = from->started;
+}
+
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	struct html h = {.m = m, .in = in, .out = out};
-	size_t n = in->len, i = 0;
+	size_t n = in->len;
 	if (!bl_tbuf_reserve(out, n / 2))
 		return;
-	while (i < n) {
-		if (in->s[i] == '<')
-			i = markup(&h, i);
-		else if (in->s[i] == '&')
-			i = char_reference(&h, i);
-		else if (h.pre)
-			i = pre_text(&h, i);
-		else
-			i = flowing_text(&h, i);
-	}
-	name_page(&h);
+	/* a window past the first goes on where the one before stood there
+	 * (all zero: the page's start) */
+	set_state(&h, &m->window.html);
+	decode(&h);
+	if (m->window.index == 0)
+		name_page(&h);
+	else
+		name_none(&h);
 	if (out->len && out->s[out->len - 1] != '\n')
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
+}
+
+bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *from,
+			 struct bl_html_state *at)
+{
+	static const struct bl_html_state start;
+	struct bl_message m;
+	memset(&m, 0, sizeof m);
+	struct bl_src in;
+	bl_src_plain(&in, s, n, 0);
+	struct bl_tbuf out;
+	bl_tbuf_init(&out);
+	struct html h = {.m = &m, .in = &in, .out = &out};
+	set_state(&h, from ? from : &start);
+	decode(&h);
+	*at = (struct bl_html_state){h.pre, h.newlines, h.pending_space, has_text(&h)};
+	bool ok = !out.failed;
+	name_none(&h);
+	bl_tbuf_free(&out);
+	bl_message_free(&m);
+	return ok;
 }
 
 static bool find_ci(const char *s, size_t n, const char *p, size_t *at)

@@ -204,9 +204,24 @@ static bool unquote_step(struct bl_src *in, struct bl_tbuf *out, size_t from)
 	return true;
 }
 
+/* The charset step of a page: the one its <meta> names (`cs`), else a
+ * repair of what is not UTF-8. */
+static void page_charset_step(struct stage *st, struct bl_message *m, const char *cs)
+{
+	if (cs[0] && strcmp(cs, "utf-8") != 0)
+		STEP(st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
+	else
+		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+	STEP(st, html_step(m, in, out), "html", m);
+}
+
 static void body_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
 		       const struct bl_headers *body)
 {
+	if (fmt == BL_INPUT_HTML) {
+		page_charset_step(st, m, body->charset);
+		return;
+	}
 	if (fmt == BL_INPUT_MBOX) {
 		size_t from = first_line_start(m);
 		if (bl_mbox_next_quoted(m->raw, m->raw_len, from) == m->raw_len)
@@ -247,14 +262,11 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		break;
 	case BL_INPUT_HTML: {
 		char cs[48];
-		if (bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs) &&
-		    strcmp(cs, "utf-8") != 0)
-			STEP(st, bl_charset_to_utf8(m, in, out, cs), "charset", m);
-		else
-			STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
-	}
-		STEP(st, html_step(m, in, out), "html", m);
+		if (!bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs))
+			cs[0] = '\0';
+		page_charset_step(st, m, cs);
 		break;
+	}
 	case BL_INPUT_QP:
 		STEP(st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);

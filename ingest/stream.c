@@ -7,6 +7,8 @@
  *     when its body is one plain-text part, as a long log sent as a mail
  *     is: its first window is decoded as a mail, the others by its
  *     headers (transfer encoding, charset, format=flowed);
+ *   - so is an HTML page: a window past the first goes on from where the
+ *     decoding of the page stood at its first byte (html.c);
  *   - other long mails (multipart, base64, HTML) are read whole. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -115,8 +117,10 @@ struct span {
 	enum bl_input_format fmt;
 	size_t index; /* of the message in its input */
 	size_t start, line; /* input offset and line of its first byte */
-	const struct bl_headers *body; /* a mail: how its windows past the
-					* first are decoded */
+	const struct bl_headers *body; /* a mail, or an HTML page: how its
+					* windows past the first are decoded */
+	struct bl_html_state html; /* a page: where its decoding stands at
+				    * the next window's first byte */
 	bool framed; /* a mail of an mbox: ends at the next separator line */
 	size_t end; /* where it ends (SIZE_MAX until found) */
 	size_t scan; /* framed: where the search for its end goes on */
@@ -148,21 +152,25 @@ static void find_end(const struct reader *r, struct span *sp)
  * line break of the decoded window m, so that the next window splits its
  * lines where a reading of the whole input would (the unflattener's
  * breaks included: a long line is re-broken the same way from any of its
- * breaks on); else by the bytes (window.h). `raw_lines` (a mail's body):
- * only after a line break that is one in the bytes too, so that the next
- * window starts where its transfer encoding does (not inside the "=0A"
- * of a quoted-printable line break). *rough: no safe point was found. */
+ * breaks on); else by the bytes (window.h). `raw_lines` (a mail's body,
+ * a page): only after a line break that is one in the bytes too, so that
+ * the next window starts where its transfer encoding does (not inside
+ * the "=0A" of a quoted-printable line break), or, in a page (`tags`),
+ * at the tag that made one ("<br>", "<p>": not inside markup). *rough:
+ * no safe point was found. */
 static size_t pick_cut(const struct bl_message *m, const struct reader *r, size_t lo, size_t hi,
-		       bool raw_lines, bool *rough)
+		       bool raw_lines, bool tags, bool *rough)
 {
 	size_t tlo = bl_message_text_at(m, lo), thi = bl_message_text_at(m, hi);
 	while (thi > tlo) {
 		const char *nl = memrchr(m->text + tlo, '\n', thi - tlo);
 		if (!nl)
 			break;
-		size_t at = bl_message_origin(m, (size_t)(nl - m->text)) + 1;
-		bool in_bytes = at > r->base && r->buf[at - 1 - r->base] == '\n';
-		if (at > lo && at <= hi && (!raw_lines || in_bytes)) {
+		size_t from = bl_message_origin(m, (size_t)(nl - m->text));
+		char byte = from >= r->base && from < r->base + r->len ? r->buf[from - r->base] : 0;
+		bool in_bytes = byte == '\n', tag = tags && byte == '<';
+		size_t at = tag ? from : from + 1;
+		if (at > lo && at <= hi && (!raw_lines || in_bytes || tag)) {
 			*rough = false;
 			return at;
 		}
@@ -204,6 +212,8 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->window.own_from = w->own_from;
 	m->window.rough_cut = w->rough;
 	m->window.mid_line = w->mid_line;
+	if (w->index)
+		m->window.html = sp->html;
 	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
 }
 
@@ -222,13 +232,13 @@ static int window_message(struct reader *r, const struct span *sp, struct win *w
 	struct bl_message m;
 	int rc = window_decode(r, sp, w, &m);
 	if (rc == 0 && !w->last) {
-		bool rough, unused, raw_lines = sp->body != NULL;
-		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, &rough);
+		bool rough, unused, raw_lines = sp->body != NULL, tags = sp->fmt == BL_INPUT_HTML;
+		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, tags, &rough);
 		/* from the window's own part: decoded as a whole reading would */
 		size_t hi = w->own_to - overlap;
 		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
 								    : w->own_from;
-		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, &unused) : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, tags, &unused) : w->own_from;
 		w->rough = rough;
 		if (*next > w->s)
 			w->next_mid_line = r->buf[*next - 1 - r->base] != '\n';
@@ -283,6 +293,10 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 				    overlap, &next, each, ctx);
 		if (rc != 0)
 			return rc;
+		if (!w.last && sp->fmt == BL_INPUT_HTML &&
+		    !bl_html_state_after(r->buf + (w.s - r->base), next - w.s,
+					 w.index ? &sp->html : NULL, &sp->html))
+			return -1;
 		if (w.last) {
 			sp->end = w.e;
 			sp->end_line = w.line + count_lines(r->buf + (w.s - r->base), w.e - w.s);
@@ -499,6 +513,20 @@ static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t un
 	return d.reached && rc == 1 ? 0 : rc;
 }
 
+/* A page longer than window + overlap, in windows: those past the first
+ * in the charset its first named (<meta charset>), each from the state
+ * of the page's decoding the one before found at its first byte. */
+static int page_windows(struct reader *r, size_t window, size_t overlap, bl_message_fn each,
+			void *ctx)
+{
+	struct bl_headers page = {.type = "text/html", .has_body = true};
+	size_t head = r->len < window + overlap ? r->len : window + overlap;
+	if (!bl_html_meta_charset(r->buf, head, page.charset, sizeof page.charset))
+		page.charset[0] = '\0';
+	struct span sp = {.fmt = BL_INPUT_HTML, .line = 1, .body = &page, .end = SIZE_MAX};
+	return stream_windows(r, &sp, window, overlap, each, ctx);
+}
+
 /* A text or a mail that is not an mbox: in windows when it is longer
  * than window + overlap and can be (window.h), else whole. */
 static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window, size_t overlap,
@@ -506,7 +534,7 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 {
 	int rc;
 	bool text = fmt == BL_INPUT_TEXT || fmt == BL_INPUT_QP;
-	bool windowed = window && (text || fmt == BL_INPUT_EML);
+	bool windowed = window && (text || fmt == BL_INPUT_EML || fmt == BL_INPUT_HTML);
 	while (!r->eof && (!windowed || r->len <= window + overlap))
 		if ((rc = fill(r)) < 0)
 			return rc;
@@ -515,6 +543,8 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 			struct span sp = {.fmt = fmt, .line = 1, .end = SIZE_MAX};
 			return stream_windows(r, &sp, window, overlap, each, ctx);
 		}
+		if (fmt == BL_INPUT_HTML)
+			return page_windows(r, window, overlap, each, ctx);
 		struct bl_mbox_cut next;
 		bool taken;
 		rc = window_mail(r, fmt, &bl_mbox_start, 0, window, overlap, each, ctx, &next,

@@ -4,7 +4,8 @@
  * than a window is decoded and scanned a window at a time, so that memory
  * stays bounded whatever its size: a 100 MB post flattened onto one line,
  * a gigabyte of NUL bytes, an archive saved as one text file, and so is a
- * long mail whose body is one plain-text part (stream.c). Each window
+ * long mail whose body is one plain-text part, and a long HTML page
+ * (stream.c). Each window
  * owns the runs that start in its part of the input, [own_from, own_to),
  * and reads `overlap` bytes on either side of it as context: a run that
  * straddles a cut is seen whole by the window where it starts (its command

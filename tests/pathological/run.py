@@ -282,9 +282,38 @@ def case_mailed_streams(scale):
     return p, 60, 64, check
 
 
+def case_long_page(scale):
+    """an HTML page of two `zpool iostat -v` streams, each in its own
+    <pre>, tens of megabytes: read in windows, each stream one run with
+    every sample"""
+    size = (50 if scale == "full" else 15) * MB
+    p = WORK / "long-page.html"
+    with open(p, "w") as f:
+        f.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+                "<title>iostat on tank</title></head><body>\n"
+                "<h1>iostat on tank</h1>\n<p>While the scrub ran:</p>\n<pre>")
+        counts = [write_stream(f, size)]
+        f.write("</pre>\n<p>And after it, with the cache &amp; log added:</p>\n<pre>")
+        counts.append(write_stream(f, size))
+        f.write("</pre>\n</body></html>\n")
+
+    def check(docs):
+        if len(docs) != 1:
+            return ["%d documents, want 1" % len(docs)]
+        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
+        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n]) for n in counts]
+        if got != want:
+            return ["read %s, want %s" % (got, want)]
+        if docs[0]["partial"]:
+            return ["partial: %s" % docs[0]["diagnostics"][:4]]
+        return []
+    return p, 60, 64, check
+
+
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
-         case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams]
+         case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
+         case_long_page]
 
 
 # ---------------------------------------------------------------- running

@@ -694,6 +694,92 @@ static void test_mail_windows(void)
 	free(body);
 }
 
+/* An HTML page of text t: `pre` (its lines in one <pre>, or in a <pre>
+ * each block, prose between), or lines ended by <br> in paragraphs;
+ * '<', '>' and '&' as entities. */
+enum page_form { PAGE_PRE, PAGE_PRE_BLOCKS, PAGE_BR };
+
+static char *page_of(const char *head, const char *t, size_t n, enum page_form form, size_t *len)
+{
+	size_t cap = 2 * n + 4096, l = 0;
+	char *s = malloc(cap);
+	l += (size_t)snprintf(s, cap,
+			      "<!DOCTYPE html>\n<html><head>%s<title>runs</title></head>"
+			      "<body><h1>Our runs</h1>\n%s",
+			      head, form == PAGE_BR ? "<p>" : "<pre>");
+	bool in_pre = form != PAGE_BR;
+	for (size_t i = 0; i < n; i++) {
+		const char *e = t[i] == '<'   ? "&lt;"
+				: t[i] == '>' ? "&gt;"
+				: t[i] == '&' ? "&amp;"
+					      : NULL;
+		if (e) {
+			l += (size_t)snprintf(s + l, cap - l, "%s", e);
+			continue;
+		}
+		if (t[i] == '\n' && form == PAGE_BR) {
+			bool blank = i + 1 < n && t[i + 1] == '\n';
+			l += (size_t)snprintf(s + l, cap - l, "%s", blank ? "</p>\n<p>" : "<br>\n");
+			i += blank;
+			continue;
+		}
+		/* "Run 7:" ends the prose of a block, in a paragraph of its own */
+		if (form == PAGE_PRE_BLOCKS && t[i] == 'R' && (i == 0 || t[i - 1] == '\n') &&
+		    strncmp(t + i, "Run ", 4) == 0) {
+			l += (size_t)snprintf(s + l, cap - l, "%s", in_pre ? "</pre>\n<p>" : "");
+			const char *nl = memchr(t + i, '\n', n - i);
+			size_t k = nl ? (size_t)(nl - t) : n;
+			memcpy(s + l, t + i, k - i);
+			l += k - i;
+			l += (size_t)snprintf(s + l, cap - l, "</p>\n<pre>");
+			in_pre = true;
+			i = k;
+			continue;
+		}
+		s[l++] = t[i];
+	}
+	l += (size_t)snprintf(s + l, cap - l, "%s</body></html>\n", in_pre ? "</pre>" : "</p>");
+	*len = l;
+	return s;
+}
+
+/* A page longer than a window is read in windows, each going on from
+ * where the page's decoding stood at its first byte: the documents are
+ * those of a whole reading, whatever carries the lines (<pre>, <br>,
+ * paragraphs) and in the charset the page names. */
+static void test_page_windows(void)
+{
+	size_t blen, len, nwin = 0;
+	char *body = blocks_text(200, &blen);
+	static const enum page_form forms[] = {PAGE_PRE, PAGE_PRE_BLOCKS, PAGE_BR};
+	for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+		char *s = page_of("", body, blen, forms[f], &len);
+		CHECK(bl_detect_format(s, len) == BL_INPUT_HTML);
+		check_like_whole(s, len, 1, &nwin);
+		CHECK(nwin > 3);
+		json_t *docs = parse(s, len, 20000, 5000, NULL);
+		json_t *doc = json_array_get(docs, 0);
+		CHECK(json_array_size(json_object_get(doc, "runs")) == 200);
+		CHECK(json_is_false(json_object_get(doc, "partial")));
+		json_decref(docs);
+		free(s);
+	}
+	/* Latin-1, named by the page: every window is read in it */
+	for (char *p = body; (p = strstr(p, "We ran")); p++)
+		p[1] = '\xe9';
+	char *s = page_of("<meta charset=\"iso-8859-1\">", body, blen, PAGE_PRE_BLOCKS, &len);
+	check_like_whole(s, len, 1, &nwin);
+	CHECK(nwin > 3);
+	json_t *docs = parse(s, len, 20000, 5000, NULL);
+	json_t *dec =
+		json_object_get(json_object_get(json_array_get(docs, 0), "source"), "decoding");
+	CHECK(json_array_size(dec) == 2 &&
+	      strcmp(json_string_value(json_array_get(dec, 0)), "charset") == 0);
+	json_decref(docs);
+	free(s);
+	free(body);
+}
+
 /* A window of a plain body past the first is read in place: its text is
  * the input's bytes, not a copy. */
 static size_t body_windows, body_copies;
@@ -864,6 +950,7 @@ int main(void)
 	test_streams_back_to_back();
 	test_long_stream();
 	test_mail_windows();
+	test_page_windows();
 	test_mail_window_in_place();
 	test_mail_window_starts();
 	test_cuts_past_long_mail();
