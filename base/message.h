@@ -97,6 +97,13 @@ struct bl_message {
 		/* a window of an HTML page past its first: where the page's
 		 * decoding stands at its first byte (html.c) */
 		struct bl_html_state {
+			enum bl_html_open {
+				BL_HTML_IN_TEXT,
+				BL_HTML_IN_CDATA,
+				BL_HTML_IN_COMMENT,
+				BL_HTML_IN_SCRIPT,
+				BL_HTML_IN_STYLE
+			} open; /* the markup the window starts inside */
 			int pre; /* <pre> elements open */
 			int newlines; /* line breaks at the end of the text so far */
 			bool pending_space; /* a blank seen, not yet written */

@@ -28,6 +28,7 @@ struct html {
 	 * line breaks that ended it (pre_text counts them on) */
 	bool started;
 	int carried_newlines;
+	enum bl_html_open open; /* what the bytes ended inside */
 	/* the page's heading (<h1>, else <title>): where its text starts in
 	 * out, and what it says */
 	size_t heading_from;
@@ -198,21 +199,26 @@ static bool block_element(const char *t, size_t tl)
 	return false;
 }
 
-/* Finds the end of raw-text content (</script>, </style>) from i. */
-static size_t skip_raw(const char *s, size_t n, size_t i, const char *name)
+/* Finds the end of raw-text content (</script>, </style>) from i; one
+ * the bytes end in is open at their end (h->open = `open`). */
+static size_t skip_raw(struct html *h, size_t i, const char *name, enum bl_html_open open)
 {
-	size_t nl = strlen(name);
+	const char *s = h->in->s;
+	size_t n = h->in->len, nl = strlen(name);
 	while (i < n) {
 		const char *lt = memchr(s + i, '<', n - i);
 		if (!lt)
-			return n;
+			break;
 		i = (size_t)(lt - s);
 		if (i + 2 + nl <= n && s[i + 1] == '/' && strncasecmp(s + i + 2, name, nl) == 0) {
 			const char *gt = memchr(s + i, '>', n - i);
-			return gt ? (size_t)(gt - s) + 1 : n;
+			if (!gt)
+				break;
+			return (size_t)(gt - s) + 1;
 		}
 		i++;
 	}
+	h->open = open;
 	return n;
 }
 
@@ -305,11 +311,61 @@ static size_t tag(struct html *h, size_t i)
 	const char *t = s + t0;
 	size_t origin = bl_src_origin(h->in, i);
 	if (!close && (tl == 6 && strncasecmp(t, "script", 6) == 0))
-		return skip_raw(s, n, k + 1, "script");
+		return skip_raw(h, k + 1, "script", BL_HTML_IN_SCRIPT);
 	if (!close && (tl == 5 && strncasecmp(t, "style", 5) == 0))
-		return skip_raw(s, n, k + 1, "style");
+		return skip_raw(h, k + 1, "style", BL_HTML_IN_STYLE);
 	apply_tag(h, t, tl, close, origin);
 	return k + 1;
+}
+
+/* The text of a CDATA section from i on, up to its "]]>"; where the
+ * page goes on. A section the bytes end in is open at their end (a
+ * window cut at one of its line breaks goes on inside it). */
+static size_t cdata(struct html *h, size_t i)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len;
+	const char *e = memmem(s + i, n - i, "]]>", 3);
+	size_t end = e ? (size_t)(e - s) : n;
+	emit_text(h, i, end - i);
+	if (!e)
+		h->open = BL_HTML_IN_CDATA;
+	return e ? end + 3 : n;
+}
+
+/* A comment's rest from i on, dropped, up to its "-->"; where the page
+ * goes on. One never closed hides the rest of the page (from `start`, a
+ * '<' or the window's first byte), reported where the page ends: a window
+ * before the last leaves it open at its end. */
+static size_t comment(struct html *h, size_t i, size_t start)
+{
+	const char *s = h->in->s;
+	size_t n = h->in->len;
+	const char *e = memmem(s + i, n - i, "-->", 3);
+	if (e)
+		return (size_t)(e - s) + 3;
+	h->open = BL_HTML_IN_COMMENT;
+	if (h->m->window.on && !h->m->window.last)
+		return n;
+	h->m->truncated = true;
+	bl_message_diag(h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, start),
+			"an HTML comment is never closed: the rest of the page is hidden");
+	return n;
+}
+
+/* Where a window that starts inside markup (h->open) goes on: after the
+ * comment, script, style or CDATA section it is in. */
+static size_t go_on(struct html *h)
+{
+	enum bl_html_open open = h->open;
+	h->open = BL_HTML_IN_TEXT;
+	switch (open) {
+	case BL_HTML_IN_CDATA: return cdata(h, 0);
+	case BL_HTML_IN_COMMENT: return comment(h, 0, 0);
+	case BL_HTML_IN_SCRIPT: return skip_raw(h, 0, "script", open);
+	case BL_HTML_IN_STYLE: return skip_raw(h, 0, "style", open);
+	default: return 0;
+	}
 }
 
 /* The markup at i ('<'): a comment, dropped ("<!-- ... -->"; one never
@@ -319,23 +375,10 @@ static size_t markup(struct html *h, size_t i)
 {
 	const char *s = h->in->s;
 	size_t n = h->in->len;
-	if (has_prefix_ci(s + i, n - i, "<!--")) {
-		const char *e = memmem(s + i + 4, n - i - 4, "-->", 3);
-		if (!e) {
-			h->m->truncated = true;
-			bl_message_diag(
-				h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, i),
-				"an HTML comment is never closed: the rest of the page is hidden");
-			return n;
-		}
-		return (size_t)(e - s) + 3;
-	}
-	if (has_prefix_ci(s + i, n - i, "<![CDATA[")) {
-		const char *e = memmem(s + i + 9, n - i - 9, "]]>", 3);
-		size_t end = e ? (size_t)(e - s) : n;
-		emit_text(h, i + 9, end - i - 9);
-		return e ? end + 3 : n;
-	}
+	if (has_prefix_ci(s + i, n - i, "<!--"))
+		return comment(h, i + 4, i);
+	if (has_prefix_ci(s + i, n - i, "<![CDATA["))
+		return cdata(h, i + 9);
 	return tag(h, i);
 }
 
@@ -424,6 +467,8 @@ static void name_none(struct html *h)
 static void decode(struct html *h)
 {
 	size_t n = h->in->len, i = 0;
+	if (h->open)
+		i = go_on(h);
 	while (i < n) {
 		if (h->in->s[i] == '<')
 			i = markup(h, i);
@@ -442,6 +487,7 @@ static void set_state(struct html *h, const struct bl_html_state *from)
 	h->newlines = h->carried_newlines = from->newlines;
 	h->pending_space = from->pending_space;
 	h->started = from->started;
+	h->open = from->open;
 }
 
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -475,7 +521,11 @@ bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *fr
 	struct html h = {.m = &m, .in = &in, .out = &out};
 	set_state(&h, from ? from : &start);
 	decode(&h);
-	*at = (struct bl_html_state){h.pre, h.newlines, h.pending_space, has_text(&h)};
+	*at = (struct bl_html_state){.open = h.open,
+				     .pre = h.pre,
+				     .newlines = h.newlines,
+				     .pending_space = h.pending_space,
+				     .started = has_text(&h)};
 	bool ok = !out.failed;
 	name_none(&h);
 	bl_tbuf_free(&out);
