@@ -94,6 +94,8 @@ struct bl_message {
 		size_t next_from; /* where the next window's bytes start */
 		bool rough_cut; /* own_from is not at a safe point (see window.h) */
 		bool mid_line; /* the window's first byte does not start a line */
+		bool ended; /* the body's data ended before it (base64's '='):
+			     * nothing of it is text */
 		/* a window of an HTML page past its first: where the page's
 		 * decoding stands at its first byte (html.c) */
 		struct bl_html_state {

@@ -53,6 +53,11 @@ static int b64val(unsigned char c)
 	return -1;
 }
 
+bool bl_base64_char(unsigned char c)
+{
+	return b64val(c) >= 0;
+}
+
 void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const unsigned char *s = (const unsigned char *)in->s;
@@ -102,9 +107,11 @@ void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		bl_message_diag(m, BL_WARNING, "base64.bad-char", bl_src_origin(in, first_bad),
 				"%zu byte%s that are not base64 skipped (first at byte %zu)", bad,
 				bad == 1 ? "" : "s", m->raw_offset + bl_src_origin(in, first_bad));
-	if (have == 1)
+	/* a window before the last ends where its bytes do, inside a group */
+	bool cut = m->window.on && !m->window.last;
+	if (have == 1 && !cut)
 		m->truncated = true;
-	if (have == 1)
+	if (have == 1 && !cut)
 		bl_message_diag(
 			m, BL_WARNING, "base64.truncated", bl_src_origin(in, pos[0]),
 			"base64 data ends in the middle of a byte: the last character is dropped");

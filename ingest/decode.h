@@ -36,6 +36,8 @@ bool bl_qp_stray(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 /* Decodes into a plain buffer (for RFC 2047 words); returns bytes written. */
 size_t bl_base64_decode_plain(const char *s, size_t n, unsigned char *out);
+/* Whether c is one of base64's 64 characters (either alphabet). */
+bool bl_base64_char(unsigned char c);
 
 /* charset.c - text in `charset` to UTF-8 (iconv). NULL, "us-ascii" and
  * "utf-8" only repair: invalid UTF-8 and NUL become U+FFFD. An unknown

@@ -178,6 +178,8 @@ static bool body_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	/* a plain part's window is its own text, read in place, unless it
 	 * has bytes to replace (what bl_mime_body would do to it): a long
 	 * `zpool iostat` pasted in a mail is not copied window by window */
+	if (m->window.ended)
+		return true; /* base64 data that ended in a window before */
 	if (bl_mime_as_is(body))
 		return bl_mime_utf8_repair(m, in, body, out);
 	struct bl_headers h = *body;

@@ -6,10 +6,11 @@
  *   - so is a mail (of an mbox, or an .eml file) longer than a window
  *     when its body is one plain-text part, as a long log sent as a mail
  *     is: its first window is decoded as a mail, the others by its
- *     headers (transfer encoding, charset, format=flowed);
+ *     headers (transfer encoding, charset, format=flowed); in base64, a
+ *     window starts where a group of four characters does;
  *   - so is an HTML page: a window past the first goes on from where the
  *     decoding of the page stood at its first byte (html.c);
- *   - other long mails (multipart, base64, HTML) are read whole. */
+ *   - other long mails (multipart, HTML) are read whole. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,9 @@ struct span {
 					* windows past the first are decoded */
 	struct bl_html_state html; /* a page: where its decoding stands at
 				    * the next window's first byte */
+	bool base64; /* a mail's body in base64 */
+	size_t data_from; /* base64: where its characters start */
+	bool ended; /* base64: its data ended ('=') before the window */
 	bool framed; /* a mail of an mbox: ends at the next separator line */
 	size_t end; /* where it ends (SIZE_MAX until found) */
 	size_t scan; /* framed: where the search for its end goes on */
@@ -192,6 +196,67 @@ struct win {
 	bool last, rough, mid_line, next_mid_line;
 };
 
+/* Where in input bytes [lo, hi) a window of base64 may start: at the
+ * start of a line of it where a group of four characters starts
+ * (counted from `from`, where one does), the last; else at the last
+ * group's start (*rough); SIZE_MAX when the data ended ('=') before hi
+ * (*ended) or no group starts there. */
+static size_t base64_cut(const struct reader *r, size_t from, size_t lo, size_t hi, bool *rough,
+			 bool *ended)
+{
+	const unsigned char *b = (const unsigned char *)r->buf - r->base;
+	size_t count = 0, line = SIZE_MAX, any = SIZE_MAX;
+	*ended = false;
+	for (size_t i = from; i < hi; i++) {
+		if (b[i] == '=') {
+			*ended = true;
+			break;
+		}
+		if (!bl_base64_char(b[i]))
+			continue;
+		if (i >= lo && count % 4 == 0) {
+			any = i;
+			if (b[i - 1] == '\n')
+				line = i;
+		}
+		count++;
+	}
+	*rough = line == SIZE_MAX;
+	return line != SIZE_MAX ? line : any;
+}
+
+/* The cut of a window of a base64 body (w->own_to) and where the next
+ * window starts (*next): as window_message, at the starts of groups of
+ * four characters, so that each window decodes as the whole body does
+ * there. A body whose data ended before the cut leaves the next windows
+ * nothing to decode (sp->ended). */
+static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, size_t cut_lo,
+			size_t cut_hi, size_t overlap, size_t *next)
+{
+	size_t from = w->index ? w->s : sp->data_from;
+	bool rough, ended, unused;
+	size_t cut = from < cut_hi ? base64_cut(r, from, cut_lo, cut_hi, &rough, &ended) : SIZE_MAX;
+	if (cut == SIZE_MAX) {
+		/* no group starts there (the data ended, or the headers are
+		 * that long): the next window starts at the cut, empty of it */
+		enum bl_cut kind;
+		cut = r->base + bl_window_cut(r->buf, cut_lo - r->base, cut_hi - r->base, &kind);
+		sp->ended = sp->ended || from < cut_hi;
+		rough = false;
+		*next = cut;
+	} else {
+		size_t hi = cut - overlap > w->own_from ? cut - overlap : w->own_from;
+		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
+								    : w->own_from;
+		size_t at = lo < hi && from < hi ? base64_cut(r, from, lo, hi, &unused, &ended)
+						 : SIZE_MAX;
+		*next = at != SIZE_MAX ? at : w->s;
+	}
+	w->own_to = cut;
+	w->rough = rough;
+	w->next_mid_line = *next > w->s ? r->buf[*next - 1 - r->base] != '\n' : w->mid_line;
+}
+
 /* The message of window w: its bytes decoded in place (the bytes after
  * them are zeroed meanwhile, then put back); 0, or -1 when memory ran
  * out. */
@@ -212,6 +277,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->window.own_from = w->own_from;
 	m->window.rough_cut = w->rough;
 	m->window.mid_line = w->mid_line;
+	m->window.ended = sp->ended;
 	if (w->index)
 		m->window.html = sp->html;
 	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
@@ -220,7 +286,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 /* Decodes window w, picks the end of its own part in [cut_lo, cut_hi)
  * unless it is the last, hands it over, and picks where the next window
  * starts (*next: at least `overlap` bytes before the cut). */
-static int window_message(struct reader *r, const struct span *sp, struct win *w, size_t cut_lo,
+static int window_message(struct reader *r, struct span *sp, struct win *w, size_t cut_lo,
 			  size_t cut_hi, size_t overlap, size_t *next, bl_message_fn each,
 			  void *ctx)
 {
@@ -231,7 +297,9 @@ static int window_message(struct reader *r, const struct span *sp, struct win *w
 	memset(raw + len, 0, BL_TEXT_PAD);
 	struct bl_message m;
 	int rc = window_decode(r, sp, w, &m);
-	if (rc == 0 && !w->last) {
+	if (rc == 0 && !w->last && sp->base64) {
+		base64_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
+	} else if (rc == 0 && !w->last) {
 		bool rough, unused, raw_lines = sp->body != NULL, tags = sp->fmt == BL_INPUT_HTML;
 		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, tags, &rough);
 		/* from the window's own part: decoded as a whole reading would */
@@ -315,7 +383,8 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
  * plain-text part for a body, which windows can decode each on its own
  * (its line breaks are bytes '\n', not UTF-16's two bytes);
  * *h then holds its headers (for bl_headers_free). */
-static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h)
+static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h,
+		       size_t *body_at)
 {
 	size_t skip = fmt == BL_INPUT_MBOX ? bl_mbox_separator_len(r->buf, r->len) : 0;
 	struct bl_src src;
@@ -324,8 +393,10 @@ static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct 
 	const char *e = h->encoding;
 	bool plain = h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
 		     (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
-		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0) &&
+		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0 ||
+		      strcmp(e, "base64") == 0) &&
 		     (!h->charset[0] || bl_charset_ascii_compatible(h->charset));
+	*body_at = r->base + skip + h->body;
 	if (!plain)
 		bl_headers_free(h);
 	return plain;
@@ -339,7 +410,8 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 		       struct bl_mbox_cut *next, bool *windowed)
 {
 	struct bl_headers h;
-	*windowed = plain_body(r, fmt, &h);
+	size_t body_at;
+	*windowed = plain_body(r, fmt, &h, &body_at);
 	if (!*windowed)
 		return 0;
 	struct span sp = {.fmt = fmt,
@@ -347,6 +419,8 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 			  .start = at->offset,
 			  .line = at->line,
 			  .body = &h,
+			  .base64 = strcmp(h.encoding, "base64") == 0,
+			  .data_from = body_at,
 			  .framed = fmt == BL_INPUT_MBOX,
 			  .end = SIZE_MAX,
 			  .scan = scan};

@@ -20,6 +20,8 @@ the 96 MB sparse file 104 MB, growing with the input; measured now at
 check size: long line 44 MB, sparse 19 MB, header lines 20 MB.)
 """
 import argparse
+import base64
+import io
 import json
 import os
 import resource
@@ -282,6 +284,33 @@ def case_mailed_streams(scale):
     return p, 60, 64, check
 
 
+def case_base64_mail(scale):
+    """a `zpool iostat -v` stream sent as a base64 mail (.eml), tens of
+    megabytes: read in windows, one run with every sample"""
+    size = (60 if scale == "full" else 20) * MB
+    stream = io.StringIO()
+    n = write_stream(stream, size)
+    p = WORK / "base64-mail.eml"
+    with open(p, "wb") as f:
+        f.write(b"From: member@example.org\nSubject: iostat while it ran\n"
+                b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMIME-Version: 1.0\n"
+                b"Content-Type: text/plain; charset=utf-8\n"
+                b"Content-Transfer-Encoding: base64\n\n")
+        f.write(base64.encodebytes(stream.getvalue().encode()))
+
+    def check(docs):
+        if len(docs) != 1:
+            return ["%d documents, want 1" % len(docs)]
+        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
+        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n])]
+        if got != want:
+            return ["read %s, want %s" % (got, want)]
+        if docs[0]["partial"]:
+            return ["partial: %s" % docs[0]["diagnostics"][:4]]
+        return []
+    return p, 60, 64, check
+
+
 def case_long_page(scale):
     """an HTML page of two `zpool iostat -v` streams, each in its own
     <pre>, tens of megabytes: read in windows, each stream one run with
@@ -313,7 +342,7 @@ def case_long_page(scale):
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
-         case_long_page]
+         case_long_page, case_base64_mail]
 
 
 # ---------------------------------------------------------------- running
