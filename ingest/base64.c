@@ -58,6 +58,26 @@ bool bl_base64_char(unsigned char c)
 	return b64val(c) >= 0;
 }
 
+size_t bl_base64_count(const char *s, size_t n, bool *ended)
+{
+	static bool table[256], ready;
+	if (!ready) {
+		for (unsigned c = 0; c < 256; c++)
+			table[c] = b64val((unsigned char)c) >= 0;
+		ready = true;
+	}
+	const unsigned char *u = (const unsigned char *)s;
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u[i] == '=') {
+			*ended = true;
+			break;
+		}
+		count += table[u[i]];
+	}
+	return count;
+}
+
 void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
 {
 	const unsigned char *s = (const unsigned char *)in->s;

@@ -196,6 +196,22 @@ struct win {
 	bool last, rough, mid_line, next_mid_line;
 };
 
+/* The last start of a group of four base64 characters in input bytes
+ * [lo, hi), counted from `from` (where one starts); SIZE_MAX when none
+ * is, or the data ended ('=') before it. */
+static size_t base64_group(const unsigned char *b, size_t from, size_t lo, size_t hi)
+{
+	size_t count = 0, at = SIZE_MAX;
+	for (size_t i = from; i < hi && b[i] != '='; i++) {
+		if (!bl_base64_char(b[i]))
+			continue;
+		if (i >= lo && count % 4 == 0)
+			at = i;
+		count++;
+	}
+	return at;
+}
+
 /* Where in input bytes [lo, hi) a window of base64 may start: at the
  * start of a line of it where a group of four characters starts
  * (counted from `from`, where one does), the last; else at the last
@@ -205,24 +221,19 @@ static size_t base64_cut(const struct reader *r, size_t from, size_t lo, size_t 
 			 bool *ended)
 {
 	const unsigned char *b = (const unsigned char *)r->buf - r->base;
-	size_t count = 0, line = SIZE_MAX, any = SIZE_MAX;
+	size_t count = 0, line = SIZE_MAX;
 	*ended = false;
-	for (size_t i = from; i < hi; i++) {
-		if (b[i] == '=') {
-			*ended = true;
-			break;
-		}
-		if (!bl_base64_char(b[i]))
-			continue;
-		if (i >= lo && count % 4 == 0) {
-			any = i;
-			if (b[i - 1] == '\n')
-				line = i;
-		}
-		count++;
+	for (size_t i = from; i < hi && !*ended;) {
+		const unsigned char *nl = memchr(b + i, '\n', hi - i);
+		size_t end = nl ? (size_t)(nl - b) + 1 : hi;
+		if (i >= lo && i > r->base && b[i - 1] == '\n' && count % 4 == 0 &&
+		    bl_base64_char(b[i]))
+			line = i;
+		count += bl_base64_count((const char *)b + i, end - i, ended);
+		i = end;
 	}
 	*rough = line == SIZE_MAX;
-	return line != SIZE_MAX ? line : any;
+	return line != SIZE_MAX ? line : base64_group(b, from, lo, hi);
 }
 
 /* The cut of a window of a base64 body (w->own_to) and where the next

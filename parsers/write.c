@@ -1083,13 +1083,19 @@ void bl_window_doc_free(struct bl_window_doc *w)
 }
 
 /* The first of the run's records that starts at input offset `from` or
- * later (r->nrec when none does). */
+ * later (r->nrec when none does); they start in the text's order, which
+ * is the input's. */
 static size_t record_from(const struct bl_message *m, const struct bl_run *r, size_t from)
 {
-	size_t k = 0;
-	while (k < r->nrec && bl_message_origin(m, r->rec_off[k]) < from)
-		k++;
-	return k;
+	size_t lo = 0, hi = r->nrec;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (bl_message_origin(m, r->rec_off[mid]) < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static size_t record_of(const struct bl_records *rec, const struct bl_result *result)
