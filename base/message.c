@@ -493,6 +493,10 @@ void bl_message_diag_lines(struct bl_message *m)
 	qsort(m->diags.v, m->diags.n, sizeof *m->diags.v, cmp_diag);
 	size_t line = m->raw_line, pos = 0;
 	for (size_t i = 0; i < m->diags.n; i++) {
+		/* said of bytes before the message's (a window's, of what an
+		 * earlier one read): its line was given */
+		if (m->diags.v[i].offset < m->raw_offset)
+			continue;
 		size_t target = m->diags.v[i].offset - m->raw_offset;
 		if (target > m->raw_len)
 			target = m->raw_len;

@@ -110,6 +110,11 @@ struct bl_message {
 			int newlines; /* line breaks at the end of the text so far */
 			bool pending_space; /* a blank seen, not yet written */
 			bool started; /* some text came before */
+			bool h1_found, title_found; /* headings before: the
+						     * first names the page */
+			/* a comment open at the window's start: where its
+			 * "<!--" is (input offset and line) */
+			size_t comment_from, comment_line;
 		} html;
 	} window;
 

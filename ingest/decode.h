@@ -105,11 +105,19 @@ bool bl_mime_utf8_repair(struct bl_message *m, struct bl_src *in, const struct b
  * elements as line breaks, entities decoded, script and style dropped. */
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 /* Where the decoding of page bytes s[0, n) stands at their end, when it
- * stood at `from` at their start (NULL: the page's start); false when
- * memory ran out. The bytes need not be UTF-8: the state depends on
- * markup and blanks only. */
-bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *from,
-			 struct bl_html_state *at);
+ * stood at `from` at their start (NULL: the page's start); s[0] is at
+ * input offset `offset`, on line `line`. False when memory ran out. The
+ * bytes need not be UTF-8: the state depends on markup and blanks
+ * only. */
+bool bl_html_state_after(const char *s, size_t n, size_t offset, size_t line,
+			 const struct bl_html_state *from, struct bl_html_state *at);
+/* Where at or before c, and not before lo, page bytes s[0, n) may be
+ * cut for a window to start (their decoding from `from`, NULL: the
+ * page's start): c between two items or inside text; else the start of
+ * the tag or entity c is inside; inside a comment, script, style or
+ * CDATA section, short of its closer; SIZE_MAX when there is none. */
+size_t bl_html_safe_cut(const char *s, size_t n, const struct bl_html_state *from, size_t lo,
+			size_t c);
 /* html_regions.c - the HTML regions of a text post (a run of lines
  * ending in <br>) decoded each on its own, the text around them kept.
  * True when one was. */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../base/find.h"
 #include "decode.h"
 
 #define MAX_TAG 4096
@@ -29,6 +30,13 @@ struct html {
 	bool started;
 	int carried_newlines;
 	enum bl_html_open open; /* what the bytes ended inside */
+	bool h1_before, title_before; /* found in a window before */
+	/* the comment left open at the end of the bytes: where its "<!--"
+	 * is in them, or (carried) before them, at comment_from and
+	 * comment_line (comment_before: the bytes start inside one) */
+	size_t comment_at;
+	bool comment_before, carried;
+	size_t comment_from, comment_line;
 	/* the page's heading (<h1>, else <title>): where its text starts in
 	 * out, and what it says */
 	size_t heading_from;
@@ -248,7 +256,7 @@ static void heading_tag(struct html *h, const char *t, size_t tl, bool close)
 {
 	bool h1 = tl == 2 && strncasecmp(t, "h1", 2) == 0;
 	bool ttl = tl == 5 && strncasecmp(t, "title", 5) == 0;
-	if ((h1 && !h->h1) || (ttl && !h->title)) {
+	if ((h1 && !h->h1 && !h->h1_before) || (ttl && !h->title && !h->title_before)) {
 		if (!close) {
 			h->in_heading = true;
 			h->heading_from = h->out->len;
@@ -344,12 +352,22 @@ static size_t comment(struct html *h, size_t i, size_t start)
 	const char *e = memmem(s + i, n - i, "-->", 3);
 	if (e)
 		return (size_t)(e - s) + 3;
+	/* a window that starts inside a comment goes on from its byte 0 */
+	bool resumed = i == start && h->comment_before;
 	h->open = BL_HTML_IN_COMMENT;
+	h->comment_at = start;
+	h->carried = resumed;
 	if (h->m->window.on && !h->m->window.last)
 		return n;
 	h->m->truncated = true;
-	bl_message_diag(h->m, BL_WARNING, "html.unclosed-comment", bl_src_origin(h->in, start),
-			"an HTML comment is never closed: the rest of the page is hidden");
+	static const char msg[] = "an HTML comment is never closed: the rest of the page is hidden";
+	if (resumed)
+		/* opened in a window before: said of where it opened */
+		bl_diags_add(&h->m->diags, BL_WARNING, "html.unclosed-comment", h->comment_line,
+			     h->comment_from, "%s", msg);
+	else
+		bl_message_diag(h->m, BL_WARNING, "html.unclosed-comment",
+				bl_src_origin(h->in, start), "%s", msg);
 	return n;
 }
 
@@ -454,13 +472,26 @@ static void name_page(struct html *h)
 	free(h->title);
 }
 
-/* The headings of a window past a page's first: the page is named by
- * its first window. */
 static void name_none(struct html *h)
 {
 	free(h->h1);
 	free(h->title);
 	h->h1 = h->title = NULL;
+}
+
+/* A window past a page's first names the page when it holds the page's
+ * first <h1>, or its first <title> and no <h1> came before
+ * (bl_window_doc_add takes it): as name_page names a page read whole. */
+static void name_later(struct html *h)
+{
+	if (!h->m->subject && h->h1) {
+		h->m->subject = h->h1;
+		h->h1 = NULL;
+	} else if (!h->m->subject && h->title && !h->h1_before) {
+		h->m->subject = h->title;
+		h->title = NULL;
+	}
+	name_none(h);
 }
 
 /* Decodes the page bytes of h->in, from the state h was set to. */
@@ -488,6 +519,11 @@ static void set_state(struct html *h, const struct bl_html_state *from)
 	h->pending_space = from->pending_space;
 	h->started = from->started;
 	h->open = from->open;
+	h->h1_before = from->h1_found;
+	h->title_before = from->title_found;
+	h->comment_before = from->open == BL_HTML_IN_COMMENT;
+	h->comment_from = from->comment_from;
+	h->comment_line = from->comment_line;
 }
 
 void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -503,13 +539,76 @@ void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 	if (m->window.index == 0)
 		name_page(&h);
 	else
-		name_none(&h);
+		name_later(&h);
 	if (out->len && out->s[out->len - 1] != '\n')
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
 }
 
-bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *from,
-			 struct bl_html_state *at)
+/* Where the section (comment, CDATA, script, style) markup read at
+ * [i, j) closes: its "-->" or "]]>", or the '<' of its end tag. */
+static size_t closer_at(const char *s, size_t i, size_t j)
+{
+	if (j - i >= 3 && (memcmp(s + j - 3, "-->", 3) == 0 || memcmp(s + j - 3, "]]>", 3) == 0))
+		return j - 3;
+	const char *lt = memrchr(s + i + 1, '<', j - i - 1);
+	return lt ? (size_t)(lt - s) : i;
+}
+
+size_t bl_html_safe_cut(const char *s, size_t n, const struct bl_html_state *from, size_t lo,
+			size_t c)
+{
+	static const struct bl_html_state start;
+	struct bl_message m;
+	memset(&m, 0, sizeof m);
+	struct bl_src in;
+	bl_src_plain(&in, s, n, 0);
+	struct bl_tbuf out;
+	bl_tbuf_init(&out);
+	struct html h = {.m = &m, .in = &in, .out = &out};
+	set_state(&h, from ? from : &start);
+	size_t i = 0, at = c;
+	bool section = h.open != BL_HTML_IN_TEXT;
+	if (section)
+		i = go_on(&h);
+	section = section && i > c;
+	while (i <= c && !section) {
+		if (i == c)
+			break; /* between two items */
+		bool text = s[i] != '<' && s[i] != '&';
+		size_t j = s[i] == '<'   ? markup(&h, i)
+			   : s[i] == '&' ? char_reference(&h, i)
+			   : h.pre       ? pre_text(&h, i)
+					 : flowing_text(&h, i);
+		if (j > c && !text) {
+			/* a tag or an entity: before it; a section: inside it,
+			 * short of its closer */
+			bool sec = h.open != BL_HTML_IN_TEXT || j - i > MAX_TAG ||
+				   has_prefix_ci(s + i, n - i, "<!--") ||
+				   has_prefix_ci(s + i, n - i, "<![CDATA[") ||
+				   has_prefix_ci(s + i, n - i, "<script") ||
+				   has_prefix_ci(s + i, n - i, "<style");
+			size_t closer = h.open != BL_HTML_IN_TEXT ? n : closer_at(s, i, j);
+			at = i >= lo               ? i
+			     : sec && c < closer   ? c
+			     : sec && closer >= lo ? closer
+						   : SIZE_MAX;
+			break;
+		}
+		i = j;
+	}
+	if (section) {
+		/* the window starts inside a section that closes past c */
+		size_t closer = h.open != BL_HTML_IN_TEXT ? n : closer_at(s, 0, i);
+		at = c < closer ? c : closer >= lo ? closer : SIZE_MAX;
+	}
+	name_none(&h);
+	bl_tbuf_free(&out);
+	bl_message_free(&m);
+	return at;
+}
+
+bool bl_html_state_after(const char *s, size_t n, size_t offset, size_t line,
+			 const struct bl_html_state *from, struct bl_html_state *at)
 {
 	static const struct bl_html_state start;
 	struct bl_message m;
@@ -525,7 +624,16 @@ bool bl_html_state_after(const char *s, size_t n, const struct bl_html_state *fr
 				     .pre = h.pre,
 				     .newlines = h.newlines,
 				     .pending_space = h.pending_space,
-				     .started = has_text(&h)};
+				     .started = has_text(&h),
+				     .h1_found = h.h1_before || h.h1,
+				     .title_found = h.title_before || h.title};
+	if (h.open == BL_HTML_IN_COMMENT && h.carried) {
+		at->comment_from = h.comment_from;
+		at->comment_line = h.comment_line;
+	} else if (h.open == BL_HTML_IN_COMMENT) {
+		at->comment_from = offset + h.comment_at;
+		at->comment_line = line + bl_count_byte(s, h.comment_at, '\n');
+	}
 	bool ok = !out.failed;
 	name_none(&h);
 	bl_tbuf_free(&out);

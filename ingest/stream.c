@@ -184,7 +184,8 @@ static size_t pick_cut(const struct bl_message *m, const struct reader *r, size_
 	}
 	enum bl_cut kind;
 	size_t at = r->base + bl_window_cut(r->buf, lo - r->base, hi - r->base, &kind);
-	*rough = kind >= BL_CUT_BLANK;
+	/* in a page, a line of the bytes is no line of the text */
+	*rough = tags || kind >= BL_CUT_BLANK;
 	return at;
 }
 
@@ -195,6 +196,18 @@ struct win {
 	size_t s, e, line, index, own_from, own_to;
 	bool last, rough, mid_line, next_mid_line;
 };
+
+/* A cut c in [lo, ...) of window w of a page, found by the bytes alone,
+ * moved back to where the page's decoding may stop and go on (not in
+ * a tag, an entity or a closer: bl_html_safe_cut); c itself when there
+ * is no such place. */
+static size_t page_cut(const struct reader *r, const struct span *sp, const struct win *w,
+		       size_t lo, size_t c)
+{
+	size_t at = bl_html_safe_cut(r->buf + (w->s - r->base), w->e - w->s,
+				     w->index ? &sp->html : NULL, lo - w->s, c - w->s);
+	return at == SIZE_MAX ? c : w->s + at;
+}
 
 /* The last start of a group of four base64 characters in input bytes
  * [lo, hi), counted from `from` (where one starts); SIZE_MAX when none
@@ -311,13 +324,19 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	if (rc == 0 && !w->last && sp->base64) {
 		base64_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
 	} else if (rc == 0 && !w->last) {
-		bool rough, unused, raw_lines = sp->body != NULL, tags = sp->fmt == BL_INPUT_HTML;
+		bool rough, next_rough, raw_lines = sp->body != NULL,
+					tags = sp->fmt == BL_INPUT_HTML;
 		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, tags, &rough);
+		if (tags && rough)
+			w->own_to = page_cut(r, sp, w, cut_lo, w->own_to);
 		/* from the window's own part: decoded as a whole reading would */
 		size_t hi = w->own_to - overlap;
 		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
 								    : w->own_from;
-		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, tags, &unused) : w->own_from;
+		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, tags, &next_rough)
+				: w->own_from;
+		if (tags && lo < hi && next_rough)
+			*next = page_cut(r, sp, w, lo, *next);
 		w->rough = rough;
 		if (*next > w->s)
 			w->next_mid_line = r->buf[*next - 1 - r->base] != '\n';
@@ -373,7 +392,7 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 		if (rc != 0)
 			return rc;
 		if (!w.last && sp->fmt == BL_INPUT_HTML &&
-		    !bl_html_state_after(r->buf + (w.s - r->base), next - w.s,
+		    !bl_html_state_after(r->buf + (w.s - r->base), next - w.s, w.s, w.line,
 					 w.index ? &sp->html : NULL, &sp->html))
 			return -1;
 		if (w.last) {
@@ -600,7 +619,8 @@ static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t un
 
 /* A page longer than window + overlap, in windows: those past the first
  * in the charset its first named (<meta charset>), each from the state
- * of the page's decoding the one before found at its first byte. */
+ * of the page's decoding the one before found at its first byte; 1
+ * (nothing read) when the page is to be read whole. */
 static int page_windows(struct reader *r, size_t window, size_t overlap, bl_message_fn each,
 			void *ctx)
 {
@@ -608,6 +628,10 @@ static int page_windows(struct reader *r, size_t window, size_t overlap, bl_mess
 	size_t head = r->len < window + overlap ? r->len : window + overlap;
 	if (!bl_html_meta_charset(r->buf, head, page.charset, sizeof page.charset))
 		page.charset[0] = '\0';
+	/* UTF-16, ISO-2022...: its markup is not in ASCII bytes, where the
+	 * cuts are found; read whole */
+	if (!bl_charset_ascii_compatible(page.charset))
+		return 1;
 	struct span sp = {.fmt = BL_INPUT_HTML, .line = 1, .body = &page, .end = SIZE_MAX};
 	return stream_windows(r, &sp, window, overlap, each, ctx);
 }
@@ -628,14 +652,17 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 			struct span sp = {.fmt = fmt, .line = 1, .end = SIZE_MAX};
 			return stream_windows(r, &sp, window, overlap, each, ctx);
 		}
-		if (fmt == BL_INPUT_HTML)
-			return page_windows(r, window, overlap, each, ctx);
-		struct bl_mbox_cut next;
-		bool taken;
-		rc = window_mail(r, fmt, &bl_mbox_start, 0, window, overlap, each, ctx, &next,
-				 &taken);
-		if (rc || taken)
-			return rc;
+		if (fmt == BL_INPUT_HTML) {
+			if ((rc = page_windows(r, window, overlap, each, ctx)) != 1)
+				return rc;
+		} else {
+			struct bl_mbox_cut next;
+			bool taken;
+			rc = window_mail(r, fmt, &bl_mbox_start, 0, window, overlap, each, ctx,
+					 &next, &taken);
+			if (rc || taken)
+				return rc;
+		}
 		while (!r->eof)
 			if ((rc = fill(r)) < 0)
 				return rc;

@@ -1547,6 +1547,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 {
 	if (w->err)
 		return -1;
+	if (m->window.index > 0 && m->subject) {
+		/* a page's first <h1> in a window past the first */
+		free(w->subject);
+		w->subject = strdup(m->subject);
+	}
 	if (m->window.index == 0) {
 		w->index = m->index;
 		w->offset = m->raw_offset;
@@ -1598,8 +1603,12 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		}
 	}
 	for (size_t i = 0; i < m->diags.n; i++) {
+		/* its own part's, and what the last window says of bytes
+		 * before its own (an HTML comment never closed, where it
+		 * opened) */
 		const struct bl_diag *d = &m->diags.v[i];
-		if (d->offset >= own_from && (d->offset < own_to || m->window.last))
+		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
+		    (m->window.last && d->offset < m->raw_offset))
 			copy_diag(&w->msg_diags, d, -1);
 	}
 	w->msg_diags.dropped += m->diags.dropped;

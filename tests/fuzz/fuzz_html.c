@@ -49,7 +49,7 @@ static void check_cut(const uint8_t *data, size_t size, const struct bl_tbuf *ou
 	if (!size || !pick_cut(data, size, out, data[size - 1], &cut, &from) || cut >= size)
 		return;
 	struct bl_html_state st;
-	if (!bl_html_state_after((const char *)data, cut, NULL, &st))
+	if (!bl_html_state_after((const char *)data, cut, 0, 1, NULL, &st))
 		return;
 	struct bl_message m2;
 	struct bl_tbuf out2;

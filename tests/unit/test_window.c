@@ -807,6 +807,113 @@ static char *page_of(const char *head, const char *t, size_t n, enum page_form f
 	return s;
 }
 
+/* The runs and source of a page read in windows of several sizes are
+ * those of a whole reading (the diagnostics may add rough cuts). */
+static void check_runs_like_whole(const char *s, size_t len, size_t *nwin)
+{
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
+		size_t n = 0;
+		json_t *docs = parse(s, len, window, window / 4, &n);
+		if (window == 16384)
+			*nwin = n;
+		json_t *a = json_array_get(whole, 0), *b = json_array_get(docs, 0);
+		bool same = json_array_size(docs) == 1 &&
+			    json_equal(json_object_get(a, "runs"), json_object_get(b, "runs")) &&
+			    json_equal(json_object_get(a, "source"), json_object_get(b, "source"));
+		if (!same)
+			printf("windows of %zu: the runs differ from a whole reading\n", window);
+		CHECK(same);
+		json_decref(docs);
+	}
+	json_decref(whole);
+}
+
+/* Pages whose windows hold no line break of <pre> and no tag that makes
+ * one, or that start inside a comment, a heading or a script: read in
+ * windows as whole. */
+static void test_page_shapes(void)
+{
+	size_t blen, nwin = 0, cap, l;
+	char *b = blocks_text(100, &blen);
+	cap = blen + (1 << 20);
+	char *s = malloc(cap);
+	/* an <h1> past the first window names the page, over its <title> */
+	l = (size_t)snprintf(s, cap, "<html><head><title>runs</title></head><body>\n<pre>");
+	memcpy(s + l, b, blen / 2);
+	l += blen / 2;
+	l += (size_t)snprintf(s + l, cap - l, "</pre>\n<h1>Second half</h1>\n<pre>");
+	memcpy(s + l, b + blen / 2, blen - blen / 2);
+	l += blen - blen / 2;
+	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	check_like_whole(s, l, 1, &nwin);
+	CHECK(nwin > 3);
+	/* a comment never closed, opened before the last window: reported
+	 * where it opened */
+	l = (size_t)snprintf(s, cap, "<html><body>\n<pre>");
+	memcpy(s + l, b, blen / 3);
+	l += blen / 3;
+	l += (size_t)snprintf(s + l, cap - l, "</pre>\n<!-- archived\n");
+	memcpy(s + l, b + blen / 3, blen - blen / 3);
+	l += blen - blen / 3;
+	check_runs_like_whole(s, l, &nwin);
+	json_t *docs = parse(s, l, 16384, 4096, NULL), *whole = parse(s, l, 0, 0, NULL);
+	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
+	json_t *want = json_array_get(json_object_get(json_array_get(whole, 0), "diagnostics"), 0);
+	size_t unclosed = 0;
+	for (size_t i = 0; i < json_array_size(diags); i++) {
+		json_t *d = json_array_get(diags, i);
+		if (strcmp(json_string_value(json_object_get(d, "code")), "html.unclosed-comment"))
+			continue;
+		unclosed++;
+		CHECK(json_equal(d, want));
+	}
+	CHECK(unclosed == 1);
+	json_decref(whole);
+	json_decref(docs);
+	/* a paragraph of links whose tags break across lines ("<a\nhref"),
+	 * then a one-line script: no line of the text for a cut, which
+	 * moves back out of the tag, or stays inside the script */
+	l = (size_t)snprintf(s, cap, "<html><head><script>var_x=");
+	for (size_t k = 0; k < 30000; k++)
+		s[l++] = 'a';
+	l += (size_t)snprintf(s + l, cap - l, ";</script></head><body><p>");
+	for (size_t k = 0; k < 3000; k++)
+		l += (size_t)snprintf(s + l, cap - l,
+				      "word%zu <a\nhref=\"http://example.org/%zu\">x</a> ", k, k);
+	l += (size_t)snprintf(s + l, cap - l, "</p>\n<pre\nclass=\"log\">");
+	memcpy(s + l, b, blen);
+	l += blen;
+	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	check_runs_like_whole(s, l, &nwin);
+	CHECK(nwin > 3);
+	/* a style sheet of 11 KB, then a <pre> tag broken across lines and
+	 * a line of 3000 bytes: the first window's cut, found by the
+	 * bytes, falls inside that tag and moves back to its '<' */
+	l = (size_t)snprintf(s, cap, "<!DOCTYPE html>\n<html><head><style>\n");
+	for (size_t k = 0; k < 500; k++)
+		l += (size_t)snprintf(s + l, cap - l, ".c%zu { color: red; }\n", k);
+	l += (size_t)snprintf(s + l, cap - l, "</style></head><body><pre\nclass=\"log\">");
+	memset(s + l, 'x', 3000);
+	l += 3000;
+	s[l++] = '\n';
+	memcpy(s + l, b, blen);
+	l += blen;
+	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	check_runs_like_whole(s, l, &nwin);
+	CHECK(nwin > 3);
+	/* a page whose <meta> names UTF-16: its markup is not in ASCII
+	 * bytes, read whole */
+	l = (size_t)snprintf(s, cap, "<html><head><meta charset=\"utf-16\"></head><body><pre>");
+	memcpy(s + l, b, blen);
+	l += blen;
+	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	check_like_whole(s, l, 1, &nwin);
+	CHECK(nwin == 0);
+	free(s);
+	free(b);
+}
+
 /* A page longer than a window is read in windows, each going on from
  * where the page's decoding stood at its first byte: the documents are
  * those of a whole reading, whatever carries the lines (<pre>, <br>,
@@ -842,6 +949,7 @@ static void test_page_windows(void)
 	json_decref(docs);
 	free(s);
 	free(body);
+	test_page_shapes();
 }
 
 /* A window of a plain body past the first is read in place: its text is
