@@ -1593,8 +1593,9 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	if (m->window.rough_cut) {
 		struct bl_diag *d = bl_diags_add(
 			&w->msg_diags, BL_INFO, "ingest.window-rough-cut", 0, own_from,
-			"a line too long to read at once has no sentence end or NUL bytes near byte "
-			"%zu, where it was cut: runs around it may be missing or cut",
+			"the text has no line break, sentence end or NUL bytes to cut a window at "
+			"near byte %zu (a line, or a page's text, too long to read at once), where "
+			"it was cut: runs around it may be missing or cut",
 			own_from);
 		if (d) {
 			d->line = m->raw_line;
