@@ -15,14 +15,23 @@
 /* How far below its run a report may stand, in lines. */
 #define REJOIN_LINES 12
 
+/* Whether text [from, to) is a few lines of prose: no more than
+ * REJOIN_LINES, and no iozone command among them ("$ iozone -l 1 -u 3
+ * -R" above a report is that report's run, not the one before). */
 static bool near(const struct bl_message *msg, size_t from, size_t to)
 {
 	if (from > to || to > msg->len)
 		return false;
 	int lines = 0;
-	for (size_t i = from; i < to; i++)
-		if (msg->text[i] == '\n' && ++lines > REJOIN_LINES)
+	for (size_t i = from; i < to; lines++) {
+		const char *nl = memchr(msg->text + i, '\n', to - i);
+		size_t end = nl ? (size_t)(nl - msg->text) : to;
+		struct bl_cmdline cl;
+		if (lines > REJOIN_LINES ||
+		    bl_scan_parse_cmdline(msg->text + i, end - i, "iozone", &cl))
 			return false;
+		i = end + 1;
+	}
 	return true;
 }
 
@@ -118,6 +127,19 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 		c->rec_kb = (uint64_t)json_integer_value(rec) / 1024;
 }
 
+/* Whether run r may have printed an Excel report: it asked for one (-R,
+ * or "Excel chart generation enabled" in its preamble), or neither its
+ * command nor its preamble is there to say it did not. A report after
+ * the output of a run shown without -R is another run's (iozone prints
+ * its report after "iozone test complete.", where another post's may
+ * follow). */
+static bool may_have_report(const struct bl_run *r)
+{
+	if (json_is_true(json_object_get(r->params, "excel_report")))
+		return true;
+	return !r->has_command && !json_object_get(r->params, "version");
+}
+
 bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_t *end)
 {
 	struct bl_doc *doc = ref.doc;
@@ -125,7 +147,8 @@ bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_
 	if (!prev)
 		return false;
 	if (strcmp(prev->tool, "iozone") != 0 || !prev->variant ||
-	    strcmp(prev->variant, "report") == 0 || !near(ref.msg, prev->end_off, first->raw.off))
+	    strcmp(prev->variant, "report") == 0 || !near(ref.msg, prev->end_off, first->raw.off) ||
+	    !may_have_report(prev))
 		return false;
 	struct iz_ctx *c = iz_ctx_new();
 	if (!c)
