@@ -442,6 +442,14 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 	struct bl_headers h;
 	size_t body_at;
 	*windowed = plain_body(r, fmt, &h, &body_at);
+	/* a base64 body is cut where its groups start, counted from its
+	 * first character: headers longer than half a window leave the
+	 * first window no place to cut it, and are read whole */
+	bool base64 = *windowed && strcmp(h.encoding, "base64") == 0;
+	if (base64 && body_at - at->offset >= window / 2) {
+		bl_headers_free(&h);
+		*windowed = false;
+	}
 	if (!*windowed)
 		return 0;
 	struct span sp = {.fmt = fmt,
@@ -449,7 +457,7 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 			  .start = at->offset,
 			  .line = at->line,
 			  .body = &h,
-			  .base64 = strcmp(h.encoding, "base64") == 0,
+			  .base64 = base64,
 			  .data_from = body_at,
 			  .framed = fmt == BL_INPUT_MBOX,
 			  .end = SIZE_MAX,

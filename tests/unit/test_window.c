@@ -638,7 +638,7 @@ static const char MAIL_HEAD[] = "From: a@example.org\nSubject: the whole log\n"
  * (under `headers`), a short one with a ">From " line. */
 static char *mbox_of(const char *headers, const char *body, size_t blen, size_t *len)
 {
-	size_t cap = blen + 4096, l = 0;
+	size_t cap = blen + strlen(headers) + 4096, l = 0;
 	char *s = malloc(cap);
 	l += (size_t)snprintf(s + l, cap - l,
 			      "From a@example.org Mon Feb  1 09:00:00 2010\n%s\nFirst.\n%s\n",
@@ -736,6 +736,20 @@ static void test_mail_windows(void)
 		check_like_whole(eml, (size_t)(eml_end - eml), 1, &nwin);
 		CHECK(nwin > 3);
 		free(s);
+	}
+	/* headers longer than half a window, '=' in them: read whole */
+	{
+		size_t b64len = base64_encode((const unsigned char *)body, blen, 76, b64);
+		size_t hcap = 48 * 1024, hl = 0;
+		char *head = malloc(hcap);
+		while (hl < 40 * 1024)
+			hl += (size_t)snprintf(head + hl, hcap - hl,
+					       "X-Filter: score=%zu; rule=BAYES_00\n", hl);
+		snprintf(head + hl, hcap - hl, "%s", B64_HEAD);
+		s = mbox_of(head, b64, b64len, &len);
+		check_like_whole(s, len, 3, &nwin);
+		free(s);
+		free(head);
 	}
 	/* its data ends at a third of it ('='): the rest is not read, in
 	 * windows as whole */
