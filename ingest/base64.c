@@ -7,19 +7,25 @@
  * The bytes of a line of base64 (57 for its usual 76 characters) are
  * written with one map segment: byte j at the character that holds the
  * first bits of the line's first byte, + j, on the line that holds its
- * own bits. (The character that holds each byte's first bits took a
- * segment per three bytes: a 30 MB base64 mail held 117 MB of map.) */
+ * own bits. A line longer than BL_BASE64_BLOCK is written in pieces that
+ * start at the first group of four characters in each block of the
+ * input, so that a window of a long body starting at such a group maps
+ * its bytes as a whole reading does. (The character that holds each
+ * byte's first bits took a segment per three bytes: a 30 MB base64 mail
+ * held 117 MB of map.) */
 #include <string.h>
 
 #include "decode.h"
 
-/* Bytes of one line, waiting to be written (a line longer than this is
- * written in pieces of it). */
-#define LINE_BYTES 256
+/* Bytes of one piece, waiting to be written: a line, or a block's part
+ * of it (at most 3/4 of BL_BASE64_BLOCK, and the bytes of a group that
+ * straddles into it). */
+#define LINE_BYTES BL_BASE64_BLOCK
 
 struct pending {
 	char b[LINE_BYTES];
 	size_t n, from; /* from: the input character of b[0]'s first bits */
+	size_t block; /* the input block of the last group's start */
 };
 
 static void flush(struct pending *p, struct bl_src *in, struct bl_tbuf *out)
@@ -58,24 +64,9 @@ bool bl_base64_char(unsigned char c)
 	return b64val(c) >= 0;
 }
 
-size_t bl_base64_count(const char *s, size_t n, bool *ended)
+int bl_base64_value(unsigned char c)
 {
-	static bool table[256], ready;
-	if (!ready) {
-		for (unsigned c = 0; c < 256; c++)
-			table[c] = b64val((unsigned char)c) >= 0;
-		ready = true;
-	}
-	const unsigned char *u = (const unsigned char *)s;
-	size_t count = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (u[i] == '=') {
-			*ended = true;
-			break;
-		}
-		count += table[u[i]];
-	}
-	return count;
+	return b64val(c);
 }
 
 void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out)
@@ -105,6 +96,13 @@ void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 			if (!bad++)
 				first_bad = i;
 			continue;
+		}
+		if (have == 0) {
+			/* a group starts: a new piece in a new block */
+			size_t block = (m->raw_offset + bl_src_origin(in, i)) / BL_BASE64_BLOCK;
+			if (line.n && block != line.block)
+				flush(&line, in, out);
+			line.block = block;
 		}
 		pos[have++] = i;
 		acc = (acc << 6) | (unsigned)v;

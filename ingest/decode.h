@@ -38,9 +38,13 @@ void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 size_t bl_base64_decode_plain(const char *s, size_t n, unsigned char *out);
 /* Whether c is one of base64's 64 characters (either alphabet). */
 bool bl_base64_char(unsigned char c);
-/* How many base64 characters s[0, n) holds before a '=', which sets
- * *ended (else it is left as it is). */
-size_t bl_base64_count(const char *s, size_t n, bool *ended);
+/* Its value (0..63), or -1 when it is not one of them. */
+int bl_base64_value(unsigned char c);
+/* The decoder starts a piece of its map (one segment) at a line of
+ * base64, and at the first group of four characters in each block of
+ * this many input bytes: a window starting at either maps its bytes as
+ * a whole reading does. */
+#define BL_BASE64_BLOCK 1024
 
 /* charset.c - text in `charset` to UTF-8 (iconv). NULL, "us-ascii" and
  * "utf-8" only repair: invalid UTF-8 and NUL become U+FFFD. An unknown

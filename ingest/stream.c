@@ -209,75 +209,85 @@ static size_t page_cut(const struct reader *r, const struct span *sp, const stru
 	return at == SIZE_MAX ? c : w->s + at;
 }
 
-/* The last start of a group of four base64 characters in input bytes
- * [lo, hi), counted from `from` (where one starts); SIZE_MAX when none
- * is, or the data ended ('=') before it. */
-static size_t base64_group(const unsigned char *b, size_t from, size_t lo, size_t hi)
+/* Whether the bytes decoded on either side of the group of base64 at i
+ * are ASCII (prev: the byte before it, -1 at the data's start), so that
+ * a window starting there cuts no character of the text in two. */
+static bool ascii_at(const unsigned char *b, size_t i, size_t hi, int prev)
 {
-	size_t count = 0, at = SIZE_MAX;
-	for (size_t i = from; i < hi && b[i] != '='; i++) {
-		if (!bl_base64_char(b[i]))
-			continue;
-		if (i >= lo && count % 4 == 0)
-			at = i;
-		count++;
-	}
-	return at;
+	int v0 = bl_base64_value(b[i]), v1 = -1;
+	for (size_t j = i + 1; j < hi && v1 < 0 && b[j] != '='; j++)
+		v1 = bl_base64_value(b[j]);
+	return prev < 0x80 && v1 >= 0 && (v0 << 2 | v1 >> 4) < 0x80;
 }
 
-/* Where in input bytes [lo, hi) a window of base64 may start: at the
- * start of a line of it where a group of four characters starts
- * (counted from `from`, where one does), the last; else at the last
- * group's start (*rough); SIZE_MAX when the data ended ('=') before hi
- * (*ended) or no group starts there. */
-static size_t base64_cut(const struct reader *r, size_t from, size_t lo, size_t hi, bool *rough,
-			 bool *ended)
+/* Where in input bytes [lo, hi) a window of base64 may start: where the
+ * decoder starts a piece of its map (base64.c) with a group of four
+ * characters (counted from `from`, where one starts): at a line's start,
+ * or at the first group in a block of BL_BASE64_BLOCK bytes. The last
+ * such place with ASCII decoded on either side is taken, else the last;
+ * SIZE_MAX when there is none. *eq: where the data ends ('='), before
+ * hi; else SIZE_MAX. */
+static size_t base64_cut(const struct reader *r, size_t from, size_t lo, size_t hi, size_t *eq)
 {
 	const unsigned char *b = (const unsigned char *)r->buf - r->base;
-	size_t count = 0, line = SIZE_MAX;
-	*ended = false;
-	for (size_t i = from; i < hi && !*ended;) {
-		const unsigned char *nl = memchr(b + i, '\n', hi - i);
-		size_t end = nl ? (size_t)(nl - b) + 1 : hi;
-		if (i >= lo && i > r->base && b[i - 1] == '\n' && count % 4 == 0 &&
-		    bl_base64_char(b[i]))
-			line = i;
-		count += bl_base64_count((const char *)b + i, end - i, ended);
-		i = end;
+	size_t count = 0, any = SIZE_MAX, clean = SIZE_MAX, group = SIZE_MAX;
+	int v2 = -1, v3 = -1; /* the last two characters' values */
+	*eq = SIZE_MAX;
+	for (size_t i = from; i < hi; i++) {
+		if (b[i] == '=') {
+			*eq = i;
+			break;
+		}
+		int v = bl_base64_value(b[i]);
+		if (v < 0)
+			continue;
+		if (count % 4 == 0) {
+			bool piece = (i > r->base && b[i - 1] == '\n') ||
+				     (group != SIZE_MAX &&
+				      i / BL_BASE64_BLOCK != group / BL_BASE64_BLOCK);
+			if (i >= lo && piece) {
+				any = i;
+				if (ascii_at(b, i, hi, count ? (v2 & 3) << 6 | v3 : -1))
+					clean = i;
+			}
+			group = i;
+		}
+		v2 = v3;
+		v3 = v;
+		count++;
 	}
-	*rough = line == SIZE_MAX;
-	return line != SIZE_MAX ? line : base64_group(b, from, lo, hi);
+	return clean != SIZE_MAX ? clean : any;
 }
 
 /* The cut of a window of a base64 body (w->own_to) and where the next
- * window starts (*next): as window_message, at the starts of groups of
- * four characters, so that each window decodes as the whole body does
- * there. A body whose data ended before the cut leaves the next windows
- * nothing to decode (sp->ended). */
+ * window starts (*next): as window_message, where each window decodes
+ * as the whole body does there (base64_cut). A stretch with no group to
+ * start at (blank lines) is cut by the bytes, the next window starting
+ * where this one did. A body whose data ended before the cut leaves the
+ * next windows nothing to decode (sp->ended). */
 static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, size_t cut_lo,
 			size_t cut_hi, size_t overlap, size_t *next)
 {
-	size_t from = w->index ? w->s : sp->data_from;
-	bool rough, ended, unused;
-	size_t cut = from < cut_hi ? base64_cut(r, from, cut_lo, cut_hi, &rough, &ended) : SIZE_MAX;
+	size_t from = w->index ? w->s : sp->data_from, eq, unused;
+	size_t cut = base64_cut(r, from, cut_lo, cut_hi, &eq);
 	if (cut == SIZE_MAX) {
-		/* no group starts there (the data ended, or the headers are
-		 * that long): the next window starts at the cut, empty of it */
 		enum bl_cut kind;
 		cut = r->base + bl_window_cut(r->buf, cut_lo - r->base, cut_hi - r->base, &kind);
-		sp->ended = sp->ended || from < cut_hi;
-		rough = false;
+	}
+	if (eq < cut) {
+		/* nothing is decoded past the '=': the next window starts at
+		 * the cut, with no text */
+		sp->ended = true;
 		*next = cut;
 	} else {
 		size_t hi = cut - overlap > w->own_from ? cut - overlap : w->own_from;
 		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
 								    : w->own_from;
-		size_t at = lo < hi && from < hi ? base64_cut(r, from, lo, hi, &unused, &ended)
-						 : SIZE_MAX;
+		size_t at = lo < hi ? base64_cut(r, from, lo, hi, &unused) : SIZE_MAX;
 		*next = at != SIZE_MAX ? at : w->s;
 	}
 	w->own_to = cut;
-	w->rough = rough;
+	w->rough = false; /* a group's start, or no text: decoded exactly */
 	w->next_mid_line = *next > w->s ? r->buf[*next - 1 - r->base] != '\n' : w->mid_line;
 }
 

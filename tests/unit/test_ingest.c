@@ -165,8 +165,9 @@ static void test_base64(void)
 	unsigned char buf[8];
 	CHECK(bl_base64_decode_plain("w6k=", 4, buf) == 2 && buf[0] == 0xC3 && buf[1] == 0xA9);
 
-	/* lines of 76 characters, 57 bytes each: a map segment a line, each
-	 * byte mapped onto the line it was decoded from */
+	/* lines of 76 characters, 57 bytes each: a map segment a line (and
+	 * one more where a block of the input starts), each byte mapped
+	 * onto the line it was decoded from */
 	char body[20 * 77 + 1];
 	for (size_t l = 0; l < 20; l++) {
 		for (size_t q = 0; q < 19; q++)
@@ -175,7 +176,7 @@ static void test_base64(void)
 	}
 	body[sizeof body - 1] = '\0';
 	DECODE(o, body, bl_base64_decode(&msg, &in, &o));
-	CHECK(o.len == 20 * 57 && o.nsegs <= 20);
+	CHECK(o.len == 20 * 57 && o.nsegs <= 20 + sizeof body / BL_BASE64_BLOCK + 1);
 	bool on_line = true;
 	for (size_t k = 0; k < o.len; k++)
 		on_line &= origin(&o, k) / 77 == k / 57;

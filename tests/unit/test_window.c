@@ -966,6 +966,211 @@ static void test_page_windows(void)
 	test_page_shapes();
 }
 
+/* Base64 bodies of many shapes read in windows, against a whole
+ * reading: CRLF, one line, lines of 3 to 1000 characters, blanks in
+ * them, a '=' in mid-line, Latin-1, Shift_JIS and UTF-8 text, flowed,
+ * long headers, a stretch of blank lines, a footer after the data. */
+/* s in base64: lines of `width` characters (SIZE_MAX: one line) ended by
+ * `eol`; `junk` (if any) inserted after every `every` characters. */
+static size_t b64_enc_v(const unsigned char *s, size_t n, size_t width, const char *eol,
+			const char *junk, size_t every, char *out)
+{
+	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t l = 0, col = 0, cnt = 0;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)s[i] << 16 | (i + 1 < n ? (unsigned)s[i + 1] << 8 : 0) |
+			     (i + 2 < n ? s[i + 2] : 0);
+		char q[4] = {a[v >> 18 & 63], a[v >> 12 & 63], i + 1 < n ? a[v >> 6 & 63] : '=',
+			     i + 2 < n ? a[v & 63] : '='};
+		for (int k = 0; k < 4; k++) {
+			out[l++] = q[k];
+			if (junk && ++cnt % every == 0) {
+				memcpy(out + l, junk, strlen(junk));
+				l += strlen(junk);
+			}
+			if (++col == width) {
+				memcpy(out + l, eol, strlen(eol));
+				l += strlen(eol);
+				col = 0;
+			}
+		}
+	}
+	if (col) {
+		memcpy(out + l, eol, strlen(eol));
+		l += strlen(eol);
+	}
+	return l;
+}
+
+/* The base64 body b64 in a mail of an mbox (and alone): read in
+ * windows (`windowed`) or whole, as a whole reading reads it. */
+static void b64_case_in(const char *label, const char *head, const char *b64, size_t b64len,
+			bool alone_too, bool windowed)
+{
+	size_t len, nwin = 0;
+	int failed = check_fail;
+	char *s = mbox_of(head, b64, b64len, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK((nwin > 3) == windowed);
+	if (alone_too) {
+		const char *eml = strstr(s, "\nFrom b@") + 1;
+		eml = strchr(eml, '\n') + 1;
+		const char *eml_end = strstr(eml, "\nFrom c@");
+		check_like_whole(eml, (size_t)(eml_end - eml), 1, &nwin);
+		CHECK((nwin > 3) == windowed);
+	}
+	if (check_fail > failed)
+		printf("  (base64 body: %s)\n", label);
+	free(s);
+}
+
+static void b64_case(const char *label, const char *head, const char *b64, size_t b64len,
+		     bool alone_too)
+{
+	b64_case_in(label, head, b64, b64len, alone_too, true);
+}
+
+static void test_base64_variants(void)
+{
+	size_t blen, zlen;
+	char *body = blocks_text(200, &blen);
+	char *z = zpool_stream(800, &zlen);
+	size_t cap = (blen > zlen ? blen : zlen) * 4 + 100000;
+	char *b = malloc(cap);
+	static const char H[] = "Content-Type: text/plain; charset=utf-8\n"
+				"Content-Transfer-Encoding: base64\n";
+	size_t n;
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, 76, "\r\n", NULL, 0, b);
+		b64_case("crlf", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, SIZE_MAX, "\n", NULL, 0, b);
+		b64_case("oneline", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)z, zlen, SIZE_MAX, "\n", NULL, 0, b);
+		b64_case("oneline-z", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)z, zlen, 1000, "\n", NULL, 0, b);
+		b64_case("w1000-z", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)z, zlen, 76, "\n", NULL, 0, b);
+		b64_case("w76-z", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, 5, "\n", NULL, 0, b);
+		b64_case("w5", H, b, n, true);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, 3, "\n", NULL, 0, b);
+		b64_case("w3", H, b, n, false);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, 76, "\n", " ", 13, b);
+		b64_case("spaces", H, b, n, true);
+	}
+	{
+		/* a '=' pad mid-line, then more data on the line */
+		size_t third = blen / 3 - blen / 3 % 3 + 2;
+		n = b64_enc_v((const unsigned char *)body, third, SIZE_MAX, "", NULL, 0, b);
+		n += b64_enc_v((const unsigned char *)body, blen, 76, "\n", NULL, 0, b + n);
+		b64_case("midpad", H, b, n, true);
+	}
+	{
+		char *t = malloc(blen);
+		memcpy(t, body, blen);
+		for (size_t i = 0; i < blen; i++)
+			if (t[i] == 'e')
+				t[i] = (char)0xe9;
+		n = b64_enc_v((const unsigned char *)t, blen, 76, "\n", NULL, 0, b);
+		b64_case("latin1",
+			 "Content-Type: text/plain; charset=iso-8859-1\n"
+			 "Content-Transfer-Encoding: base64\n",
+			 b, n, true);
+		free(t);
+	}
+	{
+		/* every 'e' a two-byte Shift_JIS character */
+		char *t = malloc(blen * 2);
+		size_t m = 0;
+		for (size_t i = 0; i < blen; i++) {
+			if (body[i] == 'e') {
+				t[m++] = (char)0x82;
+				t[m++] = (char)0xa0;
+			} else if (body[i] == 'a') {
+				t[m++] = (char)0x93; /* 日 */
+				t[m++] = (char)0xfa;
+			} else {
+				t[m++] = body[i];
+			}
+		}
+		n = b64_enc_v((const unsigned char *)t, m, 76, "\n", NULL, 0, b);
+		b64_case("sjis",
+			 "Content-Type: text/plain; charset=shift_jis\n"
+			 "Content-Transfer-Encoding: base64\n",
+			 b, n, true);
+		free(t);
+	}
+	{
+		n = b64_enc_v((const unsigned char *)body, blen, 76, "\n", NULL, 0, b);
+		b64_case("flowed",
+			 "Content-Type: text/plain; charset=utf-8; format=flowed\n"
+			 "Content-Transfer-Encoding: base64\n",
+			 b, n, true);
+	}
+	{
+		size_t hcap = 40000;
+		char *h = malloc(hcap);
+		size_t hl = 0;
+		for (int i = 0; hl < 20000; i++)
+			hl += (size_t)snprintf(
+				h + hl, hcap - hl,
+				"Received: from host%d.example.org by mx.example.org\n", i);
+		hl += (size_t)snprintf(h + hl, hcap - hl, "%s", H);
+		n = b64_enc_v((const unsigned char *)body, blen, 76, "\n", NULL, 0, b);
+		b64_case_in("longhead", h, b, n, false, false);
+		free(h);
+	}
+	{
+		size_t hcap = 40000;
+		char *h = malloc(hcap);
+		size_t hl = 0;
+		for (int i = 0; hl < 20000; i++)
+			hl += (size_t)snprintf(
+				h + hl, hcap - hl,
+				"Received: from host%d.example.org by mx.example.org\n", i);
+		b64_case("longhead-plain", h, body, blen, true);
+		free(h);
+	}
+	{
+		/* a stretch of blank lines (no base64 character) longer than
+		 * half a window between two parts of the data */
+		size_t half = (blen / 2) - (blen / 2) % 3;
+		n = b64_enc_v((const unsigned char *)body, half, 76, "\n", NULL, 0, b);
+		for (size_t i = 0; i < 40000; i++)
+			b[n++] = i % 70 == 69 ? '\n' : ' ';
+		b[n++] = '\n';
+		n += b64_enc_v((const unsigned char *)body + half, blen - half, 76, "\n", NULL, 0,
+			       b + n);
+		b64_case("gap", H, b, n, true);
+	}
+	{
+		/* plain text after the base64 data, no '=' (a list footer) */
+		size_t dl = blen - blen % 3;
+		n = b64_enc_v((const unsigned char *)body, dl, 76, "\n", NULL, 0, b);
+		n += (size_t)snprintf(b + n, cap - n,
+				      "\n_______________________________________________\n"
+				      "list mailing list\nlist@example.org\n");
+		b64_case("trailer", H, b, n, true);
+	}
+	free(b);
+	free(z);
+	free(body);
+}
+
 /* A window of a plain body past the first is read in place: its text is
  * the input's bytes, not a copy. */
 static size_t body_windows, body_copies;
@@ -1136,6 +1341,7 @@ int main(void)
 	test_streams_back_to_back();
 	test_long_stream();
 	test_mail_windows();
+	test_base64_variants();
 	test_page_windows();
 	test_mail_window_in_place();
 	test_mail_window_starts();
