@@ -544,6 +544,34 @@ void bl_html_to_text(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 		bl_tbuf_putc(out, '\n', bl_src_origin(in, n));
 }
 
+/* A decoding of page bytes alone, from a state (NULL: the page's
+ * start), its text and diagnostics thrown away: where it stands is all
+ * that is asked of it. */
+struct scratch {
+	struct bl_message m;
+	struct bl_src in;
+	struct bl_tbuf out;
+	struct html h;
+};
+
+static void scratch_open(struct scratch *x, const char *s, size_t n,
+			 const struct bl_html_state *from)
+{
+	static const struct bl_html_state start;
+	memset(&x->m, 0, sizeof x->m);
+	bl_src_plain(&x->in, s, n, 0);
+	bl_tbuf_init(&x->out);
+	x->h = (struct html){.m = &x->m, .in = &x->in, .out = &x->out};
+	set_state(&x->h, from ? from : &start);
+}
+
+static void scratch_close(struct scratch *x)
+{
+	name_none(&x->h);
+	bl_tbuf_free(&x->out);
+	bl_message_free(&x->m);
+}
+
 /* Where the section (comment, CDATA, script, style) markup read at
  * [i, j) closes: its "-->" or "]]>", or the '<' of its end tag. */
 static size_t closer_at(const char *s, size_t i, size_t j)
@@ -557,37 +585,31 @@ static size_t closer_at(const char *s, size_t i, size_t j)
 size_t bl_html_safe_cut(const char *s, size_t n, const struct bl_html_state *from, size_t lo,
 			size_t c)
 {
-	static const struct bl_html_state start;
-	struct bl_message m;
-	memset(&m, 0, sizeof m);
-	struct bl_src in;
-	bl_src_plain(&in, s, n, 0);
-	struct bl_tbuf out;
-	bl_tbuf_init(&out);
-	struct html h = {.m = &m, .in = &in, .out = &out};
-	set_state(&h, from ? from : &start);
+	struct scratch x;
+	scratch_open(&x, s, n, from);
+	struct html *h = &x.h;
 	size_t i = 0, at = c;
-	bool section = h.open != BL_HTML_IN_TEXT;
+	bool section = h->open != BL_HTML_IN_TEXT;
 	if (section)
-		i = go_on(&h);
+		i = go_on(h);
 	section = section && i > c;
 	while (i <= c && !section) {
 		if (i == c)
 			break; /* between two items */
 		bool text = s[i] != '<' && s[i] != '&';
-		size_t j = s[i] == '<'   ? markup(&h, i)
-			   : s[i] == '&' ? char_reference(&h, i)
-			   : h.pre       ? pre_text(&h, i)
-					 : flowing_text(&h, i);
+		size_t j = s[i] == '<'   ? markup(h, i)
+			   : s[i] == '&' ? char_reference(h, i)
+			   : h->pre      ? pre_text(h, i)
+					 : flowing_text(h, i);
 		if (j > c && !text) {
 			/* a tag or an entity: before it; a section: inside it,
 			 * short of its closer */
-			bool sec = h.open != BL_HTML_IN_TEXT || j - i > MAX_TAG ||
+			bool sec = h->open != BL_HTML_IN_TEXT || j - i > MAX_TAG ||
 				   has_prefix_ci(s + i, n - i, "<!--") ||
 				   has_prefix_ci(s + i, n - i, "<![CDATA[") ||
 				   has_prefix_ci(s + i, n - i, "<script") ||
 				   has_prefix_ci(s + i, n - i, "<style");
-			size_t closer = h.open != BL_HTML_IN_TEXT ? n : closer_at(s, i, j);
+			size_t closer = h->open != BL_HTML_IN_TEXT ? n : closer_at(s, i, j);
 			at = i >= lo               ? i
 			     : sec && c < closer   ? c
 			     : sec && closer >= lo ? closer
@@ -598,46 +620,36 @@ size_t bl_html_safe_cut(const char *s, size_t n, const struct bl_html_state *fro
 	}
 	if (section) {
 		/* the window starts inside a section that closes past c */
-		size_t closer = h.open != BL_HTML_IN_TEXT ? n : closer_at(s, 0, i);
+		size_t closer = h->open != BL_HTML_IN_TEXT ? n : closer_at(s, 0, i);
 		at = c < closer ? c : closer >= lo ? closer : SIZE_MAX;
 	}
-	name_none(&h);
-	bl_tbuf_free(&out);
-	bl_message_free(&m);
+	scratch_close(&x);
 	return at;
 }
 
 bool bl_html_state_after(const char *s, size_t n, size_t offset, size_t line,
 			 const struct bl_html_state *from, struct bl_html_state *at)
 {
-	static const struct bl_html_state start;
-	struct bl_message m;
-	memset(&m, 0, sizeof m);
-	struct bl_src in;
-	bl_src_plain(&in, s, n, 0);
-	struct bl_tbuf out;
-	bl_tbuf_init(&out);
-	struct html h = {.m = &m, .in = &in, .out = &out};
-	set_state(&h, from ? from : &start);
-	decode(&h);
-	*at = (struct bl_html_state){.open = h.open,
-				     .pre = h.pre,
-				     .newlines = h.newlines,
-				     .pending_space = h.pending_space,
-				     .started = has_text(&h),
-				     .h1_found = h.h1_before || h.h1,
-				     .title_found = h.title_before || h.title};
-	if (h.open == BL_HTML_IN_COMMENT && h.carried) {
-		at->comment_from = h.comment_from;
-		at->comment_line = h.comment_line;
-	} else if (h.open == BL_HTML_IN_COMMENT) {
-		at->comment_from = offset + h.comment_at;
-		at->comment_line = line + bl_count_byte(s, h.comment_at, '\n');
+	struct scratch x;
+	scratch_open(&x, s, n, from);
+	struct html *h = &x.h;
+	decode(h);
+	*at = (struct bl_html_state){.open = h->open,
+				     .pre = h->pre,
+				     .newlines = h->newlines,
+				     .pending_space = h->pending_space,
+				     .started = has_text(h),
+				     .h1_found = h->h1_before || h->h1,
+				     .title_found = h->title_before || h->title};
+	if (h->open == BL_HTML_IN_COMMENT && h->carried) {
+		at->comment_from = h->comment_from;
+		at->comment_line = h->comment_line;
+	} else if (h->open == BL_HTML_IN_COMMENT) {
+		at->comment_from = offset + h->comment_at;
+		at->comment_line = line + bl_count_byte(s, h->comment_at, '\n');
 	}
-	bool ok = !out.failed;
-	name_none(&h);
-	bl_tbuf_free(&out);
-	bl_message_free(&m);
+	bool ok = !x.out.failed;
+	scratch_close(&x);
 	return ok;
 }
 

@@ -309,7 +309,8 @@ static struct iz_body read_body(struct iz_ctx *c, struct iz_line *cur, bool at_b
 		} else if (first && iz_is_throughput_line(cur->s, cur->len)) {
 			next = iz_parse_throughput(c, cur);
 			b.throughput = true;
-		} else if (!b.report && iz_is_report_line(cur->s, cur->len)) {
+		} else if (!b.report && iz_is_report_line(cur->s, cur->len) &&
+			   iz_may_have_report(iz_run(c))) {
 			next = iz_parse_report(c, cur);
 			b.report = true;
 		} else if (iz_is_complete(cur)) {

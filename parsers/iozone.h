@@ -179,6 +179,13 @@ struct iz_scan_ref {
 	struct bl_message *msg;
 	struct bl_doc *doc;
 };
+/* Whether run r may have printed an Excel report: it asked for one (-R,
+ * or "Excel chart generation enabled" in its preamble), or neither its
+ * command nor its preamble is there to say it did not. A report after
+ * the output of a run shown without -R is another run's (iozone prints
+ * its report after "iozone test complete.", where another post's may
+ * follow). */
+bool iz_may_have_report(const struct bl_run *r);
 bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_t *end);
 
 /* Excel report: "Excel output is below:" or a quoted report title. */

@@ -127,13 +127,7 @@ static void rebuild(struct iz_ctx *c, const struct bl_run *run)
 		c->rec_kb = (uint64_t)json_integer_value(rec) / 1024;
 }
 
-/* Whether run r may have printed an Excel report: it asked for one (-R,
- * or "Excel chart generation enabled" in its preamble), or neither its
- * command nor its preamble is there to say it did not. A report after
- * the output of a run shown without -R is another run's (iozone prints
- * its report after "iozone test complete.", where another post's may
- * follow). */
-static bool may_have_report(const struct bl_run *r)
+bool iz_may_have_report(const struct bl_run *r)
 {
 	if (json_is_true(json_object_get(r->params, "excel_report")))
 		return true;
@@ -148,7 +142,7 @@ bool iz_rejoin_report(struct iz_scan_ref ref, const struct iz_line *first, size_
 		return false;
 	if (strcmp(prev->tool, "iozone") != 0 || !prev->variant ||
 	    strcmp(prev->variant, "report") == 0 || !near(ref.msg, prev->end_off, first->raw.off) ||
-	    !may_have_report(prev))
+	    !iz_may_have_report(prev))
 		return false;
 	struct iz_ctx *c = iz_ctx_new();
 	if (!c)

@@ -255,6 +255,22 @@ def case_flattened_post(scale):
     return p, 60, 64, check
 
 
+def streams_check(counts, ndocs=1):
+    """A check that the first of `ndocs` documents holds one run a stream,
+    with every sample and value of each, and is not partial."""
+    def check(docs):
+        if len(docs) != ndocs:
+            return ["%d documents, want %d" % (len(docs), ndocs)]
+        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
+        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n]) for n in counts]
+        if got != want:
+            return ["read %s, want %s" % (got, want)]
+        if docs[0]["partial"]:
+            return ["partial: %s" % docs[0]["diagnostics"][:4]]
+        return []
+    return check
+
+
 def case_mailed_streams(scale):
     """`zpool iostat -v` streams back to back in one mail of an mbox, of
     sizes that end them at many places of the windows the mail is read
@@ -272,15 +288,7 @@ def case_mailed_streams(scale):
         f.write("\nFrom other@example.org Mon Jan  1 00:01:00 2024\n"
                 "From: other@example.org\nSubject: thanks\n\nThanks.\n")
 
-    def check(docs):
-        if len(docs) != 2:
-            return ["%d documents, want 2" % len(docs)]
-        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
-        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n]) for n in counts]
-        if got != want:
-            return ["read %s, want %s" % (got, want)]
-        return []
-    return p, 60, 64, check
+    return p, 60, 64, streams_check(counts, 2)
 
 
 class Base64Writer:
@@ -316,17 +324,7 @@ def case_base64_mail(scale):
         n = write_stream(enc, size)
         enc.close()
 
-    def check(docs):
-        if len(docs) != 1:
-            return ["%d documents, want 1" % len(docs)]
-        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
-        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n])]
-        if got != want:
-            return ["read %s, want %s" % (got, want)]
-        if docs[0]["partial"]:
-            return ["partial: %s" % docs[0]["diagnostics"][:4]]
-        return []
-    return p, 60, 64, check
+    return p, 60, 64, streams_check([n])
 
 
 def case_long_page(scale):
@@ -344,17 +342,7 @@ def case_long_page(scale):
         counts.append(write_stream(f, size))
         f.write("</pre>\n</body></html>\n")
 
-    def check(docs):
-        if len(docs) != 1:
-            return ["%d documents, want 1" % len(docs)]
-        got = [(r["samples"], r["results"], r["sample_numbers"]) for r in docs[0]["zpool"]]
-        want = [(n, n * zpool_stream.VALUES, [0, n - 1, n]) for n in counts]
-        if got != want:
-            return ["read %s, want %s" % (got, want)]
-        if docs[0]["partial"]:
-            return ["partial: %s" % docs[0]["diagnostics"][:4]]
-        return []
-    return p, 60, 64, check
+    return p, 60, 64, streams_check(counts)
 
 
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,

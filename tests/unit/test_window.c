@@ -676,6 +676,17 @@ static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nw
 	json_decref(whole);
 }
 
+/* Document `doc` of s, read in windows of 20,000 bytes, holds all its
+ * `nruns` runs and is not partial. */
+static void check_every_run(const char *s, size_t len, size_t doc, size_t nruns)
+{
+	json_t *docs = parse(s, len, 20000, 5000, NULL);
+	json_t *d = json_array_get(docs, doc);
+	CHECK(json_array_size(json_object_get(d, "runs")) == nruns);
+	CHECK(json_is_false(json_object_get(d, "partial")));
+	json_decref(docs);
+}
+
 /* A mail longer than a window, its body one plain-text part, is read in
  * windows: the documents are those of a whole reading, whatever the
  * transfer encoding, in an mbox or alone. */
@@ -688,11 +699,7 @@ static void test_mail_windows(void)
 	char *s = mbox_of("", body, blen, &len);
 	check_like_whole(s, len, 3, &nwin);
 	CHECK(nwin > 3);
-	json_t *docs = parse(s, len, 20000, 5000, NULL);
-	json_t *mid = json_array_get(docs, 1);
-	CHECK(json_array_size(json_object_get(mid, "runs")) == 200);
-	CHECK(json_is_false(json_object_get(mid, "partial")));
-	json_decref(docs);
+	check_every_run(s, len, 1, 200);
 	free(s);
 
 	char *qp = malloc(blen * 2);
@@ -843,6 +850,15 @@ static void check_runs_like_whole(const char *s, size_t len, size_t *nwin)
 	json_decref(whole);
 }
 
+/* Text b after the page s[0, l) opened a <pre>, and the page closed;
+ * the page's length. */
+static size_t close_page(char *s, size_t cap, size_t l, const char *b, size_t blen)
+{
+	memcpy(s + l, b, blen);
+	l += blen;
+	return l + (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+}
+
 /* Pages whose windows hold no line break of <pre> and no tag that makes
  * one, or that start inside a comment, a heading or a script: read in
  * windows as whole. */
@@ -896,9 +912,7 @@ static void test_page_shapes(void)
 		l += (size_t)snprintf(s + l, cap - l,
 				      "word%zu <a\nhref=\"http://example.org/%zu\">x</a> ", k, k);
 	l += (size_t)snprintf(s + l, cap - l, "</p>\n<pre\nclass=\"log\">");
-	memcpy(s + l, b, blen);
-	l += blen;
-	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	l = close_page(s, cap, l, b, blen);
 	check_runs_like_whole(s, l, &nwin);
 	CHECK(nwin > 3);
 	/* a style sheet of 11 KB, then a <pre> tag broken across lines and
@@ -911,17 +925,13 @@ static void test_page_shapes(void)
 	memset(s + l, 'x', 3000);
 	l += 3000;
 	s[l++] = '\n';
-	memcpy(s + l, b, blen);
-	l += blen;
-	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	l = close_page(s, cap, l, b, blen);
 	check_runs_like_whole(s, l, &nwin);
 	CHECK(nwin > 3);
 	/* a page whose <meta> names UTF-16: its markup is not in ASCII
 	 * bytes, read whole */
 	l = (size_t)snprintf(s, cap, "<html><head><meta charset=\"utf-16\"></head><body><pre>");
-	memcpy(s + l, b, blen);
-	l += blen;
-	l += (size_t)snprintf(s + l, cap - l, "</pre></body></html>\n");
+	l = close_page(s, cap, l, b, blen);
 	check_like_whole(s, l, 1, &nwin);
 	CHECK(nwin == 0);
 	free(s);
@@ -942,11 +952,7 @@ static void test_page_windows(void)
 		CHECK(bl_detect_format(s, len) == BL_INPUT_HTML);
 		check_like_whole(s, len, 1, &nwin);
 		CHECK(nwin > 3);
-		json_t *docs = parse(s, len, 20000, 5000, NULL);
-		json_t *doc = json_array_get(docs, 0);
-		CHECK(json_array_size(json_object_get(doc, "runs")) == 200);
-		CHECK(json_is_false(json_object_get(doc, "partial")));
-		json_decref(docs);
+		check_every_run(s, len, 0, 200);
 		free(s);
 	}
 	/* Latin-1, named by the page: every window is read in it */
