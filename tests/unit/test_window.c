@@ -607,12 +607,13 @@ static size_t qp_encode(const char *s, size_t n, char *out)
 	return l;
 }
 
-/* s as a base64 body in lines of `width` characters (76 from encoders;
- * any other width puts groups of four across line breaks). */
-static size_t base64_encode(const unsigned char *s, size_t n, size_t width, char *out)
+/* s in base64: lines of `width` characters (SIZE_MAX: one line) ended by
+ * `eol`; `junk` (if any) inserted after every `every` characters. */
+static size_t b64_enc_v(const unsigned char *s, size_t n, size_t width, const char *eol,
+			const char *junk, size_t every, char *out)
 {
 	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t l = 0, col = 0;
+	size_t l = 0, col = 0, cnt = 0;
 	for (size_t i = 0; i < n; i += 3) {
 		unsigned v = (unsigned)s[i] << 16 | (i + 1 < n ? (unsigned)s[i + 1] << 8 : 0) |
 			     (i + 2 < n ? s[i + 2] : 0);
@@ -620,15 +621,29 @@ static size_t base64_encode(const unsigned char *s, size_t n, size_t width, char
 			     i + 2 < n ? a[v & 63] : '='};
 		for (int k = 0; k < 4; k++) {
 			out[l++] = q[k];
+			if (junk && ++cnt % every == 0) {
+				memcpy(out + l, junk, strlen(junk));
+				l += strlen(junk);
+			}
 			if (++col == width) {
-				out[l++] = '\n';
+				memcpy(out + l, eol, strlen(eol));
+				l += strlen(eol);
 				col = 0;
 			}
 		}
 	}
-	if (col)
-		out[l++] = '\n';
+	if (col) {
+		memcpy(out + l, eol, strlen(eol));
+		l += strlen(eol);
+	}
 	return l;
+}
+
+/* s as a base64 body in lines of `width` characters (76 from encoders;
+ * any other width puts groups of four across line breaks). */
+static size_t base64_encode(const unsigned char *s, size_t n, size_t width, char *out)
+{
+	return b64_enc_v(s, n, width, "\n", NULL, 0, out);
 }
 
 static const char MAIL_HEAD[] = "From: a@example.org\nSubject: the whole log\n"
@@ -976,37 +991,6 @@ static void test_page_windows(void)
  * reading: CRLF, one line, lines of 3 to 1000 characters, blanks in
  * them, a '=' in mid-line, Latin-1, Shift_JIS and UTF-8 text, flowed,
  * long headers, a stretch of blank lines, a footer after the data. */
-/* s in base64: lines of `width` characters (SIZE_MAX: one line) ended by
- * `eol`; `junk` (if any) inserted after every `every` characters. */
-static size_t b64_enc_v(const unsigned char *s, size_t n, size_t width, const char *eol,
-			const char *junk, size_t every, char *out)
-{
-	static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t l = 0, col = 0, cnt = 0;
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)s[i] << 16 | (i + 1 < n ? (unsigned)s[i + 1] << 8 : 0) |
-			     (i + 2 < n ? s[i + 2] : 0);
-		char q[4] = {a[v >> 18 & 63], a[v >> 12 & 63], i + 1 < n ? a[v >> 6 & 63] : '=',
-			     i + 2 < n ? a[v & 63] : '='};
-		for (int k = 0; k < 4; k++) {
-			out[l++] = q[k];
-			if (junk && ++cnt % every == 0) {
-				memcpy(out + l, junk, strlen(junk));
-				l += strlen(junk);
-			}
-			if (++col == width) {
-				memcpy(out + l, eol, strlen(eol));
-				l += strlen(eol);
-				col = 0;
-			}
-		}
-	}
-	if (col) {
-		memcpy(out + l, eol, strlen(eol));
-		l += strlen(eol);
-	}
-	return l;
-}
 
 /* The base64 body b64 in a mail of an mbox (and alone): read in
  * windows (`windowed`) or whole, as a whole reading reads it. */
@@ -1034,6 +1018,18 @@ static void b64_case(const char *label, const char *head, const char *b64, size_
 		     bool alone_too)
 {
 	b64_case_in(label, head, b64, b64len, alone_too, true);
+}
+
+/* At least `size` bytes of "Received:" header lines, then `more`. */
+static char *received_lines(size_t size, const char *more)
+{
+	size_t cap = size + strlen(more) + 256, l = 0;
+	char *h = malloc(cap);
+	for (int i = 0; l < size; i++)
+		l += (size_t)snprintf(h + l, cap - l,
+				      "Received: from host%d.example.org by mx.example.org\n", i);
+	snprintf(h + l, cap - l, "%s", more);
+	return h;
 }
 
 static void test_base64_variants(void)
@@ -1128,26 +1124,11 @@ static void test_base64_variants(void)
 			 b, n, true);
 	}
 	{
-		size_t hcap = 40000;
-		char *h = malloc(hcap);
-		size_t hl = 0;
-		for (int i = 0; hl < 20000; i++)
-			hl += (size_t)snprintf(
-				h + hl, hcap - hl,
-				"Received: from host%d.example.org by mx.example.org\n", i);
-		hl += (size_t)snprintf(h + hl, hcap - hl, "%s", H);
+		char *h = received_lines(20000, H);
 		n = b64_enc_v((const unsigned char *)body, blen, 76, "\n", NULL, 0, b);
 		b64_case_in("longhead", h, b, n, false, false);
 		free(h);
-	}
-	{
-		size_t hcap = 40000;
-		char *h = malloc(hcap);
-		size_t hl = 0;
-		for (int i = 0; hl < 20000; i++)
-			hl += (size_t)snprintf(
-				h + hl, hcap - hl,
-				"Received: from host%d.example.org by mx.example.org\n", i);
+		h = received_lines(20000, "");
 		b64_case("longhead-plain", h, body, blen, true);
 		free(h);
 	}
