@@ -59,11 +59,6 @@ static int b64val(unsigned char c)
 	return -1;
 }
 
-bool bl_base64_char(unsigned char c)
-{
-	return b64val(c) >= 0;
-}
-
 int bl_base64_value(unsigned char c)
 {
 	return b64val(c);

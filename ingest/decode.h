@@ -36,9 +36,8 @@ bool bl_qp_stray(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 void bl_base64_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);
 /* Decodes into a plain buffer (for RFC 2047 words); returns bytes written. */
 size_t bl_base64_decode_plain(const char *s, size_t n, unsigned char *out);
-/* Whether c is one of base64's 64 characters (either alphabet). */
-bool bl_base64_char(unsigned char c);
-/* Its value (0..63), or -1 when it is not one of them. */
+/* The value (0..63) of c, one of base64's 64 characters (either
+ * alphabet), or -1 when it is not one of them. */
 int bl_base64_value(unsigned char c);
 /* The decoder starts a piece of its map (one segment) at a line of
  * base64, and at the first group of four characters in each block of

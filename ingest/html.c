@@ -30,6 +30,8 @@ struct html {
 	bool started;
 	int carried_newlines;
 	enum bl_html_open open; /* what the bytes ended inside */
+	bool section; /* the markup last read was a comment, CDATA, script
+		       * or style: its text is skipped or kept whole */
 	bool h1_before, title_before; /* found in a window before */
 	/* the comment left open at the end of the bytes: where its "<!--"
 	 * is in them, or (carried) before them, at comment_from and
@@ -318,10 +320,11 @@ static size_t tag(struct html *h, size_t i)
 	}
 	const char *t = s + t0;
 	size_t origin = bl_src_origin(h->in, i);
-	if (!close && (tl == 6 && strncasecmp(t, "script", 6) == 0))
-		return skip_raw(h, k + 1, "script", BL_HTML_IN_SCRIPT);
-	if (!close && (tl == 5 && strncasecmp(t, "style", 5) == 0))
-		return skip_raw(h, k + 1, "style", BL_HTML_IN_STYLE);
+	h->section = !close && ((tl == 6 && strncasecmp(t, "script", 6) == 0) ||
+				(tl == 5 && strncasecmp(t, "style", 5) == 0));
+	if (h->section)
+		return skip_raw(h, k + 1, tl == 6 ? "script" : "style",
+				tl == 6 ? BL_HTML_IN_SCRIPT : BL_HTML_IN_STYLE);
 	apply_tag(h, t, tl, close, origin);
 	return k + 1;
 }
@@ -393,10 +396,12 @@ static size_t markup(struct html *h, size_t i)
 {
 	const char *s = h->in->s;
 	size_t n = h->in->len;
+	h->section = true;
 	if (has_prefix_ci(s + i, n - i, "<!--"))
 		return comment(h, i + 4, i);
 	if (has_prefix_ci(s + i, n - i, "<![CDATA["))
 		return cdata(h, i + 9);
+	h->section = false;
 	return tag(h, i);
 }
 
@@ -604,11 +609,7 @@ size_t bl_html_safe_cut(const char *s, size_t n, const struct bl_html_state *fro
 		if (j > c && !text) {
 			/* a tag or an entity: before it; a section: inside it,
 			 * short of its closer */
-			bool sec = h->open != BL_HTML_IN_TEXT || j - i > MAX_TAG ||
-				   has_prefix_ci(s + i, n - i, "<!--") ||
-				   has_prefix_ci(s + i, n - i, "<![CDATA[") ||
-				   has_prefix_ci(s + i, n - i, "<script") ||
-				   has_prefix_ci(s + i, n - i, "<style");
+			bool sec = h->section;
 			size_t closer = h->open != BL_HTML_IN_TEXT ? n : closer_at(s, i, j);
 			at = i >= lo               ? i
 			     : sec && c < closer   ? c

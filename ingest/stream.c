@@ -197,6 +197,21 @@ struct win {
 	bool last, rough, mid_line, next_mid_line;
 };
 
+/* Where the window after w may start: in [*lo, *hi), at least `overlap`
+ * bytes before w's own part ends (w->own_to), and no further back than
+ * the first half of that part. */
+static void next_range(const struct win *w, size_t cut_lo, size_t overlap, size_t *lo, size_t *hi)
+{
+	*hi = w->own_to - overlap > w->own_from ? w->own_to - overlap : w->own_from;
+	*lo = *hi - w->own_from > cut_lo - w->own_from ? *hi - (cut_lo - w->own_from) : w->own_from;
+}
+
+/* Whether a window starting at `next` starts inside a line. */
+static bool mid_line_at(const struct reader *r, const struct win *w, size_t next)
+{
+	return next > w->s ? r->buf[next - 1 - r->base] != '\n' : w->mid_line;
+}
+
 /* A cut c in [lo, ...) of window w of a page, found by the bytes alone,
  * moved back to where the page's decoding may stop and go on (not in
  * a tag, an entity or a closer: bl_html_safe_cut); c itself when there
@@ -268,27 +283,25 @@ static size_t base64_cut(const struct reader *r, size_t from, size_t lo, size_t 
 static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, size_t cut_lo,
 			size_t cut_hi, size_t overlap, size_t *next)
 {
-	size_t from = w->index ? w->s : sp->data_from, eq, unused;
+	size_t from = w->index ? w->s : sp->data_from, eq, unused, lo, hi;
 	size_t cut = base64_cut(r, from, cut_lo, cut_hi, &eq);
 	if (cut == SIZE_MAX) {
 		enum bl_cut kind;
 		cut = r->base + bl_window_cut(r->buf, cut_lo - r->base, cut_hi - r->base, &kind);
 	}
+	w->own_to = cut;
+	w->rough = false; /* a group's start, or no text: decoded exactly */
 	if (eq < cut) {
 		/* nothing is decoded past the '=': the next window starts at
 		 * the cut, with no text */
 		sp->ended = true;
 		*next = cut;
 	} else {
-		size_t hi = cut - overlap > w->own_from ? cut - overlap : w->own_from;
-		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
-								    : w->own_from;
+		next_range(w, cut_lo, overlap, &lo, &hi);
 		size_t at = lo < hi ? base64_cut(r, from, lo, hi, &unused) : SIZE_MAX;
 		*next = at != SIZE_MAX ? at : w->s;
 	}
-	w->own_to = cut;
-	w->rough = false; /* a group's start, or no text: decoded exactly */
-	w->next_mid_line = *next > w->s ? r->buf[*next - 1 - r->base] != '\n' : w->mid_line;
+	w->next_mid_line = mid_line_at(r, w, *next);
 }
 
 /* The message of window w: its bytes decoded in place (the bytes after
@@ -340,18 +353,14 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 		if (tags && rough)
 			w->own_to = page_cut(r, sp, w, cut_lo, w->own_to);
 		/* from the window's own part: decoded as a whole reading would */
-		size_t hi = w->own_to - overlap;
-		size_t lo = hi - w->own_from > cut_lo - w->own_from ? hi - (cut_lo - w->own_from)
-								    : w->own_from;
+		size_t lo, hi;
+		next_range(w, cut_lo, overlap, &lo, &hi);
 		*next = lo < hi ? pick_cut(&m, r, lo, hi, raw_lines, tags, &next_rough)
 				: w->own_from;
 		if (tags && lo < hi && next_rough)
 			*next = page_cut(r, sp, w, lo, *next);
 		w->rough = rough;
-		if (*next > w->s)
-			w->next_mid_line = r->buf[*next - 1 - r->base] != '\n';
-		else
-			w->next_mid_line = w->mid_line;
+		w->next_mid_line = mid_line_at(r, w, *next);
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;
