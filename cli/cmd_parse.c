@@ -26,6 +26,9 @@ static void help(void)
 	     "                     index and message id (for jq, pandas, DuckDB, Spark)\n"
 	     "      --pretty       indented: the documents (the default) or, with --runs,\n"
 	     "                     each run\n"
+	     "      --objects      every result an object, as in the schema's \"results\";\n"
+	     "                     without it a zpool iostat run lists its samples as\n"
+	     "                     \"rows\", one a table line (a sixth of the size)\n"
 	     "  -j, --jobs N       parse in N processes (0: one per processor); inputs,\n"
 	     "                     and the pieces of an mbox cut at its messages, are\n"
 	     "                     run at once and their documents written in order:\n"
@@ -45,7 +48,7 @@ struct parse_ctx {
 	FILE *out;
 	const char *path;
 	bool jsonl, quiet;
-	bool runs, pretty;
+	bool runs, pretty, objects;
 	struct cli_runs *cut; /* --runs: the documents cut into runs as written */
 	size_t errors;
 	size_t nruns; /* in the documents of the current input */
@@ -120,7 +123,8 @@ static int each_message(struct bl_message *m, void *vctx)
 {
 	struct parse_ctx *c = vctx;
 	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) |
-		       (c->jsonl || c->runs ? JSON_COMPACT : JSON_INDENT(2));
+		       (c->jsonl || c->runs ? JSON_COMPACT : JSON_INDENT(2)) |
+		       (c->objects ? BL_WRITE_OBJECTS : 0);
 	/* written run by run: a message with a million runs is never one
 	 * JSON tree in memory */
 	json_t *tail;
@@ -384,7 +388,7 @@ static int job_task(size_t i, FILE *out, void *arg)
 struct parse_args {
 	const char *output; /* NULL: standard output */
 	unsigned jobs;
-	bool jsonl, quiet, strict, runs, pretty;
+	bool jsonl, quiet, strict, runs, pretty, objects;
 	enum bl_input_format fmt;
 };
 
@@ -397,6 +401,7 @@ static int read_options(int argc, char **argv, struct parse_args *a)
 		{"jsonl", no_argument, NULL, 'L'},
 		{"runs", no_argument, NULL, 'R'},
 		{"pretty", no_argument, NULL, 'P'},
+		{"objects", no_argument, NULL, 'O'},
 		{"jobs", required_argument, NULL, 'j'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"strict", no_argument, NULL, 's'},
@@ -412,6 +417,7 @@ static int read_options(int argc, char **argv, struct parse_args *a)
 		case 'L': a->jsonl = true; break;
 		case 'R': a->runs = true; break;
 		case 'P': a->pretty = true; break;
+		case 'O': a->objects = true; break;
 		case 'j': {
 			char *end;
 			errno = 0;
@@ -476,6 +482,7 @@ int cmd_parse(int argc, char **argv)
 				.quiet = a.quiet,
 				.runs = a.runs,
 				.pretty = a.pretty,
+				.objects = a.objects,
 				.cut = cut};
 	struct plan plan = {.files = files, .nfiles = (size_t)nfiles, .fmt = a.fmt, .ctx = &ctx};
 	int status = 0;

@@ -411,6 +411,12 @@ static int each_json(struct replay_ctx *c, const char *data, size_t len)
 			json_decref(doc);
 			return -1;
 		}
+		const char *bad = bl_doc_expand_rows(doc);
+		if (bad) {
+			cli_error("%s: document %d: %s", c->path, n, bad);
+			json_decref(doc);
+			return -1;
+		}
 		int r = each_doc(c, doc);
 		json_decref(doc);
 		if (r < 0)

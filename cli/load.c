@@ -93,6 +93,12 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 			cli_error("%s: a JSON value that is not a %s document", path, BL_SCHEMA_ID);
 			return -1;
 		}
+		const char *bad = bl_doc_expand_rows(d);
+		if (bad) {
+			json_decref(d);
+			cli_error("%s: document %zu: %s", path, ndocs + 1, bad);
+			return -1;
+		}
 		json_array_append_new(docs, d);
 		ndocs++;
 		i = skip_blanks(data, len, i + used);

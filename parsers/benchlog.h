@@ -13,6 +13,7 @@
 #include "../base/message.h"
 #include "doc.h"
 #include "parser.h"
+#include "table.h"
 
 #ifndef BL_VERSION
 #define BL_VERSION "0.1.0"
@@ -28,11 +29,15 @@ json_t *bl_parse_message(struct bl_message *m, const char *path);
  * of runs. The bytes are those json_dump_callback(bl_parse_message(m,
  * path), write, wctx, flags) would write, for flags JSON_COMPACT or
  * JSON_INDENT(n) with JSON_PRESERVE_ORDER (and JSON_REAL_PRECISION; not
- * JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH or JSON_SORT_KEYS).
+ * JSON_ENSURE_ASCII, JSON_ESCAPE_SLASH or JSON_SORT_KEYS), except that a
+ * run of a tool whose output is a stream of records has "rows" in place
+ * of "results" (table.h; bl_doc_expand_rows gives the results back)
+ * unless flags hold BL_WRITE_OBJECTS.
  * Returns the document's tail {diagnostics, diagnostics_dropped, partial}
  * and, not written, runs_written: how many runs the document holds (new
  * reference), or NULL when memory ran out or a write failed (the output
  * is then incomplete). */
+#define BL_WRITE_OBJECTS ((size_t)1 << 24) /* every result an object */
 json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t flags,
 			       json_dump_callback_t write, void *wctx);
 

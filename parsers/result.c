@@ -282,7 +282,9 @@ static const char *vocab_name(const char *s, size_t n)
 	if (!b)
 		return NULL;
 	vocab.blocks[vocab.n++] = b;
-	return vocab.names[i] = strs_put(b, s, n);
+	char *v = strs_put(b, s, n);
+	v[-1] |= BL_STRS_KEPT;
+	return vocab.names[i] = v;
 }
 
 void bl_results_cleanup(void)

@@ -116,7 +116,8 @@ bool bl_value_is_int(double v);
 /* Whether jansson takes s[0, n) as a string: UTF-8 (NUL bytes too). */
 bool bl_json_string_ok(const char *s, size_t n);
 /* The length of a string the store holds, and whether it has no byte
- * that JSON escapes: kept in the 5 bytes before it. */
+ * that JSON escapes: kept in the 5 bytes before it (the fifth holds
+ * BL_STRS_* bits). */
 #define BL_STRS_HEAD 5
 static inline size_t bl_strs_len(const char *s)
 {
@@ -124,9 +125,18 @@ static inline size_t bl_strs_len(const char *s)
 	memcpy(&len, s - BL_STRS_HEAD, 4);
 	return len;
 }
+#define BL_STRS_PLAIN 1
+#define BL_STRS_KEPT 2 /* a name kept for the process: one copy per text */
 static inline bool bl_strs_plain(const char *s)
 {
-	return s[-1] != 0;
+	return (s[-1] & BL_STRS_PLAIN) != 0;
+}
+/* Whether s is the one kept copy of its text (a metric's or unit's name:
+ * bl_result_set_metric), so that two kept names are equal only when
+ * they are the same pointer. */
+static inline bool bl_strs_kept(const char *s)
+{
+	return (s[-1] & BL_STRS_KEPT) != 0;
 }
 /* A copy of s into the store (NUL-terminated), or NULL. */
 const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);

@@ -15,10 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/buf.h"
 #include "../base/find.h"
 #include "../base/numfmt.h"
+#include "parser.h"
 #include "spill.h"
 #include "system.h"
+#include "table.h"
 
 /* Output is gathered here: the writer is called once per OUTBUF bytes. */
 #define OUTBUF ((size_t)1 << 16)
@@ -471,6 +474,218 @@ static void put_result(struct out *o, const struct bl_result *r, unsigned depth)
 	put(o, "}", 1);
 }
 
+/* ------------------------------------------------------------ rows
+ *
+ * The results of a run of records, as rows (table.h). A row's values are
+ * gathered in a text of their own, and written after the row's shape
+ * number once the row ends: its shape is known only then. */
+
+/* Whether a run of `tool` is written as rows. */
+static bool rows_tool(size_t flags, const char *tool)
+{
+	const struct bl_parser *p;
+	return !(flags & BL_WRITE_OBJECTS) && tool && (p = bl_parser_find(tool)) && p->records;
+}
+
+struct rowsink {
+	struct bl_rows g;
+	struct out *row; /* the open row's values, each after ",": depth 5 */
+	struct bl_buf over; /* what the row's text held beyond OUTBUF */
+};
+
+static struct out *out_new(size_t flags, json_dump_callback_t write, void *wctx);
+static void out_free(struct out *o);
+
+static int row_overflow(const char *buf, size_t n, void *ctx)
+{
+	return bl_buf_put(&((struct rowsink *)ctx)->over, buf, n) ? 0 : -1;
+}
+
+static struct rowsink *rowsink_new(size_t flags)
+{
+	struct rowsink *s = calloc(1, sizeof *s);
+	if (s && !(s->row = out_new(flags, row_overflow, s))) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void rowsink_free(struct rowsink *s)
+{
+	if (!s)
+		return;
+	bl_rows_free(&s->g);
+	out_free(s->row);
+	bl_buf_free(&s->over);
+	free(s);
+}
+
+/* The separator before a list's next element, at depth 4. */
+static void element(struct out *o, size_t *elems)
+{
+	if ((*elems)++) {
+		put(o, ",", 1);
+		indent(o, 4, true);
+	}
+}
+
+static void put_names(struct out *o, const char *const *names, unsigned n)
+{
+	if (!n) {
+		put(o, "[]", 2);
+		return;
+	}
+	put(o, "[", 1);
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			put(o, ",", 1);
+		indent(o, 6, i > 0);
+		string(o, names[i], strlen(names[i]));
+	}
+	indent(o, 5, false);
+	put(o, "]", 1);
+}
+
+/* {"shape": id, "coords": [...], "cells": [{"metric": m, "unit": u}...]} */
+static void put_shape(struct out *o, const struct bl_row_shape *s, int id)
+{
+	put(o, "{", 1);
+	member(o, 5, false, "shape");
+	integer(o, id);
+	member(o, 5, true, "coords");
+	put_names(o, s->keys, s->nkeys);
+	member(o, 5, true, "cells");
+	put(o, s->ncells ? "[" : "[]", s->ncells ? 1 : 2);
+	for (unsigned i = 0; i < s->ncells; i++) {
+		if (i)
+			put(o, ",", 1);
+		indent(o, 6, i > 0);
+		const char *m = s->metric[i], *u = s->unit[i];
+		if (!m && !u) {
+			put(o, "{}", 2);
+			continue;
+		}
+		put(o, "{", 1);
+		if (m) {
+			member(o, 7, false, "metric");
+			stored(o, m);
+		}
+		if (u) {
+			member(o, 7, m != NULL, "unit");
+			stored(o, u);
+		}
+		indent(o, 6, false);
+		put(o, "}", 1);
+	}
+	if (s->ncells) {
+		indent(o, 5, false);
+		put(o, "]", 1);
+	}
+	indent(o, 4, false);
+	put(o, "}", 1);
+}
+
+static void row_next(struct out *r)
+{
+	put(r, ",", 1);
+	indent(r, 5, true);
+}
+
+/* A cell: the value, or [value, raw, flag...] (raw null when none). */
+static void row_cell(struct out *r, const struct bl_result *res)
+{
+	row_next(r);
+	if (!res->raw && !res->flags) {
+		result_value(r, res);
+		return;
+	}
+	put(r, "[", 1);
+	indent(r, 6, false);
+	result_value(r, res);
+	put(r, ",", 1);
+	indent(r, 6, true);
+	if (res->raw)
+		stored(r, res->raw);
+	else
+		put(r, "null", 4);
+	const char *names[4];
+	size_t n = bl_flag_names(res->flags, names);
+	for (size_t i = 0; i < n; i++) {
+		put(r, ",", 1);
+		indent(r, 6, true);
+		string(r, names[i], strlen(names[i]));
+	}
+	indent(r, 5, false);
+	put(r, "]", 1);
+}
+
+/* Ends the open row: its shape declared when new, then the row. */
+static int rows_close(struct out *o, struct rowsink *s, size_t *elems)
+{
+	if (!s || !s->g.open)
+		return o->err;
+	bool declare;
+	int id = bl_rows_end(&s->g, &declare);
+	if (id < 0 || s->row->err)
+		return o->err = -1;
+	if (declare) {
+		element(o, elems);
+		put_shape(o, &s->g.shapes[id], id);
+	}
+	element(o, elems);
+	put(o, "[", 1);
+	indent(o, 5, false);
+	integer(o, id);
+	put(o, s->over.p, s->over.n);
+	put(o, s->row->buf, s->row->n);
+	indent(o, 4, false);
+	put(o, "]", 1);
+	s->row->n = 0;
+	s->over.n = 0;
+	return o->err;
+}
+
+/* Adds result r to the rows written to o. */
+static int rows_add(struct out *o, struct rowsink *s, size_t *elems, const struct bl_result *r)
+{
+	if (!bl_rows_joins(&s->g, r)) {
+		if (rows_close(o, s, elems) != 0 || bl_rows_start(&s->g, r) < 0)
+			return o->err = -1;
+		for (unsigned k = 0; k < r->ncoord; k++) {
+			row_next(s->row);
+			coord_value(s->row, &r->coord[k]);
+		}
+	}
+	if (bl_rows_cell(&s->g, r) < 0)
+		return o->err = -1;
+	row_cell(s->row, r);
+	return s->row->err ? (o->err = -1) : o->err;
+}
+
+/* The run's results as rows, the value of its "rows" member. */
+static void put_rows(struct out *o, const struct bl_results *rs)
+{
+	size_t n = bl_results_count(rs), elems = 0;
+	if (!n) {
+		put(o, "[]", 2);
+		return;
+	}
+	struct rowsink *s = rowsink_new(o->flags);
+	if (!s) {
+		o->err = -1;
+		return;
+	}
+	put(o, "[", 1);
+	indent(o, 4, false);
+	for (size_t i = 0; i < n && !o->err; i++)
+		rows_add(o, s, &elems, bl_results_at(rs, i));
+	rows_close(o, s, &elems);
+	rowsink_free(s);
+	indent(o, 3, false);
+	put(o, "]", 1);
+}
+
 /* The run's results, as the value of its "results" member. */
 static void put_results(struct out *o, const struct bl_results *rs)
 {
@@ -523,8 +738,13 @@ static int put_run(struct out *o, struct bl_doc *doc, const struct bl_run *r, si
 	put(o, "}", 1);
 	member(o, 3, true, "params");
 	value(o, r->params, 3);
-	member(o, 3, true, "results");
-	put_results(o, &r->results);
+	if (rows_tool(o->flags, r->tool)) {
+		member(o, 3, true, "rows");
+		put_rows(o, &r->results);
+	} else {
+		member(o, 3, true, "results");
+		put_results(o, &r->results);
+	}
 	if (r->time.present) {
 		json_t *t = bl_doc_time_json(doc, &r->time);
 		if (!t)
@@ -779,7 +999,11 @@ static void spill_append(struct out *o, struct bl_spill *from)
 struct rlist {
 	struct out *o;
 	struct bl_spill sp;
-	size_t n;
+	size_t n; /* results */
+	size_t elems; /* elements written: results, or rows and shapes */
+	struct rowsink *rows; /* a list of rows: their gathering */
+	const char *tool; /* the tool of the results added, and */
+	bool as_rows; /* whether they are rows (rows_tool) */
 };
 
 /* l's writer, made on first use; it writes to l's spill wherever l has
@@ -793,14 +1017,23 @@ static struct out *rlist_out(struct rlist *l, size_t flags)
 	return l->o;
 }
 
-static int rlist_add(struct rlist *l, size_t flags, const struct bl_result *result)
+/* Adds a result of a run of `tool` to l. */
+static int rlist_add(struct rlist *l, size_t flags, const char *tool,
+		     const struct bl_result *result)
 {
 	if (!rlist_out(l, flags))
 		return -1;
-	if (l->n++) {
-		put(l->o, ",", 1);
-		indent(l->o, 4, true);
+	l->n++;
+	if (tool != l->tool) {
+		l->tool = tool;
+		l->as_rows = rows_tool(flags, tool);
 	}
+	if (l->as_rows) {
+		if (!l->rows && !(l->rows = rowsink_new(flags)))
+			return -1;
+		return rows_add(l->o, l->rows, &l->elems, result);
+	}
+	element(l->o, &l->elems);
 	put_result(l->o, result, 4);
 	return l->o->err;
 }
@@ -810,14 +1043,21 @@ static int rlist_add_run(struct rlist *l, size_t flags, const struct bl_run *r, 
 {
 	int rc = 0;
 	for (size_t i = from; i < bl_results_count(&r->results) && !rc; i++)
-		rc = rlist_add(l, flags, bl_results_at(&r->results, i));
+		rc = rlist_add(l, flags, r->tool, bl_results_at(&r->results, i));
 	return rc;
+}
+
+/* Writes l's open row: its text is then whole. */
+static int rlist_close_row(struct rlist *l)
+{
+	return l->rows && l->o ? rows_close(l->o, l->rows, &l->elems) : 0;
 }
 
 static void rlist_free(struct rlist *l)
 {
 	out_free(l->o);
 	bl_spill_free(&l->sp);
+	rowsink_free(l->rows);
 	memset(l, 0, sizeof *l);
 }
 
@@ -826,17 +1066,26 @@ static int rlist_move(struct rlist *to, size_t flags, struct rlist *from)
 {
 	int rc = 0;
 	if (from->n) {
-		if (!rlist_out(to, flags) || !rlist_out(from, flags)) {
+		if (!rlist_out(to, flags) || !rlist_out(from, flags) || rlist_close_row(to) ||
+		    rlist_close_row(from)) {
 			rlist_free(from);
 			return -1;
 		}
 		flush_out(from->o);
-		if (to->n) {
+		if (to->elems) {
 			put(to->o, ",", 1);
 			indent(to->o, 4, true);
 		}
 		spill_append(to->o, &from->sp);
 		to->n += from->n;
+		to->elems += from->elems;
+		/* from's declarations now stand after to's: to declares anew */
+		if (!to->rows) {
+			to->rows = from->rows;
+			from->rows = NULL;
+		}
+		if (to->rows)
+			bl_rows_forget(&to->rows->g);
 		rc = from->o->err || to->o->err ? -1 : 0;
 	}
 	rlist_free(from);
@@ -848,17 +1097,20 @@ static int rlist_move(struct rlist *to, size_t flags, struct rlist *from)
 static int put_run_list(struct out *o, json_t *j, struct rlist *l)
 {
 	if (l->o) {
+		rlist_close_row(l);
 		flush_out(rlist_out(l, o->flags));
 		if (l->o->err)
 			goto fail;
 	}
+	bool rows = rows_tool(o->flags, json_string_value(json_object_get(j, "tool")));
 	run_separator(o);
 	put(o, "{", 1);
 	indent(o, 3, false);
 	for (void *it = json_object_iter(j); it;) {
 		const char *k = json_object_iter_key(it);
-		key(o, k);
-		if (strcmp(k, "results") != 0) {
+		bool results = strcmp(k, "results") == 0;
+		key(o, results && rows ? "rows" : k);
+		if (!results) {
 			value(o, json_object_iter_value(it), 3);
 		} else if (!l->n) {
 			put(o, "[]", 2);
@@ -950,7 +1202,7 @@ static int write_results(void *ctx, struct bl_doc *doc, struct bl_run *run, size
 	if (!l)
 		return 1;
 	for (size_t i = 0; i < n; i++)
-		if (rlist_add(l, o->flags, bl_results_at(&run->results, i)) != 0)
+		if (rlist_add(l, o->flags, run->tool, bl_results_at(&run->results, i)) != 0)
 			return -1;
 	return 0;
 }
@@ -1155,7 +1407,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	for (size_t i = 0; i < bl_results_count(&r->results); i++) {
 		const struct bl_result *res = bl_results_at(&r->results, i);
 		rc |= rlist_add(record_of(rec, res) < cut ? &w->open.results : &w->open.tail, flags,
-				res);
+				r->tool, res);
 	}
 	rec->count(json_object_get(j, "params"), cut);
 	w->open.run = j; /* its results in the lists */
@@ -1202,7 +1454,8 @@ static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
 		if (k < from)
 			continue;
 		rec->renumber(res, w->open.nrec + (k - from));
-		rc |= rlist_add(k >= to ? &w->open.tail : &w->open.results, flags, res);
+		rc |= rlist_add(k >= to ? &w->open.tail : &w->open.results, flags, w->open.tool,
+				res);
 	}
 	return rc ? -1 : 0;
 }
@@ -1290,7 +1543,7 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 	for (size_t i = 0; i < n; i++) {
 		const struct bl_result *res = bl_results_at(&r->results, i);
 		rc |= rlist_add(record_of(p->records, res) >= to ? &c->tail : &c->results, flags,
-				res);
+				r->tool, res);
 	}
 	return rc ? -1 : 0;
 }

@@ -12,6 +12,8 @@ import json
 import pathlib
 import sys
 
+from benchlog_rows import results as run_results  # noqa: E402
+
 WIDTH = 80
 
 
@@ -44,7 +46,7 @@ def headline(runs):
     """The first run's rate (B/s, then ops/s), else its time."""
     for want in ("B/s", "ops/s", "s"):
         for r in runs:
-            for res in r["results"]:
+            for res in run_results(r):
                 if res.get("unit") == want and isinstance(res.get("value"), (int, float)):
                     return f'{human(res["value"], want)} {res["metric"]}'
     return "-"

@@ -23,6 +23,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 import zlib
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from benchlog_rows import results as run_results  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 passed = failed = 0
 
@@ -153,7 +156,7 @@ def main():
         runs = runs_of(bl, src)
         # histogram buckets (zpool iostat -w/-r) have no default chart
         chartable = any(x["value"] is not None and x["unit"] in ("B/s", "s", "ops/s") and "bucket" not in x
-                        for r in runs for x in r["results"])
+                        for r in runs for x in run_results(r))
         # PNG and SVG hold the first chart only: where some runs have a
         # command and others not, that chart may hold either
         with_cmd = [bool(r.get("command")) for r in runs]
@@ -296,7 +299,7 @@ def main():
         out = run(bl, "parse", "-q", "--jsonl", str(src)).stdout.decode() if src.suffix != ".json" else json.dumps(json.load(open(src)))
         for line in out.splitlines():
             if line.strip():
-                expect += sum(len(run_["results"]) for run_ in json.loads(line)["runs"])
+                expect += sum(len(run_results(run_)) for run_ in json.loads(line)["runs"])
     check("csv: one row per result", len(table) == expect, f"{len(table)} rows, {expect} results")
     check("csv: tidy columns", table and all(k in table[0] for k in ("source", "tool", "label", "metric", "value", "unit", "record_size", "vdev")))
     check("csv: censored flag kept", any(t["flags"] == "censored" and t["metric"] == "seq_create" for t in table))

@@ -12,6 +12,9 @@ import pathlib
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from benchlog_rows import results as run_results  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 passed = failed = 0
@@ -28,7 +31,7 @@ def check(name, ok, detail=""):
 
 def results(runs):
     for run in runs:
-        for r in run.get("results", []):
+        for r in run_results(run) if "results" in run or "rows" in run else []:
             yield run["tool"], r["metric"], r["unit"]
 
 

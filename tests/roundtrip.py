@@ -24,6 +24,9 @@ import quopri
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from benchlog_rows import results as run_results  # noqa: E402
+
 
 def parse(binary, data, fmt="auto"):
     out = subprocess.run([binary, "parse", "--jsonl", "-q", "--input-format", fmt, "-"],
@@ -38,11 +41,13 @@ def runs_of(docs):
 
 
 def full_key(r):
-    return {k: r.get(k) for k in ("tool", "variant", "label", "command", "params", "results")}
+    key = {k: r.get(k) for k in ("tool", "variant", "label", "command", "params")}
+    key["results"] = run_results(r)
+    return key
 
 
 def number_key(r):
-    return (r["tool"], [(x["metric"], x["value"], x["unit"]) for x in r["results"]],
+    return (r["tool"], [(x["metric"], x["value"], x["unit"]) for x in run_results(r)],
             {k: r["time"].get(k) for k in ("real", "user", "system", "cpu_percent")} if "time" in r else None)
 
 

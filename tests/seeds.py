@@ -8,6 +8,9 @@ import pathlib
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "scripts"))
+from benchlog_rows import results as run_results  # noqa: E402
+
 # seed number -> {tool: number of runs}; tools not listed must find nothing
 EXPECTED_RUNS = {
     "000": {"dd": 16},
@@ -19,7 +22,7 @@ EXPECTED_RUNS = {
 
 
 def results(run):
-    return {r["metric"]: r["value"] for r in run["results"]}
+    return {r["metric"]: r["value"] for r in run_results(run)}
 
 
 def checks_000(runs):
@@ -68,7 +71,7 @@ def checks_001(runs):
         for k, (s, kb) in rates.items())
     yield "diskinfo units", all(r["unit"] == ("B/s" if r["metric"] in ("transfer_outside", "transfer_middle", "transfer_inside") else
                                               "B" if r["metric"].endswith("_bytes") else
-                                              "count" if r["metric"].endswith("_iterations") else "s") for r in di["results"])
+                                              "count" if r["metric"].endswith("_iterations") else "s") for r in run_results(di))
 
 
 def checks_003(runs):
@@ -222,12 +225,12 @@ def check_zfs_fuse_sample(binary, path):
     out = subprocess.run([binary, "parse", "--jsonl", "-q", str(path)], capture_output=True, text=True, timeout=60)
     runs = [r for l in out.stdout.splitlines() if l.strip() for r in json.loads(l)["runs"] if r["tool"] == "zpool-iostat"]
     got = [(i, r["sample"], r["pool"], r["vdev"], r["depth"], r["metric"], r["value"], r["unit"])
-           for i, run in enumerate(runs) for r in run["results"]]
+           for i, run in enumerate(runs) for r in run_results(run)]
     yield "zfs-fuse sample: 14 reports", len(runs) == 14
     yield f"zfs-fuse sample: all {len(want)} values with pool, vdev, depth, sample, unit", got == want
     yield "zfs-fuse sample: first sample since boot only", all(
-        r.get("since_boot", False) == (r["sample"] == 0) for run in runs for r in run["results"])
-    yield "zfs-fuse sample: -T u timestamps", [r["timestamp"] for r in runs[8]["results"]][::6] == [1796018647, 1796018648]
+        r.get("since_boot", False) == (r["sample"] == 0) for run in runs for r in run_results(run))
+    yield "zfs-fuse sample: -T u timestamps", [r["timestamp"] for r in run_results(runs[8])][::6] == [1796018647, 1796018648]
 
 
 def main():

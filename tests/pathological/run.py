@@ -22,6 +22,7 @@ check size: long line 44 MB, sparse 19 MB, header lines 20 MB.)
 import argparse
 import base64
 import json
+import pathlib
 import os
 import resource
 import signal
@@ -379,6 +380,8 @@ def run(argv, cpu_limit, wall_limit, as_limit, stdout):
 
 SUMMARY = r"""
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from benchlog_rows import results as run_results
 for line in open(sys.argv[1], "rb"):
     if not line.strip():
         continue
@@ -389,8 +392,9 @@ for line in open(sys.argv[1], "rb"):
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
         if r["tool"] == "zpool-iostat" and len(streams) < 20:
-            nums = sorted({x["sample"] for x in r["results"] if "sample" in x})
-            streams.append({"samples": r["params"].get("samples"), "results": len(r["results"]),
+            res = run_results(r)
+            nums = sorted({x["sample"] for x in res if "sample" in x})
+            streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
@@ -401,7 +405,8 @@ def summarize(path):
     """Every line one document; returns a summary of each (read in a
     process of its own: a document of a million results would grow this
     one, and every process forked from it would seem to use as much)."""
-    p = subprocess.run([sys.executable, "-c", SUMMARY, str(path)], stdout=subprocess.PIPE,
+    scripts = pathlib.Path(__file__).resolve().parents[2] / "scripts"
+    p = subprocess.run([sys.executable, "-c", SUMMARY, str(path), str(scripts)], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE)
     if p.returncode:
         raise ValueError(p.stderr.decode(errors="replace").strip()[-200:])
@@ -509,13 +514,15 @@ def count_in_file(path, needle):
 def runs_stream(binpath):
     """`parse --runs` of a long `zpool iostat -v` stream: its one run a
     line with every value, in the memory a document takes (the run is cut
-    from the document as it is written, never held)."""
+    from the document as it is written, never held). With --objects: each
+    value a "metric" member to count, and a line ten times as long as
+    its rows would make."""
     p = WORK / "runs-stream.txt"
     with open(p, "w") as f:
         n = write_stream(f, 20 * MB)
     out = WORK / "runs-stream.jsonl"
     with open(out, "wb") as fout:
-        wall, ru, rc, err = run([binpath, "parse", "--runs", "-q", str(p)], 60, 150, 8 << 30,
+        wall, ru, rc, err = run([binpath, "parse", "--runs", "--objects", "-q", str(p)], 60, 150, 8 << 30,
                                 fout)
     failures = []
     if ru is None or rc != 0:

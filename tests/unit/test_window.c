@@ -80,6 +80,8 @@ static void add_doc(struct docs *d, struct buf *b)
 	json_error_t e;
 	json_t *j = json_loadb(b->s ? b->s : "", b->n, 0, &e);
 	CHECK(j != NULL);
+	/* rows (table.h) as results: windows may declare a shape again */
+	CHECK(!j || bl_doc_expand_rows(j) == NULL);
 	if (j)
 		json_array_append_new(d->docs, j);
 	free(b->s);
