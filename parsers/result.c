@@ -294,6 +294,11 @@ void bl_results_cleanup(void)
 	memset(&vocab, 0, sizeof vocab);
 }
 
+const char *bl_result_kept_name(const char *s)
+{
+	return vocab_name(s, strlen(s));
+}
+
 static const char *name_string(struct bl_result *r, const char *s)
 {
 	size_t n = strlen(s);

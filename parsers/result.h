@@ -144,6 +144,18 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n);
  * it (bl_json_string_ok). */
 const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n);
 
+/* The kept copy of the name of a metric or unit (bl_strs_kept), made on
+ * first use, for a parser that sets one name on many results; NULL when
+ * it cannot be kept (the names are full, or s is not UTF-8). */
+const char *bl_result_kept_name(const char *s);
+/* Sets names bl_result_kept_name gave, without looking them up. */
+static inline void bl_result_set_kept_names(struct bl_result *r, const char *metric,
+					    const char *unit)
+{
+	r->metric = metric;
+	r->unit = unit;
+}
+
 /* Frees the names of metrics and units the calling thread kept. */
 void bl_results_cleanup(void);
 

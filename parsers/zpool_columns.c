@@ -95,6 +95,7 @@ static void set_col(struct zcol *c, const struct bl_ztok *top, const struct bl_z
 	char tb[32], bb[24];
 	bl_str_append(tb, sizeof tb, 0, top ? top->s : "", top ? top->n : 0);
 	bl_str_append(bb, sizeof bb, 0, bot->s, bot->n);
+	c->kept = NULL;
 	c->kind = ZC_OTHER;
 	if (histo) {
 		c->kind = ZC_HISTO;

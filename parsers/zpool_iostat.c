@@ -125,6 +125,8 @@ static bool maybe_vtype(unsigned char c)
 #define MAX_NAME 256
 #define MAX_SEEN 4096
 
+enum zunit { ZU_B, ZU_OPS_S, ZU_B_S, ZU_S, ZU_COUNT, ZU_OPS, ZU_N };
+
 struct zp {
 	struct bl_scan *sc;
 	struct bl_doc *doc;
@@ -132,6 +134,7 @@ struct zp {
 	long ri;
 	struct zcol cols[ZP_MAX_COLS];
 	size_t ncols;
+	const char *kept_unit[ZU_N]; /* kept_unit() */
 	bool histo, histo_lat; /* -w (latency) or -r (request size) */
 	bool scripted, vdev_title;
 	bool scripted_verbose; /* -Hv: vdev rows among the pools, unindented */
@@ -342,19 +345,35 @@ struct zbucket {
 	double low, high;
 };
 
-static const char *unit_of(const struct zp *z, enum zcol_kind k)
+static const char *const unit_names[ZU_N] = {"B", "ops/s", "B/s", "s", "count", "ops"};
+
+static enum zunit unit_of(const struct zp *z, enum zcol_kind k)
 {
 	switch (k) {
-	case ZC_CAPACITY: return "B";
-	case ZC_OPS: return "ops/s";
-	case ZC_BANDWIDTH: return "B/s";
-	case ZC_LATENCY: return "s";
-	case ZC_QUEUE: return "count";
+	case ZC_CAPACITY: return ZU_B;
+	case ZC_OPS: return ZU_OPS_S;
+	case ZC_BANDWIDTH: return ZU_B_S;
+	case ZC_LATENCY: return ZU_S;
+	case ZC_QUEUE: return ZU_COUNT;
 	case ZC_HISTO:
 		/* with no interval, the first histogram counts since boot */
-		return z->sample == 0 && !z->omit_since_boot ? "ops" : "ops/s";
-	default: return "count";
+		return z->sample == 0 && !z->omit_since_boot ? ZU_OPS : ZU_OPS_S;
+	default: return ZU_COUNT;
 	}
+}
+
+/* A column's metric and unit as kept names (bl_result_kept_name), looked
+ * up once a claim, not once a value; NULL where a name cannot be kept. */
+static const char *kept_metric(struct zp *z, size_t i)
+{
+	struct zcol *c = &z->cols[i];
+	return c->kept ? c->kept : (c->kept = bl_result_kept_name(c->metric));
+}
+
+static const char *kept_unit(struct zp *z, enum zunit u)
+{
+	return z->kept_unit[u] ? z->kept_unit[u]
+			       : (z->kept_unit[u] = bl_result_kept_name(unit_names[u]));
 }
 
 /* Reads the values of a row into results. vals[0..nv) are the printed
@@ -395,13 +414,17 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			char last = raw[vals[i].n - 1];
 			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
 		}
-		struct bl_result *r = bl_run_result(run, c->metric, v, unit_of(z, c->kind),
-						    plain  ? NULL
-						    : dash ? "-"
-							   : raw,
-						    approx ? BL_FLAG_APPROXIMATE : 0);
+		enum zunit u = unit_of(z, c->kind);
+		const char *km = kept_metric(z, i), *ku = kept_unit(z, u);
+		struct bl_result *r =
+			bl_run_result(run, km ? NULL : c->metric, v, ku ? NULL : unit_names[u],
+				      plain  ? NULL
+				      : dash ? "-"
+					     : raw,
+				      approx ? BL_FLAG_APPROXIMATE : 0);
 		if (!r)
 			continue;
+		bl_result_set_kept_names(r, km ? km : r->metric, ku ? ku : r->unit);
 		if (first) {
 			/* the row's other values: the same place */
 			bl_result_copy_coords(r, first);

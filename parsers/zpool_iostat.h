@@ -21,6 +21,7 @@ enum zcol_kind {
 
 struct zcol {
 	char metric[64];
+	const char *kept; /* metric's kept name (bl_result_kept_name), once looked up */
 	enum zcol_kind kind;
 };
 
