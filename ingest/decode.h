@@ -51,6 +51,16 @@ int bl_base64_value(unsigned char c);
  * changed (a decoding worth recording). */
 bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			const char *charset);
+/* utf16.c - a text that starts with a UTF-16 byte order mark: which one
+ * (BL_UTF16_LE: FF FE, BL_UTF16_BE: FE FF), or 0. */
+enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2 };
+int bl_utf16_bom(const char *s, size_t n);
+/* The same, or without a mark, the order in which nearly all of the first
+ * 512 units are ASCII characters; 0 when the text is not UTF-16. */
+int bl_utf16_order(const char *s, size_t n);
+/* The text in UTF-16 of byte order `order` (past its mark) as UTF-8, each
+ * line one map segment from where it starts; returns true. */
+bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order);
 /* The repair alone, for the decoding pipeline: returns false, writing
  * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */
 bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);

@@ -273,11 +273,18 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		STEP(st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
-	default:
+	default: {
+		/* a file Windows PowerShell wrote: FF FE, two bytes a character */
+		int order = bl_utf16_order(cur_s(st, m), cur_len(st, m));
+		if (order) {
+			STEP(st, bl_utf16_to_utf8(m, in, out, order), "charset", m);
+			break;
+		}
 		if (!qp_decided && bl_qp_detect(cur_s(st, m), cur_len(st, m)))
 			STEP(st, qp_step(m, in, out), "quoted-printable", m);
 		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
 		break;
+	}
 	}
 	return true;
 }

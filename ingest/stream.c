@@ -674,6 +674,14 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 	while (!r->eof && (!windowed || r->len <= window + overlap))
 		if ((rc = fill(r)) < 0)
 			return rc;
+	/* UTF-16 (utf16.c): its line breaks are two bytes, where the cuts
+	 * of windows are one; read whole */
+	if (windowed && text && bl_utf16_order(r->buf, r->len)) {
+		windowed = false;
+		while (!r->eof)
+			if ((rc = fill(r)) < 0)
+				return rc;
+	}
 	if (windowed && r->len > window + overlap) {
 		if (text) {
 			struct span sp = {.fmt = fmt, .line = 1, .end = SIZE_MAX};

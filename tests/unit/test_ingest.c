@@ -242,6 +242,56 @@ static void test_charset(void)
 	free(s);
 }
 
+static int first_doc(struct bl_message *m, void *ctx);
+
+/* UTF-16 text (utf16.c): "A\r\n", U+1F600 as a surrogate pair, a lone
+ * surrogate, U+0000 and an odd last byte; each line one map segment. */
+static void test_utf16(void)
+{
+	static const char le[] = "\xFF\xFE"
+				 "A\0\r\0\n\0"
+				 "\x3D\xD8\x00\xDE"
+				 "\x00\xD8x\0\0\0\n\0"
+				 "\xE9\0\x42";
+	struct bl_src in;
+	struct bl_tbuf o;
+	reset("");
+	msg.raw = le;
+	msg.raw_len = sizeof le - 1;
+	bl_src_plain(&in, le, sizeof le - 1, 0);
+	bl_tbuf_init(&o);
+	CHECK(bl_utf16_order(le, sizeof le - 1) == BL_UTF16_LE);
+	CHECK(bl_utf16_to_utf8(&msg, &in, &o, BL_UTF16_LE));
+	CHECK(bl_tbuf_reserve(&o, 1));
+	o.s[o.len] = '\0';
+	CHECK(strcmp(o.s, "A\r\n\xF0\x9F\x98\x80\xEF\xBF\xBDx\xEF\xBF\xBD\n\xC3\xA9\xEF\xBF\xBD") ==
+	      0);
+	/* the lines start where theirs do in the input */
+	CHECK(origin(&o, 0) == 2 && origin(&o, 3) == 8 && origin(&o, 15) == 20);
+	/* the third line goes on from the second: 8 + 12 bytes = 20 */
+	CHECK(o.nsegs == 2);
+	CHECK(msg.diags.n == 1 && strstr(msg.diags.v[0].message, "3 characters"));
+	bl_tbuf_free(&o);
+	/* no mark: ASCII two bytes a character, either order; UTF-8 is not */
+	CHECK(bl_utf16_order("i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n\0", 22) == BL_UTF16_LE);
+	CHECK(bl_utf16_order("\0i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n", 22) == BL_UTF16_BE);
+	CHECK(bl_utf16_order("iozone -R -a -s 1g -r 64k\n", 26) == 0);
+	CHECK(bl_utf16_order("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16) == 0);
+	/* a file: its runs found */
+	const char *post = "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\n";
+	char wide[256] = "\xFF\xFE";
+	size_t n = 2;
+	for (const char *p = post; *p; p++) {
+		wide[n++] = *p;
+		wide[n++] = '\0';
+	}
+	json_t *doc = NULL;
+	CHECK(bl_ingest_buffer(bl_parser_ingest(), wide, n, first_doc, &doc) == 0);
+	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+	CHECK(run && strcmp(json_string_value(json_object_get(run, "tool")), "dd") == 0);
+	json_decref(doc);
+}
+
 static void test_headers(void)
 {
 	const char *raw =
@@ -1008,6 +1058,7 @@ int main(void)
 	test_qp_detect_tables();
 	test_base64();
 	test_charset();
+	test_utf16();
 	test_headers();
 	test_html();
 	test_quote();

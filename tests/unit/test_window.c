@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ingest/decode.h"
 #include "../../ingest/window.h"
 #include "../../parsers/benchlog.h"
 #include "../feed.h"
@@ -408,9 +409,11 @@ static void check_case(const char *path, bool megabytes)
 	enum bl_input_format fmt = in ? bl_detect_format(in, n) : BL_INPUT_TEXT;
 	if (in && !megabytes && (fmt == BL_INPUT_EML || fmt == BL_INPUT_MBOX))
 		check_mail(path, in, n);
-	if (!in || fmt != BL_INPUT_TEXT) {
+	/* a page, or a mail (above); UTF-16 is read whole, and prose in
+	 * UTF-8 around it would make it another text */
+	if (!in || fmt != BL_INPUT_TEXT || bl_utf16_order(in, n)) {
 		free(in);
-		return; /* a page, or a mail (above) */
+		return;
 	}
 	json_t *ref = parse(in, n, 0, 0, NULL);
 	json_t *src = json_object_get(json_array_get(ref, 0), "source");
