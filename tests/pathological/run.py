@@ -224,7 +224,8 @@ def case_flattened_post(scale):
     for inp in sorted((ROOT / "corpus").glob("*/*/input")):
         t = inp.read_bytes()
         head = t[:2000].lower()
-        if t.startswith(b"From ") or b"content-type" in head or b"<html" in head or b"=\n" in t:
+        if (t.startswith((b"From ", b"\xff\xfe", b"\xfe\xff")) or b"content-type" in head
+                or b"<html" in head or b"=\n" in t):
             continue
         one.append(b" ".join(line.strip(b"\r") for line in t.split(b"\n")))
     one = b" ".join(one)
