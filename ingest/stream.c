@@ -304,6 +304,51 @@ static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, 
 	w->next_mid_line = mid_line_at(r, w, *next);
 }
 
+/* How far back from where it would end a window's end may move. */
+#define END_REACH ((size_t)1 << 16)
+
+/* Whether the line break at b[nl] ends a line of quoted-printable with
+ * "=" (a soft break: the line goes on, maybe inside a character). */
+static bool soft_break(const char *b, size_t lo, size_t nl)
+{
+	while (nl > lo && (b[nl - 1] == '\r' || b[nl - 1] == ' ' || b[nl - 1] == '\t'))
+		nl--;
+	return nl > lo && b[nl - 1] == '=';
+}
+
+/* Where window w, not the last, ends: at `want` or a little before it
+ * (never back into the first half of the context after its own part,
+ * which ends at own_max at the latest),
+ * where the text decoded from its bytes ends between two characters (in
+ * base64 at a group with ASCII decoded on either side, in quoted-printable
+ * after a line break that is one in the text, else not inside a UTF-8
+ * character), so that no character is cut in two and repaired there: a
+ * decoding a whole reading does not make. The end is in the context
+ * after the window's own part, where a few bytes less change nothing. */
+static size_t window_end(const struct reader *r, const struct span *sp, const struct win *w,
+			 size_t own_max, size_t want)
+{
+	const char *b = r->buf - r->base;
+	/* no further back than the context after the own part allows */
+	size_t lo = want - own_max > END_REACH ? want - END_REACH : own_max + (want - own_max) / 2;
+	size_t eq, at;
+	if (sp->base64) {
+		at = base64_cut(r, w->index ? w->s : sp->data_from, lo, want, &eq);
+		return at != SIZE_MAX && eq == SIZE_MAX ? at : want;
+	}
+	bool qp = sp->fmt == BL_INPUT_QP ||
+		  (sp->body && strcmp(sp->body->encoding, "quoted-printable") == 0);
+	for (at = want; qp && at > lo; at--)
+		if (b[at - 1] == '\n' && !soft_break(b, lo, at - 1))
+			return at;
+	/* the last character's lead byte, and whether all of it is before want */
+	for (at = want - 1; at > lo && want - at < 4 && ((unsigned char)b[at] & 0xC0) == 0x80;)
+		at--;
+	unsigned char lead = (unsigned char)b[at];
+	size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+	return at + len > want ? at : want;
+}
+
 /* The message of window w: its bytes decoded in place (the bytes after
  * them are zeroed meanwhile, then put back); 0, or -1 when memory ran
  * out. */
@@ -403,7 +448,7 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 		if (w.index == 0 && sp->fmt == BL_INPUT_TEXT && bl_qp_detect(r->buf, r->len))
 			sp->fmt = BL_INPUT_QP; /* decided once, on the first window */
 		w.last = ends && end <= want;
-		w.e = w.last ? end : want;
+		w.e = w.last ? end : window_end(r, sp, &w, w.own_from + window, want);
 		w.own_to = end;
 		size_t next = 0;
 		rc = window_message(r, sp, &w, w.own_from + window / 2, w.own_from + window,

@@ -992,6 +992,86 @@ static void test_page_windows(void)
 	test_page_shapes();
 }
 
+/* Text of many multibyte characters and 200 runs: wherever a window
+ * ends, a character is likely to be cut there. */
+static char *wide_text(size_t *len)
+{
+	static const char words[] = "\xC3\x9C"
+				    "berpr\xC3\xBC"
+				    "fung \xE6\xBC\xA2\xE5\xAD\x97 \xD0\xB6\xD0\xB6 "
+				    "\xF0\x9F\x98\x80 caf\xC3\xA9 ";
+	size_t cap = 200 * (8 * sizeof words + 400), l = 0;
+	char *s = malloc(cap);
+	for (size_t i = 0; i < 200; i++) {
+		for (size_t w = 0; w < 1 + i % 7; w++)
+			l += (size_t)snprintf(s + l, cap - l, "%s", words);
+		l += (size_t)snprintf(s + l, cap - l, "\nRun %zu:\n%s\n", i, DD_BSD);
+	}
+	*len = l;
+	return s;
+}
+
+/* s as quoted-printable: bytes past ASCII as =XX, lines of at most 70
+ * characters ended by soft breaks, which may fall inside a character. */
+static size_t qp_encode8(const char *s, size_t n, char *out)
+{
+	size_t l = 0, col = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') {
+			out[l++] = '\n';
+			col = 0;
+			continue;
+		}
+		if (col >= 70) {
+			memcpy(out + l, "=\n", 2);
+			l += 2;
+			col = 0;
+		}
+		if (c >= 0x80 || c == '=') {
+			l += (size_t)sprintf(out + l, "=%02X", c);
+			col += 3;
+		} else {
+			out[l++] = (char)c;
+			col++;
+		}
+	}
+	return l;
+}
+
+/* No window ends inside a character: the text in windows, plain, in a
+ * mail in quoted-printable or base64, and in a page, is read as a whole
+ * reading reads it, with no repair of a character a window's end cut in
+ * two (a decoding the whole reading does not list). */
+static void test_char_boundaries(void)
+{
+	size_t tlen, len, nwin = 0;
+	char *t = wide_text(&tlen);
+	check_like_whole(t, tlen, 1, &nwin);
+	CHECK(nwin > 3);
+	char *enc = malloc(4 * tlen + 16);
+	size_t elen = qp_encode8(t, tlen, enc);
+	char *s = mbox_of("Content-Type: text/plain; charset=utf-8\n"
+			  "Content-Transfer-Encoding: quoted-printable\n",
+			  enc, elen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	elen = base64_encode((const unsigned char *)t, tlen, 76, enc);
+	s = mbox_of("Content-Type: text/plain; charset=utf-8\n"
+		    "Content-Transfer-Encoding: base64\n",
+		    enc, elen, &len);
+	check_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	s = page_of("<meta charset=\"utf-8\">", t, tlen, PAGE_PRE, &len);
+	check_like_whole(s, len, 1, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	free(enc);
+	free(t);
+}
+
 /* Base64 bodies of many shapes read in windows, against a whole
  * reading: CRLF, one line, lines of 3 to 1000 characters, blanks in
  * them, a '=' in mid-line, Latin-1, Shift_JIS and UTF-8 text, flowed,
@@ -1335,6 +1415,7 @@ int main(void)
 	test_mail_windows();
 	test_base64_variants();
 	test_page_windows();
+	test_char_boundaries();
 	test_mail_window_in_place();
 	test_mail_window_starts();
 	test_cuts_past_long_mail();
