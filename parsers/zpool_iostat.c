@@ -376,11 +376,20 @@ static const char *kept_unit(struct zp *z, enum zunit u)
 			       : (z->kept_unit[u] = bl_result_kept_name(unit_names[u]));
 }
 
+/* A value read once: split_row reads a row's values to tell its name
+ * from them, and row_values takes them from there. */
+struct znum {
+	double v;
+	bool ok, dash, approx;
+};
+
 /* Reads the values of a row into results. vals[0..nv) are the printed
- * tokens; returns how many were read. */
+ * tokens, read already where `read` (if any) says so; returns how many
+ * were read. */
 static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals, size_t nv,
 			 const char *pool, const char *vpath, const char *name, int depth,
-			 const char *type, bool leaf, const struct zbucket *bucket, size_t off)
+			 const char *type, bool leaf, const struct zbucket *bucket, size_t off,
+			 const struct znum *read)
 {
 	size_t done = 0;
 	const struct bl_result *first = NULL;
@@ -388,8 +397,12 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		const struct zcol *c = &z->cols[i];
 		double v;
 		bool dash, approx;
-		if (!bl_zpool_number(vals[i].s, vals[i].n, c->kind == ZC_LATENCY, &v, &dash,
-				     &approx)) {
+		if (read && read[i].ok) {
+			v = read[i].v;
+			dash = read[i].dash;
+			approx = read[i].approx;
+		} else if (!bl_zpool_number(vals[i].s, vals[i].n, c->kind == ZC_LATENCY, &v, &dash,
+					    &approx)) {
 			bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.bad-number", off,
 				    "cannot read '%.*s' in column %s",
 				    (int)(vals[i].n > 40 ? 40 : vals[i].n), vals[i].s, c->metric);
@@ -447,31 +460,32 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
  * is the first word; when the rest does not read as numbers (a name with a
  * blank in it), the values are the last ncols words. Words past the values
  * are the author's ("<-- here"): reported, not read. */
-static bool split_row(struct zp *z, const struct bl_line *l, struct bl_ztok *t, size_t *nt,
-		      size_t *name_end_tok, size_t *nvals)
+static bool split_row(struct zp *z, const struct bl_ztok *t, size_t nt, size_t *name_end_tok,
+		      size_t *nvals, struct znum *read)
 {
-	*nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
-	if (*nt < 2)
+	if (nt < 2)
 		return false;
 	bool time_col;
 	double v;
 	bool dash, approx;
 	size_t good = 0;
-	for (size_t i = 1; i < *nt && i - 1 < z->ncols; i++) {
+	for (size_t i = 1; i < nt && i - 1 < z->ncols; i++) {
+		struct znum *r = &read[i - 1];
 		time_col = z->cols[i - 1].kind == ZC_LATENCY;
-		if (!bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx))
+		if (!(r->ok = bl_zpool_number(t[i].s, t[i].n, time_col, &r->v, &r->dash,
+					      &r->approx)))
 			break;
 		good++;
 	}
-	if (good >= 1 && (good == z->ncols || good == *nt - 1)) {
+	if (good >= 1 && (good == z->ncols || good == nt - 1)) {
 		*name_end_tok = 1;
 		*nvals = good;
 		return true;
 	}
 	/* a name with blanks: the values are the last ncols words */
-	if (*nt > z->ncols + 1) {
-		size_t first = *nt - z->ncols;
-		for (size_t i = first; i < *nt; i++) {
+	if (nt > z->ncols + 1) {
+		size_t first = nt - z->ncols;
+		for (size_t i = first; i < nt; i++) {
 			time_col = z->cols[i - first].kind == ZC_LATENCY;
 			if (!bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx))
 				goto marks;
@@ -490,14 +504,15 @@ marks:
 	return false;
 }
 
-/* One row of the report; returns false when the line is not a row.
- * `nested`: the row stands under the one before (its indentation lost),
- * as a vdev under its class row. */
-static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, bool nested)
+/* One row of the report, its words t[0, nt); returns false when the
+ * line is not a row. `nested`: the row stands under the one before (its
+ * indentation lost), as a vdev under its class row. */
+static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_line *l, bool nested,
+			   const struct bl_ztok *t, size_t nt)
 {
-	struct bl_ztok t[ZP_MAX_TOK];
-	size_t nt, name_end, nv;
-	if (!split_row(z, l, t, &nt, &name_end, &nv))
+	size_t name_end, nv;
+	struct znum read[ZP_MAX_TOK];
+	if (!split_row(z, t, nt, &name_end, &nv, read))
 		return false;
 	size_t indent = nested ? z->base_indent + 2 : (size_t)(t[0].s - l->s);
 	indent = indent > z->base_indent ? indent - z->base_indent : 0;
@@ -573,7 +588,8 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, 
 	const char *type = depth >= 0 ? vdev_type(name, depth, &leaf) : NULL;
 	if (z->vdev_title)
 		type = NULL;
-	row_values(z, run, vals, nv, pool, vpath, name, depth, type, leaf, NULL, l->off);
+	row_values(z, run, vals, nv, pool, vpath, name, depth, type, leaf, NULL, l->off,
+		   name_end == 1 ? read : NULL);
 	if (nv < z->ncols) {
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
 			    "the row of '%s' has %zu of %zu values: the rest is cut", name, nv,
@@ -616,7 +632,7 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 	size_t nv = nt - 1;
 	const char *pool = z->cmd_pool[0] ? z->cmd_pool : z->path[0][0] ? z->path[0] : NULL;
 	row_values(z, run, &t[1], nv, pool, z->histo_name, z->histo_name, -1, NULL, false, &b,
-		   l->off);
+		   l->off, NULL);
 	if (nv < z->ncols) {
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
 			    "bucket %.*s of '%s' has %zu of %zu values: the rest is cut",
@@ -1162,11 +1178,12 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 
 /* Whether l holds two whole rows, the second with no line break before
  * it (a class row and its first vdev, as a zpool release printed them):
- * a name and ncols values, twice. *second: the second row. */
-static bool joined_rows(const struct zp *z, const struct bl_line *l, struct bl_line *second)
+ * a name and ncols values, twice (its words: t[0, nt)). *second: the
+ * second row. */
+static bool joined_rows(const struct zp *z, const struct bl_line *l, const struct bl_ztok *t,
+			size_t nt, struct bl_line *second)
 {
-	struct bl_ztok t[ZP_MAX_TOK];
-	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK), n = z->ncols + 1;
+	size_t n = z->ncols + 1;
 	if (z->ncols == 0 || nt != 2 * n)
 		return false;
 	double v;
@@ -1182,6 +1199,13 @@ static bool joined_rows(const struct zp *z, const struct bl_line *l, struct bl_l
 	second->off = l->off + (size_t)(t[n].s - l->s);
 	second->len = l->len - (size_t)(t[n].s - l->s);
 	return true;
+}
+
+static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, bool nested)
+{
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
+	return read_split_row(z, run, l, nested, t, nt);
 }
 
 /* A line that is neither header, dashes, time nor elision: a row or a
@@ -1202,8 +1226,10 @@ static bool take_row(struct zp *z, const struct bl_line *l)
 		return read_bucket(z, run, l);
 	if (z->scripted && scripted_fields(l) != z->ncols + 1)
 		return false;
+	struct bl_ztok t[ZP_MAX_TOK];
+	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
 	struct bl_line second;
-	if (!z->scripted && joined_rows(z, l, &second)) {
+	if (!z->scripted && joined_rows(z, l, t, nt, &second)) {
 		/* "cache  -  -  -  -  -  -  loop0  3.34G  60.7G  3  9  110K  755K" */
 		struct bl_line first = *l;
 		first.len = (size_t)(second.s - l->s);
@@ -1211,7 +1237,7 @@ static bool take_row(struct zp *z, const struct bl_line *l)
 			    "two rows printed on one line: read as two");
 		return read_row(z, run, &first, false) && read_row(z, run, &second, true);
 	}
-	return read_row(z, run, l, false);
+	return read_split_row(z, run, l, false, t, nt);
 }
 
 /* Walks the report from the line after `first_data` (-H: from the row
