@@ -51,6 +51,9 @@ int bl_base64_value(unsigned char c);
  * changed (a decoding worth recording). */
 bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			const char *charset);
+/* qp.c - the value of a hex digit (either case), or -1. */
+int bl_hex_value(unsigned char c);
+
 /* utf16.c - a text that starts with a UTF-16 byte order mark: which one
  * (BL_UTF16_LE: FF FE, BL_UTF16_BE: FE FF), or 0. */
 enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2 };

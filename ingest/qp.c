@@ -9,7 +9,7 @@
 
 #include "decode.h"
 
-static int hexval(unsigned char c)
+int bl_hex_value(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -35,8 +35,8 @@ void bl_qp_decode(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, 
 		if (i >= n)
 			break;
 		/* s[i] == '=' */
-		if (i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-			char c = (char)(hexval(s[i + 1]) * 16 + hexval(s[i + 2]));
+		if (i + 2 < n && bl_hex_value(s[i + 1]) >= 0 && bl_hex_value(s[i + 2]) >= 0) {
+			char c = (char)(bl_hex_value(s[i + 1]) * 16 + bl_hex_value(s[i + 2]));
 			bl_tbuf_putc(out, c, bl_src_origin(in, i));
 			i += 3;
 			continue;

@@ -152,6 +152,25 @@ static void find_end(const struct reader *r, struct span *sp)
 	sp->scan = r->base + (keep > from ? keep : from);
 }
 
+/* Whether the two hex digits at h are a byte that starts a UTF-8
+ * character (not 80..BF, a byte inside one). */
+static bool qp_starts_char(const char *h)
+{
+	int hi = bl_hex_value((unsigned char)h[0]), lo = bl_hex_value((unsigned char)h[1]);
+	return hi >= 0 && lo >= 0 && (hi < 8 || hi >= 0xC);
+}
+
+/* The last "=XX" in input bytes [lo, hi) whose byte starts a character
+ * (quoted-printable: a place to cut no character in two), or SIZE_MAX. */
+static size_t qp_char_start(const struct reader *r, size_t lo, size_t hi)
+{
+	const char *b = r->buf - r->base;
+	for (size_t at = hi; at-- > lo;)
+		if (b[at] == '=' && at + 2 < hi && qp_starts_char(b + at + 1))
+			return at;
+	return SIZE_MAX;
+}
+
 /* Where in input bytes [lo, hi) a window may start (lo < hi): after a
  * line break of the decoded window m, so that the next window splits its
  * lines where a reading of the whole input would (the unflattener's
@@ -304,6 +323,13 @@ static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, 
 	w->next_mid_line = mid_line_at(r, w, *next);
 }
 
+/* Whether the span's text is quoted-printable. */
+static bool span_qp(const struct span *sp)
+{
+	return sp->fmt == BL_INPUT_QP ||
+	       (sp->body && strcmp(sp->body->encoding, "quoted-printable") == 0);
+}
+
 /* How far back from where it would end a window's end may move. */
 #define END_REACH ((size_t)1 << 16)
 
@@ -336,11 +362,13 @@ static size_t window_end(const struct reader *r, const struct span *sp, const st
 		at = base64_cut(r, w->index ? w->s : sp->data_from, lo, want, &eq);
 		return at != SIZE_MAX && eq == SIZE_MAX ? at : want;
 	}
-	bool qp = sp->fmt == BL_INPUT_QP ||
-		  (sp->body && strcmp(sp->body->encoding, "quoted-printable") == 0);
+	bool qp = span_qp(sp);
 	for (at = want; qp && at > lo; at--)
 		if (b[at - 1] == '\n' && !soft_break(b, lo, at - 1))
 			return at;
+	/* no line break near: before an "=XX" that starts a character */
+	if (qp && (at = qp_char_start(r, lo, want)) != SIZE_MAX)
+		return at;
 	/* the last character's lead byte, and whether all of it is before want */
 	for (at = want - 1; at > lo && want - at < 4 && ((unsigned char)b[at] & 0xC0) == 0x80;)
 		at--;

@@ -84,7 +84,15 @@ bool bl_rows_joins(const struct bl_rows *g, const struct bl_result *r)
 	return true;
 }
 
-/* Room for n more bytes of text; the strings already in it follow it. */
+/* Whether p points into the text (a copy), not at a kept name. */
+static bool in_text(const struct bl_rows *g, const char *p)
+{
+	return p && g->text && (uintptr_t)p - (uintptr_t)g->text < g->cap;
+}
+
+/* Room for n more bytes of text; the strings already in it follow it
+ * (which ones are in it is told before the text moves: after, the old
+ * place may not be read). */
 static int reserve(struct bl_rows *g, size_t n)
 {
 	if (g->cap - g->used >= n)
@@ -92,6 +100,11 @@ static int reserve(struct bl_rows *g, size_t n)
 	size_t cap = g->cap ? g->cap : 1024;
 	while (cap - g->used < n)
 		cap *= 2;
+	uint32_t metric_in = 0, unit_in = 0; /* a bit a cell (BL_ROW_CELLS) */
+	for (unsigned i = 0; i < g->ncells; i++) {
+		metric_in |= (uint32_t)in_text(g, g->metric[i]) << i;
+		unit_in |= (uint32_t)in_text(g, g->unit[i]) << i;
+	}
 	char *t = realloc(g->text, cap);
 	if (!t)
 		return -1;
@@ -101,9 +114,9 @@ static int reserve(struct bl_rows *g, size_t n)
 			if (g->coord[k].type == BL_VAL_STR)
 				g->coord[k].v.s += d;
 		for (unsigned i = 0; i < g->ncells; i++) {
-			if (g->metric[i] && !bl_strs_kept(g->metric[i]))
+			if (metric_in >> i & 1)
 				g->metric[i] += d;
-			if (g->unit[i] && !bl_strs_kept(g->unit[i]))
+			if (unit_in >> i & 1)
 				g->unit[i] += d;
 		}
 	}

@@ -1047,10 +1047,14 @@ static int rlist_add_run(struct rlist *l, size_t flags, const struct bl_run *r, 
 	return rc;
 }
 
-/* Writes l's open row: its text is then whole. */
+/* Writes l's open row: its text is then whole. Into l's own spill,
+ * wherever l was moved since (as rlist_out). */
 static int rlist_close_row(struct rlist *l)
 {
-	return l->rows && l->o ? rows_close(l->o, l->rows, &l->elems) : 0;
+	if (!l->rows || !l->o)
+		return 0;
+	l->o->ctx = &l->sp;
+	return rows_close(l->o, l->rows, &l->elems);
 }
 
 static void rlist_free(struct rlist *l)

@@ -98,6 +98,23 @@ static void test_copies(void)
 	struct bl_result *r = add(&rs, big, 0, "read_ops", 3);
 	CHECK(bl_rows_start(&g, r) == 0 && bl_rows_cell(&g, r) == 0);
 	CHECK(bl_strs_len(g.coord[0].v.s) == sizeof big - 1);
+	/* names too long to be kept are copied into the text, and follow
+	 * it when it moves (read before it moves: after, not at all) */
+	bl_rows_free(&g);
+	bl_rows_init(&g);
+	char name1[300], name2[900];
+	memset(name1, 'a', sizeof name1 - 1);
+	name1[sizeof name1 - 1] = '\0';
+	memset(name2, 'b', sizeof name2 - 1);
+	name2[sizeof name2 - 1] = '\0';
+	r = add(&rs, "tank", 0, name1, 1);
+	CHECK(bl_rows_start(&g, r) == 0 && bl_rows_cell(&g, r) == 0);
+	CHECK(!bl_strs_kept(g.metric[0]));
+	size_t cap = g.cap;
+	r = add(&rs, "tank", 0, name2, 2);
+	CHECK(bl_rows_cell(&g, r) == 0 && g.cap > cap);
+	CHECK(strcmp(g.metric[0], name1) == 0 && strcmp(g.metric[1], name2) == 0);
+	CHECK(bl_strs_kept(g.unit[0]) && strcmp(g.unit[1], "ops/s") == 0);
 	bl_rows_free(&g);
 	bl_results_free(&rs);
 }
