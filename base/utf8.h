@@ -11,5 +11,8 @@
 size_t bl_utf8_len(const unsigned char *s, size_t n);
 /* Whether s[0, n) is valid UTF-8 without a NUL byte. */
 bool bl_utf8_valid(const char *s, size_t n);
+/* Code point cp as UTF-8 into o (room for 4 bytes); its length. U+0000,
+ * a surrogate or past U+10FFFF is written as U+FFFD. */
+size_t bl_utf8_put(unsigned long cp, char *o);
 
 #endif

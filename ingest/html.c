@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "../base/find.h"
+#include "../base/utf8.h"
 #include "decode.h"
 
 #define MAX_TAG 4096
@@ -106,32 +107,6 @@ static void emit_bytes(struct html *h, const char *s, size_t n, size_t origin)
 	h->pending_space = false;
 	bl_tbuf_put_at(h->out, s, n, origin);
 	h->newlines = 0;
-}
-
-static size_t put_utf8(unsigned long cp, char *o)
-{
-	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		cp = 0xFFFD;
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xC0 | (cp >> 6));
-		o[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | (cp >> 12));
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | (cp >> 18));
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 static const struct {
@@ -413,7 +388,7 @@ static size_t char_reference(struct html *h, size_t i)
 	size_t el = entity(h->in->s + i, h->in->len - i, &cp);
 	if (el) {
 		char buf[4];
-		size_t bl = put_utf8(cp, buf);
+		size_t bl = bl_utf8_put(cp, buf);
 		emit_bytes(h, buf, bl, bl_src_origin(h->in, i));
 		return i + el;
 	}

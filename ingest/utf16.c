@@ -8,6 +8,7 @@
  * an odd last byte and U+0000 become U+FFFD, reported once with a count. */
 #include <stdint.h>
 
+#include "../base/utf8.h"
 #include "decode.h"
 
 int bl_utf16_bom(const char *s, size_t n)
@@ -45,31 +46,6 @@ int bl_utf16_order(const char *s, size_t n)
 static unsigned unit_at(const unsigned char *s, bool big)
 {
 	return big ? (unsigned)s[0] << 8 | s[1] : (unsigned)s[1] << 8 | s[0];
-}
-
-/* Code point c as UTF-8 into d; its length. */
-static size_t put_utf8(char *d, uint32_t c)
-{
-	if (c < 0x80) {
-		d[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		d[0] = (char)(0xC0 | c >> 6);
-		d[1] = (char)(0x80 | (c & 0x3F));
-		return 2;
-	}
-	if (c < 0x10000) {
-		d[0] = (char)(0xE0 | c >> 12);
-		d[1] = (char)(0x80 | (c >> 6 & 0x3F));
-		d[2] = (char)(0x80 | (c & 0x3F));
-		return 3;
-	}
-	d[0] = (char)(0xF0 | c >> 18);
-	d[1] = (char)(0x80 | (c >> 12 & 0x3F));
-	d[2] = (char)(0x80 | (c >> 6 & 0x3F));
-	d[3] = (char)(0x80 | (c & 0x3F));
-	return 4;
 }
 
 /* The character at s[i] (one unit, or a surrogate pair): its code point,
@@ -128,7 +104,7 @@ bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 			first_bad = i;
 		if (l.n > sizeof l.buf - 4)
 			flush(out, &l);
-		l.n += put_utf8(l.buf + l.n, c);
+		l.n += bl_utf8_put(c, l.buf + l.n);
 		i += used;
 		if (c == '\n') {
 			flush(out, &l);

@@ -46,6 +46,6 @@ def results(run):
 def expand(doc):
     for i, run in enumerate(doc.get("runs", [])):
         if "rows" in run:
-            doc["runs"][i] = {k: (results(run) if k == "rows" else v) for k, v in run.items()}
-            doc["runs"][i] = {("results" if k == "rows" else k): v for k, v in doc["runs"][i].items()}
+            doc["runs"][i] = {("results" if k == "rows" else k): (results(run) if k == "rows" else v)
+                              for k, v in run.items()}
     return doc

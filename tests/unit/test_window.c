@@ -584,13 +584,14 @@ static void test_streams_back_to_back(void)
 
 /* ------------------------------------------------ mails in windows */
 
-/* s as the body of a quoted-printable mail: '=' escaped, lines past 70
- * bytes broken softly. */
+/* s as the body of a quoted-printable mail: '=' and bytes past ASCII
+ * as =XX, lines past 70 bytes broken softly (inside a character too). */
 static size_t qp_encode(const char *s, size_t n, char *out)
 {
 	size_t l = 0, col = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n') {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') {
 			out[l++] = '\n';
 			col = 0;
 			continue;
@@ -600,12 +601,11 @@ static size_t qp_encode(const char *s, size_t n, char *out)
 			l += 2;
 			col = 0;
 		}
-		if (s[i] == '=') {
-			memcpy(out + l, "=3D", 3);
-			l += 3;
+		if (c >= 0x80 || c == '=') {
+			l += (size_t)sprintf(out + l, "=%02X", c);
 			col += 3;
 		} else {
-			out[l++] = s[i];
+			out[l++] = (char)c;
 			col++;
 		}
 	}
@@ -1011,34 +1011,6 @@ static char *wide_text(size_t *len)
 	return s;
 }
 
-/* s as quoted-printable: bytes past ASCII as =XX, lines of at most 70
- * characters ended by soft breaks, which may fall inside a character. */
-static size_t qp_encode8(const char *s, size_t n, char *out)
-{
-	size_t l = 0, col = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\n') {
-			out[l++] = '\n';
-			col = 0;
-			continue;
-		}
-		if (col >= 70) {
-			memcpy(out + l, "=\n", 2);
-			l += 2;
-			col = 0;
-		}
-		if (c >= 0x80 || c == '=') {
-			l += (size_t)sprintf(out + l, "=%02X", c);
-			col += 3;
-		} else {
-			out[l++] = (char)c;
-			col++;
-		}
-	}
-	return l;
-}
-
 /* No window ends inside a character: the text in windows, plain, in a
  * mail in quoted-printable or base64, and in a page, is read as a whole
  * reading reads it, with no repair of a character a window's end cut in
@@ -1050,7 +1022,7 @@ static void test_char_boundaries(void)
 	check_like_whole(t, tlen, 1, &nwin);
 	CHECK(nwin > 3);
 	char *enc = malloc(4 * tlen + 16);
-	size_t elen = qp_encode8(t, tlen, enc);
+	size_t elen = qp_encode(t, tlen, enc);
 	char *s = mbox_of("Content-Type: text/plain; charset=utf-8\n"
 			  "Content-Transfer-Encoding: quoted-printable\n",
 			  enc, elen, &len);
