@@ -17,10 +17,11 @@
 
 static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 {
-	if (text_off > BL_SEG_MAX || raw_off > BL_SEG_MAX)
-		return 0; /* past 4 GB: approximate, as past MAX_SEGS */
+	if (text_off > BL_SEG_MAX || raw_off > BL_SEG_RAW_MAX)
+		return 0; /* past 2 GB: approximate, as past MAX_SEGS */
 	if (m->nsegs && m->segs[m->nsegs - 1].text_off == text_off) {
 		m->segs[m->nsegs - 1].raw_off = (uint32_t)raw_off;
+		m->segs[m->nsegs - 1].wide = 0;
 		return 0;
 	}
 	if (m->nsegs >= MAX_SEGS)
@@ -33,8 +34,8 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 		m->segs = v;
 		m->segcap = cap;
 	}
-	m->segs[m->nsegs].text_off = (uint32_t)text_off;
-	m->segs[m->nsegs].raw_off = (uint32_t)raw_off;
+	m->segs[m->nsegs] = (struct bl_offset_seg){.text_off = (uint32_t)text_off,
+						   .raw_off = (uint32_t)raw_off};
 	m->nsegs++;
 	return 0;
 }
@@ -170,7 +171,7 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 		else
 			hi = mid;
 	}
-	size_t r = m->segs[lo].raw_off + (text_off - m->segs[lo].text_off);
+	size_t r = bl_seg_raw(&m->segs[lo], text_off);
 	/* inside a replacement longer than what it replaced (U+FFFD for one
 	 * byte, "é" for Latin-1 0xE9): the last byte it replaced */
 	if (lo + 1 < m->nsegs && r >= m->segs[lo + 1].raw_off)

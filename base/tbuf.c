@@ -47,23 +47,25 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
 	return true;
 }
 
-/* Where the next byte would come from if the current segment went on. */
-static bool continues(const struct bl_tbuf *b, size_t origin)
+/* Whether the next byte, from `origin`, continues the current segment
+ * (of the same width). */
+static bool continues(const struct bl_tbuf *b, size_t origin, bool wide)
 {
 	if (!b->nsegs)
 		return false;
 	const struct bl_offset_seg *g = &b->segs[b->nsegs - 1];
-	return g->raw_off + (b->len - g->text_off) == origin;
+	return g->wide == wide && bl_seg_raw(g, b->len) == origin;
 }
 
-static void seg_push(struct bl_tbuf *b, size_t origin)
+static void seg_push(struct bl_tbuf *b, size_t origin, bool wide)
 {
-	if (origin > BL_SEG_MAX || b->len > BL_SEG_MAX) {
-		b->failed = true; /* a message of over 4 GB read whole */
+	if (origin > BL_SEG_RAW_MAX || b->len > BL_SEG_MAX) {
+		b->failed = true; /* a message of over 2 GB read whole */
 		return;
 	}
 	if (b->nsegs && b->segs[b->nsegs - 1].text_off == b->len) {
 		b->segs[b->nsegs - 1].raw_off = (uint32_t)origin;
+		b->segs[b->nsegs - 1].wide = wide;
 		return;
 	}
 	if (b->nsegs == b->segcap) {
@@ -76,8 +78,8 @@ static void seg_push(struct bl_tbuf *b, size_t origin)
 		b->segs = v;
 		b->segcap = cap;
 	}
-	b->segs[b->nsegs].text_off = (uint32_t)b->len;
-	b->segs[b->nsegs].raw_off = (uint32_t)origin;
+	b->segs[b->nsegs] = (struct bl_offset_seg){
+		.text_off = (uint32_t)b->len, .raw_off = (uint32_t)origin, .wide = wide};
 	b->nsegs++;
 }
 
@@ -85,19 +87,29 @@ void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin)
 {
 	if (!bl_tbuf_reserve(b, 1))
 		return;
-	if (!continues(b, origin))
-		seg_push(b, origin);
+	if (!continues(b, origin, false))
+		seg_push(b, origin, false);
 	b->s[b->len++] = c;
+}
+
+static void put_seg(struct bl_tbuf *b, const char *s, size_t n, size_t origin, bool wide)
+{
+	if (!n || !bl_tbuf_reserve(b, n))
+		return;
+	if (!continues(b, origin, wide))
+		seg_push(b, origin, wide);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
 }
 
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 {
-	if (!n || !bl_tbuf_reserve(b, n))
-		return;
-	if (!continues(b, origin))
-		seg_push(b, origin);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
+	put_seg(b, s, n, origin, false);
+}
+
+void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
+{
+	put_seg(b, s, n, origin, true);
 }
 
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
@@ -117,7 +129,7 @@ void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 	 * segment, so it costs no entry. */
 	bl_tbuf_put(b, s, n, origin);
 	if (n > 1 && !b->failed)
-		seg_push(b, origin + 1);
+		seg_push(b, origin + 1, false);
 }
 
 /* Index of the segment holding map coordinate t (last with text_off <= t). */
@@ -152,7 +164,7 @@ size_t bl_src_origin(struct bl_src *src, size_t off)
 		return src->base + src->shift + off;
 	size_t t = src->shift + off;
 	size_t i = seg_find(src, t);
-	size_t r = src->segs[i].raw_off + (t - src->segs[i].text_off);
+	size_t r = bl_seg_raw(&src->segs[i], t);
 	/* inside a replacement longer than what it replaced (put_at): the
 	 * last byte it replaced */
 	if (i + 1 < src->nsegs && r >= src->segs[i + 1].raw_off)
@@ -179,8 +191,7 @@ void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
 			run = src->segs[i + 1].text_off - t;
 		if (!run)
 			run = 1;
-		bl_tbuf_put(b, src->s + off, run,
-			    src->segs[i].raw_off + (t - src->segs[i].text_off));
+		put_seg(b, src->s + off, run, bl_seg_raw(&src->segs[i], t), src->segs[i].wide);
 		off += run;
 		n -= run;
 		if (b->failed)

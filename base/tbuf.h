@@ -9,9 +9,10 @@
  *
  * A map is a sorted list of segments (see struct bl_offset_seg in
  * message.h): from text offset t0 on, text byte t came from original byte
- * r0 + (t - t0), until the next segment. Copies of contiguous input cost
- * one segment; a decoder that maps several input bytes to one ("=3D" to
- * "=") costs a segment where the mapping jumps. */
+ * r0 + (t - t0) (in a wide one r0 + 2 (t - t0)), until the next segment.
+ * Copies of contiguous input cost one segment; a decoder that maps
+ * several input bytes to one ("=3D" to "=") costs a segment where the
+ * mapping jumps. */
 #ifndef BL_TBUF_H
 #define BL_TBUF_H
 
@@ -52,6 +53,9 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n);
 void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin);
 /* Appends n bytes whose origins are origin, origin+1, ... */
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
+/* Appends n bytes whose origins are origin, origin+2, ... (ASCII from
+ * UTF-16: a wide segment). */
+void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
 /* Appends n bytes (a replacement such as U+FFFD) that stand for the bytes
  * from `origin` on: one map segment; lookups inside it never go past the
  * origin of what follows. */

@@ -61,6 +61,8 @@ int bl_utf16_bom(const char *s, size_t n);
 /* The same, or without a mark, the order in which nearly all of the first
  * 512 units are ASCII characters; 0 when the text is not UTF-16. */
 int bl_utf16_order(const char *s, size_t n);
+/* The unit of two bytes at s in byte order `order`. */
+unsigned bl_utf16_unit(const char *s, int order);
 /* The text in UTF-16 of byte order `order` (past its mark) as UTF-8, each
  * line one map segment from where it starts; returns true. */
 bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order);

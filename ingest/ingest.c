@@ -275,8 +275,9 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		break;
 	default: {
 		/* a file Windows PowerShell wrote: FF FE, two bytes a character
-		 * (read whole: a window is of a text found not to be UTF-16) */
-		int order = m->window.on ? 0 : bl_utf16_order(cur_s(st, m), cur_len(st, m));
+		 * (a window: as the start of its text was found to be) */
+		int order = m->window.on ? m->window.utf16
+					 : bl_utf16_order(cur_s(st, m), cur_len(st, m));
 		if (order) {
 			STEP(st, bl_utf16_to_utf8(m, in, out, order), "charset", m);
 			break;

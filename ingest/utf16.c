@@ -2,9 +2,11 @@
  * writes for `iozone ... > out.txt`, FF FE (or FE FF) and then two bytes a
  * character, in which no tool's line can be found byte for byte.
  *
- * Each line of the output is one map segment from the input offset where
- * the line starts, as base64's lines are: a line and where it starts are
- * exact, a byte inside it maps to a byte of that line. A lone surrogate,
+ * The map is exact at every character: a stretch of ASCII is one wide map
+ * segment (each text byte from the first of its two bytes), any other
+ * character a segment of its own where its length changes ("\xE4\xB8\x8A"
+ * from 2 bytes), so that a run's first and last bytes, and where a window
+ * of the text is cut, are where they are in the input. A lone surrogate,
  * an odd last byte and U+0000 become U+FFFD, reported once with a count. */
 #include <stdint.h>
 
@@ -48,6 +50,11 @@ static unsigned unit_at(const unsigned char *s, bool big)
 	return big ? (unsigned)s[0] << 8 | s[1] : (unsigned)s[1] << 8 | s[0];
 }
 
+unsigned bl_utf16_unit(const char *s, int order)
+{
+	return unit_at((const unsigned char *)s, order == BL_UTF16_BE);
+}
+
 /* The character at s[i] (one unit, or a surrogate pair): its code point,
  * U+FFFD when it is not one (*bad); *used: its bytes. */
 static uint32_t char_at(const unsigned char *s, size_t n, size_t i, bool big, size_t *used,
@@ -74,45 +81,49 @@ static uint32_t char_at(const unsigned char *s, size_t n, size_t i, bool big, si
 	return u;
 }
 
-struct line {
+/* A stretch of ASCII characters not yet written, from input offset
+ * `origin` on. */
+struct ascii {
 	char buf[4096];
-	size_t n, written; /* in buf; of the line before buf */
-	size_t origin; /* input offset of the line's first byte */
+	size_t n, origin;
 };
 
-static void flush(struct bl_tbuf *out, struct line *l)
+static void flush(struct bl_tbuf *out, struct ascii *a)
 {
-	/* the line's bytes continue its one segment */
-	bl_tbuf_put(out, l->buf, l->n, l->origin + l->written);
-	l->written += l->n;
-	l->n = 0;
+	bl_tbuf_put_wide(out, a->buf, a->n, a->origin);
+	a->n = 0;
 }
 
 bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order)
 {
 	const unsigned char *s = (const unsigned char *)in->s;
 	bool big = order == BL_UTF16_BE;
-	size_t n = in->len, i = bl_utf16_bom(in->s, n) ? 2 : 0, bad = 0, first_bad = 0;
+	/* the mark is at the text's start, not at a window's */
+	bool start = !m->window.on || m->window.index == 0;
+	size_t n = in->len, i = start && bl_utf16_bom(in->s, n) ? 2 : 0, bad = 0, first_bad = 0;
 	if (!bl_tbuf_reserve(out, n / 2 + 16))
 		return true;
-	struct line l = {.origin = bl_src_origin(in, i)};
+	struct ascii a = {.n = 0};
 	while (i < n && !out->failed) {
 		size_t used;
 		bool wrong;
 		uint32_t c = char_at(s, n, i, big, &used, &wrong);
 		if (wrong && !bad++)
 			first_bad = i;
-		if (l.n > sizeof l.buf - 4)
-			flush(out, &l);
-		l.n += bl_utf8_put(c, l.buf + l.n);
-		i += used;
-		if (c == '\n') {
-			flush(out, &l);
-			l.written = 0;
-			l.origin = bl_src_origin(in, i);
+		if (c < 0x80) {
+			if (!a.n)
+				a.origin = bl_src_origin(in, i);
+			a.buf[a.n++] = (char)c;
+			if (a.n == sizeof a.buf)
+				flush(out, &a);
+		} else {
+			char u[4];
+			flush(out, &a);
+			bl_tbuf_put(out, u, bl_utf8_put(c, u), bl_src_origin(in, i));
 		}
+		i += used;
 	}
-	flush(out, &l);
+	flush(out, &a);
 	if (bad)
 		bl_message_diag(m, BL_WARNING, "charset.invalid", bl_src_origin(in, first_bad),
 				"%zu character%s not text in UTF-16 (NUL, a lone surrogate, an odd "

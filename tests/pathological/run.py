@@ -217,6 +217,29 @@ def case_flattened_stream(scale):
     return zpool_stream_case(scale, "flattened-stream.txt", " ", full_cpu=120)
 
 
+class Utf16Writer:
+    """Text written to it goes to f in UTF-16LE after a byte order mark,
+    as Windows PowerShell's `>` writes it, CRLF line breaks."""
+
+    def __init__(self, f):
+        self.f = f
+        f.write(b"\xff\xfe")
+
+    def write(self, text):
+        self.f.write(text.replace("\n", "\r\n").encode("utf-16-le"))
+
+
+def case_utf16_stream(scale):
+    """a `zpool iostat -v tank 1` redirected by Windows PowerShell (UTF-16,
+    tens of megabytes): read in windows cut between its characters, one
+    run with every sample"""
+    size = (50 if scale == "full" else 20) * MB
+    p = WORK / "utf16-stream.txt"
+    with open(p, "wb") as f:
+        n = write_stream(Utf16Writer(f), size)
+    return p, 60, 64, streams_check([n])
+
+
 def case_flattened_post(scale):
     """every bare corpus input flattened onto one line, repeated to 60 MB"""
     size = (100 if scale == "full" else 60) * MB
@@ -350,7 +373,7 @@ def case_long_page(scale):
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
-         case_long_page, case_base64_mail]
+         case_long_page, case_base64_mail, case_utf16_stream]
 
 
 # ---------------------------------------------------------------- running

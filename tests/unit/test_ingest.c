@@ -245,7 +245,7 @@ static void test_charset(void)
 static int first_doc(struct bl_message *m, void *ctx);
 
 /* UTF-16 text (utf16.c): "A\r\n", U+1F600 as a surrogate pair, a lone
- * surrogate, U+0000 and an odd last byte; each line one map segment. */
+ * surrogate, U+0000 and an odd last byte; an exact map. */
 static void test_utf16(void)
 {
 	static const char le[] = "\xFF\xFE"
@@ -266,10 +266,24 @@ static void test_utf16(void)
 	o.s[o.len] = '\0';
 	CHECK(strcmp(o.s, "A\r\n\xF0\x9F\x98\x80\xEF\xBF\xBDx\xEF\xBF\xBD\n\xC3\xA9\xEF\xBF\xBD") ==
 	      0);
-	/* the lines start where theirs do in the input */
-	CHECK(origin(&o, 0) == 2 && origin(&o, 3) == 8 && origin(&o, 15) == 20);
-	/* the third line goes on from the second: 8 + 12 bytes = 20 */
-	CHECK(o.nsegs == 2);
+	/* every character maps to its first byte in the input: ASCII by a
+	 * wide segment, "\r\n" to 4 and 6, the others each where it starts */
+	static const size_t at[][2] = {{0, 2}, {1, 4},	 {2, 6},   {3, 8},   {7, 12},
+				       {10, 14}, {11, 16}, {14, 18}, {15, 20}, {17, 22}};
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		CHECK(origin(&o, at[k][0]) == at[k][1]);
+	/* inside a character: no further than its last byte */
+	CHECK(origin(&o, 5) == 10 && origin(&o, 16) == 21);
+	CHECK(o.segs[0].wide && !o.segs[1].wide);
+	/* a later step's copy keeps the map: "\r\n" and what follows */
+	struct bl_src from;
+	struct bl_tbuf copy;
+	bl_src_from_tbuf(&from, &o);
+	bl_tbuf_init(&copy);
+	bl_tbuf_copy(&copy, &from, 1, 10);
+	CHECK(origin(&copy, 0) == 4 && origin(&copy, 1) == 6 && origin(&copy, 2) == 8 &&
+	      origin(&copy, 9) == 14);
+	bl_tbuf_free(&copy);
 	CHECK(msg.diags.n == 1 && strstr(msg.diags.v[0].message, "3 characters"));
 	bl_tbuf_free(&o);
 	/* no mark: ASCII two bytes a character, either order; UTF-8 is not */
@@ -1025,9 +1039,9 @@ static void test_html_regions(void)
 	bl_tbuf_free(&o);
 }
 
-/* The map's offsets are 32 bits: an origin past 4 GB of one message (read
- * whole) fails the text, as running out of memory does, and is never
- * kept wrapped. */
+/* The map's raw offsets are 31 bits: an origin past 2 GB of one message
+ * (read whole) fails the text, as running out of memory does, and is
+ * never kept wrapped. */
 static void test_map_limits(void)
 {
 	struct bl_tbuf b;
@@ -1035,13 +1049,13 @@ static void test_map_limits(void)
 	bl_tbuf_put(&b, "ab", 2, 7);
 	/* U+FFFD for the byte before the last that fits, then an empty
 	 * segment at the last */
-	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_MAX - 1);
-	CHECK(!b.failed && b.nsegs == 3 && b.segs[2].raw_off == UINT32_MAX);
+	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_RAW_MAX - 1);
+	CHECK(!b.failed && b.nsegs == 3 && b.segs[2].raw_off == BL_SEG_RAW_MAX);
 	struct bl_src s;
 	bl_src_from_tbuf(&s, &b);
-	CHECK(bl_src_origin(&s, 1) == 8 && bl_src_origin(&s, 2) == BL_SEG_MAX - 1 &&
-	      bl_src_origin(&s, 5) == BL_SEG_MAX);
-	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_MAX + 1);
+	CHECK(bl_src_origin(&s, 1) == 8 && bl_src_origin(&s, 2) == BL_SEG_RAW_MAX - 1 &&
+	      bl_src_origin(&s, 5) == BL_SEG_RAW_MAX);
+	bl_tbuf_put_at(&b, "\xEF\xBF\xBD", 3, BL_SEG_RAW_MAX + 1);
 	CHECK(b.failed);
 	bl_tbuf_free(&b);
 }

@@ -4,6 +4,7 @@
  * lines those of the input. The corpus cases padded with prose before and
  * after must give their own runs, shifted by the padding. */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1044,6 +1045,68 @@ static void test_char_boundaries(void)
 	free(t);
 }
 
+/* UTF-8 text s as UTF-16 (big: big-endian), with a byte order mark
+ * (`mark`) or without. */
+static char *utf16_of(const char *s, size_t n, bool big, bool mark, size_t *len)
+{
+	unsigned char *o = malloc(4 * n + 2);
+	size_t l = 0;
+	if (mark) {
+		o[l++] = big ? 0xFE : 0xFF;
+		o[l++] = big ? 0xFF : 0xFE;
+	}
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		uint32_t c = u[i];
+		size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		if (k > 1)
+			c &= 0x3F >> (k - 1);
+		for (size_t j = 1; j < k; j++)
+			c = c << 6 | (u[i + j] & 0x3F);
+		i += k;
+		unsigned units[2] = {c, 0}, nu = 1;
+		if (c >= 0x10000) {
+			units[0] = 0xD800 + ((c - 0x10000) >> 10);
+			units[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
+			nu = 2;
+		}
+		for (unsigned j = 0; j < nu; j++) {
+			o[l++] = (unsigned char)(big ? units[j] >> 8 : units[j]);
+			o[l++] = (unsigned char)(big ? units[j] : units[j] >> 8);
+		}
+	}
+	*len = l;
+	return (char *)o;
+}
+
+/* A text in UTF-16 is read in windows, cut between its units (never in
+ * a surrogate pair), as a whole reading reads it: either byte order,
+ * with a mark or without; and a line of it longer than a window. */
+static void test_utf16_windows(void)
+{
+	size_t tlen, len, nwin = 0;
+	char *t = wide_text(&tlen);
+	for (int form = 0; form < 3; form++) {
+		char *s = utf16_of(t, tlen, form == 1, form != 2, &len);
+		check_like_whole(s, len, 1, &nwin);
+		CHECK(nwin > 3);
+		free(s);
+	}
+	for (size_t i = 0; i < tlen; i++)
+		if (t[i] == '\n')
+			t[i] = ' ';
+	char *s = utf16_of(t, tlen, false, true, &len);
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	json_t *docs = parse(s, len, (size_t)32 << 10, (size_t)8 << 10, &nwin);
+	CHECK(nwin > 3);
+	CHECK(json_array_size(runs_of(whole)) == 200);
+	CHECK(json_equal(runs_of(whole), runs_of(docs)));
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+	free(t);
+}
+
 /* Base64 bodies of many shapes read in windows, against a whole
  * reading: CRLF, one line, lines of 3 to 1000 characters, blanks in
  * them, a '=' in mid-line, Latin-1, Shift_JIS and UTF-8 text, flowed,
@@ -1388,6 +1451,7 @@ int main(void)
 	test_base64_variants();
 	test_page_windows();
 	test_char_boundaries();
+	test_utf16_windows();
 	test_mail_window_in_place();
 	test_mail_window_starts();
 	test_cuts_past_long_mail();
