@@ -221,18 +221,51 @@ count_newlines(const unsigned char *p, size_t n)
 	return c;
 }
 
+size_t bl_raw_lines(const char *s, size_t n, int utf16)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (!utf16)
+		return count_newlines(u, n);
+	/* "\n\0" (LE) or "\0\n" (BE) at the start of a unit */
+	size_t c = 0, lf = utf16 == BL_UTF16_BE;
+	for (size_t k = 0; k + 1 < n; k += 2)
+		c += u[k + lf] == '\n' && u[k + 1 - lf] == 0;
+	return c;
+}
+
+size_t bl_message_raw_lines(const struct bl_message *m, size_t from, size_t to)
+{
+	if (to > m->raw_len)
+		to = m->raw_len;
+	if (m->raw_utf16) {
+		/* units start at even offsets: one that starts before `to`
+		 * ends by to + 1 */
+		from += from & 1;
+		to += to & 1;
+	}
+	return from < to ? bl_raw_lines(m->raw + from, to - from, m->raw_utf16) : 0;
+}
+
+bool bl_message_raw_line_start(const struct bl_message *m, size_t at)
+{
+	if (!at)
+		return true;
+	if (!m->raw_utf16)
+		return m->raw[at - 1] == '\n';
+	return at >= 2 && !(at & 1) && bl_raw_lines(m->raw + at - 2, 2, m->raw_utf16) == 1;
+}
+
 size_t bl_message_line(struct bl_message *m, size_t text_off)
 {
 	size_t target = bl_message_origin(m, text_off) - m->raw_offset;
 	size_t off = m->line_cache_off, line = m->line_cache_line;
-	const unsigned char *raw = (const unsigned char *)m->raw;
 	if (target < off) {
 		if (off - target < target)
-			line -= count_newlines(raw + target, off - target);
+			line -= bl_message_raw_lines(m, target, off);
 		else
-			line = m->raw_line + count_newlines(raw, target);
+			line = m->raw_line + bl_message_raw_lines(m, 0, target);
 	} else {
-		line += count_newlines(raw + off, target - off);
+		line += bl_message_raw_lines(m, off, target);
 	}
 	m->line_cache_off = target;
 	m->line_cache_line = line;
@@ -501,14 +534,9 @@ void bl_message_diag_lines(struct bl_message *m)
 		size_t target = m->diags.v[i].offset - m->raw_offset;
 		if (target > m->raw_len)
 			target = m->raw_len;
-		while (pos < target) {
-			const char *nl = memchr(m->raw + pos, '\n', target - pos);
-			if (!nl) {
-				pos = target;
-				break;
-			}
-			line++;
-			pos = (size_t)(nl - m->raw) + 1;
+		if (pos < target) {
+			line += bl_message_raw_lines(m, pos, target);
+			pos = target;
 		}
 		m->diags.v[i].line = line;
 	}

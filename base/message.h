@@ -58,10 +58,15 @@ struct bl_prefix_seg {
 	size_t at, n;
 };
 
+/* The byte order of raw bytes in UTF-16 (bl_message.raw_utf16). */
+enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2 };
+
 struct bl_message {
 	size_t index; /* 0-based position in the input (mbox order) */
 	const char *raw; /* original bytes of this message (borrowed) */
 	size_t raw_len;
+	int raw_utf16; /* the raw bytes are UTF-16 of this byte order (0:
+			* not): a line break is two of them, "\n\0" in LE */
 	size_t raw_offset; /* offset of raw[0] in the input file */
 	size_t raw_line; /* 1-based line of raw[0] in the input file */
 
@@ -223,5 +228,15 @@ void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code
 		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Fills in the line of every diagnostic of the decoding (one pass over the bytes). */
 void bl_message_diag_lines(struct bl_message *m);
+
+/* The line breaks in s[0, n), bytes in UTF-16 of byte order `utf16` (s[0]
+ * the first byte of a unit) or, with 0, in an encoding where a line feed
+ * is the byte '\n'. */
+size_t bl_raw_lines(const char *s, size_t n, int utf16);
+/* The line breaks whose first byte is in raw bytes [from, to) of m. */
+size_t bl_message_raw_lines(const struct bl_message *m, size_t from, size_t to);
+/* Whether raw byte `at` of m starts a line (the message's first, or the
+ * first after a line break). */
+bool bl_message_raw_line_start(const struct bl_message *m, size_t at);
 
 #endif

@@ -55,8 +55,7 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 int bl_hex_value(unsigned char c);
 
 /* utf16.c - a text that starts with a UTF-16 byte order mark: which one
- * (BL_UTF16_LE: FF FE, BL_UTF16_BE: FE FF), or 0. */
-enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2 };
+ * (BL_UTF16_LE: FF FE, BL_UTF16_BE: FE FF, message.h), or 0. */
 int bl_utf16_bom(const char *s, size_t n);
 /* The same, or without a mark, the order in which nearly all of the first
  * 512 units are ASCII characters; 0 when the text is not UTF-16. */

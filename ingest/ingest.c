@@ -279,6 +279,7 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		int order = m->window.on ? m->window.utf16
 					 : bl_utf16_order(cur_s(st, m), cur_len(st, m));
 		if (order) {
+			m->raw_utf16 = order;
 			STEP(st, bl_utf16_to_utf8(m, in, out, order), "charset", m);
 			break;
 		}

@@ -504,6 +504,13 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	return rc;
 }
 
+/* The line breaks of span sp in input bytes [from, to) (from at the
+ * start of a character). */
+static size_t span_lines(const struct reader *r, const struct span *sp, size_t from, size_t to)
+{
+	return bl_raw_lines(r->buf + (from - r->base), to - from, sp->utf16);
+}
+
 /* Reads until the window from own_from on, and the context after it,
  * are read, or the span ends; 0, or as fill(). */
 static int read_window(struct reader *r, struct span *sp, size_t want)
@@ -550,10 +557,10 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 			return -1;
 		if (w.last) {
 			sp->end = w.e;
-			sp->end_line = w.line + count_lines(r->buf + (w.s - r->base), w.e - w.s);
+			sp->end_line = w.line + span_lines(r, sp, w.s, w.e);
 			return 0;
 		}
-		w.line += count_lines(r->buf + (w.s - r->base), next - w.s);
+		w.line += span_lines(r, sp, w.s, next);
 		w.s = next;
 		w.mid_line = w.next_mid_line;
 		w.own_from = w.own_to;

@@ -1746,15 +1746,8 @@ static void add_decodings(struct bl_window_doc *w, const struct bl_message *m)
 static void add_system(struct bl_window_doc *w, struct bl_message *m)
 {
 	size_t own_from = m->window.own_from - m->raw_offset;
-	size_t first_line = m->raw_line, pos = 0;
-	while (pos < own_from) {
-		const char *nl = memchr(m->raw + pos, '\n', own_from - pos);
-		if (!nl)
-			break;
-		first_line++;
-		pos = (size_t)(nl - m->raw) + 1;
-	}
-	bool line_starts = own_from == 0 || m->raw[own_from - 1] == '\n';
+	size_t first_line = m->raw_line + bl_message_raw_lines(m, 0, own_from);
+	bool line_starts = bl_message_raw_line_start(m, own_from);
 	/* what lies past the window's own part is the next window's */
 	size_t len = m->len;
 	m->len = bl_message_text_at(m, m->window.own_to);
@@ -1854,11 +1847,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 			"near byte %zu (a line, or a page's text, too long to read at once), where "
 			"it was cut: runs around it may be missing or cut",
 			own_from);
-		if (d) {
-			d->line = m->raw_line;
-			for (size_t i = 0; i < own_from - m->raw_offset; i++)
-				d->line += m->raw[i] == '\n';
-		}
+		if (d)
+			d->line = m->raw_line + bl_message_raw_lines(m, 0, own_from - m->raw_offset);
 	}
 	for (size_t i = 0; i < m->diags.n; i++) {
 		/* its own part's, and what the last window says of bytes

@@ -1000,7 +1000,7 @@ static char *wide_text(size_t *len)
 	static const char words[] = "\xC3\x9C"
 				    "berpr\xC3\xBC"
 				    "fung \xE6\xBC\xA2\xE5\xAD\x97 \xD0\xB6\xD0\xB6 "
-				    "\xF0\x9F\x98\x80 caf\xC3\xA9 ";
+				    "\xF0\x9F\x98\x80 caf\xC3\xA9 \xE4\xB8\x8A\xD0\x8A ";
 	size_t cap = 200 * (8 * sizeof words + 400), l = 0;
 	char *s = malloc(cap);
 	for (size_t i = 0; i < 200; i++) {
@@ -1086,12 +1086,25 @@ static void test_utf16_windows(void)
 {
 	size_t tlen, len, nwin = 0;
 	char *t = wide_text(&tlen);
+	json_t *utf8 = parse(t, tlen, 0, 0, NULL);
 	for (int form = 0; form < 3; form++) {
 		char *s = utf16_of(t, tlen, form == 1, form != 2, &len);
 		check_like_whole(s, len, 1, &nwin);
 		CHECK(nwin > 3);
+		/* the lines of the UTF-8 text: U+4E0A and U+040A hold a byte
+		 * 0A that is no line break */
+		json_t *docs = parse(s, len, 0, 0, NULL), *a = runs_of(utf8), *b = runs_of(docs);
+		CHECK(json_array_size(a) == 200 && json_array_size(b) == 200);
+		for (size_t i = 0; i < json_array_size(a) && i < json_array_size(b); i++) {
+			json_t *sa = json_object_get(json_array_get(a, i), "span");
+			json_t *sb = json_object_get(json_array_get(b, i), "span");
+			CHECK(ival(sa, "line") == ival(sb, "line") &&
+			      ival(sa, "end_line") == ival(sb, "end_line"));
+		}
+		json_decref(docs);
 		free(s);
 	}
+	json_decref(utf8);
 	for (size_t i = 0; i < tlen; i++)
 		if (t[i] == '\n')
 			t[i] = ' ';
