@@ -258,12 +258,14 @@ static bool seen_grow(struct zp *z)
 static bool sample_key(struct zp *z, const char *key, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
-	snprintf(z->last_key, sizeof z->last_key, "%s", key);
+	size_t n = strnlen(key, sizeof z->last_key - 1), h = key_hash(key);
+	memcpy(z->last_key, key, n);
+	z->last_key[n] = '\0';
 	if (again)
 		return false;
 	if (z->nseen) {
 		size_t mask = z->seen_cap - 1;
-		for (size_t i = key_hash(key) & mask; z->seen[i]; i = (i + 1) & mask)
+		for (size_t i = h & mask; z->seen[i]; i = (i + 1) & mask)
 			if (strcmp(z->seen[i], key) == 0) {
 				new_sample(z);
 				break;
@@ -272,7 +274,7 @@ static bool sample_key(struct zp *z, const char *key, bool nested)
 	/* at most half the slots taken: a search always ends at an empty one */
 	if (z->nseen >= MAX_SEEN || (2 * (z->nseen + 1) > z->seen_cap && !seen_grow(z)))
 		return true;
-	size_t mask = z->seen_cap - 1, i = key_hash(key) & mask;
+	size_t mask = z->seen_cap - 1, i = h & mask;
 	while (z->seen[i])
 		i = (i + 1) & mask;
 	z->seen[i] = strdup(key);
