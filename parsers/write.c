@@ -501,10 +501,18 @@ static int row_overflow(const char *buf, size_t n, void *ctx)
 	return bl_buf_put(&((struct rowsink *)ctx)->over, buf, n) ? 0 : -1;
 }
 
+/* The flags an element of "rows" is written with: on one line, its
+ * members apart by ", " where the document is indented (a row of a
+ * `zpool iostat` table reads as one line of it, not as 30). */
+static size_t row_flags(size_t flags)
+{
+	return flags & ~(size_t)JSON_MAX_INDENT;
+}
+
 static struct rowsink *rowsink_new(size_t flags)
 {
 	struct rowsink *s = calloc(1, sizeof *s);
-	if (s && !(s->row = out_new(flags, row_overflow, s))) {
+	if (s && !(s->row = out_new(row_flags(flags), row_overflow, s))) {
 		free(s);
 		return NULL;
 	}
@@ -629,18 +637,21 @@ static int rows_close(struct out *o, struct rowsink *s, size_t *elems)
 	int id = bl_rows_end(&s->g, &declare);
 	if (id < 0 || s->row->err)
 		return o->err = -1;
+	size_t flags = o->flags;
 	if (declare) {
 		element(o, elems);
+		o->flags = row_flags(flags);
 		put_shape(o, &s->g.shapes[id], id);
+		o->flags = flags;
 	}
 	element(o, elems);
+	o->flags = row_flags(flags);
 	put(o, "[", 1);
-	indent(o, 5, false);
 	integer(o, id);
 	put(o, s->over.p, s->over.n);
 	put(o, s->row->buf, s->row->n);
-	indent(o, 4, false);
 	put(o, "]", 1);
+	o->flags = flags;
 	s->row->n = 0;
 	s->over.n = 0;
 	return o->err;

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "../parsers/benchlog.h"
+#include "rows_layout.h"
 
 #define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_INDENT(2))
 
@@ -76,15 +77,16 @@ static int mem_write(const char *buf, size_t n, void *ctx)
 /* Documents whose streamed bytes differed from the tree's. */
 static int write_mismatch;
 
-/* The streamed document, read back, is what jansson writes for it, and
- * its rows expanded (table.h), it is json_dumps of the tree, for `flags`. */
+/* The streamed document, read back, is what jansson writes for it (each
+ * element of its rows on one line: rows_layout.h), and its rows expanded
+ * (table.h), it is json_dumps of the tree, for `flags`. */
 static bool same_written(struct bl_message *m, json_t *tree, size_t flags)
 {
 	char *want = json_dumps(tree, flags);
 	struct membuf got = {0};
 	json_t *tail = bl_parse_message_write(m, "input", flags, mem_write, &got);
 	json_t *back = got.s ? json_loads(got.s, 0, NULL) : NULL;
-	char *layout = back ? json_dumps(back, flags) : NULL;
+	char *layout = back ? rows_layout_dump(back, flags) : NULL;
 	char *expanded = back && !bl_doc_expand_rows(back) ? json_dumps(back, flags) : NULL;
 	bool same = want && tail && layout && expanded && strcmp(layout, got.s) == 0 &&
 		    strcmp(want, expanded) == 0 &&
