@@ -394,6 +394,32 @@ static bool soft_break(const char *b, size_t lo, size_t nl)
 	return nl > lo && b[nl - 1] == '=';
 }
 
+/* A cut c in [lo, ...) of a quoted-printable text moved back to where a
+ * character starts: before the "=C3" of "=C3=\n=A9" when c is at the
+ * "=A9" after a soft line break (a long line of the text is broken there,
+ * inside characters too), or at the lead byte of a character sent as is;
+ * c itself when a character starts there, or no place before it does. */
+static size_t qp_start(const struct reader *r, size_t lo, size_t c)
+{
+	const char *b = r->buf - r->base;
+	size_t end = r->base + r->len;
+	if (c >= end)
+		return c;
+	unsigned char x = (unsigned char)b[c];
+	if (x >= 0x80 && x < 0xC0) {
+		size_t at = c;
+		while (at > lo && ((unsigned char)b[at] & 0xC0) == 0x80)
+			at--;
+		return ((unsigned char)b[at] & 0xC0) == 0xC0 ? at : c;
+	}
+	bool escaped = x == '=' && c + 2 < end && bl_hex_value((unsigned char)b[c + 1]) >= 0 &&
+		       bl_hex_value((unsigned char)b[c + 2]) >= 0;
+	if (!escaped || qp_starts_char(b + c + 1))
+		return c;
+	size_t at = qp_char_start(r, lo, c);
+	return at != SIZE_MAX ? at : c;
+}
+
 /* Where window w, not the last, ends: at `want` or a little before it
  * (never back into the first half of the context after its own part,
  * which ends at own_max at the latest),
@@ -482,9 +508,12 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	} else if (rc == 0 && !w->last) {
 		bool rough, next_rough, raw_lines = sp->body != NULL,
 					tags = sp->fmt == BL_INPUT_HTML;
+		bool qp = span_qp(sp);
 		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, tags, &rough);
 		if (tags && rough)
 			w->own_to = page_cut(r, sp, w, cut_lo, w->own_to);
+		if (qp)
+			w->own_to = qp_start(r, cut_lo, w->own_to);
 		/* from the window's own part: decoded as a whole reading would */
 		size_t lo, hi;
 		next_range(w, cut_lo, overlap, &lo, &hi);
@@ -492,6 +521,8 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 				: w->own_from;
 		if (tags && lo < hi && next_rough)
 			*next = page_cut(r, sp, w, lo, *next);
+		if (qp && lo < hi)
+			*next = qp_start(r, lo, *next);
 		w->rough = rough;
 		w->next_mid_line = mid_line_at(r, w, *next);
 	}

@@ -697,6 +697,34 @@ static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nw
 	json_decref(whole);
 }
 
+/* As check_like_whole, the sources (their decodings) and runs of the
+ * documents alone: windows smaller than unflatten.c's huge line do not
+ * each see a line longer than it, which the whole reading notes. */
+static void check_sources_runs_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
+{
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	CHECK(json_array_size(whole) == ndocs);
+	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
+		size_t n = 0;
+		json_t *docs = parse(s, len, window, window / 4, &n);
+		if (window == 16384)
+			*nwin = n;
+		CHECK(json_array_size(docs) == ndocs);
+		for (size_t i = 0; i < ndocs; i++) {
+			json_t *a = json_array_get(whole, i), *b = json_array_get(docs, i);
+			bool same = json_equal(json_object_get(a, "source"),
+					       json_object_get(b, "source")) &&
+				    json_equal(json_object_get(a, "runs"), json_object_get(b, "runs"));
+			if (!same)
+				printf("windows of %zu: document %zu differs from a whole reading\n",
+				       window, i);
+			CHECK(same);
+		}
+		json_decref(docs);
+	}
+	json_decref(whole);
+}
+
 /* Document `doc` of s, read in windows of 20,000 bytes, holds all its
  * `nruns` runs and is not partial. */
 static void check_every_run(const char *s, size_t len, size_t doc, size_t nruns)
@@ -1039,6 +1067,19 @@ static void test_char_boundaries(void)
 	free(s);
 	s = page_of("<meta charset=\"utf-8\">", t, tlen, PAGE_PRE, &len);
 	check_like_whole(s, len, 1, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	/* one line longer than a window: quoted-printable breaks it every
+	 * 76 bytes, inside characters too, and a window starts after such a
+	 * break only where a character does */
+	for (size_t i = 0; i < tlen; i++)
+		if (t[i] == '\n')
+			t[i] = ' ';
+	elen = qp_encode(t, tlen, enc);
+	s = mbox_of("Content-Type: text/plain; charset=utf-8\n"
+		    "Content-Transfer-Encoding: quoted-printable\n",
+		    enc, elen, &len);
+	check_sources_runs_like_whole(s, len, 3, &nwin);
 	CHECK(nwin > 3);
 	free(s);
 	free(enc);
