@@ -18,10 +18,10 @@
 static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 {
 	if (text_off > BL_SEG_MAX || raw_off > BL_SEG_RAW_MAX)
-		return 0; /* past 2 GB: approximate, as past MAX_SEGS */
+		return 0; /* past 1 GB: approximate, as past MAX_SEGS */
 	if (m->nsegs && m->segs[m->nsegs - 1].text_off == text_off) {
 		m->segs[m->nsegs - 1].raw_off = (uint32_t)raw_off;
-		m->segs[m->nsegs - 1].wide = 0;
+		m->segs[m->nsegs - 1].step = 0;
 		return 0;
 	}
 	if (m->nsegs >= MAX_SEGS)

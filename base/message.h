@@ -17,25 +17,26 @@
 struct bl_sites;
 
 /* From text offset `text_off` on, text byte t came from raw byte
- * raw_off + (t - text_off) of the message, until the next segment; in a
- * `wide` segment from raw_off + 2 (t - text_off): ASCII decoded from
- * UTF-16, "d\0d\0" made "dd", each byte from the first of its two. 32
- * bits each, half the memory of a map with an entry every few bytes (text
- * with a bad byte every third one: 2 million entries a window): a text is
- * at most BL_TBUF_MAX bytes (BL_SEG_MAX), and raw offsets count from the
- * message's first byte, at most BL_SEG_RAW_MAX. */
+ * raw_off + (step + 1) (t - text_off) of the message, until the next
+ * segment: step 0 for a copy; 1 for ASCII decoded from UTF-16 ("d\0d\0"
+ * made "dd", each byte from the first of its two); 2 for a run of
+ * quoted-printable's escapes ("=E6=BC=A2" made 3 bytes, each from its
+ * '='). 32 bits each, half the memory of a map with an entry every few
+ * bytes (text with a bad byte every third one: 2 million entries a
+ * window): a text is at most BL_TBUF_MAX bytes (BL_SEG_MAX), and raw
+ * offsets count from the message's first byte, at most BL_SEG_RAW_MAX. */
 struct bl_offset_seg {
 	uint32_t text_off;
-	uint32_t raw_off : 31;
-	uint32_t wide : 1;
+	uint32_t raw_off : 30;
+	uint32_t step : 2;
 };
 #define BL_SEG_MAX ((size_t)UINT32_MAX)
-#define BL_SEG_RAW_MAX (((size_t)1 << 31) - 1)
+#define BL_SEG_RAW_MAX (((size_t)1 << 30) - 1)
 
 /* The raw offset that text offset t, in segment g, came from. */
 static inline size_t bl_seg_raw(const struct bl_offset_seg *g, size_t t)
 {
-	return g->raw_off + ((t - g->text_off) << g->wide);
+	return g->raw_off + (t - g->text_off) * (g->step + 1u);
 }
 
 #define BL_MAX_DECODINGS 12

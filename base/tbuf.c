@@ -47,25 +47,25 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
 	return true;
 }
 
-/* Whether the next byte, from `origin`, continues the current segment
- * (of the same width). */
-static bool continues(const struct bl_tbuf *b, size_t origin, bool wide)
+/* Whether the next bytes, from `origin` on at this step, continue the
+ * current segment. */
+static bool continues(const struct bl_tbuf *b, size_t origin, unsigned step)
 {
 	if (!b->nsegs)
 		return false;
 	const struct bl_offset_seg *g = &b->segs[b->nsegs - 1];
-	return g->wide == wide && bl_seg_raw(g, b->len) == origin;
+	return g->step == step && bl_seg_raw(g, b->len) == origin;
 }
 
-static void seg_push(struct bl_tbuf *b, size_t origin, bool wide)
+static void seg_push(struct bl_tbuf *b, size_t origin, unsigned step)
 {
 	if (origin > BL_SEG_RAW_MAX || b->len > BL_SEG_MAX) {
-		b->failed = true; /* a message of over 2 GB read whole */
+		b->failed = true; /* a message of over 1 GB read whole */
 		return;
 	}
 	if (b->nsegs && b->segs[b->nsegs - 1].text_off == b->len) {
 		b->segs[b->nsegs - 1].raw_off = (uint32_t)origin;
-		b->segs[b->nsegs - 1].wide = wide;
+		b->segs[b->nsegs - 1].step = step;
 		return;
 	}
 	if (b->nsegs == b->segcap) {
@@ -79,37 +79,54 @@ static void seg_push(struct bl_tbuf *b, size_t origin, bool wide)
 		b->segcap = cap;
 	}
 	b->segs[b->nsegs] = (struct bl_offset_seg){
-		.text_off = (uint32_t)b->len, .raw_off = (uint32_t)origin, .wide = wide};
+		.text_off = (uint32_t)b->len, .raw_off = (uint32_t)origin, .step = step};
 	b->nsegs++;
+}
+
+/* Whether a byte from `origin` goes on the current segment: as its next
+ * byte, or, when the segment holds one byte so far, as the second of a
+ * step that takes it there (the '=' of "=BC" after the one of "=E6": 3
+ * bytes on), the segment then of that step. */
+static bool goes_on(struct bl_tbuf *b, size_t origin)
+{
+	if (!b->nsegs)
+		return false;
+	struct bl_offset_seg *g = &b->segs[b->nsegs - 1];
+	if (bl_seg_raw(g, b->len) == origin)
+		return true;
+	if (b->len - g->text_off != 1 || origin <= g->raw_off || origin - g->raw_off > 4)
+		return false;
+	g->step = (uint32_t)(origin - g->raw_off - 1);
+	return true;
 }
 
 void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin)
 {
 	if (!bl_tbuf_reserve(b, 1))
 		return;
-	if (!continues(b, origin, false))
-		seg_push(b, origin, false);
+	if (!goes_on(b, origin))
+		seg_push(b, origin, 0);
 	b->s[b->len++] = c;
 }
 
-static void put_seg(struct bl_tbuf *b, const char *s, size_t n, size_t origin, bool wide)
+static void put_seg(struct bl_tbuf *b, const char *s, size_t n, size_t origin, unsigned step)
 {
 	if (!n || !bl_tbuf_reserve(b, n))
 		return;
-	if (!continues(b, origin, wide))
-		seg_push(b, origin, wide);
+	if (!continues(b, origin, step))
+		seg_push(b, origin, step);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 }
 
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 {
-	put_seg(b, s, n, origin, false);
+	put_seg(b, s, n, origin, 0);
 }
 
 void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 {
-	put_seg(b, s, n, origin, true);
+	put_seg(b, s, n, origin, 1);
 }
 
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
@@ -129,7 +146,7 @@ void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 	 * segment, so it costs no entry. */
 	bl_tbuf_put(b, s, n, origin);
 	if (n > 1 && !b->failed)
-		seg_push(b, origin + 1, false);
+		seg_push(b, origin + 1, 0);
 }
 
 /* Index of the segment holding map coordinate t (last with text_off <= t). */
@@ -191,7 +208,7 @@ void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
 			run = src->segs[i + 1].text_off - t;
 		if (!run)
 			run = 1;
-		put_seg(b, src->s + off, run, bl_seg_raw(&src->segs[i], t), src->segs[i].wide);
+		put_seg(b, src->s + off, run, bl_seg_raw(&src->segs[i], t), src->segs[i].step);
 		off += run;
 		n -= run;
 		if (b->failed)

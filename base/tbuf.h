@@ -9,7 +9,7 @@
  *
  * A map is a sorted list of segments (see struct bl_offset_seg in
  * message.h): from text offset t0 on, text byte t came from original byte
- * r0 + (t - t0) (in a wide one r0 + 2 (t - t0)), until the next segment.
+ * r0 + k (t - t0), k the segment's step (1 to 4), until the next segment.
  * Copies of contiguous input cost one segment; a decoder that maps
  * several input bytes to one ("=3D" to "=") costs a segment where the
  * mapping jumps. */
@@ -49,7 +49,10 @@ void bl_tbuf_free(struct bl_tbuf *b);
 /* Reserves room for n more bytes; false when memory ran out. */
 bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n);
 
-/* Appends one byte that came from original offset `origin`. */
+/* Appends one byte that came from original offset `origin` (a byte that
+ * takes the one before it the same number of bytes on as that one took
+ * the byte before it, 2 to 4, goes on the same segment: escapes of
+ * quoted-printable one after another cost one). */
 void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin);
 /* Appends n bytes whose origins are origin, origin+1, ... */
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin);

@@ -109,6 +109,15 @@ static void test_qp(void)
 	CHECK(msg.diags.n == 1 && strcmp(msg.diags.v[0].code, "qp.bad-escape") == 0 &&
 	      msg.diags.v[0].offset == 14);
 	bl_tbuf_free(&o);
+	/* escapes one after another: one map segment of step 3, each byte
+	 * from its '=' */
+	DECODE(o, "=E6=BC=A2=E5=AD=97 ok", bl_qp_decode(&msg, &in, &o, false));
+	CHECK(strcmp(o.s, "\xE6\xBC\xA2\xE5\xAD\x97 ok") == 0);
+	for (size_t k = 0; k < 6; k++)
+		CHECK(origin(&o, k) == 3 * k);
+	CHECK(origin(&o, 6) == 18 && origin(&o, 8) == 20);
+	CHECK(o.nsegs == 2 && o.segs[0].step == 2 && o.segs[1].step == 0);
+	bl_tbuf_free(&o);
 	CHECK(bl_qp_detect("dd if=3D/dev/zero of=3D/x bs=3D1m count=3D20\n", 44));
 	CHECK(!bl_qp_detect("dd if=/dev/zero of=/x bs=1m count=2000\n", 39));
 	CHECK(!bl_qp_detect("count=2000 count=2001 count=2002\n", 33));
@@ -274,7 +283,7 @@ static void test_utf16(void)
 		CHECK(origin(&o, at[k][0]) == at[k][1]);
 	/* inside a character: no further than its last byte */
 	CHECK(origin(&o, 5) == 10 && origin(&o, 16) == 21);
-	CHECK(o.segs[0].wide && !o.segs[1].wide);
+	CHECK(o.segs[0].step == 1 && o.segs[1].step == 0);
 	/* a later step's copy keeps the map: "\r\n" and what follows */
 	struct bl_src from;
 	struct bl_tbuf copy;
@@ -1039,7 +1048,7 @@ static void test_html_regions(void)
 	bl_tbuf_free(&o);
 }
 
-/* The map's raw offsets are 31 bits: an origin past 2 GB of one message
+/* The map's raw offsets are 30 bits: an origin past 1 GB of one message
  * (read whole) fails the text, as running out of memory does, and is
  * never kept wrapped. */
 static void test_map_limits(void)
