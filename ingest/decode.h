@@ -173,6 +173,11 @@ bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
  * and 0 (the caller frees *at): for bl_sites_update(). */
 bool bl_unflatten_breaks(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			 const struct bl_sites *sites, size_t **at, size_t *n);
+/* The same, each break written into `text` (in->s, the caller's to
+ * change) in place of the blank it replaces: a break is one byte for one
+ * and keeps the map, so no copy of the text is made. */
+bool bl_unflatten_breaks_in_place(struct bl_message *m, struct bl_src *in, char *text,
+				  const struct bl_sites *sites, size_t **at, size_t *n);
 /* A whole mail flattened onto one line keeps its headers inline
  * ("... Subject: More zfs benchmarks X-BeenThere: ..."): Subject, From,
  * Date and Message-ID are read from there when nothing else set them. */

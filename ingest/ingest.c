@@ -242,7 +242,9 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 {
 	switch (fmt) {
 	case BL_INPUT_MBOX:
-		if (in_place &&
+		/* read in place: by the first step (in_place), or padded (the
+		 * first window of a long mail) */
+		if (st->raw &&
 		    bl_mbox_next_quoted(m->raw, m->raw_len,
 					(st->skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
 			    m->raw_len) {
@@ -259,7 +261,7 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		/* fall through */
 	case BL_INPUT_EML:
 		STEP(st, eml_step(m, in, out, flowed, delsp), NULL, m);
-		if (st->raw && in_place)
+		if (st->raw && (in_place || st->skip))
 			return false;
 		break;
 	case BL_INPUT_HTML: {
@@ -350,8 +352,18 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 		 * changes */
 		*unbroken = m->sites;
 		m->sites = NULL;
-		STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks), "unflatten",
-		     m);
+		if (!st->raw) {
+			/* the stage's own text: its blanks made newlines in
+			 * place, not in a copy of it and its map */
+			struct bl_src own;
+			bl_src_from_tbuf(&own, &st->cur);
+			if (bl_unflatten_breaks_in_place(m, &own, st->cur.s, *unbroken, breaks,
+							 nbreaks))
+				add_decoding(m, "unflatten");
+		} else {
+			STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks),
+			     "unflatten", m);
+		}
 		if (m->ndecodings == steps) {
 			m->sites = *unbroken; /* the text is as it was */
 			*unbroken = NULL;

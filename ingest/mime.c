@@ -91,9 +91,16 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 		bl_src_from_tbuf(&s2, &txt);
 	}
 	separate(w, bl_src_origin(body, 0));
+	struct bl_tbuf *whole = s2.s == txt.s ? &txt : s2.s == dec.s ? &dec : NULL;
 	if (is_html(h)) {
 		bl_html_to_text(m, &s2, w->out);
 		bl_message_add_decoding(m, "html");
+	} else if (whole && whole->s && !w->out->len && !w->out->failed) {
+		/* the body's first text (a mail's one part, a window of it):
+		 * taken over with its map, which a copy would make again */
+		bl_tbuf_free(w->out);
+		*w->out = *whole;
+		bl_tbuf_init(whole);
 	} else {
 		bl_tbuf_copy(w->out, &s2, 0, s2.len);
 	}

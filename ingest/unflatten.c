@@ -776,9 +776,10 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 }
 
 /* bl_unflatten(), handing the breaks it made (ascending, each once) to
- * *made when the text changed. */
+ * *made when the text changed; with `in_place` (in->s, writable), the
+ * breaks are written there and `out` is not used. */
 static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		      const struct bl_sites *sites, struct bl_breaks *made)
+		      char *in_place, const struct bl_sites *sites, struct bl_breaks *made)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;
@@ -848,7 +849,7 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		free(b.v);
 		return false;
 	}
-	if (!bl_tbuf_reserve(out, n)) {
+	if (!in_place && !bl_tbuf_reserve(out, n)) {
 		free(b.v);
 		return false;
 	}
@@ -857,12 +858,17 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 		size_t at = b.v[k];
 		if (at < from)
 			continue; /* the same blank twice */
-		bl_tbuf_copy(out, in, from, at - from);
-		bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
+		if (in_place) {
+			in_place[at] = '\n';
+		} else {
+			bl_tbuf_copy(out, in, from, at - from);
+			bl_tbuf_putc(out, '\n', bl_src_origin(in, at));
+		}
 		from = at + 1;
 		b.v[kept++] = at;
 	}
-	bl_tbuf_copy(out, in, from, n - from);
+	if (!in_place)
+		bl_tbuf_copy(out, in, from, n - from);
 	b.n = kept;
 	if (made)
 		*made = b;
@@ -874,14 +880,24 @@ static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 bool bl_unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 		  const struct bl_sites *sites)
 {
-	return unflatten(m, in, out, sites, NULL);
+	return unflatten(m, in, out, NULL, sites, NULL);
 }
 
 bool bl_unflatten_breaks(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
 			 const struct bl_sites *sites, size_t **at, size_t *n)
 {
 	struct bl_breaks made = {NULL, 0, 0};
-	bool changed = unflatten(m, in, out, sites, &made);
+	bool changed = unflatten(m, in, out, NULL, sites, &made);
+	*at = made.v;
+	*n = made.n;
+	return changed;
+}
+
+bool bl_unflatten_breaks_in_place(struct bl_message *m, struct bl_src *in, char *text,
+				  const struct bl_sites *sites, size_t **at, size_t *n)
+{
+	struct bl_breaks made = {NULL, 0, 0};
+	bool changed = unflatten(m, in, NULL, text, sites, &made);
 	*at = made.v;
 	*n = made.n;
 	return changed;

@@ -84,7 +84,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bl_src_plain(&in, text, n, 0);
 	if (!kept)
 		abort();
-	if (bl_unflatten_breaks(&m3, &in, &o3, kept, &at, &nat) && !o3.failed) {
+	bool changed = bl_unflatten_breaks(&m3, &in, &o3, kept, &at, &nat);
+	/* in place, as ingest does on a text of its own: the same text and
+	 * breaks as the copy's */
+	char *own = calloc(n + BL_TEXT_PAD, 1);
+	if (!own)
+		abort();
+	memcpy(own, text, n);
+	struct bl_message m4;
+	struct bl_src own_in;
+	size_t *at4 = NULL, nat4 = 0;
+	fuzz_message(&m4, (const uint8_t *)text, n);
+	bl_src_plain(&own_in, own, n, 0);
+	struct bl_sites *s4 = bl_sites_find(bl_parser_sites(), own, n);
+	if (!s4)
+		abort();
+	if (bl_unflatten_breaks_in_place(&m4, &own_in, own, s4, &at4, &nat4) != changed ||
+	    nat4 != nat || (nat && memcmp(at4, at, nat * sizeof *at) != 0) ||
+	    (changed && !o3.failed && memcmp(own, o3.s, n) != 0))
+		abort();
+	free(at4);
+	bl_sites_free(s4);
+	bl_message_free(&m4);
+	free(own);
+	if (changed && !o3.failed) {
 		struct bl_src probe;
 		bl_src_from_tbuf(&probe, &o3); /* the zero bytes after the text */
 		struct bl_sites *fresh = bl_sites_find(bl_parser_sites(), o3.s, o3.len);

@@ -240,6 +240,44 @@ def case_utf16_stream(scale):
     return p, 60, 64, streams_check([n])
 
 
+def case_qp_flattened_mail(scale):
+    """a post flattened onto one line, with words in other scripts, sent
+    as a quoted-printable mail: its line is broken every 76 bytes, inside
+    characters too; read in windows, every run, and no character cut in
+    two where a window starts (a charset repair a whole reading does not
+    make)"""
+    import binascii
+    size = (60 if scale == "full" else 20) * MB
+    words = "\u00dcberpr\u00fcfung \u6f22\u5b57 \u0436\u0436 caf\u00e9 \u4e0a\u040a "
+    dd = DD_BSD.replace("\n", " ")
+    p = WORK / "qp-flattened-mail.mbox"
+    runs = written = 0
+    with open(p, "wb") as f:
+        f.write(b"From a@example.org Mon Feb  1 10:00:00 2010\nFrom: a@example.org\n"
+                b"Subject: the whole log\nMIME-Version: 1.0\n"
+                b"Content-Type: text/plain; charset=utf-8\n"
+                b"Content-Transfer-Encoding: quoted-printable\n\n")
+        while written < size:
+            block = "".join(words * (1 + (runs + k) % 7) + "Run %d: " % (runs + k) + dd
+                            for k in range(1000))
+            enc = binascii.b2a_qp(block.encode())
+            # one line of text: the encoder's soft breaks only
+            f.write(enc.rstrip(b"\n") + b"=\n")
+            written += len(enc)
+            runs += 1000
+        f.write(b"\n")
+
+    def check(docs):
+        if len(docs) != 1:
+            return ["%d documents" % len(docs)]
+        if docs[0]["tools"].get("dd") != runs:
+            return ["runs %s, want %d dd" % (docs[0]["tools"], runs)]
+        if "charset" in docs[0]["decoding"]:
+            return ["decodings %s: a character cut in two" % docs[0]["decoding"]]
+        return []
+    return p, 60, 64, check
+
+
 def case_flattened_post(scale):
     """every bare corpus input flattened onto one line, repeated to 60 MB"""
     size = (100 if scale == "full" else 60) * MB
@@ -373,7 +411,7 @@ def case_long_page(scale):
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
-         case_long_page, case_base64_mail, case_utf16_stream]
+         case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail]
 
 
 # ---------------------------------------------------------------- running
@@ -421,6 +459,7 @@ for line in open(sys.argv[1], "rb"):
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
+                      "decoding": d["source"].get("decoding", []),
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
 """
 
