@@ -173,8 +173,9 @@ size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 	}
 	size_t r = bl_seg_raw(&m->segs[lo], text_off);
 	/* inside a replacement longer than what it replaced (U+FFFD for one
-	 * byte, "é" for Latin-1 0xE9): the last byte it replaced */
-	if (lo + 1 < m->nsegs && r >= m->segs[lo + 1].raw_off)
+	 * byte, "é" for Latin-1 0xE9): the last byte it replaced (a segment
+	 * of a step over one maps each of its bytes where it came from) */
+	if (!m->segs[lo].step && lo + 1 < m->nsegs && r >= m->segs[lo + 1].raw_off)
 		r = m->segs[lo + 1].raw_off > m->segs[lo].raw_off ? m->segs[lo + 1].raw_off - 1
 								  : m->segs[lo].raw_off;
 	if (r > m->raw_len)
@@ -235,14 +236,14 @@ size_t bl_raw_lines(const char *s, size_t n, int utf16)
 
 size_t bl_message_raw_lines(const struct bl_message *m, size_t from, size_t to)
 {
-	if (to > m->raw_len)
-		to = m->raw_len;
 	if (m->raw_utf16) {
 		/* units start at even offsets: one that starts before `to`
 		 * ends by to + 1 */
 		from += from & 1;
 		to += to & 1;
 	}
+	if (to > m->raw_len)
+		to = m->raw_len;
 	return from < to ? bl_raw_lines(m->raw + from, to - from, m->raw_utf16) : 0;
 }
 

@@ -21,7 +21,9 @@ struct bl_sites;
  * segment: step 0 for a copy; 1 for ASCII decoded from UTF-16 ("d\0d\0"
  * made "dd", each byte from the first of its two); 2 for a run of
  * quoted-printable's escapes ("=E6=BC=A2" made 3 bytes, each from its
- * '='). 32 bits each, half the memory of a map with an entry every few
+ * '='); any step from 1 to 3 for bytes put one by one that far apart
+ * (bl_tbuf_putc). A step-0 segment's bytes past those it came from map
+ * to the last of them (a replacement: U+FFFD for one byte). 32 bits each, half the memory of a map with an entry every few
  * bytes (text with a bad byte every third one: 2 million entries a
  * window): a text is at most BL_TBUF_MAX bytes (BL_SEG_MAX), and raw
  * offsets count from the message's first byte, at most BL_SEG_RAW_MAX. */

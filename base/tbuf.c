@@ -183,8 +183,9 @@ size_t bl_src_origin(struct bl_src *src, size_t off)
 	size_t i = seg_find(src, t);
 	size_t r = bl_seg_raw(&src->segs[i], t);
 	/* inside a replacement longer than what it replaced (put_at): the
-	 * last byte it replaced */
-	if (i + 1 < src->nsegs && r >= src->segs[i + 1].raw_off)
+	 * last byte it replaced (a segment of a step over one maps each of
+	 * its bytes where it came from) */
+	if (!src->segs[i].step && i + 1 < src->nsegs && r >= src->segs[i + 1].raw_off)
 		r = src->segs[i + 1].raw_off > src->segs[i].raw_off ? src->segs[i + 1].raw_off - 1
 								    : src->segs[i].raw_off;
 	return r;

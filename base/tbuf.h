@@ -9,7 +9,7 @@
  *
  * A map is a sorted list of segments (see struct bl_offset_seg in
  * message.h): from text offset t0 on, text byte t came from original byte
- * r0 + k (t - t0), k the segment's step (1 to 4), until the next segment.
+ * r0 + (step + 1) (t - t0), its step 0 to 3, until the next segment.
  * Copies of contiguous input cost one segment; a decoder that maps
  * several input bytes to one ("=3D" to "=") costs a segment where the
  * mapping jumps. */

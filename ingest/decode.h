@@ -62,8 +62,9 @@ int bl_utf16_bom(const char *s, size_t n);
 int bl_utf16_order(const char *s, size_t n);
 /* The unit of two bytes at s in byte order `order`. */
 unsigned bl_utf16_unit(const char *s, int order);
-/* The text in UTF-16 of byte order `order` (past its mark) as UTF-8, each
- * line one map segment from where it starts; returns true. */
+/* The text in UTF-16 of byte order `order` (past its mark, at the start
+ * of a text) as UTF-8, each character mapped to where it starts; returns
+ * true. */
 bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order);
 /* The repair alone, for the decoding pipeline: returns false, writing
  * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */

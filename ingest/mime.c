@@ -95,7 +95,7 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	if (is_html(h)) {
 		bl_html_to_text(m, &s2, w->out);
 		bl_message_add_decoding(m, "html");
-	} else if (whole && whole->s && !w->out->len && !w->out->failed) {
+	} else if (whole && whole->s && !whole->failed && !w->out->len && !w->out->failed) {
 		/* the body's first text (a mail's one part, a window of it):
 		 * taken over with its map, which a copy would make again */
 		bl_tbuf_free(w->out);

@@ -260,13 +260,14 @@ static bool high_surrogate(unsigned u)
 /* Where in input bytes (lo, hi] a window of a UTF-16 text may start:
  * between two units, counted from the span's start, after the last line
  * feed; else after the last blank, else between any two characters
- * (*rough: not after a line feed). hi when there is no such place. */
+ * (*rough: not after a line feed); else the last place between two
+ * units (a stretch of lone high surrogates). */
 static size_t utf16_cut(const struct reader *r, const struct span *sp, size_t lo, size_t hi,
 			bool *rough)
 {
-	size_t blank = SIZE_MAX, any = SIZE_MAX;
+	size_t blank = SIZE_MAX, any = SIZE_MAX, top = hi - ((hi - sp->start) & 1);
 	*rough = true;
-	for (size_t at = hi - ((hi - sp->start) & 1); at > lo && at >= sp->start + 2; at -= 2) {
+	for (size_t at = top; at > lo && at >= sp->start + 2 && at >= r->base + 2; at -= 2) {
 		unsigned u = unit_before(r, sp, at);
 		if (u == '\n') {
 			*rough = false;
@@ -277,7 +278,7 @@ static size_t utf16_cut(const struct reader *r, const struct span *sp, size_t lo
 		if (any == SIZE_MAX && !high_surrogate(u))
 			any = at;
 	}
-	return blank != SIZE_MAX ? blank : any != SIZE_MAX ? any : hi;
+	return blank != SIZE_MAX ? blank : any != SIZE_MAX ? any : top;
 }
 
 /* The cut of a window of a UTF-16 text (w->own_to) and where the next
@@ -394,10 +395,11 @@ static bool soft_break(const char *b, size_t lo, size_t nl)
 	return nl > lo && b[nl - 1] == '=';
 }
 
-/* A cut c in [lo, ...) of a quoted-printable text moved back to where a
- * character starts: before the "=C3" of "=C3=\n=A9" when c is at the
- * "=A9" after a soft line break (a long line of the text is broken there,
- * inside characters too), or at the lead byte of a character sent as is;
+/* A cut c in [lo, ...) of a quoted-printable text moved to where a
+ * character starts: back before the "=C3" of "=C3=\n=A9" when c is at
+ * the "=A9" after a soft line break (a long line of the text is broken
+ * there, inside characters too), or to the lead byte of a character sent
+ * as is; on past an escape c is inside (the "0A" of a line break "=0A");
  * c itself when a character starts there, or no place before it does. */
 static size_t qp_start(const struct reader *r, size_t lo, size_t c)
 {
@@ -412,6 +414,13 @@ static size_t qp_start(const struct reader *r, size_t lo, size_t c)
 			at--;
 		return ((unsigned char)b[at] & 0xC0) == 0xC0 ? at : c;
 	}
+	/* inside an escape: after the line break "=0A" made (a line of
+	 * the text ends there) */
+	for (size_t k = 1; k <= 2 && c >= lo + k; k++)
+		if (b[c - k] == '=' && c - k + 2 < end &&
+		    bl_hex_value((unsigned char)b[c - k + 1]) >= 0 &&
+		    bl_hex_value((unsigned char)b[c - k + 2]) >= 0)
+			return c - k + 3;
 	bool escaped = x == '=' && c + 2 < end && bl_hex_value((unsigned char)b[c + 1]) >= 0 &&
 		       bl_hex_value((unsigned char)b[c + 2]) >= 0;
 	if (!escaped || qp_starts_char(b + c + 1))

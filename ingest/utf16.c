@@ -117,9 +117,16 @@ bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 			if (a.n == sizeof a.buf)
 				flush(out, &a);
 		} else {
+			/* longer than its bytes ("\xE4\xB8\x8A" from 2): a
+			 * replacement, a byte inside it mapped to one of them
+			 * even as the text's last */
 			char u[4];
+			size_t k = bl_utf8_put(c, u);
 			flush(out, &a);
-			bl_tbuf_put(out, u, bl_utf8_put(c, u), bl_src_origin(in, i));
+			if (k > used)
+				bl_tbuf_put_at(out, u, k, bl_src_origin(in, i));
+			else
+				bl_tbuf_put(out, u, k, bl_src_origin(in, i));
 		}
 		i += used;
 	}

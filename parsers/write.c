@@ -6,8 +6,10 @@
  * the scanner hands it over (bl_doc_flush), then the tail: the same bytes
  * jansson writes for the whole tree, whose layout this file reproduces
  * (",", ":" when compact; with JSON_INDENT(n), a newline and n spaces per
- * level before each member, ": " between key and value). golden.c checks
- * the bytes against jansson's for every corpus document. */
+ * level before each member, ": " between key and value), but for each
+ * element of a run's rows, on one line as jansson writes it without
+ * indentation. golden.c checks the bytes against jansson's for every
+ * corpus document (tests/rows_layout.h). */
 #include "benchlog.h"
 
 #include <stdint.h>

@@ -1048,6 +1048,33 @@ static void test_html_regions(void)
 	bl_tbuf_free(&o);
 }
 
+/* A byte put one step on from a segment of one byte makes it of that
+ * step, and keeps its origin even when the next segment starts there
+ * (an HTML blank given the origin of the word after it); the lines of a
+ * UTF-16 message stop at its last byte, an odd one 0A too. */
+static void test_map_steps(void)
+{
+	struct bl_tbuf b;
+	bl_tbuf_init(&b);
+	bl_tbuf_putc(&b, 'a', 3);
+	bl_tbuf_putc(&b, ' ', 5);
+	bl_tbuf_put(&b, "b", 1, 5);
+	CHECK(b.segs[0].step == 1);
+	CHECK(origin(&b, 0) == 3 && origin(&b, 1) == 5 && origin(&b, 2) == 5);
+	bl_tbuf_free(&b);
+	static const char odd[] = "\xFF\xFE"
+				  "a\0\n\0"
+				  "b\0\n";
+	struct bl_message u;
+	memset(&u, 0, sizeof u);
+	u.raw = odd;
+	u.raw_len = sizeof odd - 1;
+	u.raw_utf16 = BL_UTF16_LE;
+	CHECK(bl_message_raw_lines(&u, 0, u.raw_len) == 1);
+	CHECK(bl_message_raw_lines(&u, 3, 7) == 1 && bl_message_raw_lines(&u, 7, 9) == 0);
+	CHECK(bl_message_raw_line_start(&u, 6) && !bl_message_raw_line_start(&u, 8));
+}
+
 /* The map's raw offsets are 30 bits: an origin past 1 GB of one message
  * (read whole) fails the text, as running out of memory does, and is
  * never kept wrapped. */
@@ -1071,6 +1098,7 @@ static void test_map_limits(void)
 
 int main(void)
 {
+	test_map_steps();
 	test_map_limits();
 	/* the tools' shapes, as ingest is handed them */
 	CHECK(bl_shapes_use(bl_parser_ingest()));
