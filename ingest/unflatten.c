@@ -778,8 +778,8 @@ bool bl_unflatten_detect(const char *s, size_t len, const struct bl_sites *sites
 /* bl_unflatten(), handing the breaks it made (ascending, each once) to
  * *made when the text changed; with `in_place` (in->s, writable), the
  * breaks are written there and `out` is not used. */
-static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
-		      char *in_place, const struct bl_sites *sites, struct bl_breaks *made)
+static bool unflatten(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, char *in_place,
+		      const struct bl_sites *sites, struct bl_breaks *made)
 {
 	const char *s = in->s;
 	size_t n = in->len, i = 0, nlong = 0, first_long = 0, longest = 0;

@@ -1861,7 +1861,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 			"it was cut: runs around it may be missing or cut",
 			own_from);
 		if (d)
-			d->line = m->raw_line + bl_message_raw_lines(m, 0, own_from - m->raw_offset);
+			d->line =
+				m->raw_line + bl_message_raw_lines(m, 0, own_from - m->raw_offset);
 	}
 	for (size_t i = 0; i < m->diags.n; i++) {
 		/* its own part's, and what the last window says of bytes

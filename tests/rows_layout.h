@@ -68,7 +68,8 @@ static char *rows_layout_dump(const json_t *doc, size_t flags)
 				cap = cap ? 2 * cap : 64;
 				one = realloc(one, cap * sizeof *one);
 			}
-			one[n] = json_dumps(el, (flags & ~(size_t)JSON_MAX_INDENT) | JSON_ENCODE_ANY);
+			one[n] = json_dumps(el,
+					    (flags & ~(size_t)JSON_MAX_INDENT) | JSON_ENCODE_ANY);
 			snprintf(mark, sizeof mark, "\x01rl%u_%zu.", tag, n++);
 			json_array_set_new(rows, j, json_string(mark));
 		}

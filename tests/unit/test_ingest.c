@@ -277,7 +277,7 @@ static void test_utf16(void)
 	      0);
 	/* every character maps to its first byte in the input: ASCII by a
 	 * wide segment, "\r\n" to 4 and 6, the others each where it starts */
-	static const size_t at[][2] = {{0, 2}, {1, 4},	 {2, 6},   {3, 8},   {7, 12},
+	static const size_t at[][2] = {{0, 2},   {1, 4},   {2, 6},   {3, 8},   {7, 12},
 				       {10, 14}, {11, 16}, {14, 18}, {15, 20}, {17, 22}};
 	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
 		CHECK(origin(&o, at[k][0]) == at[k][1]);

@@ -712,9 +712,10 @@ static void check_sources_runs_like_whole(const char *s, size_t len, size_t ndoc
 		CHECK(json_array_size(docs) == ndocs);
 		for (size_t i = 0; i < ndocs; i++) {
 			json_t *a = json_array_get(whole, i), *b = json_array_get(docs, i);
-			bool same = json_equal(json_object_get(a, "source"),
-					       json_object_get(b, "source")) &&
-				    json_equal(json_object_get(a, "runs"), json_object_get(b, "runs"));
+			bool same =
+				json_equal(json_object_get(a, "source"),
+					   json_object_get(b, "source")) &&
+				json_equal(json_object_get(a, "runs"), json_object_get(b, "runs"));
 			if (!same)
 				printf("windows of %zu: document %zu differs from a whole reading\n",
 				       window, i);
