@@ -13,29 +13,6 @@
 
 #include <jansson.h>
 
-struct rl_text {
-	char *s;
-	size_t n, cap;
-};
-
-static int rl_put(struct rl_text *t, const char *s, size_t n)
-{
-	if (t->n + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		while (cap < t->n + n + 1)
-			cap *= 2;
-		char *v = realloc(t->s, cap);
-		if (!v)
-			return -1;
-		t->s = v;
-		t->cap = cap;
-	}
-	memcpy(t->s + t->n, s, n);
-	t->n += n;
-	t->s[t->n] = '\0';
-	return 0;
-}
-
 /* A tag for the markers, "\u0001rl<x>_" once dumped, that starts no
  * string of the document as dumped (`orig`). */
 static unsigned rl_tag(const char *orig)
@@ -76,25 +53,30 @@ static char *rows_layout_dump(const json_t *doc, size_t flags)
 	}
 	char *dumped = json_dumps(copy, flags);
 	json_decref(copy);
-	struct rl_text out = {0};
+	char *text = NULL;
+	size_t size = 0;
+	FILE *out = open_memstream(&text, &size);
 	const char *at = dumped;
-	for (size_t k = 0; k < n && at; k++) {
+	for (size_t k = 0; k < n && at && out; k++) {
 		char quoted[80];
 		snprintf(quoted, sizeof quoted, "\"\\u0001rl%u_%zu.\"", tag, k);
 		const char *m = strstr(at, quoted);
 		if (!m || !one[k])
 			break;
-		rl_put(&out, at, (size_t)(m - at));
-		rl_put(&out, one[k], strlen(one[k]));
+		fwrite(at, 1, (size_t)(m - at), out);
+		fputs(one[k], out);
 		at = m + strlen(quoted);
 	}
-	if (at)
-		rl_put(&out, at, strlen(at));
+	if (out) {
+		if (at)
+			fputs(at, out);
+		fclose(out);
+	}
 	for (size_t k = 0; k < n; k++)
 		free(one[k]);
 	free(one);
 	free(dumped);
-	return out.s;
+	return text;
 }
 
 #endif

@@ -676,9 +676,26 @@ static char *mbox_of(const char *headers, const char *body, size_t blen, size_t 
 	return s;
 }
 
+/* Whether docs are the whole reading's: all of them, or (`all` false)
+ * their sources (their decodings) and runs alone. */
+static bool like_whole(json_t *whole, json_t *docs, bool all)
+{
+	if (all)
+		return json_equal(docs, whole);
+	if (json_array_size(docs) != json_array_size(whole))
+		return false;
+	for (size_t i = 0; i < json_array_size(whole); i++) {
+		json_t *a = json_array_get(whole, i), *b = json_array_get(docs, i);
+		if (!json_equal(json_object_get(a, "source"), json_object_get(b, "source")) ||
+		    !json_equal(json_object_get(a, "runs"), json_object_get(b, "runs")))
+			return false;
+	}
+	return true;
+}
+
 /* The documents of s in windows of several sizes are those of a whole
- * reading; *nwin: the windows of the first (the most). */
-static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
+ * reading (like_whole); *nwin: the windows of the first (the most). */
+static void check_windows(const char *s, size_t len, size_t ndocs, size_t *nwin, bool all)
 {
 	json_t *whole = parse(s, len, 0, 0, NULL);
 	CHECK(json_array_size(whole) == ndocs);
@@ -687,7 +704,7 @@ static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nw
 		json_t *docs = parse(s, len, window, window / 4, &n);
 		if (window == 16384)
 			*nwin = n;
-		bool same = json_equal(docs, whole);
+		bool same = like_whole(whole, docs, all);
 		if (!same)
 			printf("windows of %zu: the documents differ from a whole reading\n",
 			       window);
@@ -697,33 +714,17 @@ static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nw
 	json_decref(whole);
 }
 
-/* As check_like_whole, the sources (their decodings) and runs of the
- * documents alone: windows smaller than unflatten.c's huge line do not
- * each see a line longer than it, which the whole reading notes. */
+static void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
+{
+	check_windows(s, len, ndocs, nwin, true);
+}
+
+/* The sources and runs alone: windows smaller than unflatten.c's huge
+ * line do not each see a line longer than it, which the whole reading
+ * notes. */
 static void check_sources_runs_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
 {
-	json_t *whole = parse(s, len, 0, 0, NULL);
-	CHECK(json_array_size(whole) == ndocs);
-	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
-		size_t n = 0;
-		json_t *docs = parse(s, len, window, window / 4, &n);
-		if (window == 16384)
-			*nwin = n;
-		CHECK(json_array_size(docs) == ndocs);
-		for (size_t i = 0; i < ndocs; i++) {
-			json_t *a = json_array_get(whole, i), *b = json_array_get(docs, i);
-			bool same =
-				json_equal(json_object_get(a, "source"),
-					   json_object_get(b, "source")) &&
-				json_equal(json_object_get(a, "runs"), json_object_get(b, "runs"));
-			if (!same)
-				printf("windows of %zu: document %zu differs from a whole reading\n",
-				       window, i);
-			CHECK(same);
-		}
-		json_decref(docs);
-	}
-	json_decref(whole);
+	check_windows(s, len, ndocs, nwin, false);
 }
 
 /* Document `doc` of s, read in windows of 20,000 bytes, holds all its
