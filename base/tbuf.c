@@ -16,12 +16,19 @@ void bl_tbuf_free(struct bl_tbuf *b)
 	memset(b, 0, sizeof *b);
 }
 
+static size_t tbuf_max = BL_TBUF_MAX;
+
+void bl_tbuf_set_max(size_t max)
+{
+	tbuf_max = max && max < BL_TBUF_MAX ? max : BL_TBUF_MAX;
+}
+
 bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
 {
 	if (b->failed)
 		return false;
-	if (n > BL_TBUF_MAX || b->len + n > BL_TBUF_MAX) {
-		b->failed = true;
+	if (n > tbuf_max || b->len + n > tbuf_max) {
+		b->failed = b->too_long = true;
 		return false;
 	}
 	/* room for BL_TEXT_PAD more bytes than asked, all initialized: the
@@ -60,7 +67,7 @@ static bool continues(const struct bl_tbuf *b, size_t origin, unsigned step)
 static void seg_push(struct bl_tbuf *b, size_t origin, unsigned step)
 {
 	if (origin > BL_SEG_RAW_MAX || b->len > BL_SEG_MAX) {
-		b->failed = true; /* a message of over 1 GB read whole */
+		b->failed = b->too_long = true; /* a message of over 1 GB read whole */
 		return;
 	}
 	if (b->nsegs && b->segs[b->nsegs - 1].text_off == b->len) {

@@ -30,7 +30,8 @@ struct bl_tbuf {
 	size_t len, cap;
 	struct bl_offset_seg *segs;
 	size_t nsegs, segcap;
-	bool failed; /* out of memory or past BL_TBUF_MAX */
+	bool failed; /* out of memory, or too long (below) */
+	bool too_long; /* past BL_TBUF_MAX, or a map past 1 GB (BL_SEG_MAX) */
 };
 
 /* Input of a decoder: a view of bytes and their map (both borrowed). */
@@ -43,6 +44,9 @@ struct bl_src {
 	size_t shift; /* map coordinate of s[0] (sub-views) */
 	size_t cursor; /* segment hint for monotone lookups */
 };
+
+/* For tests: a smaller limit than BL_TBUF_MAX (0: BL_TBUF_MAX again). */
+void bl_tbuf_set_max(size_t max);
 
 void bl_tbuf_init(struct bl_tbuf *b);
 void bl_tbuf_free(struct bl_tbuf *b);

@@ -30,6 +30,19 @@ static void add_decoding(struct bl_message *m, const char *name)
 		bl_message_add_decoding(m, name);
 }
 
+/* A step whose output could not be made: the text goes on as it stood
+ * before it, and the document says so. */
+static void step_failed(struct bl_message *m, const char *name, size_t ndecodings,
+			const struct bl_tbuf *out)
+{
+	m->ndecodings = ndecodings; /* those the step listed, not made */
+	bl_message_diag(m, BL_WARNING, "ingest.step-failed", 0,
+			"the %s decoding was not applied (%s): the text is read as it stood "
+			"before it",
+			name ? name : "mail",
+			out->too_long ? "its text is over 1 GB" : "out of memory");
+}
+
 int bl_decoding_rank(const char *name)
 {
 	/* format steps (the mail's leaf: transfer encoding, charset, HTML),
@@ -89,6 +102,7 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 		bl_tbuf_init(&out_);                                                               \
 		struct bl_src *in = &in_;                                                          \
 		struct bl_tbuf *out = &out_;                                                       \
+		size_t ndecodings_ = (m)->ndecodings;                                              \
 		bool changed_ = (call_expr);                                                       \
 		(void)in;                                                                          \
 		(void)out;                                                                         \
@@ -100,6 +114,8 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 			(m)->sites = NULL;                                                         \
 			add_decoding((m), (name));                                                 \
 		} else {                                                                           \
+			if (changed_)                                                              \
+				step_failed((m), (name), ndecodings_, &out_);                      \
 			bl_tbuf_free(&out_);                                                       \
 		}                                                                                  \
 	} while (0)

@@ -104,6 +104,11 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	} else {
 		bl_tbuf_copy(w->out, &s2, 0, s2.len);
 	}
+	if (dec.failed || txt.failed) {
+		/* a part not decoded whole: the mail's text is not made */
+		w->out->failed = true;
+		w->out->too_long |= dec.too_long || txt.too_long;
+	}
 	bl_tbuf_free(&dec);
 	bl_tbuf_free(&txt);
 }

@@ -1096,12 +1096,53 @@ static void test_map_limits(void)
 	bl_tbuf_free(&b);
 }
 
+/* A mail whose decoding cannot be made (its text past the size limit,
+ * here lowered): the raw text is read and a diagnostic says why. */
+static void test_step_failed(void)
+{
+	const char *eml =
+		"Subject: r\nFrom: a@x\nContent-Transfer-Encoding: quoted-printable\n\n"
+		"2097152000 bytes transferred in 67.255574 secs (31181832 byte=\ns/sec)\n";
+	/* the mail in place, padded as a file read whole is */
+	static char padded[512];
+	CHECK(strlen(eml) + BL_TEXT_PAD < sizeof padded);
+	memcpy(padded, eml, strlen(eml));
+	bl_tbuf_set_max(40);
+	json_t *doc = NULL;
+	CHECK(bl_ingest_one(bl_parser_ingest(), padded, strlen(eml), 0, 1, 0, BL_INPUT_EML, true,
+			    first_doc, &doc) == 0);
+	bl_tbuf_set_max(0);
+	CHECK(json_array_size(json_object_get(json_object_get(doc, "source"), "decoding")) == 0);
+	json_t *d, *diags = json_object_get(doc, "diagnostics");
+	size_t i, failed = 0;
+	json_array_foreach(diags, i, d)
+	{
+		const char *code = json_string_value(json_object_get(d, "code"));
+		const char *text = json_string_value(json_object_get(d, "message"));
+		if (code && strcmp(code, "ingest.step-failed") == 0) {
+			failed++;
+			CHECK(text && strstr(text, "over 1 GB"));
+		}
+	}
+	CHECK(failed > 0);
+	json_decref(doc);
+	/* the same mail within the limit: decoded, no such diagnostic */
+	doc = NULL;
+	CHECK(bl_ingest_buffer(bl_parser_ingest(), eml, strlen(eml), first_doc, &doc) == 0);
+	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
+		CHECK(strcmp(json_string_value(json_object_get(d, "code")), "ingest.step-failed"));
+	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+	CHECK(run && strcmp(json_string_value(json_object_get(run, "tool")), "dd") == 0);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	test_map_steps();
 	test_map_limits();
 	/* the tools' shapes, as ingest is handed them */
 	CHECK(bl_shapes_use(bl_parser_ingest()));
+	test_step_failed();
 	test_qp();
 	test_html_regions();
 	test_qp_stray();
