@@ -395,6 +395,15 @@ static bool soft_break(const char *b, size_t lo, size_t nl)
 	return nl > lo && b[nl - 1] == '=';
 }
 
+/* Whether input offset `at`, in the bytes window m was decoded from,
+ * is inside a line of its text: in quoted-printable, after a soft line
+ * break ("=\n": the line goes on) but not after the "=0A" of a hard one. */
+static bool text_mid_line(const struct bl_message *m, size_t at)
+{
+	size_t t = bl_message_text_at(m, at);
+	return t > 0 && t <= m->len && m->text[t - 1] != '\n';
+}
+
 /* A cut c in [lo, ...) of a quoted-printable text moved to where a
  * character starts: back before the "=C3" of "=C3=\n=A9" when c is at
  * the "=A9" after a soft line break (a long line of the text is broken
@@ -532,8 +541,10 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 			*next = page_cut(r, sp, w, lo, *next);
 		if (qp && lo < hi)
 			*next = qp_start(r, lo, *next);
-		w->rough = rough;
-		w->next_mid_line = mid_line_at(r, w, *next);
+		/* a cut by the bytes at a soft line break is inside a line of
+		 * the text */
+		w->rough = rough || (qp && text_mid_line(&m, w->own_to));
+		w->next_mid_line = qp ? text_mid_line(&m, *next) : mid_line_at(r, w, *next);
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;

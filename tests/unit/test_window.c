@@ -1446,6 +1446,48 @@ static void test_mail_window_starts(void)
 	free(body);
 }
 
+/* Windows of a quoted-printable body that start after a soft line
+ * break ("=\n"): inside a line of the text, and said to be. */
+static size_t soft_starts, soft_unmarked;
+
+static int count_soft_starts(struct bl_message *m, void *ctx)
+{
+	const char *in = ctx; /* the input, m->raw_offset its offset */
+	if (m->window.on && m->window.index > 0 && in[m->raw_offset - 1] == '\n' &&
+	    in[m->raw_offset - 2] == '=') {
+		soft_starts++;
+		soft_unmarked += !m->window.mid_line;
+	}
+	return 0;
+}
+
+static void test_qp_soft_starts(void)
+{
+	/* lines of the text longer than the windows but shorter than a
+	 * flattened post's: no line break of the bytes but the soft ones */
+	size_t n = 0, cap = 320000, len, nwin;
+	char *line = malloc(cap), *q = malloc(cap * 2);
+	for (int k = 0; k < 5; k++) {
+		for (size_t from = n; n - from < 60000;)
+			n += (size_t)sprintf(line + n, "the pool was idle while it ran, %zu MB/s. ",
+					     n);
+		line[n++] = '\n';
+	}
+	size_t ql = qp_encode(line, n, q);
+	char *s = mbox_of("Content-Transfer-Encoding: quoted-printable\n", q, ql, &len);
+	soft_starts = soft_unmarked = 0;
+	struct feed f = {s, len, 0, 65536, 100003};
+	CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, 40000,
+				      10000, count_soft_starts, s) == 0);
+	CHECK(soft_starts > 3);
+	CHECK(soft_unmarked == 0);
+	check_sources_runs_like_whole(s, len, 3, &nwin);
+	CHECK(nwin > 3);
+	free(s);
+	free(q);
+	free(line);
+}
+
 /* Cuts of an mbox whose second mail is longer than the framing holds:
  * where each message begins, and its line. */
 static void test_cuts_past_long_mail(void)
@@ -1510,6 +1552,7 @@ int main(void)
 	test_utf16_windows();
 	test_mail_window_in_place();
 	test_mail_window_starts();
+	test_qp_soft_starts();
 	test_cuts_past_long_mail();
 	test_flat_line();
 	test_corpus();
