@@ -222,38 +222,46 @@ count_newlines(const unsigned char *p, size_t n)
 	return c;
 }
 
-size_t bl_raw_lines(const char *s, size_t n, int utf16)
+size_t bl_raw_lines(const char *s, size_t n, int wide)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	if (!utf16)
+	if (!wide)
 		return count_newlines(u, n);
-	/* "\n\0" (LE) or "\0\n" (BE) at the start of a unit */
-	size_t c = 0, lf = utf16 == BL_UTF16_BE;
-	for (size_t k = 0; k + 1 < n; k += 2)
-		c += u[k + lf] == '\n' && u[k + 1 - lf] == 0;
+	/* a unit of the value 10: "\n\0" (UTF-16LE), "\0\0\0\n"
+	 * (UTF-32BE)... */
+	size_t c = 0, us = bl_wide_size(wide);
+	size_t lf = wide == BL_UTF16_BE || wide == BL_UTF32_BE ? us - 1 : 0;
+	for (size_t k = 0; k + us <= n; k += us) {
+		bool is_lf = u[k + lf] == '\n';
+		for (size_t j = 0; j < us && is_lf; j++)
+			is_lf = j == lf || u[k + j] == 0;
+		c += is_lf;
+	}
 	return c;
 }
 
 size_t bl_message_raw_lines(const struct bl_message *m, size_t from, size_t to)
 {
-	if (m->raw_utf16) {
-		/* units start at even offsets: one that starts before `to`
-		 * ends by to + 1 */
-		from += from & 1;
-		to += to & 1;
+	if (m->raw_wide) {
+		/* units start at multiples of their size: one that starts
+		 * before `to` ends before the next multiple */
+		size_t us = bl_wide_size(m->raw_wide);
+		from += (us - from % us) % us;
+		to += (us - to % us) % us;
 	}
 	if (to > m->raw_len)
 		to = m->raw_len;
-	return from < to ? bl_raw_lines(m->raw + from, to - from, m->raw_utf16) : 0;
+	return from < to ? bl_raw_lines(m->raw + from, to - from, m->raw_wide) : 0;
 }
 
 bool bl_message_raw_line_start(const struct bl_message *m, size_t at)
 {
 	if (!at)
 		return true;
-	if (!m->raw_utf16)
+	if (!m->raw_wide)
 		return m->raw[at - 1] == '\n';
-	return at >= 2 && !(at & 1) && bl_raw_lines(m->raw + at - 2, 2, m->raw_utf16) == 1;
+	size_t us = bl_wide_size(m->raw_wide);
+	return at >= us && at % us == 0 && bl_raw_lines(m->raw + at - us, us, m->raw_wide) == 1;
 }
 
 size_t bl_message_line(struct bl_message *m, size_t text_off)

@@ -61,15 +61,21 @@ struct bl_prefix_seg {
 	size_t at, n;
 };
 
-/* The byte order of raw bytes in UTF-16 (bl_message.raw_utf16). */
-enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2 };
+/* Raw bytes in UTF-16 or UTF-32 (bl_message.raw_wide): the encoding and
+ * its byte order. 0 stands for bytes where a line feed is '\n'. */
+enum { BL_UTF16_LE = 1, BL_UTF16_BE = 2, BL_UTF32_LE = 3, BL_UTF32_BE = 4 };
+/* The bytes of a unit of such an order: 2 or 4 (1 for 0). */
+static inline size_t bl_wide_size(int order)
+{
+	return order >= BL_UTF32_LE ? 4 : order ? 2 : 1;
+}
 
 struct bl_message {
 	size_t index; /* 0-based position in the input (mbox order) */
 	const char *raw; /* original bytes of this message (borrowed) */
 	size_t raw_len;
-	int raw_utf16; /* the raw bytes are UTF-16 of this byte order (0:
-			* not): a line break is two of them, "\n\0" in LE */
+	int raw_wide; /* the raw bytes are UTF-16 or UTF-32 of this order (0:
+		       * not): a line break is a unit, "\n\0" in UTF-16LE */
 	size_t raw_offset; /* offset of raw[0] in the input file */
 	size_t raw_line; /* 1-based line of raw[0] in the input file */
 
@@ -114,8 +120,8 @@ struct bl_message {
 		bool mid_line; /* the window's first byte does not start a line */
 		bool ended; /* the body's data ended before it (base64's '='):
 			     * nothing of it is text */
-		int utf16; /* a window of a UTF-16 text: its byte order
-			    * (BL_UTF16_LE, _BE), decided on the text's start */
+		int wide; /* a window of a UTF-16 or UTF-32 text: its order
+			   * (BL_UTF16_LE...), decided on the text's start */
 		/* a window of an HTML page past its first: where the page's
 		 * decoding stands at its first byte (html.c) */
 		struct bl_html_state {
@@ -232,10 +238,10 @@ void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code
 /* Fills in the line of every diagnostic of the decoding (one pass over the bytes). */
 void bl_message_diag_lines(struct bl_message *m);
 
-/* The line breaks in s[0, n), bytes in UTF-16 of byte order `utf16` (s[0]
+/* The line breaks in s[0, n), bytes in UTF-16 or UTF-32 of order `wide` (s[0]
  * the first byte of a unit) or, with 0, in an encoding where a line feed
  * is the byte '\n'. */
-size_t bl_raw_lines(const char *s, size_t n, int utf16);
+size_t bl_raw_lines(const char *s, size_t n, int wide);
 /* The line breaks whose first byte is in raw bytes [from, to) of m. */
 size_t bl_message_raw_lines(const struct bl_message *m, size_t from, size_t to);
 /* Whether raw byte `at` of m starts a line (the message's first, or the

@@ -131,9 +131,9 @@ void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
 	put_seg(b, s, n, origin, 0);
 }
 
-void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin)
+void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin, size_t unit)
 {
-	put_seg(b, s, n, origin, 1);
+	put_seg(b, s, n, origin, (unsigned)unit - 1);
 }
 
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin)

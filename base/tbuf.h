@@ -60,9 +60,9 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n);
 void bl_tbuf_putc(struct bl_tbuf *b, char c, size_t origin);
 /* Appends n bytes whose origins are origin, origin+1, ... */
 void bl_tbuf_put(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
-/* Appends n bytes whose origins are origin, origin+2, ... (ASCII from
- * UTF-16: a wide segment). */
-void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
+/* Appends n bytes whose origins are origin, origin + unit, ... (ASCII
+ * from UTF-16, unit 2, or UTF-32, unit 4: a wide segment). */
+void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin, size_t unit);
 /* Appends n bytes (a replacement such as U+FFFD) that stand for the bytes
  * from `origin` on: one map segment; lookups inside it never go past the
  * origin of what follows. */

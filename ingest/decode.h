@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../base/message.h"
 #include "../base/tbuf.h"
@@ -54,18 +55,19 @@ bool bl_charset_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf 
 /* qp.c - the value of a hex digit (either case), or -1. */
 int bl_hex_value(unsigned char c);
 
-/* utf16.c - a text that starts with a UTF-16 byte order mark: which one
- * (BL_UTF16_LE: FF FE, BL_UTF16_BE: FE FF, message.h), or 0. */
-int bl_utf16_bom(const char *s, size_t n);
-/* The same, or without a mark, the order in which nearly all of the first
- * 512 units are ASCII characters; 0 when the text is not UTF-16. */
-int bl_utf16_order(const char *s, size_t n);
-/* The unit of two bytes at s in byte order `order`. */
-unsigned bl_utf16_unit(const char *s, int order);
-/* The text in UTF-16 of byte order `order` (past its mark, at the start
- * of a text) as UTF-8, each character mapped to where it starts; returns
- * true. */
-bool bl_utf16_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order);
+/* utf16.c - a text that starts with a byte order mark of UTF-32 or UTF-16:
+ * which (BL_UTF32_LE: FF FE 00 00, BL_UTF32_BE: 00 00 FE FF, BL_UTF16_LE:
+ * FF FE, BL_UTF16_BE: FE FF, message.h), or 0. */
+int bl_wide_bom(const char *s, size_t n);
+/* The same, or without a mark, the encoding and order in which nearly
+ * all of the first 1 KB is ASCII characters; 0 when the text is neither. */
+int bl_wide_order(const char *s, size_t n);
+/* The unit at s (bl_wide_size(order) bytes) in encoding and order `order`. */
+uint32_t bl_wide_value(const char *s, int order);
+/* The text in UTF-16 or UTF-32 of order `order` (past its mark, at the
+ * start of a text) as UTF-8, each character mapped to where it starts;
+ * returns true. */
+bool bl_wide_to_utf8(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, int order);
 /* The repair alone, for the decoding pipeline: returns false, writing
  * nothing, when the text is valid UTF-8 without NUL bytes (no copy). */
 bool bl_utf8_repair(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out);

@@ -293,12 +293,13 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		break;
 	default: {
 		/* a file Windows PowerShell wrote: FF FE, two bytes a character
-		 * (a window: as the start of its text was found to be) */
-		int order = m->window.on ? m->window.utf16
-					 : bl_utf16_order(cur_s(st, m), cur_len(st, m));
+		 * (or four: UTF-32); a window: as the start of its text was
+		 * found to be */
+		int order =
+			m->window.on ? m->window.wide : bl_wide_order(cur_s(st, m), cur_len(st, m));
 		if (order) {
-			m->raw_utf16 = order;
-			STEP(st, bl_utf16_to_utf8(m, in, out, order), "charset", m);
+			m->raw_wide = order;
+			STEP(st, bl_wide_to_utf8(m, in, out, order), "charset", m);
 			break;
 		}
 		if (!qp_decided && bl_qp_detect(cur_s(st, m), cur_len(st, m)))

@@ -10,7 +10,8 @@
  *     window starts where a group of four characters does;
  *   - so is an HTML page: a window past the first goes on from where the
  *     decoding of the page stood at its first byte (html.c);
- *   - so is a text in UTF-16 (utf16.c), cut between two of its units;
+ *   - so is a text in UTF-16 or UTF-32 (utf16.c), cut between two of its
+ *     units;
  *   - other long mails (multipart, HTML) are read whole. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -126,7 +127,7 @@ struct span {
 	bool base64; /* a mail's body in base64 */
 	size_t data_from; /* base64: where its characters start */
 	bool ended; /* base64: its data ended ('=') before the window */
-	int utf16; /* a text in UTF-16: its byte order (BL_UTF16_LE, _BE) */
+	int wide; /* a text in UTF-16 or UTF-32: its order (BL_UTF16_LE...) */
 	bool framed; /* a mail of an mbox: ends at the next separator line */
 	size_t end; /* where it ends (SIZE_MAX until found) */
 	size_t scan; /* framed: where the search for its end goes on */
@@ -245,54 +246,62 @@ static size_t page_cut(const struct reader *r, const struct span *sp, const stru
 	return at == SIZE_MAX ? c : w->s + at;
 }
 
-/* UTF-16: the unit of two bytes that ends at input offset `at` (even
- * from the span's start, past its first unit). */
-static unsigned unit_before(const struct reader *r, const struct span *sp, size_t at)
+/* UTF-16 or UTF-32: the unit that ends at input offset `at` (a multiple
+ * of its size from the span's start, past its first unit). */
+static uint32_t unit_before(const struct reader *r, const struct span *sp, size_t at)
 {
-	return bl_utf16_unit(r->buf + (at - 2 - r->base), sp->utf16);
+	return bl_wide_value(r->buf + (at - bl_wide_size(sp->wide) - r->base), sp->wide);
 }
 
-static bool high_surrogate(unsigned u)
+/* Input offset `at` moved back to the start of a unit of the span's. */
+static size_t unit_start(const struct span *sp, size_t at)
 {
-	return u >= 0xD800 && u < 0xDC00;
+	return at - (at - sp->start) % bl_wide_size(sp->wide);
 }
 
-/* Where in input bytes (lo, hi] a window of a UTF-16 text may start:
- * between two units, counted from the span's start, after the last line
- * feed; else after the last blank, else between any two characters
- * (*rough: not after a line feed); else the last place between two
- * units (a stretch of lone high surrogates). */
-static size_t utf16_cut(const struct reader *r, const struct span *sp, size_t lo, size_t hi,
-			bool *rough)
+/* A unit that a window must not end after: the first of a UTF-16 pair. */
+static bool high_surrogate(const struct span *sp, uint32_t u)
 {
-	size_t blank = SIZE_MAX, any = SIZE_MAX, top = hi - ((hi - sp->start) & 1);
+	return bl_wide_size(sp->wide) == 2 && u >= 0xD800 && u < 0xDC00;
+}
+
+/* Where in input bytes (lo, hi] a window of a UTF-16 or UTF-32 text may
+ * start: between two units, counted from the span's start, after the
+ * last line feed; else after the last blank, else between any two
+ * characters (*rough: not after a line feed); else the last place
+ * between two units (a stretch of lone high surrogates). */
+static size_t wide_cut(const struct reader *r, const struct span *sp, size_t lo, size_t hi,
+		       bool *rough)
+{
+	size_t us = bl_wide_size(sp->wide);
+	size_t blank = SIZE_MAX, any = SIZE_MAX, top = unit_start(sp, hi);
 	*rough = true;
-	for (size_t at = top; at > lo && at >= sp->start + 2 && at >= r->base + 2; at -= 2) {
-		unsigned u = unit_before(r, sp, at);
+	for (size_t at = top; at > lo && at >= sp->start + us && at >= r->base + us; at -= us) {
+		uint32_t u = unit_before(r, sp, at);
 		if (u == '\n') {
 			*rough = false;
 			return at;
 		}
 		if (blank == SIZE_MAX && (u == ' ' || u == '\t'))
 			blank = at;
-		if (any == SIZE_MAX && !high_surrogate(u))
+		if (any == SIZE_MAX && !high_surrogate(sp, u))
 			any = at;
 	}
 	return blank != SIZE_MAX ? blank : any != SIZE_MAX ? any : top;
 }
 
-/* The cut of a window of a UTF-16 text (w->own_to) and where the next
- * window starts (*next): as window_message does for other texts, by the
- * units of the bytes (a line break of the text is two of them). */
-static void utf16_cuts(const struct reader *r, const struct span *sp, struct win *w, size_t cut_lo,
-		       size_t cut_hi, size_t overlap, size_t *next)
+/* The cut of a window of a UTF-16 or UTF-32 text (w->own_to) and where
+ * the next window starts (*next): as window_message does for other
+ * texts, by the units of the bytes (a line break of the text is one). */
+static void wide_cuts(const struct reader *r, const struct span *sp, struct win *w, size_t cut_lo,
+		      size_t cut_hi, size_t overlap, size_t *next)
 {
 	bool rough, unused;
 	size_t lo, hi;
-	w->own_to = utf16_cut(r, sp, cut_lo, cut_hi, &rough);
+	w->own_to = wide_cut(r, sp, cut_lo, cut_hi, &rough);
 	w->rough = rough;
 	next_range(w, cut_lo, overlap, &lo, &hi);
-	*next = lo < hi ? utf16_cut(r, sp, lo, hi, &unused) : w->own_from;
+	*next = lo < hi ? wide_cut(r, sp, lo, hi, &unused) : w->own_from;
 	w->next_mid_line = *next > w->s ? unit_before(r, sp, *next) != '\n' : w->mid_line;
 }
 
@@ -454,10 +463,10 @@ static size_t window_end(const struct reader *r, const struct span *sp, const st
 	/* no further back than the context after the own part allows */
 	size_t lo = want - own_max > END_REACH ? want - END_REACH : own_max + (want - own_max) / 2;
 	size_t eq, at;
-	if (sp->utf16) {
+	if (sp->wide) {
 		/* between two units, not inside a surrogate pair */
-		at = want - ((want - sp->start) & 1);
-		return high_surrogate(unit_before(r, sp, at)) ? at - 2 : at;
+		at = unit_start(sp, want);
+		return high_surrogate(sp, unit_before(r, sp, at)) ? at - 2 : at;
 	}
 	if (sp->base64) {
 		at = base64_cut(r, w->index ? w->s : sp->data_from, lo, want, &eq);
@@ -499,7 +508,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->window.rough_cut = w->rough;
 	m->window.mid_line = w->mid_line;
 	m->window.ended = sp->ended;
-	m->window.utf16 = sp->utf16;
+	m->window.wide = sp->wide;
 	if (w->index)
 		m->window.html = sp->html;
 	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
@@ -521,8 +530,8 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	int rc = window_decode(r, sp, w, &m);
 	if (rc == 0 && !w->last && sp->base64) {
 		base64_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
-	} else if (rc == 0 && !w->last && sp->utf16) {
-		utf16_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
+	} else if (rc == 0 && !w->last && sp->wide) {
+		wide_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
 	} else if (rc == 0 && !w->last) {
 		bool rough, next_rough, raw_lines = sp->body != NULL,
 					tags = sp->fmt == BL_INPUT_HTML;
@@ -559,7 +568,7 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
  * start of a character). */
 static size_t span_lines(const struct reader *r, const struct span *sp, size_t from, size_t to)
 {
-	return bl_raw_lines(r->buf + (from - r->base), to - from, sp->utf16);
+	return bl_raw_lines(r->buf + (from - r->base), to - from, sp->wide);
 }
 
 /* Reads until the window from own_from on, and the context after it,
@@ -591,7 +600,7 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 			return rc;
 		bool ends = r->eof || sp->end != SIZE_MAX;
 		size_t end = sp->end != SIZE_MAX ? sp->end : r->base + r->len;
-		if (w.index == 0 && sp->fmt == BL_INPUT_TEXT && !sp->utf16 &&
+		if (w.index == 0 && sp->fmt == BL_INPUT_TEXT && !sp->wide &&
 		    bl_qp_detect(r->buf, r->len))
 			sp->fmt = BL_INPUT_QP; /* decided once, on the first window */
 		w.last = ends && end <= want;
@@ -868,11 +877,12 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 			return rc;
 	if (windowed && r->len > window + overlap) {
 		if (text) {
-			/* UTF-16 (utf16.c) is decided here, once, from the start */
+			/* UTF-16 or UTF-32 (utf16.c) is decided here, once, from the
+			 * start */
 			struct span sp = {.fmt = fmt,
 					  .line = 1,
 					  .end = SIZE_MAX,
-					  .utf16 = bl_utf16_order(r->buf, r->len)};
+					  .wide = bl_wide_order(r->buf, r->len)};
 			return stream_windows(r, &sp, window, overlap, each, ctx);
 		}
 		if (fmt == BL_INPUT_HTML) {

@@ -1,7 +1,8 @@
-/* fuzz_utf16.c - UTF-16 text to UTF-8 (ingest/utf16.c): the first byte
- * picks the byte order, the rest is the text. The output is UTF-8, its
- * map inside the input, and where the input is well formed (no lone
- * surrogate, no U+0000, an even length) it is what iconv makes of it. */
+/* fuzz_utf16.c - UTF-16 or UTF-32 text to UTF-8 (ingest/utf16.c): the
+ * first byte picks the encoding and byte order, the rest is the text. The
+ * output is UTF-8, its map inside the input, and where the input is well
+ * formed (no lone surrogate, no U+0000, whole units) it is what iconv
+ * makes of it. */
 #include <errno.h>
 #include <iconv.h>
 #include <stdint.h>
@@ -9,9 +10,10 @@
 #include "fuzz_decoder.h"
 
 /* iconv's UTF-8 for s, or NULL when it refuses it. */
-static char *by_iconv(const char *s, size_t n, bool big, size_t *len)
+static char *by_iconv(const char *s, size_t n, int order, size_t *len)
 {
-	iconv_t cd = iconv_open("UTF-8", big ? "UTF-16BE" : "UTF-16LE");
+	static const char *const names[] = {"", "UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"};
+	iconv_t cd = iconv_open("UTF-8", names[order]);
 	if (cd == (iconv_t)-1)
 		abort();
 	size_t cap = n * 2 + 4, ol = cap, il = n;
@@ -25,10 +27,11 @@ static char *by_iconv(const char *s, size_t n, bool big, size_t *len)
 	return out;
 }
 
-static bool has_nul_unit(const unsigned char *s, size_t n)
+static bool has_nul_unit(const char *s, size_t n, int order)
 {
-	for (size_t i = 0; i + 1 < n; i += 2)
-		if (!s[i] && !s[i + 1])
+	size_t us = bl_wide_size(order);
+	for (size_t i = 0; i + us <= n; i += us)
+		if (!bl_wide_value(s + i, order))
 			return true;
 	return false;
 }
@@ -37,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!size)
 		return 0;
-	bool big = data[0] & 1;
+	int order = BL_UTF16_LE + data[0] % 4;
+	size_t us = bl_wide_size(order);
 	const char *text = (const char *)data + 1;
 	size_t n = size - 1;
 	struct bl_message m;
@@ -46,14 +50,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_message(&m, data, size);
 	bl_tbuf_init(&out);
 	bl_src_plain(&in, text, n, 1);
-	bl_utf16_to_utf8(&m, &in, &out, big ? BL_UTF16_BE : BL_UTF16_LE);
+	bl_wide_to_utf8(&m, &in, &out, order);
 	if (!bl_utf8_valid(out.s ? out.s : "", out.len))
 		abort();
 	fuzz_check_map(&out, size);
-	size_t skip = bl_utf16_bom(text, n) ? 2 : 0, want_len;
+	size_t skip = n >= us && bl_wide_value(text, order) == 0xFEFF ? us : 0, want_len;
 	char *want = NULL;
-	if (n % 2 == 0 && !has_nul_unit((const unsigned char *)text + skip, n - skip) &&
-	    (want = by_iconv(text + skip, n - skip, big, &want_len)) != NULL &&
+	if (n % us == 0 && !has_nul_unit(text + skip, n - skip, order) &&
+	    (want = by_iconv(text + skip, n - skip, order, &want_len)) != NULL &&
 	    (want_len != out.len || memcmp(want, out.s, want_len) != 0 || m.diags.n != 0))
 		abort();
 	free(want);

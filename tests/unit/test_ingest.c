@@ -269,8 +269,8 @@ static void test_utf16(void)
 	msg.raw_len = sizeof le - 1;
 	bl_src_plain(&in, le, sizeof le - 1, 0);
 	bl_tbuf_init(&o);
-	CHECK(bl_utf16_order(le, sizeof le - 1) == BL_UTF16_LE);
-	CHECK(bl_utf16_to_utf8(&msg, &in, &o, BL_UTF16_LE));
+	CHECK(bl_wide_order(le, sizeof le - 1) == BL_UTF16_LE);
+	CHECK(bl_wide_to_utf8(&msg, &in, &o, BL_UTF16_LE));
 	CHECK(bl_tbuf_reserve(&o, 1));
 	o.s[o.len] = '\0';
 	CHECK(strcmp(o.s, "A\r\n\xF0\x9F\x98\x80\xEF\xBF\xBDx\xEF\xBF\xBD\n\xC3\xA9\xEF\xBF\xBD") ==
@@ -296,10 +296,10 @@ static void test_utf16(void)
 	CHECK(msg.diags.n == 1 && strstr(msg.diags.v[0].message, "3 characters"));
 	bl_tbuf_free(&o);
 	/* no mark: ASCII two bytes a character, either order; UTF-8 is not */
-	CHECK(bl_utf16_order("i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n\0", 22) == BL_UTF16_LE);
-	CHECK(bl_utf16_order("\0i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n", 22) == BL_UTF16_BE);
-	CHECK(bl_utf16_order("iozone -R -a -s 1g -r 64k\n", 26) == 0);
-	CHECK(bl_utf16_order("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16) == 0);
+	CHECK(bl_wide_order("i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n\0", 22) == BL_UTF16_LE);
+	CHECK(bl_wide_order("\0i\0o\0z\0o\0n\0e\0 \0-\0R\0\r\0\n", 22) == BL_UTF16_BE);
+	CHECK(bl_wide_order("iozone -R -a -s 1g -r 64k\n", 26) == 0);
+	CHECK(bl_wide_order("\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16) == 0);
 	/* a file: its runs found */
 	const char *post = "2097152000 bytes transferred in 67.255574 secs (31181832 bytes/sec)\n";
 	char wide[256] = "\xFF\xFE";
@@ -313,6 +313,55 @@ static void test_utf16(void)
 	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
 	CHECK(run && strcmp(json_string_value(json_object_get(run, "tool")), "dd") == 0);
 	json_decref(doc);
+}
+
+/* UTF-32 text (utf16.c): its marks and orders, U+1F600 in one unit, a
+ * value past U+10FFFF and a cut last unit; an exact map; its lines. */
+static void test_utf32(void)
+{
+	static const char le[] = "\xFF\xFE\0\0"
+				 "A\0\0\0"
+				 "\x00\xF6\x01\x00"
+				 "\0\0\x11\0"
+				 "\n\0\0\0"
+				 "B\0";
+	struct bl_src in;
+	struct bl_tbuf o;
+	reset("");
+	msg.raw = le;
+	msg.raw_len = sizeof le - 1;
+	bl_src_plain(&in, le, sizeof le - 1, 0);
+	bl_tbuf_init(&o);
+	CHECK(bl_wide_order(le, sizeof le - 1) == BL_UTF32_LE);
+	CHECK(bl_wide_to_utf8(&msg, &in, &o, BL_UTF32_LE));
+	CHECK(bl_tbuf_reserve(&o, 1));
+	o.s[o.len] = '\0';
+	CHECK(strcmp(o.s, "A\xF0\x9F\x98\x80\xEF\xBF\xBD\n\xEF\xBF\xBD") == 0);
+	static const size_t at[][2] = {{0, 4}, {1, 8}, {5, 12}, {8, 16}, {9, 20}};
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		CHECK(origin(&o, at[k][0]) == at[k][1]);
+	CHECK(o.segs[0].step == 3);
+	CHECK(msg.diags.n == 1 &&
+	      strstr(msg.diags.v[0].message, "2 characters not text in UTF-32"));
+	bl_tbuf_free(&o);
+	/* one line break, a unit of four bytes: the line after it starts at 20 */
+	msg.raw_wide = BL_UTF32_LE;
+	CHECK(bl_message_raw_lines(&msg, 0, msg.raw_len) == 1);
+	CHECK(bl_message_raw_line_start(&msg, 20) && !bl_message_raw_line_start(&msg, 17));
+	CHECK(bl_raw_lines("\0\0\0\n\0\0\n\0", 8, BL_UTF32_BE) == 1);
+	/* marks: UTF-32 before UTF-16, whose mark starts UTF-32LE's */
+	CHECK(bl_wide_bom("\0\0\xFE\xFF", 4) == BL_UTF32_BE);
+	CHECK(bl_wide_bom("\xFF\xFEi\0", 4) == BL_UTF16_LE);
+	/* no mark: ASCII four bytes a character, either order */
+	CHECK(bl_wide_order("i\0\0\0o\0\0\0z\0\0\0o\0\0\0\n\0\0\0", 20) == BL_UTF32_LE);
+	CHECK(bl_wide_order("\0\0\0i\0\0\0o\0\0\0z\0\0\0o\0\0\0\n", 20) == BL_UTF32_BE);
+	/* a mark of UTF-16 read as UTF-32 is a character, not skipped */
+	reset("");
+	bl_src_plain(&in, "\xFF\xFEi\0", 4, 0);
+	bl_tbuf_init(&o);
+	bl_wide_to_utf8(&msg, &in, &o, BL_UTF32_LE);
+	CHECK(o.len == 3 && msg.diags.n == 1);
+	bl_tbuf_free(&o);
 }
 
 static void test_headers(void)
@@ -1069,7 +1118,7 @@ static void test_map_steps(void)
 	memset(&u, 0, sizeof u);
 	u.raw = odd;
 	u.raw_len = sizeof odd - 1;
-	u.raw_utf16 = BL_UTF16_LE;
+	u.raw_wide = BL_UTF16_LE;
 	CHECK(bl_message_raw_lines(&u, 0, u.raw_len) == 1);
 	CHECK(bl_message_raw_lines(&u, 3, 7) == 1 && bl_message_raw_lines(&u, 7, 9) == 0);
 	CHECK(bl_message_raw_line_start(&u, 6) && !bl_message_raw_line_start(&u, 8));
@@ -1151,6 +1200,7 @@ int main(void)
 	test_base64();
 	test_charset();
 	test_utf16();
+	test_utf32();
 	test_headers();
 	test_html();
 	test_quote();

@@ -412,7 +412,7 @@ static void check_case(const char *path, bool megabytes)
 		check_mail(path, in, n);
 	/* a page, or a mail (above); UTF-16 is read whole, and prose in
 	 * UTF-8 around it would make it another text */
-	if (!in || fmt != BL_INPUT_TEXT || bl_utf16_order(in, n)) {
+	if (!in || fmt != BL_INPUT_TEXT || bl_wide_order(in, n)) {
 		free(in);
 		return;
 	}
@@ -1090,48 +1090,60 @@ static void test_char_boundaries(void)
 
 /* UTF-8 text s as UTF-16 (big: big-endian), with a byte order mark
  * (`mark`) or without. */
-static char *utf16_of(const char *s, size_t n, bool big, bool mark, size_t *len)
+/* UTF-8 s in UTF-16 or UTF-32 of order `order`, after a byte order mark
+ * when `mark`. */
+static char *wide_of(const char *s, size_t n, int order, bool mark, size_t *len)
 {
-	unsigned char *o = malloc(4 * n + 2);
-	size_t l = 0;
-	if (mark) {
-		o[l++] = big ? 0xFE : 0xFF;
-		o[l++] = big ? 0xFF : 0xFE;
-	}
+	unsigned char *o = malloc(4 * n + 4);
+	size_t l = 0, us = bl_wide_size(order);
+	bool big = order == BL_UTF16_BE || order == BL_UTF32_BE;
 	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		uint32_t c = u[i];
-		size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-		if (k > 1)
-			c &= 0x3F >> (k - 1);
-		for (size_t j = 1; j < k; j++)
-			c = c << 6 | (u[i + j] & 0x3F);
-		i += k;
-		unsigned units[2] = {c, 0}, nu = 1;
-		if (c >= 0x10000) {
+	for (size_t i = 0; i < n || mark;) {
+		uint32_t c = 0xFEFF;
+		if (!mark) {
+			c = u[i];
+			size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+			if (k > 1)
+				c &= 0x3F >> (k - 1);
+			for (size_t j = 1; j < k; j++)
+				c = c << 6 | (u[i + j] & 0x3F);
+			i += k;
+		}
+		mark = false;
+		uint32_t units[2] = {c, 0};
+		unsigned nu = 1;
+		if (us == 2 && c >= 0x10000) {
 			units[0] = 0xD800 + ((c - 0x10000) >> 10);
 			units[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
 			nu = 2;
 		}
-		for (unsigned j = 0; j < nu; j++) {
-			o[l++] = (unsigned char)(big ? units[j] >> 8 : units[j]);
-			o[l++] = (unsigned char)(big ? units[j] : units[j] >> 8);
-		}
+		for (unsigned j = 0; j < nu; j++)
+			for (size_t b = 0; b < us; b++)
+				o[l++] = (unsigned char)(units[j] >> (8 * (big ? us - 1 - b : b)));
 	}
 	*len = l;
 	return (char *)o;
 }
 
-/* A text in UTF-16 is read in windows, cut between its units (never in
- * a surrogate pair), as a whole reading reads it: either byte order,
- * with a mark or without; and a line of it longer than a window. */
+static char *utf16_of(const char *s, size_t n, bool big, bool mark, size_t *len)
+{
+	return wide_of(s, n, big ? BL_UTF16_BE : BL_UTF16_LE, mark, len);
+}
+
+/* A text in UTF-16 or UTF-32 is read in windows, cut between its units
+ * (never in a surrogate pair), as a whole reading reads it: either byte
+ * order, with a mark or without; and a line of it longer than a window. */
 static void test_utf16_windows(void)
 {
 	size_t tlen, len, nwin = 0;
 	char *t = wide_text(&tlen);
 	json_t *utf8 = parse(t, tlen, 0, 0, NULL);
-	for (int form = 0; form < 3; form++) {
-		char *s = utf16_of(t, tlen, form == 1, form != 2, &len);
+	/* UTF-16LE, UTF-16BE with a mark, UTF-16LE without; UTF-32LE with
+	 * a mark, UTF-32BE without */
+	static const int orders[] = {BL_UTF16_LE, BL_UTF16_BE, BL_UTF16_LE, BL_UTF32_LE,
+				     BL_UTF32_BE};
+	for (int form = 0; form < 5; form++) {
+		char *s = wide_of(t, tlen, orders[form], form != 2 && form != 4, &len);
 		check_like_whole(s, len, 1, &nwin);
 		CHECK(nwin > 3);
 		/* the lines of the UTF-8 text: U+4E0A and U+040A hold a byte
