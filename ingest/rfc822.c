@@ -102,6 +102,13 @@ enum kept { K_NONE, K_SUBJECT, K_FROM, K_DATE, K_MESSAGE_ID, K_TYPE, K_ENCODING,
 
 static enum kept kept_field(const char *name, size_t nl)
 {
+	/* most fields of a list mail (Received, X-..., List-..., DKIM-...)
+	 * are told by their length and first letter, without a compare */
+	char c = (char)(name[0] | 0x20);
+	bool maybe = (nl == 7 && c == 's') || (nl == 4 && (c == 'f' || c == 'd')) ||
+		     (nl == 10 && c == 'm') || ((nl == 12 || nl == 19 || nl == 25) && c == 'c');
+	if (!maybe)
+		return K_NONE;
 	static const struct {
 		const char *name;
 		size_t len;
@@ -175,7 +182,7 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 	memset(h, 0, sizeof *h);
 	const char *s = src->s;
 	size_t n = src->len, i = 0;
-	char *val = malloc(MAX_FIELD);
+	char val[MAX_FIELD];
 	size_t vl = 0;
 	bool named = false; /* a field is under way */
 	enum kept keep = K_NONE; /* which, if field() reads it */
@@ -193,12 +200,12 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 		}
 		if ((s[i] == ' ' || s[i] == '\t') && named) {
 			/* a folded line continues the field */
-			if (keep && val && vl + len < MAX_FIELD) {
+			if (keep && vl + len < MAX_FIELD) {
 				memcpy(val + vl, s + i, len);
 				vl += len;
 			}
 		} else {
-			if (named && val && keep)
+			if (named && keep)
 				field(h, keep, val, vl);
 			size_t colon;
 			if (field_name(s + i, len, &colon)) {
@@ -207,7 +214,7 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 				h->nfields++;
 				keep = kept_field(s + i, colon);
 				size_t rest = len - colon - 1;
-				if (keep && val) {
+				if (keep) {
 					if (rest >= MAX_FIELD)
 						rest = MAX_FIELD - 1;
 					memcpy(val, s + i + colon + 1, rest);
@@ -223,9 +230,8 @@ void bl_headers_parse(struct bl_src *src, struct bl_headers *h)
 		i = next;
 		h->body = i;
 	}
-	if (named && val && keep && (i >= n || h->has_body))
+	if (named && keep && (i >= n || h->has_body))
 		field(h, keep, val, vl);
-	free(val);
 }
 
 void bl_headers_free(struct bl_headers *h)
@@ -318,10 +324,21 @@ static size_t encoded_word(const char *s, size_t n, char **out, size_t *olen, si
 	return te + 2;
 }
 
+/* Whether s holds "=?", the start of an encoded word (memmem costs a
+ * short value more). */
+static bool has_encoded_word(const char *s, size_t n)
+{
+	for (const char *e = s + n, *q = memchr(s, '=', n); q && q + 1 < e;
+	     q = memchr(q + 1, '=', (size_t)(e - q - 1)))
+		if (q[1] == '?')
+			return true;
+	return false;
+}
+
 char *bl_rfc2047_decode(const char *s, size_t n)
 {
 	/* no encoded word ("=?"): the loop below would copy s as it is */
-	if (!memmem(s, n, "=?", 2))
+	if (!has_encoded_word(s, n))
 		return bl_charset_string(s, n, NULL);
 	size_t cap = n + 16, len = 0;
 	char *out = malloc(cap);
