@@ -158,6 +158,12 @@ oom:
 	return -1;
 }
 
+int bl_message_map_from(struct bl_message *m, size_t raw_off)
+{
+	m->nsegs = 0;
+	return seg_push(m, 0, raw_off);
+}
+
 size_t bl_message_origin(const struct bl_message *m, size_t text_off)
 {
 	if (!m->nsegs)

@@ -238,6 +238,10 @@ void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code
 /* Fills in the line of every diagnostic of the decoding (one pass over the bytes). */
 void bl_message_diag_lines(struct bl_message *m);
 
+/* The map of a text that is the raw bytes from raw_off on, read in place
+ * (text_borrowed): one segment; -1 when memory ran out. */
+int bl_message_map_from(struct bl_message *m, size_t raw_off);
+
 /* The line breaks in s[0, n), bytes in UTF-16 or UTF-32 of order `wide` (s[0]
  * the first byte of a unit) or, with 0, in an encoding where a line feed
  * is the byte '\n'. */

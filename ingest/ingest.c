@@ -142,6 +142,21 @@ static bool html_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *o
 	return true;
 }
 
+/* A mail's headers parsed: what the message keeps of them, and whether
+ * its body is format=flowed. */
+static void mail_fields(struct bl_message *m, struct bl_headers *h, bool *flowed, bool *delsp)
+{
+	m->subject = h->subject;
+	m->from = h->from;
+	m->date = h->date;
+	m->message_id = h->message_id;
+	h->subject = h->from = h->date = h->message_id = NULL;
+	if (!h->type[0])
+		snprintf(h->type, sizeof h->type, "text/plain");
+	*flowed = h->flowed && strcmp(h->type, "text/plain") == 0;
+	*delsp = h->delsp;
+}
+
 static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool *flowed,
 		     bool *delsp)
 {
@@ -152,18 +167,33 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 			m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
 			"the mail headers are not followed by an empty line: "
 			"the body is taken to start at the first line that is not a header");
-	m->subject = h.subject;
-	m->from = h.from;
-	m->date = h.date;
-	m->message_id = h.message_id;
-	h.subject = h.from = h.date = h.message_id = NULL;
-	if (!h.type[0])
-		snprintf(h.type, sizeof h.type, "text/plain");
-	*flowed = h.flowed && strcmp(h.type, "text/plain") == 0;
-	*delsp = h.delsp;
+	mail_fields(m, &h, flowed, delsp);
 	bl_mime_body(m, in, &h, out);
 	bl_headers_free(&h);
 	return true;
+}
+
+/* A mail read in place (padded) whose body is one plain-text part that
+ * needs no decoding (bl_mime_as_is, and valid UTF-8 without a NUL byte:
+ * most mails of a list): its text is its body, read in place past its
+ * headers (st->skip), where eml_step would copy it. False, with nothing
+ * done, for any other mail. */
+static bool mail_as_is(struct stage *st, struct bl_message *m, bool *flowed, bool *delsp)
+{
+	struct bl_src in;
+	bl_src_plain(&in, m->raw + st->skip, m->raw_len - st->skip, st->skip);
+	struct bl_headers h;
+	bl_headers_parse(&in, &h);
+	if (!h.type[0])
+		snprintf(h.type, sizeof h.type, "text/plain");
+	bool as_is =
+		h.has_body && bl_mime_as_is(&h) && bl_utf8_valid(in.s + h.body, in.len - h.body);
+	if (as_is) {
+		mail_fields(m, &h, flowed, delsp);
+		st->skip += h.body;
+	}
+	bl_headers_free(&h);
+	return as_is;
 }
 
 /* The stage's first text: the raw bytes, read in place when they are
@@ -276,6 +306,9 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		}
 		/* fall through */
 	case BL_INPUT_EML:
+		/* padded: not read in place by the first step alone */
+		if (st->raw && !in_place && mail_as_is(st, m, flowed, delsp))
+			break;
 		STEP(st, eml_step(m, in, out, flowed, delsp), NULL, m);
 		if (st->raw && (in_place || st->skip))
 			return false;
@@ -433,17 +466,15 @@ int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded
 		goto oom;
 	decoded_sites(&st, m);
 	line_steps(&st, m, fmt, &unbroken, &breaks, &nbreaks);
-	if (st.raw && st.skip) {
-		/* the sites are of the text after the separator line */
-		bl_sites_free(m->sites);
-		m->sites = NULL;
-	}
 	if (st.raw) {
 		/* nothing changed: the text is the input itself, which is
-		 * padded (a plain file of valid UTF-8 is never copied) */
-		m->text = (char *)m->raw;
-		m->len = m->raw_len;
+		 * padded (a plain file of valid UTF-8 is never copied), or a
+		 * mail's body in it (mail_as_is) */
+		m->text = (char *)m->raw + st.skip;
+		m->len = m->raw_len - st.skip;
 		m->text_borrowed = true;
+		if (st.skip && bl_message_map_from(m, st.skip) < 0)
+			goto oom;
 		goto done;
 	}
 	if (st.cur.failed)

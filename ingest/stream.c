@@ -795,6 +795,7 @@ static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, const stru
 const struct bl_mbox_cut bl_mbox_start = {0, 1, 0};
 
 struct decode_each {
+	const struct reader *r;
 	const struct bl_ingest_plan *plan;
 	enum bl_input_format fmt;
 	size_t window, overlap;
@@ -819,8 +820,22 @@ static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at
 	struct decode_each *d = fctx;
 	if (reached(d, at))
 		return 1;
-	return bl_ingest_one(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, false,
-			     d->each, d->ctx);
+	/* read in place, padded: BL_TEXT_PAD zero bytes over those after it
+	 * (the next mail's first ones, put back after), so that a mail
+	 * whose body needs no decoding is not copied */
+	const struct reader *r = d->r;
+	char *in_buf = r->in_memory ? NULL : r->buf;
+	bool padded = in_buf && raw >= in_buf && raw + len + BL_TEXT_PAD <= in_buf + r->cap;
+	char save[BL_TEXT_PAD];
+	if (padded) {
+		memcpy(save, raw + len, BL_TEXT_PAD);
+		memset((char *)raw + len, 0, BL_TEXT_PAD);
+	}
+	int rc = bl_ingest_one(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, padded,
+			       d->each, d->ctx);
+	if (padded)
+		memcpy((char *)raw + len, save, BL_TEXT_PAD);
+	return rc;
 }
 
 static int window_long(struct reader *r, const struct framing *f, const struct bl_mbox_cut *at,
@@ -839,7 +854,8 @@ static int window_long(struct reader *r, const struct framing *f, const struct b
 static int decode_mbox(struct reader *r, const struct bl_mbox_cut *at, size_t until, size_t window,
 		       size_t overlap, bl_message_fn each, void *ctx)
 {
-	struct decode_each d = {r->plan, BL_INPUT_MBOX, window, overlap, each, ctx, until, false};
+	struct decode_each d = {r,    r->plan, BL_INPUT_MBOX, window, overlap,
+				each, ctx,     until,         false};
 	struct framing f = {decode_each, window ? window_long : NULL, window + overlap, &d};
 	int rc = frame_mbox(r, at, &f);
 	return d.reached && rc == 1 ? 0 : rc;

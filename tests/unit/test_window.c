@@ -1375,6 +1375,42 @@ static void test_mail_window_in_place(void)
 	free(body);
 }
 
+/* The mails of an mbox read in place past their headers when their
+ * body needs no decoding; the others decoded into a text of their own. */
+static size_t mails_read, mails_in_place;
+
+static int count_in_place(struct bl_message *m, void *ctx)
+{
+	(void)ctx;
+	mails_read++;
+	mails_in_place += m->text_borrowed && m->text > m->raw && m->text < m->raw + m->raw_len;
+	/* a text read in place is padded as a copy is */
+	for (size_t k = 0; k < BL_TEXT_PAD; k++)
+		CHECK(m->text[m->len + k] == 0);
+	return 0;
+}
+
+static void test_mails_in_place(void)
+{
+	static const char mbox[] =
+		"From a@x Mon Jan 11 10:00:00 2010\nFrom: a@x\nSubject: one\n\n"
+		"2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)\n\n"
+		"From b@x Mon Jan 11 10:01:00 2010\nSubject: two\n"
+		"Content-Type: text/plain; charset=utf-8\n\nUberpr\xC3\xBC"
+		"fung: 58 MB/s\n\n"
+		"From c@x Mon Jan 11 10:02:00 2010\nSubject: three\n"
+		"Content-Transfer-Encoding: quoted-printable\n\nbs=3D1m\n\n"
+		"From d@x Mon Jan 11 10:03:00 2010\nSubject: four\n\nLatin-1 \xFC\n";
+	for (size_t step = 1; step < 100; step += 7) {
+		struct feed f = {mbox, sizeof mbox - 1, 0, step, 0};
+		mails_read = mails_in_place = 0;
+		CHECK(bl_ingest_stream(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO,
+				       count_in_place, NULL) == 0);
+		/* the third is quoted-printable, the fourth not UTF-8 */
+		CHECK(mails_read == 4 && mails_in_place == 2);
+	}
+}
+
 /* A window that begins inside a line, or where the framing's next line
  * break is not one of the bytes: read as a whole reading does. */
 static size_t late_starts;
@@ -1564,6 +1600,7 @@ int main(void)
 	test_utf16_windows();
 	test_mail_window_in_place();
 	test_mail_window_starts();
+	test_mails_in_place();
 	test_qp_soft_starts();
 	test_cuts_past_long_mail();
 	test_flat_line();
