@@ -160,6 +160,8 @@ oom:
 
 int bl_message_map_from(struct bl_message *m, size_t raw_off)
 {
+	if (raw_off > BL_SEG_RAW_MAX)
+		return -1;
 	m->nsegs = 0;
 	return seg_push(m, 0, raw_off);
 }

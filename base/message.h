@@ -83,7 +83,8 @@ struct bl_message {
 				* BL_TEXT_PAD - 1 more zero bytes (owned unless
 				* text_borrowed) */
 	size_t len;
-	bool text_borrowed; /* text is `raw` itself (nothing needed decoding
+	bool text_borrowed; /* text is in `raw` itself (nothing needed
+				* decoding, or a mail's body past its headers,
 				* and raw is padded): not freed with the message */
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */

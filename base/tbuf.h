@@ -31,7 +31,7 @@ struct bl_tbuf {
 	struct bl_offset_seg *segs;
 	size_t nsegs, segcap;
 	bool failed; /* out of memory, or too long (below) */
-	bool too_long; /* past BL_TBUF_MAX, or a map past 1 GB (BL_SEG_MAX) */
+	bool too_long; /* past BL_TBUF_MAX, or a map past 1 GB (BL_SEG_RAW_MAX) */
 };
 
 /* Input of a decoder: a view of bytes and their map (both borrowed). */

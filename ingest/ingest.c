@@ -76,6 +76,7 @@ struct stage {
 	struct bl_tbuf cur;
 	bool raw;
 	size_t skip; /* raw bytes before the text (an mbox separator line) */
+	bool failed; /* a step could not be made (step_failed) */
 };
 
 static const char *cur_s(const struct stage *st, const struct bl_message *m)
@@ -114,8 +115,10 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 			(m)->sites = NULL;                                                         \
 			add_decoding((m), (name));                                                 \
 		} else {                                                                           \
-			if (changed_)                                                              \
+			if (changed_) {                                                            \
 				step_failed((m), (name), ndecodings_, &out_);                      \
+				(st)->failed = true;                                               \
+			}                                                                          \
 			bl_tbuf_free(&out_);                                                       \
 		}                                                                                  \
 	} while (0)
@@ -157,11 +160,16 @@ static void mail_fields(struct bl_message *m, struct bl_headers *h, bool *flowed
 	*delsp = h->delsp;
 }
 
-static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out, bool *flowed,
-		     bool *delsp)
+/* The mail in `in`: its headers (`parsed`, taken over, or parsed here)
+ * and the text of its MIME body. */
+static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *out,
+		     struct bl_headers *parsed, bool *flowed, bool *delsp)
 {
 	struct bl_headers h;
-	bl_headers_parse(in, &h);
+	if (parsed)
+		h = *parsed;
+	else
+		bl_headers_parse(in, &h);
 	if (!h.has_body)
 		bl_message_diag(
 			m, BL_WARNING, "mail.no-body", bl_src_origin(in, h.body),
@@ -173,27 +181,52 @@ static bool eml_step(struct bl_message *m, struct bl_src *in, struct bl_tbuf *ou
 	return true;
 }
 
-/* A mail read in place (padded) whose body is one plain-text part that
- * needs no decoding (bl_mime_as_is, and valid UTF-8 without a NUL byte:
- * most mails of a list): its text is its body, read in place past its
- * headers (st->skip), where eml_step would copy it. False, with nothing
- * done, for any other mail. */
-static bool mail_as_is(struct stage *st, struct bl_message *m, bool *flowed, bool *delsp)
+/* A mail read in place (padded), its headers parsed into *h: when its
+ * body is one plain-text part that needs no decoding (bl_mime_as_is, and
+ * valid UTF-8 without a NUL byte: most mails of a list), its text is its
+ * body, read in place past its headers (st->skip), where eml_step would
+ * copy it. False, with *h left to eml_step, for any other mail. */
+static bool mail_as_is(struct stage *st, struct bl_message *m, struct bl_headers *h, bool *flowed,
+		       bool *delsp)
 {
 	struct bl_src in;
 	bl_src_plain(&in, m->raw + st->skip, m->raw_len - st->skip, st->skip);
-	struct bl_headers h;
-	bl_headers_parse(&in, &h);
-	if (!h.type[0])
-		snprintf(h.type, sizeof h.type, "text/plain");
-	bool as_is =
-		h.has_body && bl_mime_as_is(&h) && bl_utf8_valid(in.s + h.body, in.len - h.body);
-	if (as_is) {
-		mail_fields(m, &h, flowed, delsp);
-		st->skip += h.body;
-	}
-	bl_headers_free(&h);
-	return as_is;
+	bl_headers_parse(&in, h);
+	struct bl_headers t = *h;
+	if (!t.type[0])
+		snprintf(t.type, sizeof t.type, "text/plain");
+	if (!h->has_body || !bl_mime_as_is(&t) || !bl_utf8_valid(in.s + h->body, in.len - h->body))
+		return false;
+	mail_fields(m, h, flowed, delsp);
+	st->skip += h->body;
+	bl_headers_free(h);
+	return true;
+}
+
+/* An empty text, when no other can be made (a step_failed diagnostic
+ * says why). */
+static void no_text(struct stage *st)
+{
+	bl_tbuf_free(&st->cur);
+	bl_tbuf_init(&st->cur);
+	bl_tbuf_reserve(&st->cur, 0);
+	st->raw = false;
+	st->skip = 0;
+}
+
+/* The text of a stage whose first step, reading an mbox mail in place
+ * unpadded, could not write one (step_failed): a copy of the bytes past
+ * st->skip, or no text at all when even that cannot be made. */
+static void own_copy(struct stage *st, const struct bl_message *m)
+{
+	bl_tbuf_free(&st->cur);
+	bl_tbuf_init(&st->cur);
+	if (bl_tbuf_reserve(&st->cur, m->raw_len - st->skip))
+		bl_tbuf_put(&st->cur, m->raw + st->skip, m->raw_len - st->skip, st->skip);
+	if (st->cur.failed)
+		no_text(st);
+	st->raw = false;
+	st->skip = 0;
 }
 
 /* The stage's first text: the raw bytes, read in place when they are
@@ -204,6 +237,7 @@ static bool stage_start(struct stage *st, const struct bl_message *m, bool padde
 	bl_tbuf_init(&st->cur);
 	st->raw = padded;
 	st->skip = 0;
+	st->failed = false;
 	if (in_place)
 		st->raw = true;
 	if (!padded && !in_place) {
@@ -288,8 +322,8 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 {
 	switch (fmt) {
 	case BL_INPUT_MBOX:
-		/* read in place: by the first step (in_place), or padded (the
-		 * first window of a long mail) */
+		/* read in place: by the first step (in_place), or padded (a
+		 * mail of a streamed mbox, the first window of a long mail) */
 		if (st->raw &&
 		    bl_mbox_next_quoted(m->raw, m->raw_len,
 					(st->skip = bl_mbox_separator_len(m->raw, m->raw_len))) ==
@@ -302,17 +336,20 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 			st->skip = 0;
 			STEP(st, mbox_step(in, out), "mbox", m);
 			if (st->raw && in_place)
-				return false; /* no text of its own: out of memory */
+				own_copy(st, m);
 		}
 		/* fall through */
-	case BL_INPUT_EML:
+	case BL_INPUT_EML: {
 		/* padded: not read in place by the first step alone */
-		if (st->raw && !in_place && mail_as_is(st, m, flowed, delsp))
+		struct bl_headers h;
+		bool parsed = st->raw && !in_place;
+		if (parsed && mail_as_is(st, m, &h, flowed, delsp))
 			break;
-		STEP(st, eml_step(m, in, out, flowed, delsp), NULL, m);
-		if (st->raw && (in_place || st->skip))
-			return false;
+		STEP(st, eml_step(m, in, out, parsed ? &h : NULL, flowed, delsp), NULL, m);
+		if (st->raw && in_place)
+			own_copy(st, m);
 		break;
+	}
 	case BL_INPUT_HTML: {
 		char cs[48];
 		if (!bl_html_meta_charset(cur_s(st, m), cur_len(st, m), cs, sizeof cs))
@@ -364,6 +401,14 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 	if (fmt != BL_INPUT_HTML)
 		STEP(st, bl_html_regions(m, in, out), "html-regions", m);
 	STEP(st, bl_qp_stray(m, in, out), "quoted-printable-stray", m);
+	if (st->failed) {
+		/* a step not made left bytes that no decoder made valid UTF-8,
+		 * which the patterns must not be given */
+		st->failed = false;
+		STEP(st, bl_utf8_repair(m, in, out), "utf-8-repair", m);
+		if (st->failed || !bl_utf8_valid(cur_s(st, m), cur_len(st, m)))
+			no_text(st);
+	}
 	return true;
 }
 

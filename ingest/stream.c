@@ -551,9 +551,10 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 		if (qp && lo < hi)
 			*next = qp_start(r, lo, *next);
 		/* a cut by the bytes at a soft line break is inside a line of
-		 * the text */
+		 * the text (the next window still starts a line of the bytes,
+		 * where a ">From " is unquoted) */
 		w->rough = rough || (qp && text_mid_line(&m, w->own_to));
-		w->next_mid_line = qp ? text_mid_line(&m, *next) : mid_line_at(r, w, *next);
+		w->next_mid_line = mid_line_at(r, w, *next);
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;
@@ -631,7 +632,7 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 
 /* Whether the mail whose first bytes are in the buffer has one
  * plain-text part for a body, which windows can decode each on its own
- * (its line breaks are bytes '\n', not UTF-16's two bytes);
+ * (its line breaks are bytes '\n', not UTF-16's two or UTF-32's four);
  * *h then holds its headers (for bl_headers_free). */
 static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h,
 		       size_t *body_at)
@@ -825,7 +826,8 @@ static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at
 	 * whose body needs no decoding is not copied */
 	const struct reader *r = d->r;
 	char *in_buf = r->in_memory ? NULL : r->buf;
-	bool padded = in_buf && raw >= in_buf && raw + len + BL_TEXT_PAD <= in_buf + r->cap;
+	bool padded = in_buf && raw >= in_buf && raw < in_buf + r->cap &&
+		      r->cap - (size_t)(raw - in_buf) - len >= BL_TEXT_PAD;
 	char save[BL_TEXT_PAD];
 	if (padded) {
 		memcpy(save, raw + len, BL_TEXT_PAD);

@@ -1145,6 +1145,73 @@ static void test_map_limits(void)
 	bl_tbuf_free(&b);
 }
 
+/* Each message's runs and step-failed diagnostics; its text must be
+ * valid UTF-8, padded, whatever step failed. */
+struct failed_count {
+	size_t docs, runs, failed;
+};
+
+static int count_failed(struct bl_message *m, void *ctx)
+{
+	struct failed_count *c = ctx;
+	CHECK(m->text && bl_utf8_valid(m->text, m->len));
+	for (size_t k = 0; m->text && k < BL_TEXT_PAD; k++)
+		CHECK(m->text[m->len + k] == 0);
+	json_t *d = bl_parse_message(m, "t"), *x;
+	size_t i;
+	c->docs++;
+	c->runs += json_array_size(json_object_get(d, "runs"));
+	json_array_foreach(json_object_get(d, "diagnostics"), i, x) c->failed +=
+		strcmp(json_string_value(json_object_get(x, "code")), "ingest.step-failed") == 0;
+	json_decref(d);
+	return 0;
+}
+
+/* A mail whose decoding failed does not stop the mails after it (an
+ * mbox read in place, padded or not), and the bytes kept are made valid
+ * UTF-8 before any pattern reads them (Latin-1, UTF-16). */
+static void test_step_failed_goes_on(void)
+{
+	static const char mbox[] =
+		"From a@x Mon Jan 11 10:00:00 2010\nFrom: a@x\n"
+		"Content-Transfer-Encoding: quoted-printable\n"
+		"Content-Type: text/plain; charset=iso-8859-1\n\n"
+		"caf\xE9 =E9t=E9 1024000 bytes transferred in 1.5 secs (682666 bytes/sec)\n"
+		"a long line of prose, and more of it, and more of it, and more of it, and more,\n"
+		"a long line of prose, and more of it, and more of it, and more of it, and more,\n"
+		"a long line of prose, and more of it, and more of it, and more of it, and more,\n\n"
+		"From b@x Mon Jan 11 10:01:00 2010\nFrom: b@x\n\n"
+		"2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)\n";
+	for (int streamed = 0; streamed < 2; streamed++) {
+		struct failed_count c = {0, 0, 0};
+		struct feed f = {mbox, sizeof mbox - 1, 0, 64, 0};
+		/* the first mail's text is over the limit, the second's not */
+		bl_tbuf_set_max(250);
+		int rc = streamed ? bl_ingest_stream(bl_parser_ingest(), feed_read, &f,
+						     BL_INPUT_AUTO, count_failed, &c)
+				  : bl_ingest_buffer(bl_parser_ingest(), mbox, sizeof mbox - 1,
+						     count_failed, &c);
+		bl_tbuf_set_max(0);
+		CHECK(rc == 0 && c.docs == 2 && c.failed >= 1 && c.runs >= 1);
+	}
+	/* UTF-16 that cannot be decoded: no text, never its NUL bytes */
+	static char wide[256];
+	const char *post = "2097152000 bytes transferred in 35.290738 secs (59417943 bytes/sec)\n";
+	size_t n = 0;
+	wide[n++] = '\xFF';
+	wide[n++] = '\xFE';
+	for (const char *p = post; *p; p++) {
+		wide[n++] = *p;
+		wide[n++] = '\0';
+	}
+	struct failed_count c = {0, 0, 0};
+	bl_tbuf_set_max(80);
+	CHECK(bl_ingest_one(bl_parser_ingest(), wide, n, 0, 1, 0, BL_INPUT_TEXT, true, count_failed,
+			    &c) == 0);
+	bl_tbuf_set_max(0);
+	CHECK(c.docs == 1 && c.failed >= 1);
+}
+
 /* A mail whose decoding cannot be made (its text past the size limit,
  * here lowered): the raw text is read and a diagnostic says why. */
 static void test_step_failed(void)
@@ -1183,6 +1250,7 @@ static void test_step_failed(void)
 	json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
 	CHECK(run && strcmp(json_string_value(json_object_get(run, "tool")), "dd") == 0);
 	json_decref(doc);
+	test_step_failed_goes_on();
 }
 
 int main(void)

@@ -1494,17 +1494,17 @@ static void test_mail_window_starts(void)
 	free(body);
 }
 
-/* Windows of a quoted-printable body that start after a soft line
- * break ("=\n"): inside a line of the text, and said to be. */
+/* Windows of a quoted-printable body whose own part starts after a soft
+ * line break ("=\n"): inside a line of the text, a rough cut. */
 static size_t soft_starts, soft_unmarked;
 
 static int count_soft_starts(struct bl_message *m, void *ctx)
 {
-	const char *in = ctx; /* the input, m->raw_offset its offset */
-	if (m->window.on && m->window.index > 0 && in[m->raw_offset - 1] == '\n' &&
-	    in[m->raw_offset - 2] == '=') {
+	const char *in = ctx; /* the input, at the offsets of the window */
+	size_t at = m->window.own_from;
+	if (m->window.on && m->window.index > 0 && in[at - 1] == '\n' && in[at - 2] == '=') {
 		soft_starts++;
-		soft_unmarked += !m->window.mid_line;
+		soft_unmarked += !m->window.rough_cut;
 	}
 	return 0;
 }
