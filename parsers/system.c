@@ -1037,6 +1037,16 @@ static size_t next_candidate(struct sys *s, size_t from)
 			at = SIZE_MAX;
 			goto found;
 		}
+		if (m->text[at] == '-' && at + 1 < m->len && m->text[at + 1] == '-') {
+			/* a rule of dashes ("------  -----" under a table's
+			 * head): none of its marks is a release's "13.2-R", a
+			 * digit before and a letter after; passed at once */
+			size_t e = at + 2;
+			while (e < m->len && m->text[e] == '-')
+				e++;
+			bits &= e - base < 64 ? ~(uint64_t)0 << (e - base) : 0;
+			continue;
+		}
 		if (candidate(s, at))
 			goto found;
 		continue;

@@ -100,6 +100,10 @@ static const char *const sys_lines[] = {
 	"4GB",
 	"hw.physmem: 4261076992",
 	"kern.maxvnodes: 100000",
+	/* releases right after a rule of dashes, whose marks are passed at
+	 * once */
+	"----------  -----  FreeBSD 10.3-RELEASE-p4",
+	"----9.2-STABLE--",
 };
 
 /* Prose: lines that start with the letters the marks stop at, and hold the
