@@ -192,10 +192,8 @@ static bool mail_as_is(struct stage *st, struct bl_message *m, struct bl_headers
 	struct bl_src in;
 	bl_src_plain(&in, m->raw + st->skip, m->raw_len - st->skip, st->skip);
 	bl_headers_parse(&in, h);
-	struct bl_headers t = *h;
-	if (!t.type[0])
-		snprintf(t.type, sizeof t.type, "text/plain");
-	if (!h->has_body || !bl_mime_as_is(&t) || !bl_utf8_valid(in.s + h->body, in.len - h->body))
+	/* no Content-Type: text/plain, which bl_mime_as_is takes it for */
+	if (!h->has_body || !bl_mime_as_is(h) || !bl_utf8_valid(in.s + h->body, in.len - h->body))
 		return false;
 	mail_fields(m, h, flowed, delsp);
 	st->skip += h->body;
@@ -219,12 +217,12 @@ static void no_text(struct stage *st)
  * st->skip, or no text at all when even that cannot be made. */
 static void own_copy(struct stage *st, const struct bl_message *m)
 {
-	bl_tbuf_free(&st->cur);
-	bl_tbuf_init(&st->cur);
 	if (bl_tbuf_reserve(&st->cur, m->raw_len - st->skip))
 		bl_tbuf_put(&st->cur, m->raw + st->skip, m->raw_len - st->skip, st->skip);
-	if (st->cur.failed)
+	if (st->cur.failed) {
 		no_text(st);
+		return;
+	}
 	st->raw = false;
 	st->skip = 0;
 }
@@ -316,8 +314,8 @@ static void body_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 
 /* The steps of the input's format: mbox unquoting, a mail's headers and
  * MIME body (*flowed, *delsp: format=flowed), HTML, quoted-printable,
- * UTF-8 repair; false when out of memory. */
-static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+ * UTF-8 repair. */
+static void first_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
 			bool in_place, bool qp_decided, bool *flowed, bool *delsp)
 {
 	switch (fmt) {
@@ -378,14 +376,12 @@ static bool first_steps(struct stage *st, struct bl_message *m, enum bl_input_fo
 		break;
 	}
 	}
-	return true;
 }
 
 /* The steps of the input's format (first_steps), or of a window of a
  * mail's body past the first (`body`: body_steps), then those of every
- * format: format=flowed, HTML regions, stray quoted-printable; false when
- * out of memory. */
-static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
+ * format: format=flowed, HTML regions, stray quoted-printable. */
+static void format_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
 			 bool in_place, bool qp_decided, const struct bl_headers *body)
 {
 	bool flowed = false, delsp = false;
@@ -393,8 +389,8 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		body_steps(st, m, fmt, body);
 		flowed = body->flowed;
 		delsp = body->delsp;
-	} else if (!first_steps(st, m, fmt, in_place, qp_decided, &flowed, &delsp)) {
-		return false;
+	} else {
+		first_steps(st, m, fmt, in_place, qp_decided, &flowed, &delsp);
 	}
 	if (flowed)
 		STEP(st, bl_flowed_decode(m, in, out, delsp), "format-flowed", m);
@@ -409,7 +405,6 @@ static bool format_steps(struct stage *st, struct bl_message *m, enum bl_input_f
 		if (st->failed || !bl_utf8_valid(cur_s(st, m), cur_len(st, m)))
 			no_text(st);
 	}
-	return true;
 }
 
 /* The sites of the decoded text: the places the unflattener, and later
@@ -507,8 +502,7 @@ int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded
 	bool in_place = !padded && fmt == BL_INPUT_MBOX;
 	if (!stage_start(&st, m, padded, in_place))
 		goto oom;
-	if (!format_steps(&st, m, fmt, in_place, qp_decided, body))
-		goto oom;
+	format_steps(&st, m, fmt, in_place, qp_decided, body);
 	decoded_sites(&st, m);
 	line_steps(&st, m, fmt, &unbroken, &breaks, &nbreaks);
 	if (st.raw) {

@@ -385,6 +385,20 @@ static void base64_cuts(const struct reader *r, struct span *sp, struct win *w, 
 	w->next_mid_line = mid_line_at(r, w, *next);
 }
 
+/* The BL_TEXT_PAD bytes at `end`, in the read buffer after the bytes
+ * being decoded in place, saved and zeroed (so that they read as a
+ * decoded text's padding), then put back. */
+static void pad_in_place(char *end, char save[BL_TEXT_PAD])
+{
+	memcpy(save, end, BL_TEXT_PAD);
+	memset(end, 0, BL_TEXT_PAD);
+}
+
+static void unpad(char *end, const char save[BL_TEXT_PAD])
+{
+	memcpy(end, save, BL_TEXT_PAD);
+}
+
 /* Whether the span's text is quoted-printable. */
 static bool span_qp(const struct span *sp)
 {
@@ -524,8 +538,7 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	char *raw = r->buf + (w->s - r->base);
 	size_t len = w->e - w->s;
 	char save[BL_TEXT_PAD];
-	memcpy(save, raw + len, BL_TEXT_PAD);
-	memset(raw + len, 0, BL_TEXT_PAD);
+	pad_in_place(raw + len, save);
 	struct bl_message m;
 	int rc = window_decode(r, sp, w, &m);
 	if (rc == 0 && !w->last && sp->base64) {
@@ -561,7 +574,7 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	if (rc == 0)
 		rc = each(&m, ctx);
 	bl_message_free(&m);
-	memcpy(raw + len, save, BL_TEXT_PAD);
+	unpad(raw + len, save);
 	return rc;
 }
 
@@ -829,14 +842,12 @@ static int decode_each(const char *raw, size_t len, const struct bl_mbox_cut *at
 	bool padded = in_buf && raw >= in_buf && raw < in_buf + r->cap &&
 		      r->cap - (size_t)(raw - in_buf) - len >= BL_TEXT_PAD;
 	char save[BL_TEXT_PAD];
-	if (padded) {
-		memcpy(save, raw + len, BL_TEXT_PAD);
-		memset((char *)raw + len, 0, BL_TEXT_PAD);
-	}
+	if (padded)
+		pad_in_place((char *)raw + len, save);
 	int rc = bl_ingest_one(d->plan, raw, len, at->offset, at->line, at->index, d->fmt, padded,
 			       d->each, d->ctx);
 	if (padded)
-		memcpy((char *)raw + len, save, BL_TEXT_PAD);
+		unpad((char *)raw + len, save);
 	return rc;
 }
 

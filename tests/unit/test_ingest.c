@@ -253,6 +253,23 @@ static void test_charset(void)
 
 static int first_doc(struct bl_message *m, void *ctx);
 
+/* raw[0, n), a text in UTF-16 or UTF-32 of order `order` (which its
+ * start must tell), made UTF-8 into *o as the message `msg`'s text,
+ * NUL-terminated. */
+static void wide_text(const char *raw, size_t n, int order, struct bl_tbuf *o)
+{
+	struct bl_src in;
+	reset("");
+	msg.raw = raw;
+	msg.raw_len = n;
+	bl_src_plain(&in, raw, n, 0);
+	bl_tbuf_init(o);
+	CHECK(bl_wide_order(raw, n) == order);
+	CHECK(bl_wide_to_utf8(&msg, &in, o, order));
+	CHECK(bl_tbuf_reserve(o, 1));
+	o->s[o->len] = '\0';
+}
+
 /* UTF-16 text (utf16.c): "A\r\n", U+1F600 as a surrogate pair, a lone
  * surrogate, U+0000 and an odd last byte; an exact map. */
 static void test_utf16(void)
@@ -262,17 +279,8 @@ static void test_utf16(void)
 				 "\x3D\xD8\x00\xDE"
 				 "\x00\xD8x\0\0\0\n\0"
 				 "\xE9\0\x42";
-	struct bl_src in;
 	struct bl_tbuf o;
-	reset("");
-	msg.raw = le;
-	msg.raw_len = sizeof le - 1;
-	bl_src_plain(&in, le, sizeof le - 1, 0);
-	bl_tbuf_init(&o);
-	CHECK(bl_wide_order(le, sizeof le - 1) == BL_UTF16_LE);
-	CHECK(bl_wide_to_utf8(&msg, &in, &o, BL_UTF16_LE));
-	CHECK(bl_tbuf_reserve(&o, 1));
-	o.s[o.len] = '\0';
+	wide_text(le, sizeof le - 1, BL_UTF16_LE, &o);
 	CHECK(strcmp(o.s, "A\r\n\xF0\x9F\x98\x80\xEF\xBF\xBDx\xEF\xBF\xBD\n\xC3\xA9\xEF\xBF\xBD") ==
 	      0);
 	/* every character maps to its first byte in the input: ASCII by a
@@ -325,17 +333,9 @@ static void test_utf32(void)
 				 "\0\0\x11\0"
 				 "\n\0\0\0"
 				 "B\0";
-	struct bl_src in;
 	struct bl_tbuf o;
-	reset("");
-	msg.raw = le;
-	msg.raw_len = sizeof le - 1;
-	bl_src_plain(&in, le, sizeof le - 1, 0);
-	bl_tbuf_init(&o);
-	CHECK(bl_wide_order(le, sizeof le - 1) == BL_UTF32_LE);
-	CHECK(bl_wide_to_utf8(&msg, &in, &o, BL_UTF32_LE));
-	CHECK(bl_tbuf_reserve(&o, 1));
-	o.s[o.len] = '\0';
+	struct bl_src in;
+	wide_text(le, sizeof le - 1, BL_UTF32_LE, &o);
 	CHECK(strcmp(o.s, "A\xF0\x9F\x98\x80\xEF\xBF\xBD\n\xEF\xBF\xBD") == 0);
 	static const size_t at[][2] = {{0, 4}, {1, 8}, {5, 12}, {8, 16}, {9, 20}};
 	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
