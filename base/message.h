@@ -119,6 +119,10 @@ struct bl_message {
 		size_t next_from; /* where the next window's bytes start */
 		bool rough_cut; /* own_from is not at a safe point (see window.h) */
 		bool mid_line; /* the window's first byte does not start a line */
+		/* a window of one part of a mail read part by part: the
+		 * part's text starts with its first byte, or ends with its
+		 * last (no run goes on across either) */
+		bool text_starts, text_ends;
 		bool ended; /* the body's data ended before it (base64's '='):
 			     * nothing of it is text */
 		int wide; /* a window of a UTF-16 or UTF-32 text: its order

@@ -111,6 +111,20 @@ bool bl_headers_detect(const char *s, size_t len);
  * text/html), transfer encodings and charsets undone, HTML made text. */
 void bl_mime_body(struct bl_message *m, struct bl_src *entity, const struct bl_headers *h,
 		  struct bl_tbuf *out);
+/* Whether the line [s, s+len) (without its newline) is a delimiter of
+ * boundary b (bl bytes): 1 for "--b", 2 for the closing "--b--", else 0;
+ * blanks may follow. */
+int bl_mime_delimiter(const char *s, size_t len, const char *b, size_t bl);
+/* Whether a part of headers h is text (no type is text/plain), or HTML. */
+bool bl_mime_is_text(const struct bl_headers *h);
+bool bl_mime_is_html(const struct bl_headers *h);
+/* A part's headers ph completed from those of its multipart h: no type
+ * is text/plain (message/rfc822 in a digest), no charset is h's. */
+void bl_mime_part_defaults(struct bl_headers *ph, const struct bl_headers *h);
+/* The part of an alternative to read, of its np parts' headers ph: the
+ * plain text, else HTML, else the first that is text or multipart; np
+ * when there is none. */
+size_t bl_mime_pick(const struct bl_headers *ph, size_t np);
 /* Whether an entity of headers h is one text part sent as is (no
  * transfer encoding, UTF-8 or ASCII, not HTML): its text is its body's
  * bytes when they are valid UTF-8. */

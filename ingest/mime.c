@@ -26,12 +26,12 @@ struct walk {
 
 static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *h, int depth);
 
-static bool is_text(const struct bl_headers *h)
+bool bl_mime_is_text(const struct bl_headers *h)
 {
 	return !h->type[0] || strncmp(h->type, "text/", 5) == 0;
 }
 
-static bool is_html(const struct bl_headers *h)
+bool bl_mime_is_html(const struct bl_headers *h)
 {
 	return strcmp(h->type, "text/html") == 0;
 }
@@ -78,7 +78,7 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 		s1 = *body;
 	}
 	const char *cs = h->charset[0] ? h->charset : NULL;
-	if (!is_html(h) && bl_charset_is_utf8(cs)) {
+	if (!bl_mime_is_html(h) && bl_charset_is_utf8(cs)) {
 		/* valid UTF-8 (nearly every part) is copied once, to the
 		 * output, not first to a buffer of its own */
 		if (bl_mime_utf8_repair(m, &s1, h, &txt))
@@ -92,7 +92,7 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	}
 	separate(w, bl_src_origin(body, 0));
 	struct bl_tbuf *whole = s2.s == txt.s ? &txt : s2.s == dec.s ? &dec : NULL;
-	if (is_html(h)) {
+	if (bl_mime_is_html(h)) {
 		bl_html_to_text(m, &s2, w->out);
 		bl_message_add_decoding(m, "html");
 	} else if (whole && whole->s && !whole->failed && !w->out->len && !w->out->failed) {
@@ -113,8 +113,7 @@ static void leaf(struct walk *w, struct bl_src *body, const struct bl_headers *h
 	bl_tbuf_free(&txt);
 }
 
-/* Whether the line [s, s+len) is "--boundary" (close: "--boundary--"). */
-static int delimiter(const char *s, size_t len, const char *b, size_t bl)
+int bl_mime_delimiter(const char *s, size_t len, const char *b, size_t bl)
 {
 	if (len < bl + 2 || s[0] != '-' || s[1] != '-' || memcmp(s + 2, b, bl) != 0)
 		return 0;
@@ -127,6 +126,32 @@ static int delimiter(const char *s, size_t len, const char *b, size_t bl)
 	if (k != len)
 		return 0;
 	return close ? 2 : 1;
+}
+
+void bl_mime_part_defaults(struct bl_headers *ph, const struct bl_headers *h)
+{
+	if (!ph->type[0])
+		snprintf(ph->type, sizeof ph->type, "%s",
+			 strcmp(h->type, "multipart/digest") == 0 ? "message/rfc822"
+								  : "text/plain");
+	if (!ph->charset[0] && h->charset[0])
+		memcpy(ph->charset, h->charset, sizeof ph->charset);
+}
+
+size_t bl_mime_pick(const struct bl_headers *ph, size_t np)
+{
+	/* the plain text, else HTML, else the first part we can read */
+	size_t pick = np;
+	for (size_t k = 0; k < np && pick == np; k++)
+		if (strcmp(ph[k].type, "text/plain") == 0)
+			pick = k;
+	for (size_t k = 0; k < np && pick == np; k++)
+		if (bl_mime_is_html(&ph[k]))
+			pick = k;
+	for (size_t k = 0; k < np && pick == np; k++)
+		if (bl_mime_is_text(&ph[k]) || strncmp(ph[k].type, "multipart/", 10) == 0)
+			pick = k;
+	return pick;
 }
 
 struct part {
@@ -148,7 +173,7 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 		size_t end = nl ? (size_t)(nl - s) : n;
 		size_t next = nl ? end + 1 : n;
 		int d = (end - i >= bl + 2 && s[i] == '-')
-				? delimiter(s + i, end - i, h->boundary, bl)
+				? bl_mime_delimiter(s + i, end - i, h->boundary, bl)
 				: 0;
 		if (d) {
 			if (in_part && np < MAX_PARTS) {
@@ -218,25 +243,10 @@ static void multipart(struct walk *w, struct bl_src *body, const struct bl_heade
 	for (size_t k = 0; k < np; k++) {
 		bl_src_sub(&ps[k], body, parts[k].off, parts[k].len);
 		bl_headers_parse(&ps[k], &ph[k]);
-		if (!ph[k].type[0])
-			snprintf(ph[k].type, sizeof ph[k].type, "%s",
-				 strcmp(h->type, "multipart/digest") == 0 ? "message/rfc822"
-									  : "text/plain");
-		if (!ph[k].charset[0] && h->charset[0])
-			memcpy(ph[k].charset, h->charset, sizeof ph[k].charset);
+		bl_mime_part_defaults(&ph[k], h);
 	}
 	if (alternative) {
-		/* the plain text, else HTML, else the first part we can read */
-		size_t pick = np;
-		for (size_t k = 0; k < np && pick == np; k++)
-			if (strcmp(ph[k].type, "text/plain") == 0)
-				pick = k;
-		for (size_t k = 0; k < np && pick == np; k++)
-			if (is_html(&ph[k]))
-				pick = k;
-		for (size_t k = 0; k < np && pick == np; k++)
-			if (is_text(&ph[k]) || strncmp(ph[k].type, "multipart/", 10) == 0)
-				pick = k;
+		size_t pick = bl_mime_pick(ph, np);
 		if (pick < np)
 			entity(w, &ps[pick], &ph[pick], depth + 1);
 	} else {
@@ -285,7 +295,7 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 		bl_headers_free(&inner);
 		return;
 	}
-	if (!is_text(h)) {
+	if (!bl_mime_is_text(h)) {
 		bl_message_diag(m, BL_INFO, "mime.skipped-part", bl_src_origin(src, 0),
 				"a %.60s part (%zu bytes) is not text: skipped", h->type, body.len);
 		return;
@@ -297,7 +307,8 @@ bool bl_mime_as_is(const struct bl_headers *h)
 {
 	bool identity = !h->encoding[0] || strcmp(h->encoding, "7bit") == 0 ||
 			strcmp(h->encoding, "8bit") == 0 || strcmp(h->encoding, "binary") == 0;
-	return identity && is_text(h) && !is_html(h) && bl_charset_is_utf8(h->charset);
+	return identity && bl_mime_is_text(h) && !bl_mime_is_html(h) &&
+	       bl_charset_is_utf8(h->charset);
 }
 
 void bl_mime_body(struct bl_message *m, struct bl_src *src, const struct bl_headers *h,

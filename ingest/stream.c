@@ -12,7 +12,8 @@
  *     decoding of the page stood at its first byte (html.c);
  *   - so is a text in UTF-16 or UTF-32 (utf16.c), cut between two of its
  *     units;
- *   - other long mails (multipart, HTML) are read whole. */
+ *   - so is a multipart mail, part by part (parts.c);
+ *   - other long mails (HTML, UTF-16) are read whole. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "../base/find.h"
 #include "decode.h"
 #include "ingest.h"
+#include "reader.h"
 #include "window.h"
 
 #define CHUNK ((size_t)1 << 16)
@@ -28,23 +30,6 @@
 /* A message longer than this, framed only to find where messages begin
  * (bl_mbox_cuts), is not held: its bytes are dropped as they are read. */
 #define SKIP_AT ((size_t)1 << 20)
-
-struct reader {
-	const struct bl_ingest_plan *plan; /* the tools' sites and shapes */
-	bl_read_fn rd;
-	void *rctx;
-	char *buf;
-	size_t len, cap;
-	size_t base; /* input offset of buf[0] */
-	bool eof;
-	/* reading bytes already in memory (bl_mbox_cuts_in): buf points into
-	 * them, `left` more follow what was read, and each drop is told to
-	 * `done` (NULL: not) */
-	bool in_memory;
-	size_t left;
-	void (*done)(void *dctx, size_t upto);
-	void *dctx;
-};
 
 static size_t count_lines(const char *s, size_t n)
 {
@@ -69,7 +54,7 @@ static int room(struct reader *r, size_t n)
 }
 
 /* Reads one more chunk (growing the buffer when it is full). */
-static int fill(struct reader *r)
+int bl_reader_fill(struct reader *r)
 {
 	if (r->eof)
 		return 0;
@@ -96,7 +81,7 @@ static int fill(struct reader *r)
 
 /* Drops the bytes before input offset `from` (base <= from <= the end of
  * what was read). */
-static void drop_before(struct reader *r, size_t from)
+void bl_reader_drop(struct reader *r, size_t from)
 {
 	size_t k = from - r->base;
 	if (!k)
@@ -114,30 +99,10 @@ static void drop_before(struct reader *r, size_t from)
 	r->base = from;
 }
 
-/* What stream_windows reads: a text input from its start, or one mail
- * from its first byte to its end. */
-struct span {
-	enum bl_input_format fmt;
-	size_t index; /* of the message in its input */
-	size_t start, line; /* input offset and line of its first byte */
-	const struct bl_headers *body; /* a mail, or an HTML page: how its
-					* windows past the first are decoded */
-	struct bl_html_state html; /* a page: where its decoding stands at
-				    * the next window's first byte */
-	bool base64; /* a mail's body in base64 */
-	size_t data_from; /* base64: where its characters start */
-	bool ended; /* base64: its data ended ('=') before the window */
-	int wide; /* a text in UTF-16 or UTF-32: its order (BL_UTF16_LE...) */
-	bool framed; /* a mail of an mbox: ends at the next separator line */
-	size_t end; /* where it ends (SIZE_MAX until found) */
-	size_t scan; /* framed: where the search for its end goes on */
-	size_t end_line; /* the line where it ends, once read */
-};
-
-/* Looks for the end of a framed span in what was read since the last
- * look. */
-static void find_end(const struct reader *r, struct span *sp)
+void bl_span_find_end(const struct reader *r, struct span *sp)
 {
+	if (sp->part_of && sp->end == SIZE_MAX)
+		bl_parts_find_end(sp->part_of, r, sp);
 	if (!sp->framed || sp->end != SIZE_MAX)
 		return;
 	if (sp->scan < r->base)
@@ -517,7 +482,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->line_cache_line = w->line;
 	m->window.on = true;
 	m->window.last = w->last;
-	m->window.index = w->index;
+	m->window.index = sp->first_index + w->index;
 	m->window.own_from = w->own_from;
 	m->window.rough_cut = w->rough;
 	m->window.mid_line = w->mid_line;
@@ -525,7 +490,7 @@ static int window_decode(struct reader *r, const struct span *sp, const struct w
 	m->window.wide = sp->wide;
 	if (w->index)
 		m->window.html = sp->html;
-	return bl_ingest_decode(m, sp->fmt, true, true, w->index ? sp->body : NULL);
+	return bl_ingest_decode(m, sp->fmt, true, true, w->index || sp->part_of ? sp->body : NULL);
 }
 
 /* Decodes window w, picks the end of its own part in [cut_lo, cut_hi)
@@ -571,6 +536,12 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;
+	if (sp->part_of) {
+		/* decoded as the end of the part's data; the document goes on */
+		m.window.text_starts = w->index == 0;
+		m.window.text_ends = w->last;
+		m.window.last = w->last && !sp->more;
+	}
 	if (rc == 0)
 		rc = each(&m, ctx);
 	bl_message_free(&m);
@@ -586,15 +557,15 @@ static size_t span_lines(const struct reader *r, const struct span *sp, size_t f
 }
 
 /* Reads until the window from own_from on, and the context after it,
- * are read, or the span ends; 0, or as fill(). */
+ * are read, or the span ends; 0, or as bl_reader_fill(). */
 static int read_window(struct reader *r, struct span *sp, size_t want)
 {
-	find_end(r, sp);
+	bl_span_find_end(r, sp);
 	while (!r->eof && r->base + r->len < want && sp->end == SIZE_MAX) {
-		int rc = fill(r);
+		int rc = bl_reader_fill(r);
 		if (rc < 0)
 			return rc;
-		find_end(r, sp);
+		bl_span_find_end(r, sp);
 	}
 	return room(r, BL_TEXT_PAD);
 }
@@ -602,8 +573,8 @@ static int read_window(struct reader *r, struct span *sp, size_t want)
 /* The span sp, longer than window + overlap, a window at a time (see
  * window.h); buf[0] is its first byte. `overlap` < window / 2. On
  * return sp->end and sp->end_line say where it ended. */
-static int stream_windows(struct reader *r, struct span *sp, size_t window, size_t overlap,
-			  bl_message_fn each, void *ctx)
+int bl_span_windows(struct reader *r, struct span *sp, size_t window, size_t overlap,
+		    bl_message_fn each, void *ctx)
 {
 	struct win w = {.s = sp->start, .line = sp->line, .own_from = sp->start};
 	int rc;
@@ -639,43 +610,52 @@ static int stream_windows(struct reader *r, struct span *sp, size_t window, size
 		w.mid_line = w.next_mid_line;
 		w.own_from = w.own_to;
 		w.index++;
-		drop_before(r, next);
+		bl_reader_drop(r, next);
 	}
 }
 
-/* Whether the mail whose first bytes are in the buffer has one
- * plain-text part for a body, which windows can decode each on its own
- * (its line breaks are bytes '\n', not UTF-16's two or UTF-32's four);
- * *h then holds its headers (for bl_headers_free). */
-static bool plain_body(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h,
-		       size_t *body_at)
+/* The headers of the mail whose first bytes are in the buffer (for
+ * bl_headers_free), and where its body starts. */
+static void mail_headers(const struct reader *r, enum bl_input_format fmt, struct bl_headers *h,
+			 size_t *body_at)
 {
 	size_t skip = fmt == BL_INPUT_MBOX ? bl_mbox_separator_len(r->buf, r->len) : 0;
 	struct bl_src src;
 	bl_src_plain(&src, r->buf + skip, r->len - skip, r->base + skip);
 	bl_headers_parse(&src, h);
-	const char *e = h->encoding;
-	bool plain = h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
-		     (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
-		      strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0 ||
-		      strcmp(e, "base64") == 0) &&
-		     (!h->charset[0] || bl_charset_ascii_compatible(h->charset));
 	*body_at = r->base + skip + h->body;
-	if (!plain)
-		bl_headers_free(h);
-	return plain;
+}
+
+/* Whether a mail of headers h has one plain-text part for a body, which
+ * windows can decode each on its own (its line breaks are bytes '\n',
+ * not UTF-16's two or UTF-32's four). */
+static bool plain_body(const struct bl_headers *h)
+{
+	const char *e = h->encoding;
+	return h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
+	       (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
+		strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0 ||
+		strcmp(e, "base64") == 0) &&
+	       (!h->charset[0] || bl_charset_ascii_compatible(h->charset));
 }
 
 /* The mail of format fmt at `at`, buf[0] its first byte, longer than
- * window + overlap: in windows when its body is one plain-text part
- * (*windowed), else left to be read whole. */
+ * window + overlap: in windows when its body is one plain-text part, part
+ * by part when it is multipart (parts.c) (*windowed), else left to be
+ * read whole. */
 static int window_mail(struct reader *r, enum bl_input_format fmt, const struct bl_mbox_cut *at,
 		       size_t scan, size_t window, size_t overlap, bl_message_fn each, void *ctx,
 		       struct bl_mbox_cut *next, bool *windowed)
 {
 	struct bl_headers h;
 	size_t body_at;
-	*windowed = plain_body(r, fmt, &h, &body_at);
+	mail_headers(r, fmt, &h, &body_at);
+	if (h.has_body && strncmp(h.type, "multipart/", 10) == 0 && h.boundary[0])
+		return bl_parts_windows(r, fmt, at, scan, &h, body_at, window, overlap, each, ctx,
+					next, windowed);
+	*windowed = plain_body(&h);
+	if (!*windowed)
+		bl_headers_free(&h);
 	/* a base64 body is cut where its groups start, counted from its
 	 * first character: headers longer than half a window leave the
 	 * first window no place to cut it, and are read whole */
@@ -696,7 +676,7 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 			  .framed = fmt == BL_INPUT_MBOX,
 			  .end = SIZE_MAX,
 			  .scan = scan};
-	int rc = stream_windows(r, &sp, window, overlap, each, ctx);
+	int rc = bl_span_windows(r, &sp, window, overlap, each, ctx);
 	bl_headers_free(&h);
 	*next = (struct bl_mbox_cut){sp.end, sp.end_line, at->index + 1};
 	return rc;
@@ -731,15 +711,15 @@ static int skip_long(struct reader *r, const struct framing *f, const struct bl_
 	struct span sp = {.framed = true, .end = SIZE_MAX, .scan = scan};
 	size_t line = at->line;
 	int rc;
-	for (find_end(r, &sp); sp.end == SIZE_MAX && !r->eof; find_end(r, &sp)) {
+	for (bl_span_find_end(r, &sp); sp.end == SIZE_MAX && !r->eof; bl_span_find_end(r, &sp)) {
 		line += count_lines(r->buf, sp.scan - r->base);
-		drop_before(r, sp.scan);
-		if ((rc = fill(r)) < 0)
+		bl_reader_drop(r, sp.scan);
+		if ((rc = bl_reader_fill(r)) < 0)
 			return rc;
 	}
 	size_t end = sp.end != SIZE_MAX ? sp.end : r->base + r->len;
 	line += count_lines(r->buf, end - r->base);
-	drop_before(r, end);
+	bl_reader_drop(r, end);
 	*next = (struct bl_mbox_cut){end, line, at->index + 1};
 	*taken = true;
 	return f->fn(NULL, end - at->offset, at, f->fctx);
@@ -785,7 +765,7 @@ static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, const stru
 		size_t keep_from = inc ? sep - 1 : (r->len >= 6 ? r->len - 6 : 0);
 		if (keep_from < start)
 			keep_from = start;
-		drop_before(r, r->base + start);
+		bl_reader_drop(r, r->base + start);
 		scan = keep_from - start;
 		start = 0;
 		if (f->on_long && !whole && r->len >= f->long_at) {
@@ -801,7 +781,7 @@ static int frame_mbox(struct reader *r, const struct bl_mbox_cut *at, const stru
 				continue;
 			}
 		}
-		if ((rc = fill(r)) < 0)
+		if ((rc = bl_reader_fill(r)) < 0)
 			return rc;
 	}
 }
@@ -890,7 +870,7 @@ static int page_windows(struct reader *r, size_t window, size_t overlap, bl_mess
 	if (!bl_charset_ascii_compatible(page.charset))
 		return 1;
 	struct span sp = {.fmt = BL_INPUT_HTML, .line = 1, .body = &page, .end = SIZE_MAX};
-	return stream_windows(r, &sp, window, overlap, each, ctx);
+	return bl_span_windows(r, &sp, window, overlap, each, ctx);
 }
 
 /* A text or a mail that is not an mbox: in windows when it is longer
@@ -902,7 +882,7 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 	bool text = fmt == BL_INPUT_TEXT || fmt == BL_INPUT_QP;
 	bool windowed = window && (text || fmt == BL_INPUT_EML || fmt == BL_INPUT_HTML);
 	while (!r->eof && (!windowed || r->len <= window + overlap))
-		if ((rc = fill(r)) < 0)
+		if ((rc = bl_reader_fill(r)) < 0)
 			return rc;
 	if (windowed && r->len > window + overlap) {
 		if (text) {
@@ -912,7 +892,7 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 					  .line = 1,
 					  .end = SIZE_MAX,
 					  .wide = bl_wide_order(r->buf, r->len)};
-			return stream_windows(r, &sp, window, overlap, each, ctx);
+			return bl_span_windows(r, &sp, window, overlap, each, ctx);
 		}
 		if (fmt == BL_INPUT_HTML) {
 			if ((rc = page_windows(r, window, overlap, each, ctx)) != 1)
@@ -926,10 +906,10 @@ static int decode_one(struct reader *r, enum bl_input_format fmt, size_t window,
 				return rc;
 		}
 		while (!r->eof)
-			if ((rc = fill(r)) < 0)
+			if ((rc = bl_reader_fill(r)) < 0)
 				return rc;
 	}
-	/* read whole: fill() left at least CHUNK bytes of room after the
+	/* read whole: bl_reader_fill() left at least CHUNK bytes of room after the
 	 * end, zeroed here so that decoding reads it in place */
 	if (r->buf)
 		memset(r->buf + r->len, 0, BL_TEXT_PAD);
@@ -947,7 +927,7 @@ int bl_ingest_stream_window(const struct bl_ingest_plan *plan, bl_read_fn rd, vo
 	int rc = 0;
 	/* enough of the start to tell what it is */
 	while (!r.eof && r.len < CHUNK)
-		if ((rc = fill(&r)) < 0)
+		if ((rc = bl_reader_fill(&r)) < 0)
 			goto out;
 	if (fmt == BL_INPUT_AUTO)
 		fmt = bl_detect_format(r.buf ? r.buf : "", r.len);

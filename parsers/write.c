@@ -1625,8 +1625,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	/* a run that starts where the window does and reaches its own part
 	 * began in a line longer than the context read before it (a block
 	 * after megabytes of NUL bytes): no window before saw its end */
-	bool head_cut =
-		at == m->raw_offset && m->window.index > 0 && !(w->have_last && w->last_off >= at);
+	bool head_cut = at == m->raw_offset && m->window.index > 0 && !m->window.text_starts &&
+			!(w->have_last && w->last_off >= at);
 	bool keep = may_keep(w, m, at) &&
 		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
 	if (index >= w->idcap) {
@@ -1646,7 +1646,8 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	/* the run reaches into the last line the window read, which the
 	 * window's end may have cut, or nearly: so may the run be (what would
 	 * have extended it, a time report below, was not read) */
-	bool cut = !m->window.last && (end > w->tail_from || end + margin >= e);
+	bool cut = !m->window.last && !m->window.text_ends &&
+		   (end > w->tail_from || end + margin >= e);
 	if (continues_open(w, m, r, at, end)) {
 		take_last_head(w, r);
 		w->last_end = end;
@@ -1875,10 +1876,12 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	for (size_t i = 0; i < m->diags.n; i++) {
 		/* its own part's, and what the last window says of bytes
 		 * before its own (an HTML comment never closed, where it
-		 * opened) */
+		 * opened), or the first window of a mail's part of the parts
+		 * passed over before it */
 		const struct bl_diag *d = &m->diags.v[i];
+		bool said_before = m->window.last || m->window.text_starts;
 		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
-		    (m->window.last && d->offset < m->raw_offset))
+		    (said_before && d->offset < m->raw_offset))
 			copy_diag(&w->msg_diags, d, -1);
 	}
 	w->msg_diags.dropped += m->diags.dropped;

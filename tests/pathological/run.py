@@ -23,6 +23,7 @@ import argparse
 import base64
 import json
 import pathlib
+import random
 import os
 import resource
 import signal
@@ -390,6 +391,48 @@ def case_base64_mail(scale):
     return p, 60, 64, streams_check([n])
 
 
+class TextTo:
+    """Text written to it goes to the binary file f as UTF-8."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, text):
+        self.f.write(text.encode())
+
+
+def case_multipart_mail(scale):
+    """a mail of three parts (.eml), tens of megabytes: a few lines with a
+    dd run, a binary attachment in base64 as large as the mail's half, and
+    a `zpool iostat -v` stream attached as text: read part by part, the
+    attachment passed over as it is read, one stream run with every
+    sample, and the dd run"""
+    size = (60 if scale == "full" else 36) * MB  # read whole: 76 MB
+    p = WORK / "multipart-mail.eml"
+    rnd = random.Random(7)
+    with open(p, "wb") as f:
+        f.write(b"From: member@example.org\nSubject: the dump and the iostat\n"
+                b"Date: Mon, 1 Jan 2024 00:00:00 +0000\nMIME-Version: 1.0\n"
+                b"Content-Type: multipart/mixed; boundary=\"=_cut\"\n\n"
+                b"This is a multi-part message in MIME format.\n--=_cut\n"
+                b"Content-Type: text/plain; charset=utf-8\n\nThe copy first:\n\n" +
+                DD_BSD.encode() +
+                b"\n--=_cut\nContent-Type: application/gzip; name=\"dump.gz\"\n"
+                b"Content-Transfer-Encoding: base64\n\n")
+        for _ in range(size // 2 // (57 * 1024)):
+            f.write(base64.encodebytes(rnd.randbytes(57 * 1024)))
+        f.write(b"--=_cut\nContent-Type: text/plain; charset=utf-8; name=\"iostat.txt\"\n"
+                b"Content-Disposition: attachment\n\n")
+        n = write_stream(TextTo(f), size // 2)
+        f.write(b"\n--=_cut--\n")
+    streams = streams_check([n])
+
+    def check(docs):
+        dd = docs[0]["tools"].get("dd") if docs else None
+        return streams(docs) + ([] if dd == 1 else ["%s dd runs, want 1" % dd])
+    return p, 60, 64, check
+
+
 def case_long_page(scale):
     """an HTML page of two `zpool iostat -v` streams, each in its own
     <pre>, tens of megabytes: read in windows, each stream one run with
@@ -411,7 +454,8 @@ def case_long_page(scale):
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
-         case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail]
+         case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
+         case_multipart_mail]
 
 
 # ---------------------------------------------------------------- running

@@ -1,0 +1,347 @@
+/* test_parts.c - long multipart mails read part by part (ingest/parts.c):
+ * in windows of several sizes, as an .eml file and inside an mbox, each
+ * gives the documents a whole reading gives (mime.c), byte for byte:
+ * attachments passed over, alternatives, nested multiparts, forwarded
+ * mails, transfer encodings, CRLF, and damage (no closing delimiter, a
+ * multipart without delimiters). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ingest/decode.h"
+#include "../../parsers/benchlog.h"
+#include "check.h"
+#include "window_docs.h"
+
+static const char NOTE[] =
+	"Same pool as last week, but with the new cables; the scrub had finished an hour "
+	"before, and nothing else ran.\n";
+static const char DD_RUN[] = "# dd if=/dev/zero of=/tank/f bs=1M count=1024\n"
+			     "1024+0 records in\n1024+0 records out\n"
+			     "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 9.25 s, 116 MB/s\n";
+static const char DD_BSD_RUN[] =
+	"% dd if=/dev/ada0 of=/dev/null bs=1m count=500\n"
+	"500+0 records in\n500+0 records out\n"
+	"524288000 bytes transferred in 4.102 secs (127810421 bytes/sec)\n";
+
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+static void add(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		t->s = realloc(t->s, t->cap);
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+static void adds(struct text *t, const char *s)
+{
+	add(t, s, strlen(s));
+}
+
+/* About `kb` kilobytes of notes and runs, the runs numbered from `from`
+ * (`accents`: the notes in Latin-1 words too, for a charset). */
+static void runs_text(struct text *t, size_t kb, size_t from, bool accents)
+{
+	size_t start = t->len;
+	for (size_t i = from; t->len - start < kb * 1024; i++) {
+		char head[64];
+		snprintf(head, sizeof head, "\nTry %zu%s:\n", i,
+			 accents ? " (d\xc3\xa9j\xc3\xa0 vu)" : "");
+		for (size_t k = 0; k <= i % 3; k++)
+			adds(t, NOTE);
+		adds(t, head);
+		adds(t, i % 2 ? DD_RUN : DD_BSD_RUN);
+	}
+}
+
+/* `n` bytes that are no text, in base64 lines of 76 characters. */
+static void binary(struct text *t, size_t n)
+{
+	unsigned char *b = malloc(n);
+	uint32_t x = 2463534242u;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		b[i] = (unsigned char)x;
+	}
+	char *o = malloc(n * 2 + 8);
+	add(t, o, base64_encode(b, n, 76, o));
+	free(o);
+	free(b);
+}
+
+/* t's text from `from` on, as quoted-printable, from Latin-1 or UTF-8 */
+static void qp_of(struct text *t, const struct text *plain, bool latin1)
+{
+	char *in = malloc(plain->len + 1), *o = malloc(plain->len * 3 + 8);
+	size_t n = 0;
+	for (size_t i = 0; i < plain->len; i++) {
+		unsigned char c = (unsigned char)plain->s[i];
+		if (latin1 && c == 0xC3 && i + 1 < plain->len) {
+			in[n++] = (char)(0xC0 | ((unsigned char)plain->s[++i] & 0x3F));
+			continue;
+		}
+		in[n++] = (char)c;
+	}
+	add(t, o, qp_encode(in, n, o));
+	free(in);
+	free(o);
+}
+
+static const char HEAD[] = "From: ops@example.org\nSubject: pool numbers, attached\n"
+			   "Date: Tue, 2 Mar 2010 09:00:00 +0000\nMIME-Version: 1.0\n";
+
+/* A mixed mail: a note, a binary attachment, runs in quoted-printable
+ * Latin-1, closed, with an epilogue. */
+static void mixed_mail(struct text *t)
+{
+	adds(t, HEAD);
+	adds(t, "Content-Type: multipart/mixed; boundary=\"=_b1\"\n\n"
+		"This is a multi-part message in MIME format.\n--=_b1\n"
+		"Content-Type: text/plain; charset=utf-8\n\n");
+	runs_text(t, 40, 0, false);
+	adds(t, "\n--=_b1\nContent-Type: application/octet-stream; name=\"pool.bin\"\n"
+		"Content-Transfer-Encoding: base64\n\n");
+	binary(t, 45000);
+	adds(t, "--=_b1\nContent-Type: text/plain; charset=iso-8859-1\n"
+		"Content-Transfer-Encoding: quoted-printable\n\n");
+	struct text plain = {0};
+	runs_text(&plain, 40, 100, true);
+	qp_of(t, &plain, true);
+	free(plain.s);
+	adds(t, "\n--=_b1--\nAn epilogue nobody reads.\n");
+}
+
+/* A mail of nested parts: an alternative with HTML before the plain
+ * text, an image, a forwarded mail, runs in base64, a PDF after the
+ * last text. */
+static void nested_mail(struct text *t)
+{
+	adds(t, HEAD);
+	adds(t, "Content-Type: multipart/mixed; boundary=outer\n\n--outer\n"
+		"Content-Type: multipart/alternative; boundary=\"alt\"\n\n--alt\n"
+		"Content-Type: text/html; charset=utf-8\n\n<html><body><pre>");
+	adds(t, DD_RUN);
+	adds(t, "</pre></body></html>\n--alt\nContent-Type: text/plain; charset=utf-8\n\n");
+	runs_text(t, 30, 200, false);
+	adds(t, "--alt--\n\n--outer\nContent-Type: image/png\n"
+		"Content-Transfer-Encoding: base64\n\n");
+	binary(t, 30000);
+	adds(t, "--outer\nContent-Type: message/rfc822\n\nFrom: old@example.org\n"
+		"Subject: Fwd: the numbers of 2009\nContent-Type: text/plain\n\n");
+	runs_text(t, 20, 300, false);
+	adds(t, "--outer\nContent-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: base64\n\n");
+	struct text plain = {0};
+	runs_text(&plain, 30, 400, true);
+	char *o = malloc(plain.len * 2 + 8);
+	add(t, o, base64_encode((const unsigned char *)plain.s, plain.len, 76, o));
+	free(o);
+	free(plain.s);
+	adds(t, "--outer\nContent-Type: application/pdf\nContent-Transfer-Encoding: base64\n\n");
+	binary(t, 20000);
+	adds(t, "--outer--\n");
+}
+
+/* Damage: a multipart part with no delimiter of its own (read as plain
+ * text), and a mail that ends without its closing delimiter. */
+static void damaged_mail(struct text *t)
+{
+	adds(t, HEAD);
+	adds(t, "Content-Type: multipart/mixed; boundary=\"top\"\n\n--top\n"
+		"Content-Type: multipart/related; boundary=\"never\"\n\n");
+	runs_text(t, 20, 500, false);
+	adds(t, "\n--top\nContent-Type: application/zip\n\n");
+	binary(t, 30000);
+	adds(t, "--top\nContent-Type: multipart/mixed\n\n");
+	runs_text(t, 5, 600, false);
+	adds(t, "--top\n\n");
+	runs_text(t, 30, 700, false);
+}
+
+/* The mail with its line breaks as CRLF. */
+static void crlf(struct text *t)
+{
+	struct text c = {0};
+	for (size_t i = 0; i < t->len; i++)
+		add(&c, t->s[i] == '\n' ? "\r\n" : t->s + i, t->s[i] == '\n' ? 2 : 1);
+	free(t->s);
+	*t = c;
+}
+
+/* Whether the runs of docs, read part by part, are those of a whole
+ * reading, but for this: a run at the end of a part ends where the part
+ * does, where a whole reading, whose text goes on with the next part's,
+ * gives the first byte of the next part it reads (past delimiters and
+ * parts passed over). Such ends are set to the whole reading's, and
+ * the documents compared. */
+static bool like_whole_parts(const char *s, json_t *whole, json_t *docs)
+{
+	json_t *w = json_deep_copy(docs);
+	bool ok = json_array_size(w) == json_array_size(whole);
+	for (size_t d = 0; ok && d < json_array_size(whole); d++) {
+		json_t *ra = json_object_get(json_array_get(whole, d), "runs");
+		json_t *rb = json_object_get(json_array_get(w, d), "runs");
+		ok = json_array_size(ra) == json_array_size(rb);
+		for (size_t i = 0; ok && i < json_array_size(ra); i++) {
+			json_t *sa = json_object_get(json_array_get(ra, i), "span");
+			json_t *sb = json_object_get(json_array_get(rb, i), "span");
+			json_int_t ea = json_integer_value(json_object_get(sa, "end_offset"));
+			json_int_t eb = json_integer_value(json_object_get(sb, "end_offset"));
+			if (ea == eb)
+				continue;
+			/* a delimiter ("--boundary") between the two */
+			const char *gap = s + eb, *past = s + ea;
+			ok = eb < ea && memmem(gap, (size_t)(past - gap), "\n--", 3) != NULL;
+			json_object_set_new(sb, "end_offset", json_integer(ea));
+		}
+	}
+	ok = ok && json_equal(w, whole);
+	json_decref(w);
+	return ok;
+}
+
+/* The documents of s read part by part in windows of several sizes are
+ * those of a whole reading (like_whole_parts); *nwin: the windows of the
+ * first (the most). */
+static void check_parts(const char *s, size_t len, size_t ndocs, size_t *nwin)
+{
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	CHECK(json_array_size(whole) == ndocs);
+	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
+		size_t n = 0;
+		json_t *docs = parse(s, len, window, window / 4, &n);
+		if (window == 16384)
+			*nwin = n;
+		bool same = like_whole_parts(s, whole, docs);
+		if (!same)
+			printf("windows of %zu: the documents differ from a whole reading\n",
+			       window);
+		CHECK(same);
+		json_decref(docs);
+	}
+	json_decref(whole);
+}
+
+/* The mail alone, and in an mbox between two short mails: documents of
+ * a whole reading, read part by part in windows. */
+static void check_mail(const char *label, struct text *mail)
+{
+	size_t nwin = 0;
+	check_parts(mail->s, mail->len, 1, &nwin);
+	if (nwin < 6)
+		printf("%s: %zu windows\n", label, nwin);
+	CHECK(nwin >= 6);
+	struct text box = {0};
+	adds(&box, "From ops@example.org Tue Mar  2 08:00:00 2010\n");
+	adds(&box, HEAD);
+	adds(&box, "\nBefore.\n");
+	adds(&box, DD_RUN);
+	adds(&box, "\nFrom ops@example.org Tue Mar  2 09:00:00 2010\n");
+	add(&box, mail->s, mail->len);
+	adds(&box, "\nFrom ops@example.org Tue Mar  2 10:00:00 2010\n");
+	adds(&box, HEAD);
+	adds(&box, "\n>From the list: after.\n");
+	adds(&box, DD_BSD_RUN);
+	check_parts(box.s, box.len, 3, &nwin);
+	CHECK(nwin >= 6);
+	free(box.s);
+}
+
+/* How a document read part by part names its decodings and what it says:
+ * the whole reading's (checked above), and these in it. */
+static void check_said(const struct text *mail, const char *const *codes, size_t ncodes,
+		       const char *const *decodings, size_t ndec, size_t nruns)
+{
+	json_t *docs = parse(mail->s, mail->len, 16384, 4096, NULL);
+	json_t *d = json_array_get(docs, 0);
+	CHECK(json_array_size(json_object_get(d, "runs")) == nruns);
+	json_t *diags = json_object_get(d, "diagnostics"), *v;
+	for (size_t k = 0; k < ncodes; k++) {
+		bool seen = false;
+		size_t i;
+		json_array_foreach(diags, i, v) seen |=
+			strcmp(json_string_value(json_object_get(v, "code")), codes[k]) == 0;
+		if (!seen)
+			printf("no %s\n", codes[k]);
+		CHECK(seen);
+	}
+	json_t *dec = json_object_get(json_object_get(d, "source"), "decoding");
+	for (size_t k = 0; k < ndec; k++) {
+		bool seen = false;
+		size_t i;
+		json_array_foreach(dec, i, v) seen |=
+			strcmp(json_string_value(v), decodings[k]) == 0;
+		CHECK(seen);
+	}
+	json_decref(docs);
+}
+
+static void test_mixed(void)
+{
+	struct text t = {0};
+	mixed_mail(&t);
+	check_mail("mixed", &t);
+	static const char *const codes[] = {"mime.skipped-part"};
+	static const char *const dec[] = {"mime", "quoted-printable", "charset"};
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
+	json_decref(whole);
+	CHECK(nruns > 100);
+	check_said(&t, codes, 1, dec, 3, nruns);
+	crlf(&t);
+	check_mail("mixed, CRLF", &t);
+	free(t.s);
+}
+
+static void test_nested(void)
+{
+	struct text t = {0};
+	nested_mail(&t);
+	check_mail("nested", &t);
+	static const char *const codes[] = {"mime.skipped-part"};
+	static const char *const dec[] = {"mime", "base64"};
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *doc = json_array_get(whole, 0);
+	size_t nruns = json_array_size(json_object_get(doc, "runs"));
+	/* the plain text of the alternative, not its HTML */
+	char *dump = json_dumps(doc, 0);
+	CHECK(!strstr(dump, "\"html\""));
+	free(dump);
+	json_decref(whole);
+	check_said(&t, codes, 1, dec, 2, nruns);
+	free(t.s);
+}
+
+static void test_damaged(void)
+{
+	struct text t = {0};
+	damaged_mail(&t);
+	check_mail("damaged", &t);
+	static const char *const codes[] = {"mime.missing-boundary", "mime.no-boundary",
+					    "mime.truncated", "mime.skipped-part"};
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *doc = json_array_get(whole, 0);
+	size_t nruns = json_array_size(json_object_get(doc, "runs"));
+	CHECK(json_is_true(json_object_get(doc, "partial")));
+	json_decref(whole);
+	check_said(&t, codes, 4, NULL, 0, nruns);
+	free(t.s);
+}
+
+int main(void)
+{
+	test_mixed();
+	test_nested();
+	test_damaged();
+	bl_cleanup();
+	return CHECK_DONE();
+}
