@@ -380,9 +380,11 @@ static int each_part(struct bl_parts *w, const struct bl_headers *h, int depth, 
 	return 0;
 }
 
-/* An alternative (level L, headers h), from its first delimiter: held to
- * its end to read the headers of its parts, then its pick walked and the
- * others passed over. */
+/* An alternative (level L, headers h), from its first delimiter: its
+ * parts held, their headers read, up to its first plain text, which is
+ * bl_mime_pick's choice whatever follows it (as a mail client sends an
+ * alternative, nothing is held), or to its end; then its pick walked and
+ * the others passed over. */
 static int alternative(struct bl_parts *w, const struct bl_headers *h, int depth, int L)
 {
 	struct bl_headers *ph = NULL;
@@ -405,7 +407,8 @@ static int alternative(struct bl_parts *w, const struct bl_headers *h, int depth
 		if ((rc = part_headers(w, starts[np], &ph[np])) != 0)
 			break;
 		bl_mime_part_defaults(&ph[np], h);
-		np++;
+		if (strcmp(ph[np++].type, "text/plain") == 0)
+			break;
 		if ((rc = pass(w, starts[np - 1] + ph[np - 1].body)) != 0)
 			break;
 	}

@@ -167,6 +167,43 @@ static void damaged_mail(struct text *t)
 	runs_text(t, 30, 700, false);
 }
 
+/* A page of `kb` kilobytes: runs in <pre>, notes in paragraphs. */
+static void page_text(struct text *t, size_t kb, size_t from)
+{
+	size_t start = t->len;
+	adds(t, "<html><head><title>the numbers</title></head><body>\n");
+	for (size_t i = from; t->len - start < kb * 1024; i++) {
+		char head[64];
+		snprintf(head, sizeof head, "<h2>Try %zu</h2>\n<p>", i);
+		adds(t, head);
+		adds(t, NOTE);
+		adds(t, "</p>\n<pre>");
+		adds(t, i % 2 ? DD_RUN : DD_BSD_RUN);
+		adds(t, "</pre>\n");
+	}
+	adds(t, "</body></html>\n");
+}
+
+/* Pages and digests: an alternative of HTML alone, a digest of two
+ * mails (its parts message/rfc822 unless they say), an HTML attachment
+ * with a comment never closed. */
+static void pages_mail(struct text *t)
+{
+	adds(t, HEAD);
+	adds(t, "Content-Type: multipart/mixed; boundary=m\n\n--m\n"
+		"Content-Type: multipart/alternative; boundary=a\n\n--a\n"
+		"Content-Type: text/html; charset=utf-8\n\n");
+	page_text(t, 40, 800);
+	adds(t, "--a--\n--m\nContent-Type: multipart/digest; boundary=d\n\n--d\n\n"
+		"From: one@example.org\nSubject: first\n\n");
+	runs_text(t, 10, 900, false);
+	adds(t, "--d\n\nFrom: two@example.org\nSubject: second\n\n");
+	runs_text(t, 10, 950, false);
+	adds(t, "--d--\n--m\nContent-Type: text/html\n\n");
+	page_text(t, 30, 1000);
+	adds(t, "<!-- left open\n--m--\n");
+}
+
 /* The mail with its line breaks as CRLF. */
 static void crlf(struct text *t)
 {
@@ -337,11 +374,79 @@ static void test_damaged(void)
 	free(t.s);
 }
 
+static void test_pages(void)
+{
+	struct text t = {0};
+	pages_mail(&t);
+	check_mail("pages", &t);
+	static const char *const codes[] = {"html.unclosed-comment"};
+	static const char *const dec[] = {"mime", "html"};
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
+	json_decref(whole);
+	CHECK(nruns > 40);
+	check_said(&t, codes, 1, dec, 2, nruns);
+	free(t.s);
+}
+
+struct ahead {
+	struct docs d;
+	const struct feed *f;
+	size_t most; /* the most input read past a window's first byte */
+};
+
+static int each_ahead(struct bl_message *m, void *ctx)
+{
+	struct ahead *a = ctx;
+	if (a->f->pos - m->raw_offset > a->most)
+		a->most = a->f->pos - m->raw_offset;
+	return each(m, &a->d);
+}
+
+/* A long mail as a mail client sends it: an alternative of plain text
+ * first, then HTML, and an attachment of megabytes: read part by part,
+ * nothing is held. Read no further ahead of the window handed over than
+ * a window, its context, a part's headers and a read (the alternative's
+ * plain text is not held to find its end, nor the attachment). */
+static void test_read_ahead(void)
+{
+	struct text t = {0};
+	adds(&t, HEAD);
+	adds(&t, "Content-Type: multipart/mixed; boundary=m\n\n--m\n"
+		 "Content-Type: multipart/alternative; boundary=a\n\n--a\n"
+		 "Content-Type: text/plain; charset=utf-8\n\n");
+	runs_text(&t, 600, 0, false);
+	adds(&t, "--a\nContent-Type: text/html\n\n");
+	page_text(&t, 50, 0);
+	adds(&t, "--a--\n--m\nContent-Type: application/octet-stream\n"
+		 "Content-Transfer-Encoding: base64\n\n");
+	binary(&t, 1500000);
+	adds(&t, "--m\nContent-Type: text/plain\n\n");
+	runs_text(&t, 100, 2000, false);
+	adds(&t, "--m--\n");
+	struct feed f = {t.s, t.len, 0, 65536, 100003};
+	struct ahead a = {{json_array(), NULL, 0}, &f, 0};
+	CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, 16384, 4096,
+				      each_ahead, &a) == 0);
+	CHECK(a.d.windows > 40);
+	if (a.most > 256 * 1024)
+		printf("read %zu bytes past a window's start\n", a.most);
+	CHECK(a.most <= 256 * 1024);
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	CHECK(like_whole_parts(t.s, whole, a.d.docs));
+	json_decref(whole);
+	json_decref(a.d.docs);
+	bl_window_doc_free(a.d.w);
+	free(t.s);
+}
+
 int main(void)
 {
 	test_mixed();
 	test_nested();
 	test_damaged();
+	test_pages();
+	test_read_ahead();
 	bl_cleanup();
 	return CHECK_DONE();
 }
