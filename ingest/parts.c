@@ -10,8 +10,8 @@
  *     bytes '\n', are read whole, part by part;
  *   - a part that is not text is passed over as it is read, its bytes
  *     dropped, and noted (mime.skipped-part);
- *   - an alternative is held to its end, to pick its part as mime.c does
- *     (bl_mime_pick);
+ *   - an alternative is held up to its plain text (to its end when it
+ *     has none), to pick its part as mime.c does (bl_mime_pick);
  *   - message/rfc822 parts and nested multiparts are walked alike.
  * Its windows make one document: an empty window at the mail's start
  * gives it the mail's headers, and one at its end closes it, with what
