@@ -104,10 +104,12 @@ __attribute__((format(printf, 5, 6))) static void say(struct bl_parts *w, enum b
 }
 
 /* Whether a line (s, len bytes, without its newline) is a delimiter of
- * an open multipart, the innermost first (w->hit, w->close). */
+ * an open multipart (w->hit, w->close): of the outermost it may be, whose
+ * part it ends before an inner one sees it (as mime.c splits a body
+ * before it walks its parts). */
 static bool delimiter_of(struct bl_parts *w, const char *s, size_t len)
 {
-	for (int k = w->depth - 1; k >= 0; k--) {
+	for (int k = 0; k < w->depth; k++) {
 		int d = bl_mime_delimiter(s, len, w->lv[k].boundary, w->lv[k].len);
 		if (d) {
 			w->hit = k;
@@ -209,13 +211,25 @@ static void drop_passed(struct bl_parts *w)
 		bl_reader_drop(w->r, w->pos);
 }
 
+/* How far the search has passed: to its line start, or on into that
+ * line as far as it looked for a next one (a line of megabytes of base64
+ * is not held); two bytes short of it, the "\r\n" a part's end is read
+ * before (entity_end) and the "\n" of a "\n--" cut by what was read. */
+static size_t passed(const struct bl_parts *w)
+{
+	size_t to = w->scan;
+	if (w->checked == w->scan && w->seen > to)
+		to = w->seen;
+	return to >= w->pos + 2 ? to - 2 : w->pos;
+}
+
 /* Reads on to the next delimiter or the mail's end (find_delim); what is
  * passed over is dropped unless held. */
 static int next_delim(struct bl_parts *w)
 {
 	while (!find_delim(w)) {
 		if (!w->hold) {
-			advance(w, w->scan);
+			advance(w, passed(w));
 			drop_passed(w);
 		}
 		int rc = bl_reader_fill(w->r);
@@ -239,9 +253,9 @@ static int pass(struct bl_parts *w, size_t from)
 static size_t entity_end(const struct bl_parts *w, size_t from)
 {
 	size_t e = w->at;
-	if (w->hit >= 0 && e > from && *at_(w, e - 1) == '\n')
+	if (w->hit >= 0 && e > from && e > w->r->base && *at_(w, e - 1) == '\n')
 		e--;
-	if (w->hit >= 0 && e > from && *at_(w, e - 1) == '\r')
+	if (w->hit >= 0 && e > from && e > w->r->base && *at_(w, e - 1) == '\r')
 		e--;
 	return e;
 }
@@ -455,7 +469,8 @@ static int multipart(struct bl_parts *w, struct bl_headers *h, size_t body, int 
 		rc = next_delim(w); /* a preamble longer than a window */
 	if (rc)
 		return rc;
-	if (w->hit != L) {
+	if (w->hit != L || w->close) {
+		/* no part: mime.c reads the whole body as plain text */
 		w->depth = L;
 		if (!found) {
 			bl_diags_add(&w->said, BL_WARNING, "mime.missing-boundary", line, body,
@@ -549,7 +564,7 @@ static bool delimited(struct bl_parts *w, const struct bl_headers *h, size_t bod
 	w->lv[0].len = strlen(w->lv[0].boundary);
 	w->depth = 1;
 	search_from(w, body);
-	bool found = find_delim(w) && w->hit == 0;
+	bool found = find_delim(w) && w->hit == 0 && !w->close;
 	w->depth = 0;
 	return found;
 }

@@ -1879,9 +1879,9 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		 * opened), or the first window of a mail's part of the parts
 		 * passed over before it */
 		const struct bl_diag *d = &m->diags.v[i];
-		bool said_before = m->window.last || m->window.text_starts;
 		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
-		    (said_before && d->offset < m->raw_offset))
+		    (m->window.last && d->offset < m->raw_offset) ||
+		    (m->window.text_starts && d->offset <= m->raw_offset))
 			copy_diag(&w->msg_diags, d, -1);
 	}
 	w->msg_diags.dropped += m->diags.dropped;

@@ -163,8 +163,29 @@ static void damaged_mail(struct text *t)
 	binary(t, 30000);
 	adds(t, "--top\nContent-Type: multipart/mixed\n\n");
 	runs_text(t, 5, 600, false);
+	/* no part: its first delimiter closes it (read as plain text) */
+	adds(t, "--top\nContent-Type: multipart/mixed; boundary=\"z\"\n\nBefore it closes:\n");
+	adds(t, DD_RUN);
+	adds(t, "--z--\nAnd after:\n");
+	adds(t, DD_BSD_RUN);
+	/* a multipart with no body at all */
+	adds(t, "--top\nContent-Type: multipart/related; boundary=never\n\n");
 	adds(t, "--top\n\n");
 	runs_text(t, 30, 700, false);
+}
+
+/* A delimiter of two open levels: the inner boundary is the outer's and
+ * "--", so "--a--" closes the outer and opens an inner part; the outer
+ * splits first, the inner's body ends before the line. */
+static void prefix_mail(struct text *t)
+{
+	adds(t, HEAD);
+	adds(t, "Content-Type: multipart/mixed; boundary=a\n\n--a\n\n");
+	runs_text(t, 30, 0, false);
+	adds(t, "--a\nContent-Type: multipart/mixed; boundary=\"a--\"\n\n");
+	runs_text(t, 20, 100, false);
+	adds(t, "--a--\n");
+	runs_text(t, 30, 200, false);
 }
 
 /* A page of `kb` kilobytes: runs in <pre>, notes in paragraphs. */
@@ -322,6 +343,18 @@ static void check_said(const struct text *mail, const char *const *codes, size_t
 	json_decref(docs);
 }
 
+/* How many times the document of mail t read part by part says `code`. */
+static size_t count_code(const struct text *t, const char *code)
+{
+	json_t *docs = parse(t->s, t->len, 16384, 4096, NULL), *v;
+	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
+	size_t i, n = 0;
+	json_array_foreach(diags, i, v) n +=
+		strcmp(json_string_value(json_object_get(v, "code")), code) == 0;
+	json_decref(docs);
+	return n;
+}
+
 static void test_mixed(void)
 {
 	struct text t = {0};
@@ -365,6 +398,8 @@ static void test_damaged(void)
 	check_mail("damaged", &t);
 	static const char *const codes[] = {"mime.missing-boundary", "mime.no-boundary",
 					    "mime.truncated", "mime.skipped-part"};
+	/* three multiparts with no part of their own */
+	CHECK(count_code(&t, "mime.missing-boundary") == 3);
 	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
 	json_t *doc = json_array_get(whole, 0);
 	size_t nruns = json_array_size(json_object_get(doc, "runs"));
@@ -372,6 +407,71 @@ static void test_damaged(void)
 	json_decref(whole);
 	check_said(&t, codes, 4, NULL, 0, nruns);
 	free(t.s);
+}
+
+static void test_prefix(void)
+{
+	struct text t = {0};
+	prefix_mail(&t);
+	check_mail("prefix", &t);
+	free(t.s);
+}
+
+/* Reads of up to a megabyte (each fill then drops what was passed
+ * over), none across `stop` (a delimiter's first byte). */
+struct stopping {
+	const char *s;
+	size_t len, pos, stop;
+};
+
+static long read_stopping(void *ctx, char *buf, size_t cap)
+{
+	struct stopping *f = ctx;
+	size_t n = f->len - f->pos;
+	n = n < cap ? n : cap;
+	if (f->pos < f->stop && f->pos + n > f->stop)
+		n = f->stop - f->pos;
+	memcpy(buf, f->s + f->pos, n);
+	f->pos += n;
+	return (long)n;
+}
+
+/* An attachment of megabytes passed over, what was read ending once
+ * right at the delimiter after it: the part's end is read before it (its
+ * "\n" was dropped with the attachment, once). */
+static void delimiter_at_read(size_t size)
+{
+	struct text t = {0};
+	adds(&t, HEAD);
+	adds(&t, "Content-Type: multipart/mixed; boundary=b\n\n--b\n\n");
+	runs_text(&t, 30, 0, false);
+	adds(&t, "--b\nContent-Type: application/octet-stream\n"
+		 "Content-Transfer-Encoding: base64\n\n");
+	binary(&t, size);
+	size_t stop = t.len;
+	adds(&t, "--b\n\n");
+	runs_text(&t, 30, 100, false);
+	adds(&t, "--b--\n");
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	for (size_t k = 0; k < 3; k++) {
+		struct stopping f = {t.s, t.len, 0, stop - k};
+		struct docs d = {json_array(), NULL, 0};
+		CHECK(bl_ingest_stream_window(bl_parser_ingest(), read_stopping, &f, BL_INPUT_AUTO,
+					      16384, 4096, each, &d) == 0);
+		CHECK(d.windows > 4);
+		CHECK(like_whole_parts(t.s, whole, d.docs));
+		json_decref(d.docs);
+		bl_window_doc_free(d.w);
+	}
+	json_decref(whole);
+	free(t.s);
+}
+
+static void test_delimiter_at_read(void)
+{
+	/* attachments of sizes that make one of the drops fall there */
+	for (size_t size = 1200000; size < 3000000; size += 300000)
+		delimiter_at_read(size);
 }
 
 static void test_pages(void)
@@ -445,6 +545,8 @@ int main(void)
 	test_mixed();
 	test_nested();
 	test_damaged();
+	test_prefix();
+	test_delimiter_at_read();
 	test_pages();
 	test_read_ahead();
 	bl_cleanup();
