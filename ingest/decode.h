@@ -125,6 +125,9 @@ void bl_mime_part_defaults(struct bl_headers *ph, const struct bl_headers *h);
  * plain text, else HTML, else the first that is text or multipart; np
  * when there is none. */
 size_t bl_mime_pick(const struct bl_headers *ph, size_t np);
+/* Whether an entity of headers h is sent as is: no transfer encoding,
+ * or 7bit, 8bit, binary. */
+bool bl_mime_identity(const struct bl_headers *h);
 /* Whether an entity of headers h is one text part sent as is (no
  * transfer encoding, UTF-8 or ASCII, not HTML): its text is its body's
  * bytes when they are valid UTF-8. */

@@ -303,11 +303,15 @@ static void entity(struct walk *w, struct bl_src *src, const struct bl_headers *
 	leaf(w, &body, h);
 }
 
+bool bl_mime_identity(const struct bl_headers *h)
+{
+	return !h->encoding[0] || strcmp(h->encoding, "7bit") == 0 ||
+	       strcmp(h->encoding, "8bit") == 0 || strcmp(h->encoding, "binary") == 0;
+}
+
 bool bl_mime_as_is(const struct bl_headers *h)
 {
-	bool identity = !h->encoding[0] || strcmp(h->encoding, "7bit") == 0 ||
-			strcmp(h->encoding, "8bit") == 0 || strcmp(h->encoding, "binary") == 0;
-	return identity && bl_mime_is_text(h) && !bl_mime_is_html(h) &&
+	return bl_mime_identity(h) && bl_mime_is_text(h) && !bl_mime_is_html(h) &&
 	       bl_charset_is_utf8(h->charset);
 }
 

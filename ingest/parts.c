@@ -332,10 +332,11 @@ static int leaf(struct bl_parts *w, const struct bl_headers *h, size_t body)
 	ph.subject = ph.from = ph.date = ph.message_id = NULL;
 	ph.body = 0;
 	ph.flowed = false; /* format=flowed is read of a mail's one part only */
-	/* a page is decoded from its start (html.c), and a charset whose
-	 * line breaks are not bytes '\n' cannot be cut at them */
-	bool whole =
-		bl_mime_is_html(&ph) || (ph.charset[0] && !bl_charset_ascii_compatible(ph.charset));
+	/* a page in a transfer encoding cannot be decoded from where a
+	 * window before left it (html.c reads the page's bytes), and a
+	 * charset whose line breaks are not bytes '\n' cannot be cut at them */
+	bool whole = (bl_mime_is_html(&ph) && !bl_mime_identity(&ph)) ||
+		     (ph.charset[0] && !bl_charset_ascii_compatible(ph.charset));
 	struct span sp = {.fmt = w->fmt,
 			  .index = w->index,
 			  .start = body,

@@ -13,7 +13,10 @@
  *   - so is a text in UTF-16 or UTF-32 (utf16.c), cut between two of its
  *     units;
  *   - so is a multipart mail, part by part (parts.c);
- *   - other long mails (HTML, UTF-16) are read whole. */
+ *   - so is a mail whose body is an HTML page sent as is, a window
+ *     going on from where the decoding of the page stood, as for a page;
+ *   - other long mails (HTML in a transfer encoding, UTF-16) are read
+ *     whole. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +202,24 @@ static bool mid_line_at(const struct reader *r, const struct win *w, size_t next
 	return next > w->s ? r->buf[next - 1 - r->base] != '\n' : w->mid_line;
 }
 
+/* Whether the span's text is HTML: a page, or a mail's body or part in
+ * HTML sent as is (its bytes are the page's, whose decoding each window
+ * goes on from). */
+static bool span_html(const struct span *sp)
+{
+	if (sp->fmt == BL_INPUT_HTML)
+		return true;
+	const struct bl_headers *h = sp->body;
+	return h && bl_mime_is_html(h) && bl_mime_identity(h);
+}
+
+/* Where the page of window w starts: its first byte, or in a mail's
+ * first window the body's. */
+static size_t html_from(const struct span *sp, const struct win *w)
+{
+	return !w->index && sp->data_from > w->s ? sp->data_from : w->s;
+}
+
 /* A cut c in [lo, ...) of window w of a page, found by the bytes alone,
  * moved back to where the page's decoding may stop and go on (not in
  * a tag, an entity or a closer: bl_html_safe_cut); c itself when there
@@ -206,9 +227,10 @@ static bool mid_line_at(const struct reader *r, const struct win *w, size_t next
 static size_t page_cut(const struct reader *r, const struct span *sp, const struct win *w,
 		       size_t lo, size_t c)
 {
-	size_t at = bl_html_safe_cut(r->buf + (w->s - r->base), w->e - w->s,
-				     w->index ? &sp->html : NULL, lo - w->s, c - w->s);
-	return at == SIZE_MAX ? c : w->s + at;
+	size_t s = html_from(sp, w);
+	size_t at = bl_html_safe_cut(r->buf + (s - r->base), w->e - s, w->index ? &sp->html : NULL,
+				     lo - s, c - s);
+	return at == SIZE_MAX ? c : s + at;
 }
 
 /* UTF-16 or UTF-32: the unit that ends at input offset `at` (a multiple
@@ -511,8 +533,7 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 	} else if (rc == 0 && !w->last && sp->wide) {
 		wide_cuts(r, sp, w, cut_lo, cut_hi, overlap, next);
 	} else if (rc == 0 && !w->last) {
-		bool rough, next_rough, raw_lines = sp->body != NULL,
-					tags = sp->fmt == BL_INPUT_HTML;
+		bool rough, next_rough, raw_lines = sp->body != NULL, tags = span_html(sp);
 		bool qp = span_qp(sp);
 		w->own_to = pick_cut(&m, r, cut_lo, cut_hi, raw_lines, tags, &rough);
 		if (tags && rough)
@@ -533,6 +554,11 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 		 * where a ">From " is unquoted) */
 		w->rough = rough || (qp && text_mid_line(&m, w->own_to));
 		w->next_mid_line = mid_line_at(r, w, *next);
+	}
+	if (w->index && sp->body && sp->body->subject && m.subject) {
+		/* a heading in an HTML mail: the mail has its Subject */
+		free(m.subject);
+		m.subject = NULL;
 	}
 	m.window.own_to = w->own_to;
 	m.window.next_from = w->last ? w->e : *next;
@@ -596,8 +622,10 @@ int bl_span_windows(struct reader *r, struct span *sp, size_t window, size_t ove
 				    overlap, &next, each, ctx);
 		if (rc != 0)
 			return rc;
-		if (!w.last && sp->fmt == BL_INPUT_HTML &&
-		    !bl_html_state_after(r->buf + (w.s - r->base), next - w.s, w.s, w.line,
+		size_t hs = html_from(sp, &w);
+		if (!w.last && span_html(sp) &&
+		    !bl_html_state_after(r->buf + (hs - r->base), next - hs, hs,
+					 w.line + span_lines(r, sp, w.s, hs),
 					 w.index ? &sp->html : NULL, &sp->html))
 			return -1;
 		if (w.last) {
@@ -626,16 +654,20 @@ static void mail_headers(const struct reader *r, enum bl_input_format fmt, struc
 	*body_at = r->base + skip + h->body;
 }
 
-/* Whether a mail of headers h has one plain-text part for a body, which
- * windows can decode each on its own (its line breaks are bytes '\n',
- * not UTF-16's two or UTF-32's four). */
+/* Whether a mail of headers h has one plain-text part for a body, or
+ * one HTML part sent as is, which windows can decode each on its own or
+ * from where the one before left it (its line breaks are bytes '\n', not
+ * UTF-16's two or UTF-32's four). */
 static bool plain_body(const struct bl_headers *h)
 {
 	const char *e = h->encoding;
-	return h->has_body && (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
-	       (!e[0] || strcmp(e, "7bit") == 0 || strcmp(e, "8bit") == 0 ||
-		strcmp(e, "binary") == 0 || strcmp(e, "quoted-printable") == 0 ||
-		strcmp(e, "base64") == 0) &&
+	bool plain = (!h->type[0] || strcmp(h->type, "text/plain") == 0) &&
+		     (bl_mime_identity(h) || strcmp(e, "quoted-printable") == 0 ||
+		      strcmp(e, "base64") == 0);
+	/* HTML whose bytes are the page's: decoded from where the one before
+	 * left it (html.c) */
+	bool page = bl_mime_is_html(h) && bl_mime_identity(h);
+	return h->has_body && (plain || page) &&
 	       (!h->charset[0] || bl_charset_ascii_compatible(h->charset));
 }
 

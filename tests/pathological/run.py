@@ -439,6 +439,23 @@ def case_multipart_mail(scale):
     return p, 60, 40, check
 
 
+def case_html_mail(scale):
+    """a mail whose body is an HTML page sent as is (8bit), a `zpool
+    iostat -v` stream in its <pre>, tens of megabytes: read in windows as
+    a page is (130 MB of memory read whole at 40 MB), one run with every
+    sample"""
+    size = (60 if scale == "full" else 20) * MB
+    p = WORK / "html-mail.eml"
+    with open(p, "w") as f:
+        f.write("From: member@example.org\nSubject: iostat while it ran\n"
+                "Date: Mon, 1 Jan 2024 00:00:00 +0000\nMIME-Version: 1.0\n"
+                "Content-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
+                "<html><body><p>While the scrub ran:</p>\n<pre>")
+        n = write_stream(f, size)
+        f.write("</pre>\n</body></html>\n")
+    return p, 60, 64, streams_check([n])
+
+
 def case_long_page(scale):
     """an HTML page of two `zpool iostat -v` streams, each in its own
     <pre>, tens of megabytes: read in windows, each stream one run with
@@ -461,7 +478,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
-         case_multipart_mail]
+         case_multipart_mail, case_html_mail]
 
 
 # ---------------------------------------------------------------- running

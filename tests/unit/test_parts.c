@@ -1,4 +1,5 @@
-/* test_parts.c - long multipart mails read part by part (ingest/parts.c):
+/* test_parts.c - long multipart mails read part by part (ingest/parts.c),
+ * and long HTML mails in windows:
  * in windows of several sizes, as an .eml file and inside an mbox, each
  * gives the documents a whole reading gives (mime.c), byte for byte:
  * attachments passed over, alternatives, nested multiparts, forwarded
@@ -409,6 +410,38 @@ static void test_damaged(void)
 	free(t.s);
 }
 
+/* A mail whose body is one HTML page sent as is: read in windows, each
+ * decoding the page from where the one before left it; a heading past
+ * the first window names a mail that has no Subject, as a whole reading
+ * does, and not one that has. */
+static void test_html_mail(void)
+{
+	for (int named = 0; named < 2; named++) {
+		struct text t = {0};
+		adds(&t, named ? HEAD : "From: ops@example.org\nMIME-Version: 1.0\n");
+		adds(&t, "Content-Type: text/html; charset=utf-8\n"
+			 "Content-Transfer-Encoding: 8bit\n\n<html><head><title>ignored</title>"
+			 "</head><body>\n<!-- a comment of a few kilobytes:\n");
+		runs_text(&t, 5, 0, false);
+		adds(&t, "-->\n");
+		/* the first heading past the first window */
+		page_text(&t, 40, 50);
+		adds(&t, "<h1>Pool numbers &amp; more</h1>\n");
+		page_text(&t, 80, 100);
+		adds(&t, "<h1>A later heading</h1>\n");
+		page_text(&t, 40, 300);
+		check_mail(named ? "html mail" : "html mail, no subject", &t);
+		json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+		json_t *msg = json_object_get(json_object_get(json_array_get(docs, 0), "source"),
+					      "message");
+		const char *subject = json_string_value(json_object_get(msg, "subject"));
+		CHECK(subject && strcmp(subject, named ? "pool numbers, attached"
+						       : "Pool numbers & more") == 0);
+		json_decref(docs);
+		free(t.s);
+	}
+}
+
 static void test_prefix(void)
 {
 	struct text t = {0};
@@ -546,6 +579,7 @@ int main(void)
 	test_nested();
 	test_damaged();
 	test_prefix();
+	test_html_mail();
 	test_delimiter_at_read();
 	test_pages();
 	test_read_ahead();
