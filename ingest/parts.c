@@ -69,7 +69,9 @@ struct bl_parts {
 	struct bl_diags said;
 	bool mime, truncated;
 	struct bl_headers *mail_h; /* the mail's: its fields go to window 0 */
-	bool named; /* a window named the document (html.c) */
+	/* the mail's Subject or a page before named the document; the page
+	 * being read did (html.c) */
+	bool named, naming;
 };
 
 static const char *at_(const struct bl_parts *w, size_t off)
@@ -301,11 +303,13 @@ static int part_each(struct bl_message *m, void *ctx)
 		h->from = h->date = h->message_id = h->subject = NULL;
 		w->named = m->subject != NULL;
 	} else if (m->subject && w->named) {
-		/* a page's heading names the mail only when nothing did */
+		/* a page names the mail only when nothing did before it */
 		free(m->subject);
 		m->subject = NULL;
 	}
-	w->named |= m->subject != NULL;
+	/* a later window of the page that named it may name it again: its
+	 * first <h1> over its <title> (html.c) */
+	w->naming |= m->subject != NULL;
 	if (w->mime)
 		bl_message_add_decoding(m, "mime");
 	w->mime = false;
@@ -349,8 +353,10 @@ static int leaf(struct bl_parts *w, const struct bl_headers *h, size_t body)
 			  .first_index = w->windows,
 			  .more = true};
 	search_from(w, body);
+	w->naming = false;
 	int rc = bl_span_windows(w->r, &sp, whole ? SIZE_MAX / 4 : w->window, w->overlap, part_each,
 				 w);
+	w->named |= w->naming;
 	if (rc)
 		return rc;
 	w->pos = sp.end;
@@ -478,7 +484,9 @@ static int multipart(struct bl_parts *w, struct bl_headers *h, size_t body, int 
 				     "multipart body without any '--%.60s' delimiter: too long "
 				     "to hold, passed over",
 				     h->boundary);
-			return 0;
+			h->type[0] = '\0';
+			/* what follows a closing delimiter is its body's too */
+			return w->hit == L ? leaf(w, h, w->after) : 0;
 		}
 		say(w, BL_WARNING, "mime.missing-boundary", body,
 		    "multipart body without any '--%.60s' delimiter: read as plain text",
@@ -552,7 +560,9 @@ static int empty_window(struct bl_parts *w, size_t at, bool more)
 			  .part_of = w,
 			  .first_index = w->windows,
 			  .more = more};
+	w->naming = false;
 	int rc = bl_span_windows(w->r, &sp, w->window, w->overlap, part_each, w);
+	w->named |= w->naming;
 	w->pos = at;
 	return rc;
 }

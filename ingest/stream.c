@@ -228,6 +228,9 @@ static size_t page_cut(const struct reader *r, const struct span *sp, const stru
 		       size_t lo, size_t c)
 {
 	size_t s = html_from(sp, w);
+	if (c <= s)
+		return s;
+	lo = lo > s ? lo : s;
 	size_t at = bl_html_safe_cut(r->buf + (s - r->base), w->e - s, w->index ? &sp->html : NULL,
 				     lo - s, c - s);
 	return at == SIZE_MAX ? c : s + at;
@@ -547,6 +550,8 @@ static int window_message(struct reader *r, struct span *sp, struct win *w, size
 				: w->own_from;
 		if (tags && lo < hi && next_rough)
 			*next = page_cut(r, sp, w, lo, *next);
+		if (tags && *next < html_from(sp, w))
+			*next = html_from(sp, w); /* a mail's next window: from its body on */
 		if (qp && lo < hi)
 			*next = qp_start(r, lo, *next);
 		/* a cut by the bytes at a soft line break is inside a line of
@@ -689,10 +694,12 @@ static int window_mail(struct reader *r, enum bl_input_format fmt, const struct 
 	if (!*windowed)
 		bl_headers_free(&h);
 	/* a base64 body is cut where its groups start, counted from its
-	 * first character: headers longer than half a window leave the
-	 * first window no place to cut it, and are read whole */
+	 * first character, and a page where its decoding stands, from its
+	 * first byte: headers longer than half a window leave the first
+	 * window no place to cut them, and are read whole */
 	bool base64 = *windowed && strcmp(h.encoding, "base64") == 0;
-	if (base64 && body_at - at->offset >= window / 2) {
+	bool page = *windowed && bl_mime_is_html(&h);
+	if ((base64 || page) && body_at - at->offset >= window / 2) {
 		bl_headers_free(&h);
 		*windowed = false;
 	}

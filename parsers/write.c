@@ -1876,11 +1876,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	for (size_t i = 0; i < m->diags.n; i++) {
 		/* its own part's, and what the last window says of bytes
 		 * before its own (an HTML comment never closed, where it
-		 * opened), or the first window of a mail's part of the parts
-		 * passed over before it */
+		 * opened; so does a mail part's last), or the first window of a
+		 * mail's part of the parts passed over before it */
 		const struct bl_diag *d = &m->diags.v[i];
 		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
-		    (m->window.last && d->offset < m->raw_offset) ||
+		    ((m->window.last || m->window.text_ends) && d->offset < m->raw_offset) ||
 		    (m->window.text_starts && d->offset <= m->raw_offset))
 			copy_diag(&w->msg_diags, d, -1);
 	}

@@ -442,6 +442,132 @@ static void test_html_mail(void)
 	}
 }
 
+struct from_body {
+	struct docs d;
+	size_t body; /* where the mail's body starts */
+	bool before; /* a window past the first started before it */
+};
+
+static int each_from_body(struct bl_message *m, void *ctx)
+{
+	struct from_body *f = ctx;
+	f->before |= m->window.index > 0 && m->raw_offset < f->body;
+	return each(m, &f->d);
+}
+
+/* An HTML mail whose headers are long (a References field of
+ * kilobytes): read whole past half a window, else in windows cut in its
+ * body only, however its lines fall (a line of spans longer than a
+ * window's half). */
+static void test_html_long_headers(void)
+{
+	static const size_t heads[] = {5000, 5000, 5000, 14000, 20000},
+			    lines[] = {1, 130, 220, 1, 1};
+	for (size_t k = 0; k < 5; k++) {
+		struct text t = {0};
+		adds(&t, HEAD);
+		adds(&t, "References:");
+		/* folded in lines of 150 bytes: read as a mail's headers */
+		while (t.len < heads[k])
+			adds(&t, " <20100302090000.GA12345.a-long-message-id-as-some-clients-make-"
+				 "them.abcdefghijklmnopqrstuvwxyz.0123456789@mail.example.org>\n");
+		adds(&t, "Content-Type: text/html\n\n");
+		for (size_t i = 0; i < lines[k]; i++)
+			adds(&t, "<p>Short lines first.</p>\n");
+		/* shorter than unflatten.c's huge line, longer than a window */
+		for (int i = 0; i < 1000; i++)
+			adds(&t, "<span class=\"c\">word &amp; word</span> ");
+		adds(&t, "\n");
+		page_text(&t, 60, 0);
+		/* the line of spans is cut where it may be: noted */
+		size_t nwin;
+		check_sources_runs_like_whole(t.s, t.len, 1, &nwin);
+		CHECK(bl_detect_format(t.s, t.len) == BL_INPUT_EML);
+		/* the page's windows start in its body, where its decoding
+		 * starts, not in the headers before it */
+		struct feed f = {t.s, t.len, 0, 65536, 100003};
+		struct from_body fb = {
+			{json_array(), NULL, 0}, (size_t)(strstr(t.s, "\n\n") - t.s) + 2, false};
+		CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO,
+					      16384, 4096, each_from_body, &fb) == 0);
+		CHECK(!fb.before);
+		json_decref(fb.d.docs);
+		bl_window_doc_free(fb.d.w);
+		free(t.s);
+	}
+}
+
+/* A mail of no Subject and an HTML part in windows: named by the part's
+ * first <h1> past its <title>, as a whole reading names it; and a
+ * comment never closed early in the part, said at its end. */
+static void test_html_part(void)
+{
+	for (int comment = 0; comment < 2; comment++) {
+		struct text t = {0};
+		adds(&t, "From: ops@example.org\nMIME-Version: 1.0\n"
+			 "Content-Type: multipart/mixed; boundary=m\n\n--m\n\n");
+		runs_text(&t, 5, 0, false);
+		adds(&t, "--m\nContent-Type: text/html\n\n");
+		if (comment)
+			adds(&t, "<!-- never closed\n");
+		page_text(&t, 30, 10);
+		adds(&t, "<h1>Late &amp; heading</h1>\n");
+		page_text(&t, 30, 50);
+		adds(&t, "--m--\n");
+		if (!comment) {
+			check_mail("html part", &t);
+		} else {
+			/* the rest of the part hidden, its windows are cut where
+			 * they may be (noted); the comment is said once */
+			json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+			json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+			CHECK(json_array_size(json_object_get(json_array_get(whole, 0), "runs")) ==
+			      json_array_size(json_object_get(json_array_get(docs, 0), "runs")));
+			CHECK(count_code(&t, "html.unclosed-comment") == 1);
+			json_decref(whole);
+			json_decref(docs);
+		}
+		free(t.s);
+	}
+}
+
+/* A nested multipart that closes before any part of its own, farther
+ * than a window: what precedes its closing delimiter is passed over
+ * (said so), what follows it is read as text, and the mail's parts after
+ * it are read. */
+static void test_closed_first_far(void)
+{
+	struct text t = {0};
+	adds(&t, HEAD);
+	adds(&t, "Content-Type: multipart/mixed; boundary=top\n\n--top\n\n");
+	runs_text(&t, 5, 0, false);
+	adds(&t, "--top\nContent-Type: multipart/mixed; boundary=z\n\n");
+	runs_text(&t, 400, 100, false);
+	adds(&t, "--z--\nAfter it closed:\n");
+	adds(&t, DD_BSD_RUN);
+	adds(&t, "--top\n\n");
+	runs_text(&t, 30, 9000, false);
+	adds(&t, "--top--\n");
+	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+	json_t *wr = json_object_get(json_array_get(whole, 0), "runs");
+	json_t *dr = json_object_get(json_array_get(docs, 0), "runs");
+	CHECK(json_array_size(docs) == 1);
+	/* the last runs, after the multipart, are the whole reading's */
+	size_t nw = json_array_size(wr), nd = json_array_size(dr);
+	CHECK(nd > 20 && nd < nw);
+	for (size_t i = 1; i <= 20 && i <= nd; i++) {
+		json_t *a = json_object_get(json_array_get(wr, nw - i), "span");
+		json_t *b = json_object_get(json_array_get(dr, nd - i), "span");
+		CHECK(json_equal(json_object_get(a, "offset"), json_object_get(b, "offset")));
+	}
+	CHECK(count_code(&t, "mime.missing-boundary") == 1);
+	CHECK(count_code(&t, "mime.truncated") == 0);
+	json_decref(whole);
+	json_decref(docs);
+	free(t.s);
+}
+
 static void test_prefix(void)
 {
 	struct text t = {0};
@@ -580,6 +706,9 @@ int main(void)
 	test_damaged();
 	test_prefix();
 	test_html_mail();
+	test_html_long_headers();
+	test_html_part();
+	test_closed_first_far();
 	test_delimiter_at_read();
 	test_pages();
 	test_read_ahead();
