@@ -273,21 +273,7 @@ static bool like_whole_parts(const char *s, json_t *whole, json_t *docs)
  * first (the most). */
 static void check_parts(const char *s, size_t len, size_t ndocs, size_t *nwin)
 {
-	json_t *whole = parse(s, len, 0, 0, NULL);
-	CHECK(json_array_size(whole) == ndocs);
-	for (size_t window = 16384; window < 70000; window = window * 2 + 77) {
-		size_t n = 0;
-		json_t *docs = parse(s, len, window, window / 4, &n);
-		if (window == 16384)
-			*nwin = n;
-		bool same = like_whole_parts(s, whole, docs);
-		if (!same)
-			printf("windows of %zu: the documents differ from a whole reading\n",
-			       window);
-		CHECK(same);
-		json_decref(docs);
-	}
-	json_decref(whole);
+	check_windows_by(s, len, ndocs, nwin, like_whole_parts);
 }
 
 /* The mail alone, and in an mbox between two short mails: documents of

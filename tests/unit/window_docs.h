@@ -174,9 +174,26 @@ static inline bool like_whole(json_t *whole, json_t *docs, bool all)
 	return true;
 }
 
+/* Whether the documents docs of input s, read in windows, are those of
+ * its whole reading `whole`, as a test counts them alike. */
+typedef bool (*docs_like_fn)(const char *s, json_t *whole, json_t *docs);
+
+static inline bool docs_all_like(const char *s, json_t *whole, json_t *docs)
+{
+	(void)s;
+	return like_whole(whole, docs, true);
+}
+
+static inline bool docs_runs_like(const char *s, json_t *whole, json_t *docs)
+{
+	(void)s;
+	return like_whole(whole, docs, false);
+}
+
 /* The documents of s in windows of several sizes are those of a whole
- * reading (like_whole); *nwin: the windows of the first (the most). */
-static inline void check_windows(const char *s, size_t len, size_t ndocs, size_t *nwin, bool all)
+ * reading (`like`); *nwin: the windows of the first (the most). */
+static inline void check_windows_by(const char *s, size_t len, size_t ndocs, size_t *nwin,
+				    docs_like_fn like)
 {
 	json_t *whole = parse(s, len, 0, 0, NULL);
 	CHECK(json_array_size(whole) == ndocs);
@@ -185,7 +202,7 @@ static inline void check_windows(const char *s, size_t len, size_t ndocs, size_t
 		json_t *docs = parse(s, len, window, window / 4, &n);
 		if (window == 16384)
 			*nwin = n;
-		bool same = like_whole(whole, docs, all);
+		bool same = like(s, whole, docs);
 		if (!same)
 			printf("windows of %zu: the documents differ from a whole reading\n",
 			       window);
@@ -197,7 +214,7 @@ static inline void check_windows(const char *s, size_t len, size_t ndocs, size_t
 
 static inline void check_like_whole(const char *s, size_t len, size_t ndocs, size_t *nwin)
 {
-	check_windows(s, len, ndocs, nwin, true);
+	check_windows_by(s, len, ndocs, nwin, docs_all_like);
 }
 
 /* The sources and runs alone: windows smaller than unflatten.c's huge
@@ -206,7 +223,7 @@ static inline void check_like_whole(const char *s, size_t len, size_t ndocs, siz
 static inline void check_sources_runs_like_whole(const char *s, size_t len, size_t ndocs,
 						 size_t *nwin)
 {
-	check_windows(s, len, ndocs, nwin, false);
+	check_windows_by(s, len, ndocs, nwin, docs_runs_like);
 }
 
 #endif
