@@ -262,9 +262,8 @@ static size_t entity_end(const struct bl_parts *w, size_t from)
 	return e;
 }
 
-void bl_parts_find_end(struct bl_parts *w, const struct reader *r, struct span *sp)
+void bl_parts_find_end(struct bl_parts *w, struct span *sp)
 {
-	(void)r;
 	if (find_delim(w))
 		sp->end = entity_end(w, sp->start);
 }
@@ -533,15 +532,13 @@ static int entity(struct bl_parts *w, struct bl_headers *h, size_t start, int de
 	}
 	if (bl_mime_is_text(h))
 		return leaf(w, h, body);
-	char type[sizeof h->type];
-	memcpy(type, h->type, sizeof type);
 	size_t line = w->line;
 	int rc = pass(w, body);
 	if (rc)
 		return rc;
 	size_t end = entity_end(w, body);
 	bl_diags_add(&w->said, BL_INFO, "mime.skipped-part", line, start,
-		     "a %.60s part (%zu bytes) is not text: skipped", type, end - body);
+		     "a %.60s part (%zu bytes) is not text: skipped", h->type, end - body);
 	return 0;
 }
 

@@ -73,9 +73,9 @@ void bl_span_find_end(const struct reader *r, struct span *sp);
 int bl_span_windows(struct reader *r, struct span *sp, size_t window, size_t overlap,
 		    bl_message_fn each, void *ctx);
 
-/* parts.c - the end of text part sp in what r holds, once read
- * (sp->end). */
-void bl_parts_find_end(struct bl_parts *w, const struct reader *r, struct span *sp);
+/* parts.c - the end of text part sp of walk w in what its reader holds,
+ * once read (sp->end). */
+void bl_parts_find_end(struct bl_parts *w, struct span *sp);
 /* The mail at `at` (buf[0] its first byte, its headers h, taken over,
  * with a multipart body from input offset body_at), longer than window +
  * overlap: part by part, its windows one document (*taken), or left to

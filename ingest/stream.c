@@ -105,7 +105,7 @@ void bl_reader_drop(struct reader *r, size_t from)
 void bl_span_find_end(const struct reader *r, struct span *sp)
 {
 	if (sp->part_of && sp->end == SIZE_MAX)
-		bl_parts_find_end(sp->part_of, r, sp);
+		bl_parts_find_end(sp->part_of, sp);
 	if (!sp->framed || sp->end != SIZE_MAX)
 		return;
 	if (sp->scan < r->base)

@@ -25,33 +25,23 @@ static const char DD_BSD_RUN[] =
 	"500+0 records in\n500+0 records out\n"
 	"524288000 bytes transferred in 4.102 secs (127810421 bytes/sec)\n";
 
-struct text {
-	char *s;
-	size_t len, cap;
-};
-
-static void add(struct text *t, const char *s, size_t n)
+/* A mail being written (window_docs.h's buffer). */
+static void add(struct buf *t, const char *s, size_t n)
 {
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->s = realloc(t->s, t->cap);
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	buf_write(s, n, t);
 }
 
-static void adds(struct text *t, const char *s)
+static void adds(struct buf *t, const char *s)
 {
 	add(t, s, strlen(s));
 }
 
 /* About `kb` kilobytes of notes and runs, the runs numbered from `from`
  * (`accents`: the notes in Latin-1 words too, for a charset). */
-static void runs_text(struct text *t, size_t kb, size_t from, bool accents)
+static void runs_text(struct buf *t, size_t kb, size_t from, bool accents)
 {
-	size_t start = t->len;
-	for (size_t i = from; t->len - start < kb * 1024; i++) {
+	size_t start = t->n;
+	for (size_t i = from; t->n - start < kb * 1024; i++) {
 		char head[64];
 		snprintf(head, sizeof head, "\nTry %zu%s:\n", i,
 			 accents ? " (d\xc3\xa9j\xc3\xa0 vu)" : "");
@@ -63,7 +53,7 @@ static void runs_text(struct text *t, size_t kb, size_t from, bool accents)
 }
 
 /* `n` bytes that are no text, in base64 lines of 76 characters. */
-static void binary(struct text *t, size_t n)
+static void binary(struct buf *t, size_t n)
 {
 	unsigned char *b = malloc(n);
 	uint32_t x = 2463534242u;
@@ -80,13 +70,13 @@ static void binary(struct text *t, size_t n)
 }
 
 /* t's text from `from` on, as quoted-printable, from Latin-1 or UTF-8 */
-static void qp_of(struct text *t, const struct text *plain, bool latin1)
+static void qp_of(struct buf *t, const struct buf *plain, bool latin1)
 {
-	char *in = malloc(plain->len + 1), *o = malloc(plain->len * 3 + 8);
+	char *in = malloc(plain->n + 1), *o = malloc(plain->n * 3 + 8);
 	size_t n = 0;
-	for (size_t i = 0; i < plain->len; i++) {
+	for (size_t i = 0; i < plain->n; i++) {
 		unsigned char c = (unsigned char)plain->s[i];
-		if (latin1 && c == 0xC3 && i + 1 < plain->len) {
+		if (latin1 && c == 0xC3 && i + 1 < plain->n) {
 			in[n++] = (char)(0xC0 | ((unsigned char)plain->s[++i] & 0x3F));
 			continue;
 		}
@@ -102,7 +92,7 @@ static const char HEAD[] = "From: ops@example.org\nSubject: pool numbers, attach
 
 /* A mixed mail: a note, a binary attachment, runs in quoted-printable
  * Latin-1, closed, with an epilogue. */
-static void mixed_mail(struct text *t)
+static void mixed_mail(struct buf *t)
 {
 	adds(t, HEAD);
 	adds(t, "Content-Type: multipart/mixed; boundary=\"=_b1\"\n\n"
@@ -114,7 +104,7 @@ static void mixed_mail(struct text *t)
 	binary(t, 45000);
 	adds(t, "--=_b1\nContent-Type: text/plain; charset=iso-8859-1\n"
 		"Content-Transfer-Encoding: quoted-printable\n\n");
-	struct text plain = {0};
+	struct buf plain = {0};
 	runs_text(&plain, 40, 100, true);
 	qp_of(t, &plain, true);
 	free(plain.s);
@@ -124,7 +114,7 @@ static void mixed_mail(struct text *t)
 /* A mail of nested parts: an alternative with HTML before the plain
  * text, an image, a forwarded mail, runs in base64, a PDF after the
  * last text. */
-static void nested_mail(struct text *t)
+static void nested_mail(struct buf *t)
 {
 	adds(t, HEAD);
 	adds(t, "Content-Type: multipart/mixed; boundary=outer\n\n--outer\n"
@@ -141,10 +131,10 @@ static void nested_mail(struct text *t)
 	runs_text(t, 20, 300, false);
 	adds(t, "--outer\nContent-Type: text/plain; charset=utf-8\n"
 		"Content-Transfer-Encoding: base64\n\n");
-	struct text plain = {0};
+	struct buf plain = {0};
 	runs_text(&plain, 30, 400, true);
-	char *o = malloc(plain.len * 2 + 8);
-	add(t, o, base64_encode((const unsigned char *)plain.s, plain.len, 76, o));
+	char *o = malloc(plain.n * 2 + 8);
+	add(t, o, base64_encode((const unsigned char *)plain.s, plain.n, 76, o));
 	free(o);
 	free(plain.s);
 	adds(t, "--outer\nContent-Type: application/pdf\nContent-Transfer-Encoding: base64\n\n");
@@ -154,7 +144,7 @@ static void nested_mail(struct text *t)
 
 /* Damage: a multipart part with no delimiter of its own (read as plain
  * text), and a mail that ends without its closing delimiter. */
-static void damaged_mail(struct text *t)
+static void damaged_mail(struct buf *t)
 {
 	adds(t, HEAD);
 	adds(t, "Content-Type: multipart/mixed; boundary=\"top\"\n\n--top\n"
@@ -178,7 +168,7 @@ static void damaged_mail(struct text *t)
 /* A delimiter of two open levels: the inner boundary is the outer's and
  * "--", so "--a--" closes the outer and opens an inner part; the outer
  * splits first, the inner's body ends before the line. */
-static void prefix_mail(struct text *t)
+static void prefix_mail(struct buf *t)
 {
 	adds(t, HEAD);
 	adds(t, "Content-Type: multipart/mixed; boundary=a\n\n--a\n\n");
@@ -190,11 +180,11 @@ static void prefix_mail(struct text *t)
 }
 
 /* A page of `kb` kilobytes: runs in <pre>, notes in paragraphs. */
-static void page_text(struct text *t, size_t kb, size_t from)
+static void page_text(struct buf *t, size_t kb, size_t from)
 {
-	size_t start = t->len;
+	size_t start = t->n;
 	adds(t, "<html><head><title>the numbers</title></head><body>\n");
-	for (size_t i = from; t->len - start < kb * 1024; i++) {
+	for (size_t i = from; t->n - start < kb * 1024; i++) {
 		char head[64];
 		snprintf(head, sizeof head, "<h2>Try %zu</h2>\n<p>", i);
 		adds(t, head);
@@ -209,7 +199,7 @@ static void page_text(struct text *t, size_t kb, size_t from)
 /* Pages and digests: an alternative of HTML alone, a digest of two
  * mails (its parts message/rfc822 unless they say), an HTML attachment
  * with a comment never closed. */
-static void pages_mail(struct text *t)
+static void pages_mail(struct buf *t)
 {
 	adds(t, HEAD);
 	adds(t, "Content-Type: multipart/mixed; boundary=m\n\n--m\n"
@@ -227,10 +217,10 @@ static void pages_mail(struct text *t)
 }
 
 /* The mail with its line breaks as CRLF. */
-static void crlf(struct text *t)
+static void crlf(struct buf *t)
 {
-	struct text c = {0};
-	for (size_t i = 0; i < t->len; i++)
+	struct buf c = {0};
+	for (size_t i = 0; i < t->n; i++)
 		add(&c, t->s[i] == '\n' ? "\r\n" : t->s + i, t->s[i] == '\n' ? 2 : 1);
 	free(t->s);
 	*t = c;
@@ -278,35 +268,35 @@ static void check_parts(const char *s, size_t len, size_t ndocs, size_t *nwin)
 
 /* The mail alone, and in an mbox between two short mails: documents of
  * a whole reading, read part by part in windows. */
-static void check_mail(const char *label, struct text *mail)
+static void check_mail(const char *label, struct buf *mail)
 {
 	size_t nwin = 0;
-	check_parts(mail->s, mail->len, 1, &nwin);
+	check_parts(mail->s, mail->n, 1, &nwin);
 	if (nwin < 6)
 		printf("%s: %zu windows\n", label, nwin);
 	CHECK(nwin >= 6);
-	struct text box = {0};
+	struct buf box = {0};
 	adds(&box, "From ops@example.org Tue Mar  2 08:00:00 2010\n");
 	adds(&box, HEAD);
 	adds(&box, "\nBefore.\n");
 	adds(&box, DD_RUN);
 	adds(&box, "\nFrom ops@example.org Tue Mar  2 09:00:00 2010\n");
-	add(&box, mail->s, mail->len);
+	add(&box, mail->s, mail->n);
 	adds(&box, "\nFrom ops@example.org Tue Mar  2 10:00:00 2010\n");
 	adds(&box, HEAD);
 	adds(&box, "\n>From the list: after.\n");
 	adds(&box, DD_BSD_RUN);
-	check_parts(box.s, box.len, 3, &nwin);
+	check_parts(box.s, box.n, 3, &nwin);
 	CHECK(nwin >= 6);
 	free(box.s);
 }
 
 /* How a document read part by part names its decodings and what it says:
  * the whole reading's (checked above), and these in it. */
-static void check_said(const struct text *mail, const char *const *codes, size_t ncodes,
+static void check_said(const struct buf *mail, const char *const *codes, size_t ncodes,
 		       const char *const *decodings, size_t ndec, size_t nruns)
 {
-	json_t *docs = parse(mail->s, mail->len, 16384, 4096, NULL);
+	json_t *docs = parse(mail->s, mail->n, 16384, 4096, NULL);
 	json_t *d = json_array_get(docs, 0);
 	CHECK(json_array_size(json_object_get(d, "runs")) == nruns);
 	json_t *diags = json_object_get(d, "diagnostics"), *v;
@@ -331,9 +321,9 @@ static void check_said(const struct text *mail, const char *const *codes, size_t
 }
 
 /* How many times the document of mail t read part by part says `code`. */
-static size_t count_code(const struct text *t, const char *code)
+static size_t count_code(const struct buf *t, const char *code)
 {
-	json_t *docs = parse(t->s, t->len, 16384, 4096, NULL), *v;
+	json_t *docs = parse(t->s, t->n, 16384, 4096, NULL), *v;
 	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
 	size_t i, n = 0;
 	json_array_foreach(diags, i, v) n +=
@@ -344,12 +334,12 @@ static size_t count_code(const struct text *t, const char *code)
 
 static void test_mixed(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	mixed_mail(&t);
 	check_mail("mixed", &t);
 	static const char *const codes[] = {"mime.skipped-part"};
 	static const char *const dec[] = {"mime", "quoted-printable", "charset"};
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
 	json_decref(whole);
 	CHECK(nruns > 100);
@@ -361,12 +351,12 @@ static void test_mixed(void)
 
 static void test_nested(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	nested_mail(&t);
 	check_mail("nested", &t);
 	static const char *const codes[] = {"mime.skipped-part"};
 	static const char *const dec[] = {"mime", "base64"};
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	json_t *doc = json_array_get(whole, 0);
 	size_t nruns = json_array_size(json_object_get(doc, "runs"));
 	/* the plain text of the alternative, not its HTML */
@@ -380,14 +370,14 @@ static void test_nested(void)
 
 static void test_damaged(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	damaged_mail(&t);
 	check_mail("damaged", &t);
 	static const char *const codes[] = {"mime.missing-boundary", "mime.no-boundary",
 					    "mime.truncated", "mime.skipped-part"};
 	/* three multiparts with no part of their own */
 	CHECK(count_code(&t, "mime.missing-boundary") == 3);
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	json_t *doc = json_array_get(whole, 0);
 	size_t nruns = json_array_size(json_object_get(doc, "runs"));
 	CHECK(json_is_true(json_object_get(doc, "partial")));
@@ -403,7 +393,7 @@ static void test_damaged(void)
 static void test_html_mail(void)
 {
 	for (int named = 0; named < 2; named++) {
-		struct text t = {0};
+		struct buf t = {0};
 		adds(&t, named ? HEAD : "From: ops@example.org\nMIME-Version: 1.0\n");
 		adds(&t, "Content-Type: text/html; charset=utf-8\n"
 			 "Content-Transfer-Encoding: 8bit\n\n<html><head><title>ignored</title>"
@@ -417,7 +407,7 @@ static void test_html_mail(void)
 		adds(&t, "<h1>A later heading</h1>\n");
 		page_text(&t, 40, 300);
 		check_mail(named ? "html mail" : "html mail, no subject", &t);
-		json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+		json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
 		json_t *msg = json_object_get(json_object_get(json_array_get(docs, 0), "source"),
 					      "message");
 		const char *subject = json_string_value(json_object_get(msg, "subject"));
@@ -450,11 +440,11 @@ static void test_html_long_headers(void)
 	static const size_t heads[] = {5000, 5000, 5000, 14000, 20000},
 			    lines[] = {1, 130, 220, 1, 1};
 	for (size_t k = 0; k < 5; k++) {
-		struct text t = {0};
+		struct buf t = {0};
 		adds(&t, HEAD);
 		adds(&t, "References:");
 		/* folded in lines of 150 bytes: read as a mail's headers */
-		while (t.len < heads[k])
+		while (t.n < heads[k])
 			adds(&t, " <20100302090000.GA12345.a-long-message-id-as-some-clients-make-"
 				 "them.abcdefghijklmnopqrstuvwxyz.0123456789@mail.example.org>\n");
 		adds(&t, "Content-Type: text/html\n\n");
@@ -467,11 +457,11 @@ static void test_html_long_headers(void)
 		page_text(&t, 60, 0);
 		/* the line of spans is cut where it may be: noted */
 		size_t nwin;
-		check_sources_runs_like_whole(t.s, t.len, 1, &nwin);
-		CHECK(bl_detect_format(t.s, t.len) == BL_INPUT_EML);
+		check_sources_runs_like_whole(t.s, t.n, 1, &nwin);
+		CHECK(bl_detect_format(t.s, t.n) == BL_INPUT_EML);
 		/* the page's windows start in its body, where its decoding
 		 * starts, not in the headers before it */
-		struct feed f = {t.s, t.len, 0, 65536, 100003};
+		struct feed f = {t.s, t.n, 0, 65536, 100003};
 		struct from_body fb = {
 			{json_array(), NULL, 0}, (size_t)(strstr(t.s, "\n\n") - t.s) + 2, false};
 		CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO,
@@ -489,7 +479,7 @@ static void test_html_long_headers(void)
 static void test_html_part(void)
 {
 	for (int comment = 0; comment < 2; comment++) {
-		struct text t = {0};
+		struct buf t = {0};
 		adds(&t, "From: ops@example.org\nMIME-Version: 1.0\n"
 			 "Content-Type: multipart/mixed; boundary=m\n\n--m\n\n");
 		runs_text(&t, 5, 0, false);
@@ -505,8 +495,8 @@ static void test_html_part(void)
 		} else {
 			/* the rest of the part hidden, its windows are cut where
 			 * they may be (noted); the comment is said once */
-			json_t *whole = parse(t.s, t.len, 0, 0, NULL);
-			json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+			json_t *whole = parse(t.s, t.n, 0, 0, NULL);
+			json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
 			CHECK(json_array_size(json_object_get(json_array_get(whole, 0), "runs")) ==
 			      json_array_size(json_object_get(json_array_get(docs, 0), "runs")));
 			CHECK(count_code(&t, "html.unclosed-comment") == 1);
@@ -523,7 +513,7 @@ static void test_html_part(void)
  * it are read. */
 static void test_closed_first_far(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	adds(&t, HEAD);
 	adds(&t, "Content-Type: multipart/mixed; boundary=top\n\n--top\n\n");
 	runs_text(&t, 5, 0, false);
@@ -534,8 +524,8 @@ static void test_closed_first_far(void)
 	adds(&t, "--top\n\n");
 	runs_text(&t, 30, 9000, false);
 	adds(&t, "--top--\n");
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
-	json_t *docs = parse(t.s, t.len, 16384, 4096, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
+	json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
 	json_t *wr = json_object_get(json_array_get(whole, 0), "runs");
 	json_t *dr = json_object_get(json_array_get(docs, 0), "runs");
 	CHECK(json_array_size(docs) == 1);
@@ -556,7 +546,7 @@ static void test_closed_first_far(void)
 
 static void test_prefix(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	prefix_mail(&t);
 	check_mail("prefix", &t);
 	free(t.s);
@@ -586,20 +576,20 @@ static long read_stopping(void *ctx, char *buf, size_t cap)
  * "\n" was dropped with the attachment, once). */
 static void delimiter_at_read(size_t size)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	adds(&t, HEAD);
 	adds(&t, "Content-Type: multipart/mixed; boundary=b\n\n--b\n\n");
 	runs_text(&t, 30, 0, false);
 	adds(&t, "--b\nContent-Type: application/octet-stream\n"
 		 "Content-Transfer-Encoding: base64\n\n");
 	binary(&t, size);
-	size_t stop = t.len;
+	size_t stop = t.n;
 	adds(&t, "--b\n\n");
 	runs_text(&t, 30, 100, false);
 	adds(&t, "--b--\n");
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	for (size_t k = 0; k < 3; k++) {
-		struct stopping f = {t.s, t.len, 0, stop - k};
+		struct stopping f = {t.s, t.n, 0, stop - k};
 		struct docs d = {json_array(), NULL, 0};
 		CHECK(bl_ingest_stream_window(bl_parser_ingest(), read_stopping, &f, BL_INPUT_AUTO,
 					      16384, 4096, each, &d) == 0);
@@ -621,12 +611,12 @@ static void test_delimiter_at_read(void)
 
 static void test_pages(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	pages_mail(&t);
 	check_mail("pages", &t);
 	static const char *const codes[] = {"html.unclosed-comment"};
 	static const char *const dec[] = {"mime", "html"};
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
 	json_decref(whole);
 	CHECK(nruns > 40);
@@ -655,7 +645,7 @@ static int each_ahead(struct bl_message *m, void *ctx)
  * plain text is not held to find its end, nor the attachment). */
 static void test_read_ahead(void)
 {
-	struct text t = {0};
+	struct buf t = {0};
 	adds(&t, HEAD);
 	adds(&t, "Content-Type: multipart/mixed; boundary=m\n\n--m\n"
 		 "Content-Type: multipart/alternative; boundary=a\n\n--a\n"
@@ -669,7 +659,7 @@ static void test_read_ahead(void)
 	adds(&t, "--m\nContent-Type: text/plain\n\n");
 	runs_text(&t, 100, 2000, false);
 	adds(&t, "--m--\n");
-	struct feed f = {t.s, t.len, 0, 65536, 100003};
+	struct feed f = {t.s, t.n, 0, 65536, 100003};
 	struct ahead a = {{json_array(), NULL, 0}, &f, 0};
 	CHECK(bl_ingest_stream_window(bl_parser_ingest(), feed_read, &f, BL_INPUT_AUTO, 16384, 4096,
 				      each_ahead, &a) == 0);
@@ -677,7 +667,7 @@ static void test_read_ahead(void)
 	if (a.most > 256 * 1024)
 		printf("read %zu bytes past a window's start\n", a.most);
 	CHECK(a.most <= 256 * 1024);
-	json_t *whole = parse(t.s, t.len, 0, 0, NULL);
+	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	CHECK(like_whole_parts(t.s, whole, a.d.docs));
 	json_decref(whole);
 	json_decref(a.d.docs);
