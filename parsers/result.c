@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,13 +98,11 @@ static char *strs_put(char *d, const char *s, size_t n)
 	return d;
 }
 
-const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
+/* A copy of s that strs_recent did not find. */
+static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n)
 {
-	if (!st || n >= UINT32_MAX)
+	if (n >= UINT32_MAX)
 		return NULL;
-	const char *seen = strs_recent(st, s, n);
-	if (seen)
-		return seen;
 	size_t need = STRS_HEAD + n + 1;
 	if (need > st->left) {
 		size_t size = need > STRS_CHUNK / 4 ? need : STRS_CHUNK;
@@ -129,6 +128,14 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 	st->recent[k].s = d;
 	st->recent[k].n = n;
 	return d;
+}
+
+const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
+{
+	if (!st)
+		return NULL;
+	const char *seen = strs_recent(st, s, n);
+	return seen ? seen : strs_copy_new(st, s, n);
 }
 
 /* ------------------------------------------------------------ the list */
@@ -166,6 +173,7 @@ struct bl_result *bl_results_add(struct bl_results *rs)
 	r->flags = 0;
 	r->ncoord = 0;
 	r->initials = 0;
+	r->place = 0;
 	r->strs = rs->strs;
 	return r;
 }
@@ -183,6 +191,7 @@ static void copy_result(struct bl_result *to, const struct bl_result *from)
 	to->initials = 0;
 	for (unsigned k = 0; k < from->ncoord; k++)
 		bl_result_set_coord(to, &from->coord[k]);
+	to->place = from->place; /* the same coordinates, in another store */
 }
 
 int bl_results_drop_front(struct bl_results *rs, size_t n)
@@ -216,8 +225,20 @@ struct bl_result *bl_results_find(const struct bl_results *rs, const char *metri
 
 /* ------------------------------------------------------------ members */
 
+/* Whether every byte of s is ASCII but NUL: most strings a result keeps
+ * ("7.5M", "tank/raidz1"), which are then UTF-8 with no more test. */
+static bool plain_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)(s[i] - 1) >= 0x7F) /* NUL, or 0x80 and above */
+			return false;
+	return true;
+}
+
 bool bl_json_string_ok(const char *s, size_t n)
 {
+	if (n <= 64 && plain_ascii(s, n))
+		return true;
 	const char *z;
 	while ((z = memchr(s, 0, n)) != NULL) {
 		if (!bl_utf8_valid(s, (size_t)(z - s)))
@@ -235,7 +256,7 @@ const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n)
 	const char *seen = strs_recent(st, s, n);
 	if (seen)
 		return seen;
-	return bl_json_string_ok(s, n) ? bl_strs_copy(st, s, n) : NULL;
+	return bl_json_string_ok(s, n) ? strs_copy_new(st, s, n) : NULL;
 }
 
 static const char *doc_string(struct bl_result *r, const char *s, size_t n)
@@ -342,6 +363,7 @@ static inline bool same_key(const char *a, const char *key)
 /* The slot of `key`: its own, or a new one at the end (NULL when full). */
 static struct bl_coord *slot(struct bl_result *r, const char *key)
 {
+	r->place = 0;
 	if (r->initials & initial(key))
 		for (unsigned k = 0; k < r->ncoord; k++)
 			if (same_key(r->coord[k].key, key))
@@ -423,7 +445,13 @@ void bl_result_set_coord(struct bl_result *r, const struct bl_coord *from)
 		*c = *from;
 }
 
-void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from)
+uint64_t bl_place_new(void)
+{
+	static _Atomic uint64_t places;
+	return atomic_fetch_add_explicit(&places, 1, memory_order_relaxed) + 1;
+}
+
+void bl_result_copy_coords(struct bl_result *to, struct bl_result *from)
 {
 	if (to->strs != from->strs || to->ncoord) {
 		for (unsigned k = 0; k < from->ncoord; k++)
@@ -434,6 +462,9 @@ void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from)
 	memcpy(to->coord, from->coord, from->ncoord * sizeof from->coord[0]);
 	to->ncoord = from->ncoord;
 	to->initials = from->initials;
+	if (!from->place)
+		from->place = bl_place_new();
+	to->place = from->place;
 }
 
 void bl_result_del(struct bl_result *r, const char *key)
@@ -444,6 +475,7 @@ void bl_result_del(struct bl_result *r, const char *key)
 				(r->ncoord - k - 1) * sizeof r->coord[0]);
 			r->ncoord--;
 			r->initials = 0;
+			r->place = 0;
 			for (unsigned j = 0; j < r->ncoord; j++)
 				r->initials |= initial(r->coord[j].key);
 			return;

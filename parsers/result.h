@@ -47,6 +47,10 @@ struct bl_result {
 	unsigned flags; /* BL_FLAG_* (doc.h) */
 	unsigned ncoord;
 	uint32_t initials; /* a bit for each coordinate's first letter */
+	/* 0, or a number that only results with the same coordinates share
+	 * (bl_result_copy_coords gives it): a row of a table is found by it
+	 * without comparing the coordinates. Every setter makes it 0. */
+	uint64_t place;
 	struct bl_coord coord[BL_COORDS_MAX];
 	struct bl_strs *strs; /* where the result's strings are kept */
 };
@@ -97,8 +101,12 @@ void bl_result_set_str(struct bl_result *r, const char *key, const char *s);
 void bl_result_set_strn(struct bl_result *r, const char *key, const char *s, size_t n);
 /* Copies coordinate c (from any result) into r. */
 void bl_result_set_coord(struct bl_result *r, const struct bl_coord *c);
-/* Sets every coordinate of `from` (a result placed alike) in `to`. */
-void bl_result_copy_coords(struct bl_result *to, const struct bl_result *from);
+/* Sets every coordinate of `from` (a result placed alike) in `to`; when
+ * `to` had none and both are of one list, they share a place (from's, or
+ * a new one). */
+void bl_result_copy_coords(struct bl_result *to, struct bl_result *from);
+/* A place no result has had yet (never 0). */
+uint64_t bl_place_new(void);
 void bl_result_del(struct bl_result *r, const char *key);
 
 /* Getters: the coordinate, or NULL. */

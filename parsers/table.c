@@ -44,19 +44,19 @@ void bl_rows_free(struct bl_rows *g)
 
 /* Two names: keys are string literals, metrics and units mostly kept
  * names (result.h), each the one copy of its text. */
-static bool same_name(const char *a, const char *b)
+static inline bool same_name(const char *a, const char *b)
 {
 	if (a == b)
 		return true;
 	return a && b && !(bl_strs_kept(a) && bl_strs_kept(b)) && strcmp(a, b) == 0;
 }
 
-static bool same_key(const char *a, const char *b)
+static inline bool same_key(const char *a, const char *b)
 {
 	return a == b || strcmp(a, b) == 0;
 }
 
-static bool same_coord(const struct bl_coord *a, const struct bl_coord *b)
+static inline bool same_coord(const struct bl_coord *a, const struct bl_coord *b)
 {
 	if (!same_key(a->key, b->key) || a->type != b->type)
 		return false;
@@ -75,9 +75,10 @@ bool bl_rows_joins(const struct bl_rows *g, const struct bl_result *r)
 {
 	if (!g->open || g->ncells == BL_ROW_CELLS || r->ncoord != g->ncoord)
 		return false;
-	for (unsigned k = g->ncoord; k-- > 0;) /* the sample number differs first */
-		if (!same_coord(&g->coord[k], &r->coord[k]))
-			return false;
+	if (!r->place || r->place != g->place)
+		for (unsigned k = g->ncoord; k-- > 0;) /* the sample number differs first */
+			if (!same_coord(&g->coord[k], &r->coord[k]))
+				return false;
 	for (unsigned i = 0; i < g->ncells; i++)
 		if (same_name(g->metric[i], r->metric))
 			return false;
@@ -148,6 +149,7 @@ static const char *keep_name(struct bl_rows *g, const char *s)
 int bl_rows_start(struct bl_rows *g, const struct bl_result *r)
 {
 	g->open = true;
+	g->place = r->place;
 	g->ncoord = 0;
 	g->ncells = 0;
 	g->used = 0;

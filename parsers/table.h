@@ -50,6 +50,7 @@ struct bl_rows {
 	unsigned nshapes, evict;
 	bool open;
 	unsigned ncoord, ncells;
+	uint64_t place; /* that of the result that started the row */
 	struct bl_coord coord[BL_COORDS_MAX]; /* strings in text */
 	const char *metric[BL_ROW_CELLS], *unit[BL_ROW_CELLS]; /* kept, or in text */
 	char *text;

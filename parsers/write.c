@@ -1473,12 +1473,21 @@ static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
 	}
 	size_t flags = w->runs->flags;
 	int rc = 0;
+	uint64_t was = 0, now = 0; /* the last place renumbered, and its new one */
 	for (size_t i = 0; i < n; i++) {
 		struct bl_result *res = bl_results_at(&r->results, i);
 		size_t k = record_of(rec, res);
 		if (k < from)
 			continue;
+		/* results of one place are of one record, renumbered alike
+		 * here: they share a new place */
+		uint64_t place = res->place;
 		rec->renumber(res, w->open.nrec + (k - from));
+		if (place && place != was) {
+			was = place;
+			now = bl_place_new();
+		}
+		res->place = place ? now : 0;
 		rc |= rlist_add(k >= to ? &w->open.tail : &w->open.results, flags, w->open.tool,
 				res);
 	}

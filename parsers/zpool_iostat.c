@@ -394,7 +394,7 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			 const struct znum *read)
 {
 	size_t done = 0;
-	const struct bl_result *first = NULL;
+	struct bl_result *first = NULL;
 	for (size_t i = 0; i < nv && i < z->ncols; i++) {
 		const struct zcol *c = &z->cols[i];
 		double v;

@@ -119,6 +119,48 @@ static void test_copies(void)
 	bl_results_free(&rs);
 }
 
+/* Results placed by bl_result_copy_coords share a place, and a row finds
+ * them by it; a setter, a delete or a result of another list ends the
+ * sharing, and the coordinates are compared again. */
+static void test_places(void)
+{
+	struct bl_results rs, other;
+	bl_results_init(&rs);
+	bl_results_init(&other);
+	struct bl_result *a = add(&rs, "tank/ada1", 3, "read_ops", 1);
+	CHECK(a->place == 0);
+	struct bl_result *b = bl_results_add(&rs);
+	bl_result_set_metric(b, "write_ops");
+	bl_result_copy_coords(b, a);
+	CHECK(a->place != 0 && b->place == a->place);
+	struct bl_rows g;
+	bl_rows_init(&g);
+	CHECK(bl_rows_start(&g, a) == 0 && bl_rows_cell(&g, a) == 0);
+	CHECK(g.place == a->place && bl_rows_joins(&g, b));
+	/* b moved to another sample: not the row's place any more */
+	bl_result_set_int(b, "sample", 4);
+	CHECK(b->place == 0 && !bl_rows_joins(&g, b));
+	bl_result_set_int(b, "sample", 3);
+	CHECK(bl_rows_joins(&g, b)); /* compared: the same again */
+	struct bl_result *c = bl_results_add(&rs);
+	bl_result_set_metric(c, "read_bandwidth");
+	bl_result_copy_coords(c, a);
+	bl_result_del(c, "vdev");
+	CHECK(c->place == 0 && !bl_rows_joins(&g, c));
+	/* a copy into another store keeps its coordinates, not the place */
+	struct bl_result *d = bl_results_add(&other);
+	bl_result_copy_coords(d, a);
+	CHECK(d->place == 0 && bl_result_int(d, "sample", -1) == 3);
+	/* results moved by a drop keep their place */
+	uint64_t p = a->place;
+	CHECK(bl_results_drop_front(&rs, 0) == 0 && bl_results_at(&rs, 0)->place == p);
+	/* a new place is one no result has had */
+	CHECK(bl_place_new() != p && bl_place_new() != 0);
+	bl_rows_free(&g);
+	bl_results_free(&rs);
+	bl_results_free(&other);
+}
+
 /* Past BL_ROW_SHAPES shapes, a number is declared again for another. */
 static void test_many_shapes(void)
 {
@@ -222,6 +264,7 @@ int main(void)
 {
 	test_grouping();
 	test_copies();
+	test_places();
 	test_many_shapes();
 	test_expand();
 	test_refused();
