@@ -32,7 +32,14 @@ size_t bl_fmt_u64(unsigned long long u, char buf[BL_NUM_MAX])
 				    "25262728293031323334353637383940414243444546474849"
 				    "50515253545556575859606162636465666768697071727374"
 				    "75767778798081828384858687888990919293949596979899";
-	char tmp[24], *p = tmp + sizeof tmp;
+	static const unsigned long long tens[19] = {
+		1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+	};
+	size_t n = 1;
+	while (n < 20 && u >= tens[n - 1])
+		n++;
+	char *p = buf + n; /* the digits are written from the last */
 	while (u >= 100) {
 		unsigned d = (unsigned)(u % 100);
 		u /= 100;
@@ -45,8 +52,6 @@ size_t bl_fmt_u64(unsigned long long u, char buf[BL_NUM_MAX])
 	} else {
 		*--p = (char)('0' + u);
 	}
-	size_t n = (size_t)(tmp + sizeof tmp - p);
-	memcpy(buf, p, n);
 	return n;
 }
 

@@ -212,8 +212,13 @@ static void string(struct out *o, const char *s, size_t n)
 	put(o, "\"", 1);
 }
 
+/* Formatted in the buffer where it has room, as most are. */
 static void integer(struct out *o, json_int_t v)
 {
+	if (OUTBUF - o->n >= BL_NUM_MAX && !o->err) {
+		o->n += bl_fmt_int((long long)v, o->buf + o->n);
+		return;
+	}
 	char b[BL_NUM_MAX];
 	put(o, b, bl_fmt_int((long long)v, b));
 }
@@ -632,7 +637,9 @@ static void row_cell(struct out *r, const struct bl_result *res)
 	for (size_t i = 0; i < n; i++) {
 		put(r, ",", 1);
 		indent(r, 6, true);
-		string(r, names[i], strlen(names[i]));
+		put(r, "\"", 1); /* a flag's name has nothing to escape */
+		put(r, names[i], strlen(names[i]));
+		put(r, "\"", 1);
 	}
 	indent(r, 5, false);
 	put(r, "]", 1);

@@ -17,21 +17,30 @@
 
 /* ---------------------------------------------------------------- tokens */
 
+/* What splits words: 1 a blank or a tab, 2 the first byte of a no-break
+ * space (C2 A0) when the next byte is A0. */
+static const unsigned char splits[256] = {[' '] = 1, ['\t'] = 1, [0xC2] = 2};
+
+/* The width of the separator at s[i] (0: none). */
+static inline size_t separator(const char *s, size_t len, size_t i)
+{
+	unsigned char k = splits[(unsigned char)s[i]];
+	if (k == 1)
+		return 1;
+	return k == 2 && i + 1 < len && (unsigned char)s[i + 1] == 0xA0 ? 2 : 0;
+}
+
 /* Splits on blanks (and tabs, and no-break spaces); returns the count. */
 size_t bl_zpool_split(const char *s, size_t len, struct bl_ztok *t, size_t max)
 {
-	size_t n = 0, i = 0;
+	size_t n = 0, i = 0, w;
 	while (i < len && n < max) {
-		while (i < len && (s[i] == ' ' || s[i] == '\t' ||
-				   (i + 1 < len && (unsigned char)s[i] == 0xC2 &&
-				    (unsigned char)s[i + 1] == 0xA0 && ++i)))
-			i++;
+		while (i < len && (w = separator(s, len, i)) != 0)
+			i += w;
 		if (i >= len)
 			break;
 		size_t b = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' &&
-		       !((unsigned char)s[i] == 0xC2 && i + 1 < len &&
-			 (unsigned char)s[i + 1] == 0xA0))
+		while (i < len && (!splits[(unsigned char)s[i]] || !separator(s, len, i)))
 			i++;
 		/* markdown emphasis an author put on a number: "**1.60K**", "`12ms`" */
 		size_t e = i;

@@ -30,18 +30,28 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 		*out = 0;
 		return true;
 	}
-	size_t i = 0;
+	size_t i = 0, decimals = 0;
 	bool dot = false;
+	uint64_t mant = 0; /* the digits, while there are 18 at most */
 	while (i < n && (digit(s[i]) || (s[i] == '.' && !dot && i > 0))) {
 		if (s[i] == '.')
 			dot = true;
+		else {
+			mant = mant * 10 + (uint64_t)(s[i] - '0');
+			decimals += dot;
+		}
 		i++;
 	}
 	if (i == 0 || s[i - 1] == '.' || i > 24)
 		return false;
-	double v;
-	if (!bl_parse_double(s, i, false, &v, NULL))
-		return false;
+	/* as bl_parse_double reads it: the digits over a power of ten */
+	double v = (double)mant;
+	if (i - dot > 18) {
+		if (!bl_parse_double(s, i, false, &v, NULL))
+			return false;
+	} else if (decimals) {
+		v /= bl_pow10((int)decimals);
+	}
 	const char *u = s + i;
 	size_t ul = n - i;
 	if (time) {
@@ -63,12 +73,13 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 		return true;
 	}
 	static const char units[] = "KMGTPE";
+	static const double powers[] = {0x1p10, 0x1p20, 0x1p30, 0x1p40, 0x1p50, 0x1p60};
 	double mult = 1;
 	if (ul == 1) {
 		const char *p = memchr(units, u[0], 6);
 		if (!p)
 			return false;
-		mult = ldexp(1.0, 10 * (int)(p - units + 1));
+		mult = powers[p - units];
 	} else if (ul != 0) {
 		return false;
 	}

@@ -48,6 +48,19 @@ int main(void)
 	CHECK(strcmp(buf, "0") == 0);
 	buf[bl_fmt_u64(18446744073709551615ULL, buf)] = '\0';
 	CHECK(strcmp(buf, "18446744073709551615") == 0);
+	/* each count of digits, at its edges: 9, 10, 11, 99, 100, 101 ... */
+	size_t wrong = 0;
+	for (unsigned long long p = 1; p <= 10000000000000000000ULL; p *= 10) {
+		for (int d = -1; d <= 1; d++) {
+			char want[32];
+			snprintf(want, sizeof want, "%llu", p + (unsigned long long)d);
+			buf[bl_fmt_u64(p + (unsigned long long)d, buf)] = '\0';
+			wrong += strcmp(want, buf) != 0;
+		}
+		if (p == 10000000000000000000ULL)
+			break;
+	}
+	CHECK(wrong == 0);
 	for (int i = 0; i < 100000; i++) {
 		long long v = (long long)next() >> (next() % 64);
 		char want[32];

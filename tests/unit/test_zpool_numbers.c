@@ -1,7 +1,9 @@
 /* test_zpool_numbers.c - zpool iostat's numbers and histogram bucket labels
  * (parsers/zpool_numbers.c). */
+#include <math.h>
 #include <string.h>
 
+#include "../../base/units.h"
 #include "../../parsers/zpool_iostat.h"
 #include "check.h"
 
@@ -55,6 +57,42 @@ static void test_sizes(void)
 	CHECK(!num("--"));
 }
 
+/* Every number as bl_parse_double reads it, to the bit: up to 24
+ * characters of digits with a point anywhere inside, with each unit. */
+static void test_same_as_parse_double(void)
+{
+	unsigned long long seed = 12345;
+	size_t wrong = 0;
+	for (int t = 0; t < 200000; t++) {
+		char s[32];
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t len = 1 + (size_t)(seed >> 59) % 24, dot = (size_t)(seed >> 40) % (len + 8);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* leading zeros and nines, which round up, more often */
+			unsigned d = (unsigned)(seed >> 60);
+			s[i] = (char)('0' + (d >= 10 ? (d & 1) * 9 : d));
+		}
+		if (dot > 0 && dot < len - 1)
+			s[dot] = '.';
+		double want, got, mult = 1;
+		if (!bl_parse_double(s, len, false, &want, NULL))
+			continue;
+		const char *units = " KMGTPE";
+		size_t u = (size_t)(seed >> 33) % 7;
+		if (u) {
+			s[len++] = units[u];
+			mult = ldexp(1.0, 10 * (int)u);
+			want = round(want * mult);
+		}
+		s[len] = '\0';
+		if (!bl_zpool_number(s, len, false, &got, &dash, &approx) ||
+		    memcmp(&got, &want, sizeof got) != 0)
+			wrong++;
+	}
+	CHECK(wrong == 0);
+}
+
 static void test_times(void)
 {
 	/* base 1000, floored to an integer of the unit */
@@ -101,6 +139,7 @@ static void test_buckets(void)
 int main(void)
 {
 	test_sizes();
+	test_same_as_parse_double();
 	test_times();
 	test_buckets();
 	return CHECK_DONE();
