@@ -113,6 +113,46 @@ static bool maybe_elision(unsigned char c)
 	return c == 0xE2 || (c && strchr(".[(<sS", c));
 }
 
+/* Whether l is a rule of ASCII dashes: "----------  -----  -----",
+ * runs of three at least apart by blanks, as dashes_re has them. False
+ * where it cannot tell (other characters): then the pattern does. */
+static bool ascii_rule(const char *s, size_t n)
+{
+	size_t run = 0, runs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '-') {
+			run++;
+			continue;
+		}
+		if ((s[i] != ' ' && s[i] != '\t') || (run > 0 && run < 3))
+			return false;
+		runs += run > 0;
+		run = 0;
+	}
+	return (runs > 0 || run >= 3) && (run == 0 || run >= 3);
+}
+
+/* Whether l starts, past its blanks, with the words of top_re apart by
+ * blanks: "   capacity     operations    bandwidth". False where it
+ * cannot tell (a byte past ASCII after them): then the pattern does. */
+static bool ascii_top(const char *s, size_t n)
+{
+	static const char *const words[] = {"capacity", "operations", "bandwidth"};
+	size_t i = 0;
+	for (size_t w = 0; w < 3; w++) {
+		size_t blanks = i;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		size_t k = strlen(words[w]);
+		if ((w > 0 && i == blanks) || n - i < k || memcmp(s + i, words[w], k) != 0)
+			return false;
+		i += k;
+	}
+	unsigned char c = i < n ? (unsigned char)s[i] : ' ';
+	return !(c >= 0x80 || c == '_' || (c >= '0' && c <= '9') ||
+		 ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'));
+}
+
 /* the vdev types of vtype_re */
 static bool maybe_vtype(unsigned char c)
 {
@@ -878,11 +918,12 @@ static enum zline classify(struct zp *z, const struct bl_line *l)
 	if (l->len > 2000)
 		return ZL_OTHER;
 	unsigned char c = lead(l->s, l->len);
-	if ((c == 'c' && bl_re_match(&top_re, l->s, l->len, 0, &m)) ||
+	if ((c == 'c' && (ascii_top(l->s, l->len) || bl_re_match(&top_re, l->s, l->len, 0, &m))) ||
 	    (memchr(l->s, '_', l->len) && bl_re_match(&histo_top_re, l->s, l->len, 0, &m)) ||
 	    ((c == 'p' || c == 'v') && bl_re_match(&bottom_only_re, l->s, l->len, 0, &m)))
 		return ZL_HEADER;
-	if (maybe_dashes(c) && bl_re_match(&dashes_re, l->s, l->len, 0, &m))
+	if (maybe_dashes(c) &&
+	    (ascii_rule(l->s, l->len) || bl_re_match(&dashes_re, l->s, l->len, 0, &m)))
 		return ZL_DASHES;
 	if (timestamp(z, l, false))
 		return ZL_STAMP;
