@@ -575,7 +575,7 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 	for (size_t i = 0; i < nv; i++)
 		if (!(vals[i].n == 1 && vals[i].s[0] == '-'))
 			all_dash = false;
-	if (name_end == 1 && is_class(&t[0]) && all_dash && (indent == 0 || !z->indented)) {
+	if (name_end == 1 && all_dash && is_class(&t[0]) && (indent == 0 || !z->indented)) {
 		snprintf(z->cls, sizeof z->cls, "%.15s", name);
 		return true;
 	}
