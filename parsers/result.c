@@ -191,7 +191,9 @@ static void copy_result(struct bl_result *to, const struct bl_result *from)
 	to->initials = 0;
 	for (unsigned k = 0; k < from->ncoord; k++)
 		bl_result_set_coord(to, &from->coord[k]);
-	to->place = from->place; /* the same coordinates, in another store */
+	/* the same coordinates in another store, unless one was lost (out
+	 * of memory): then compared again */
+	to->place = to->ncoord == from->ncoord ? from->place : 0;
 }
 
 int bl_results_drop_front(struct bl_results *rs, size_t n)
