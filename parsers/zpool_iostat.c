@@ -201,10 +201,14 @@ struct zp {
 	/* keys of the rows of the current sample: an open-addressed set of
 	 * seen_cap slots, none until the first row, grown up to MAX_SEEN * 2
 	 * (as one array from the start, zeroing it cost more than reading the
-	 * report of a small pool) */
-	char **seen;
+	 * report of a small pool). A slot holds where its key starts in
+	 * `keys` plus one (0: empty); the keys are one after another there,
+	 * each with its NUL, and go together when the sample ends. */
+	size_t *seen;
 	size_t *used; /* the slots taken, to clear them */
 	size_t seen_cap, nseen;
+	char *keys;
+	size_t keys_len, keys_cap;
 	size_t rows_in_sample, rows_first;
 	struct bl_coord stamp; /* timestamp of the current sample (key NULL:
 				    * none); its string owned */
@@ -231,11 +235,36 @@ static void stamp_free(struct zp *z)
 
 static void seen_clear(struct zp *z)
 {
-	for (size_t i = 0; i < z->nseen; i++) {
-		free(z->seen[z->used[i]]);
-		z->seen[z->used[i]] = NULL;
-	}
+	for (size_t i = 0; i < z->nseen; i++)
+		z->seen[z->used[i]] = 0;
 	z->nseen = 0;
+	z->keys_len = 0;
+}
+
+/* The key of a taken slot. */
+static const char *seen_key(const struct zp *z, size_t slot)
+{
+	return z->keys + z->seen[slot] - 1;
+}
+
+/* Puts a copy of key (n bytes) after the keys; where it starts plus one,
+ * or 0 when out of memory. */
+static size_t keys_put(struct zp *z, const char *key, size_t n)
+{
+	if (z->keys_cap - z->keys_len <= n) {
+		size_t cap = z->keys_cap ? z->keys_cap : 1024;
+		while (cap - z->keys_len <= n)
+			cap *= 2;
+		char *k = realloc(z->keys, cap);
+		if (!k)
+			return 0;
+		z->keys = k;
+		z->keys_cap = cap;
+	}
+	size_t at = z->keys_len;
+	memcpy(z->keys + at, key, n + 1);
+	z->keys_len += n + 1;
+	return at + 1;
 }
 
 static void new_sample(struct zp *z)
@@ -266,7 +295,7 @@ static bool seen_grow(struct zp *z)
 	size_t cap = z->seen_cap ? z->seen_cap * 4 : 64;
 	if (cap > MAX_SEEN * 2)
 		cap = MAX_SEEN * 2;
-	char **t = calloc(cap, sizeof *t);
+	size_t *t = calloc(cap, sizeof *t);
 	size_t *u = malloc(cap / 2 * sizeof *u);
 	if (!t || !u) {
 		free(t);
@@ -274,11 +303,10 @@ static bool seen_grow(struct zp *z)
 		return false;
 	}
 	for (size_t k = 0; k < z->nseen; k++) {
-		char *key = z->seen[z->used[k]];
-		size_t i = key_hash(key) & (cap - 1);
+		size_t i = key_hash(seen_key(z, z->used[k])) & (cap - 1);
 		while (t[i])
 			i = (i + 1) & (cap - 1);
-		t[i] = key;
+		t[i] = z->seen[z->used[k]];
 		u[k] = i;
 	}
 	free(z->seen);
@@ -298,7 +326,8 @@ static bool seen_grow(struct zp *z)
 static bool sample_key(struct zp *z, const char *key, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
-	size_t n = strnlen(key, sizeof z->last_key - 1), h = key_hash(key);
+	size_t len = strlen(key), h = key_hash(key);
+	size_t n = len < sizeof z->last_key - 1 ? len : sizeof z->last_key - 1;
 	memcpy(z->last_key, key, n);
 	z->last_key[n] = '\0';
 	if (again)
@@ -306,7 +335,7 @@ static bool sample_key(struct zp *z, const char *key, bool nested)
 	if (z->nseen) {
 		size_t mask = z->seen_cap - 1;
 		for (size_t i = h & mask; z->seen[i]; i = (i + 1) & mask)
-			if (strcmp(z->seen[i], key) == 0) {
+			if (strcmp(seen_key(z, i), key) == 0) {
 				new_sample(z);
 				break;
 			}
@@ -317,8 +346,7 @@ static bool sample_key(struct zp *z, const char *key, bool nested)
 	size_t mask = z->seen_cap - 1, i = h & mask;
 	while (z->seen[i])
 		i = (i + 1) & mask;
-	z->seen[i] = strdup(key);
-	if (z->seen[i])
+	if ((z->seen[i] = keys_put(z, key, len)) != 0)
 		z->used[z->nseen++] = i;
 	return true;
 }
@@ -1016,6 +1044,7 @@ static void zp_free(struct zp *z)
 	seen_clear(z);
 	free(z->seen);
 	free(z->used);
+	free(z->keys);
 	stamp_free(z);
 	hdr_forget(z);
 	free(z);
