@@ -86,11 +86,12 @@ static bool json_plain(const char *s, size_t n)
  * it is plain (json_plain), so that writing it needs neither. */
 #define STRS_HEAD BL_STRS_HEAD
 
-static char *strs_put(char *d, const char *s, size_t n)
+/* plain: json_plain(s, n) when known, else -1 */
+static char *strs_put(char *d, const char *s, size_t n, int plain)
 {
 	uint32_t len = (uint32_t)n;
 	memcpy(d, &len, 4);
-	d[4] = (char)json_plain(s, n);
+	d[4] = (char)(plain < 0 ? json_plain(s, n) : plain);
 	d += STRS_HEAD;
 	if (n)
 		memcpy(d, s, n);
@@ -99,7 +100,7 @@ static char *strs_put(char *d, const char *s, size_t n)
 }
 
 /* A copy of s that strs_recent did not find. */
-static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n)
+static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n, int plain)
 {
 	if (n >= UINT32_MAX)
 		return NULL;
@@ -118,10 +119,10 @@ static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n)
 			/* a long string: its own chunk, behind the current one */
 			c->next = st->chunks->next;
 			st->chunks->next = c;
-			return strs_put(c->data, s, n);
+			return strs_put(c->data, s, n, plain);
 		}
 	}
-	char *d = strs_put(st->p, s, n);
+	char *d = strs_put(st->p, s, n, plain);
 	st->p += need;
 	st->left -= need;
 	unsigned k = recent_slot(s, n);
@@ -135,7 +136,7 @@ const char *bl_strs_copy(struct bl_strs *st, const char *s, size_t n)
 	if (!st)
 		return NULL;
 	const char *seen = strs_recent(st, s, n);
-	return seen ? seen : strs_copy_new(st, s, n);
+	return seen ? seen : strs_copy_new(st, s, n, -1);
 }
 
 /* ------------------------------------------------------------ the list */
@@ -228,18 +229,25 @@ struct bl_result *bl_results_find(const struct bl_results *rs, const char *metri
 /* ------------------------------------------------------------ members */
 
 /* Whether every byte of s is ASCII but NUL: most strings a result keeps
- * ("7.5M", "tank/raidz1"), which are then UTF-8 with no more test. */
-static bool plain_ascii(const char *s, size_t n)
+ * ("7.5M", "tank/raidz1"), which are then UTF-8 with no more test. When
+ * so, *plain tells whether it is json_plain too. */
+static bool plain_ascii(const char *s, size_t n, bool *plain)
 {
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)(s[i] - 1) >= 0x7F) /* NUL, or 0x80 and above */
+	bool escapes = false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((unsigned char)(c - 1) >= 0x7F) /* NUL, or 0x80 and above */
 			return false;
+		escapes |= c < 0x20 || c == '"' || c == '\\';
+	}
+	*plain = !escapes;
 	return true;
 }
 
 bool bl_json_string_ok(const char *s, size_t n)
 {
-	if (n <= 64 && plain_ascii(s, n))
+	bool plain;
+	if (n <= 64 && plain_ascii(s, n, &plain))
 		return true;
 	const char *z;
 	while ((z = memchr(s, 0, n)) != NULL) {
@@ -258,7 +266,10 @@ const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n)
 	const char *seen = strs_recent(st, s, n);
 	if (seen)
 		return seen;
-	return bl_json_string_ok(s, n) ? strs_copy_new(st, s, n) : NULL;
+	bool plain;
+	if (n <= 64 && plain_ascii(s, n, &plain))
+		return strs_copy_new(st, s, n, plain);
+	return bl_json_string_ok(s, n) ? strs_copy_new(st, s, n, -1) : NULL;
 }
 
 static const char *doc_string(struct bl_result *r, const char *s, size_t n)
@@ -305,7 +316,7 @@ static const char *vocab_name(const char *s, size_t n)
 	if (!b)
 		return NULL;
 	vocab.blocks[vocab.n++] = b;
-	char *v = strs_put(b, s, n);
+	char *v = strs_put(b, s, n, -1);
 	v[-1] |= BL_STRS_KEPT;
 	return vocab.names[i] = v;
 }
