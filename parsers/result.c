@@ -244,11 +244,9 @@ static bool plain_ascii(const char *s, size_t n, bool *plain)
 	return true;
 }
 
-bool bl_json_string_ok(const char *s, size_t n)
+/* Whether s is UTF-8 apart from its NUL bytes, which jansson takes. */
+static bool utf8_but_nul(const char *s, size_t n)
 {
-	bool plain;
-	if (n <= 64 && plain_ascii(s, n, &plain))
-		return true;
 	const char *z;
 	while ((z = memchr(s, 0, n)) != NULL) {
 		if (!bl_utf8_valid(s, (size_t)(z - s)))
@@ -257,6 +255,12 @@ bool bl_json_string_ok(const char *s, size_t n)
 		s = z + 1;
 	}
 	return bl_utf8_valid(s, n);
+}
+
+bool bl_json_string_ok(const char *s, size_t n)
+{
+	bool plain;
+	return (n <= 64 && plain_ascii(s, n, &plain)) || utf8_but_nul(s, n);
 }
 
 const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n)
@@ -269,7 +273,7 @@ const char *bl_strs_doc_copy(struct bl_strs *st, const char *s, size_t n)
 	bool plain;
 	if (n <= 64 && plain_ascii(s, n, &plain))
 		return strs_copy_new(st, s, n, plain);
-	return bl_json_string_ok(s, n) ? strs_copy_new(st, s, n, -1) : NULL;
+	return utf8_but_nul(s, n) ? strs_copy_new(st, s, n, -1) : NULL;
 }
 
 static const char *doc_string(struct bl_result *r, const char *s, size_t n)

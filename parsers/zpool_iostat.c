@@ -113,7 +113,7 @@ static bool maybe_elision(unsigned char c)
 	return c == 0xE2 || (c && strchr(".[(<sS", c));
 }
 
-/* Whether l is a rule of ASCII dashes: "----------  -----  -----",
+/* Whether s is a rule of ASCII dashes: "----------  -----  -----",
  * runs of three at least apart by blanks, as dashes_re has them. False
  * where it cannot tell (other characters): then the pattern does. */
 static bool ascii_rule(const char *s, size_t n)
@@ -132,7 +132,7 @@ static bool ascii_rule(const char *s, size_t n)
 	return (runs > 0 || run >= 3) && (run == 0 || run >= 3);
 }
 
-/* Whether l starts, past its blanks, with the words of top_re apart by
+/* Whether s starts, past its blanks, with the words of top_re apart by
  * blanks: "   capacity     operations    bandwidth". False where it
  * cannot tell (a byte past ASCII after them): then the pattern does. */
 static bool ascii_top(const char *s, size_t n)

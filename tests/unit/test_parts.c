@@ -14,6 +14,12 @@
 #include "check.h"
 #include "window_docs.h"
 
+/* Member `key` of element i of an array of objects (NULL: none). */
+static json_t *member_at(json_t *array, size_t i, const char *key)
+{
+	return json_object_get(json_array_get(array, i), key);
+}
+
 static const char NOTE[] =
 	"Same pool as last week, but with the new cables; the scrub had finished an hour "
 	"before, and nothing else ran.\n";
@@ -237,12 +243,12 @@ static bool like_whole_parts(const char *s, json_t *whole, json_t *docs)
 	json_t *w = json_deep_copy(docs);
 	bool ok = json_array_size(w) == json_array_size(whole);
 	for (size_t d = 0; ok && d < json_array_size(whole); d++) {
-		json_t *ra = json_object_get(json_array_get(whole, d), "runs");
-		json_t *rb = json_object_get(json_array_get(w, d), "runs");
+		json_t *ra = member_at(whole, d, "runs");
+		json_t *rb = member_at(w, d, "runs");
 		ok = json_array_size(ra) == json_array_size(rb);
 		for (size_t i = 0; ok && i < json_array_size(ra); i++) {
-			json_t *sa = json_object_get(json_array_get(ra, i), "span");
-			json_t *sb = json_object_get(json_array_get(rb, i), "span");
+			json_t *sa = member_at(ra, i, "span");
+			json_t *sb = member_at(rb, i, "span");
 			json_int_t ea = json_integer_value(json_object_get(sa, "end_offset"));
 			json_int_t eb = json_integer_value(json_object_get(sb, "end_offset"));
 			if (ea == eb)
@@ -324,7 +330,7 @@ static void check_said(const struct buf *mail, const char *const *codes, size_t 
 static size_t count_code(const struct buf *t, const char *code)
 {
 	json_t *docs = parse(t->s, t->n, 16384, 4096, NULL), *v;
-	json_t *diags = json_object_get(json_array_get(docs, 0), "diagnostics");
+	json_t *diags = member_at(docs, 0, "diagnostics");
 	size_t i, n = 0;
 	json_array_foreach(diags, i, v) n +=
 		strcmp(json_string_value(json_object_get(v, "code")), code) == 0;
@@ -340,7 +346,7 @@ static void test_mixed(void)
 	static const char *const codes[] = {"mime.skipped-part"};
 	static const char *const dec[] = {"mime", "quoted-printable", "charset"};
 	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
-	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
+	size_t nruns = json_array_size(member_at(whole, 0, "runs"));
 	json_decref(whole);
 	CHECK(nruns > 100);
 	check_said(&t, codes, 1, dec, 3, nruns);
@@ -408,8 +414,7 @@ static void test_html_mail(void)
 		page_text(&t, 40, 300);
 		check_mail(named ? "html mail" : "html mail, no subject", &t);
 		json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
-		json_t *msg = json_object_get(json_object_get(json_array_get(docs, 0), "source"),
-					      "message");
+		json_t *msg = json_object_get(member_at(docs, 0, "source"), "message");
 		const char *subject = json_string_value(json_object_get(msg, "subject"));
 		CHECK(subject && strcmp(subject, named ? "pool numbers, attached"
 						       : "Pool numbers & more") == 0);
@@ -497,8 +502,8 @@ static void test_html_part(void)
 			 * they may be (noted); the comment is said once */
 			json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 			json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
-			CHECK(json_array_size(json_object_get(json_array_get(whole, 0), "runs")) ==
-			      json_array_size(json_object_get(json_array_get(docs, 0), "runs")));
+			CHECK(json_array_size(member_at(whole, 0, "runs")) ==
+			      json_array_size(member_at(docs, 0, "runs")));
 			CHECK(count_code(&t, "html.unclosed-comment") == 1);
 			json_decref(whole);
 			json_decref(docs);
@@ -526,15 +531,15 @@ static void test_closed_first_far(void)
 	adds(&t, "--top--\n");
 	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
 	json_t *docs = parse(t.s, t.n, 16384, 4096, NULL);
-	json_t *wr = json_object_get(json_array_get(whole, 0), "runs");
-	json_t *dr = json_object_get(json_array_get(docs, 0), "runs");
+	json_t *wr = member_at(whole, 0, "runs");
+	json_t *dr = member_at(docs, 0, "runs");
 	CHECK(json_array_size(docs) == 1);
 	/* the last runs, after the multipart, are the whole reading's */
 	size_t nw = json_array_size(wr), nd = json_array_size(dr);
 	CHECK(nd > 20 && nd < nw);
 	for (size_t i = 1; i <= 20 && i <= nd; i++) {
-		json_t *a = json_object_get(json_array_get(wr, nw - i), "span");
-		json_t *b = json_object_get(json_array_get(dr, nd - i), "span");
+		json_t *a = member_at(wr, nw - i, "span");
+		json_t *b = member_at(dr, nd - i, "span");
 		CHECK(json_equal(json_object_get(a, "offset"), json_object_get(b, "offset")));
 	}
 	CHECK(count_code(&t, "mime.missing-boundary") == 1);
@@ -617,7 +622,7 @@ static void test_pages(void)
 	static const char *const codes[] = {"html.unclosed-comment"};
 	static const char *const dec[] = {"mime", "html"};
 	json_t *whole = parse(t.s, t.n, 0, 0, NULL);
-	size_t nruns = json_array_size(json_object_get(json_array_get(whole, 0), "runs"));
+	size_t nruns = json_array_size(member_at(whole, 0, "runs"));
 	json_decref(whole);
 	CHECK(nruns > 40);
 	check_said(&t, codes, 1, dec, 2, nruns);
