@@ -23,32 +23,47 @@ struct strs_chunk {
 };
 
 /* Strings copied lately, by a hash of their length and ends: a stream's
- * results repeat their names, units and vdevs, which are then kept once. */
-#define STRS_RECENT 32
+ * results repeat their names, units and vdevs, which are then kept once.
+ * A store has a few slots inline; one that has copied many strings (a
+ * long table) gets more. */
+#define STRS_RECENT_FEW 32
+#define STRS_RECENT_MANY 256
+#define STRS_GROW_AFTER 64
+
+struct strs_seen {
+	const char *s;
+	size_t n;
+};
 
 struct bl_strs {
 	struct strs_chunk *chunks;
 	char *p;
 	size_t left;
-	struct {
-		const char *s;
-		size_t n;
-	} recent[STRS_RECENT];
+	size_t copies;
+	unsigned nrecent; /* a power of two */
+	struct strs_seen *recent; /* few, or a table of many */
+	struct strs_seen few[STRS_RECENT_FEW];
 };
 
-static unsigned recent_slot(const char *s, size_t n)
+static inline unsigned recent_slot(const char *s, size_t n)
 {
-	unsigned h = (unsigned)n * 31u;
-	if (n)
-		h += (unsigned char)s[0] * 7u + (unsigned char)s[n - 1] * 131u +
-		     (unsigned char)s[n / 2] * 17u;
-	return h % STRS_RECENT;
+	/* the first and last four bytes (or first, middle and last), mixed */
+	uint32_t a = 0, b = 0;
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+	} else if (n) {
+		a = (unsigned char)s[0] | (uint32_t)(unsigned char)s[n / 2] << 8;
+		b = (unsigned char)s[n - 1];
+	}
+	uint64_t h = ((uint64_t)a << 32 | (b ^ (uint32_t)n)) * 0x9E3779B97F4A7C15ULL;
+	return (unsigned)(h >> 32);
 }
 
 /* A copy of s kept lately, or NULL. */
 static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n)
 {
-	unsigned k = recent_slot(s, n);
+	unsigned k = recent_slot(s, n) & (st->nrecent - 1);
 	if (st->recent[k].n == n && st->recent[k].s && memcmp(st->recent[k].s, s, n) == 0)
 		return st->recent[k].s;
 	return NULL;
@@ -56,7 +71,23 @@ static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n
 
 static struct bl_strs *strs_new(void)
 {
-	return calloc(1, sizeof(struct bl_strs));
+	struct bl_strs *st = calloc(1, sizeof(struct bl_strs));
+	if (st) {
+		st->recent = st->few;
+		st->nrecent = STRS_RECENT_FEW;
+	}
+	return st;
+}
+
+/* More slots for a store that copies many strings; the strings seen
+ * lately are forgotten (they are found again once copied anew). */
+static void strs_more_recent(struct bl_strs *st)
+{
+	struct strs_seen *many = calloc(STRS_RECENT_MANY, sizeof *many);
+	if (!many)
+		return;
+	st->recent = many;
+	st->nrecent = STRS_RECENT_MANY;
 }
 
 static void strs_free(struct bl_strs *st)
@@ -67,6 +98,8 @@ static void strs_free(struct bl_strs *st)
 		next = c->next;
 		free(c);
 	}
+	if (st->recent != st->few)
+		free(st->recent);
 	free(st);
 }
 
@@ -125,7 +158,9 @@ static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n, in
 	char *d = strs_put(st->p, s, n, plain);
 	st->p += need;
 	st->left -= need;
-	unsigned k = recent_slot(s, n);
+	if (++st->copies == STRS_GROW_AFTER)
+		strs_more_recent(st);
+	unsigned k = recent_slot(s, n) & (st->nrecent - 1);
 	st->recent[k].s = d;
 	st->recent[k].n = n;
 	return d;
