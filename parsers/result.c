@@ -36,6 +36,7 @@ struct strs_seen {
 };
 
 struct bl_strs {
+	uint64_t id; /* never 0, and no other store's */
 	struct strs_chunk *chunks;
 	char *p;
 	size_t left;
@@ -71,8 +72,10 @@ static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n
 
 static struct bl_strs *strs_new(void)
 {
+	static _Atomic uint64_t ids;
 	struct bl_strs *st = calloc(1, sizeof(struct bl_strs));
 	if (st) {
+		st->id = atomic_fetch_add_explicit(&ids, 1, memory_order_relaxed) + 1;
 		st->recent = st->few;
 		st->nrecent = STRS_RECENT_FEW;
 	}
@@ -517,6 +520,27 @@ void bl_result_copy_coords(struct bl_result *to, struct bl_result *from)
 	if (!from->place)
 		from->place = bl_place_new();
 	to->place = from->place;
+}
+
+void bl_coords_take(struct bl_coords *cs, const struct bl_result *r)
+{
+	cs->store = r->strs ? r->strs->id : 0;
+	cs->n = r->ncoord;
+	cs->initials = r->initials;
+	memcpy(cs->c, r->coord, r->ncoord * sizeof r->coord[0]);
+}
+
+bool bl_result_put_coords(struct bl_result *r, const struct bl_coords *cs)
+{
+	/* the strings are those of a store while it lives: one with the
+	 * same id is that store, still alive */
+	if (!cs->store || r->ncoord || !r->strs || r->strs->id != cs->store)
+		return false;
+	memcpy(r->coord, cs->c, cs->n * sizeof cs->c[0]);
+	r->ncoord = cs->n;
+	r->initials = cs->initials;
+	r->place = 0;
+	return true;
 }
 
 void bl_result_del(struct bl_result *r, const char *key)

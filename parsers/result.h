@@ -107,6 +107,22 @@ void bl_result_set_coord(struct bl_result *r, const struct bl_coord *c);
 void bl_result_copy_coords(struct bl_result *to, struct bl_result *from);
 /* A place no result has had yet (never 0). */
 uint64_t bl_place_new(void);
+
+/* Coordinates taken from one result to be put on others of the same
+ * list: a table's row printed again in every sample ("ada1" under
+ * "tank/mirror-0") is placed once, and later rows copy the coordinates
+ * without copying their strings into the store again. */
+struct bl_coords {
+	uint64_t store; /* the id of the store its strings are in; 0: none */
+	unsigned n;
+	uint32_t initials;
+	struct bl_coord c[BL_COORDS_MAX];
+};
+/* Takes every coordinate of r. */
+void bl_coords_take(struct bl_coords *cs, const struct bl_result *r);
+/* Puts the coordinates of cs on r, which has none, and returns true;
+ * false (r unchanged) when cs was taken from another store, or none. */
+bool bl_result_put_coords(struct bl_result *r, const struct bl_coords *cs);
 void bl_result_del(struct bl_result *r, const char *key);
 
 /* Getters: the coordinate, or NULL. */

@@ -164,8 +164,22 @@ static bool maybe_vtype(unsigned char c)
 #define MAX_DEPTH 16
 #define MAX_NAME 256
 #define MAX_SEEN 4096
+/* rows whose coordinates are kept (kept_of), and the longest place */
+#define ZP_KEPT 64
+#define ZP_KEPT_ID 192
 
 enum zunit { ZU_B, ZU_OPS_S, ZU_B_S, ZU_S, ZU_COUNT, ZU_OPS, ZU_N };
+
+/* The coordinates of a row, kept to place the same row of the next
+ * sample (the same pool, vdev, name, depth and class) without setting
+ * them one by one. */
+struct zkept {
+	char id[ZP_KEPT_ID]; /* the row's place, as where_id() writes it */
+	size_t nid; /* 0: an empty slot */
+	const char *type; /* its vdev_type */
+	bool leaf;
+	struct bl_coords co; /* co.store 0: not taken yet */
+};
 
 struct zp {
 	struct bl_scan *sc;
@@ -216,6 +230,7 @@ struct zp {
 	size_t stamp_off;
 	bool any_row;
 	bool niced; /* some value had a unit suffix or decimals */
+	struct zkept *kept; /* ZP_KEPT slots, made when a second sample starts */
 };
 
 static void hdr_forget(struct zp *z)
@@ -384,36 +399,60 @@ static bool is_class(const struct bl_ztok *t)
 	       bl_zpool_tok_is(t, "spares");
 }
 
-static void place(struct zp *z, struct bl_result *r, const char *pool, const char *vpath,
-		  const char *name, int depth, const char *type)
-{
-	if (!r)
-		return;
-	if (pool)
-		bl_result_set_str(r, "pool", pool);
-	if (vpath)
-		bl_result_set_str(r, "vdev", vpath);
-	if (name)
-		bl_result_set_str(r, "name", name);
-	if (depth >= 0)
-		bl_result_set_int(r, "depth", depth);
-	if (type)
-		bl_result_set_str(r, "vdev_type", type);
-	if (z->cls[0])
-		bl_result_set_str(r, "class", z->cls);
-	bl_result_set_int(r, "sample", z->sample);
-	if (z->sample == 0 && !z->omit_since_boot)
-		bl_result_set_bool(r, "since_boot", true);
-	if (z->stamp.key)
-		bl_result_set_coord(r, &z->stamp);
-}
-
 /* A histogram row's bucket: "16K", 16384 to 32767 (bytes, or seconds). */
 struct zbucket {
 	const char *s;
 	size_t n;
 	double low, high;
 };
+
+/* Where a row stands: the coordinates of its values before the
+ * sample's. Each string may be NULL (left out), depth -1. */
+struct zwhere {
+	const char *pool, *vpath, *name, *type;
+	int depth;
+	bool leaf; /* a disk: no capacity of its own */
+	const struct zbucket *bucket; /* a histogram's row, or NULL */
+	struct zkept *kept; /* its kept coordinates, or NULL */
+};
+
+/* The coordinates of w that every sample repeats. */
+static void place_row(struct zp *z, struct bl_result *r, const struct zwhere *w)
+{
+	if (w->pool)
+		bl_result_set_str(r, "pool", w->pool);
+	if (w->vpath)
+		bl_result_set_str(r, "vdev", w->vpath);
+	if (w->name)
+		bl_result_set_str(r, "name", w->name);
+	if (w->depth >= 0)
+		bl_result_set_int(r, "depth", w->depth);
+	if (w->type)
+		bl_result_set_str(r, "vdev_type", w->type);
+	if (z->cls[0])
+		bl_result_set_str(r, "class", z->cls);
+}
+
+static void place(struct zp *z, struct bl_result *r, const struct zwhere *w)
+{
+	if (!r)
+		return;
+	if (!w->kept || !bl_result_put_coords(r, &w->kept->co)) {
+		place_row(z, r, w);
+		if (w->kept)
+			bl_coords_take(&w->kept->co, r);
+	}
+	bl_result_set_int(r, "sample", z->sample);
+	if (z->sample == 0 && !z->omit_since_boot)
+		bl_result_set_bool(r, "since_boot", true);
+	if (z->stamp.key)
+		bl_result_set_coord(r, &z->stamp);
+	if (w->bucket) {
+		bl_result_set_strn(r, "bucket", w->bucket->s, w->bucket->n);
+		bl_result_set_real(r, "bucket_low", w->bucket->low);
+		bl_result_set_real(r, "bucket_high", w->bucket->high);
+	}
+}
 
 static const char *const unit_names[ZU_N] = {"B", "ops/s", "B/s", "s", "count", "ops"};
 
@@ -453,13 +492,11 @@ struct znum {
 	bool ok, dash, approx;
 };
 
-/* Reads the values of a row into results. vals[0..nv) are the printed
- * tokens, read already where `read` (if any) says so; returns how many
- * were read. */
+/* Reads the values of the row at w into results. vals[0..nv) are the
+ * printed tokens, read already where `read` (if any) says so; returns
+ * how many were read. */
 static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok *vals, size_t nv,
-			 const char *pool, const char *vpath, const char *name, int depth,
-			 const char *type, bool leaf, const struct zbucket *bucket, size_t off,
-			 const struct znum *read)
+			 const struct zwhere *w, size_t off, const struct znum *read)
 {
 	size_t done = 0;
 	struct bl_result *first = NULL;
@@ -485,7 +522,7 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			z->niced = true;
 		/* a leaf has no capacity of its own: "-", or "0" with -p */
 		if (c->kind == ZC_CAPACITY &&
-		    (dash || (leaf && v == 0 && i + 1 < nv && vals[0].n == 1 && vals[1].n == 1 &&
+		    (dash || (w->leaf && v == 0 && i + 1 < nv && vals[0].n == 1 && vals[1].n == 1 &&
 			      vals[0].s[0] == '0' && vals[1].s[0] == '0')))
 			continue;
 		char raw[32];
@@ -512,18 +549,62 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 			/* the row's other values: the same place */
 			bl_result_copy_coords(r, first);
 		} else {
-			place(z, r, pool, vpath, name, depth, type);
-			if (bucket) {
-				bl_result_set_strn(r, "bucket", bucket->s, bucket->n);
-				bl_result_set_real(r, "bucket_low", bucket->low);
-				bl_result_set_real(r, "bucket_high", bucket->high);
-			}
+			place(z, r, w);
 			first = r;
 		}
 		if (bl_run_record(run, (size_t)z->sample, off) < 0)
 			z->doc->partial = true;
 	}
 	return done;
+}
+
+/* Writes the place of w (its depth, class, pool, path and name, and
+ * whether the header named vdevs) to id; its length, or 0 when it does
+ * not fit. */
+static size_t where_id(const struct zp *z, const struct zwhere *w, char id[ZP_KEPT_ID])
+{
+	const char *part[4] = {z->cls, w->pool ? w->pool : "", w->vpath, w->name};
+	size_t n = 0;
+	id[n++] = (char)(w->depth + 2);
+	id[n++] = (char)((w->pool ? 'P' : 'N') + (z->vdev_title ? 1 : 0));
+	for (size_t i = 0; i < 4; i++) {
+		size_t len = strlen(part[i]);
+		if (len >= ZP_KEPT_ID - n)
+			return 0;
+		memcpy(id + n, part[i], len + 1);
+		n += len + 1;
+	}
+	return n;
+}
+
+/* Finds the coordinates kept for the row at w: true, with w->kept, type
+ * and leaf set, when they are there. Else w->kept is the slot to keep
+ * them in (its id set, the rest to fill), or NULL. Rows are kept from
+ * the second sample on: the first has nothing to take again. */
+static bool kept_of(struct zp *z, struct zwhere *w)
+{
+	w->kept = NULL;
+	if (z->sample == 0 || (!z->kept && !(z->kept = calloc(ZP_KEPT, sizeof *z->kept))))
+		return false;
+	char id[ZP_KEPT_ID];
+	size_t n = where_id(z, w, id);
+	if (n < 8) /* a path and a name, at least: never shorter */
+		return false;
+	uint64_t a, b;
+	memcpy(&a, id, 8);
+	memcpy(&b, id + n - 8, 8);
+	struct zkept *k = &z->kept[((a ^ b * 0x9E3779B97F4A7C15ULL) + n) * 0xFF51AFD7ED558CCDULL >>
+				   58 /* 64 - log2(ZP_KEPT) */];
+	w->kept = k;
+	if (k->nid == n && memcmp(k->id, id, n) == 0) {
+		w->type = k->type;
+		w->leaf = k->leaf;
+		return true;
+	}
+	memcpy(k->id, id, n);
+	k->nid = n;
+	k->co.store = 0;
+	return false;
 }
 
 /* Splits a row into its name (with indentation) and its values: the name
@@ -654,12 +735,17 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 			    "'%s' is printed twice in a row: both rows kept in one sample", name);
 	z->rows_in_sample++;
 
-	bool leaf = false;
-	const char *type = depth >= 0 ? vdev_type(name, depth, &leaf) : NULL;
-	if (z->vdev_title)
-		type = NULL;
-	row_values(z, run, vals, nv, pool, vpath, name, depth, type, leaf, NULL, l->off,
-		   name_end == 1 ? read : NULL);
+	struct zwhere w = {.pool = pool, .vpath = vpath, .name = name, .depth = depth};
+	if (!kept_of(z, &w)) {
+		w.type = depth >= 0 ? vdev_type(name, depth, &w.leaf) : NULL;
+		if (z->vdev_title)
+			w.type = NULL;
+		if (w.kept) {
+			w.kept->type = w.type;
+			w.kept->leaf = w.leaf;
+		}
+	}
+	row_values(z, run, vals, nv, &w, l->off, name_end == 1 ? read : NULL);
 	if (nv < z->ncols) {
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
 			    "the row of '%s' has %zu of %zu values: the rest is cut", name, nv,
@@ -700,9 +786,16 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 	sample_key(z, key, false);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
-	const char *pool = z->cmd_pool[0] ? z->cmd_pool : z->path[0][0] ? z->path[0] : NULL;
-	row_values(z, run, &t[1], nv, pool, z->histo_name, z->histo_name, -1, NULL, false, &b,
-		   l->off, NULL);
+	struct zwhere w = {
+		.pool = z->cmd_pool[0]  ? z->cmd_pool
+			: z->path[0][0] ? z->path[0]
+					: NULL,
+		.vpath = z->histo_name,
+		.name = z->histo_name,
+		.depth = -1,
+		.bucket = &b,
+	};
+	row_values(z, run, &t[1], nv, &w, l->off, NULL);
 	if (nv < z->ncols) {
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.short-row", l->off,
 			    "bucket %.*s of '%s' has %zu of %zu values: the rest is cut",
@@ -1045,6 +1138,7 @@ static void zp_free(struct zp *z)
 	free(z->seen);
 	free(z->used);
 	free(z->keys);
+	free(z->kept);
 	stamp_free(z);
 	hdr_forget(z);
 	free(z);

@@ -161,6 +161,34 @@ static void test_places(void)
 	bl_results_free(&other);
 }
 
+/* Coordinates taken from a result are put on another of its list as
+ * they were, strings and all; not on one of another list, nor after the
+ * list's strings moved (a drop), nor on a result placed already. */
+static void test_kept_coords(void)
+{
+	struct bl_results rs, other;
+	bl_results_init(&rs);
+	bl_results_init(&other);
+	struct bl_coords cs = {0};
+	struct bl_result *a = add(&rs, "tank/ada1", 3, "read_ops", 1);
+	struct bl_result *b = bl_results_add(&rs);
+	CHECK(!bl_result_put_coords(b, &cs)); /* none taken yet */
+	bl_coords_take(&cs, a);
+	CHECK(bl_result_put_coords(b, &cs));
+	CHECK(b->ncoord == a->ncoord && b->place == 0);
+	CHECK(strcmp(bl_result_str(b, "vdev"), "tank/ada1") == 0);
+	CHECK(bl_result_str(b, "vdev") == bl_result_str(a, "vdev")); /* not copied */
+	CHECK(bl_result_int(b, "sample", -1) == 3);
+	CHECK(!bl_result_put_coords(b, &cs)); /* b has its coordinates */
+	struct bl_result *d = bl_results_add(&other);
+	CHECK(!bl_result_put_coords(d, &cs) && d->ncoord == 0);
+	CHECK(bl_results_drop_front(&rs, 0) == 0);
+	struct bl_result *e = bl_results_add(&rs);
+	CHECK(!bl_result_put_coords(e, &cs) && e->ncoord == 0);
+	bl_results_free(&rs);
+	bl_results_free(&other);
+}
+
 /* Past BL_ROW_SHAPES shapes, a number is declared again for another. */
 static void test_many_shapes(void)
 {
@@ -265,6 +293,7 @@ int main(void)
 	test_grouping();
 	test_copies();
 	test_places();
+	test_kept_coords();
 	test_many_shapes();
 	test_expand();
 	test_refused();
