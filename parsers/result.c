@@ -580,11 +580,6 @@ const char *bl_result_str(const struct bl_result *r, const char *key)
 	return c && c->type == BL_VAL_STR ? c->v.s : NULL;
 }
 
-bool bl_value_is_int(double v)
-{
-	return v == floor(v) && fabs(v) < 9007199254740992.0;
-}
-
 bool bl_result_number(const struct bl_result *r, double *v)
 {
 	if ((r->flags & BL_FLAG_NOT_RUN) || !isfinite(r->value))

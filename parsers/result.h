@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../base/numfmt.h"
+
 enum bl_val_type { BL_VAL_NULL, BL_VAL_TRUE, BL_VAL_FALSE, BL_VAL_INT, BL_VAL_REAL, BL_VAL_STR };
 
 /* One coordinate: "file_size": 65536, "vdev": "tank/mirror-0/ada1". */
@@ -135,7 +137,10 @@ const char *bl_result_str(const struct bl_result *r, const char *key);
 bool bl_result_number(const struct bl_result *r, double *v);
 /* How the value is written: an integer when whole and exact in a double,
  * else a real; null (false) when not run or not finite. */
-bool bl_value_is_int(double v);
+static inline bool bl_value_is_int(double v)
+{
+	return bl_is_whole(v);
+}
 
 /* Whether jansson takes s[0, n) as a string: UTF-8 (NUL bytes too). */
 bool bl_json_string_ok(const char *s, size_t n);

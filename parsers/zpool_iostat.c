@@ -230,7 +230,8 @@ struct zp {
 	size_t stamp_off;
 	bool any_row;
 	bool niced; /* some value had a unit suffix or decimals */
-	struct zkept *kept; /* ZP_KEPT slots, made when a second sample starts */
+	struct zkept **kept; /* ZP_KEPT slots, made when a second sample
+			      * starts; each made when first taken */
 };
 
 static void hdr_forget(struct zp *z)
@@ -593,8 +594,12 @@ static bool kept_of(struct zp *z, struct zwhere *w)
 	uint64_t a, b;
 	memcpy(&a, id, 8);
 	memcpy(&b, id + n - 8, 8);
-	struct zkept *k = &z->kept[((a ^ b * 0x9E3779B97F4A7C15ULL) + n) * 0xFF51AFD7ED558CCDULL >>
-				   58 /* 64 - log2(ZP_KEPT) */];
+	struct zkept **slot =
+		&z->kept[((a ^ b * 0x9E3779B97F4A7C15ULL) + n) * 0xFF51AFD7ED558CCDULL >>
+			 58 /* 64 - log2(ZP_KEPT) */];
+	if (!*slot && !(*slot = calloc(1, sizeof **slot)))
+		return false;
+	struct zkept *k = *slot;
 	w->kept = k;
 	if (k->nid == n && memcmp(k->id, id, n) == 0) {
 		w->type = k->type;
@@ -1138,6 +1143,8 @@ static void zp_free(struct zp *z)
 	free(z->seen);
 	free(z->used);
 	free(z->keys);
+	for (size_t i = 0; z->kept && i < ZP_KEPT; i++)
+		free(z->kept[i]);
 	free(z->kept);
 	stamp_free(z);
 	hdr_forget(z);

@@ -84,7 +84,7 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 		return false;
 	}
 	/* the counts behind these numbers are integers: "1.60K" is 1638 */
-	*out = mult > 1 ? round(v * mult) : v;
+	*out = mult > 1 ? bl_round(v * mult) : v;
 	*approximate = dot;
 	return true;
 }

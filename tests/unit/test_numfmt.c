@@ -39,8 +39,69 @@ static void same_as_jansson(double v, int prec)
 	json_decref(j);
 }
 
+/* bl_round and bl_is_whole against libm, bit for bit (the sign of a
+ * zero too), at the edges that matter and on random doubles. */
+static bool same_double(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
+
+static size_t rounding_wrong(double v)
+{
+	size_t wrong = 0;
+	if (!same_double(bl_round(v), round(v)))
+		wrong++;
+	if (bl_is_whole(v) != (v == floor(v) && fabs(v) < 9007199254740992.0))
+		wrong++;
+	if (wrong && bad++ < 10)
+		printf("  %.17g: round %.17g, bl_round %.17g\n", v, round(v), bl_round(v));
+	return wrong;
+}
+
+static void test_rounding(void)
+{
+	static const double edges[] = {0.0,
+				       -0.0,
+				       0.5,
+				       -0.5,
+				       0.49999999999999994,
+				       1.5,
+				       2.5,
+				       -2.5,
+				       0x1p52,
+				       0x1p52 - 0.5,
+				       0x1p52 + 1,
+				       0x1p53,
+				       0x1p53 - 1,
+				       0x1p53 + 2,
+				       0x1p63,
+				       -0x1p63,
+				       1e300,
+				       INFINITY,
+				       -INFINITY,
+				       NAN,
+				       4503599627370495.5,
+				       0.3,
+				       -0.3,
+				       5e-324};
+	size_t wrong = 0;
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
+		wrong += rounding_wrong(edges[i]) + rounding_wrong(-edges[i]);
+	for (int i = 0; i < 300000; i++) {
+		uint64_t bits = next();
+		double v;
+		memcpy(&v, &bits, sizeof v);
+		wrong += rounding_wrong(v);
+		/* numbers as zpool scales them: "1.60K" * 1024 */
+		wrong += rounding_wrong((double)(next() % 100000) / 100.0 * 1024.0);
+		wrong += rounding_wrong((double)(next() % 1000000) / 10.0 * 0x1p40);
+	}
+	CHECK(wrong == 0);
+}
+
 int main(void)
 {
+	test_rounding();
 	char buf[BL_NUM_MAX + 1];
 	buf[bl_fmt_int(-9223372036854775807LL - 1, buf)] = '\0';
 	CHECK(strcmp(buf, "-9223372036854775808") == 0);
