@@ -53,9 +53,11 @@ size_t bl_fmt_u64(unsigned long long u, char buf[BL_NUM_MAX])
 		1000000000000000000ULL,
 		10000000000000000000ULL,
 	};
-	size_t n = 1;
-	while (n < 20 && u >= tens[n - 1])
-		n++;
+	/* the digits: t = floor(bits * log10(2)) (1233 / 4096), then one
+	 * less when u is below 10^t */
+	unsigned bits = u ? 64 - (unsigned)__builtin_clzll(u) : 1;
+	size_t t = bits * 1233u >> 12;
+	size_t n = t + 1 - (t && u < tens[t - 1]);
 	char *p = buf + n; /* the digits are written from the last */
 	while (u >= 100) {
 		unsigned d = (unsigned)(u % 100);

@@ -409,10 +409,12 @@ static uint32_t initial(const char *key)
 }
 
 /* Whether coordinate name a is key: the same literal, or the same text
- * (the first byte tells most apart without a call). */
+ * (the first two bytes tell most apart without a call: "sample" and
+ * "since_boot"). */
 static inline bool same_key(const char *a, const char *key)
 {
-	return a == key || (a[0] == key[0] && strcmp(a, key) == 0);
+	return a == key ||
+	       (a[0] == key[0] && (!a[0] || (a[1] == key[1] && strcmp(a + 1, key + 1) == 0)));
 }
 
 /* The slot of `key`: its own, or a new one at the end (NULL when full). */
