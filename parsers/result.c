@@ -422,7 +422,7 @@ static struct bl_coord *slot(struct bl_result *r, const char *key)
 {
 	r->place = 0;
 	if (r->initials & initial(key))
-		for (unsigned k = 0; k < r->ncoord; k++)
+		for (unsigned k = r->ncoord; k-- > 0;) /* as bl_result_get */
 			if (same_key(r->coord[k].key, key))
 				return &r->coord[k];
 	if (r->ncoord == BL_COORDS_MAX)
@@ -564,7 +564,9 @@ const struct bl_coord *bl_result_get(const struct bl_result *r, const char *key)
 {
 	if (!(r->initials & initial(key)))
 		return NULL;
-	for (unsigned k = 0; k < r->ncoord; k++)
+	/* from the last: a record's number ("sample") is set after the
+	 * coordinates that place a row, and is what is asked for most */
+	for (unsigned k = r->ncoord; k-- > 0;)
 		if (same_key(r->coord[k].key, key))
 			return &r->coord[k];
 	return NULL;

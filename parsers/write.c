@@ -1388,6 +1388,22 @@ static size_t record_of(const struct bl_records *rec, const struct bl_result *re
 	return v < 0 ? 0 : (size_t)v;
 }
 
+/* The record of results one after another: those of one place (the
+ * values of a table row) are of the same record, read once. */
+struct record_cache {
+	uint64_t place;
+	size_t record;
+};
+
+static size_t record_of_next(struct record_cache *rc, const struct bl_records *rec,
+			     const struct bl_result *result)
+{
+	if (result->place && result->place == rc->place)
+		return rc->record;
+	rc->place = result->place;
+	return rc->record = record_of(rec, result);
+}
+
 /* Writes the held run. Not continued (no window after its own saw it):
  * with the results of its records past the cut, which may be cut. */
 static int close_open(struct bl_window_doc *w, bool continued)
@@ -1481,9 +1497,10 @@ static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
 	size_t flags = w->runs->flags;
 	int rc = 0;
 	uint64_t was = 0, now = 0; /* the last place renumbered, and its new one */
+	struct record_cache seen = {0};
 	for (size_t i = 0; i < n; i++) {
 		struct bl_result *res = bl_results_at(&r->results, i);
-		size_t k = record_of(rec, res);
+		size_t k = record_of_next(&seen, rec, res);
 		if (k < from)
 			continue;
 		/* results of one place are of one record, renumbered alike
@@ -1581,10 +1598,12 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 		return may_keep(w, m, at) ? 1 : 0;
 	size_t to = record_from(m, r, m->window.own_to), flags = w->runs->flags;
 	int rc = 0;
+	struct record_cache seen = {0};
 	for (size_t i = 0; i < n; i++) {
 		const struct bl_result *res = bl_results_at(&r->results, i);
-		rc |= rlist_add(record_of(p->records, res) >= to ? &c->tail : &c->results, flags,
-				r->tool, res);
+		rc |= rlist_add(record_of_next(&seen, p->records, res) >= to ? &c->tail
+									     : &c->results,
+				flags, r->tool, res);
 	}
 	return rc ? -1 : 0;
 }
