@@ -10,6 +10,7 @@
  * matter. */
 #include "zpool_iostat.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,8 +31,69 @@ static inline size_t separator(const char *s, size_t len, size_t i)
 	return k == 2 && i + 1 < len && (unsigned char)s[i + 1] == 0xA0 ? 2 : 0;
 }
 
-/* Splits on blanks (and tabs, and no-break spaces); returns the count. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The bytes of s[0, len) (len < 64) that are blanks or tabs, and those
+ * bl_zpool_split has more to do with (C2, '*', '`'), a bit a byte; the
+ * bytes past len count as blanks. */
+static void line_bits(const char *s, size_t len, uint64_t *blank, uint64_t *other)
+{
+	char b[64];
+	memset(b, ' ', sizeof b);
+	memcpy(b, s, len);
+	*blank = *other = 0;
+	for (unsigned k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(b + 16 * k));
+		__m128i bl = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+					  _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+		__m128i ot = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xC2)),
+					  _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('*')),
+						       _mm_cmpeq_epi8(v, _mm_set1_epi8('`'))));
+		*blank |= (uint64_t)(unsigned)_mm_movemask_epi8(bl) << (16 * k);
+		*other |= (uint64_t)(unsigned)_mm_movemask_epi8(ot) << (16 * k);
+	}
+}
+
+/* bl_zpool_split of a line shorter than 64 bytes with no byte of C2, '*'
+ * or '`' (a table row as zpool prints it): its words are its runs of
+ * what is not blank. False, with nothing done, for any other line. */
+static bool split_short(const char *s, size_t len, struct bl_ztok *t, size_t max, size_t *n)
+{
+	if (len >= 64)
+		return false;
+	uint64_t blank, other;
+	line_bits(s, len, &blank, &other);
+	if (other)
+		return false;
+	uint64_t word = ~blank; /* byte 63 is blank: every word ends */
+	size_t k = 0;
+	while (word && k < max) {
+		unsigned b = (unsigned)__builtin_ctzll(word);
+		unsigned e = b + (unsigned)__builtin_ctzll(~(word >> b));
+		t[k].s = s + b;
+		t[k].n = e - b;
+		k++;
+		word &= ~0ULL << e;
+	}
+	*n = k;
+	return true;
+}
+#else
+static bool split_short(const char *s, size_t len, struct bl_ztok *t, size_t max, size_t *n)
+{
+	(void)s, (void)len, (void)t, (void)max, (void)n;
+	return false;
+}
+#endif
+
 size_t bl_zpool_split(const char *s, size_t len, struct bl_ztok *t, size_t max)
+{
+	size_t n;
+	return split_short(s, len, t, max, &n) ? n : bl_zpool_split_bytes(s, len, t, max);
+}
+
+size_t bl_zpool_split_bytes(const char *s, size_t len, struct bl_ztok *t, size_t max)
 {
 	size_t n = 0, i = 0, w;
 	while (i < len && n < max) {

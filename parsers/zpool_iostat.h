@@ -38,6 +38,9 @@ struct bl_ztok {
  * markdown emphasis an author put around a word ("**1.60K**"). Returns
  * the number of words (at most max). */
 size_t bl_zpool_split(const char *s, size_t len, struct bl_ztok *t, size_t max);
+/* The same, a byte at a time: what bl_zpool_split does for any line its
+ * short-line pass (16 bytes at a time) does not take; tests compare them. */
+size_t bl_zpool_split_bytes(const char *s, size_t len, struct bl_ztok *t, size_t max);
 bool bl_zpool_tok_is(const struct bl_ztok *t, const char *w);
 
 /* Columns from the header's top and bottom words (bot[0] is the title:

@@ -97,6 +97,46 @@ static void test_split(void)
 	CHECK(bl_zpool_split("a b c", 5, t, 2) == 2);
 }
 
+/* Lines of blanks, tabs, no-break spaces, emphasis marks and words,
+ * split at once and a byte at a time: the same words. */
+static void test_split_same(void)
+{
+	static const char *const parts[] = {" ",     "  ", "\t",  "\xc2\xa0", "\xc2",
+					    "\xa0",  "*",  "**",  "`",        "tank",
+					    "1.60K", "-",  "ad4", "\0",       "12ms"};
+	unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+	size_t wrong = 0;
+	for (int i = 0; i < 200000; i++) {
+		char line[128];
+		size_t len = 0;
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t want_len = (size_t)(rng >> 33) % 90;
+		while (len < want_len) {
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* mostly blanks and words, as a table row is */
+			size_t k = (size_t)(rng >> 33) % 64;
+			const char *p = parts[k < 20   ? 0
+					      : k < 24 ? 1
+					      : k < 40 ? 9 + k % 6
+						       : k % 15];
+			size_t pn = p[0] ? strlen(p) : 1;
+			if (len + pn > sizeof line)
+				break;
+			memcpy(line + len, p, pn);
+			len += pn;
+		}
+		size_t max = 1 + (size_t)(rng >> 40) % ZP_MAX_TOK;
+		struct bl_ztok a[ZP_MAX_TOK], b[ZP_MAX_TOK];
+		size_t na = bl_zpool_split(line, len, a, max);
+		size_t nb = bl_zpool_split_bytes(line, len, b, max);
+		bool same = na == nb;
+		for (size_t k = 0; same && k < na; k++)
+			same = a[k].s == b[k].s && a[k].n == b[k].n;
+		wrong += !same;
+	}
+	CHECK(wrong == 0);
+}
+
 int main(void)
 {
 	test_default();
@@ -104,5 +144,6 @@ int main(void)
 	test_histograms();
 	test_scripted();
 	test_split();
+	test_split_same();
 	return CHECK_DONE();
 }
