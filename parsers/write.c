@@ -615,9 +615,77 @@ static void row_next(struct out *r)
 	indent(r, 5, true);
 }
 
+/* The flags of a cell in a compact row: ,"approximate" and the like, in
+ * bl_flag_names' order; its length. */
+static size_t flags_compact(unsigned flags, char *d)
+{
+	static const struct {
+		unsigned flag;
+		const char *text;
+		size_t n;
+	} each[] = {
+		{BL_FLAG_CENSORED, ",\"censored\"", 11},
+		{BL_FLAG_APPROXIMATE, ",\"approximate\"", 14},
+		{BL_FLAG_COMPUTED, ",\"computed\"", 11},
+		{BL_FLAG_NOT_RUN, ",\"not-run\"", 10},
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof each / sizeof each[0]; i++)
+		if (flags & each[i].flag) {
+			memcpy(d + n, each[i].text, each[i].n);
+			n += each[i].n;
+		}
+	return n;
+}
+
+/* row_cell in a compact row (--jsonl, and the default output), written
+ * straight into the buffer: ",331" or ",[7864320,"7.5M","approximate"]".
+ * False, nothing written, for a real, a raw text that needs escapes, or
+ * no room: those take the general way. */
+static bool row_cell_compact(struct out *r, const struct bl_result *res)
+{
+	if ((r->flags & JSON_MAX_INDENT) || !(r->flags & JSON_COMPACT) || r->err)
+		return false;
+	size_t rawn = res->raw ? bl_strs_len(res->raw) : 0;
+	double v = 0;
+	bool number = bl_result_number(res, &v);
+	if ((res->raw && !bl_strs_plain(res->raw)) || (number && !bl_value_is_int(v)) ||
+	    OUTBUF - r->n < rawn + 2 * BL_NUM_MAX + 64)
+		return false;
+	char *d = r->buf + r->n;
+	bool whole = !res->raw && !res->flags;
+	*d++ = ',';
+	if (!whole)
+		*d++ = '[';
+	if (number) {
+		d += bl_fmt_int((long long)v, d);
+	} else {
+		memcpy(d, "null", 4);
+		d += 4;
+	}
+	if (!whole) {
+		*d++ = ',';
+		if (res->raw) {
+			*d++ = '"';
+			memcpy(d, res->raw, rawn);
+			d += rawn;
+			*d++ = '"';
+		} else {
+			memcpy(d, "null", 4);
+			d += 4;
+		}
+		d += flags_compact(res->flags, d);
+		*d++ = ']';
+	}
+	r->n = (size_t)(d - r->buf);
+	return true;
+}
+
 /* A cell: the value, or [value, raw, flag...] (raw null when none). */
 static void row_cell(struct out *r, const struct bl_result *res)
 {
+	if (row_cell_compact(r, res))
+		return;
 	row_next(r);
 	if (!res->raw && !res->flags) {
 		result_value(r, res);
