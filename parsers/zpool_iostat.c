@@ -200,6 +200,8 @@ struct zp {
 	char cmd_first[MAX_NAME]; /* the first pool or vdev it names */
 	/* the vdev tree as read so far */
 	char path[MAX_DEPTH][MAX_NAME];
+	char vpath[1024]; /* the path of the last row placed in it */
+	size_t vend[MAX_DEPTH]; /* vpath's length through each level; 0: unknown */
 	int depth; /* depth of the last row */
 	char cls[16]; /* class row in force: logs, cache, special, dedup */
 	char last_key[1100]; /* the key of the row before, in this sample */
@@ -339,10 +341,10 @@ static bool seen_grow(struct zp *z)
  * "    hdd5  -  -  3  93  396K  9.04M" then "    hdd5  -  -  4  93  548K
  * 9.04M"): `nested` rows only start a sample where a row between them
  * did. Returns false for such a repeat. */
-static bool sample_key(struct zp *z, const char *key, bool nested)
+static bool sample_key(struct zp *z, const char *key, size_t len, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
-	size_t len = strlen(key), h = key_hash(key);
+	size_t h = key_hash(key);
 	size_t n = len < sizeof z->last_key - 1 ? len : sizeof z->last_key - 1;
 	memcpy(z->last_key, key, n);
 	z->last_key[n] = '\0';
@@ -411,6 +413,7 @@ struct zbucket {
  * sample's. Each string may be NULL (left out), depth -1. */
 struct zwhere {
 	const char *pool, *vpath, *name, *type;
+	size_t nvpath, nname; /* strlen of vpath and name */
 	int depth;
 	bool leaf; /* a disk: no capacity of its own */
 	const struct zbucket *bucket; /* a histogram's row, or NULL */
@@ -565,11 +568,12 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 static size_t where_id(const struct zp *z, const struct zwhere *w, char id[ZP_KEPT_ID])
 {
 	const char *part[4] = {z->cls, w->pool ? w->pool : "", w->vpath, w->name};
+	size_t lens[4] = {strlen(z->cls), w->pool ? strlen(w->pool) : 0, w->nvpath, w->nname};
 	size_t n = 0;
 	id[n++] = (char)(w->depth + 2);
 	id[n++] = (char)((w->pool ? 'P' : 'N') + (z->vdev_title ? 1 : 0));
 	for (size_t i = 0; i < 4; i++) {
-		size_t len = strlen(part[i]);
+		size_t len = lens[i];
 		if (len >= ZP_KEPT_ID - n)
 			return 0;
 		memcpy(id + n, part[i], len + 1);
@@ -660,6 +664,58 @@ marks:
 	return false;
 }
 
+/* The path of the row at `depth` in the vdev tree, its levels' names
+ * apart by '/' ("tank/mirror-0/ada1"; "?" for a level no row named), in
+ * z->vpath, cut to fit; its length. Built on the path of the level above
+ * when that is known: its rows come before. */
+static size_t tree_path(struct zp *z, int depth)
+{
+	size_t o = 0;
+	int d = 0;
+	if (depth > 0 && z->vend[depth - 1]) {
+		d = depth;
+		o = z->vend[depth - 1];
+	}
+	for (; d <= depth; d++) {
+		if (d)
+			o = bl_str_append(z->vpath, sizeof z->vpath, o, "/", 1);
+		o = bl_str_append(z->vpath, sizeof z->vpath, o, z->path[d][0] ? z->path[d] : "?",
+				  MAX_NAME);
+		z->vend[d] = o; /* never 0: a name or "?" */
+	}
+	return o;
+}
+
+/* Places the row named w->name at w->depth (-1: no tree) in the tree:
+ * sets its vpath and pool. */
+static void row_where(struct zp *z, struct zwhere *w)
+{
+	int depth = w->depth;
+	if (depth >= 0) {
+		memcpy(z->path[depth], w->name, w->nname + 1);
+		for (int d = depth + 1; d < MAX_DEPTH; d++)
+			z->path[d][0] = '\0';
+		for (int d = depth; d < MAX_DEPTH; d++)
+			z->vend[d] = 0;
+	}
+	if (depth >= 0 && !z->vdev_title) {
+		w->nvpath = tree_path(z, depth);
+		w->vpath = z->vpath;
+		w->pool = z->path[0];
+		return;
+	}
+	/* -H, or named vdevs ("zpool iostat -v tank ada0"): no tree to place
+	 * the row in. Without -v every -H row is a pool; with it, only a
+	 * command naming one pool says which. */
+	w->pool = z->cmd_pool[0] ? z->cmd_pool : NULL;
+	if (z->vdev_title && z->cmd_first[0])
+		w->pool = z->cmd_first;
+	if (z->scripted && !w->pool && !z->scripted_verbose)
+		w->pool = w->name;
+	w->vpath = w->name;
+	w->nvpath = w->nname;
+}
+
 /* One row of the report, its words t[0, nt); returns false when the
  * line is not a row. `nested`: the row stands under the one before (its
  * indentation lost), as a vdev under its class row. */
@@ -674,7 +730,7 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 	indent = indent > z->base_indent ? indent - z->base_indent : 0;
 	char name[MAX_NAME];
 	size_t nl = (size_t)(t[name_end - 1].s + t[name_end - 1].n - t[0].s);
-	bl_str_append(name, sizeof name, 0, t[0].s, nl);
+	nl = bl_str_append(name, sizeof name, 0, t[0].s, nl);
 	const struct bl_ztok *vals = &t[name_end];
 
 	if (z->stamp_pending)
@@ -701,46 +757,19 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 		depth = MAX_DEPTH - 1;
 	if (depth == 0)
 		z->cls[0] = '\0';
-	if (depth >= 0) {
-		bl_str_append(z->path[depth], MAX_NAME, 0, name, MAX_NAME);
-		for (int d = depth + 1; d < MAX_DEPTH; d++)
-			z->path[d][0] = '\0';
-	}
-
-	/* the key of this row in the sample, and its coordinates */
-	char vpath[1024];
-	const char *pool = NULL;
-	if (depth >= 0 && !z->vdev_title) {
-		size_t o = 0;
-		vpath[0] = '\0';
-		for (int d = 0; d <= depth; d++) {
-			if (d)
-				o = bl_str_append(vpath, sizeof vpath, o, "/", 1);
-			o = bl_str_append(vpath, sizeof vpath, o, z->path[d][0] ? z->path[d] : "?",
-					  MAX_NAME);
-		}
-		pool = z->path[0];
-	} else {
-		/* -H, or named vdevs ("zpool iostat -v tank ada0"): no tree to
-		 * place the row in. Without -v every -H row is a pool; with it,
-		 * only a command naming one pool says which. */
-		pool = z->cmd_pool[0] ? z->cmd_pool : NULL;
-		if (z->vdev_title && z->cmd_first[0])
-			pool = z->cmd_first;
-		if (z->scripted && !pool && !z->scripted_verbose)
-			pool = name;
-		bl_str_append(vpath, sizeof vpath, 0, name, MAX_NAME);
-	}
+	struct zwhere w = {.name = name, .nname = nl, .depth = depth};
+	row_where(z, &w);
+	/* the key of this row in the sample: its class and path */
 	char key[1100];
-	size_t kn = bl_str_append(key, sizeof key, 0, z->cls, sizeof z->cls);
-	kn = bl_str_append(key, sizeof key, kn, "|", 1);
-	bl_str_append(key, sizeof key, kn, vpath, sizeof vpath);
-	if (!sample_key(z, key, depth > 0))
+	size_t kn = strlen(z->cls);
+	memcpy(key, z->cls, kn);
+	key[kn++] = '|';
+	memcpy(key + kn, w.vpath, w.nvpath + 1);
+	if (!sample_key(z, key, kn + w.nvpath, depth > 0))
 		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.repeated-vdev", l->off,
 			    "'%s' is printed twice in a row: both rows kept in one sample", name);
 	z->rows_in_sample++;
 
-	struct zwhere w = {.pool = pool, .vpath = vpath, .name = name, .depth = depth};
 	if (!kept_of(z, &w)) {
 		w.type = depth >= 0 ? vdev_type(name, depth, &w.leaf) : NULL;
 		if (z->vdev_title)
@@ -787,8 +816,12 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 		b.high /= 1e9;
 	}
 	char key[MAX_NAME + 16];
-	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
-	sample_key(z, key, false);
+	int kn = snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
+	sample_key(z, key,
+		   kn < 0                    ? 0
+		   : (size_t)kn < sizeof key ? (size_t)kn
+					     : sizeof key - 1,
+		   false);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
 	struct zwhere w = {
@@ -797,6 +830,8 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 					: NULL,
 		.vpath = z->histo_name,
 		.name = z->histo_name,
+		.nvpath = strlen(z->histo_name),
+		.nname = strlen(z->histo_name),
 		.depth = -1,
 		.bucket = &b,
 	};
