@@ -403,9 +403,12 @@ void bl_result_set_raw(struct bl_result *r, const char *raw)
 		r->raw = bl_strs_copy(r->strs, "\xEF\xBF\xBD", 3);
 }
 
+/* A coordinate's bit in `initials`, from its key's first two bytes
+ * ("sample" and "since_boot" apart). A key is never empty: its second
+ * byte is at most its NUL. */
 static uint32_t initial(const char *key)
 {
-	return UINT32_C(1) << ((unsigned char)key[0] & 31);
+	return UINT32_C(1) << (((unsigned char)key[0] + 2u * (unsigned char)key[1]) >> 1 & 31);
 }
 
 /* Whether coordinate name a is key: the same literal, or the same text

@@ -48,7 +48,7 @@ struct bl_result {
 	double value; /* NAN, or BL_FLAG_NOT_RUN: null */
 	unsigned flags; /* BL_FLAG_* (doc.h) */
 	unsigned ncoord;
-	uint32_t initials; /* a bit for each coordinate's first letter */
+	uint32_t initials; /* a bit for each coordinate's key (result.c) */
 	/* 0, or a number that only results with the same coordinates share
 	 * (bl_result_copy_coords gives it): a row of a table is found by it
 	 * without comparing the coordinates. Every setter makes it 0. */
