@@ -95,22 +95,38 @@ static unsigned char lead(const char *s, size_t n)
 	return i < n ? (unsigned char)s[i] : 0;
 }
 
+/* The first bytes of the lines each kind of line may start with, a bit
+ * each (a table, not strchr: every row of a report is asked all three). */
+enum { LEAD_STAMP = 1, LEAD_DASHES = 2, LEAD_ELISION = 4 };
+static const unsigned char leads[256] = {
+	['0'] = LEAD_STAMP,   ['1'] = LEAD_STAMP,   ['2'] = LEAD_STAMP,
+	['3'] = LEAD_STAMP,   ['4'] = LEAD_STAMP,   ['5'] = LEAD_STAMP,
+	['6'] = LEAD_STAMP,   ['7'] = LEAD_STAMP,   ['8'] = LEAD_STAMP,
+	['9'] = LEAD_STAMP,   ['M'] = LEAD_STAMP,   ['T'] = LEAD_STAMP,
+	['W'] = LEAD_STAMP,   ['F'] = LEAD_STAMP,   ['S'] = LEAD_STAMP | LEAD_ELISION,
+	['-'] = LEAD_DASHES,  ['='] = LEAD_DASHES,  ['_'] = LEAD_DASHES,
+	['|'] = LEAD_DASHES,  ['+'] = LEAD_DASHES,  [0xE2] = LEAD_DASHES | LEAD_ELISION,
+	['.'] = LEAD_ELISION, ['['] = LEAD_ELISION, ['('] = LEAD_ELISION,
+	['<'] = LEAD_ELISION, ['s'] = LEAD_ELISION,
+};
+
+/* A digit, or a day's first letter: "1796018647", "Mon Nov 30 ..." */
 static bool maybe_stamp(unsigned char c)
 {
-	return (c >= '0' && c <= '9') || (c && strchr("MTWFS", c));
+	return leads[c] & LEAD_STAMP;
 }
 
 /* "--", "==", "__", "|", "+" or a dash or box line of U+2013, U+2014,
  * U+2500 (UTF-8 starting 0xE2) */
 static bool maybe_dashes(unsigned char c)
 {
-	return c == 0xE2 || (c && strchr("-=_|+", c));
+	return leads[c] & LEAD_DASHES;
 }
 
 /* "...", "[...]", "(...)", "<snip>", "snip", U+2026 */
 static bool maybe_elision(unsigned char c)
 {
-	return c == 0xE2 || (c && strchr(".[(<sS", c));
+	return leads[c] & LEAD_ELISION;
 }
 
 /* Whether s is a rule of ASCII dashes: "----------  -----  -----",
@@ -298,12 +314,19 @@ static void new_sample(struct zp *z)
 	z->cls[0] = '\0';
 }
 
-static size_t key_hash(const char *k)
+/* A hash of key[0, n), eight bytes a step. */
+static size_t key_hash(const char *k, size_t n)
 {
-	size_t h = 14695981039346656037u;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211u;
-	return h;
+	uint64_t h = n * 0x9E3779B97F4A7C15ULL, w;
+	for (; n >= 8; k += 8, n -= 8) {
+		memcpy(&w, k, 8);
+		h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, k, n);
+	h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
+	return (size_t)(h ^ h >> 32);
 }
 
 /* A set of four times the slots (64 at first, MAX_SEEN * 2 at most), the
@@ -321,7 +344,8 @@ static bool seen_grow(struct zp *z)
 		return false;
 	}
 	for (size_t k = 0; k < z->nseen; k++) {
-		size_t i = key_hash(seen_key(z, z->used[k])) & (cap - 1);
+		const char *key = seen_key(z, z->used[k]);
+		size_t i = key_hash(key, strlen(key)) & (cap - 1);
 		while (t[i])
 			i = (i + 1) & (cap - 1);
 		t[i] = z->seen[z->used[k]];
@@ -344,7 +368,7 @@ static bool seen_grow(struct zp *z)
 static bool sample_key(struct zp *z, const char *key, size_t len, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
-	size_t h = key_hash(key);
+	size_t h = key_hash(key, len);
 	size_t n = len < sizeof z->last_key - 1 ? len : sizeof z->last_key - 1;
 	memcpy(z->last_key, key, n);
 	z->last_key[n] = '\0';

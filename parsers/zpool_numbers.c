@@ -72,14 +72,17 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 		*approximate = dot || (ul > 0 && mult > 1e-9);
 		return true;
 	}
-	static const char units[] = "KMGTPE";
-	static const double powers[] = {0x1p10, 0x1p20, 0x1p30, 0x1p40, 0x1p50, 0x1p60};
 	double mult = 1;
 	if (ul == 1) {
-		const char *p = memchr(units, u[0], 6);
-		if (!p)
-			return false;
-		mult = powers[p - units];
+		switch (u[0]) {
+		case 'K': mult = 0x1p10; break;
+		case 'M': mult = 0x1p20; break;
+		case 'G': mult = 0x1p30; break;
+		case 'T': mult = 0x1p40; break;
+		case 'P': mult = 0x1p50; break;
+		case 'E': mult = 0x1p60; break;
+		default: return false;
+		}
 	} else if (ul != 0) {
 		return false;
 	}
