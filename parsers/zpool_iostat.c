@@ -218,6 +218,7 @@ struct zp {
 	char path[MAX_DEPTH][MAX_NAME];
 	char vpath[1024]; /* the path of the last row placed in it */
 	size_t vend[MAX_DEPTH]; /* vpath's length through each level; 0: unknown */
+	int deepest; /* no level below it has a name or a vend */
 	int depth; /* depth of the last row */
 	char cls[16]; /* class row in force: logs, cache, special, dedup */
 	char last_key[1100]; /* the key of the row before, in this sample */
@@ -717,10 +718,12 @@ static void row_where(struct zp *z, struct zwhere *w)
 	int depth = w->depth;
 	if (depth >= 0) {
 		memcpy(z->path[depth], w->name, w->nname + 1);
-		for (int d = depth + 1; d < MAX_DEPTH; d++)
+		z->vend[depth] = 0;
+		for (int d = depth + 1; d <= z->deepest; d++) {
 			z->path[d][0] = '\0';
-		for (int d = depth; d < MAX_DEPTH; d++)
 			z->vend[d] = 0;
+		}
+		z->deepest = depth;
 	}
 	if (depth >= 0 && !z->vdev_title) {
 		w->nvpath = tree_path(z, depth);
