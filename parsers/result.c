@@ -395,10 +395,18 @@ void bl_result_set_unit(struct bl_result *r, const char *unit)
 void bl_result_set_raw(struct bl_result *r, const char *raw)
 {
 	r->raw = NULL;
-	if (!raw)
-		return;
+	if (raw)
+		bl_result_set_rawn(r, raw, strlen(raw));
+}
+
+void bl_result_set_rawn(struct bl_result *r, const char *raw, size_t n)
+{
+	/* up to a NUL, as a copy of the text made a string would be */
+	const char *nul = memchr(raw, 0, n);
+	if (nul)
+		n = (size_t)(nul - raw);
 	/* what is not UTF-8 was printed, but cannot be shown */
-	r->raw = doc_string(r, raw, strlen(raw));
+	r->raw = doc_string(r, raw, n);
 	if (!r->raw)
 		r->raw = bl_strs_copy(r->strs, "\xEF\xBF\xBD", 3);
 }

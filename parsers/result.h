@@ -95,6 +95,8 @@ void bl_result_set_metric(struct bl_result *r, const char *metric);
 void bl_result_set_unit(struct bl_result *r, const char *unit);
 /* raw that is not UTF-8 stands as U+FFFD */
 void bl_result_set_raw(struct bl_result *r, const char *raw);
+/* raw[0, n), up to a NUL in it */
+void bl_result_set_rawn(struct bl_result *r, const char *raw, size_t n);
 void bl_result_set_int(struct bl_result *r, const char *key, long long v);
 void bl_result_set_real(struct bl_result *r, const char *key, double v);
 void bl_result_set_bool(struct bl_result *r, const char *key, bool v);

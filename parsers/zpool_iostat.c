@@ -554,25 +554,18 @@ static size_t row_values(struct zp *z, struct bl_run *run, const struct bl_ztok 
 		    (dash || (w->leaf && v == 0 && i + 1 < nv && vals[0].n == 1 && vals[1].n == 1 &&
 			      vals[0].s[0] == '0' && vals[1].s[0] == '0')))
 			continue;
-		char raw[32];
-		bool plain = !dash && vals[i].n < sizeof raw;
 		/* keep the printed text where it was scaled, rounded or a dash */
-		if (plain) {
-			memcpy(raw, vals[i].s, vals[i].n);
-			raw[vals[i].n] = '\0';
-			char last = raw[vals[i].n - 1];
-			plain = last >= '0' && last <= '9' && !approx && c->kind != ZC_LATENCY;
-		}
+		bool plain =
+			!dash && lastc >= '0' && lastc <= '9' && !approx && c->kind != ZC_LATENCY;
 		enum zunit u = unit_of(z, c->kind);
 		const char *km = kept_metric(z, i), *ku = kept_unit(z, u);
 		struct bl_result *r =
 			bl_run_result(run, km ? NULL : c->metric, v, ku ? NULL : unit_names[u],
-				      plain  ? NULL
-				      : dash ? "-"
-					     : raw,
-				      approx ? BL_FLAG_APPROXIMATE : 0);
+				      dash ? "-" : NULL, approx ? BL_FLAG_APPROXIMATE : 0);
 		if (!r)
 			continue;
+		if (!plain && !dash)
+			bl_result_set_rawn(r, vals[i].s, vals[i].n);
 		bl_result_set_kept_names(r, km ? km : r->metric, ku ? ku : r->unit);
 		if (first) {
 			/* the row's other values: the same place */

@@ -121,9 +121,32 @@ static void test_long_list(void)
 	bl_results_free(&run.results);
 }
 
+/* A raw text given with its length stops at a NUL in it, as the same
+ * text made a string would; what is not UTF-8 stands as U+FFFD. */
+static void test_raw_length(void)
+{
+	struct bl_run run;
+	memset(&run, 0, sizeof run);
+	bl_results_init(&run.results);
+	struct bl_result *a = bl_run_result(&run, "m", 1, NULL, NULL, 0);
+	struct bl_result *b = bl_run_result(&run, "m", 1, NULL, "7.5", 0);
+	bl_result_set_rawn(a, "7.5M ignored", 4);
+	CHECK(strcmp(a->raw, "7.5M") == 0 && bl_strs_len(a->raw) == 4);
+	bl_result_set_rawn(a, "7.5\0M", 5);
+	CHECK(strcmp(a->raw, "7.5") == 0 && bl_strs_len(a->raw) == 3 &&
+	      strcmp(b->raw, a->raw) == 0);
+	bl_result_set_rawn(a,
+			   "\xff"
+			   "1K",
+			   3);
+	CHECK(strcmp(a->raw, "\xEF\xBF\xBD") == 0);
+	bl_results_free(&run.results);
+}
+
 int main(void)
 {
 	test_members();
+	test_raw_length();
 	test_long_list();
 	return CHECK_DONE();
 }
