@@ -201,6 +201,8 @@ static bool read_header(struct iz_ctx *c, const struct iz_line *hdr, struct head
 		size_t n2 = iz_expand_tabs(nx.s, nx.len, b2, sizeof b2);
 		struct tok t2[IZ_MAX_COLS];
 		int nt2 = tokenize(b2, n2, t2, IZ_MAX_COLS);
+		if (nt2 < 1) /* its words past what the expansion kept */
+			break;
 		int base = width + 1 - t2[0].start;
 		for (int i = 0; i < nt2 && h->ncols < IZ_MAX_COLS; i++) {
 			h->edge[h->ncols] = base + t2[i].end;
