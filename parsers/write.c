@@ -526,8 +526,12 @@ static size_t row_flags(size_t flags)
 
 static struct rowsink *rowsink_new(size_t flags)
 {
-	struct rowsink *s = calloc(1, sizeof *s);
-	if (s && !(s->row = out_new(row_flags(flags), row_overflow, s))) {
+	struct rowsink *s = malloc(sizeof *s);
+	if (!s)
+		return NULL;
+	bl_rows_init(&s->g);
+	s->over = (struct bl_buf){0};
+	if (!(s->row = out_new(row_flags(flags), row_overflow, s))) {
 		free(s);
 		return NULL;
 	}
