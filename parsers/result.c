@@ -363,11 +363,21 @@ static const char *vocab_name(const char *s, size_t n)
 	return vocab.names[i] = v;
 }
 
+/* The kept names of the texts at the addresses asked for lately: a
+ * parser names its metrics and units by string literals, asked for again
+ * for every result. What an address holds is compared before its name is
+ * taken: a buffer may hold another text since. */
+#define NAMES_AT 64
+static _Thread_local struct {
+	const char *at, *kept;
+} names_at[NAMES_AT];
+
 void bl_results_cleanup(void)
 {
 	for (size_t i = 0; i < vocab.n; i++)
 		free(vocab.blocks[i]);
 	memset(&vocab, 0, sizeof vocab);
+	memset(names_at, 0, sizeof names_at);
 }
 
 const char *bl_result_kept_name(const char *s)
@@ -378,7 +388,15 @@ const char *bl_result_kept_name(const char *s)
 static const char *name_string(struct bl_result *r, const char *s)
 {
 	size_t n = strlen(s);
+	unsigned k = (unsigned)((uintptr_t)s * 0x9E3779B97F4A7C15ULL >> 58); /* of NAMES_AT */
+	const char *kept = names_at[k].kept;
+	if (names_at[k].at == s && bl_strs_len(kept) == n && memcmp(kept, s, n) == 0)
+		return kept;
 	const char *v = vocab_name(s, n);
+	if (v) {
+		names_at[k].at = s;
+		names_at[k].kept = v;
+	}
 	return v ? v : doc_string(r, s, n);
 }
 
