@@ -21,6 +21,43 @@ static bool digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The shift of a size's unit letter: K is 2^10 ... E 2^60; 0: none. */
+static unsigned size_shift(char c)
+{
+	switch (c) {
+	case 'K': return 10;
+	case 'M': return 20;
+	case 'G': return 30;
+	case 'T': return 40;
+	case 'P': return 50;
+	case 'E': return 60;
+	default: return 0;
+	}
+}
+
+/* round(mant / 10^d * 2^k) as an integer, for zpool's usual sizes ("1.60K",
+ * "25.4M", "1.07T"): true, with *count, where it equals what the reading
+ * through a double gives (the quotient rounded to a double, times 2^k,
+ * rounded). It does below 2^42: the double is then within 2^-11 of the
+ * quotient, which is never closer than 1/250 to a half (mant * 2^(k-d) /
+ * 5^d with d <= 3). */
+static bool scaled_count(uint64_t mant, unsigned k, size_t d, uint64_t *count)
+{
+	static const uint64_t tens[4] = {1, 10, 100, 1000};
+	if (d > 3 || k > 50 || mant >= (UINT64_C(1) << 13))
+		return false;
+	uint64_t num = mant << k; /* below 2^63 */
+	if (d && num >= (UINT64_C(1) << 42) * tens[d])
+		return false;
+	switch (d) {
+	case 0: *count = num; break;
+	case 1: *count = num / 10 + (num % 10 >= 5); break;
+	case 2: *count = num / 100 + (num % 100 >= 50); break;
+	default: *count = num / 1000 + (num % 1000 >= 500); break;
+	}
+	return true;
+}
+
 bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash, bool *approximate)
 {
 	*dash = false;
@@ -44,6 +81,13 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	}
 	if (i == 0 || s[i - 1] == '.' || i > 24)
 		return false;
+	uint64_t count;
+	if (!time && n - i == 1 && i - dot <= 18 && size_shift(s[i]) &&
+	    scaled_count(mant, size_shift(s[i]), decimals, &count)) {
+		*out = (double)count;
+		*approximate = dot;
+		return true;
+	}
 	/* as bl_parse_double reads it: the digits over a power of ten */
 	double v = (double)mant;
 	if (i - dot > 18) {
@@ -74,15 +118,11 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	}
 	double mult = 1;
 	if (ul == 1) {
-		switch (u[0]) {
-		case 'K': mult = 0x1p10; break;
-		case 'M': mult = 0x1p20; break;
-		case 'G': mult = 0x1p30; break;
-		case 'T': mult = 0x1p40; break;
-		case 'P': mult = 0x1p50; break;
-		case 'E': mult = 0x1p60; break;
-		default: return false;
-		}
+		static const double powers[] = {0x1p10, 0x1p20, 0x1p30, 0x1p40, 0x1p50, 0x1p60};
+		unsigned k = size_shift(u[0]);
+		if (!k)
+			return false;
+		mult = powers[k / 10 - 1];
 	} else if (ul != 0) {
 		return false;
 	}

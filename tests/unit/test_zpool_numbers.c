@@ -93,6 +93,33 @@ static void test_same_as_parse_double(void)
 	CHECK(wrong == 0);
 }
 
+/* Every size of up to four digits with up to three decimals, in every
+ * unit, as the reading through a double gives it: the digits over 10^d,
+ * times the unit, rounded. */
+static void test_sizes_every_short(void)
+{
+	size_t wrong = 0, n = 0;
+	const char *units = "KMGTPE";
+	for (unsigned m = 0; m < 10000; m++)
+		for (int d = 0; d <= 3; d++)
+			for (int u = 0; u < 6; u++) {
+				char digits[8], s[16];
+				int nd = snprintf(digits, sizeof digits, "%0*u", d + 1, m);
+				/* the point d digits from the end: "25.4", "0.07" */
+				int len = d ? snprintf(s, sizeof s, "%.*s.%s%c", nd - d, digits,
+						       digits + nd - d, units[u])
+					    : snprintf(s, sizeof s, "%s%c", digits, units[u]);
+				double want =
+					round((double)m / pow(10, d) * ldexp(1.0, 10 * (u + 1)));
+				double got;
+				if (!bl_zpool_number(s, (size_t)len, false, &got, &dash, &approx) ||
+				    memcmp(&got, &want, sizeof got) != 0 || approx != (d > 0))
+					wrong++;
+				n++;
+			}
+	CHECK(n == 240000 && wrong == 0);
+}
+
 static void test_times(void)
 {
 	/* base 1000, floored to an integer of the unit */
@@ -140,6 +167,7 @@ int main(void)
 {
 	test_sizes();
 	test_same_as_parse_double();
+	test_sizes_every_short();
 	test_times();
 	test_buckets();
 	return CHECK_DONE();
