@@ -633,6 +633,10 @@ static size_t flags_compact(unsigned flags, char *d)
 		{BL_FLAG_COMPUTED, ",\"computed\"", 11},
 		{BL_FLAG_NOT_RUN, ",\"not-run\"", 10},
 	};
+	if (flags == BL_FLAG_APPROXIMATE) { /* most: a scaled number */
+		memcpy(d, ",\"approximate\"", 14);
+		return 14;
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof each / sizeof each[0]; i++)
 		if (flags & each[i].flag) {
@@ -671,7 +675,7 @@ static bool row_cell_compact(struct out *r, const struct bl_result *res)
 		*d++ = ',';
 		if (res->raw) {
 			*d++ = '"';
-			memcpy(d, res->raw, rawn);
+			copy_bytes(d, res->raw, rawn);
 			d += rawn;
 			*d++ = '"';
 		} else {
