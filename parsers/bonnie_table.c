@@ -80,10 +80,25 @@ static size_t hidden_markup(const char *s, size_t len)
 	return 0;
 }
 
+/* The bytes add_text does more with than copy: markup that may hide a
+ * word, a tab, a line end. */
+static const unsigned char add_special[256] = {
+	['<'] = 1, ['*'] = 1, ['`'] = 1, ['\t'] = 1, ['\r'] = 1, ['\n'] = 1};
+
 static void add_text(struct bl_btab_row *r, const char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len && r->len + 1 < sizeof r->s) {
+		/* a run of bytes copied as they are, at once */
+		size_t run = 0, room = sizeof r->s - 1 - r->len;
+		while (i + run < len && run < room && !add_special[(unsigned char)s[i + run]])
+			run++;
+		if (run) {
+			memcpy(r->s + r->len, s + i, run);
+			r->len += run;
+			i += run;
+			continue;
+		}
 		char c = s[i];
 		size_t skip =
 			(c == '<' || c == '*' || c == '`') ? hidden_markup(s + i, len - i) : 0;
