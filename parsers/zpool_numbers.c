@@ -163,13 +163,27 @@ static size_t size_label(int j, char *buf)
 	return len;
 }
 
-static int bucket(const char *s, size_t n, size_t (*label)(int, char *), bool upper)
+/* The 62 labels of one kind of bucket, made once a thread: a histogram's
+ * every row looked its label up among them. */
+struct bucket_labels {
+	bool made;
+	unsigned char n[62];
+	char s[62][BL_NUM_MAX + 4];
+};
+static _Thread_local struct bucket_labels latency_labels, size_labels;
+
+static int bucket(const char *s, size_t n, size_t (*label)(int, char *), struct bucket_labels *L,
+		  bool upper)
 {
-	char buf[BL_NUM_MAX + 4];
 	if (n == 0 || n >= 32)
 		return -1;
+	if (!L->made) {
+		for (int j = 0; j < 62; j++)
+			L->n[j] = (unsigned char)label(j, L->s[j]);
+		L->made = true;
+	}
 	for (int j = 0; j < 62; j++)
-		if (label(j, buf) == n && memcmp(buf, s, n) == 0)
+		if (L->n[j] == n && memcmp(L->s[j], s, n) == 0)
 			return j;
 	/* -H prints the exact bound */
 	uint64_t v;
@@ -185,10 +199,10 @@ static int bucket(const char *s, size_t n, size_t (*label)(int, char *), bool up
 
 int bl_zpool_latency_bucket(const char *s, size_t n)
 {
-	return bucket(s, n, latency_label, true);
+	return bucket(s, n, latency_label, &latency_labels, true);
 }
 
 int bl_zpool_size_bucket(const char *s, size_t n)
 {
-	return bucket(s, n, size_label, false);
+	return bucket(s, n, size_label, &size_labels, false);
 }
