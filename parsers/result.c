@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/hash.h"
 #include "../base/utf8.h"
 #include "doc.h"
 
@@ -70,12 +71,18 @@ static const char *strs_recent(const struct bl_strs *st, const char *s, size_t n
 	return NULL;
 }
 
+/* A number never handed out before, never 0: a store's id, a place. */
+static uint64_t fresh_number(void)
+{
+	static _Atomic uint64_t last;
+	return atomic_fetch_add_explicit(&last, 1, memory_order_relaxed) + 1;
+}
+
 static struct bl_strs *strs_new(void)
 {
-	static _Atomic uint64_t ids;
 	struct bl_strs *st = calloc(1, sizeof(struct bl_strs));
 	if (st) {
-		st->id = atomic_fetch_add_explicit(&ids, 1, memory_order_relaxed) + 1;
+		st->id = fresh_number();
 		st->recent = st->few;
 		st->nrecent = STRS_RECENT_FEW;
 	}
@@ -334,19 +341,11 @@ static _Thread_local struct vocab {
 	size_t n;
 } vocab;
 
-static size_t vocab_hash(const char *s, size_t n)
-{
-	size_t h = 1469598103934665603ULL;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
-}
-
 /* The kept copy of name s[0, n), made on first use; NULL when it is not
  * a string of the document or the names are full. */
 static const char *vocab_name(const char *s, size_t n)
 {
-	size_t i = vocab_hash(s, n) % VOCAB_SLOTS;
+	size_t i = bl_hash_bytes(s, n) % VOCAB_SLOTS;
 	for (; vocab.names[i]; i = (i + 1) % VOCAB_SLOTS) {
 		const char *v = vocab.names[i];
 		if (bl_strs_len(v) == n && memcmp(v, s, n) == 0)
@@ -367,7 +366,8 @@ static const char *vocab_name(const char *s, size_t n)
  * parser names its metrics and units by string literals, asked for again
  * for every result. What an address holds is compared before its name is
  * taken: a buffer may hold another text since. */
-#define NAMES_AT 64
+#define NAMES_AT_BITS 6
+#define NAMES_AT (1 << NAMES_AT_BITS)
 static _Thread_local struct {
 	const char *at, *kept;
 } names_at[NAMES_AT];
@@ -388,7 +388,7 @@ const char *bl_result_kept_name(const char *s)
 static const char *name_string(struct bl_result *r, const char *s)
 {
 	size_t n = strlen(s);
-	unsigned k = (unsigned)((uintptr_t)s * 0x9E3779B97F4A7C15ULL >> 58); /* of NAMES_AT */
+	unsigned k = bl_hash_ptr(s, NAMES_AT_BITS);
 	const char *kept = names_at[k].kept;
 	if (names_at[k].at == s && bl_strs_len(kept) == n && memcmp(kept, s, n) == 0)
 		return kept;
@@ -533,8 +533,7 @@ void bl_result_set_coord(struct bl_result *r, const struct bl_coord *from)
 
 uint64_t bl_place_new(void)
 {
-	static _Atomic uint64_t places;
-	return atomic_fetch_add_explicit(&places, 1, memory_order_relaxed) + 1;
+	return fresh_number();
 }
 
 void bl_result_copy_coords(struct bl_result *to, struct bl_result *from)

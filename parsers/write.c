@@ -19,6 +19,7 @@
 
 #include "../base/buf.h"
 #include "../base/find.h"
+#include "../base/hash.h"
 #include "../base/numfmt.h"
 #include "parser.h"
 #include "spill.h"
@@ -34,7 +35,8 @@ struct held_runs;
 /* The members' names as written ("name": or "name": with a space), by
  * the address of the string literal that holds the name: a dense stream
  * writes a dozen names for each result. */
-#define KEY_SETS 128 /* of two slots each */
+#define KEY_SET_BITS 7
+#define KEY_SETS (1 << KEY_SET_BITS) /* of two slots each */
 #define KEY_SLOTS (2 * KEY_SETS)
 #define KEY_MAX 40
 struct key_text {
@@ -354,8 +356,7 @@ static __attribute__((noinline)) const struct key_text *key_fill(struct out *o,
 /* The slot of name k (a string literal), filled on first use. */
 static inline const struct key_text *key_text(struct out *o, const char *k)
 {
-	uint64_t h = (uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL;
-	struct key_text *set = &o->keys[2 * (h >> 57)];
+	struct key_text *set = &o->keys[2 * bl_hash_ptr(k, KEY_SET_BITS)];
 	if (set[0].k == k)
 		return &set[0];
 	if (set[1].k == k)
@@ -619,30 +620,20 @@ static void row_next(struct out *r)
 	indent(r, 5, true);
 }
 
-/* The flags of a cell in a compact row: ,"approximate" and the like, in
- * bl_flag_names' order; its length. */
+/* The flags of a cell in a compact row: ,"approximate" and the like;
+ * its length. A flag's name has nothing to escape. */
 static size_t flags_compact(unsigned flags, char *d)
 {
-	static const struct {
-		unsigned flag;
-		const char *text;
-		size_t n;
-	} each[] = {
-		{BL_FLAG_CENSORED, ",\"censored\"", 11},
-		{BL_FLAG_APPROXIMATE, ",\"approximate\"", 14},
-		{BL_FLAG_COMPUTED, ",\"computed\"", 11},
-		{BL_FLAG_NOT_RUN, ",\"not-run\"", 10},
-	};
-	if (flags == BL_FLAG_APPROXIMATE) { /* most: a scaled number */
-		memcpy(d, ",\"approximate\"", 14);
-		return 14;
+	const char *names[4];
+	size_t n = 0, count = bl_flag_names(flags, names);
+	for (size_t i = 0; i < count; i++) {
+		size_t len = strlen(names[i]);
+		d[n++] = ',';
+		d[n++] = '"';
+		copy_bytes(d + n, names[i], len);
+		n += len;
+		d[n++] = '"';
 	}
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof each / sizeof each[0]; i++)
-		if (flags & each[i].flag) {
-			memcpy(d + n, each[i].text, each[i].n);
-			n += each[i].n;
-		}
 	return n;
 }
 

@@ -29,6 +29,7 @@
 
 #include "cmdwords.h"
 #include "../base/find.h"
+#include "../base/hash.h"
 #include "parser.h"
 #include "../base/re.h"
 #include "../base/units.h"
@@ -315,21 +316,6 @@ static void new_sample(struct zp *z)
 	z->cls[0] = '\0';
 }
 
-/* A hash of key[0, n), eight bytes a step. */
-static size_t key_hash(const char *k, size_t n)
-{
-	uint64_t h = n * 0x9E3779B97F4A7C15ULL, w;
-	for (; n >= 8; k += 8, n -= 8) {
-		memcpy(&w, k, 8);
-		h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, k, n);
-	h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL;
-	return (size_t)(h ^ h >> 32);
-}
-
 /* A set of four times the slots (64 at first, MAX_SEEN * 2 at most), the
  * keys seen so far moved into it. False when out of memory. */
 static bool seen_grow(struct zp *z)
@@ -346,7 +332,7 @@ static bool seen_grow(struct zp *z)
 	}
 	for (size_t k = 0; k < z->nseen; k++) {
 		const char *key = seen_key(z, z->used[k]);
-		size_t i = key_hash(key, strlen(key)) & (cap - 1);
+		size_t i = bl_hash_bytes(key, strlen(key)) & (cap - 1);
 		while (t[i])
 			i = (i + 1) & (cap - 1);
 		t[i] = z->seen[z->used[k]];
@@ -369,7 +355,7 @@ static bool seen_grow(struct zp *z)
 static bool sample_key(struct zp *z, const char *key, size_t len, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
-	size_t h = key_hash(key, len);
+	size_t h = (size_t)bl_hash_bytes(key, len);
 	size_t n = len < sizeof z->last_key - 1 ? len : sizeof z->last_key - 1;
 	memcpy(z->last_key, key, n);
 	z->last_key[n] = '\0';
@@ -611,14 +597,9 @@ static bool kept_of(struct zp *z, struct zwhere *w)
 		return false;
 	char id[ZP_KEPT_ID];
 	size_t n = where_id(z, w, id);
-	if (n < 8) /* a path and a name, at least: never shorter */
+	if (!n)
 		return false;
-	uint64_t a, b;
-	memcpy(&a, id, 8);
-	memcpy(&b, id + n - 8, 8);
-	struct zkept **slot =
-		&z->kept[((a ^ b * 0x9E3779B97F4A7C15ULL) + n) * 0xFF51AFD7ED558CCDULL >>
-			 58 /* 64 - log2(ZP_KEPT) */];
+	struct zkept **slot = &z->kept[bl_hash_bytes(id, n) & (ZP_KEPT - 1)];
 	if (!*slot && !(*slot = calloc(1, sizeof **slot)))
 		return false;
 	struct zkept *k = *slot;
@@ -836,12 +817,8 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 		b.high /= 1e9;
 	}
 	char key[MAX_NAME + 16];
-	int kn = snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
-	sample_key(z, key,
-		   kn < 0                    ? 0
-		   : (size_t)kn < sizeof key ? (size_t)kn
-					     : sizeof key - 1,
-		   false);
+	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
+	sample_key(z, key, strlen(key), false);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
 	struct zwhere w = {

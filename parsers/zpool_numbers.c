@@ -82,8 +82,8 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	if (i == 0 || s[i - 1] == '.' || i > 24)
 		return false;
 	uint64_t count;
-	if (!time && n - i == 1 && i - dot <= 18 && size_shift(s[i]) &&
-	    scaled_count(mant, size_shift(s[i]), decimals, &count)) {
+	unsigned shift = !time && n - i == 1 ? size_shift(s[i]) : 0;
+	if (shift && i - dot <= 18 && scaled_count(mant, shift, decimals, &count)) {
 		*out = (double)count;
 		*approximate = dot;
 		return true;
@@ -118,11 +118,9 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	}
 	double mult = 1;
 	if (ul == 1) {
-		static const double powers[] = {0x1p10, 0x1p20, 0x1p30, 0x1p40, 0x1p50, 0x1p60};
-		unsigned k = size_shift(u[0]);
-		if (!k)
+		if (!shift)
 			return false;
-		mult = powers[k / 10 - 1];
+		mult = (double)(UINT64_C(1) << shift); /* exact */
 	} else if (ul != 0) {
 		return false;
 	}
