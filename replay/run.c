@@ -65,31 +65,24 @@ static void append(struct bl_spawn_result *r, size_t *cap, const char *buf, size
 
 extern char **environ;
 
-int bl_spawn(char *const argv[], const char *cwd, double timeout,
-	     volatile sig_atomic_t *interrupted, void (*tick)(void *ctx, double elapsed),
-	     void *tick_ctx, struct bl_spawn_result *r)
+/* Starts argv in cwd (NULL: here) in a process group of its own, with
+ * default signal handling and a plain environment: stdin from /dev/null,
+ * stdout and stderr to out_fd, no other descriptor of benchlog's. 0, or
+ * posix_spawn's error. */
+static int spawn_child(char *const argv[], const char *cwd, int out_fd, pid_t *pid)
 {
-	memset(r, 0, sizeof *r);
-	r->exit_status = -1;
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(r->error, sizeof r->error, "pipe: %s", strerror(errno));
-		r->spawn_failed = true;
-		return -1;
-	}
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&at);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
 	if (cwd)
 		posix_spawn_file_actions_addchdir_np(&fa, cwd);
 	/* nothing else of benchlog's: not its output files, not other pipes */
 	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	/* own process group; default signal handling (the caller may ignore
-	 * or catch SIGINT) */
+	/* the caller may ignore or catch SIGINT */
 	sigset_t def, none;
 	sigemptyset(&none);
 	sigemptyset(&def);
@@ -103,77 +96,55 @@ int bl_spawn(char *const argv[], const char *cwd, double timeout,
 					      POSIX_SPAWN_SETSIGMASK);
 	char *env[] = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 		       "LC_ALL=C", "LANG=C", NULL};
-	pid_t pid;
-	double t0 = bl_now();
-	int e = posix_spawn(&pid, argv[0], &fa, &at, argv, env);
+	int e = posix_spawn(pid, argv[0], &fa, &at, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
-	close(pfd[1]);
-	if (e != 0) {
-		close(pfd[0]);
-		snprintf(r->error, sizeof r->error, "cannot start %s: %s", argv[0], strerror(e));
-		r->spawn_failed = true;
-		return -1;
-	}
-	size_t cap = 0;
+	return e;
+}
+
+/* Reads what the child wrote into r; false once the pipe has ended. */
+static bool read_some(int fd, struct bl_spawn_result *r, size_t *cap)
+{
 	char buf[8192];
-	bool open_pipe = true;
-	double kill_at = -1, last_tick = 0;
-	int status = 0;
-	struct rusage ru;
-	memset(&ru, 0, sizeof ru);
-	for (;;) {
-		if (open_pipe) {
-			struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
-			int pr = poll(&pf, 1, 100);
-			if (pr > 0) {
-				ssize_t n = read(pfd[0], buf, sizeof buf);
-				if (n > 0)
-					append(r, &cap, buf, (size_t)n);
-				else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-					open_pipe = false;
-			}
-		} else {
-			struct timespec ts = {0, 50 * 1000 * 1000};
-			nanosleep(&ts, NULL);
-		}
-		pid_t w = wait4(pid, &status, WNOHANG, &ru);
-		if (w == pid) {
-			/* drain what is left */
-			while (open_pipe) {
-				ssize_t n = read(pfd[0], buf, sizeof buf);
-				if (n > 0)
-					append(r, &cap, buf, (size_t)n);
-				else if (n < 0 && errno == EINTR)
-					continue;
-				else
-					break;
-			}
-			break;
-		}
-		double now = bl_now(), el = now - t0;
-		if (kill_at < 0 && ((interrupted && *interrupted) || el > timeout)) {
-			if (interrupted && *interrupted)
-				r->interrupted = true;
-			else
-				r->timed_out = true;
-			kill(-pid, SIGINT);
-			kill_at = now + 2.0;
-		} else if (kill_at >= 0 && now > kill_at) {
-			kill(-pid, SIGKILL);
-			kill_at = now + 3600;
-		}
-		if (tick && now - last_tick >= 0.5) {
-			tick(tick_ctx, el);
-			last_tick = now;
-		}
+	ssize_t n = read(fd, buf, sizeof buf);
+	if (n > 0) {
+		append(r, cap, buf, (size_t)n);
+		return true;
 	}
-	close(pfd[0]);
-	/* whatever the tool left running in its group */
-	kill(-pid, SIGKILL);
-	r->real = bl_now() - t0;
-	r->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-	r->system = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return n < 0 && (errno == EINTR || errno == EAGAIN);
+}
+
+/* What stops a child: an interrupt or the timeout sends its group SIGINT,
+ * and SIGKILL two seconds later. */
+struct stopping {
+	double timeout;
+	volatile sig_atomic_t *interrupted;
+	double kill_at; /* < 0: not asked to stop yet */
+};
+
+static void stop_when_due(struct stopping *st, pid_t pid, double now, double elapsed,
+			  struct bl_spawn_result *r)
+{
+	bool interrupted = st->interrupted && *st->interrupted;
+	if (st->kill_at < 0 && (interrupted || elapsed > st->timeout)) {
+		if (interrupted)
+			r->interrupted = true;
+		else
+			r->timed_out = true;
+		kill(-pid, SIGINT);
+		st->kill_at = now + 2.0;
+	} else if (st->kill_at >= 0 && now > st->kill_at) {
+		kill(-pid, SIGKILL);
+		st->kill_at = now + 3600;
+	}
+}
+
+/* The times, exit status or signal of the child that ended. */
+static void ended(struct bl_spawn_result *r, double real, const struct rusage *ru, int status)
+{
+	r->real = real;
+	r->user = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6;
+	r->system = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
 	if (WIFEXITED(status))
 		r->exit_status = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
@@ -182,5 +153,61 @@ int bl_spawn(char *const argv[], const char *cwd, double timeout,
 		r->output = strdup("");
 		r->len = 0;
 	}
+}
+
+int bl_spawn(char *const argv[], const char *cwd, double timeout,
+	     volatile sig_atomic_t *interrupted, void (*tick)(void *ctx, double elapsed),
+	     void *tick_ctx, struct bl_spawn_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->exit_status = -1;
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(r->error, sizeof r->error, "pipe: %s", strerror(errno));
+		r->spawn_failed = true;
+		return -1;
+	}
+	pid_t pid;
+	double t0 = bl_now();
+	int e = spawn_child(argv, cwd, pfd[1], &pid);
+	close(pfd[1]);
+	if (e != 0) {
+		close(pfd[0]);
+		snprintf(r->error, sizeof r->error, "cannot start %s: %s", argv[0], strerror(e));
+		r->spawn_failed = true;
+		return -1;
+	}
+	size_t cap = 0;
+	bool open_pipe = true;
+	struct stopping st = {timeout, interrupted, -1};
+	double last_tick = 0;
+	int status = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof ru);
+	for (;;) {
+		if (open_pipe) {
+			struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
+			if (poll(&pf, 1, 100) > 0)
+				open_pipe = read_some(pfd[0], r, &cap);
+		} else {
+			struct timespec ts = {0, 50 * 1000 * 1000};
+			nanosleep(&ts, NULL);
+		}
+		if (wait4(pid, &status, WNOHANG, &ru) == pid) {
+			while (open_pipe && read_some(pfd[0], r, &cap)) /* what is left */
+				;
+			break;
+		}
+		double now = bl_now(), el = now - t0;
+		stop_when_due(&st, pid, now, el, r);
+		if (tick && now - last_tick >= 0.5) {
+			tick(tick_ctx, el);
+			last_tick = now;
+		}
+	}
+	close(pfd[0]);
+	/* whatever the tool left running in its group */
+	kill(-pid, SIGKILL);
+	ended(r, bl_now() - t0, &ru, status);
 	return 0;
 }
