@@ -34,6 +34,13 @@
  * (bl_mbox_cuts), is not held: its bytes are dropped as they are read. */
 #define SKIP_AT ((size_t)1 << 20)
 
+/* A window's short context (cut_context): this part of it, and at least
+ * SHORT_CONTEXT_MIN bytes. A tool's run is a few kilobytes (the longest of
+ * the corpus, a zpool report, 9 KB), and a run longer than the context
+ * after a cut is cut there unless its tool reads records (zpool). */
+#define SHORT_CONTEXT_PARTS 24
+#define SHORT_CONTEXT_MIN ((size_t)1 << 16)
+
 static size_t count_lines(const char *s, size_t n)
 {
 	return bl_count_byte(s, n, '\n');
@@ -601,6 +608,44 @@ static int read_window(struct reader *r, struct span *sp, size_t want)
 	return room(r, BL_TEXT_PAD);
 }
 
+/* Whether no line of input bytes [from, to) is `max` bytes long or
+ * longer (the line that goes on before `from` counted from there). */
+static bool lines_below(const struct reader *r, size_t from, size_t to, size_t max)
+{
+	const char *p = r->buf + (from - r->base), *end = r->buf + (to - r->base);
+	while ((size_t)(end - p) >= max) {
+		const char *nl = memchr(p, '\n', max);
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	return true;
+}
+
+/* The context read on either side of the cut of window w (want: where
+ * the full context after its own part ends). Where every line from
+ * before the earliest cut to the end of that context is short, the cut
+ * is at a line break with whole lines on either side, and a short
+ * context gives both windows the same lines near it: window / 24 (256 KB
+ * of a 6 MB window), not `overlap`, read twice a window for nothing but
+ * the runs that cross the cut. A post flattened onto long lines, and
+ * text whose cuts are made by its encoding (quoted-printable, base64,
+ * UTF-16, HTML), keep the full context. */
+static size_t cut_context(const struct reader *r, const struct span *sp, const struct win *w,
+			  size_t window, size_t overlap, size_t want)
+{
+	size_t ctx = window / SHORT_CONTEXT_PARTS;
+	if (ctx < SHORT_CONTEXT_MIN)
+		ctx = SHORT_CONTEXT_MIN;
+	if (ctx >= overlap || sp->base64 || sp->wide || span_qp(sp) || span_html(sp))
+		return overlap;
+	size_t from = w->own_from + window / 2 - ctx;
+	if (from < w->s)
+		from = w->s;
+	size_t to = r->base + r->len < want ? r->base + r->len : want;
+	return lines_below(r, from, to, ctx / 4) ? ctx : overlap;
+}
+
 /* The span sp, longer than window + overlap, a window at a time (see
  * window.h); buf[0] is its first byte. `overlap` < window / 2. On
  * return sp->end and sp->end_line say where it ended. */
@@ -620,11 +665,14 @@ int bl_span_windows(struct reader *r, struct span *sp, size_t window, size_t ove
 		    bl_qp_detect(r->buf, r->len))
 			sp->fmt = BL_INPUT_QP; /* decided once, on the first window */
 		w.last = ends && end <= want;
-		w.e = w.last ? end : window_end(r, sp, &w, w.own_from + window, want);
+		size_t context = w.last ? overlap : cut_context(r, sp, &w, window, overlap, want);
+		w.e = w.last ? end
+			     : window_end(r, sp, &w, w.own_from + window,
+					  w.own_from + window + context);
 		w.own_to = end;
 		size_t next = 0;
 		rc = window_message(r, sp, &w, w.own_from + window / 2, w.own_from + window,
-				    overlap, &next, each, ctx);
+				    context, &next, each, ctx);
 		if (rc != 0)
 			return rc;
 		size_t hs = html_from(sp, &w);

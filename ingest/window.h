@@ -5,12 +5,13 @@
  * stays bounded whatever its size: a 100 MB post flattened onto one line,
  * a gigabyte of NUL bytes, an archive saved as one text file, and so is a
  * long mail whose body is one plain-text part, and a long HTML page
- * (stream.c). Each window
- * owns the runs that start in its part of the input, [own_from, own_to),
- * and reads `overlap` bytes on either side of it as context: a run that
- * straddles a cut is seen whole by the window where it starts (its command
- * line and label are in the bytes before), and the next window drops what
- * it sees of it again. All the windows of an input make one document.
+ * (stream.c). Each window owns the runs that start in its part of the
+ * input, [own_from, own_to), and reads `overlap` bytes on either side of
+ * it as context (256 KB where the lines near the cut are short: stream.c,
+ * cut_context): a run that straddles a cut is seen whole by the window
+ * where it starts (its command line and label are in the bytes before),
+ * and the next window drops what it sees of it again. All the windows of
+ * an input make one document.
  *
  * Where to cut: at a line break when there is one; in a line longer than
  * half a window, where the unflattener (unflatten.c) breaks the line in

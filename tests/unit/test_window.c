@@ -145,6 +145,49 @@ static void test_windows_like_whole(void)
 	free(s);
 }
 
+/* Windows of a megabyte: where the lines near a cut are short, the
+ * context on either side of it is 64 KB, not the 256 KB asked for
+ * (stream.c, cut_context); where a line of 20 KB is near, it is the full
+ * context. Either way the runs are the whole reading's. */
+static void test_short_context(void)
+{
+	size_t cap = (size_t)5 << 20, l = 0;
+	char *s = malloc(cap);
+	for (size_t k = 0; l + 30000 < cap; k++) {
+		l += (size_t)snprintf(s + l, cap - l, "%s\nRun %zu:\n%s\n", PROSE, k,
+				      k % 2 ? DD_BSD : DD_GNU);
+		/* a GNU time -v report of many fields: a block of 500 bytes */
+		l += (size_t)snprintf(s + l, cap - l,
+				      "$ /usr/bin/time -v dd if=/dev/zero of=x bs=1M count=%zu\n"
+				      "%zu+0 records in\n%zu+0 records out\n"
+				      "1048576 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n"
+				      "\tCommand being timed: \"dd if=/dev/zero of=x bs=1M\"\n"
+				      "\tUser time (seconds): 0.00\n"
+				      "\tSystem time (seconds): 0.01\n"
+				      "\tPercent of CPU this job got: 90%%\n"
+				      "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:00.01\n"
+				      "\tMaximum resident set size (kbytes): 2772\n"
+				      "\tExit status: 0\n\n",
+				      k, k, k);
+		if (k % 2000 == 1000) {
+			/* a line of 20 KB of prose, far from a flattened post */
+			for (size_t i = 0; i < 20000; i++)
+				s[l++] = i % 7 ? 'a' : ' ';
+			s[l++] = '\n';
+		}
+	}
+	json_t *whole = parse(s, l, 0, 0, NULL);
+	size_t nwin = 0;
+	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	CHECK(nwin >= 5);
+	CHECK(json_array_size(runs_of(whole)) > 8000);
+	CHECK(json_equal(runs_of(docs), runs_of(whole)));
+	CHECK(json_is_false(json_object_get(json_array_get(docs, 0), "partial")));
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+}
+
 /* A run longer than the context after a cut is kept once, cut, and the
  * document says so. */
 static void test_run_cut(void)
@@ -1398,6 +1441,7 @@ int main(void)
 {
 	test_cut();
 	test_windows_like_whole();
+	test_short_context();
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
