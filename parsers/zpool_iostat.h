@@ -62,8 +62,7 @@ size_t bl_zpool_scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols
  * Sets *dash for "-". *approximate when the text was rounded (a decimal
  * point, or a latency floored to us/ms/s). Returns false when the token is
  * not a number of this kind. */
-bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash,
-		     bool *approximate);
+#include "zpool_size.h" /* bl_zpool_number, inline */
 
 /* Histogram bucket labels.
  * -w: the bucket's upper end in ns, niced ("1ns" "3ns" ... "1us" "2us" ...

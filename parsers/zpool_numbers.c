@@ -16,49 +16,8 @@
 #include "../base/numfmt.h"
 #include "../base/units.h"
 
-static bool digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* The shift of a size's unit letter: K is 2^10 ... E 2^60; 0: none. */
-static unsigned size_shift(char c)
-{
-	switch (c) {
-	case 'K': return 10;
-	case 'M': return 20;
-	case 'G': return 30;
-	case 'T': return 40;
-	case 'P': return 50;
-	case 'E': return 60;
-	default: return 0;
-	}
-}
-
-/* round(mant / 10^d * 2^k) as an integer, for zpool's usual sizes ("1.60K",
- * "25.4M", "1.07T"): true, with *count, where it equals what the reading
- * through a double gives (the quotient rounded to a double, times 2^k,
- * rounded). It does below 2^42: the double is then within 2^-11 of the
- * quotient, which is never closer than 1/250 to a half (mant * 2^(k-d) /
- * 5^d with d <= 3). */
-static bool scaled_count(uint64_t mant, unsigned k, size_t d, uint64_t *count)
-{
-	static const uint64_t tens[4] = {1, 10, 100, 1000};
-	if (d > 3 || k > 50 || mant >= (UINT64_C(1) << 13))
-		return false;
-	uint64_t num = mant << k; /* below 2^63 */
-	if (d && num >= (UINT64_C(1) << 42) * tens[d])
-		return false;
-	switch (d) {
-	case 0: *count = num; break;
-	case 1: *count = num / 10 + (num % 10 >= 5); break;
-	case 2: *count = num / 100 + (num % 100 >= 50); break;
-	default: *count = num / 1000 + (num % 1000 >= 500); break;
-	}
-	return true;
-}
-
-bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash, bool *approximate)
+bool bl_zpool_number_any(const char *s, size_t n, bool time, double *out, bool *dash,
+			 bool *approximate)
 {
 	*dash = false;
 	*approximate = false;
@@ -70,7 +29,7 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	size_t i = 0, decimals = 0;
 	bool dot = false;
 	uint64_t mant = 0; /* the digits, while there are 18 at most */
-	while (i < n && (digit(s[i]) || (s[i] == '.' && !dot && i > 0))) {
+	while (i < n && (bl_zpool_digit(s[i]) || (s[i] == '.' && !dot && i > 0))) {
 		if (s[i] == '.')
 			dot = true;
 		else {
@@ -82,8 +41,8 @@ bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash
 	if (i == 0 || s[i - 1] == '.' || i > 24)
 		return false;
 	uint64_t count;
-	unsigned shift = !time && n - i == 1 ? size_shift(s[i]) : 0;
-	if (shift && i - dot <= 18 && scaled_count(mant, shift, decimals, &count)) {
+	unsigned shift = !time && n - i == 1 ? bl_zpool_size_shift(s[i]) : 0;
+	if (shift && i - dot <= 18 && bl_zpool_scaled_count(mant, shift, decimals, &count)) {
 		*out = (double)count;
 		*approximate = dot;
 		return true;
