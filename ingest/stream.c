@@ -643,7 +643,7 @@ static size_t cut_context(const struct reader *r, const struct span *sp, const s
 	if (from < w->s)
 		from = w->s;
 	size_t to = r->base + r->len < want ? r->base + r->len : want;
-	return lines_below(r, from, to, ctx / 4) ? ctx : overlap;
+	return to > from && lines_below(r, from, to, ctx / 4) ? ctx : overlap;
 }
 
 /* The span sp, longer than window + overlap, a window at a time (see
