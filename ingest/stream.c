@@ -639,9 +639,7 @@ static size_t cut_context(const struct reader *r, const struct span *sp, const s
 		ctx = SHORT_CONTEXT_MIN;
 	if (ctx >= overlap || sp->base64 || sp->wide || span_qp(sp) || span_html(sp))
 		return overlap;
-	size_t from = w->own_from + window / 2 - ctx;
-	if (from < w->s)
-		from = w->s;
+	size_t from = w->own_from + window / 2 - ctx; /* ctx < overlap < window / 2 */
 	size_t to = r->base + r->len < want ? r->base + r->len : want;
 	return to > from && lines_below(r, from, to, ctx / 4) ? ctx : overlap;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "zpool_size.h" /* bl_zpool_number: a printed number, read inline */
+
 /* What a column holds, and so its unit. */
 enum zcol_kind {
 	ZC_CAPACITY, /* alloc, free: B */
@@ -53,16 +55,6 @@ size_t bl_zpool_columns(const struct bl_ztok *top, size_t ntop, const struct bl_
 size_t bl_zpool_scripted_columns(bool lat, bool queue, size_t nvals, struct zcol *cols);
 /* -H -w / -r histogram columns, by count. */
 size_t bl_zpool_scripted_histo_columns(bool lat, size_t nvals, struct zcol *cols);
-
-/* A printed number of zpool iostat:
- *   "1.44K" "86.1K" "623M" "16K" "1015" "0"   base 1024 (sizes, ops, bandwidth)
- *   "12ms" "345us" "1s" "20ns"                base 1000 (latency columns)
- *   "-"                                        zero latency, or not applicable
- *   "1638" "123456789"                         -p: exact
- * Sets *dash for "-". *approximate when the text was rounded (a decimal
- * point, or a latency floored to us/ms/s). Returns false when the token is
- * not a number of this kind. */
-#include "zpool_size.h" /* bl_zpool_number, inline */
 
 /* Histogram bucket labels.
  * -w: the bucket's upper end in ns, niced ("1ns" "3ns" ... "1us" "2us" ...

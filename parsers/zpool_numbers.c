@@ -19,13 +19,8 @@
 bool bl_zpool_number_any(const char *s, size_t n, bool time, double *out, bool *dash,
 			 bool *approximate)
 {
-	*dash = false;
+	*dash = false; /* "-" is read inline */
 	*approximate = false;
-	if (n == 1 && s[0] == '-') {
-		*dash = true;
-		*out = 0;
-		return true;
-	}
 	size_t i = 0, decimals = 0;
 	bool dot = false;
 	uint64_t mant = 0; /* the digits, while there are 18 at most */

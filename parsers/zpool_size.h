@@ -80,9 +80,19 @@ static inline bool bl_zpool_usual_size(const char *s, size_t n, double *out, boo
 	return true;
 }
 
+/* What bl_zpool_number does not read inline: latencies, -p's exact
+ * numbers past 5 digits, decimals without a unit, and what is no number. */
 bool bl_zpool_number_any(const char *s, size_t n, bool time, double *out, bool *dash,
 			 bool *approximate);
 
+/* A printed number of zpool iostat:
+ *   "1.44K" "86.1K" "623M" "16K" "1015" "0"   base 1024 (sizes, ops, bandwidth)
+ *   "12ms" "345us" "1s" "20ns"                base 1000 (latency columns)
+ *   "-"                                        zero latency, or not applicable
+ *   "1638" "123456789"                         -p: exact
+ * Sets *dash for "-". *approximate when the text was rounded (a decimal
+ * point, or a latency floored to us/ms/s). Returns false when the token is
+ * not a number of this kind. */
 static inline bool bl_zpool_number(const char *s, size_t n, bool time, double *out, bool *dash,
 				   bool *approximate)
 {
