@@ -40,20 +40,15 @@ static int seg_push(struct bl_message *m, size_t text_off, size_t raw_off)
 	return 0;
 }
 
-int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size_t raw_offset,
-			 size_t raw_line)
-{
-	memset(m, 0, sizeof *m);
-	m->raw = raw;
-	m->raw_len = len;
-	m->raw_offset = raw_offset;
-	m->raw_line = raw_line ? raw_line : 1;
-	m->line_cache_line = m->raw_line;
+/* What a text holds that is not UTF-8 text: NUL bytes (in runs) and
+ * invalid bytes, and where each kind is first. */
+struct repairs {
+	size_t bad, nul, nul_runs, first_bad, first_nul;
+};
 
-	/* First pass: count what needs replacing, so that valid input (the
-	 * usual case) is copied once with no map beyond one segment. */
-	const unsigned char *u = (const unsigned char *)raw;
-	size_t bad = 0, nul = 0, nul_runs = 0, first_bad = 0, first_nul = 0;
+static void count_repairs(const unsigned char *u, size_t len, struct repairs *c)
+{
+	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < len;) {
 		/* eight ASCII bytes, none of them NUL, at a time: most text */
 		while (len - i >= 8) {
@@ -67,89 +62,111 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size
 		if (i >= len)
 			break;
 		if (u[i] == 0) {
-			if (!nul++)
-				first_nul = i;
+			if (!c->nul++)
+				c->first_nul = i;
 			if (!i || u[i - 1] != 0)
-				nul_runs++;
+				c->nul_runs++;
 			i++;
 			continue;
 		}
-		if (u[i] < 0x80) {
-			i++;
-			continue;
-		}
-		size_t k = bl_utf8_len(u + i, len - i);
-		if (!k) {
-			if (!bad++)
-				first_bad = i;
-			i++;
-		} else {
-			i += k;
-		}
+		size_t k = u[i] < 0x80 ? 1 : bl_utf8_len(u + i, len - i);
+		if (!k && !c->bad++)
+			c->first_bad = i;
+		i += k ? k : 1;
 	}
+}
+
+/* Copies raw[0, len) into m->text with a U+FFFD for each run of NUL bytes
+ * and each invalid byte, each such run mapped as a segment of its own. */
+static int copy_repaired(struct bl_message *m, const char *raw, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)raw;
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t k = u[i] ? (u[i] < 0x80 ? 1 : bl_utf8_len(u + i, len - i)) : 0;
+		if (k) {
+			memcpy(m->text + o, raw + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		if (seg_push(m, o, i) < 0)
+			return -1;
+		if (u[i] == 0) {
+			while (i < len && u[i] == 0)
+				i++;
+			memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+		} else {
+			do {
+				memcpy(m->text + o, "\xEF\xBF\xBD", 3);
+				o += 3;
+				i++;
+			} while (i < len && u[i] >= 0x80 && !bl_utf8_len(u + i, len - i));
+		}
+		if (seg_push(m, o, i) < 0)
+			return -1;
+	}
+	m->len = o;
+	return 0;
+}
+
+/* The diagnostics of what was replaced, with their lines. */
+static void say_repairs(struct bl_message *m, const struct repairs *c)
+{
+	size_t at = m->raw_offset;
+	if (c->bad)
+		bl_diags_add(&m->diags, BL_WARNING, "ingest.invalid-utf8", 0, at + c->first_bad,
+			     "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)",
+			     c->bad, c->bad == 1 ? "" : "s", at + c->first_bad);
+	if (c->nul)
+		bl_diags_add(&m->diags, BL_WARNING, "ingest.nul-byte", 0, at + c->first_nul,
+			     "%zu NUL byte%s replaced by U+FFFD (first at byte %zu)", c->nul,
+			     c->nul == 1 ? "" : "s", at + c->first_nul);
+	for (size_t i = 0; i < m->diags.n; i++) {
+		size_t roff = m->diags.v[i].offset - at;
+		size_t line = m->raw_line;
+		for (size_t j = 0; j < roff && j < m->raw_len; j++)
+			line += m->raw[j] == '\n';
+		m->diags.v[i].line = line;
+	}
+}
+
+int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size_t raw_offset,
+			 size_t raw_line)
+{
+	memset(m, 0, sizeof *m);
+	m->raw = raw;
+	m->raw_len = len;
+	m->raw_offset = raw_offset;
+	m->raw_line = raw_line ? raw_line : 1;
+	m->line_cache_line = m->raw_line;
+
+	/* counted first, so that valid input (the usual case) is copied once
+	 * with no map beyond one segment */
+	struct repairs c;
+	count_repairs((const unsigned char *)raw, len, &c);
 	/* U+FFFD is 3 bytes: one per invalid byte, one per run of NUL bytes (a
 	 * sparse file or zero padding must not triple in size) */
 	if (len > SIZE_MAX / 3)
-		goto oom;
-	size_t out_len = len - nul + 3 * nul_runs + 2 * bad;
+		return -1;
+	size_t out_len = len - c.nul + 3 * c.nul_runs + 2 * c.bad;
 	m->text = malloc(out_len + BL_TEXT_PAD);
 	if (!m->text || seg_push(m, 0, 0) < 0)
 		goto oom;
-	if (!bad && !nul) {
+	if (!c.bad && !c.nul) {
 		memcpy(m->text, raw, len);
 		m->len = len;
 	} else {
-		size_t o = 0;
-		for (size_t i = 0; i < len;) {
-			size_t k = u[i] ? (u[i] < 0x80 ? 1 : bl_utf8_len(u + i, len - i)) : 0;
-			if (k) {
-				memcpy(m->text + o, raw + i, k);
-				o += k;
-				i += k;
-				continue;
-			}
-			/* a run of bytes that are not text, mapped as one segment */
-			if (seg_push(m, o, i) < 0)
-				goto oom;
-			if (u[i] == 0) {
-				while (i < len && u[i] == 0)
-					i++;
-				memcpy(m->text + o, "\xEF\xBF\xBD", 3);
-				o += 3;
-			} else {
-				do {
-					memcpy(m->text + o, "\xEF\xBF\xBD", 3);
-					o += 3;
-					i++;
-				} while (i < len && u[i] >= 0x80 && !bl_utf8_len(u + i, len - i));
-			}
-			if (seg_push(m, o, i) < 0)
-				goto oom;
-		}
-		m->len = o;
+		if (copy_repaired(m, raw, len) < 0)
+			goto oom;
 		bl_message_add_decoding(m, "utf-8-repair");
 	}
 	/* zeroed past the end: PCRE2's JIT and the vector scan read ahead of
 	 * a subject's end (harmless, but valgrind would see uninitialized
 	 * bytes) */
 	memset(m->text + m->len, 0, out_len + BL_TEXT_PAD - m->len);
-	if (bad)
-		bl_diags_add(&m->diags, BL_WARNING, "ingest.invalid-utf8", 0,
-			     raw_offset + first_bad,
-			     "%zu invalid UTF-8 byte%s replaced by U+FFFD (first at byte %zu)", bad,
-			     bad == 1 ? "" : "s", raw_offset + first_bad);
-	if (nul)
-		bl_diags_add(&m->diags, BL_WARNING, "ingest.nul-byte", 0, raw_offset + first_nul,
-			     "%zu NUL byte%s replaced by U+FFFD (first at byte %zu)", nul,
-			     nul == 1 ? "" : "s", raw_offset + first_nul);
-	/* Fill in the line numbers now that the map exists. */
-	for (size_t i = 0; i < m->diags.n; i++) {
-		size_t roff = m->diags.v[i].offset - raw_offset;
-		size_t line = m->raw_line;
-		for (size_t j = 0; j < roff && j < len; j++)
-			line += raw[j] == '\n';
-		m->diags.v[i].line = line;
-	}
+	say_repairs(m, &c);
 	return 0;
 oom:
 	free(m->text);
