@@ -6,20 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+static struct bl_diag *drop(struct bl_diags *d, size_t offset)
+{
+	d->dropped++;
+	if (d->own_to && (offset < d->own_from || offset >= d->own_to))
+		d->dropped_elsewhere++;
+	return NULL;
+}
+
 struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char *code, size_t line,
 			     size_t offset, const char *fmt, ...)
 {
-	if (d->n >= BL_DIAGS_MAX) {
-		d->dropped++;
-		return NULL;
-	}
+	if (d->n >= BL_DIAGS_MAX)
+		return drop(d, offset);
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
 		struct bl_diag *v = realloc(d->v, cap * sizeof *v);
-		if (!v) {
-			d->dropped++;
-			return NULL;
-		}
+		if (!v)
+			return drop(d, offset);
 		d->v = v;
 		d->cap = cap;
 	}
@@ -30,10 +34,8 @@ struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char
 	va_end(ap);
 	struct bl_diag *e = &d->v[d->n];
 	e->message = strdup(buf);
-	if (!e->message) {
-		d->dropped++;
-		return NULL;
-	}
+	if (!e->message)
+		return drop(d, offset);
 	e->level = level;
 	snprintf(e->code, sizeof e->code, "%s", code);
 	e->line = line;

@@ -22,6 +22,11 @@ struct bl_diags {
 	struct bl_diag *v;
 	size_t n, cap;
 	size_t dropped; /* past BL_DIAGS_MAX, counted and not stored */
+	/* A window's own part of the input, [own_from, own_to) (own_to 0:
+	 * not set), and how many of the dropped were of offsets outside it:
+	 * the context another window reads as its own and counts again. */
+	size_t own_from, own_to;
+	size_t dropped_elsewhere;
 };
 
 /* A hostile input can trigger a diagnostic per line; keep memory bounded. */

@@ -1953,6 +1953,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
+	doc.diags.own_from = m->window.own_from;
+	doc.diags.own_to = m->window.last ? SIZE_MAX : m->window.own_to;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc || w->runs->err) {
 		bl_doc_free(&doc);
 		w->err = -1;
@@ -2008,8 +2010,9 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		if (keep)
 			copy_diag(&w->doc_diags, d, d->run >= 0 ? w->ids[d->run] : -1);
 	}
-	w->doc_diags.dropped += doc.diags.dropped;
-	bool others = other_warnings && !kept_warnings && !doc.diags.dropped;
+	size_t dropped = doc.diags.dropped - doc.diags.dropped_elsewhere;
+	w->doc_diags.dropped += dropped;
+	bool others = other_warnings && !kept_warnings && !dropped;
 	w->partial |= (doc.partial && !others) || m->truncated;
 	bl_doc_free(&doc);
 	return 0;

@@ -188,6 +188,32 @@ static void test_short_context(void)
 	free(s);
 }
 
+/* Diagnostics past the document's thousand are counted once, by the
+ * window that owns them, not again by the one that reads them as its
+ * context: the count is a whole reading's. */
+static void test_dropped_once(void)
+{
+	size_t cap = (size_t)3 << 20, l = 0;
+	char *s = malloc(cap);
+	/* two warnings a block: its rate and its bytes disagree with its time */
+	for (size_t k = 0; l + 4096 < cap; k++)
+		l += (size_t)snprintf(s + l, cap - l,
+				      "Run %zu:\n$ dd if=/dev/zero of=x bs=1M count=1\n"
+				      "1+0 records in\n1+0 records out\n"
+				      "5 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n\n",
+				      k);
+	json_t *whole = parse(s, l, 0, 0, NULL);
+	size_t nwin = 0;
+	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	json_t *w = json_array_get(whole, 0), *d = json_array_get(docs, 0);
+	CHECK(nwin >= 3);
+	CHECK(ival(w, "diagnostics_dropped") > 10000);
+	CHECK(ival(d, "diagnostics_dropped") == ival(w, "diagnostics_dropped"));
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+}
+
 /* A run longer than the context after a cut is kept once, cut, and the
  * document says so. */
 static void test_run_cut(void)
@@ -1442,6 +1468,7 @@ int main(void)
 	test_cut();
 	test_windows_like_whole();
 	test_short_context();
+	test_dropped_once();
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
