@@ -620,21 +620,40 @@ static void row_next(struct out *r)
 	indent(r, 5, true);
 }
 
-/* The flags of a cell in a compact row: ,"approximate" and the like;
- * its length. A flag's name has nothing to escape. */
-static size_t flags_compact(unsigned flags, char *d)
+/* The flags of a cell in a compact row, as written: ,"approximate" and
+ * the like, made once for each set of flags (4 bits) a thread writes. */
+struct flags_text {
+	unsigned char n; /* 0: not made yet; else the length + 1 */
+	char t[47]; /* ,"censored","approximate","computed","not-run" */
+};
+static _Thread_local struct flags_text flags_texts[16];
+
+/* A flag's name has nothing to escape. */
+static __attribute__((noinline)) const struct flags_text *flags_fill(unsigned flags)
 {
+	struct flags_text *f = &flags_texts[flags & 15];
 	const char *names[4];
-	size_t n = 0, count = bl_flag_names(flags, names);
+	size_t n = 0, count = bl_flag_names(flags & 15, names);
 	for (size_t i = 0; i < count; i++) {
 		size_t len = strlen(names[i]);
-		d[n++] = ',';
-		d[n++] = '"';
-		copy_bytes(d + n, names[i], len);
+		f->t[n++] = ',';
+		f->t[n++] = '"';
+		memcpy(f->t + n, names[i], len);
 		n += len;
-		d[n++] = '"';
+		f->t[n++] = '"';
 	}
-	return n;
+	f->n = (unsigned char)(n + 1);
+	return f;
+}
+
+/* Writes the flags' text at d; its length. */
+static inline size_t flags_compact(unsigned flags, char *d)
+{
+	const struct flags_text *f = &flags_texts[flags & 15];
+	if (!f->n)
+		f = flags_fill(flags);
+	memcpy(d, f->t, sizeof f->t);
+	return f->n - 1u;
 }
 
 /* row_cell in a compact row (--jsonl, and the default output), written
