@@ -153,6 +153,32 @@ static const char *keep_name(struct bl_rows *g, const char *s)
 	return !s || bl_strs_kept(s) ? s : keep_stored(g, s);
 }
 
+/* n bytes from s to d, n at most 32 in two copies of 16 that overlap,
+ * or 8, or 4: a coordinate's text with its head ("tank/raidz1/ada1"). */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	if (n > 32) {
+		memcpy(d, s, n);
+	} else if (n >= 16) {
+		char a[16], b[16];
+		memcpy(a, s, 16);
+		memcpy(b, s + n - 16, 16);
+		memcpy(d, a, 16);
+		memcpy(d + n - 16, b, 16);
+	} else if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	}
+}
+
+/* The row's coordinates are r's, their strings copied into the text at
+ * once: a row of a dense table starts every few results. */
 int bl_rows_start(struct bl_rows *g, const struct bl_result *r)
 {
 	g->open = true;
@@ -160,10 +186,23 @@ int bl_rows_start(struct bl_rows *g, const struct bl_result *r)
 	g->ncoord = 0;
 	g->ncells = 0;
 	g->used = 0;
+	size_t need = 0;
+	for (unsigned k = 0; k < r->ncoord; k++)
+		if (r->coord[k].type == BL_VAL_STR)
+			need += BL_STRS_HEAD + bl_strs_len(r->coord[k].v.s) + 1;
+	if (reserve(g, need) < 0)
+		return -1;
 	for (unsigned k = 0; k < r->ncoord; k++) {
 		struct bl_coord c = r->coord[k];
-		if (c.type == BL_VAL_STR && !(c.v.s = keep_stored(g, c.v.s)))
-			return -1;
+		if (c.type == BL_VAL_STR) {
+			/* a copy, not the one kept (keep_stored) */
+			size_t n = BL_STRS_HEAD + bl_strs_len(c.v.s) + 1;
+			char *d = g->text + g->used;
+			copy_short(d, c.v.s - BL_STRS_HEAD, n);
+			d[BL_STRS_HEAD - 1] &= (char)~BL_STRS_KEPT;
+			g->used += n;
+			c.v.s = d + BL_STRS_HEAD;
+		}
 		g->coord[g->ncoord++] = c;
 	}
 	return 0;
