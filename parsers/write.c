@@ -1853,7 +1853,11 @@ static int window_run(void *ctx, struct bl_doc *doc, struct bl_run *r, size_t in
 {
 	struct bl_window_doc *w = ctx;
 	struct cur *c = cur_of(w, r->off, false);
+	/* r is written with the document's group, and doc.c groups the next
+	 * run with it by the window's own number: that is given back */
+	long local = r->group;
 	int rc = window_run_one(w, doc, r, index, c);
+	r->group = local;
 	if (c)
 		cur_free(c);
 	return rc;

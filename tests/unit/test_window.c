@@ -188,6 +188,32 @@ static void test_short_context(void)
 	free(s);
 }
 
+/* Runs of one command one after another are one repeat group in every
+ * window, not only in the first: a window numbers its groups from 0, and
+ * the document's numbers must not take their place. */
+static void test_repeat_groups(void)
+{
+	size_t cap = (size_t)3 << 20, l = 0;
+	char *s = malloc(cap);
+	for (size_t k = 0; l + 4096 < cap; k++)
+		l += (size_t)snprintf(s + l, cap - l, "%s\nRun %zu, twice:\n%s%s\n", PROSE, k,
+				      DD_GNU, DD_GNU);
+	json_t *whole = parse(s, l, 0, 0, NULL);
+	size_t nwin = 0;
+	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	json_t *runs = runs_of(whole);
+	size_t n = json_array_size(runs), shared = 0;
+	for (size_t i = 1; i < n; i++)
+		shared += ival(json_array_get(runs, i), "group") ==
+			  ival(json_array_get(runs, i - 1), "group");
+	CHECK(nwin >= 3);
+	CHECK(n > 8000 && shared == n / 2);
+	CHECK(json_equal(runs_of(docs), runs));
+	json_decref(docs);
+	json_decref(whole);
+	free(s);
+}
+
 /* Diagnostics past the document's thousand are counted once, by the
  * window that owns them, not again by the one that reads them as its
  * context: the count is a whole reading's. */
@@ -1469,6 +1495,7 @@ int main(void)
 	test_windows_like_whole();
 	test_short_context();
 	test_dropped_once();
+	test_repeat_groups();
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
