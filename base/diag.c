@@ -9,8 +9,8 @@
 static struct bl_diag *drop(struct bl_diags *d, size_t offset)
 {
 	d->dropped++;
-	if (d->own_to && (offset < d->own_from || offset >= d->own_to))
-		d->dropped_elsewhere++;
+	d->last_elsewhere = d->own_to && (offset < d->own_from || offset >= d->own_to);
+	d->dropped_elsewhere += d->last_elsewhere;
 	return NULL;
 }
 
@@ -43,6 +43,48 @@ struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char
 	e->run = -1;
 	d->n++;
 	return e;
+}
+
+void bl_diags_held_drop(struct bl_diags *d, long run, const char *code)
+{
+	if (run < 0)
+		return;
+	struct bl_diags_held *h = d->nheld ? &d->held[(d->nheld - 1) % BL_DIAGS_HELD] : NULL;
+	if (!h || h->run != run || strcmp(h->code, code) != 0) {
+		h = &d->held[d->nheld++ % BL_DIAGS_HELD];
+		h->run = run;
+		snprintf(h->code, sizeof h->code, "%s", code);
+		h->n = h->elsewhere = 0;
+	}
+	h->n++;
+	h->elsewhere += d->last_elsewhere;
+}
+
+void bl_diags_retract(struct bl_diags *d, long run, const char *code, size_t *dropped,
+		      size_t *elsewhere)
+{
+	*dropped = *elsewhere = 0;
+	size_t o = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		struct bl_diag *e = &d->v[i];
+		if (e->run == run && strcmp(e->code, code) == 0) {
+			free(e->message);
+			continue;
+		}
+		d->v[o++] = *e;
+	}
+	d->n = o;
+	size_t kept = d->nheld < BL_DIAGS_HELD ? d->nheld : BL_DIAGS_HELD;
+	for (size_t i = 0; i < kept; i++) {
+		struct bl_diags_held *h = &d->held[i];
+		if (h->n && h->run == run && strcmp(h->code, code) == 0) {
+			d->dropped -= h->n;
+			d->dropped_elsewhere -= h->elsewhere;
+			*dropped += h->n;
+			*elsewhere += h->elsewhere;
+			h->n = h->elsewhere = 0;
+		}
+	}
 }
 
 void bl_diags_free(struct bl_diags *d)

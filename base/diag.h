@@ -5,6 +5,7 @@
 #ifndef BL_DIAG_H
 #define BL_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum bl_level { BL_INFO, BL_WARNING, BL_ERROR };
@@ -18,6 +19,15 @@ struct bl_diag {
 	char *message; /* owned */
 };
 
+/* Diagnostics of one run and code dropped one after another: counted,
+ * and remembered so that they can be taken back (bl_diags_retract). */
+struct bl_diags_held {
+	long run; /* -1: an empty slot */
+	char code[48];
+	size_t n, elsewhere; /* of `dropped` and of `dropped_elsewhere` */
+};
+#define BL_DIAGS_HELD 8
+
 struct bl_diags {
 	struct bl_diag *v;
 	size_t n, cap;
@@ -27,6 +37,10 @@ struct bl_diags {
 	 * the context another window reads as its own and counts again. */
 	size_t own_from, own_to;
 	size_t dropped_elsewhere;
+	/* the runs' diagnostics dropped last (bl_diags_held_drop), a ring */
+	struct bl_diags_held held[BL_DIAGS_HELD];
+	size_t nheld;
+	bool last_elsewhere; /* the last drop was of an offset outside [own_from, own_to) */
 };
 
 /* A hostile input can trigger a diagnostic per line; keep memory bounded. */
@@ -37,6 +51,19 @@ struct bl_diags {
 struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char *code, size_t line,
 			     size_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The diagnostic bl_diags_add just dropped was of run `run` (>= 0): it
+ * is remembered, so that bl_diags_retract takes it back from the count
+ * as it takes back a stored one. Only the last few runs' are: a run's
+ * diagnostics are taken back while it is read. */
+void bl_diags_held_drop(struct bl_diags *d, long run, const char *code);
+/* Takes back the diagnostics `code` of run `run`: those stored are
+ * removed, those dropped and remembered are no longer counted (a check
+ * that no longer applies: a dd summary that turned out to be a
+ * snapshot). A whole reading and one in windows then count alike,
+ * however full their lists were. *dropped and *elsewhere: how many of
+ * `dropped` and of `dropped_elsewhere` were taken back. */
+void bl_diags_retract(struct bl_diags *d, long run, const char *code, size_t *dropped,
+		      size_t *elsewhere);
 void bl_diags_free(struct bl_diags *d);
 const char *bl_level_name(enum bl_level level);
 

@@ -250,22 +250,6 @@ static bool command_has_operand(const struct bl_run *run, const char *key)
 	return false;
 }
 
-/* Removes the diagnostics `code` of run `ri` (a snapshot that turned out
- * not to be the last one: its count check no longer applies). */
-static void drop_diags(struct bl_doc *doc, long ri, const char *code)
-{
-	size_t o = 0;
-	for (size_t i = 0; i < doc->diags.n; i++) {
-		struct bl_diag *d = &doc->diags.v[i];
-		if (d->run == bl_doc_run_id(doc, ri) && strcmp(d->code, code) == 0) {
-			free(d->message);
-			continue;
-		}
-		doc->diags.v[o++] = *d;
-	}
-	doc->diags.n = o;
-}
-
 struct dd_counts {
 	uint64_t in_full, in_part, out_full, out_part, bytes;
 	bool have_records, have_bytes, had_error;
@@ -798,7 +782,9 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	if (b->sum && b->c.have_bytes && prev &&
 	    is_snapshot_of(prev, b->start.off, b->c.bytes, b->secs)) {
 		make_snapshot(prev);
-		drop_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");
+		/* a snapshot that turned out not to be the last one: its count
+		 * check no longer applies */
+		bl_doc_retract_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");
 		prev->end_off = b->end;
 		return prev;
 	}

@@ -191,9 +191,27 @@ void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level, const char *
 	va_end(ap);
 	size_t line = doc->msg ? bl_message_line(doc->msg, text_off) : 0;
 	size_t off = doc->msg ? bl_message_origin(doc->msg, text_off) : text_off;
+	size_t dropped = doc->diags.dropped;
+	struct bl_run *r;
 	struct bl_diag *d = bl_diags_add(&doc->diags, level, code, line, off, "%s", buf);
 	if (d)
 		d->run = bl_doc_run_id(doc, run);
+	else if (doc->diags.dropped > dropped && (r = bl_doc_run(doc, run)) != NULL) {
+		r->diags_dropped++;
+		r->diags_dropped_elsewhere += doc->diags.last_elsewhere;
+		bl_diags_held_drop(&doc->diags, bl_doc_run_id(doc, run), code);
+	}
+}
+
+void bl_doc_retract_diags(struct bl_doc *doc, long ri, const char *code)
+{
+	size_t dropped, elsewhere;
+	bl_diags_retract(&doc->diags, bl_doc_run_id(doc, ri), code, &dropped, &elsewhere);
+	struct bl_run *r = bl_doc_run(doc, ri);
+	if (r) {
+		r->diags_dropped -= dropped;
+		r->diags_dropped_elsewhere -= elsewhere;
+	}
 }
 
 static bool same_str(const char *a, const char *b)

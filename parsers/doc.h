@@ -57,6 +57,10 @@ struct bl_run {
 	size_t *rec_off;
 	size_t nrec, reccap;
 	bool keep_results; /* the results sink declined them: kept here */
+	/* its diagnostics past the document's thousand (bl_diags), and how
+	 * many of them were of offsets outside a window's own part: a window
+	 * counts them as it keeps the run's other diagnostics (write.c) */
+	size_t diags_dropped, diags_dropped_elsewhere;
 };
 
 /* Notes that record number `index` of the run starts at text offset
@@ -150,16 +154,20 @@ void bl_run_param_str(struct bl_run *run, const char *key, const char *val, size
 void bl_run_param_int(struct bl_run *run, const char *key, long long val);
 void bl_run_param_real(struct bl_run *run, const char *key, double val);
 
-/* A diagnostic positioned at text offset `text_off` of the message,
- * attached to runs[run] (or -1); stored with the run's number. */
 /* Called by a parser of records at a record's end: hands the results of
  * the run's finished records to the results sink, in pieces of at least
  * BL_RESULTS_PIECE. */
 #define BL_RESULTS_PIECE 4096
 void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run);
 
+/* A diagnostic positioned at text offset `text_off` of the message,
+ * attached to runs[run] (or -1); stored with the run's number. Past the
+ * document's thousand it is counted, by its run when it has one. */
 void bl_doc_diag(struct bl_doc *doc, long run, enum bl_level level, const char *code,
 		 size_t text_off, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Takes back the diagnostics `code` of runs[ri], stored or dropped
+ * (bl_diags_retract): a check that no longer applies. */
+void bl_doc_retract_diags(struct bl_doc *doc, long ri, const char *code);
 
 /* Groups repeats: consecutive runs of one tool with the same command and
  * label and nothing but prompts between them share a group id. Assigns

@@ -1364,6 +1364,10 @@ struct bl_window_doc {
 	long *ids;
 	size_t nids, idcap;
 	long prev_local, prev_global; /* group of the run before, window's and document's */
+	/* this window's runs' diagnostics past its thousand: all, those of
+	 * offsets outside its own part, and those it counts (of the runs it
+	 * keeps, as it keeps their stored ones) */
+	size_t run_drops, run_drops_elsewhere, kept_run_drops;
 	size_t tail_from; /* input offset of the window's last line */
 	/* a run of records that its window's end cut, held for the next
 	 * window to continue (struct bl_records): its JSON with the records
@@ -1769,7 +1773,12 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	 * have extended it, a time report below, was not read) */
 	bool cut = !m->window.last && !m->window.text_ends &&
 		   (end > w->tail_from || end + margin >= e);
+	w->run_drops += r->diags_dropped;
+	w->run_drops_elsewhere += r->diags_dropped_elsewhere;
+	/* of the held run's, only its own part's (as its stored ones) */
+	size_t own_drops = r->diags_dropped - r->diags_dropped_elsewhere;
 	if (continues_open(w, m, r, at, end)) {
+		w->kept_run_drops += own_drops;
 		take_last_head(w, r);
 		w->last_end = end;
 		w->prev_local = r->group;
@@ -1801,6 +1810,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	r->group = g;
 	const struct bl_parser *p = bl_parser_find(r->tool);
 	if (cut && p && p->records && r->nrec) {
+		w->kept_run_drops += own_drops;
 		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
 		w->ids[index] = (long)w->open.id;
@@ -1808,6 +1818,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		return 0;
 	}
 	w->ids[index] = (long)w->nruns;
+	w->kept_run_drops += r->diags_dropped;
 	if (head_cut) {
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_INFO, "ingest.window-cut-line",
@@ -1968,6 +1979,7 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	w->open.local = w->open.cont_local = -1;
 	w->prev_local = -2;
 	w->prev_global = -1;
+	w->run_drops = w->run_drops_elsewhere = w->kept_run_drops = 0;
 	struct bl_doc doc;
 	if (bl_doc_init(&doc, m, w->path) < 0) {
 		w->err = -1;
@@ -2033,7 +2045,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		if (keep)
 			copy_diag(&w->doc_diags, d, d->run >= 0 ? w->ids[d->run] : -1);
 	}
-	size_t dropped = doc.diags.dropped - doc.diags.dropped_elsewhere;
+	/* the dropped diagnostics of no run, by where they point; those of
+	 * runs, as the runs are kept */
+	size_t of_doc = doc.diags.dropped - w->run_drops,
+	       of_doc_elsewhere = doc.diags.dropped_elsewhere - w->run_drops_elsewhere;
+	size_t dropped = of_doc - of_doc_elsewhere + w->kept_run_drops;
 	w->doc_diags.dropped += dropped;
 	bool others = other_warnings && !kept_warnings && !dropped;
 	w->partial |= (doc.partial && !others) || m->truncated;

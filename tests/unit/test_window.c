@@ -240,6 +240,57 @@ static void test_dropped_once(void)
 	free(s);
 }
 
+/* A dd run read again as a later snapshot of its transfer takes back its
+ * count check, whether the check was kept or, past the document's
+ * thousand, dropped: what is dropped counts only what stays said. */
+static const char DD_SNAPSHOTS[] =
+	"$ dd if=/dev/urandom of=/tmp/x/big bs=1M count=1200 &\n"
+	"100+0 records in\n100+0 records out\n"
+	"104857600 bytes (105 MB, 100 MiB) copied, 0.334353 s, 314 MB/s\n"
+	"386+1 records in\n386+1 records out\n"
+	"405708800 bytes (406 MB, 387 MiB) copied, 1.3361 s, 304 MB/s\n"
+	"1200+0 records in\n1200+0 records out\n"
+	"1258291200 bytes (1.3 GB, 1.2 GiB) copied, 5.77265 s, 218 MB/s\n\n";
+
+/* The diagnostics a reading of s says, kept and dropped. */
+static long long said(const char *s, size_t len, size_t window)
+{
+	json_t *docs = parse(s, len, window, window / 4, NULL);
+	json_t *d = json_array_get(docs, 0);
+	long long n = (long long)json_array_size(json_object_get(d, "diagnostics")) +
+		      ival(d, "diagnostics_dropped");
+	json_decref(docs);
+	return n;
+}
+
+static void test_retracted_not_dropped(void)
+{
+	size_t cap = (size_t)3 << 20, l = 0, snaps = 0, blocks = 0;
+	char *s = malloc(cap);
+	/* 3 MB: blocks of two warnings each, then snapshots, alternating */
+	for (size_t k = 0; l + 4096 < cap; k++) {
+		if (k % 4 == 3) {
+			l += (size_t)snprintf(s + l, cap - l, "Snapshots %zu:\n%s", k,
+					      DD_SNAPSHOTS);
+			snaps++;
+			continue;
+		}
+		blocks++;
+		l += (size_t)snprintf(s + l, cap - l,
+				      "Run %zu:\n$ dd if=/dev/zero of=x bs=1M count=1\n"
+				      "1+0 records in\n1+0 records out\n"
+				      "5 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n\n",
+				      k);
+	}
+	/* the snapshots say nothing once read whole: every block's two
+	 * warnings are all that is said */
+	long long whole = said(s, l, 0), windows = said(s, l, (size_t)1 << 20);
+	CHECK(snaps > 2000);
+	CHECK(whole == 2 * (long long)blocks);
+	CHECK(windows == whole);
+	free(s);
+}
+
 /* A run longer than the context after a cut is kept once, cut, and the
  * document says so. */
 static void test_run_cut(void)
@@ -1496,6 +1547,7 @@ int main(void)
 	test_short_context();
 	test_dropped_once();
 	test_repeat_groups();
+	test_retracted_not_dropped();
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
