@@ -1739,21 +1739,10 @@ static void take_last_head(const struct bl_window_doc *w, struct bl_run *r)
 		r->label = strdup(w->last_label);
 }
 
-/* The run sink of a window: keeps the runs that start in the window's own
- * part of the input and after the runs already kept, gives them the
- * document's numbers and repeat groups, and writes them to the spill. */
-static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
-			  size_t index, struct cur *c)
+/* Room in w->ids for run `index` of the window, the runs before it
+ * marked dropped until told. */
+static int ids_room(struct bl_window_doc *w, size_t index)
 {
-	struct bl_message *m = doc->msg;
-	size_t at = bl_message_origin(m, r->off), end = bl_message_origin(m, r->end_off);
-	/* a run that starts where the window does and reaches its own part
-	 * began in a line longer than the context read before it (a block
-	 * after megabytes of NUL bytes): no window before saw its end */
-	bool head_cut = at == m->raw_offset && m->window.index > 0 && !m->window.text_starts &&
-			!(w->have_last && w->last_off >= at);
-	bool keep = may_keep(w, m, at) &&
-		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
 	if (index >= w->idcap) {
 		size_t cap = w->idcap ? w->idcap * 2 : 64;
 		while (cap <= index)
@@ -1766,29 +1755,16 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	}
 	while (w->nids <= index)
 		w->ids[w->nids++] = -1;
-	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
-	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
-	/* the run reaches into the last line the window read, which the
-	 * window's end may have cut, or nearly: so may the run be (what would
-	 * have extended it, a time report below, was not read) */
-	bool cut = !m->window.last && !m->window.text_ends &&
-		   (end > w->tail_from || end + margin >= e);
-	w->run_drops += r->diags_dropped;
-	w->run_drops_elsewhere += r->diags_dropped_elsewhere;
-	/* of the held run's, only its own part's (as its stored ones) */
-	size_t own_drops = r->diags_dropped - r->diags_dropped_elsewhere;
-	if (continues_open(w, m, r, at, end)) {
-		w->kept_run_drops += own_drops;
-		take_last_head(w, r);
-		w->last_end = end;
-		w->prev_local = r->group;
-		w->prev_global = json_integer_value(json_object_get(w->open.run, "group"));
-		if (at < m->window.next_from && end > w->kept_end)
-			w->kept_end = end;
-		return continue_open(w, doc, r, index, cut);
-	}
-	/* repeat groups: the window numbers its own; a run dropped here that
-	 * the window before kept (the same start) carries its group over */
+	return 0;
+}
+
+/* The document's repeat group of run r (from input offset `at` to `end`),
+ * which the window kept or not: the window numbers its own; a run dropped
+ * here that the window before kept (the same start) carries its group
+ * over. -1: none (a run dropped that no window kept). */
+static long repeat_group(struct bl_window_doc *w, struct bl_run *r, size_t at, size_t end,
+			 bool keep)
+{
 	long g;
 	if (r->group == w->prev_local && w->prev_global >= 0)
 		g = w->prev_global;
@@ -1803,22 +1779,14 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		g = -1;
 	w->prev_local = r->group;
 	w->prev_global = g;
-	if (!keep)
-		return 0;
-	if (w->open.run && close_open(w, false) != 0)
-		return -1;
-	r->group = g;
-	const struct bl_parser *p = bl_parser_find(r->tool);
-	if (cut && p && p->records && r->nrec) {
-		w->kept_run_drops += own_drops;
-		if (open_run(w, doc, r, p->records, index, at, c) != 0)
-			return -1;
-		w->ids[index] = (long)w->open.id;
-		note_kept(w, m, r, at, end, g);
-		return 0;
-	}
-	w->ids[index] = (long)w->nruns;
-	w->kept_run_drops += r->diags_dropped;
+	return g;
+}
+
+/* Says of kept run r, next in the document, that its first line began
+ * before its window (head_cut) or that the window's end may cut it. */
+static void say_window_cut(struct bl_window_doc *w, struct bl_message *m, const struct bl_run *r,
+			   size_t at, bool head_cut, bool cut)
+{
 	if (head_cut) {
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_INFO, "ingest.window-cut-line",
@@ -1840,19 +1808,82 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 			d->run = (long)w->nruns;
 		w->partial = true;
 	}
-	if (c && (c->results.n || c->tail.n)) {
-		/* results handed over before: theirs come first */
-		json_t *j = bl_doc_run_head_json(doc, r, w->nruns);
-		int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0 ||
-					 rlist_add_run(&c->results, w->runs->flags, r, 0) != 0
-				 ? -1
-				 : put_run_list(w->runs, j, &c->results);
-		json_decref(j);
-		if (rc != 0)
-			return -1;
-	} else if (write_run(w->runs, doc, r, w->nruns) != 0) {
+}
+
+/* Writes kept run r to the spill, after the results it handed over
+ * before (c's), if any. */
+static int write_kept(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r, struct cur *c)
+{
+	if (!c || (!c->results.n && !c->tail.n))
+		return write_run(w->runs, doc, r, w->nruns);
+	/* results handed over before: theirs come first */
+	json_t *j = bl_doc_run_head_json(doc, r, w->nruns);
+	int rc = !j || rlist_move(&c->results, w->runs->flags, &c->tail) != 0 ||
+				 rlist_add_run(&c->results, w->runs->flags, r, 0) != 0
+			 ? -1
+			 : put_run_list(w->runs, j, &c->results);
+	json_decref(j);
+	return rc;
+}
+
+/* The run sink of a window: keeps the runs that start in the window's own
+ * part of the input and after the runs already kept, gives them the
+ * document's numbers and repeat groups, and writes them to the spill. */
+static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *r,
+			  size_t index, struct cur *c)
+{
+	struct bl_message *m = doc->msg;
+	size_t at = bl_message_origin(m, r->off), end = bl_message_origin(m, r->end_off);
+	/* a run that starts where the window does and reaches its own part
+	 * began in a line longer than the context read before it (a block
+	 * after megabytes of NUL bytes): no window before saw its end */
+	bool head_cut = at == m->raw_offset && m->window.index > 0 && !m->window.text_starts &&
+			!(w->have_last && w->last_off >= at);
+	bool keep = may_keep(w, m, at) &&
+		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
+	if (ids_room(w, index) != 0)
 		return -1;
+	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
+	size_t margin = after / 2 < 4096 ? after / 2 : 4096;
+	/* the run reaches into the last line the window read, which the
+	 * window's end may have cut, or nearly: so may the run be (what would
+	 * have extended it, a time report below, was not read) */
+	bool cut = !m->window.last && !m->window.text_ends &&
+		   (end > w->tail_from || end + margin >= e);
+	w->run_drops += r->diags_dropped;
+	w->run_drops_elsewhere += r->diags_dropped_elsewhere;
+	/* of the held run's, only its own part's (as its stored ones) */
+	size_t own_drops = r->diags_dropped - r->diags_dropped_elsewhere;
+	if (continues_open(w, m, r, at, end)) {
+		w->kept_run_drops += own_drops;
+		take_last_head(w, r);
+		w->last_end = end;
+		w->prev_local = r->group;
+		w->prev_global = json_integer_value(json_object_get(w->open.run, "group"));
+		if (at < m->window.next_from && end > w->kept_end)
+			w->kept_end = end;
+		return continue_open(w, doc, r, index, cut);
 	}
+	long g = repeat_group(w, r, at, end, keep);
+	if (!keep)
+		return 0;
+	if (w->open.run && close_open(w, false) != 0)
+		return -1;
+	r->group = g;
+	const struct bl_parser *p = bl_parser_find(r->tool);
+	if (cut && p && p->records && r->nrec) {
+		w->kept_run_drops += own_drops;
+		if (open_run(w, doc, r, p->records, index, at, c) != 0)
+			return -1;
+		w->ids[index] = (long)w->open.id;
+		note_kept(w, m, r, at, end, g);
+		return 0;
+	}
+	w->ids[index] = (long)w->nruns;
+	w->kept_run_drops += r->diags_dropped;
+	say_window_cut(w, m, r, at, head_cut, cut);
+	if (write_kept(w, doc, r, c) != 0)
+		return -1;
 	w->nruns++;
 	note_kept(w, m, r, at, end, g);
 	return 0;
