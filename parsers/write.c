@@ -1982,6 +1982,72 @@ static void copy_diag(struct bl_diags *to, const struct bl_diag *d, long run)
 		c->run = run;
 }
 
+/* The diagnostics of window m's decoding that the document keeps. */
+static void keep_decoding_diags(struct bl_window_doc *w, struct bl_message *m)
+{
+	const size_t own_from = m->window.own_from, own_to = m->window.own_to;
+	if (m->window.rough_cut) {
+		struct bl_diag *d = bl_diags_add(
+			&w->msg_diags, BL_INFO, "ingest.window-rough-cut", 0, own_from,
+			"the text has no line break, sentence end or NUL bytes to cut a window at "
+			"near byte %zu (a line, or a page's text, too long to read at once), where "
+			"it was cut: runs around it may be missing or cut",
+			own_from);
+		if (d)
+			d->line =
+				m->raw_line + bl_message_raw_lines(m, 0, own_from - m->raw_offset);
+	}
+	for (size_t i = 0; i < m->diags.n; i++) {
+		/* its own part's, and what the last window says of bytes
+		 * before its own (an HTML comment never closed, where it
+		 * opened; so does a mail part's last), or the first window of a
+		 * mail's part of the parts passed over before it */
+		const struct bl_diag *d = &m->diags.v[i];
+		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
+		    ((m->window.last || m->window.text_ends) && d->offset < m->raw_offset) ||
+		    (m->window.text_starts && d->offset <= m->raw_offset))
+			copy_diag(&w->msg_diags, d, -1);
+	}
+	w->msg_diags.dropped += m->diags.dropped;
+}
+
+/* The diagnostics of window m's runs (doc's) that the document keeps,
+ * and whether they make it partial. What is said of the lines another
+ * window owns is that window's to say (a header cut at the window's end,
+ * a sample of a continued run cut in two), and so is the document being
+ * partial because of it. */
+static void keep_doc_diags(struct bl_window_doc *w, const struct bl_message *m,
+			   const struct bl_doc *doc)
+{
+	const size_t own_from = m->window.own_from, own_to = m->window.own_to;
+	size_t kept_warnings = 0, other_warnings = 0;
+	for (size_t i = 0; i < doc->diags.n; i++) {
+		const struct bl_diag *d = &doc->diags.v[i];
+		bool keep;
+		if (d->run >= 0) {
+			bool before = d->run == w->open.cont_local && d->offset < own_from;
+			bool past = d->run == w->open.local && d->offset >= own_to;
+			keep = (size_t)d->run < w->nids && w->ids[d->run] >= 0 && !before && !past;
+		} else {
+			keep = d->offset >= own_from && (d->offset < own_to || m->window.last);
+		}
+		if (d->level >= BL_WARNING) {
+			kept_warnings += keep;
+			other_warnings += !keep;
+		}
+		if (keep)
+			copy_diag(&w->doc_diags, d, d->run >= 0 ? w->ids[d->run] : -1);
+	}
+	/* the dropped diagnostics of no run, by where they point; those of
+	 * runs, as the runs are kept */
+	size_t of_doc = doc->diags.dropped - w->run_drops,
+	       of_doc_elsewhere = doc->diags.dropped_elsewhere - w->run_drops_elsewhere;
+	size_t dropped = of_doc - of_doc_elsewhere + w->kept_run_drops;
+	w->doc_diags.dropped += dropped;
+	bool others = other_warnings && !kept_warnings && !dropped;
+	w->partial |= (doc->partial && !others) || m->truncated;
+}
+
 int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 {
 	if (w->err)
@@ -2031,59 +2097,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		w->err = -1;
 		return -1;
 	}
-	const size_t own_from = m->window.own_from, own_to = m->window.own_to;
-	if (m->window.rough_cut) {
-		struct bl_diag *d = bl_diags_add(
-			&w->msg_diags, BL_INFO, "ingest.window-rough-cut", 0, own_from,
-			"the text has no line break, sentence end or NUL bytes to cut a window at "
-			"near byte %zu (a line, or a page's text, too long to read at once), where "
-			"it was cut: runs around it may be missing or cut",
-			own_from);
-		if (d)
-			d->line =
-				m->raw_line + bl_message_raw_lines(m, 0, own_from - m->raw_offset);
-	}
-	for (size_t i = 0; i < m->diags.n; i++) {
-		/* its own part's, and what the last window says of bytes
-		 * before its own (an HTML comment never closed, where it
-		 * opened; so does a mail part's last), or the first window of a
-		 * mail's part of the parts passed over before it */
-		const struct bl_diag *d = &m->diags.v[i];
-		if ((d->offset >= own_from && (d->offset < own_to || m->window.last)) ||
-		    ((m->window.last || m->window.text_ends) && d->offset < m->raw_offset) ||
-		    (m->window.text_starts && d->offset <= m->raw_offset))
-			copy_diag(&w->msg_diags, d, -1);
-	}
-	w->msg_diags.dropped += m->diags.dropped;
-	/* what is said of the lines another window owns is that window's to
-	 * say (a header cut at the window's end, a sample of a continued run
-	 * cut in two), and so is the document being partial because of it */
-	size_t kept_warnings = 0, other_warnings = 0;
-	for (size_t i = 0; i < doc.diags.n; i++) {
-		const struct bl_diag *d = &doc.diags.v[i];
-		bool keep;
-		if (d->run >= 0) {
-			bool before = d->run == w->open.cont_local && d->offset < own_from;
-			bool past = d->run == w->open.local && d->offset >= own_to;
-			keep = (size_t)d->run < w->nids && w->ids[d->run] >= 0 && !before && !past;
-		} else {
-			keep = d->offset >= own_from && (d->offset < own_to || m->window.last);
-		}
-		if (d->level >= BL_WARNING) {
-			kept_warnings += keep;
-			other_warnings += !keep;
-		}
-		if (keep)
-			copy_diag(&w->doc_diags, d, d->run >= 0 ? w->ids[d->run] : -1);
-	}
-	/* the dropped diagnostics of no run, by where they point; those of
-	 * runs, as the runs are kept */
-	size_t of_doc = doc.diags.dropped - w->run_drops,
-	       of_doc_elsewhere = doc.diags.dropped_elsewhere - w->run_drops_elsewhere;
-	size_t dropped = of_doc - of_doc_elsewhere + w->kept_run_drops;
-	w->doc_diags.dropped += dropped;
-	bool others = other_warnings && !kept_warnings && !dropped;
-	w->partial |= (doc.partial && !others) || m->truncated;
+	keep_decoding_diags(w, m);
+	keep_doc_diags(w, m, &doc);
 	bl_doc_free(&doc);
 	return 0;
 }
