@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "name_index.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -23,19 +24,17 @@ double bl_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Index of s in list[0..*n), appended when absent. -1 on out of memory. */
-static long intern(char ***list, size_t *n, const char *s)
+/* The indexes of a chart's lists of names while it is built. */
+struct chart_index {
+	struct bl_name_index cats, series, sources, commands;
+};
+
+static void chart_index_free(struct chart_index *ix)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*list)[i], s) == 0)
-			return (long)i;
-	char **v = realloc(*list, (*n + 1) * sizeof *v);
-	if (!v)
-		return -1;
-	*list = v;
-	if (!(v[*n] = strdup(s)))
-		return -1;
-	return (long)(*n)++;
+	bl_name_index_free(&ix->cats);
+	bl_name_index_free(&ix->series);
+	bl_name_index_free(&ix->sources);
+	bl_name_index_free(&ix->commands);
 }
 
 static void chart_free(struct bl_chart *c)
@@ -226,17 +225,18 @@ static void system_text(const struct bl_select *s, const struct bl_items *it, co
 	}
 }
 
-static int provenance(struct bl_chart *c, const struct bl_items *it, const size_t *members,
-		      size_t nm)
+static int provenance(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
+		      const size_t *members, size_t nm)
 {
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
-		if (x->source && intern(&c->sources, &c->nsources, x->source) < 0)
+		if (x->source &&
+		    bl_name_intern(&c->sources, &c->nsources, &ix->sources, x->source) < 0)
 			return -1;
 	}
 	for (size_t k = 0; k < nm; k++) {
 		const char *cmd = it->v[members[k]].command;
-		if (cmd && intern(&c->commands, &c->ncommands, cmd) < 0)
+		if (cmd && bl_name_intern(&c->commands, &c->ncommands, &ix->commands, cmd) < 0)
 			return -1;
 	}
 	return 0;
@@ -252,8 +252,8 @@ static int cmp_by_order(const void *a, const void *b)
 /* Series that are coordinates (iozone's file sizes) in numeric order,
  * not in the order the post printed them: interned first, smallest
  * first. Others keep the input order. */
-static int order_series(struct bl_chart *c, const struct bl_items *it, const size_t *members,
-			size_t nm)
+static int order_series(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
+			const size_t *members, size_t nm)
 {
 	const struct bl_item **v = malloc((nm ? nm : 1) * sizeof *v);
 	if (!v)
@@ -268,7 +268,7 @@ static int order_series(struct bl_chart *c, const struct bl_items *it, const siz
 	qsort(v, nm, sizeof *v, cmp_by_order);
 	int rc = 0;
 	for (size_t k = 0; k < nm && rc == 0; k++)
-		if (intern(&c->series, &c->nseries, v[k]->ser) < 0)
+		if (bl_name_intern(&c->series, &c->nseries, &ix->series, v[k]->ser) < 0)
 			rc = -1;
 	free(v);
 	return rc;
@@ -277,15 +277,15 @@ static int order_series(struct bl_chart *c, const struct bl_items *it, const siz
 /* The categories and series of the chart's items, in the order first
  * met (coordinate series in numeric order), with each category's
  * coordinate in *orders (new array). Returns 0, or -1 out of memory. */
-static int intern_names(struct bl_chart *c, const struct bl_items *it, const size_t *members,
-			size_t nm, double **orders)
+static int intern_names(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
+			const size_t *members, size_t nm, double **orders)
 {
-	if (order_series(c, it, members, nm) < 0)
+	if (order_series(c, ix, it, members, nm) < 0)
 		return -1;
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
-		long ci = intern(&c->cats, &c->ncats, x->cat);
-		if (ci < 0 || intern(&c->series, &c->nseries, x->ser) < 0)
+		long ci = bl_name_intern(&c->cats, &c->ncats, &ix->cats, x->cat);
+		if (ci < 0 || bl_name_intern(&c->series, &c->nseries, &ix->series, x->ser) < 0)
 			return -1;
 		double *no = realloc(*orders, c->ncats * sizeof *no);
 		if (!no)
@@ -307,8 +307,8 @@ static void accs_free(struct acc *accs, size_t n)
 
 /* The values and marks of the items gathered per cell (category x
  * series, row by category): new array, or NULL out of memory. */
-static struct acc *gather(struct bl_chart *c, const struct bl_items *it, const size_t *members,
-			  size_t nm)
+static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
+			  const size_t *members, size_t nm)
 {
 	size_t ncells = c->ncats * c->nseries;
 	struct acc *accs = calloc(ncells ? ncells : 1, sizeof *accs);
@@ -316,8 +316,9 @@ static struct acc *gather(struct bl_chart *c, const struct bl_items *it, const s
 		return NULL;
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
-		size_t ci = (size_t)intern(&c->cats, &c->ncats, x->cat);
-		size_t si = (size_t)intern(&c->series, &c->nseries, x->ser);
+		/* both interned already (intern_names): found */
+		size_t ci = (size_t)bl_name_intern(&c->cats, &c->ncats, &ix->cats, x->cat);
+		size_t si = (size_t)bl_name_intern(&c->series, &c->nseries, &ix->series, x->ser);
 		struct acc *a = &accs[ci * c->nseries + si];
 		if (a->n == a->cap) {
 			size_t cap = a->cap ? a->cap * 2 : 4;
@@ -464,11 +465,13 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	int rc = -1;
 	double *orders = NULL;
 	struct acc *accs = NULL;
+	struct chart_index ix = {0};
 	memset(c, 0, sizeof *c);
 	c->unit = v->chart.unit ? v->chart.unit : "B/s";
 	c->better = bl_unit_better(c->unit);
 
-	if (intern_names(c, it, members, nm, &orders) < 0 || !(accs = gather(c, it, members, nm)))
+	if (intern_names(c, &ix, it, members, nm, &orders) < 0 ||
+	    !(accs = gather(c, &ix, it, members, nm)))
 		goto out;
 	double lo, hi;
 	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
@@ -486,7 +489,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	/* names */
 	const char *tool = v->tool ? v->tool : "all";
 	name_chart(c, v, tool, view_title, split, o);
-	if (provenance(c, it, members, nm) < 0)
+	if (provenance(c, &ix, it, members, nm) < 0)
 		goto out;
 	name_sources(c, s, it, members, nm);
 	char mbuf[64];
@@ -497,6 +500,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 		goto out;
 	rc = 0;
 out:
+	chart_index_free(&ix);
 	accs_free(accs, c->ncats * c->nseries);
 	free(orders);
 	if (rc < 0)
@@ -643,6 +647,110 @@ static void run_prefix(const struct bl_items *it, size_t xi, char *buf, size_t l
 	own_words(x->command, others, n, buf, len);
 }
 
+/* For each of the n items, the number of its text from text(i) among
+ * the distinct ones (kid[i]), and of each number the first item that
+ * has it (first[k], the rest SIZE_MAX); the distinct texts' count, or -1
+ * on out of memory. */
+static long number_texts(size_t n,
+			 char *(*text)(const struct bl_items *, const char *const *, size_t),
+			 const struct bl_items *it, const char *const *pre, size_t *kid,
+			 size_t *first)
+{
+	struct bl_name_index ix = {0};
+	char **names = NULL;
+	size_t nn = 0;
+	long rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *t = text(it, pre, i);
+		long k = t ? bl_name_intern(&names, &nn, &ix, t) : -1;
+		free(t);
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		kid[i] = (size_t)k;
+		if ((size_t)k + 1 == nn)
+			first[k] = i;
+	}
+	for (size_t k = 0; k < nn; k++)
+		free(names[k]);
+	free(names);
+	bl_name_index_free(&ix);
+	return rc < 0 ? -1 : (long)nn;
+}
+
+/* A key of two or three texts, each after its length ("5 tank/3 ada1"):
+ * two keys are equal only when their texts are. */
+static char *joined(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) : 0) + 3 * 24;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%zu %s%zu %s%zu %s", strlen(a), a, strlen(b), b, c ? strlen(c) : 0,
+			 c ? c : "");
+	return t;
+}
+
+static char *cell_key(const struct bl_items *it, const char *const *pre, size_t i)
+{
+	(void)pre;
+	return joined(it->v[i].split, it->v[i].cat, it->v[i].ser);
+}
+
+static char *split_run(const struct bl_items *it, const char *const *pre, size_t i)
+{
+	(void)pre;
+	return joined(it->v[i].split, it->v[i].run, NULL);
+}
+
+static char *split_prefix(const struct bl_items *it, const char *const *pre, size_t i)
+{
+	return joined(it->v[i].split, pre[i], NULL);
+}
+
+/* Whether two runs share a cell of one chart (the same split, category
+ * and series): 1 or 0, -1 on out of memory. */
+static int runs_share_cell(const struct bl_items *it)
+{
+	size_t n = it->n ? it->n : 1;
+	size_t *kid = malloc(n * sizeof *kid), *first = malloc(n * sizeof *first);
+	int rc = kid && first ? 0 : -1;
+	if (rc == 0 && number_texts(it->n, cell_key, it, NULL, kid, first) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < it->n; i++)
+		if (strcmp(it->v[first[kid[i]]].run, it->v[i].run) != 0)
+			rc = 1;
+	free(kid);
+	free(first);
+	return rc;
+}
+
+/* Whether the prefixes pre[] tell the runs of each split apart: in a
+ * split, the same run has the same prefix and two runs two prefixes. 1
+ * or 0, -1 on out of memory. */
+static int prefixes_tell(const struct bl_items *it, char *const *pre)
+{
+	size_t n = it->n ? it->n : 1;
+	size_t *by_run = malloc(n * sizeof *by_run), *run_first = malloc(n * sizeof *run_first);
+	size_t *by_pre = malloc(n * sizeof *by_pre), *pre_first = malloc(n * sizeof *pre_first);
+	const char *const *p = (const char *const *)pre;
+	int rc = by_run && run_first && by_pre && pre_first ? 1 : -1;
+	if (rc == 1 && (number_texts(it->n, split_run, it, p, by_run, run_first) < 0 ||
+			number_texts(it->n, split_prefix, it, p, by_pre, pre_first) < 0))
+		rc = -1;
+	/* the first item of i's run has i's prefix, and the first of i's
+	 * prefix has i's run */
+	for (size_t i = 0; rc == 1 && i < it->n; i++)
+		if (strcmp(pre[run_first[by_run[i]]], pre[i]) != 0 ||
+		    strcmp(it->v[pre_first[by_pre[i]]].run, it->v[i].run) != 0)
+			rc = 0;
+	free(by_run);
+	free(run_first);
+	free(by_pre);
+	free(pre_first);
+	return rc;
+}
+
 /* Views that keep runs apart: runs that share a cell of one chart (two
  * iozone runs of one file size, with and without -I) are told apart in
  * the series, not drawn as repeats of one measurement: each run's own
@@ -653,15 +761,9 @@ static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 {
 	if (!v->chart.keep_runs_apart)
 		return 0;
-	bool shared = false;
-	for (size_t i = 0; i < it->n && !shared; i++)
-		for (size_t j = i + 1; j < it->n && !shared; j++)
-			shared = strcmp(it->v[i].run, it->v[j].run) != 0 &&
-				 strcmp(it->v[i].split, it->v[j].split) == 0 &&
-				 strcmp(it->v[i].cat, it->v[j].cat) == 0 &&
-				 strcmp(it->v[i].ser, it->v[j].ser) == 0;
-	if (!shared)
-		return 0;
+	int shared = runs_share_cell(it);
+	if (shared <= 0)
+		return shared;
 	char **pre = calloc(it->n, sizeof *pre);
 	if (!pre)
 		return -1;
@@ -673,12 +775,11 @@ static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 		if (!pre[i])
 			told = false;
 	}
-	for (size_t i = 0; i < it->n && told; i++)
-		for (size_t j = 0; j < it->n && told; j++)
-			told = strcmp(it->v[i].split, it->v[j].split) != 0 ||
-			       (strcmp(it->v[i].run, it->v[j].run) == 0) ==
-				       (strcmp(pre[i], pre[j]) == 0);
 	int rc = 0;
+	if (told && (rc = prefixes_tell(it, pre)) >= 0) {
+		told = rc == 1;
+		rc = 0;
+	}
 	for (size_t i = 0; i < it->n && rc == 0; i++) {
 		struct bl_item *x = &it->v[i];
 		const char *p = told ? pre[i] : x->run;
@@ -856,11 +957,71 @@ static int build_split(struct bl_select *s, const struct bl_view *v, const char 
 	return 0;
 }
 
+/* The splits of the items, each item's (split_of[i]), and the splits in
+ * numeric order where they have one (*perm, new arrays). 0, or -1 on out
+ * of memory. */
+static int order_splits(const struct bl_items *it, char ***splits, size_t *nsplits,
+			size_t *split_of, size_t **perm)
+{
+	struct bl_name_index ix = {0};
+	double *sorder = calloc(it->n ? it->n : 1, sizeof *sorder);
+	int rc = sorder ? 0 : -1;
+	for (size_t i = 0; i < it->n && rc == 0; i++) {
+		long k = bl_name_intern(splits, nsplits, &ix, it->v[i].split);
+		if (k < 0)
+			rc = -1;
+		else
+			sorder[(split_of[i] = (size_t)k)] = it->v[i].split_order;
+	}
+	bl_name_index_free(&ix);
+	size_t *p = rc == 0 ? calloc(*nsplits ? *nsplits : 1, sizeof *p) : NULL;
+	if (!p) {
+		free(sorder);
+		return -1;
+	}
+	for (size_t i = 0; i < *nsplits; i++)
+		p[i] = i;
+	for (size_t i = 1; i < *nsplits; i++) /* insertion sort: few splits */
+		for (size_t j = i; j > 0 && !isnan(sorder[p[j]]) && !isnan(sorder[p[j - 1]]) &&
+				   sorder[p[j]] < sorder[p[j - 1]];
+		     j--) {
+			size_t t = p[j];
+			p[j] = p[j - 1];
+			p[j - 1] = t;
+		}
+	free(sorder);
+	*perm = p;
+	return 0;
+}
+
+/* The items of each split, in input order: members[from[k], from[k + 1])
+ * are split k's (from: nsplits + 1 entries, new). */
+static size_t *members_by_split(const size_t *split_of, size_t n, size_t nsplits, size_t *members)
+{
+	size_t *from = calloc(nsplits + 1, sizeof *from);
+	if (!from)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		from[split_of[i] + 1]++;
+	for (size_t k = 0; k < nsplits; k++)
+		from[k + 1] += from[k];
+	size_t *at = malloc((nsplits ? nsplits : 1) * sizeof *at);
+	if (!at) {
+		free(from);
+		return NULL;
+	}
+	memcpy(at, from, nsplits * sizeof *at);
+	for (size_t i = 0; i < n; i++)
+		members[at[split_of[i]]++] = i;
+	free(at);
+	return from;
+}
+
 static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
 			  const struct bl_chart_opts *o, struct bl_charts *out)
 {
 	struct bl_items it = {0};
-	size_t *members = NULL;
+	size_t *members = NULL, *split_of = NULL, *perm = NULL, *from = NULL;
 	char **splits = NULL;
 	size_t nsplits = 0;
 	int rc = -1;
@@ -868,52 +1029,25 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 	    prefix_sources(s, v, &it) < 0)
 		goto out;
 	members = calloc(it.n ? it.n : 1, sizeof *members);
-	if (!members)
-		goto out;
+	split_of = calloc(it.n ? it.n : 1, sizeof *split_of);
 	/* one chart per split value, in numeric order where it has one */
-	for (size_t i = 0; i < it.n; i++)
-		if (intern(&splits, &nsplits, it.v[i].split) < 0)
-			goto out;
-	double *sorder = calloc(nsplits ? nsplits : 1, sizeof *sorder);
-	size_t *perm = calloc(nsplits ? nsplits : 1, sizeof *perm);
-	if (!sorder || !perm) {
-		free(sorder);
-		free(perm);
+	if (!members || !split_of || order_splits(&it, &splits, &nsplits, split_of, &perm) < 0 ||
+	    !(from = members_by_split(split_of, it.n, nsplits, members)))
 		goto out;
+	rc = 0;
+	for (size_t p = 0; p < nsplits && rc == 0; p++) {
+		size_t k = perm[p];
+		rc = build_split(s, v, title, &it, members + from[k], from[k + 1] - from[k],
+				 splits[k], o, out);
 	}
-	for (size_t i = 0; i < it.n; i++)
-		sorder[intern(&splits, &nsplits, it.v[i].split)] = it.v[i].split_order;
-	for (size_t i = 0; i < nsplits; i++)
-		perm[i] = i;
-	for (size_t i = 1; i < nsplits; i++) /* insertion sort: few splits */
-		for (size_t j = i;
-		     j > 0 && !isnan(sorder[perm[j]]) && !isnan(sorder[perm[j - 1]]) &&
-		     sorder[perm[j]] < sorder[perm[j - 1]];
-		     j--) {
-			size_t t = perm[j];
-			perm[j] = perm[j - 1];
-			perm[j - 1] = t;
-		}
-	for (size_t p = 0; p < nsplits; p++) {
-		const char *sp = splits[perm[p]];
-		size_t nm = 0;
-		for (size_t i = 0; i < it.n; i++)
-			if (strcmp(it.v[i].split, sp) == 0)
-				members[nm++] = i;
-		if (build_split(s, v, title, &it, members, nm, sp, o, out) < 0)
-			break;
-		if (p + 1 == nsplits)
-			rc = 0;
-	}
-	if (nsplits == 0)
-		rc = 0;
-	free(sorder);
-	free(perm);
 out:
 	for (size_t i = 0; i < nsplits; i++)
 		free(splits[i]);
 	free(splits);
 	free(members);
+	free(split_of);
+	free(perm);
+	free(from);
 	bl_items_free(&it);
 	return rc;
 }
