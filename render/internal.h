@@ -54,6 +54,11 @@ struct bl_select {
 	size_t nsources; /* distinct sources (path and message) */
 	size_t *src_of_doc; /* document index -> source index */
 	char **src_names; /* short, distinct names of the sources */
+	/* by document: its runs' names and warnings, made on first use and
+	 * kept for every view (select.c) */
+	char ***run_names;
+	const char ***run_warnings;
+	size_t ndocs;
 };
 const char *bl_select_source_name(const struct bl_select *s, size_t src);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "name_index.h"
 
 int bl_key_parse(const char *w)
 {
@@ -203,6 +204,9 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 	size_t nd = json_array_size(docs);
 	s->src_of_doc = calloc(nd ? nd : 1, sizeof *s->src_of_doc);
 	s->src_names = calloc(nd ? nd : 1, sizeof *s->src_names);
+	s->run_names = calloc(nd ? nd : 1, sizeof *s->run_names);
+	s->run_warnings = calloc(nd ? nd : 1, sizeof *s->run_warnings);
+	s->ndocs = nd;
 	if (!s->src_of_doc || !s->src_names) {
 		snprintf(err, errlen, "out of memory");
 		bl_select_free(s);
@@ -228,6 +232,20 @@ void bl_select_free(struct bl_select *s)
 	free(s->src_of_doc);
 	s->src_names = NULL;
 	s->src_of_doc = NULL;
+	for (size_t d = 0; d < s->ndocs; d++) {
+		if (s->run_names && s->run_names[d]) {
+			for (size_t i = 0; s->run_names[d][i]; i++)
+				free(s->run_names[d][i]);
+			free(s->run_names[d]);
+		}
+		if (s->run_warnings)
+			free(s->run_warnings[d]);
+	}
+	free(s->run_names);
+	free(s->run_warnings);
+	s->run_names = NULL;
+	s->run_warnings = NULL;
+	s->ndocs = 0;
 }
 
 const char *bl_select_source_name(const struct bl_select *s, size_t src)
@@ -363,11 +381,196 @@ static void param_words(const char *name, json_t *v, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", words, val);
 }
 
+/* The runs of a document by key (tool, name, direction): runs[i]'s key
+ * is number kid[i], and the runs of key k are at[from[k], from[k + 1]),
+ * in their order. A long log has thousands of runs: each is compared
+ * with those of its key only. */
+struct key_runs {
+	size_t *kid, *from, *at;
+};
+
+static void key_runs_free(struct key_runs *kr)
+{
+	free(kr->kid);
+	free(kr->from);
+	free(kr->at);
+}
+
+/* Numbers the n keys, and lists the runs of each. 0, or -1 on out of
+ * memory. */
+static int key_runs_make(struct key_runs *kr, char *const *keys, size_t n)
+{
+	struct bl_name_index ix = {0};
+	char **distinct = NULL;
+	size_t nk = 0;
+	int rc = -1;
+	kr->kid = calloc(n ? n : 1, sizeof *kr->kid);
+	kr->at = calloc(n ? n : 1, sizeof *kr->at);
+	kr->from = NULL;
+	for (size_t i = 0; kr->kid && kr->at && i < n; i++) {
+		long k = bl_name_intern(&distinct, &nk, &ix, keys[i]);
+		if (k < 0)
+			goto out;
+		kr->kid[i] = (size_t)k;
+	}
+	size_t *next = calloc(nk + 1, sizeof *next);
+	if (!kr->kid || !kr->at || !next || !(kr->from = calloc(nk + 1, sizeof *kr->from))) {
+		free(next);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		kr->from[kr->kid[i] + 1]++;
+	for (size_t k = 0; k < nk; k++)
+		kr->from[k + 1] += kr->from[k];
+	memcpy(next, kr->from, (nk + 1) * sizeof *next);
+	for (size_t i = 0; i < n; i++)
+		kr->at[next[kr->kid[i]]++] = i;
+	free(next);
+	rc = 0;
+out:
+	for (size_t k = 0; k < nk; k++)
+		free(distinct[k]);
+	free(distinct);
+	bl_name_index_free(&ix);
+	return rc;
+}
+
+/* How many runs of a document have what (a key's run in a group, a
+ * param's value under a key): counts by a text, so that telling a run's
+ * params from those of the other groups under its key costs the same
+ * with two groups as with thousands (a long log of one command). */
+struct counts {
+	struct bl_name_index ix;
+	char **names;
+	size_t n, cap, *count;
+};
+
+static void counts_free(struct counts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->count);
+	bl_name_index_free(&c->ix);
+}
+
+/* The count of `what` (0 when never added), plus `add`; -1 on out of
+ * memory. */
+static long counts_add(struct counts *c, const char *what, size_t add)
+{
+	long k = bl_name_intern(&c->names, &c->n, &c->ix, what);
+	if (k < 0)
+		return -1;
+	if (c->n > c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		size_t *v = realloc(c->count, cap * sizeof *v);
+		if (!v)
+			return -1;
+		memset(v + c->cap, 0, (cap - c->cap) * sizeof *v);
+		c->count = v;
+		c->cap = cap;
+	}
+	return (long)(c->count[k] += add);
+}
+
+/* v as JSON text (a new string), keys sorted: two values are equal
+ * (json_equal) when their texts are. json_dumpb: the text is ours to
+ * free, whoever allocates jansson's memory. */
+static char *value_text(json_t *v)
+{
+	const size_t flags = JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY;
+	size_t n = json_dumpb(v, NULL, 0, flags);
+	char *t = n ? malloc(n + 1) : NULL;
+	if (t && json_dumpb(v, t, n, flags) == n)
+		t[n] = '\0';
+	else if (t) {
+		free(t);
+		t = NULL;
+	}
+	return t;
+}
+
+/* The text that counts run i's param `name` = v under its key, in its
+ * group (all: every group): "kid|group|len:name|value". NULL on out of
+ * memory. */
+static char *param_text(size_t kid, json_int_t group, bool all, const char *name, json_t *v)
+{
+	char *value = value_text(v);
+	if (!value)
+		return NULL;
+	size_t n = strlen(name) + strlen(value) + 64;
+	char *t = malloc(n);
+	if (t && all)
+		snprintf(t, n, "%zu|*|%zu:%s|%s", kid, strlen(name), name, value);
+	else if (t)
+		snprintf(t, n, "%zu|%lld|%zu:%s|%s", kid, (long long)group, strlen(name), name,
+			 value);
+	free(value);
+	return t;
+}
+
+static char *group_text(size_t kid, json_int_t group)
+{
+	char *t = malloc(48);
+	if (t)
+		snprintf(t, 48, "%zu|%lld", kid, (long long)group);
+	return t;
+}
+
+/* Counts every run's params, under its key and in its group, and each
+ * group's runs under its key. 0, or -1 on out of memory. */
+static int count_params(struct counts *c, json_t *runs, const struct key_runs *kr,
+			const json_int_t *groups, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *g = group_text(kr->kid[i], groups[i]);
+		long got = g ? counts_add(c, g, 1) : -1;
+		free(g);
+		if (got < 0)
+			return -1;
+		const char *name;
+		json_t *v;
+		json_object_foreach(json_object_get(json_array_get(runs, i), "params"), name, v)
+		{
+			for (int all = 0; all < 2; all++) {
+				char *t = param_text(kr->kid[i], groups[i], all, name, v);
+				got = t ? counts_add(c, t, 1) : -1;
+				free(t);
+				if (got < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Whether some run of another group under run i's key has another value
+ * of param `name` than v (or none): of the runs of other groups, fewer
+ * have v than there are. -1 on out of memory. */
+static int param_differs(struct counts *c, const struct key_runs *kr, const json_int_t *groups,
+			 size_t i, const char *name, json_t *v)
+{
+	size_t k = kr->kid[i];
+	char *g = group_text(k, groups[i]), *all = param_text(k, groups[i], true, name, v);
+	char *mine = param_text(k, groups[i], false, name, v);
+	long in_group = g ? counts_add(c, g, 0) : -1;
+	long same_all = all ? counts_add(c, all, 0) : -1;
+	long same_mine = mine ? counts_add(c, mine, 0) : -1;
+	free(g);
+	free(all);
+	free(mine);
+	if (in_group < 0 || same_all < 0 || same_mine < 0)
+		return -1;
+	size_t others = kr->from[k + 1] - kr->from[k] - (size_t)in_group;
+	return (size_t)(same_all - same_mine) < others;
+}
+
 /* What tells run i's group from the other groups under its key: the one
  * or two params whose values differ ("file size 8 GiB" for `bonnie++
- * -s 8192` beside `-s 2048`), into buf; "" when none or more differ. */
-static void params_told(json_t *runs, char **keys, const json_int_t *groups, size_t n, size_t i,
-			char *buf, size_t len)
+ * -s 8192` beside `-s 2048`), into buf; "" when none or more differ (or
+ * memory ran out). */
+static void params_told(json_t *runs, struct counts *c, const struct key_runs *kr,
+			const json_int_t *groups, size_t i, char *buf, size_t len)
 {
 	json_t *mine = json_object_get(json_array_get(runs, i), "params");
 	const char *key;
@@ -376,12 +579,10 @@ static void params_told(json_t *runs, char **keys, const json_int_t *groups, siz
 	buf[0] = '\0';
 	json_object_foreach(mine, key, v)
 	{
-		bool differs = false;
-		for (size_t j = 0; j < n && !differs; j++) {
-			if (strcmp(keys[j], keys[i]) != 0 || groups[j] == groups[i])
-				continue;
-			json_t *theirs = json_object_get(json_array_get(runs, j), "params");
-			differs = !json_equal(v, json_object_get(theirs, key));
+		int differs = param_differs(c, kr, groups, i, key, v);
+		if (differs < 0) {
+			buf[0] = '\0';
+			return;
 		}
 		if (!differs)
 			continue;
@@ -401,15 +602,19 @@ static void params_told(json_t *runs, char **keys, const json_int_t *groups, siz
  * differ: "freebsd.javaforum.h (file size 2 GiB)" and "(file size 8 GiB)"
  * instead of "freebsd.javaforum.h" and "freebsd.javaforum.h #2". A key
  * whose groups the params do not tell apart keeps its "#k" names. */
-static void name_by_params(json_t *runs, char **keys, const json_int_t *groups, char **names,
-			   size_t n)
+static void name_by_params(json_t *runs, const struct key_runs *kr, const json_int_t *groups,
+			   char **names, size_t n)
 {
 	char **better = calloc(n ? n : 1, sizeof *better);
-	if (!better)
+	struct counts c = {0};
+	if (!better || count_params(&c, runs, kr, groups, n) < 0) {
+		free(better);
+		counts_free(&c);
 		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char told[320], nb[32], buf[1024];
-		params_told(runs, keys, groups, n, i, told, sizeof told);
+		params_told(runs, &c, kr, groups, i, told, sizeof told);
 		if (!told[0])
 			continue;
 		snprintf(buf, sizeof buf, "%s (%s)",
@@ -419,10 +624,12 @@ static void name_by_params(json_t *runs, char **keys, const json_int_t *groups, 
 	bool *ok = calloc(n ? n : 1, sizeof *ok);
 	for (size_t i = 0; ok && i < n; i++) {
 		ok[i] = better[i] != NULL;
-		for (size_t j = 0; j < n && ok[i]; j++)
-			if (strcmp(keys[j], keys[i]) == 0)
-				ok[i] = better[j] && (groups[j] == groups[i]) ==
-							     (strcmp(better[j], better[i]) == 0);
+		size_t k = kr->kid[i];
+		for (size_t m = kr->from[k]; m < kr->from[k + 1] && ok[i]; m++) {
+			size_t j = kr->at[m];
+			ok[i] = better[j] &&
+				(groups[j] == groups[i]) == (strcmp(better[j], better[i]) == 0);
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (ok && ok[i]) {
@@ -434,6 +641,35 @@ static void name_by_params(json_t *runs, char **keys, const json_int_t *groups, 
 	}
 	free(ok);
 	free(better);
+	counts_free(&c);
+}
+
+/* Run i's name: that of the first run before it under its key in the
+ * same group, else its base name with the next ordinal under the key
+ * ("name #2"). NULL on out of memory. */
+static char *name_run(const struct key_runs *kr, const json_int_t *groups, size_t *ords,
+		      char **names, size_t i, const char *base)
+{
+	size_t ord = 1, k = kr->kid[i];
+	for (size_t m = kr->from[k]; m < kr->from[k + 1] && kr->at[m] < i; m++) {
+		size_t j = kr->at[m];
+		if (groups[j] == groups[i]) {
+			ords[i] = ords[j];
+			return strdup(names[j]);
+		}
+		if (ords[j] + 1 > ord)
+			ord = ords[j] + 1;
+	}
+	ords[i] = ord;
+	size_t len = strlen(base) + 24;
+	char *name = malloc(len);
+	if (name) {
+		if (ord > 1)
+			snprintf(name, len, "%s #%zu", base, ord);
+		else
+			snprintf(name, len, "%s", base);
+	}
+	return name;
 }
 
 /* Names for every run of a document. Repeats (one group of the document)
@@ -445,10 +681,11 @@ static char **run_names(json_t *doc)
 {
 	json_t *runs = json_object_get(doc, "runs");
 	size_t n = json_array_size(runs);
-	char **names = calloc(n ? n : 1, sizeof *names);
+	char **names = calloc(n + 1, sizeof *names); /* NULL after the last */
 	char **keys = calloc(n ? n : 1, sizeof *keys); /* tool, name, direction */
 	json_int_t *groups = calloc(n ? n : 1, sizeof *groups); /* the runs' repeat groups */
 	size_t *ords = calloc(n ? n : 1, sizeof *ords); /* 1, 2, ... under a key */
+	struct key_runs kr = {0};
 	if (!names || !keys || !groups || !ords)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
@@ -460,45 +697,24 @@ static char **run_names(json_t *doc)
 		snprintf(key, sizeof key, "%s\x1f%s\x1f%s", tool ? tool : "", base,
 			 t ? transfer_direction(t, run) : "");
 		groups[i] = json_integer_value(json_object_get(run, "group"));
-		keys[i] = strdup(key);
-		if (!keys[i])
-			goto fail;
-		/* the same key and group as an earlier run: the same name; else
-		 * the next ordinal under the key */
-		size_t ord = 1;
-		bool same = false;
-		for (size_t j = 0; j < i; j++) {
-			if (strcmp(keys[j], key) != 0)
-				continue;
-			if (groups[j] == groups[i]) {
-				same = true;
-				ords[i] = ords[j];
-				names[i] = strdup(names[j]);
-				break;
-			}
-			if (ords[j] + 1 > ord)
-				ord = ords[j] + 1;
-		}
-		if (!same) {
-			ords[i] = ord;
-			size_t len = strlen(base) + 24;
-			names[i] = malloc(len);
-			if (names[i]) {
-				if (ord > 1)
-					snprintf(names[i], len, "%s #%zu", base, ord);
-				else
-					snprintf(names[i], len, "%s", base);
-			}
-		}
-		if (!names[i])
+		if (!(keys[i] = strdup(key)))
 			goto fail;
 	}
-	name_by_params(runs, keys, groups, names, n);
+	if (key_runs_make(&kr, keys, n) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		char nb[32];
+		const char *base = base_name(json_array_get(runs, i), nb, sizeof nb);
+		if (!(names[i] = name_run(&kr, groups, ords, names, i, base)))
+			goto fail;
+	}
+	name_by_params(runs, &kr, groups, names, n);
 	for (size_t i = 0; i < n; i++)
 		free(keys[i]);
 	free(keys);
 	free(groups);
 	free(ords);
+	key_runs_free(&kr);
 	return names;
 fail:
 	for (size_t i = 0; i < n; i++) {
@@ -511,6 +727,7 @@ fail:
 	free(keys);
 	free(groups);
 	free(ords);
+	key_runs_free(&kr);
 	return NULL;
 }
 
@@ -671,21 +888,27 @@ void bl_items_free(struct bl_items *it)
 	memset(it, 0, sizeof *it);
 }
 
-/* The code of the first warning (or error) the document has about run ri,
- * or NULL: its values were read, but not cleanly. */
-static const char *run_warning(json_t *doc, size_t ri)
+/* For each of the document's runs, the code of the first warning (or
+ * error) it has about the run, or NULL: its values were read, but not
+ * cleanly. A new array (NULL: out of memory), its codes borrowed. */
+static const char **run_warnings(json_t *doc)
 {
-	size_t i;
+	size_t n = json_array_size(json_object_get(doc, "runs")), i;
+	const char **w = calloc(n ? n : 1, sizeof *w);
 	json_t *d;
+	if (!w)
+		return NULL;
 	json_array_foreach(json_object_get(doc, "diagnostics"), i, d)
 	{
 		const char *level = json_string_value(json_object_get(d, "level"));
 		json_t *run = json_object_get(d, "run");
-		if (level && strcmp(level, "info") != 0 && json_is_integer(run) &&
-		    json_integer_value(run) == (json_int_t)ri)
-			return json_string_value(json_object_get(d, "code"));
+		if (!level || strcmp(level, "info") == 0 || !json_is_integer(run))
+			continue;
+		json_int_t ri = json_integer_value(run);
+		if (ri >= 0 && (size_t)ri < n && !w[ri])
+			w[ri] = json_string_value(json_object_get(d, "code"));
 	}
-	return NULL;
+	return w;
 }
 
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
@@ -696,6 +919,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 	json_array_foreach(s->docs, di, doc)
 	{
 		char **names = NULL;
+		const char **warnings = NULL;
 		json_t *runs = json_object_get(doc, "runs");
 		size_t src = s->src_of_doc[di];
 		const char *sname = bl_select_source_name(s, src);
@@ -705,10 +929,14 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 			if (!tool || (v->tool && strcmp(tool, v->tool) != 0) ||
 			    !bl_select_run(s, run))
 				continue;
-			if (!names && !(names = run_names(doc)))
+			if (!names && !(names = s->run_names[di]) &&
+			    !(names = s->run_names[di] = run_names(doc)))
+				return -1;
+			if (!warnings && !(warnings = s->run_warnings[di]) &&
+			    !(warnings = s->run_warnings[di] = run_warnings(doc)))
 				return -1;
 			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
-			const char *warning = run_warning(doc, ri);
+			const char *warning = warnings[ri];
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
 				const char *metric =
@@ -776,16 +1004,8 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				}
 			}
 		}
-		if (names) {
-			for (size_t i = 0; i < json_array_size(runs); i++)
-				free(names[i]);
-			free(names);
-		}
 		continue;
 	oom:
-		for (size_t i = 0; i < json_array_size(runs); i++)
-			free(names[i]);
-		free(names);
 		return -1;
 	}
 	return 0;
