@@ -22,9 +22,9 @@ struct bl_diag {
 /* Diagnostics of one run and code dropped one after another: counted,
  * and remembered so that they can be taken back (bl_diags_retract). */
 struct bl_diags_held {
-	long run; /* -1: an empty slot */
+	long run;
 	char code[48];
-	size_t n, elsewhere; /* of `dropped` and of `dropped_elsewhere` */
+	size_t n, elsewhere; /* of `dropped` and of `dropped_elsewhere`; n 0: empty */
 };
 #define BL_DIAGS_HELD 8
 
