@@ -207,7 +207,7 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 	s->run_names = calloc(nd ? nd : 1, sizeof *s->run_names);
 	s->run_warnings = calloc(nd ? nd : 1, sizeof *s->run_warnings);
 	s->ndocs = nd;
-	if (!s->src_of_doc || !s->src_names) {
+	if (!s->src_of_doc || !s->src_names || !s->run_names || !s->run_warnings) {
 		snprintf(err, errlen, "out of memory");
 		bl_select_free(s);
 		return -1;
