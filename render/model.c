@@ -647,38 +647,6 @@ static void run_prefix(const struct bl_items *it, size_t xi, char *buf, size_t l
 	own_words(x->command, others, n, buf, len);
 }
 
-/* For each of the n items, the number of its text from text(i) among
- * the distinct ones (kid[i]), and of each number the first item that
- * has it (first[k], the rest SIZE_MAX); the distinct texts' count, or -1
- * on out of memory. */
-static long number_texts(size_t n,
-			 char *(*text)(const struct bl_items *, const char *const *, size_t),
-			 const struct bl_items *it, const char *const *pre, size_t *kid,
-			 size_t *first)
-{
-	struct bl_name_index ix = {0};
-	char **names = NULL;
-	size_t nn = 0;
-	long rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *t = text(it, pre, i);
-		long k = t ? bl_name_intern(&names, &nn, &ix, t) : -1;
-		free(t);
-		if (k < 0) {
-			rc = -1;
-			break;
-		}
-		kid[i] = (size_t)k;
-		if ((size_t)k + 1 == nn)
-			first[k] = i;
-	}
-	for (size_t k = 0; k < nn; k++)
-		free(names[k]);
-	free(names);
-	bl_name_index_free(&ix);
-	return rc < 0 ? -1 : (long)nn;
-}
-
 /* A key of two or three texts, each after its length ("5 tank/3 ada1"):
  * two keys are equal only when their texts are. */
 static char *joined(const char *a, const char *b, const char *c)
@@ -691,38 +659,74 @@ static char *joined(const char *a, const char *b, const char *c)
 	return t;
 }
 
-static char *cell_key(const struct bl_items *it, const char *const *pre, size_t i)
+static char *cell_key(const struct bl_items *it, char *const *pre, size_t i)
 {
 	(void)pre;
 	return joined(it->v[i].split, it->v[i].cat, it->v[i].ser);
 }
 
-static char *split_run(const struct bl_items *it, const char *const *pre, size_t i)
+static char *split_run(const struct bl_items *it, char *const *pre, size_t i)
 {
 	(void)pre;
 	return joined(it->v[i].split, it->v[i].run, NULL);
 }
 
-static char *split_prefix(const struct bl_items *it, const char *const *pre, size_t i)
+static char *split_prefix(const struct bl_items *it, char *const *pre, size_t i)
 {
 	return joined(it->v[i].split, pre[i], NULL);
+}
+
+/* The items grouped by their keys key(it, pre, i) (bl_name_groups):
+ * members[from[k], from[k + 1]) have key k, *count keys in all.
+ * Returns from, or NULL on out of memory. */
+static size_t *group_items(const struct bl_items *it, char *const *pre,
+			   char *(*key)(const struct bl_items *, char *const *, size_t),
+			   size_t *members, size_t *count)
+{
+	size_t n = it->n, *from = NULL;
+	char **keys = calloc(n ? n : 1, sizeof *keys);
+	size_t *num = malloc((n ? n : 1) * sizeof *num);
+	bool ok = keys && num;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (keys[i] = key(it, pre, i)) != NULL;
+	long nk = ok ? bl_name_number(keys, n, num) : -1;
+	if (nk >= 0 && (from = bl_name_groups(num, n, (size_t)nk, members)))
+		*count = (size_t)nk;
+	for (size_t i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(num);
+	return from;
+}
+
+/* Whether every item of a group of group_items(key) has the same text
+ * as the group's first: its run's (pre NULL), or its prefix. 1 or 0, -1
+ * on out of memory. */
+static int groups_agree(const struct bl_items *it, char *const *pre,
+			char *(*key)(const struct bl_items *, char *const *, size_t),
+			char *const *texts)
+{
+	size_t *members = malloc((it->n ? it->n : 1) * sizeof *members), count = 0;
+	size_t *from = members ? group_items(it, pre, key, members, &count) : NULL;
+	int rc = from ? 1 : -1;
+	for (size_t k = 0; rc == 1 && k < count; k++) {
+		size_t first = members[from[k]];
+		for (size_t m = from[k] + 1; rc == 1 && m < from[k + 1]; m++)
+			if (strcmp(texts ? texts[members[m]] : it->v[members[m]].run,
+				   texts ? texts[first] : it->v[first].run) != 0)
+				rc = 0;
+	}
+	free(members);
+	free(from);
+	return rc;
 }
 
 /* Whether two runs share a cell of one chart (the same split, category
  * and series): 1 or 0, -1 on out of memory. */
 static int runs_share_cell(const struct bl_items *it)
 {
-	size_t n = it->n ? it->n : 1;
-	size_t *kid = malloc(n * sizeof *kid), *first = malloc(n * sizeof *first);
-	int rc = kid && first ? 0 : -1;
-	if (rc == 0 && number_texts(it->n, cell_key, it, NULL, kid, first) < 0)
-		rc = -1;
-	for (size_t i = 0; rc == 0 && i < it->n; i++)
-		if (strcmp(it->v[first[kid[i]]].run, it->v[i].run) != 0)
-			rc = 1;
-	free(kid);
-	free(first);
-	return rc;
+	int agree = groups_agree(it, NULL, cell_key, NULL);
+	return agree < 0 ? -1 : !agree;
 }
 
 /* Whether the prefixes pre[] tell the runs of each split apart: in a
@@ -730,25 +734,10 @@ static int runs_share_cell(const struct bl_items *it)
  * or 0, -1 on out of memory. */
 static int prefixes_tell(const struct bl_items *it, char *const *pre)
 {
-	size_t n = it->n ? it->n : 1;
-	size_t *by_run = malloc(n * sizeof *by_run), *run_first = malloc(n * sizeof *run_first);
-	size_t *by_pre = malloc(n * sizeof *by_pre), *pre_first = malloc(n * sizeof *pre_first);
-	const char *const *p = (const char *const *)pre;
-	int rc = by_run && run_first && by_pre && pre_first ? 1 : -1;
-	if (rc == 1 && (number_texts(it->n, split_run, it, p, by_run, run_first) < 0 ||
-			number_texts(it->n, split_prefix, it, p, by_pre, pre_first) < 0))
-		rc = -1;
-	/* the first item of i's run has i's prefix, and the first of i's
-	 * prefix has i's run */
-	for (size_t i = 0; rc == 1 && i < it->n; i++)
-		if (strcmp(pre[run_first[by_run[i]]], pre[i]) != 0 ||
-		    strcmp(it->v[pre_first[by_pre[i]]].run, it->v[i].run) != 0)
-			rc = 0;
-	free(by_run);
-	free(run_first);
-	free(by_pre);
-	free(pre_first);
-	return rc;
+	int same_pre = groups_agree(it, pre, split_run, pre);
+	if (same_pre != 1)
+		return same_pre;
+	return groups_agree(it, pre, split_prefix, NULL);
 }
 
 /* Views that keep runs apart: runs that share a cell of one chart (two
@@ -994,29 +983,6 @@ static int order_splits(const struct bl_items *it, char ***splits, size_t *nspli
 	return 0;
 }
 
-/* The items of each split, in input order: members[from[k], from[k + 1])
- * are split k's (from: nsplits + 1 entries, new). */
-static size_t *members_by_split(const size_t *split_of, size_t n, size_t nsplits, size_t *members)
-{
-	size_t *from = calloc(nsplits + 1, sizeof *from);
-	if (!from)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		from[split_of[i] + 1]++;
-	for (size_t k = 0; k < nsplits; k++)
-		from[k + 1] += from[k];
-	size_t *at = malloc((nsplits ? nsplits : 1) * sizeof *at);
-	if (!at) {
-		free(from);
-		return NULL;
-	}
-	memcpy(at, from, nsplits * sizeof *at);
-	for (size_t i = 0; i < n; i++)
-		members[at[split_of[i]]++] = i;
-	free(at);
-	return from;
-}
-
 static int charts_of_view(struct bl_select *s, const struct bl_view *v, const char *title,
 			  const struct bl_chart_opts *o, struct bl_charts *out)
 {
@@ -1032,7 +998,7 @@ static int charts_of_view(struct bl_select *s, const struct bl_view *v, const ch
 	split_of = calloc(it.n ? it.n : 1, sizeof *split_of);
 	/* one chart per split value, in numeric order where it has one */
 	if (!members || !split_of || order_splits(&it, &splits, &nsplits, split_of, &perm) < 0 ||
-	    !(from = members_by_split(split_of, it.n, nsplits, members)))
+	    !(from = bl_name_groups(split_of, it.n, nsplits, members)))
 		goto out;
 	rc = 0;
 	for (size_t p = 0; p < nsplits && rc == 0; p++) {

@@ -57,3 +57,43 @@ void bl_name_index_free(struct bl_name_index *ix)
 	ix->slot = NULL;
 	ix->cap = 0;
 }
+
+long bl_name_number(char *const *texts, size_t n, size_t *num)
+{
+	struct bl_name_index ix = {0};
+	char **names = NULL;
+	size_t nn = 0;
+	long rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		long k = bl_name_intern(&names, &nn, &ix, texts[i]);
+		if (k < 0)
+			rc = -1;
+		else
+			num[i] = (size_t)k;
+	}
+	for (size_t k = 0; k < nn; k++)
+		free(names[k]);
+	free(names);
+	bl_name_index_free(&ix);
+	return rc < 0 ? -1 : (long)nn;
+}
+
+size_t *bl_name_groups(const size_t *num, size_t n, size_t count, size_t *members)
+{
+	size_t *from = calloc(count + 1, sizeof *from);
+	size_t *at = malloc((count ? count : 1) * sizeof *at);
+	if (!from || !at) {
+		free(from);
+		free(at);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		from[num[i] + 1]++;
+	for (size_t k = 0; k < count; k++)
+		from[k + 1] += from[k];
+	memcpy(at, from, count * sizeof *at);
+	for (size_t i = 0; i < n; i++)
+		members[at[num[i]]++] = i;
+	free(at);
+	return from;
+}

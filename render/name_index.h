@@ -16,4 +16,12 @@ struct bl_name_index {
 long bl_name_intern(char ***list, size_t *n, struct bl_name_index *ix, const char *s);
 void bl_name_index_free(struct bl_name_index *ix);
 
+/* Numbers n texts: num[i] is text i's number among the distinct ones,
+ * in the order first met. How many are distinct, or -1 on out of memory. */
+long bl_name_number(char *const *texts, size_t n, size_t *num);
+/* 0 to n - 1 grouped by their numbers (num[i] < count), in order within
+ * a group: members[from[k], from[k + 1]) are number k's. Returns from
+ * (count + 1 entries, new), or NULL on out of memory. */
+size_t *bl_name_groups(const size_t *num, size_t n, size_t count, size_t *members);
+
 #endif

@@ -400,39 +400,11 @@ static void key_runs_free(struct key_runs *kr)
  * memory. */
 static int key_runs_make(struct key_runs *kr, char *const *keys, size_t n)
 {
-	struct bl_name_index ix = {0};
-	char **distinct = NULL;
-	size_t nk = 0;
-	int rc = -1;
-	kr->kid = calloc(n ? n : 1, sizeof *kr->kid);
-	kr->at = calloc(n ? n : 1, sizeof *kr->at);
-	kr->from = NULL;
-	for (size_t i = 0; kr->kid && kr->at && i < n; i++) {
-		long k = bl_name_intern(&distinct, &nk, &ix, keys[i]);
-		if (k < 0)
-			goto out;
-		kr->kid[i] = (size_t)k;
-	}
-	size_t *next = calloc(nk + 1, sizeof *next);
-	if (!kr->kid || !kr->at || !next || !(kr->from = calloc(nk + 1, sizeof *kr->from))) {
-		free(next);
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		kr->from[kr->kid[i] + 1]++;
-	for (size_t k = 0; k < nk; k++)
-		kr->from[k + 1] += kr->from[k];
-	memcpy(next, kr->from, (nk + 1) * sizeof *next);
-	for (size_t i = 0; i < n; i++)
-		kr->at[next[kr->kid[i]]++] = i;
-	free(next);
-	rc = 0;
-out:
-	for (size_t k = 0; k < nk; k++)
-		free(distinct[k]);
-	free(distinct);
-	bl_name_index_free(&ix);
-	return rc;
+	kr->kid = malloc((n ? n : 1) * sizeof *kr->kid);
+	kr->at = malloc((n ? n : 1) * sizeof *kr->at);
+	long nk = kr->kid && kr->at ? bl_name_number(keys, n, kr->kid) : -1;
+	kr->from = nk >= 0 ? bl_name_groups(kr->kid, n, (size_t)nk, kr->at) : NULL;
+	return kr->from ? 0 : -1;
 }
 
 /* How many runs of a document have what (a key's run in a group, a
