@@ -28,6 +28,15 @@ static const char DD_GNU[] = "$ time dd bs=1M count=64 if=/dev/zero of=/tmp/x/f\
 			     "67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s\n\n"
 			     "real\t0m0.020s\nuser\t0m0.000s\nsys\t0m0.019s\n";
 
+/* Windows of a megabyte, for texts of a few: a cut in every one. */
+#define MB_WINDOW ((size_t)1 << 20)
+
+/* A dd block with two warnings: its rate and its bytes disagree with its
+ * time. Its run's number as the argument. */
+#define DD_WARNED                                                                                  \
+	"Run %zu:\n$ dd if=/dev/zero of=x bs=1M count=1\n1+0 records in\n1+0 records out\n"        \
+	"5 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n\n"
+
 /* ------------------------------------------------------------ the cuts */
 
 static void test_cut(void)
@@ -178,7 +187,7 @@ static void test_short_context(void)
 	}
 	json_t *whole = parse(s, l, 0, 0, NULL);
 	size_t nwin = 0;
-	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	json_t *docs = parse(s, l, MB_WINDOW, MB_WINDOW / 4, &nwin);
 	CHECK(nwin >= 5);
 	CHECK(json_array_size(runs_of(whole)) > 8000);
 	CHECK(json_equal(runs_of(docs), runs_of(whole)));
@@ -200,7 +209,7 @@ static void test_repeat_groups(void)
 				      DD_GNU, DD_GNU);
 	json_t *whole = parse(s, l, 0, 0, NULL);
 	size_t nwin = 0;
-	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	json_t *docs = parse(s, l, MB_WINDOW, MB_WINDOW / 4, &nwin);
 	json_t *runs = runs_of(whole);
 	size_t n = json_array_size(runs), shared = 0;
 	for (size_t i = 1; i < n; i++)
@@ -221,16 +230,11 @@ static void test_dropped_once(void)
 {
 	size_t cap = (size_t)3 << 20, l = 0;
 	char *s = malloc(cap);
-	/* two warnings a block: its rate and its bytes disagree with its time */
 	for (size_t k = 0; l + 4096 < cap; k++)
-		l += (size_t)snprintf(s + l, cap - l,
-				      "Run %zu:\n$ dd if=/dev/zero of=x bs=1M count=1\n"
-				      "1+0 records in\n1+0 records out\n"
-				      "5 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n\n",
-				      k);
+		l += (size_t)snprintf(s + l, cap - l, DD_WARNED, k);
 	json_t *whole = parse(s, l, 0, 0, NULL);
 	size_t nwin = 0;
-	json_t *docs = parse(s, l, (size_t)1 << 20, (size_t)1 << 18, &nwin);
+	json_t *docs = parse(s, l, MB_WINDOW, MB_WINDOW / 4, &nwin);
 	json_t *w = json_array_get(whole, 0), *d = json_array_get(docs, 0);
 	CHECK(nwin >= 3);
 	CHECK(ival(w, "diagnostics_dropped") > 10000);
@@ -276,15 +280,11 @@ static void test_retracted_not_dropped(void)
 			continue;
 		}
 		blocks++;
-		l += (size_t)snprintf(s + l, cap - l,
-				      "Run %zu:\n$ dd if=/dev/zero of=x bs=1M count=1\n"
-				      "1+0 records in\n1+0 records out\n"
-				      "5 bytes (1.0 MB, 1.0 MiB) copied, 0.01 s, 100 MB/s\n\n",
-				      k);
+		l += (size_t)snprintf(s + l, cap - l, DD_WARNED, k);
 	}
 	/* the snapshots say nothing once read whole: every block's two
 	 * warnings are all that is said */
-	long long whole = said(s, l, 0), windows = said(s, l, (size_t)1 << 20);
+	long long whole = said(s, l, 0), windows = said(s, l, MB_WINDOW);
 	CHECK(snaps > 2000);
 	CHECK(whole == 2 * (long long)blocks);
 	CHECK(windows == whole);
