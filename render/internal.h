@@ -54,6 +54,9 @@ struct bl_select {
 	size_t nsources; /* distinct sources (path and message) */
 	size_t *src_of_doc; /* document index -> source index */
 	char **src_names; /* short, distinct names of the sources */
+	/* by source: the first document of it whose "system" has a text
+	 * (a string not empty), or SIZE_MAX */
+	size_t *system_doc;
 	/* by document: its runs' names and warnings, made on first use and
 	 * kept for every view (select.c) */
 	char ***run_names;

@@ -3,6 +3,7 @@
  * series, repeats aggregated to the median with their min-max spread and N,
  * censored and approximate values marked, and a scale with nice ticks. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,16 @@ const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t s
 	return NULL;
 }
 
+const struct bl_bar **bl_chart_cells(const struct bl_chart *c)
+{
+	size_t n = c->ncats * c->nseries;
+	const struct bl_bar **cells = calloc(n ? n : 1, sizeof *cells);
+	for (size_t i = c->nbars; cells && i-- > 0;) /* the first bar of a cell wins */
+		if (c->bars[i].cat < c->ncats && c->bars[i].ser < c->nseries)
+			cells[c->bars[i].cat * c->nseries + c->bars[i].ser] = &c->bars[i];
+	return cells;
+}
+
 /* ------------------------------------------------------------ ordering */
 
 struct cat_sort {
@@ -120,10 +131,12 @@ static int order_cats(struct bl_chart *c, const double *orders, enum bl_sort mod
 		cs[i].name = c->cats[i];
 		cs[i].order = mode == BL_SORT_VALUE ? NAN : orders[i];
 		cs[i].value = NAN;
-		for (size_t b = 0; b < c->nbars; b++)
-			if (c->bars[b].cat == i && !isnan(c->bars[b].value) &&
-			    (isnan(cs[i].value) || c->bars[b].value > cs[i].value))
-				cs[i].value = c->bars[b].value;
+	}
+	/* each category's largest value */
+	for (size_t b = 0; b < c->nbars; b++) {
+		struct cat_sort *x = &cs[c->bars[b].cat];
+		if (!isnan(c->bars[b].value) && (isnan(x->value) || c->bars[b].value > x->value))
+			x->value = c->bars[b].value;
 	}
 	sort_mode = mode;
 	qsort(cs, c->ncats, sizeof *cs, cmp_cat);
@@ -201,27 +214,26 @@ static void system_text(const struct bl_select *s, const struct bl_items *it, co
 			size_t nm, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	size_t i, used = 0;
-	json_t *d;
-	json_array_foreach(s->docs, i, d)
+	/* the first document, in input order, of the members' sources that
+	 * says something of its system */
+	size_t first = SIZE_MAX;
+	for (size_t k = 0; k < nm; k++) {
+		size_t d = s->system_doc[it->v[members[k]].src];
+		if (d < first)
+			first = d;
+	}
+	if (first == SIZE_MAX)
+		return;
+	size_t used = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(json_array_get(s->docs, first), "system"), key, v)
 	{
-		bool mine = false;
-		for (size_t k = 0; k < nm && !mine; k++)
-			mine = it->v[members[k]].src == s->src_of_doc[i];
-		if (!mine)
+		if (!json_is_string(v) || used + 4 >= len)
 			continue;
-		const char *key;
-		json_t *v;
-		json_object_foreach(json_object_get(d, "system"), key, v)
-		{
-			if (!json_is_string(v) || used + 4 >= len)
-				continue;
-			int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-					 json_string_value(v));
-			used = w > 0 && (size_t)w < len - used ? used + (size_t)w : len - 1;
-		}
-		if (used)
-			return;
+		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+				 json_string_value(v));
+		used = w > 0 && (size_t)w < len - used ? used + (size_t)w : len - 1;
 	}
 }
 
@@ -430,19 +442,20 @@ static void name_sources(struct bl_chart *c, const struct bl_select *s, const st
 			 const size_t *members, size_t nm)
 {
 	char srcs[400], sys[256], tbuf[1024];
-	size_t used = 0;
+	/* the names written: each adds a byte or more, but the first */
+	const char *named[sizeof srcs];
+	size_t used = 0, nnames = 0;
 	srcs[0] = '\0';
-	size_t nnames = 0;
-	for (size_t k = 0; k < nm && used + 8 < sizeof srcs; k++) {
+	for (size_t k = 0; k < nm && used + 8 < sizeof srcs && nnames < sizeof srcs; k++) {
 		const char *sn = it->v[members[k]].source_name;
 		bool seen = false;
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = it->v[members[j]].source_name == sn;
+		for (size_t j = 0; j < nnames && !seen; j++)
+			seen = named[j] == sn;
 		if (seen)
 			continue;
 		int w = snprintf(srcs + used, sizeof srcs - used, "%s%s", nnames ? ", " : "", sn);
 		used = w > 0 && (size_t)w < sizeof srcs - used ? used + (size_t)w : sizeof srcs - 1;
-		nnames++;
+		named[nnames++] = sn;
 	}
 	system_text(s, it, members, nm, sys, sizeof sys);
 	snprintf(tbuf, sizeof tbuf, "%s: %s%s%s", nnames > 1 ? "sources" : "source", srcs,
@@ -623,30 +636,6 @@ static void own_words(const char *cmd, const char *const *others, size_t nothers
 	}
 }
 
-/* The name of item x's run before its series when runs share cells of a
- * chart: its label, else the words of its command the other runs lack
- * ("-I -e: write"). */
-static void run_prefix(const struct bl_items *it, size_t xi, char *buf, size_t len)
-{
-	const struct bl_item *x = &it->v[xi];
-	if (!x->command || strcmp(x->run, x->command) != 0) {
-		snprintf(buf, len, "%s", x->run); /* a label: the author's words, whole */
-		return;
-	}
-	const char *others[16];
-	size_t n = 0;
-	for (size_t j = 0; j < it->n && n < 16; j++) {
-		const struct bl_item *y = &it->v[j];
-		const char *words = y->command ? y->command : y->run;
-		bool seen = false;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = strcmp(others[k], words) == 0;
-		if (!seen && strcmp(y->run, x->run) != 0 && strcmp(y->split, x->split) == 0)
-			others[n++] = words;
-	}
-	own_words(x->command, others, n, buf, len);
-}
-
 /* A key of two or three texts, each after its length ("5 tank/3 ada1"):
  * two keys are equal only when their texts are. */
 static char *joined(const char *a, const char *b, const char *c)
@@ -674,6 +663,24 @@ static char *split_run(const struct bl_items *it, char *const *pre, size_t i)
 static char *split_prefix(const struct bl_items *it, char *const *pre, size_t i)
 {
 	return joined(it->v[i].split, pre[i], NULL);
+}
+
+static char *split_only(const struct bl_items *it, char *const *pre, size_t i)
+{
+	(void)pre;
+	return joined(it->v[i].split, "", NULL);
+}
+
+/* A run's words: its command, else its name. */
+static const char *run_words(const struct bl_item *x)
+{
+	return x->command ? x->command : x->run;
+}
+
+static char *split_run_words(const struct bl_items *it, char *const *pre, size_t i)
+{
+	(void)pre;
+	return joined(it->v[i].split, it->v[i].run, run_words(&it->v[i]));
 }
 
 /* The items grouped by their keys key(it, pre, i) (bl_name_groups):
@@ -740,6 +747,102 @@ static int prefixes_tell(const struct bl_items *it, char *const *pre)
 	return groups_agree(it, pre, split_prefix, NULL);
 }
 
+#define OTHERS_MAX 16
+
+/* The words of the runs beside run x in its split that own_words
+ * compares x's command with: the first OTHERS_MAX distinct ones of other
+ * runs, in item order. cand[0, ncand) are the split's items, each
+ * (run, words) once, in item order. */
+static size_t other_words(const struct bl_items *it, const size_t *cand, size_t ncand,
+			  const struct bl_item *x, const char **others)
+{
+	size_t n = 0;
+	for (size_t c = 0; c < ncand && n < OTHERS_MAX; c++) {
+		const struct bl_item *y = &it->v[cand[c]];
+		bool seen = false;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = strcmp(others[k], run_words(y)) == 0;
+		if (!seen && strcmp(y->run, x->run) != 0)
+			others[n++] = run_words(y);
+	}
+	return n;
+}
+
+/* The items of each split, each (run, words) once, in item order: the
+ * first item of each group of split_run_words. cand[from[k], from[k+1])
+ * are split k's; *split_of[i] is item i's split. NULL: out of memory. */
+static size_t *split_candidates(const struct bl_items *it, size_t *cand, size_t *split_of)
+{
+	size_t n = it->n, nsplits = 0, nrw = 0, *from = NULL;
+	size_t *members = malloc((n ? n : 1) * sizeof *members);
+	size_t *rw_members = malloc((n ? n : 1) * sizeof *rw_members);
+	bool *first = calloc(n ? n : 1, sizeof *first);
+	size_t *split_from = members && rw_members && first
+				     ? group_items(it, NULL, split_only, members, &nsplits)
+				     : NULL;
+	size_t *rw_from =
+		split_from ? group_items(it, NULL, split_run_words, rw_members, &nrw) : NULL;
+	if (rw_from && (from = calloc(nsplits + 1, sizeof *from))) {
+		for (size_t k = 0; k < nrw; k++)
+			first[rw_members[rw_from[k]]] = true;
+		size_t used = 0;
+		for (size_t k = 0; k < nsplits; k++) {
+			from[k] = used;
+			for (size_t m = split_from[k]; m < split_from[k + 1]; m++) {
+				split_of[members[m]] = k;
+				if (first[members[m]])
+					cand[used++] = members[m];
+			}
+		}
+		from[nsplits] = used;
+	}
+	free(members);
+	free(rw_members);
+	free(first);
+	free(split_from);
+	free(rw_from);
+	return from;
+}
+
+/* The name of each item's run before its series when runs share cells
+ * of a chart, into pre[]: its label, else the words of its command the
+ * other runs of its split lack ("-I -e: write"). The other runs are
+ * found once for each run's name in a split. -1 on out of memory. */
+static int run_prefixes(const struct bl_items *it, char **pre)
+{
+	size_t n = it->n, ngroups = 0;
+	size_t *cand = malloc((n ? n : 1) * sizeof *cand);
+	size_t *split_of = malloc((n ? n : 1) * sizeof *split_of);
+	size_t *members = malloc((n ? n : 1) * sizeof *members);
+	size_t *cand_from =
+		cand && split_of && members ? split_candidates(it, cand, split_of) : NULL;
+	size_t *from = cand_from ? group_items(it, NULL, split_run, members, &ngroups) : NULL;
+	int rc = from ? 0 : -1;
+	for (size_t g = 0; rc == 0 && g < ngroups; g++) {
+		const struct bl_item *x0 = &it->v[members[from[g]]];
+		size_t k = split_of[members[from[g]]];
+		const char *others[OTHERS_MAX];
+		size_t nothers = other_words(it, cand + cand_from[k],
+					     cand_from[k + 1] - cand_from[k], x0, others);
+		for (size_t m = from[g]; rc == 0 && m < from[g + 1]; m++) {
+			const struct bl_item *x = &it->v[members[m]];
+			char buf[256];
+			if (!x->command || strcmp(x->run, x->command) != 0)
+				snprintf(buf, sizeof buf, "%s", x->run); /* a label, whole */
+			else
+				own_words(x->command, others, nothers, buf, sizeof buf);
+			if (!(pre[members[m]] = strdup(buf)))
+				rc = -1;
+		}
+	}
+	free(cand);
+	free(split_of);
+	free(members);
+	free(cand_from);
+	free(from);
+	return rc;
+}
+
 /* Views that keep runs apart: runs that share a cell of one chart (two
  * iozone runs of one file size, with and without -I) are told apart in
  * the series, not drawn as repeats of one measurement: each run's own
@@ -756,14 +859,8 @@ static int prefix_runs(const struct bl_view *v, struct bl_items *it)
 	char **pre = calloc(it->n, sizeof *pre);
 	if (!pre)
 		return -1;
-	bool told = true; /* every two runs of a chart get different prefixes */
-	for (size_t i = 0; i < it->n; i++) {
-		char buf[256];
-		run_prefix(it, i, buf, sizeof buf);
-		pre[i] = strdup(buf);
-		if (!pre[i])
-			told = false;
-	}
+	/* every two runs of a chart get different prefixes */
+	bool told = run_prefixes(it, pre) == 0;
 	int rc = 0;
 	if (told && (rc = prefixes_tell(it, pre)) >= 0) {
 		told = rc == 1;

@@ -102,6 +102,8 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 {
 	char cell[512], axis[256];
 	bl_axis_text(c, axis, sizeof axis);
+	/* out of memory: each cell's bar looked up alone */
+	const struct bl_bar **bars = bl_chart_cells(c);
 	bl_html_put(b, "<div class=\"scroll\"><table class=\"cmp sortable\"><thead><tr><th>");
 	bl_html_esc(b, axis);
 	bl_html_put(b, "</th>");
@@ -116,7 +118,8 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 		bl_html_esc(b, c->cats[r]);
 		bl_html_put(b, "</th>");
 		for (size_t s = 0; s < c->nseries; s++) {
-			const struct bl_bar *bar = bl_chart_bar(c, r, s);
+			const struct bl_bar *bar =
+				bars ? bars[r * c->nseries + s] : bl_chart_bar(c, r, s);
 			bl_table_cell(c, bar, cell, sizeof cell);
 			double v = sort_value(bar);
 			bl_html_printf(b, "<td data-v=\"%.17g\">", isnan(v) ? -INFINITY : v);
@@ -134,6 +137,7 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 		bl_html_put(b, "</tr>\n");
 	}
 	bl_html_put(b, "</tbody></table></div>\n");
+	free(bars);
 }
 
 int bl_report_charts(struct bl_buf *b, json_t *docs, const struct bl_report_opts *o, char *err,

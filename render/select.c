@@ -70,50 +70,85 @@ static const char *path_tail(const char *path, int parts)
 	return p;
 }
 
+/* The tails of the distinct paths paths[0, np): tails[k] is path k's
+ * last `parts` components with as many directories as it takes to tell
+ * it from every other path's tail of as many components (at most 8). A
+ * level's tails are counted by text, not compared two by two: a mail
+ * archive gives thousands of sources. -1 on out of memory. */
+static int distinct_tails(char *const *paths, size_t np, const char **tails)
+{
+	char **level = malloc((np ? np : 1) * sizeof *level);
+	size_t *num = malloc((np ? np : 1) * sizeof *num), *count = NULL;
+	bool *done = calloc(np ? np : 1, sizeof *done);
+	int rc = level && num && done ? 0 : -1;
+	for (int parts = 1; parts < 8 && rc == 0; parts++) {
+		for (size_t k = 0; k < np; k++)
+			level[k] = (char *)path_tail(paths[k], parts);
+		long nt = bl_name_number(level, np, num);
+		free(count);
+		count = nt < 0 ? NULL : calloc((size_t)nt + 1, sizeof *count);
+		if (!count) {
+			rc = -1;
+			break;
+		}
+		for (size_t k = 0; k < np; k++)
+			count[num[k]]++;
+		for (size_t k = 0; k < np; k++)
+			if (!done[k] && count[num[k]] == 1) {
+				tails[k] = level[k];
+				done[k] = true;
+			}
+	}
+	for (size_t k = 0; k < np && rc == 0; k++)
+		if (!done[k])
+			tails[k] = path_tail(paths[k], 8);
+	free(level);
+	free(num);
+	free(count);
+	free(done);
+	return rc;
+}
+
 /* Short names for the sources: the file name, with as many directories as
  * it takes to tell them apart (corpus/a/input, corpus/b/input -> a/input,
  * b/input), and "#k" for the k-th message of a mail archive. */
 static int source_names(struct bl_select *s)
 {
-	size_t nd = json_array_size(s->docs);
-	const char **paths = calloc(s->nsources ? s->nsources : 1, sizeof *paths);
-	json_int_t *msgs = calloc(s->nsources ? s->nsources : 1, sizeof *msgs);
-	if (!paths || !msgs) {
-		free(paths);
-		free(msgs);
-		return -1;
-	}
-	for (size_t i = 0; i < nd; i++) {
+	size_t nd = json_array_size(s->docs), ns = s->nsources ? s->nsources : 1;
+	char **paths = calloc(ns, sizeof *paths), **distinct = calloc(ns, sizeof *distinct);
+	json_int_t *msgs = calloc(ns, sizeof *msgs);
+	size_t *num = calloc(ns, sizeof *num);
+	const char **tails = calloc(ns, sizeof *tails);
+	int rc = paths && distinct && msgs && num && tails ? 0 : -1;
+	for (size_t i = 0; i < nd && rc == 0; i++) {
 		json_t *src = json_object_get(json_array_get(s->docs, i), "source");
 		const char *p = json_string_value(json_object_get(src, "path"));
 		json_t *m = json_object_get(src, "message");
-		paths[s->src_of_doc[i]] = p ? p : "-";
+		paths[s->src_of_doc[i]] = (char *)(p ? p : "-");
 		msgs[s->src_of_doc[i]] =
 			m ? json_integer_value(json_object_get(m, "index")) + 1 : 0;
 	}
-	int rc = 0;
+	/* the messages of one archive share its path: the names are told
+	 * apart among the distinct paths */
+	long np = rc == 0 ? bl_name_number(paths, s->nsources, num) : -1;
+	for (size_t i = 0; np > 0 && i < s->nsources; i++)
+		distinct[num[i]] = paths[i];
+	if (np < 0 || distinct_tails(distinct, (size_t)np, tails) < 0)
+		rc = -1;
 	for (size_t i = 0; i < s->nsources && rc == 0; i++) {
-		int parts = 1;
-		const char *tail = path_tail(paths[i], parts);
-		for (bool clash = true; clash && parts < 8;) {
-			clash = false;
-			for (size_t j = 0; j < s->nsources; j++)
-				if (j != i && strcmp(paths[j], paths[i]) != 0 &&
-				    strcmp(path_tail(paths[j], parts), tail) == 0)
-					clash = true;
-			if (clash)
-				tail = path_tail(paths[i], ++parts);
-		}
 		char buf[512];
 		if (msgs[i])
-			snprintf(buf, sizeof buf, "%s #%lld", tail, (long long)msgs[i]);
+			snprintf(buf, sizeof buf, "%s #%lld", tails[num[i]], (long long)msgs[i]);
 		else
-			snprintf(buf, sizeof buf, "%s", tail);
+			snprintf(buf, sizeof buf, "%s", tails[num[i]]);
 		if (!(s->src_names[i] = strdup(buf)))
 			rc = -1;
 	}
 	free(paths);
+	free(distinct);
 	free(msgs);
+	free(num);
+	free(tails);
 	return rc;
 }
 
@@ -175,6 +210,34 @@ static int number_sources(struct bl_select *s, json_t *docs)
 	return rc;
 }
 
+/* Whether a document's "system" has a string that is not empty. */
+static bool has_system_text(json_t *doc)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(json_object_get(doc, "system"), key, v)
+	{
+		if (json_is_string(v) && *json_string_value(v))
+			return true;
+	}
+	return false;
+}
+
+static int system_docs(struct bl_select *s)
+{
+	s->system_doc = malloc((s->nsources ? s->nsources : 1) * sizeof *s->system_doc);
+	if (!s->system_doc)
+		return -1;
+	for (size_t k = 0; k < s->nsources; k++)
+		s->system_doc[k] = SIZE_MAX;
+	for (size_t i = 0; i < s->ndocs; i++) {
+		size_t *d = &s->system_doc[s->src_of_doc[i]];
+		if (*d == SIZE_MAX && has_system_text(json_array_get(s->docs, i)))
+			*d = i;
+	}
+	return 0;
+}
+
 int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts *o, char *err,
 		   size_t errlen)
 {
@@ -212,7 +275,7 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 		bl_select_free(s);
 		return -1;
 	}
-	if (number_sources(s, docs) < 0 || source_names(s) < 0) {
+	if (number_sources(s, docs) < 0 || source_names(s) < 0 || system_docs(s) < 0) {
 		snprintf(err, errlen, "out of memory");
 		bl_select_free(s);
 		return -1;
@@ -230,8 +293,10 @@ void bl_select_free(struct bl_select *s)
 			free(s->src_names[i]);
 	free(s->src_names);
 	free(s->src_of_doc);
+	free(s->system_doc);
 	s->src_names = NULL;
 	s->src_of_doc = NULL;
+	s->system_doc = NULL;
 	for (size_t d = 0; d < s->ndocs; d++) {
 		if (s->run_names && s->run_names[d]) {
 			for (size_t i = 0; s->run_names[d][i]; i++)

@@ -119,8 +119,9 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 	size_t cols = c->nseries + 1, rows = c->ncats + 1;
 	char **cells = calloc(cols * rows, sizeof *cells);
 	size_t *width = calloc(cols, sizeof *width);
+	const struct bl_bar **bars = bl_chart_cells(c);
 	int rc = -1;
-	if (!cells || !width)
+	if (!cells || !width || !bars)
 		goto done;
 	char buf[512];
 	bool md = style == BL_TABLE_MARKDOWN;
@@ -130,7 +131,7 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 	for (size_t r = 0; r < c->ncats; r++) {
 		cells[(r + 1) * cols] = label_cell(c->cats[r], md);
 		for (size_t s = 0; s < c->nseries; s++) {
-			bl_table_cell(c, bl_chart_bar(c, r, s), buf, sizeof buf);
+			bl_table_cell(c, bars[r * c->nseries + s], buf, sizeof buf);
 			cells[(r + 1) * cols + 1 + s] = strdup(buf);
 		}
 	}
@@ -207,6 +208,7 @@ done:
 			free(cells[i]);
 	free(cells);
 	free(width);
+	free(bars);
 	return rc;
 }
 

@@ -539,6 +539,30 @@ def w2_differences(path, info, reps_bytes):
 CLOCK = 0.01  # the finest times rss_run's clocks tell apart, near enough
 
 
+def table_rows(binpath, src, name, ext, whole, cut, scale):
+    """`benchlog table` on the first `whole` bytes of src and on its first
+    half, each cut before the last `cut`: the rows of the table."""
+    paths = []
+    for want in (whole, whole // 2):
+        p = OUT / ("%s-first-%dm.%s" % (name.lower(), want // MB, ext))
+        with src.open("rb") as f:
+            head = f.read(int(want * scale))
+        p.write_bytes(head[:head.rfind(cut) + 1])
+        paths.append(p)
+    tw = measure([binpath, "table", paths[0]])
+    th = measure([binpath, "table", paths[1]])
+    label = "table, %s's first %d MB" % (name, whole // MB)
+    tsize = paths[0].stat().st_size / MB
+    if tw.why() or th.why():
+        return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=tw.why() or th.why())]
+    grow = ratio(tw.cpu, th.cpu)
+    return [row(label, tsize, tw, goal="whole/half cpu < 2.4",
+                status="%s, whole/half cpu %.2fx, RSS %.0f MB (the document tree)"
+                % ("met" if grow < 2.4 else "NOT linear", grow, tw.rss / 1024)),
+            row("  its first half", paths[1].stat().st_size / MB, th,
+                status="RSS %.0f MB" % (th.rss / 1024))]
+
+
 def ratio(a, b):
     """a over b; a b under CLOCK counts as CLOCK (a lower bound, then)."""
     return a / max(b, CLOCK)
@@ -757,28 +781,13 @@ def main():
                                        ["whole/half cpu %.2fx" % grow])))
     rows += floor_rows(size, grep, cat)
 
-    # `benchlog table` on W2's first 8 MB and its first 4 MB: its time
-    # grows with the runs, not with their square (the whole document is
-    # held in memory: the RSS is shown, not held to the parse goal)
-    tpaths = {}
-    for key, want in (("table_whole", 8 * MB), ("table_half", 4 * MB)):
-        tpaths[key] = OUT / ("w2-first-%dm.txt" % (want // MB))
-        with files["w2"].open("rb") as f:
-            head = f.read(int(want * args.scale))
-        tpaths[key].write_bytes(head[:head.rfind(b"\n") + 1])
-    tw = measure([binpath, "table", tpaths["table_whole"]])
-    th = measure([binpath, "table", tpaths["table_half"]])
-    tsize = tpaths["table_whole"].stat().st_size / MB
-    if tw.why() or th.why():
-        rows.append(row("table, W2's first 8 MB", tsize, tw, goal="whole/half cpu < 2.4",
-                        status=tw.why() or th.why()))
-    else:
-        grow = ratio(tw.cpu, th.cpu)
-        rows.append(row("table, W2's first 8 MB", tsize, tw, goal="whole/half cpu < 2.4",
-                        status="%s, whole/half cpu %.2fx, RSS %.0f MB (the document tree)"
-                        % ("met" if grow < 2.4 else "NOT linear", grow, tw.rss / 1024)))
-        rows.append(row("  its first half", tpaths["table_half"].stat().st_size / MB, th,
-                        status="RSS %.0f MB" % (th.rss / 1024)))
+    # `benchlog table` on W2's first 8 MB and its first 4 MB, and on W1's
+    # first 128 MB and 64 MB (thousands of messages, each a source): its
+    # time grows with the runs and the sources, not with their square (the
+    # whole document is held in memory: the RSS is shown, not held to the
+    # parse goal)
+    rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
+    rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
 
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")

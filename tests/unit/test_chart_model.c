@@ -578,6 +578,42 @@ static void test_iozone_runs_apart(void)
 	json_decref(docs);
 }
 
+/* A source's name: its file name, with as many folders as tell it from
+ * the other files; a message of an archive adds its number. */
+static void test_source_names(void)
+{
+	const char *paths[] = {"a/x/input", "b/x/input", "c/y/input", "c/y/input"};
+	json_t *docs = json_array();
+	for (size_t i = 0; i < 4; i++) {
+		json_t *p = post("corpus/dd/seed000-geli-mirror-csh-time/input");
+		json_t *src = json_object_get(json_array_get(p, 0), "source");
+		json_object_set_new(src, "path", json_string(paths[i]));
+		if (i == 3)
+			json_object_set_new(src, "message", json_pack("{s:i}", "index", 2));
+		json_array_extend(docs, p);
+		json_decref(p);
+	}
+	struct bl_chart_opts o = {.tool = "dd", .group_by = BL_KEY_SOURCE};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	CHECK(cs.n && cs.v[0].ncats == 4 && cat_of(&cs.v[0], "a/x/input") >= 0 &&
+	      cat_of(&cs.v[0], "b/x/input") >= 0 && cat_of(&cs.v[0], "y/input") >= 0 &&
+	      cat_of(&cs.v[0], "y/input #3") >= 0);
+	/* every cell's bar, looked up at once as one by one */
+	for (size_t i = 0; i < cs.n; i++) {
+		const struct bl_bar **cells = bl_chart_cells(&cs.v[i]);
+		CHECK(cells != NULL);
+		for (size_t c = 0; cells && c < cs.v[i].ncats; c++)
+			for (size_t k = 0; k < cs.v[i].nseries; k++)
+				CHECK(cells[c * cs.v[i].nseries + k] ==
+				      bl_chart_bar(&cs.v[i], c, k));
+		free(cells);
+	}
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 int main(void)
 {
 	test_dd_seed000();
@@ -589,6 +625,7 @@ int main(void)
 	test_doubtful_values();
 	test_iozone_runs_apart();
 	test_several_sources();
+	test_source_names();
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
 	test_same_machine_two_groups();
