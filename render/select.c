@@ -885,18 +885,19 @@ static bool metric_wanted(const struct bl_chart_view *v, const char *metric)
 	return false;
 }
 
-static json_int_t max_sample(json_t *run)
+/* Whether a result of run has a sample after the first (looked for
+ * until one is found: a stream's second sample comes early). */
+static bool later_samples(json_t *run)
 {
-	json_int_t mx = -1;
 	size_t i;
 	json_t *r;
 	json_array_foreach(json_object_get(run, "results"), i, r)
 	{
 		json_t *c = json_object_get(r, "sample");
-		if (json_is_integer(c) && json_integer_value(c) > mx)
-			mx = json_integer_value(c);
+		if (json_is_integer(c) && json_integer_value(c) > 0)
+			return true;
 	}
-	return mx;
+	return false;
 }
 
 static int push(struct bl_items *it, struct bl_item *x)
@@ -972,7 +973,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 			if (!warnings && !(warnings = s->run_warnings[di]) &&
 			    !(warnings = s->run_warnings[di] = run_warnings(doc)))
 				return -1;
-			json_int_t last_sample = c->skip_since_boot_sample ? max_sample(run) : -1;
+			bool later = c->skip_since_boot_sample && later_samples(run);
 			const char *warning = warnings[ri];
 			json_array_foreach(json_object_get(run, "results"), k, res)
 			{
@@ -993,8 +994,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					continue;
 				/* the first zpool iostat sample averages since boot */
 				json_t *smp = json_object_get(res, "sample");
-				if (last_sample > 0 && json_is_integer(smp) &&
-				    json_integer_value(smp) == 0)
+				if (later && json_is_integer(smp) && json_integer_value(smp) == 0)
 					continue;
 				json_t *val = json_object_get(res, "value");
 				bool censored = has_flag(res, "censored");
