@@ -9,6 +9,7 @@
 _Static_assert(BL_RE_PAD <= BL_TEXT_PAD, "a message's text is padded for its patterns");
 
 static struct bl_re *compiled;
+static bool lead_check = true;
 static pcre2_match_data *md;
 static pcre2_jit_stack *jit_stack;
 static pcre2_match_context *mctx;
@@ -37,6 +38,11 @@ static bool ensure(struct bl_re *re)
 		re->failed = true;
 		return false;
 	}
+	/* options that change what the first byte may be leave no lead */
+	const uint32_t plain = PCRE2_UTF | PCRE2_NO_UTF_CHECK | PCRE2_CASELESS | PCRE2_DOTALL |
+			       PCRE2_DOLLAR_ENDONLY;
+	re->has_lead = !(re->options & ~plain) &&
+		       bl_re_lead(re->pattern, re->options & PCRE2_CASELESS, &re->lead);
 	re->next = compiled;
 	compiled = re;
 	return true;
@@ -62,6 +68,9 @@ bool bl_re_match(struct bl_re *re, const char *subject, size_t len, size_t start
 		 struct bl_re_match *m)
 {
 	if (start > len || !ensure(re))
+		return false;
+	/* most lines a line pattern is tried on fail at their first byte */
+	if (re->has_lead && start == 0 && lead_check && !bl_re_lead_may(&re->lead, subject, len))
 		return false;
 	if (!md) {
 		md = pcre2_match_data_create(BL_RE_MAX_GROUPS, NULL);
@@ -117,6 +126,17 @@ bool bl_re_match_copy(struct bl_re *re, const char *subject, size_t len, size_t 
 	memcpy(copy_buf, subject, len);
 	bl_re_pad(copy_buf, len);
 	return bl_re_match(re, copy_buf, len, start, m);
+}
+
+void bl_re_set_lead_check(bool on)
+{
+	lead_check = on;
+}
+
+void bl_re_each_compiled(void (*fn)(struct bl_re *re, void *ctx), void *ctx)
+{
+	for (struct bl_re *re = compiled; re; re = re->next)
+		fn(re, ctx);
 }
 
 void bl_re_free_all(void)

@@ -12,17 +12,21 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "re_lead.h"
+
 struct bl_re {
 	const char *pattern;
 	uint32_t options; /* PCRE2_MULTILINE, PCRE2_CASELESS, ... */
 	pcre2_code *code; /* compiled lazily */
 	bool failed; /* a compile error: never matches */
 	struct bl_re *next; /* list of compiled patterns, for cleanup */
+	bool has_lead; /* the first bytes of a match are known (re_lead.h) */
+	struct bl_re_lead lead;
 };
 
 #define BL_RE(pat, opts)                                                                           \
 	{                                                                                          \
-		(pat), (opts) | PCRE2_UTF | PCRE2_NO_UTF_CHECK, NULL, false, NULL                  \
+		.pattern = (pat), .options = (opts) | PCRE2_UTF | PCRE2_NO_UTF_CHECK               \
 	}
 
 /* Result of one match: capture group i is [ov[2i], ov[2i+1]) or unset
@@ -70,6 +74,13 @@ static inline bool bl_re_gset(const struct bl_re_match *m, int g)
 /* Gives re a new pattern (compiled on its next use); the old one's code
  * is freed. */
 void bl_re_reset(struct bl_re *re, const char *pattern);
+
+/* For tests: whether a pattern's lead (re_lead.h) may turn a subject
+ * down before PCRE2 sees it (on by default). */
+void bl_re_set_lead_check(bool on);
+
+/* For tests: calls fn on every pattern compiled so far. */
+void bl_re_each_compiled(void (*fn)(struct bl_re *re, void *ctx), void *ctx);
 
 /* Frees every compiled pattern (at exit, for leak checkers). */
 void bl_re_free_all(void);

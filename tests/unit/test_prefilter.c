@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../parsers/anchor.h"
+#include "../../base/re.h"
 #include "../../parsers/benchlog.h"
 #include "check.h"
 
@@ -25,9 +26,11 @@ static json_t *parse_buffer(const char *buf, size_t n, bool prefilter, bool port
 {
 	json_t *docs = json_array();
 	bl_anchor_set_prefilter(prefilter);
+	bl_re_set_lead_check(prefilter);
 	bl_sites_set_portable(portable);
 	bl_ingest_buffer(bl_parser_ingest(), buf, n, collect, docs);
 	bl_anchor_set_prefilter(true);
+	bl_re_set_lead_check(true);
 	bl_sites_set_portable(false);
 	return docs;
 }
@@ -46,6 +49,77 @@ static json_t *parse_file(const char *path, bool prefilter, bool portable)
 	json_t *docs = parse_buffer(buf, got, prefilter, portable);
 	free(buf);
 	return docs;
+}
+
+/* The lines of the corpus, as given, and after a blank and a tab. */
+struct lines {
+	char **v;
+	size_t n, cap;
+	size_t patterns, refused; /* patterns with a lead, subjects they refused */
+};
+
+static void add_line(struct lines *ls, const char *prefix, const char *s, size_t n)
+{
+	if (ls->n == ls->cap) {
+		ls->cap = ls->cap ? 2 * ls->cap : 1024;
+		ls->v = realloc(ls->v, ls->cap * sizeof *ls->v);
+	}
+	size_t k = strlen(prefix);
+	char *l = malloc(k + n + 1);
+	memcpy(l, prefix, k);
+	memcpy(l + k, s, n);
+	l[k + n] = '\0';
+	ls->v[ls->n++] = l;
+}
+
+/* A line a pattern's lead turns down is one PCRE2 finds no match in. */
+static void lead_refuses_no_match(struct bl_re *re, void *ctx)
+{
+	struct lines *ls = ctx;
+	if (!re->has_lead)
+		return;
+	ls->patterns++;
+	for (size_t i = 0; i < ls->n; i++) {
+		size_t n = strlen(ls->v[i]);
+		if (bl_re_lead_may(&re->lead, ls->v[i], n))
+			continue;
+		ls->refused++;
+		bl_re_set_lead_check(false);
+		bool match = bl_re_match_copy(re, ls->v[i], n, 0, NULL);
+		bl_re_set_lead_check(true);
+		if (match)
+			printf("  the lead of /%s/ refused \"%s\"\n", re->pattern, ls->v[i]);
+		CHECK(!match);
+	}
+}
+
+static void test_leads_on_corpus(void)
+{
+	struct lines ls = {0};
+	glob_t g;
+	CHECK(glob("corpus/*/*/input", 0, NULL, &g) == 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "rb");
+		char buf[1 << 16];
+		size_t n = f ? fread(buf, 1, sizeof buf, f) : 0;
+		if (f)
+			fclose(f);
+		for (size_t a = 0; a < n;) {
+			const char *nl = memchr(buf + a, '\n', n - a);
+			size_t e = nl ? (size_t)(nl - buf) : n;
+			add_line(&ls, "", buf + a, e - a);
+			add_line(&ls, " ", buf + a, e - a);
+			add_line(&ls, "\t", buf + a, e - a);
+			a = e + 1;
+		}
+	}
+	globfree(&g);
+	/* the patterns the corpus made the parsers compile */
+	bl_re_each_compiled(lead_refuses_no_match, &ls);
+	CHECK(ls.patterns > 50 && ls.refused > 100000);
+	for (size_t i = 0; i < ls.n; i++)
+		free(ls.v[i]);
+	free(ls.v);
 }
 
 int main(void)
@@ -107,6 +181,7 @@ int main(void)
 	json_decref(b);
 	json_decref(c);
 	free(mix);
+	test_leads_on_corpus();
 	bl_cleanup();
 	return CHECK_DONE();
 }

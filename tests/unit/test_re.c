@@ -5,6 +5,7 @@
  * past a subject's end, so `make valgrind`, which runs this test too,
  * fails with an invalid read wherever such a subject reaches the JIT
  * without a padded copy. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,8 +46,130 @@ static bool agree(struct bl_re *re, const char *s, size_t start)
 	return same;
 }
 
+static bool in_lead(const struct bl_re_lead *l, unsigned char c)
+{
+	return l->set[c / 8] >> (c % 8) & 1;
+}
+
+/* The bytes of lead l among the printable ones, as a string. */
+static const char *lead_text(const struct bl_re_lead *l)
+{
+	static char t[100];
+	size_t n = 0;
+	for (unsigned c = 0x20; c < 0x7f; c++)
+		if (in_lead(l, (unsigned char)c))
+			t[n++] = (char)c;
+	t[n] = '\0';
+	return t;
+}
+
+/* The first bytes read off line patterns (re_lead.c), and the patterns
+ * that are left to PCRE2 whole. */
+static void test_leads(void)
+{
+	static const struct {
+		const char *pattern, *bytes; /* NULL: no lead */
+		bool blanks;
+	} cases[] = {
+		{"^[ \\t]*Excel output is below:", "E", true},
+		{"^[ \\t]*(Children see|Parent sees) throughput", "CP", true},
+		{"^[ \\t]*(?:\\^C)?(\\d{1,20})\\+(\\d{1,20}) ", "0123456789^", true},
+		{"^[ \\t]*[kK][bB][ \\t]+reclen", "Kk", true},
+		{"^(mirror|raidz[123]?|spare)(?:-\\d+)?$", "mrs", false},
+		{"^x{0,3}y", "xy", false},
+		{"^x{2}y", "x", false},
+		{"^x*?y", "xy", false},
+		{"^[]a]b", "]a", false},
+		{"^[a-c_]", "_abc", false},
+		{"^(?:\"|\\$)\\.", "\"$", false},
+		{"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-", "12<V",
+		 true},
+		{"^[ \\t]*(?:\\((a|b)\\)|[)(])", "()", true},
+		{"^A|B", NULL, false}, /* B is not anchored */
+		{"^[ \\t]* x", NULL, false}, /* the blank would be taken */
+		{"^[ \\t]*(?:a)?", NULL, false}, /* may match nothing */
+		{"^\\s", NULL, false},
+		{"^.", NULL, false},
+		{"^[^a]", NULL, false},
+		{"^(?i)a", NULL, false},
+		{"^(?=a)a", NULL, false},
+		{"^\\x{2026}", NULL, false},
+		{"^(a", NULL, false},
+		{"a^", NULL, false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct bl_re_lead l;
+		bool got = bl_re_lead(cases[i].pattern, false, &l);
+		CHECK(got == (cases[i].bytes != NULL));
+		if (got && cases[i].bytes) {
+			CHECK(strcmp(lead_text(&l), cases[i].bytes) == 0 &&
+			      l.blanks == cases[i].blanks);
+			if (strcmp(lead_text(&l), cases[i].bytes) != 0)
+				printf("  %s: %s\n", cases[i].pattern, lead_text(&l));
+		}
+	}
+	/* caseless: both cases, and whatever a byte past ASCII begins (the
+	 * Kelvin sign is a "k") */
+	struct bl_re_lead l;
+	CHECK(bl_re_lead("^[ \\t]*kb", true, &l) && strcmp(lead_text(&l), "Kk") == 0 &&
+	      in_lead(&l, 0xE2));
+}
+
+/* The same matches with the leads on as with PCRE2 alone. */
+static void test_leads_agree(void)
+{
+	static struct bl_re res[] = {
+		BL_RE("^[ \\t]*Excel output is below:", 0),
+		BL_RE("^[ \\t]*(Children see|Parent sees) throughput", 0),
+		BL_RE("^[ \\t]*(?:\\^C)?(\\d{1,20})\\+(\\d{1,20}) ", 0),
+		BL_RE("^x{0,3}y", 0),
+		BL_RE("^[ \\t]*kb", PCRE2_CASELESS),
+		BL_RE("^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-", 0),
+	};
+	static const char *const subjects[] = {
+		"Excel output is below:",
+		"  \tExcel output is below:",
+		" Excel",
+		"",
+		"   ",
+		"Children see throughput",
+		"\tParent sees throughput",
+		"^C12+0 records",
+		"12+3 ",
+		"xxxy",
+		"y",
+		"xxxxy",
+		"KB",
+		" \xE2\x84\xAA"
+		"b",
+		"\xC5\xBF",
+		"<pre>1.96 -",
+		"Version  1.98 --",
+		"e",
+		"\n",
+		"x\ny",
+	};
+	for (size_t r = 0; r < sizeof res / sizeof *res; r++)
+		for (size_t i = 0; i < sizeof subjects / sizeof *subjects; i++)
+			for (size_t start = 0; start <= 1 && start <= strlen(subjects[i]);
+			     start++) {
+				struct bl_re_match a, b;
+				bl_re_set_lead_check(true);
+				bool on = bl_re_match_copy(&res[r], subjects[i],
+							   strlen(subjects[i]), start, &a);
+				bl_re_set_lead_check(false);
+				bool off = bl_re_match_copy(&res[r], subjects[i],
+							    strlen(subjects[i]), start, &b);
+				CHECK(on == off);
+			}
+	bl_re_set_lead_check(true);
+	CHECK(res[0].has_lead && res[4].has_lead);
+}
+
 int main(void)
 {
+	test_leads();
+	test_leads_agree();
 	static const char *const subjects[] = {
 		"Children see throughput for  4 initial writers  =  1060986.54 kB/sec",
 		"Children see throughput for  4 initial writers  =  1060986.54",
