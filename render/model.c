@@ -579,11 +579,29 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 	if (s->nsources < 2 || v->chart.category == BL_KEY_SOURCE ||
 	    v->chart.series == BL_KEY_SOURCE)
 		return 0;
+	/* a category two sources have: the categories numbered, each with
+	 * the source first seen in it */
+	char **cats = malloc((it->n ? it->n : 1) * sizeof *cats);
+	size_t *num = malloc((it->n ? it->n : 1) * sizeof *num), *src = NULL;
+	for (size_t i = 0; cats && i < it->n; i++)
+		cats[i] = it->v[i].cat;
+	long ncats = cats && num ? bl_name_number(cats, it->n, num) : -1;
+	if (ncats >= 0 && (src = malloc(((size_t)ncats + 1) * sizeof *src)))
+		for (long k = 0; k < ncats; k++)
+			src[k] = SIZE_MAX;
 	bool shared = false;
-	for (size_t i = 0; i < it->n && !shared; i++)
-		for (size_t j = i + 1; j < it->n && !shared; j++)
-			shared = it->v[j].src != it->v[i].src &&
-				 strcmp(it->v[i].cat, it->v[j].cat) == 0;
+	for (size_t i = 0; src && i < it->n && !shared; i++) {
+		size_t *first = &src[num[i]];
+		shared = *first != SIZE_MAX && *first != it->v[i].src;
+		if (*first == SIZE_MAX)
+			*first = it->v[i].src;
+	}
+	bool oom = !src;
+	free(cats);
+	free(num);
+	free(src);
+	if (oom)
+		return -1;
 	if (!shared)
 		return 0;
 	for (size_t i = 0; i < it->n; i++) {
@@ -770,7 +788,7 @@ static size_t other_words(const struct bl_items *it, const size_t *cand, size_t 
 
 /* The items of each split, each (run, words) once, in item order: the
  * first item of each group of split_run_words. cand[from[k], from[k+1])
- * are split k's; *split_of[i] is item i's split. NULL: out of memory. */
+ * are split k's; split_of[i] is item i's split. NULL: out of memory. */
 static size_t *split_candidates(const struct bl_items *it, size_t *cand, size_t *split_of)
 {
 	size_t n = it->n, nsplits = 0, nrw = 0, *from = NULL;
