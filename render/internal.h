@@ -78,6 +78,11 @@ size_t bl_select_tools(struct bl_select *s, const char **names, size_t max);
 /* "file.txt" from "/path/to/file.txt" (borrowed pointer into path). */
 const char *bl_basename(const char *path);
 
+/* Views that keep runs apart (render/run_prefix.c): each item's series
+ * gets its run's own words before it when runs share a cell of a chart.
+ * 0, or -1 on out of memory. */
+int bl_prefix_runs(const struct bl_view *v, struct bl_items *it);
+
 /* Median of v[0..n) (sorts v). */
 double bl_median(double *v, size_t n);
 
