@@ -49,9 +49,18 @@ bool cli_is_docs(const char *data, size_t len);
  * cli_docs_arena(true) and (false) jansson allocates from the blocks;
  * cli_docs_foreign says the array also holds values from malloc. */
 json_t *cli_docs_new(void);
+/* Frees docs (NULL: none) and drops the blocks. */
 void cli_docs_free(json_t *docs);
 void cli_docs_arena(bool on);
 void cli_docs_foreign(void);
+/* A message's document, written as JSON and read back into the blocks
+ * (every result an object, doubles in full, so that they read back
+ * exact): a long post takes a fraction of the time and memory its tree
+ * took to make value by value, and is dropped with the blocks. `text`
+ * holds the JSON between calls. NULL when memory ran out. */
+struct bl_message;
+struct bl_buf;
+json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text);
 /* A bl_write_fn onto a FILE * context. */
 int cli_write_out(void *ctx, const unsigned char *data, size_t len);
 

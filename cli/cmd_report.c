@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/buf.h"
 #include "../parsers/benchlog.h"
 #include "../render/report.h"
 #include "cli.h"
@@ -36,12 +37,13 @@ struct adding {
 	struct bl_report *r;
 	const char *path;
 	int failed;
+	struct bl_buf text;
 };
 
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct adding *a = vctx;
-	json_t *doc = bl_parse_message(m, a->path);
+	json_t *doc = cli_message_doc(m, a->path, &a->text);
 	if (!doc || bl_report_add(a->r, m, a->path, doc) < 0) {
 		a->failed = 1;
 		return -1;
@@ -65,12 +67,13 @@ static int add_input(struct bl_report *r, const char *file)
 			  path);
 		rc = -1;
 	} else {
-		struct adding a = {r, path, 0};
+		struct adding a = {r, path, 0, {0}};
 		if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &a) != 0 ||
 		    a.failed) {
 			cli_error("%s: out of memory", path);
 			rc = -1;
 		}
+		bl_buf_free(&a.text);
 	}
 	free(data);
 	return rc;
@@ -132,6 +135,9 @@ int cmd_report(int argc, char **argv)
 	char *stdin_only[] = {"-"};
 	char **files = optind < argc ? argv + optind : stdin_only;
 	int nfiles = optind < argc ? argc - optind : 1;
+	/* jansson takes from the documents' blocks from here on (docs.c):
+	 * nothing made before may be freed through them */
+	cli_docs_arena(false);
 	struct bl_report *r = bl_report_new();
 	if (!r) {
 		cli_error("report: out of memory");
@@ -151,5 +157,6 @@ int cmd_report(int argc, char **argv)
 				nfiles == 1 ? "" : "s", output);
 	}
 	bl_report_free(r);
+	cli_docs_free(NULL); /* the documents' blocks */
 	return rc;
 }

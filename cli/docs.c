@@ -101,9 +101,7 @@ void cli_docs_foreign(void)
 
 void cli_docs_free(json_t *docs)
 {
-	if (!docs)
-		return;
-	if (foreign || !in_blocks(docs))
+	if (docs && (foreign || !in_blocks(docs)))
 		json_decref(docs); /* frees what came from malloc; blocks stay */
 	foreign = false;
 	while (blocks) {

@@ -23,25 +23,27 @@ static int put_text(const char *buf, size_t n, void *ctx)
 	return bl_buf_put(ctx, buf, n) ? 0 : -1;
 }
 
-/* A message's document is written as JSON (every result an object, the
- * doubles in full) and read back among the documents' values: written,
- * a long post takes a fraction of the time and memory its tree took to
- * make piece by piece, and the tree is then dropped with the others. */
-static int each_message(struct bl_message *m, void *vctx)
+json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)
 {
-	struct collect *c = vctx;
 	const size_t flags =
 		JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | BL_WRITE_OBJECTS;
-	c->text.n = 0;
-	json_t *tail = bl_parse_message_write(m, c->path, flags, put_text, &c->text);
+	text->n = 0;
+	json_t *tail = bl_parse_message_write(m, path, flags, put_text, text);
 	json_decref(tail);
-	if (!tail || c->text.failed)
-		return -1;
+	if (!tail || text->failed)
+		return NULL;
 	size_t used = 0;
 	json_error_t e;
 	cli_docs_arena(true);
-	json_t *doc = read_value(c->text.p, c->text.n, &used, &e);
+	json_t *doc = read_value(text->p, text->n, &used, &e);
 	cli_docs_arena(false);
+	return doc;
+}
+
+static int each_message(struct bl_message *m, void *vctx)
+{
+	struct collect *c = vctx;
+	json_t *doc = cli_message_doc(m, c->path, &c->text);
 	if (!doc)
 		return -1;
 	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
