@@ -46,13 +46,11 @@ int cli_load_docs(char **files, int nfiles, json_t *docs);
 bool cli_is_docs(const char *data, size_t len);
 /* The array for cli_load_docs, and its end (docs.c): documents parsed from
  * JSON live in blocks dropped at once by cli_docs_free. Between
- * cli_docs_arena(true) and (false) jansson allocates from the blocks;
- * cli_docs_foreign says the array also holds values from malloc. */
+ * cli_docs_arena(true) and (false) jansson allocates from the blocks. */
 json_t *cli_docs_new(void);
 /* Frees docs (NULL: none) and drops the blocks. */
 void cli_docs_free(json_t *docs);
 void cli_docs_arena(bool on);
-void cli_docs_foreign(void);
 /* A message's document, written as JSON and read back into the blocks
  * (every result an object, doubles in full, so that they read back
  * exact): a long post takes a fraction of the time and memory its tree

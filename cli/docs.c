@@ -1,4 +1,4 @@
-/* docs.c - where the documents of chart and table live: jansson values
+/* docs.c - where the documents of chart, table and report live: jansson values
  * parsed from JSON are carved out of a few large blocks and dropped
  * together when the command ends.
  *
@@ -6,11 +6,11 @@
  * one and freeing them one by one (json_decref walks the whole tree) was a
  * fifth of the instructions of `benchlog chart`. Here a value is a bump
  * of a pointer, and jansson's free is a no-op for a value in a block.
- * Values made outside cli_docs_arena_on/off (a post parsed by the library,
- * anything made later) come from malloc and go back to free as before.
- * Only the documents use the blocks, and nothing edits a loaded document,
- * so cli_docs_free can drop the blocks without walking the tree unless a
- * value from malloc was added to the array. */
+ * A post's documents are written as JSON and read back the same way
+ * (cli_message_doc). Values made outside cli_docs_arena(true)/(false)
+ * come from malloc and go back to free as before. Only the documents use
+ * the blocks, and nothing edits a loaded document, so cli_docs_free drops
+ * the blocks without walking the tree. */
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,7 +27,6 @@ struct block {
 static struct block *blocks; /* the newest first */
 static bool arena_on;
 static bool installed;
-static bool foreign; /* the array holds values from malloc */
 
 #define FIRST_BLOCK ((size_t)256 << 10)
 #define ALIGN (alignof(max_align_t))
@@ -94,16 +93,10 @@ void cli_docs_arena(bool on)
 	arena(on);
 }
 
-void cli_docs_foreign(void)
-{
-	foreign = true;
-}
-
 void cli_docs_free(json_t *docs)
 {
-	if (docs && (foreign || !in_blocks(docs)))
+	if (docs && !in_blocks(docs))
 		json_decref(docs); /* frees what came from malloc; blocks stay */
-	foreign = false;
 	while (blocks) {
 		struct block *b = blocks;
 		blocks = b->next;
