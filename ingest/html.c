@@ -50,7 +50,7 @@ struct html {
 /* The text of out from `from` on, blanks trimmed, for a heading. */
 static char *heading_text(const struct bl_tbuf *out, size_t from)
 {
-	if (from > out->len)
+	if (from > out->len || !out->s) /* nothing written yet: no text */
 		return NULL;
 	const char *t = out->s + from;
 	size_t n = out->len - from;
