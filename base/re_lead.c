@@ -198,27 +198,30 @@ static bool sequence(const char *p, const char *e, bool caseless, unsigned char 
 	return true;
 }
 
+/* The end of the branch that starts at p: the next '|' outside groups
+ * and classes, or e; NULL when a group or a class does not close. */
+static const char *branch_end(const char *p, const char *e)
+{
+	while (p && p < e && *p != '|') {
+		if (*p == '(')
+			p = group_end(p);
+		else if (*p == '[')
+			p = class_end(p);
+		else
+			p += *p == '\\' && p + 1 < e ? 2 : 1;
+	}
+	return p && p <= e ? p : NULL;
+}
+
 /* The same for [p, e) with '|' at its top: the union of the branches. */
 static bool alternatives(const char *p, const char *e, bool caseless, unsigned char *set,
 			 bool *nullable)
 {
 	*nullable = false;
-	const char *b = p;
-	while (b <= e) {
-		/* the branch's end: the next '|' outside groups and classes */
-		const char *q = b;
-		while (q < e && *q != '|') {
-			const char *n = *q == '(' ? group_end(q) : NULL;
-			if (*q == '(' && !n)
-				return false;
-			if (*q == '[' && !(n = class_end(q)))
-				return false;
-			q = n ? n : q + (*q == '\\' && q + 1 < e ? 2 : 1);
-		}
-		if (q > e)
-			return false;
+	for (const char *b = p; b <= e;) {
+		const char *q = branch_end(b, e);
 		bool empty;
-		if (!sequence(b, q, caseless, set, &empty))
+		if (!q || !sequence(b, q, caseless, set, &empty))
 			return false;
 		*nullable |= empty;
 		b = q + 1;
@@ -226,25 +229,9 @@ static bool alternatives(const char *p, const char *e, bool caseless, unsigned c
 	return true;
 }
 
-/* Whether [p, end of text) has a '|' outside groups and classes. */
-static bool top_level_bar(const char *p)
+static bool has(const unsigned char *set, unsigned char c)
 {
-	for (const char *e = p + strlen(p); p < e && *p;) {
-		if (*p == '|')
-			return true;
-		if (*p == '(') {
-			p = group_end(p);
-			if (!p)
-				return true; /* unreadable: as if it had one */
-		} else if (*p == '[') {
-			p = class_end(p);
-			if (!p)
-				return true;
-		} else {
-			p += *p == '\\' && p[1] ? 2 : 1;
-		}
-	}
-	return false;
+	return set[c / 8] >> (c % 8) & 1;
 }
 
 bool bl_re_lead(const char *pattern, bool caseless, struct bl_re_lead *lead)
@@ -258,14 +245,15 @@ bool bl_re_lead(const char *pattern, bool caseless, struct bl_re_lead *lead)
 		lead->blanks = true;
 		p += sizeof blanks - 1;
 	}
-	if (top_level_bar(p))
+	/* "^A|B": B is not anchored */
+	const char *end = p + strlen(p);
+	if (branch_end(p, end) != end)
 		return false;
 	bool nullable;
-	if (!alternatives(p, p + strlen(p), caseless, lead->set, &nullable) || nullable)
+	if (!sequence(p, end, caseless, lead->set, &nullable) || nullable)
 		return false;
 	/* a blank the pattern starts with would be taken by the blanks */
-	if (lead->blanks &&
-	    ((lead->set[' ' / 8] >> (' ' % 8) & 1) || (lead->set['\t' / 8] >> ('\t' % 8) & 1)))
+	if (lead->blanks && (has(lead->set, ' ') || has(lead->set, '\t')))
 		return false;
 	/* caseless, a letter matches what Unicode folds to it: "k" the
 	 * Kelvin sign, "s" the long s; any byte past ASCII may begin one */

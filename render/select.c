@@ -81,7 +81,8 @@ static int distinct_tails(char *const *paths, size_t np, const char **tails)
 	size_t *num = malloc((np ? np : 1) * sizeof *num), *count = NULL;
 	bool *done = calloc(np ? np : 1, sizeof *done);
 	int rc = level && num && done ? 0 : -1;
-	for (int parts = 1; parts < 8 && rc == 0; parts++) {
+	size_t ndone = 0;
+	for (int parts = 1; parts < 8 && ndone < np && rc == 0; parts++) {
 		for (size_t k = 0; k < np; k++)
 			level[k] = (char *)path_tail(paths[k], parts);
 		long nt = bl_name_number(level, np, num);
@@ -97,6 +98,7 @@ static int distinct_tails(char *const *paths, size_t np, const char **tails)
 			if (!done[k] && count[num[k]] == 1) {
 				tails[k] = level[k];
 				done[k] = true;
+				ndone++;
 			}
 	}
 	for (size_t k = 0; k < np && rc == 0; k++)
