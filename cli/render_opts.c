@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/run_results.h"
 #include "cli.h"
 #include "render_opts.h"
 
@@ -74,12 +75,13 @@ static void present(json_t *docs, const char *key, const char *tool, char *buf, 
 			const char *t = json_string_value(json_object_get(run, "tool"));
 			if (tool && (!t || strcmp(t, tool) != 0))
 				continue;
-			json_t *results =
-				strcmp(key, "tool") ? json_object_get(run, "results") : NULL;
-			size_t n = results ? json_array_size(results) : 1;
-			for (k = 0; k < n && nseen < 128; k++) {
-				json_t *o = results ? json_array_get(results, k) : run;
-				const char *v = json_string_value(json_object_get(o, key));
+			bool results = strcmp(key, "tool") != 0;
+			struct bl_res_iter it;
+			struct bl_res r;
+			bl_res_begin(&it, run);
+			for (k = 0; (results ? bl_res_next(&it, &r) : k < 1) && nseen < 128; k++) {
+				const char *v = json_string_value(
+					results ? bl_res_get(&r, key) : json_object_get(run, key));
 				bool dup = !v;
 				for (size_t s = 0; s < nseen && !dup; s++)
 					dup = strcmp(seen[s], v) == 0;

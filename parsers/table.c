@@ -370,6 +370,8 @@ static const char *check_row(json_t *row, const struct bound *shapes, const stru
 	return NULL;
 }
 
+/* Reads the rows, each checked; their results appended to `results`
+ * unless it is NULL. */
 static const char *expand(json_t *rows, json_t *results)
 {
 	struct bound shapes[BL_ROW_SHAPES] = {{0}};
@@ -383,7 +385,7 @@ static const char *expand(json_t *rows, json_t *results)
 			why = declare(row, shapes);
 		else if (!json_is_array(row))
 			why = "a row that is neither a shape nor an array";
-		else if (!(why = check_row(row, shapes, &shape)))
+		else if (!(why = check_row(row, shapes, &shape)) && results)
 			for (size_t k = 0; k < json_array_size(shape->cells); k++)
 				if (json_array_append_new(results, result_of(shape, k, row)) < 0)
 					return "out of memory";
@@ -438,6 +440,29 @@ const char *bl_doc_expand_rows(json_t *doc)
 	json_array_foreach(runs, i, run)
 	{
 		const char *why = bl_run_expand_rows(run);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+static const char *check_run_rows(json_t *run)
+{
+	json_t *rows = json_object_get(run, "rows");
+	if (!rows)
+		return NULL;
+	return json_is_array(rows) ? expand(rows, NULL) : "\"rows\" is not an array";
+}
+
+const char *bl_doc_check_rows(json_t *doc)
+{
+	json_t *runs = json_object_get(doc, "runs"), *run;
+	if (!runs)
+		return check_run_rows(doc);
+	size_t i;
+	json_array_foreach(runs, i, run)
+	{
+		const char *why = check_run_rows(run);
 		if (why)
 			return why;
 	}

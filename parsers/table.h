@@ -77,5 +77,8 @@ int bl_rows_end(struct bl_rows *g, bool *declare);
  * document is then left as it was). */
 const char *bl_doc_expand_rows(json_t *doc);
 const char *bl_run_expand_rows(json_t *run);
+/* What bl_doc_expand_rows would find wrong with the document's rows, or
+ * NULL; the document is left as it is (run_results.h reads its rows). */
+const char *bl_doc_check_rows(json_t *doc);
 
 #endif

@@ -4,6 +4,7 @@
 #define BL_RENDER_INTERNAL_H
 
 #include "../base/buf.h"
+#include "../parsers/run_results.h"
 #include "render.h"
 
 /* A view being drawn: the runs of one tool, and a copy of a chart view

@@ -550,8 +550,8 @@ static void apply_group_by(struct bl_chart_view *v, enum bl_key g)
 /* The unit of the first result of `metric` among the selected runs. */
 static const char *metric_unit(struct bl_select *s, const char *tool, const char *metric)
 {
-	size_t i, k, r;
-	json_t *d, *run, *res;
+	size_t i, k;
+	json_t *d, *run;
 	json_array_foreach(s->docs, i, d)
 	{
 		json_array_foreach(json_object_get(d, "runs"), k, run)
@@ -559,11 +559,12 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
 			const char *t = json_string_value(json_object_get(run, "tool"));
 			if (!t || strcmp(t, tool) != 0 || !bl_select_run(s, run))
 				continue;
-			json_array_foreach(json_object_get(run, "results"), r, res)
-			{
-				const char *m = json_string_value(json_object_get(res, "metric"));
+			struct bl_res_iter it;
+			struct bl_res r;
+			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
+				const char *m = json_string_value(bl_res_get(&r, "metric"));
 				if (m && strcmp(m, metric) == 0)
-					return json_string_value(json_object_get(res, "unit"));
+					return json_string_value(bl_res_get(&r, "unit"));
 			}
 		}
 	}

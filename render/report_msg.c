@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../base/message.h"
+#include "../parsers/run_results.h"
 #include "html.h"
 #include "report.h"
 
@@ -120,29 +121,27 @@ static int unit_rank(const char *unit)
  * units: "throughput 31.2 MB/s". */
 static void put_results(struct bl_buf *b, json_t *run)
 {
-	json_t *res = json_object_get(run, "results");
-	size_t i, shown = 0;
-	json_t *x;
+	size_t shown = 0, n = bl_res_count(run);
+	struct bl_res_iter it;
+	struct bl_res r, *x = &r;
 	for (int rank = 0; rank <= 3 && shown < 3; rank++)
-		json_array_foreach(res, i, x)
-		{
-			json_t *val = json_object_get(x, "value");
-			const char *unit = json_string_value(json_object_get(x, "unit"));
+		for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
+			json_t *val = bl_res_get(x, "value");
+			const char *unit = json_string_value(bl_res_get(x, "unit"));
 			if (!json_is_number(val) || !unit || shown == 3 || unit_rank(unit) != rank)
 				continue;
 			char buf[64];
 			bl_format_value(json_number_value(val), unit, BL_UNITS_DECIMAL, buf,
 					sizeof buf);
 			bl_html_put(b, shown++ ? "<br>" : "");
-			bl_html_esc(b, json_string_value(json_object_get(x, "metric")));
+			bl_html_esc(b, json_string_value(bl_res_get(x, "metric")));
 			bl_html_put(b, " <span class=\"v\">");
 			bl_html_esc(b, buf);
 			bl_html_put(b, "</span>");
 		}
-	if (json_array_size(res) > shown)
+	if (n > shown)
 		bl_html_printf(b, "%s<span class=\"more\">%zu result%s in all</span>",
-			       shown ? "<br>" : "", json_array_size(res),
-			       json_array_size(res) == 1 ? "" : "s");
+			       shown ? "<br>" : "", n, n == 1 ? "" : "s");
 }
 
 /* The input bytes [from, to) of the message, as they were. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../parsers/run_results.h"
 #include "internal.h"
 #include "name_index.h"
 
@@ -782,14 +783,14 @@ static char *format_size_key(double v)
 /* The text of key k for one result, or NULL when the result has no such
  * key (an iozone cell without a record size). *order gets a numeric order
  * for coordinates. Returns "" (new) for BL_KEY_NONE. */
-static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
+static char *key_text(enum bl_key k, json_t *run, const struct bl_res *res, const char *name,
 		      const char *srcname, double *order, bool *missing)
 {
 	char buf[256];
 	*order = NAN;
 	*missing = false;
 	const char *tool = json_string_value(json_object_get(run, "tool"));
-	const char *metric = json_string_value(json_object_get(res, "metric"));
+	const char *metric = json_string_value(bl_res_get(res, "metric"));
 	switch (k) {
 	case BL_KEY_NONE: return strdup("");
 	case BL_KEY_LABEL: return strdup(name);
@@ -811,9 +812,9 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 	case BL_KEY_RECORD_SIZE:
 	case BL_KEY_FILE_SIZE:
 	case BL_KEY_BLOCK_SIZE: {
-		json_t *c = json_object_get(res, k == BL_KEY_RECORD_SIZE ? "record_size"
-						 : k == BL_KEY_FILE_SIZE ? "file_size"
-									 : "size");
+		json_t *c = bl_res_get(res, k == BL_KEY_RECORD_SIZE ? "record_size"
+					    : k == BL_KEY_FILE_SIZE ? "file_size"
+								    : "size");
 		if (!json_is_number(c)) {
 			*missing = true;
 			return NULL;
@@ -822,10 +823,10 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 		return format_size_key(*order);
 	}
 	case BL_KEY_VDEV: {
-		json_t *c = json_object_get(res, "vdev");
-		const char *cls = json_string_value(json_object_get(res, "class"));
+		json_t *c = bl_res_get(res, "vdev");
+		const char *cls = json_string_value(bl_res_get(res, "class"));
 		if (!c)
-			c = json_object_get(res, "pool");
+			c = bl_res_get(res, "pool");
 		if (!json_is_string(c))
 			return strdup(name);
 		/* the class of a log, cache, special or dedup vdev: "mirror-4 (logs)" */
@@ -836,10 +837,10 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 		return strdup(buf);
 	}
 	case BL_KEY_PROCESSES: {
-		json_t *c = json_object_get(res, "processes");
+		json_t *c = bl_res_get(res, "processes");
 		const char *what = "process";
 		if (!json_is_integer(c)) {
-			c = json_object_get(res, "threads");
+			c = bl_res_get(res, "threads");
 			what = "thread";
 		}
 		if (!json_is_integer(c)) {
@@ -852,7 +853,7 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 		return strdup(buf);
 	}
 	case BL_KEY_SAMPLE: {
-		json_t *c = json_object_get(res, "sample");
+		json_t *c = bl_res_get(res, "sample");
 		if (!json_is_integer(c)) {
 			*missing = true;
 			return NULL;
@@ -863,18 +864,6 @@ static char *key_text(enum bl_key k, json_t *run, json_t *res, const char *name,
 	}
 	}
 	return strdup("");
-}
-
-static bool has_flag(json_t *res, const char *flag)
-{
-	size_t i;
-	json_t *f;
-	json_array_foreach(json_object_get(res, "flags"), i, f)
-	{
-		if (json_is_string(f) && strcmp(json_string_value(f), flag) == 0)
-			return true;
-	}
-	return false;
 }
 
 static bool metric_wanted(const struct bl_chart_view *v, const char *metric)
@@ -891,11 +880,10 @@ static bool metric_wanted(const struct bl_chart_view *v, const char *metric)
  * until one is found: a stream's second sample comes early). */
 static bool later_samples(json_t *run)
 {
-	size_t i;
-	json_t *r;
-	json_array_foreach(json_object_get(run, "results"), i, r)
-	{
-		json_t *c = json_object_get(r, "sample");
+	struct bl_res_iter it;
+	struct bl_res r;
+	for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
+		json_t *c = bl_res_get(&r, "sample");
 		if (json_is_integer(c) && json_integer_value(c) > 0)
 			return true;
 	}
@@ -954,8 +942,8 @@ static const char **run_warnings(json_t *doc)
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out)
 {
 	const struct bl_chart_view *c = &v->chart;
-	size_t di, ri, k;
-	json_t *doc, *run, *res;
+	size_t di, ri;
+	json_t *doc, *run;
 	json_array_foreach(s->docs, di, doc)
 	{
 		char **names = NULL;
@@ -977,29 +965,27 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				return -1;
 			bool later = c->skip_since_boot_sample && later_samples(run);
 			const char *warning = warnings[ri];
-			json_array_foreach(json_object_get(run, "results"), k, res)
-			{
-				const char *metric =
-					json_string_value(json_object_get(res, "metric"));
-				const char *unit = json_string_value(json_object_get(res, "unit"));
+			struct bl_res_iter rit;
+			struct bl_res rr, *res = &rr;
+			for (bl_res_begin(&rit, run); bl_res_next(&rit, &rr);) {
+				const char *metric = json_string_value(bl_res_get(res, "metric"));
+				const char *unit = json_string_value(bl_res_get(res, "unit"));
 				if (!metric || !unit || !metric_wanted(c, metric) ||
 				    (c->unit && strcmp(unit, c->unit) != 0))
 					continue;
-				if (c->skip_results_with &&
-				    json_object_get(res, c->skip_results_with))
+				if (c->skip_results_with && bl_res_get(res, c->skip_results_with))
 					continue;
-				const char *scope =
-					json_string_value(json_object_get(res, "scope"));
+				const char *scope = json_string_value(bl_res_get(res, "scope"));
 				if (c->only_scope && (!scope || strcmp(scope, c->only_scope) != 0))
 					continue;
-				if (has_flag(res, "not-run"))
+				if (bl_res_has_flag(res, "not-run"))
 					continue;
 				/* the first zpool iostat sample averages since boot */
-				json_t *smp = json_object_get(res, "sample");
+				json_t *smp = bl_res_get(res, "sample");
 				if (later && json_is_integer(smp) && json_integer_value(smp) == 0)
 					continue;
-				json_t *val = json_object_get(res, "value");
-				bool censored = has_flag(res, "censored");
+				json_t *val = bl_res_get(res, "value");
+				bool censored = bl_res_has_flag(res, "censored");
 				if (!json_is_number(val) && !censored)
 					continue;
 				struct bl_item x = {0};
@@ -1007,7 +993,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				if (censored && x.value == 0)
 					x.value = NAN; /* no printed bound: never a zero */
 				x.censored = censored;
-				x.approximate = has_flag(res, "approximate");
+				x.approximate = bl_res_has_flag(res, "approximate");
 				x.warning = warning;
 				x.src = src;
 				x.doc = di;

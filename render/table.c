@@ -236,16 +236,6 @@ static int csv_field(bl_write_fn write, void *ctx, const char *s, bool last)
 static const char *const fixed_cols[] = {"source",  "message", "tool", "variant", "label",
 					 "command", "group",   "line", "metric",  "value",
 					 "unit",    "flags",   "raw"};
-static const char *const result_own[] = {"metric", "value", "unit", "raw", "flags"};
-
-static bool is_own(const char *k)
-{
-	for (size_t i = 0; i < sizeof result_own / sizeof result_own[0]; i++)
-		if (strcmp(k, result_own[i]) == 0)
-			return true;
-	return false;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -287,22 +277,20 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 		return -1;
 	/* coordinate columns: every other member of a result, sorted */
 	const char *coords[32];
-	size_t nc = 0, di, ri, k;
-	json_t *doc, *run, *res;
+	size_t nc = 0, di, ri;
+	json_t *doc, *run;
+	struct bl_res_iter it;
+	struct bl_res r, *res = &r;
 	json_array_foreach(docs, di, doc)
 	{
 		json_array_foreach(json_object_get(doc, "runs"), ri, run)
 		{
 			if (!bl_select_run(&s, run))
 				continue;
-			json_array_foreach(json_object_get(run, "results"), k, res)
-			{
+			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 				const char *key;
 				json_t *v;
-				json_object_foreach(res, key, v)
-				{
-					if (is_own(key))
-						continue;
+				for (size_t c = 0; bl_res_coord(res, c, &key, &v); c++) {
 					size_t i = 0;
 					while (i < nc && strcmp(coords[i], key) != 0)
 						i++;
@@ -329,8 +317,7 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 		{
 			if (!bl_select_run(&s, run))
 				continue;
-			json_array_foreach(json_object_get(run, "results"), k, res)
-			{
+			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 				char *f[13];
 				f[0] = scalar(json_object_get(src, "path"));
 				f[1] = scalar(json_object_get(msg, "index"));
@@ -341,21 +328,20 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 				f[6] = scalar(json_object_get(run, "group"));
 				f[7] = scalar(
 					json_object_get(json_object_get(run, "span"), "line"));
-				f[8] = scalar(json_object_get(res, "metric"));
-				f[9] = scalar(json_object_get(res, "value"));
-				f[10] = scalar(json_object_get(res, "unit"));
+				f[8] = scalar(bl_res_get(res, "metric"));
+				f[9] = scalar(bl_res_get(res, "value"));
+				f[10] = scalar(bl_res_get(res, "unit"));
 				char flags[128] = "";
-				size_t fi, used = 0;
-				json_t *fl;
-				json_array_foreach(json_object_get(res, "flags"), fi, fl)
-				{
+				size_t used = 0;
+				const char *fl;
+				for (size_t fi = 0; (fl = bl_res_flag(res, fi)); fi++) {
 					int w = snprintf(flags + used, sizeof flags - used, "%s%s",
-							 used ? ";" : "", json_string_value(fl));
+							 used ? ";" : "", fl);
 					if (w > 0 && (size_t)w < sizeof flags - used)
 						used += (size_t)w;
 				}
 				f[11] = strdup(flags);
-				f[12] = scalar(json_object_get(res, "raw"));
+				f[12] = scalar(bl_res_get(res, "raw"));
 				int bad = 0;
 				for (size_t i = 0; i < 13; i++) {
 					if (!bad && csv_field(write, ctx, f[i], i == 12 && nc == 0))
@@ -363,7 +349,7 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 					free(f[i]);
 				}
 				for (size_t i = 0; i < nc && !bad; i++) {
-					char *v = scalar(json_object_get(res, coords[i]));
+					char *v = scalar(bl_res_get(res, coords[i]));
 					if (csv_field(write, ctx, v, i + 1 == nc))
 						bad = 1;
 					free(v);

@@ -1,0 +1,173 @@
+/* run_results.c - a run's results in either form (see run_results.h). */
+#include "run_results.h"
+
+#include <string.h>
+
+/* The members of a result's object that are not coordinates. */
+static const char *const own[] = {"metric", "value", "unit", "raw", "flags"};
+
+static bool is_own(const char *k)
+{
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+		if (strcmp(k, own[i]) == 0)
+			return true;
+	return false;
+}
+
+void bl_res_begin(struct bl_res_iter *it, json_t *run)
+{
+	it->next = 0;
+	it->row = NULL;
+	it->cell = it->ncells = 0;
+	it->list = json_object_get(run, "rows");
+	it->rows = json_is_array(it->list);
+	if (!it->rows) {
+		it->list = json_object_get(run, "results");
+		if (!json_is_array(it->list))
+			it->list = NULL;
+		return;
+	}
+	for (size_t i = 0; i < BL_ROW_SHAPES; i++)
+		it->shapes[i].coords = it->shapes[i].cells = NULL;
+}
+
+/* {"shape": n, "coords": [...], "cells": [...]}: binds n. */
+static void declare(struct bl_res_iter *it, json_t *d)
+{
+	json_t *id = json_object_get(d, "shape");
+	json_t *coords = json_object_get(d, "coords"), *cells = json_object_get(d, "cells");
+	if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+	    json_integer_value(id) >= BL_ROW_SHAPES || !json_is_array(coords) ||
+	    !json_is_array(cells))
+		return;
+	it->shapes[json_integer_value(id)].coords = coords;
+	it->shapes[json_integer_value(id)].cells = cells;
+}
+
+/* Starts reading row (an array) when it fits a declared shape. */
+static bool start_row(struct bl_res_iter *it, json_t *row)
+{
+	json_t *id = json_array_get(row, 0);
+	if (!json_is_integer(id) || json_integer_value(id) < 0 ||
+	    json_integer_value(id) >= BL_ROW_SHAPES)
+		return false;
+	size_t s = (size_t)json_integer_value(id);
+	json_t *coords = it->shapes[s].coords, *cells = it->shapes[s].cells;
+	if (!coords || json_array_size(row) != 1 + json_array_size(coords) + json_array_size(cells))
+		return false;
+	it->row = row;
+	it->shape = s;
+	it->cell = 0;
+	it->ncells = json_array_size(cells);
+	return true;
+}
+
+bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
+{
+	if (!it->list)
+		return false;
+	if (!it->rows) {
+		json_t *o;
+		while ((o = json_array_get(it->list, it->next)) && (it->next++, !json_is_object(o)))
+			;
+		if (!o)
+			return false;
+		*r = (struct bl_res){.obj = o};
+		return true;
+	}
+	while (!it->row || it->cell == it->ncells) {
+		it->row = NULL;
+		json_t *e = json_array_get(it->list, it->next);
+		if (!e)
+			return false;
+		it->next++;
+		if (json_is_object(e))
+			declare(it, e);
+		else if (json_is_array(e))
+			start_row(it, e);
+	}
+	json_t *coords = it->shapes[it->shape].coords;
+	*r = (struct bl_res){
+		.row = it->row,
+		.coords = coords,
+		.names = json_array_get(it->shapes[it->shape].cells, it->cell),
+		.cell = json_array_get(it->row, 1 + json_array_size(coords) + it->cell),
+	};
+	it->cell++;
+	return true;
+}
+
+json_t *bl_res_get(const struct bl_res *r, const char *key)
+{
+	if (r->obj)
+		return strcmp(key, "flags") == 0 ? NULL : json_object_get(r->obj, key);
+	bool array = json_is_array(r->cell);
+	if (strcmp(key, "metric") == 0 || strcmp(key, "unit") == 0)
+		return json_object_get(r->names, key);
+	if (strcmp(key, "value") == 0)
+		return array ? json_array_get(r->cell, 0) : r->cell;
+	if (strcmp(key, "raw") == 0) {
+		json_t *raw = array ? json_array_get(r->cell, 1) : NULL;
+		return json_is_null(raw) ? NULL : raw;
+	}
+	if (strcmp(key, "flags") == 0)
+		return NULL;
+	size_t i;
+	json_t *k;
+	json_array_foreach(r->coords, i, k)
+	{
+		const char *name = json_string_value(k);
+		if (name && strcmp(name, key) == 0)
+			return json_array_get(r->row, 1 + i);
+	}
+	return NULL;
+}
+
+const char *bl_res_flag(const struct bl_res *r, size_t i)
+{
+	if (r->obj)
+		return json_string_value(json_array_get(json_object_get(r->obj, "flags"), i));
+	return json_is_array(r->cell) ? json_string_value(json_array_get(r->cell, 2 + i)) : NULL;
+}
+
+bool bl_res_has_flag(const struct bl_res *r, const char *flag)
+{
+	const char *f;
+	for (size_t i = 0; (f = bl_res_flag(r, i)); i++)
+		if (strcmp(f, flag) == 0)
+			return true;
+	return false;
+}
+
+bool bl_res_coord(const struct bl_res *r, size_t i, const char **key, json_t **val)
+{
+	if (!r->obj) {
+		*key = json_string_value(json_array_get(r->coords, i));
+		*val = json_array_get(r->row, 1 + i);
+		return *key && *val;
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach(r->obj, k, v)
+	{
+		if (is_own(k) || i-- > 0)
+			continue;
+		*key = k;
+		*val = v;
+		return true;
+	}
+	return false;
+}
+
+size_t bl_res_count(json_t *run)
+{
+	json_t *rows = json_object_get(run, "rows");
+	if (!json_is_array(rows))
+		return json_array_size(json_object_get(run, "results"));
+	struct bl_res_iter it;
+	struct bl_res r;
+	size_t n = 0;
+	for (bl_res_begin(&it, run); bl_res_next(&it, &r);)
+		n++;
+	return n;
+}

@@ -1,0 +1,61 @@
+/* run_results.h - a run's results read from its document, in either of
+ * the forms a document holds them: "results", one object a result, or
+ * "rows" (table.h), one cell of a row a result. A document read whole
+ * keeps its rows as they are (an object per value took a reader 1.8 KB
+ * a result), and every reader of results goes through here.
+ *
+ *   struct bl_res_iter it;
+ *   struct bl_res r;
+ *   for (bl_res_begin(&it, run); bl_res_next(&it, &r);)
+ *           use(bl_res_get(&r, "metric"), bl_res_get(&r, "value"));
+ *
+ * Rows are read in order (a shape's number may be declared again): a
+ * row that does not fit a declared shape is passed over, as a document
+ * checked by bl_doc_check_rows (table.h) has none. */
+#ifndef BL_RUN_RESULTS_H
+#define BL_RUN_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "table.h"
+
+/* One result, borrowed from the run: valid while the run is. */
+struct bl_res {
+	json_t *obj; /* the object of "results"; NULL for a cell */
+	json_t *row; /* the cell's row */
+	json_t *coords; /* the row's coordinate names (its shape's) */
+	json_t *names; /* the cell's {"metric", "unit"} */
+	json_t *cell; /* a number, null, or [value, raw, flag...] */
+};
+
+struct bl_res_iter {
+	json_t *list; /* "results" or "rows"; NULL: none */
+	bool rows;
+	size_t next; /* the list's next element */
+	json_t *row; /* the row being read, or NULL */
+	size_t cell, ncells;
+	size_t shape; /* the row's */
+	struct {
+		json_t *coords, *cells;
+	} shapes[BL_ROW_SHAPES];
+};
+
+void bl_res_begin(struct bl_res_iter *it, json_t *run);
+/* The next result in *r; false after the last. */
+bool bl_res_next(struct bl_res_iter *it, struct bl_res *r);
+/* The member `key` as the result's object has it: "metric", "value",
+ * "unit", "raw" or a coordinate's name ("flags": bl_res_flag). NULL
+ * when the result has none. */
+json_t *bl_res_get(const struct bl_res *r, const char *key);
+/* The result's flag i ("censored", ...), NULL past the last. */
+const char *bl_res_flag(const struct bl_res *r, size_t i);
+bool bl_res_has_flag(const struct bl_res *r, const char *flag);
+/* The result's coordinate i: its name in *key and value in *val; false
+ * past the last. In the order of the result's object. */
+bool bl_res_coord(const struct bl_res *r, size_t i, const char **key, json_t **val);
+/* The number of the run's results. */
+size_t bl_res_count(json_t *run);
+
+#endif
