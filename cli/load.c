@@ -25,8 +25,7 @@ static int put_text(const char *buf, size_t n, void *ctx)
 
 json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)
 {
-	const size_t flags =
-		JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17) | BL_WRITE_OBJECTS;
+	const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17);
 	text->n = 0;
 	json_t *tail = bl_parse_message_write(m, path, flags, put_text, text);
 	json_decref(tail);
@@ -118,7 +117,7 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 			cli_error("%s: a JSON value that is not a %s document", path, BL_SCHEMA_ID);
 			return -1;
 		}
-		const char *bad = bl_doc_expand_rows(d);
+		const char *bad = bl_doc_check_rows(d);
 		if (bad) {
 			json_decref(d);
 			cli_error("%s: document %zu: %s", path, ndocs + 1, bad);
