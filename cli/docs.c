@@ -31,9 +31,15 @@ static bool installed;
 #define FIRST_BLOCK ((size_t)256 << 10)
 #define ALIGN (alignof(max_align_t))
 
+/* the lowest and highest address any block holds: most values freed
+ * while reading (a row read from its text) lie outside */
+static uintptr_t blocks_lo = UINTPTR_MAX, blocks_hi;
+
 static bool in_blocks(const void *p)
 {
 	uintptr_t a = (uintptr_t)p;
+	if (a < blocks_lo || a >= blocks_hi)
+		return false;
 	for (const struct block *b = blocks; b; b = b->next)
 		if (a >= (uintptr_t)b->data && a < (uintptr_t)b->data + b->cap)
 			return true;
@@ -59,6 +65,10 @@ static void *docs_malloc(size_t n)
 		b->used = 0;
 		b->cap = cap;
 		blocks = b;
+		if ((uintptr_t)b->data < blocks_lo)
+			blocks_lo = (uintptr_t)b->data;
+		if ((uintptr_t)b->data + cap > blocks_hi)
+			blocks_hi = (uintptr_t)b->data + cap;
 	}
 	void *p = blocks->data + blocks->used;
 	blocks->used += n;
@@ -102,4 +112,6 @@ void cli_docs_free(json_t *docs)
 		blocks = b->next;
 		free(b);
 	}
+	blocks_lo = UINTPTR_MAX;
+	blocks_hi = 0;
 }

@@ -91,6 +91,7 @@ static void present(json_t *docs, const char *key, const char *tool, char *buf, 
 				used += (size_t)snprintf(buf + used, len - used, "%s%s",
 							 used ? ", " : "", v);
 			}
+			bl_res_end(&it);
 		}
 	}
 }

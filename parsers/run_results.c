@@ -3,21 +3,12 @@
 
 #include <string.h>
 
-/* The members of a result's object that are not coordinates. */
-static const char *const own[] = {"metric", "value", "unit", "raw", "flags"};
-
-static bool is_own(const char *k)
-{
-	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-		if (strcmp(k, own[i]) == 0)
-			return true;
-	return false;
-}
+#include "../base/jsonread.h"
 
 void bl_res_begin(struct bl_res_iter *it, json_t *run)
 {
 	it->next = 0;
-	it->row = NULL;
+	it->row = it->held = NULL;
 	it->cell = it->ncells = 0;
 	it->list = json_object_get(run, "rows");
 	it->rows = json_is_array(it->list);
@@ -47,6 +38,8 @@ static void declare(struct bl_res_iter *it, json_t *d)
 /* Starts reading row (an array) when it fits a declared shape. */
 static bool start_row(struct bl_res_iter *it, json_t *row)
 {
+	if (!json_is_array(row))
+		return false;
 	json_t *id = json_array_get(row, 0);
 	if (!json_is_integer(id) || json_integer_value(id) < 0 ||
 	    json_integer_value(id) >= BL_ROW_SHAPES)
@@ -60,6 +53,22 @@ static bool start_row(struct bl_res_iter *it, json_t *row)
 	it->cell = 0;
 	it->ncells = json_array_size(cells);
 	return true;
+}
+
+/* The row held as text in e, read (NULL when it cannot be): it lives
+ * until the next one. */
+static json_t *row_of_text(struct bl_res_iter *it, json_t *e)
+{
+	json_decref(it->held);
+	it->held = bl_json_read_row(json_string_value(e), json_string_length(e));
+	return it->held;
+}
+
+void bl_res_end(struct bl_res_iter *it)
+{
+	json_decref(it->held);
+	it->held = it->row = NULL;
+	it->list = NULL;
 }
 
 bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
@@ -78,13 +87,17 @@ bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 	while (!it->row || it->cell == it->ncells) {
 		it->row = NULL;
 		json_t *e = json_array_get(it->list, it->next);
-		if (!e)
+		if (!e) {
+			bl_res_end(it);
 			return false;
+		}
 		it->next++;
 		if (json_is_object(e))
 			declare(it, e);
 		else if (json_is_array(e))
 			start_row(it, e);
+		else if (json_is_string(e))
+			start_row(it, row_of_text(it, e));
 	}
 	json_t *coords = it->shapes[it->shape].coords;
 	*r = (struct bl_res){
@@ -97,27 +110,45 @@ bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 	return true;
 }
 
+/* Which of a result's own members key names ("metric", ...), or 0 for a
+ * coordinate: told by the first byte before the whole name. */
+enum own_member { OWN_NONE, OWN_METRIC, OWN_VALUE, OWN_UNIT, OWN_RAW, OWN_FLAGS };
+
+static enum own_member own_member(const char *key)
+{
+	switch (key[0]) {
+	case 'm': return strcmp(key, "metric") == 0 ? OWN_METRIC : OWN_NONE;
+	case 'v': return strcmp(key, "value") == 0 ? OWN_VALUE : OWN_NONE;
+	case 'u': return strcmp(key, "unit") == 0 ? OWN_UNIT : OWN_NONE;
+	case 'r': return strcmp(key, "raw") == 0 ? OWN_RAW : OWN_NONE;
+	case 'f': return strcmp(key, "flags") == 0 ? OWN_FLAGS : OWN_NONE;
+	default: return OWN_NONE;
+	}
+}
+
 json_t *bl_res_get(const struct bl_res *r, const char *key)
 {
+	enum own_member m = own_member(key);
 	if (r->obj)
-		return strcmp(key, "flags") == 0 ? NULL : json_object_get(r->obj, key);
+		return m == OWN_FLAGS ? NULL : json_object_get(r->obj, key);
 	bool array = json_is_array(r->cell);
-	if (strcmp(key, "metric") == 0 || strcmp(key, "unit") == 0)
-		return json_object_get(r->names, key);
-	if (strcmp(key, "value") == 0)
-		return array ? json_array_get(r->cell, 0) : r->cell;
-	if (strcmp(key, "raw") == 0) {
+	switch (m) {
+	case OWN_METRIC:
+	case OWN_UNIT: return json_object_get(r->names, key);
+	case OWN_VALUE: return array ? json_array_get(r->cell, 0) : r->cell;
+	case OWN_RAW: {
 		json_t *raw = array ? json_array_get(r->cell, 1) : NULL;
 		return json_is_null(raw) ? NULL : raw;
 	}
-	if (strcmp(key, "flags") == 0)
-		return NULL;
+	case OWN_FLAGS: return NULL;
+	case OWN_NONE: break;
+	}
 	size_t i;
 	json_t *k;
 	json_array_foreach(r->coords, i, k)
 	{
 		const char *name = json_string_value(k);
-		if (name && strcmp(name, key) == 0)
+		if (name && name[0] == key[0] && strcmp(name, key) == 0)
 			return json_array_get(r->row, 1 + i);
 	}
 	return NULL;
@@ -150,7 +181,7 @@ bool bl_res_coord(const struct bl_res *r, size_t i, const char **key, json_t **v
 	json_t *v;
 	json_object_foreach(r->obj, k, v)
 	{
-		if (is_own(k) || i-- > 0)
+		if (own_member(k) != OWN_NONE || i-- > 0)
 			continue;
 		*key = k;
 		*val = v;

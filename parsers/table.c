@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/jsonread.h"
 #include "doc.h"
 
 void bl_rows_init(struct bl_rows *g)
@@ -381,14 +382,21 @@ static const char *expand(json_t *rows, json_t *results)
 	{
 		const char *why = NULL;
 		const struct bound *shape = NULL;
+		/* a row held as its text (jsonread.h), read for its turn */
+		json_t *read = json_is_string(row) ? bl_json_read_row(json_string_value(row),
+								      json_string_length(row))
+						   : NULL;
+		if (read)
+			row = read;
 		if (json_is_object(row))
 			why = declare(row, shapes);
 		else if (!json_is_array(row))
 			why = "a row that is neither a shape nor an array";
 		else if (!(why = check_row(row, shapes, &shape)) && results)
-			for (size_t k = 0; k < json_array_size(shape->cells); k++)
+			for (size_t k = 0; k < json_array_size(shape->cells) && !why; k++)
 				if (json_array_append_new(results, result_of(shape, k, row)) < 0)
-					return "out of memory";
+					why = "out of memory";
+		json_decref(read);
 		if (why)
 			return why;
 	}

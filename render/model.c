@@ -563,8 +563,13 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
 			struct bl_res r;
 			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 				const char *m = json_string_value(bl_res_get(&r, "metric"));
-				if (m && strcmp(m, metric) == 0)
-					return json_string_value(bl_res_get(&r, "unit"));
+				if (m && strcmp(m, metric) == 0) {
+					/* a name of the run's, not of the row */
+					const char *unit =
+						json_string_value(bl_res_get(&r, "unit"));
+					bl_res_end(&it);
+					return unit;
+				}
 			}
 		}
 	}

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../base/jsonread.h"
 #include "../parsers/views.h" /* enum bl_key */
 
 /* ------------------------------------------------------------ options */
@@ -281,13 +282,6 @@ int bl_render_fonts_init(void);
  * the system path for every text), after releasing what drawing keeps
  * (bl_render_cleanup). 0, or -1 as bl_render_fonts_init. */
 int bl_render_fonts_use(const char *regular, const char *bold);
-
-/* One JSON object from the start of text (after whitespace), read as
- * json_loadb(text, len, JSON_DISABLE_EOF_CHECK) reads it, for the plain
- * cases only (render/jsonread.c): NULL when it gives up (an error, a \u
- * escape, ...), and the caller asks json_loadb. *used: the bytes up to
- * the end of the object, as json_loadb's error.position. */
-json_t *bl_json_read(const char *text, size_t len, size_t *used);
 
 /* Releases the fonts and caches drawing loaded (at exit, for leak
  * checkers). */

@@ -884,8 +884,10 @@ static bool later_samples(json_t *run)
 	struct bl_res r;
 	for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 		json_t *c = bl_res_get(&r, "sample");
-		if (json_is_integer(c) && json_integer_value(c) > 0)
+		if (json_is_integer(c) && json_integer_value(c) > 0) {
+			bl_res_end(&it);
 			return true;
+		}
 	}
 	return false;
 }
@@ -1025,6 +1027,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					free(x.ser);
 					free(x.split);
 					free(x.run);
+					bl_res_end(&rit);
 					goto oom;
 				}
 			}

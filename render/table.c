@@ -354,8 +354,10 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 						bad = 1;
 					free(v);
 				}
-				if (bad)
+				if (bad) {
+					bl_res_end(&it);
 					goto done;
+				}
 			}
 		}
 	}

@@ -1,15 +1,19 @@
-/* test_jsonread.c - the plain JSON reader (render/jsonread.c) against
+/* test_jsonread.c - the plain JSON reader (base/jsonread.c) against
  * json_loadb with JSON_DISABLE_EOF_CHECK: whatever the reader accepts,
  * json_loadb accepts too, as the same value (compared as printed, reals
  * to the last bit, keys in order) ending at the same byte. Checked on
  * every expected.json of the corpus (which the reader must take, not hand
  * back), on every prefix and many one-byte changes of a document, and on
- * edge cases of strings, numbers and nesting. */
+ * edge cases of strings, numbers and nesting. The reader that keeps rows
+ * as text (bl_json_read_rows_as_text) is held to the same in each case:
+ * it takes what the reader takes, and each row it keeps reads back as
+ * the reader reads it. */
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../render/render.h"
+#include "../../base/jsonread.h"
 #include "check.h"
 #include "slurp.h"
 
@@ -24,8 +28,83 @@ static bool same(json_t *a, json_t *b)
 	return eq;
 }
 
+static bool same_lazy(json_t *full, json_t *lazy);
+
+/* A "rows" array read whole against the same read with its rows kept as
+ * text: each row, read back, is the whole reading's. */
+static bool same_rows(json_t *full, json_t *lazy)
+{
+	if (!json_is_array(full))
+		return same_lazy(full, lazy);
+	if (!json_is_array(lazy) || json_array_size(full) != json_array_size(lazy))
+		return false;
+	size_t i;
+	json_t *f;
+	json_array_foreach(full, i, f)
+	{
+		json_t *l = json_array_get(lazy, i);
+		if (!json_is_array(f)) {
+			if (!same_lazy(f, l))
+				return false;
+			continue;
+		}
+		json_t *row = json_is_string(l) ? bl_json_read_row(json_string_value(l),
+								   json_string_length(l))
+						: NULL;
+		bool ok = row && same(f, row);
+		json_decref(row);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* full (bl_json_read) and lazy (bl_json_read_rows_as_text) hold the
+ * same, but for the rows lazy keeps as text. */
+static bool same_lazy(json_t *full, json_t *lazy)
+{
+	if (json_typeof(full) != json_typeof(lazy))
+		return false;
+	if (json_is_object(full)) {
+		if (json_object_size(full) != json_object_size(lazy))
+			return false;
+		void *i = json_object_iter(full), *j = json_object_iter(lazy);
+		for (; i && j;
+		     i = json_object_iter_next(full, i), j = json_object_iter_next(lazy, j)) {
+			const char *k = json_object_iter_key(i);
+			if (strcmp(k, json_object_iter_key(j)) != 0)
+				return false;
+			json_t *a = json_object_iter_value(i), *b = json_object_iter_value(j);
+			if (!(strcmp(k, "rows") == 0 ? same_rows(a, b) : same_lazy(a, b)))
+				return false;
+		}
+		return !i && !j;
+	}
+	if (json_is_array(full)) {
+		if (json_array_size(full) != json_array_size(lazy))
+			return false;
+		for (size_t i = 0; i < json_array_size(full); i++)
+			if (!same_lazy(json_array_get(full, i), json_array_get(lazy, i)))
+				return false;
+		return true;
+	}
+	return same(full, lazy);
+}
+
+/* The reader keeping rows as text takes what the reader takes, ends at
+ * the same byte, and holds the same. */
+static bool lazy_agrees(const char *text, size_t len, json_t *full, size_t used)
+{
+	size_t lused = 0;
+	json_t *lazy = bl_json_read_rows_as_text(text, len, &lused);
+	bool ok = full ? lazy && lused == used && same_lazy(full, lazy) : !lazy;
+	json_decref(lazy);
+	return ok;
+}
+
 /* What the reader makes of text[0, len): 1 read as json_loadb reads it,
- * 0 handed back, -1 a value json_loadb would not give (a failure). */
+ * 0 handed back, -1 a value json_loadb would not give (a failure), or
+ * one the reader keeping rows as text does not agree with. */
 static int compare(const char *text, size_t len)
 {
 	size_t used = 0;
@@ -33,11 +112,12 @@ static int compare(const char *text, size_t len)
 	json_error_t e;
 	json_t *b = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &e);
 	int r = 0;
-	if (a) {
+	if (a)
 		r = b && same(a, b) && used == (size_t)e.position ? 1 : -1;
-		if (r < 0)
-			printf("  differs: %.*s\n", (int)(len < 80 ? len : 80), text);
-	}
+	if (!lazy_agrees(text, len, a, used))
+		r = -1;
+	if (r < 0)
+		printf("  differs: %.*s\n", (int)(len < 80 ? len : 80), text);
 	json_decref(a);
 	json_decref(b);
 	return r;
@@ -169,14 +249,8 @@ static void test_handed_back(void)
 
 /* Every prefix, and each byte changed to a few others: never a value
  * json_loadb would not give. */
-static void test_mutations(void)
+static void mutate(const char *doc, size_t len)
 {
-	const char doc[] =
-		"{\"schema\": \"benchlog/1\", \"runs\": [{\"tool\": \"dd\", \"label\": \"a \\\"b\\\"\","
-		" \"results\": [{\"metric\": \"throughput\", \"value\": 1.25e9, \"unit\": \"B/s\","
-		" \"flags\": [\"computed\"], \"n\": -42, \"ok\": true, \"x\": null}],"
-		" \"name\": \"\xc3\xa9t\xc3\xa9\"}], \"z\": false}";
-	size_t len = sizeof doc - 1;
 	CHECK(compare(doc, len) == 1);
 	int bad = 0, taken = 0;
 	for (size_t k = 0; k < len; k++)
@@ -197,6 +271,23 @@ static void test_mutations(void)
 	free(m);
 	CHECK(bad == 0);
 	CHECK(taken > 0);
+}
+
+static void test_mutations(void)
+{
+	const char doc[] =
+		"{\"schema\": \"benchlog/1\", \"runs\": [{\"tool\": \"dd\", \"label\": \"a \\\"b\\\"\","
+		" \"results\": [{\"metric\": \"throughput\", \"value\": 1.25e9, \"unit\": \"B/s\","
+		" \"flags\": [\"computed\"], \"n\": -42, \"ok\": true, \"x\": null}],"
+		" \"name\": \"\xc3\xa9t\xc3\xa9\"}], \"z\": false}";
+	mutate(doc, sizeof doc - 1);
+	/* rows, kept as text by bl_json_read_rows_as_text */
+	const char rows[] =
+		"{\"runs\": [{\"tool\": \"zpool-iostat\", \"rows\": [{\"shape\": 0, \"coords\":"
+		" [\"vdev\", \"sample\"], \"cells\": [{\"metric\": \"read_ops\"}]},"
+		" [0, \"tank\", 1, [7864320, \"7.5M\", \"approximate\"]], [0,\"a\\\"b\",-2,1.5e3],"
+		" [], [4, {\"rows\": [[5]]}], 3], \"time\": [1, 2]}], \"rows\": {\"rows\": [[1]]}}";
+	mutate(rows, sizeof rows - 1);
 }
 
 /* Every corpus document: read by the reader itself, as json_loadb reads it. */

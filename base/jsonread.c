@@ -12,12 +12,13 @@
  * JSON_DISABLE_EOF_CHECK does (tests/unit/test_jsonread.c compares the
  * two on the corpus and on edge cases). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/utf8.h"
-#include "render.h"
+#include "jsonread.h"
+#include "utf8.h"
 
 #define MAX_DEPTH 256
 
@@ -25,7 +26,13 @@ struct reader {
 	const unsigned char *p, *end;
 	char *buf; /* a string's decoded bytes */
 	size_t cap;
+	bool rows_as_text; /* bl_json_read_rows_as_text */
+	/* checking a row kept as text: values are read as they would be,
+	 * and each stands for itself by `checked`, made of nothing */
+	bool check_only;
 };
+
+static json_t *const checked = (json_t *)&checked;
 
 static void skip_ws(struct reader *r)
 {
@@ -144,8 +151,16 @@ static json_t *number(struct reader *r)
 	if (r->p < r->end && ((*r->p >= '0' && *r->p <= '9') || *r->p == '.' ||
 			      (*r->p | 0x20) == 'e' || *r->p == '-' || *r->p == '+'))
 		return NULL;
-	char tmp[64];
 	size_t len = (size_t)(r->p - s);
+	bool neg = *s == '-';
+	if (!real && len - neg <= 18) {
+		/* 18 digits or fewer: no overflow, as strtoll reads them */
+		long long v = 0;
+		for (const unsigned char *d = s + neg; d < r->p; d++)
+			v = v * 10 + (*d - '0');
+		return r->check_only ? checked : json_integer((json_int_t)(neg ? -v : v));
+	}
+	char tmp[64];
 	if (len >= sizeof tmp)
 		return NULL;
 	memcpy(tmp, s, len);
@@ -156,12 +171,12 @@ static json_t *number(struct reader *r)
 		long long v = strtoll(tmp, &end, 10);
 		if (errno || end != tmp + len)
 			return NULL;
-		return json_integer((json_int_t)v);
+		return r->check_only ? checked : json_integer((json_int_t)v);
 	}
 	double v = strtod(tmp, &end);
 	if (errno || end != tmp + len)
 		return NULL;
-	return json_real(v);
+	return r->check_only ? checked : json_real(v);
 }
 
 static bool word(struct reader *r, const char *w, size_t n)
@@ -173,10 +188,24 @@ static bool word(struct reader *r, const char *w, size_t n)
 }
 
 static json_t *value(struct reader *r, int depth);
+static json_t *rows_value(struct reader *r, int depth);
+
+/* Sets o's member key to v (a new reference); not when only checking. */
+static int set_member(struct reader *r, json_t *o, const char *key, size_t klen, json_t *v)
+{
+	return r->check_only ? 0 : json_object_setn_new_nocheck(o, key, klen, v);
+}
+
+/* Whether member key's value is read by rows_value: "rows", when rows
+ * are kept as text (not inside a row being checked). */
+static bool rows_member(const struct reader *r, const char *key, size_t klen)
+{
+	return r->rows_as_text && !r->check_only && klen == 4 && memcmp(key, "rows", 4) == 0;
+}
 
 static json_t *object(struct reader *r, int depth)
 {
-	json_t *o = json_object();
+	json_t *o = r->check_only ? checked : json_object();
 	if (!o)
 		return NULL;
 	skip_ws(r);
@@ -200,8 +229,9 @@ static json_t *object(struct reader *r, int depth)
 		skip_ws(r);
 		json_t *v = NULL;
 		if (eat(r, ':'))
-			v = value(r, depth);
-		int rc = v ? json_object_setn_new_nocheck(o, key, (size_t)klen, v) : -1;
+			v = rows_member(r, key, (size_t)klen) ? rows_value(r, depth)
+							      : value(r, depth);
+		int rc = v ? set_member(r, o, key, (size_t)klen, v) : -1;
 		if (key != small)
 			free(key);
 		if (rc < 0)
@@ -213,13 +243,20 @@ static json_t *object(struct reader *r, int depth)
 			return o;
 		break;
 	}
-	json_decref(o);
+	if (o != checked)
+		json_decref(o);
 	return NULL;
+}
+
+/* Appends v (a new reference) to a; not when only checking. */
+static int append(struct reader *r, json_t *a, json_t *v)
+{
+	return r->check_only ? 0 : json_array_append_new(a, v);
 }
 
 static json_t *array(struct reader *r, int depth)
 {
-	json_t *a = json_array();
+	json_t *a = r->check_only ? checked : json_array();
 	if (!a)
 		return NULL;
 	skip_ws(r);
@@ -227,7 +264,7 @@ static json_t *array(struct reader *r, int depth)
 		return a;
 	for (;;) {
 		json_t *v = value(r, depth);
-		if (!v || json_array_append_new(a, v) < 0)
+		if (!v || append(r, a, v) < 0)
 			break;
 		skip_ws(r);
 		if (eat(r, ','))
@@ -236,7 +273,8 @@ static json_t *array(struct reader *r, int depth)
 			return a;
 		break;
 	}
-	json_decref(a);
+	if (a != checked)
+		json_decref(a);
 	return NULL;
 }
 
@@ -251,24 +289,95 @@ static json_t *value(struct reader *r, int depth)
 	case '"': {
 		r->p++;
 		ptrdiff_t n = string(r);
-		return n < 0 ? NULL : json_stringn_nocheck(n ? r->buf : "", (size_t)n);
+		if (n < 0)
+			return NULL;
+		return r->check_only ? checked : json_stringn_nocheck(n ? r->buf : "", (size_t)n);
 	}
-	case 't': return word(r, "true", 4) ? json_true() : NULL;
-	case 'f': return word(r, "false", 5) ? json_false() : NULL;
-	case 'n': return word(r, "null", 4) ? json_null() : NULL;
+	case 't': return word(r, "true", 4) ? (r->check_only ? checked : json_true()) : NULL;
+	case 'f': return word(r, "false", 5) ? (r->check_only ? checked : json_false()) : NULL;
+	case 'n': return word(r, "null", 4) ? (r->check_only ? checked : json_null()) : NULL;
 	default: return number(r);
 	}
 }
 
+/* An array element that is itself an array, kept as its text once
+ * checked: "[0,\"tank\",331,[7864320,\"7.5M\",\"approximate\"]]". */
+static json_t *row_text(struct reader *r, int depth)
+{
+	const unsigned char *start = r->p;
+	r->check_only = true;
+	json_t *v = value(r, depth);
+	r->check_only = false;
+	return v ? json_stringn_nocheck((const char *)start, (size_t)(r->p - start)) : NULL;
+}
+
+/* The value of a member "rows": when an array, its arrays (the rows)
+ * kept as text, its other elements (the shapes' declarations) read. */
+static json_t *rows_value(struct reader *r, int depth)
+{
+	skip_ws(r);
+	if (r->p >= r->end || *r->p != '[' || depth >= MAX_DEPTH)
+		return value(r, depth);
+	r->p++;
+	json_t *a = json_array();
+	if (!a)
+		return NULL;
+	skip_ws(r);
+	if (eat(r, ']'))
+		return a;
+	for (;;) {
+		skip_ws(r);
+		json_t *v = r->p < r->end && *r->p == '[' ? row_text(r, depth + 1)
+							  : value(r, depth + 1);
+		if (!v || json_array_append_new(a, v) < 0)
+			break;
+		skip_ws(r);
+		if (eat(r, ','))
+			continue;
+		if (eat(r, ']'))
+			return a;
+		break;
+	}
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *read_object(struct reader *r, const char *text, size_t *used)
+{
+	skip_ws(r);
+	json_t *v = NULL;
+	if (r->p < r->end && *r->p == '{')
+		v = value(r, 0);
+	free(r->buf);
+	if (v && used)
+		*used = (size_t)(r->p - (const unsigned char *)text);
+	return v;
+}
+
 json_t *bl_json_read(const char *text, size_t len, size_t *used)
 {
-	struct reader r = {(const unsigned char *)text, (const unsigned char *)text + len, NULL, 0};
-	skip_ws(&r);
-	json_t *v = NULL;
-	if (r.p < r.end && *r.p == '{')
-		v = value(&r, 0);
+	struct reader r = {.p = (const unsigned char *)text,
+			   .end = (const unsigned char *)text + len};
+	return read_object(&r, text, used);
+}
+
+json_t *bl_json_read_rows_as_text(const char *text, size_t len, size_t *used)
+{
+	struct reader r = {.p = (const unsigned char *)text,
+			   .end = (const unsigned char *)text + len,
+			   .rows_as_text = true};
+	return read_object(&r, text, used);
+}
+
+json_t *bl_json_read_row(const char *text, size_t len)
+{
+	struct reader r = {.p = (const unsigned char *)text,
+			   .end = (const unsigned char *)text + len};
+	json_t *v = r.p < r.end && *r.p == '[' ? value(&r, 1) : NULL;
 	free(r.buf);
-	if (v && used)
-		*used = (size_t)(r.p - (const unsigned char *)text);
+	if (v && r.p != r.end) {
+		json_decref(v);
+		v = NULL;
+	}
 	return v;
 }
