@@ -5,6 +5,7 @@
 
 #include "../base/buf.h"
 #include "../parsers/run_results.h"
+#include "name_index.h"
 #include "render.h"
 
 /* A view being drawn: the runs of one tool, and a copy of a chart view
@@ -27,8 +28,9 @@ const struct bl_transfer *bl_transfer_of(const char *tool);
 
 /* One value pulled out of a document for a view. */
 struct bl_item {
-	char *cat, *ser, *split; /* owned */
-	char *run; /* owned; the run's name, for views that keep runs apart */
+	/* texts of the list's (bl_items_keep) */
+	const char *cat, *ser, *split;
+	const char *run; /* the run's name, for views that keep runs apart */
 	double cat_order; /* numeric order for coordinate keys, else NAN */
 	double split_order;
 	double ser_order; /* numeric order of a coordinate series (file size) */
@@ -45,7 +47,16 @@ struct bl_item {
 struct bl_items {
 	struct bl_item *v;
 	size_t n, cap;
+	/* the distinct texts of the items' keys, one copy each: a long
+	 * stream's values share a few categories and series */
+	char **texts;
+	size_t ntexts;
+	struct bl_name_index ix;
 };
+/* The list's copy of s, or NULL on out of memory. */
+const char *bl_items_keep(struct bl_items *it, const char *s);
+/* The index in it->texts of a text the list keeps. */
+size_t bl_items_text_index(const struct bl_items *it, const char *kept);
 
 struct bl_select {
 	const struct bl_chart_opts *o;

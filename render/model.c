@@ -585,26 +585,19 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 	if (s->nsources < 2 || v->chart.category == BL_KEY_SOURCE ||
 	    v->chart.series == BL_KEY_SOURCE)
 		return 0;
-	/* a category two sources have: the categories numbered, each with
-	 * the source first seen in it */
-	char **cats = malloc((it->n ? it->n : 1) * sizeof *cats);
-	size_t *num = malloc((it->n ? it->n : 1) * sizeof *num), *src = NULL;
-	for (size_t i = 0; cats && i < it->n; i++)
-		cats[i] = it->v[i].cat;
-	long ncats = cats && num ? bl_name_number(cats, it->n, num) : -1;
-	if (ncats >= 0 && (src = malloc(((size_t)ncats + 1) * sizeof *src)))
-		for (long k = 0; k < ncats; k++)
-			src[k] = SIZE_MAX;
+	/* a category two sources have: each of the list's texts (a
+	 * category's among them) with the source first seen in it */
+	size_t *src = malloc((it->ntexts ? it->ntexts : 1) * sizeof *src);
+	for (size_t k = 0; src && k < it->ntexts; k++)
+		src[k] = SIZE_MAX;
 	bool shared = false;
 	for (size_t i = 0; src && i < it->n && !shared; i++) {
-		size_t *first = &src[num[i]];
+		size_t *first = &src[bl_items_text_index(it, it->v[i].cat)];
 		shared = *first != SIZE_MAX && *first != it->v[i].src;
 		if (*first == SIZE_MAX)
 			*first = it->v[i].src;
 	}
 	bool oom = !src;
-	free(cats);
-	free(num);
 	free(src);
 	if (oom)
 		return -1;
@@ -617,8 +610,10 @@ static int prefix_sources(struct bl_select *s, const struct bl_view *v, struct b
 		if (!t)
 			return -1;
 		snprintf(t, n, "%s%s%s", x->source_name, *x->ser ? ": " : "", x->ser);
-		free(x->ser);
-		x->ser = t;
+		x->ser = bl_items_keep(it, t);
+		free(t);
+		if (!x->ser)
+			return -1;
 	}
 	return 0;
 }

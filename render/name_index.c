@@ -51,6 +51,14 @@ long bl_name_intern(char ***list, size_t *n, struct bl_name_index *ix, const cha
 	return (long)(*n - 1);
 }
 
+long bl_name_find(char *const *list, const struct bl_name_index *ix, const char *s)
+{
+	if (!ix->cap)
+		return -1;
+	size_t i = slot_of(ix, list, s, strlen(s));
+	return ix->slot[i] ? (long)(ix->slot[i] - 1) : -1;
+}
+
 void bl_name_index_free(struct bl_name_index *ix)
 {
 	free(ix->slot);

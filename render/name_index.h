@@ -14,6 +14,8 @@ struct bl_name_index {
 /* The index of s in list[0, *n), appended (a copy) when absent; ix
  * indexes the list and is kept up to date. -1 on out of memory. */
 long bl_name_intern(char ***list, size_t *n, struct bl_name_index *ix, const char *s);
+/* The index of s in list (indexed by ix), or -1 when absent. */
+long bl_name_find(char *const *list, const struct bl_name_index *ix, const char *s);
 void bl_name_index_free(struct bl_name_index *ix);
 
 /* Numbers n texts: num[i] is text i's number among the distinct ones,

@@ -289,8 +289,12 @@ int bl_prefix_runs(const struct bl_view *v, struct bl_items *it)
 			break;
 		}
 		snprintf(t, n, "%s%s%s", p, *p && *x->ser ? ": " : "", x->ser);
-		free(x->ser);
-		x->ser = t;
+		x->ser = bl_items_keep(it, t);
+		free(t);
+		if (!x->ser) {
+			rc = -1;
+			break;
+		}
 	}
 	for (size_t i = 0; i < it->n; i++)
 		free(pre[i]);

@@ -908,14 +908,56 @@ static int push(struct bl_items *it, struct bl_item *x)
 
 void bl_items_free(struct bl_items *it)
 {
-	for (size_t i = 0; i < it->n; i++) {
-		free(it->v[i].cat);
-		free(it->v[i].ser);
-		free(it->v[i].split);
-		free(it->v[i].run);
-	}
+	for (size_t i = 0; i < it->ntexts; i++)
+		free(it->texts[i]);
+	free(it->texts);
+	bl_name_index_free(&it->ix);
 	free(it->v);
 	memset(it, 0, sizeof *it);
+}
+
+const char *bl_items_keep(struct bl_items *it, const char *s)
+{
+	long k = bl_name_intern(&it->texts, &it->ntexts, &it->ix, s);
+	return k < 0 ? NULL : it->texts[k];
+}
+
+size_t bl_items_text_index(const struct bl_items *it, const char *kept)
+{
+	return (size_t)bl_name_find(it->texts, &it->ix, kept);
+}
+
+/* The items' copy of s, a text of key_text's, which is freed; NULL when
+ * s is or memory ran out. */
+static const char *keep_text(struct bl_items *it, char *s)
+{
+	const char *k = s ? bl_items_keep(it, s) : NULL;
+	free(s);
+	return k;
+}
+
+/* The category, series, split and run of item x (a value of res in run
+ * named `name`), as the view's keys make them: 1, 0 when res has not a
+ * key they need, -1 on out of memory. */
+static int item_keys(struct bl_items *it, const struct bl_chart_view *c, json_t *run,
+		     const struct bl_res *res, const char *name, const char *sname,
+		     struct bl_item *x)
+{
+	bool miss1, miss2, miss3;
+	char *cat = key_text(c->category, run, res, name, sname, &x->cat_order, &miss1);
+	char *ser = key_text(c->series, run, res, name, sname, &x->ser_order, &miss2);
+	char *split = key_text(c->chart_per, run, res, name, sname, &x->split_order, &miss3);
+	if (miss1 || miss2 || miss3) {
+		free(cat);
+		free(ser);
+		free(split);
+		return 0;
+	}
+	x->cat = keep_text(it, cat);
+	x->ser = keep_text(it, ser);
+	x->split = keep_text(it, split);
+	x->run = c->keep_runs_apart ? bl_items_keep(it, name) : NULL;
+	return x->cat && x->ser && x->split && (!c->keep_runs_apart || x->run) ? 1 : -1;
 }
 
 /* For each of the document's runs, the code of the first warning (or
@@ -1004,29 +1046,8 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 				x.source = json_string_value(
 					json_object_get(json_object_get(doc, "source"), "path"));
 				x.source_name = sname;
-				bool miss1, miss2, miss3;
-				double so;
-				x.cat = key_text(c->category, run, res, names[ri], sname,
-						 &x.cat_order, &miss1);
-				x.ser = key_text(c->series, run, res, names[ri], sname, &so,
-						 &miss2);
-				x.ser_order = so;
-				x.split = key_text(c->chart_per, run, res, names[ri], sname,
-						   &x.split_order, &miss3);
-				x.run = c->keep_runs_apart ? strdup(names[ri]) : NULL;
-				if (miss1 || miss2 || miss3) {
-					free(x.cat);
-					free(x.ser);
-					free(x.split);
-					free(x.run);
-					continue;
-				}
-				if (!x.cat || !x.ser || !x.split ||
-				    (c->keep_runs_apart && !x.run) || push(out, &x) < 0) {
-					free(x.cat);
-					free(x.ser);
-					free(x.split);
-					free(x.run);
+				int keys = item_keys(out, c, run, res, names[ri], sname, &x);
+				if (keys < 0 || (keys > 0 && push(out, &x) < 0)) {
 					bl_res_end(&rit);
 					goto oom;
 				}

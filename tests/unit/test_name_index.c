@@ -21,12 +21,16 @@ static void test_order_and_lookup(void)
 	char **list = NULL;
 	size_t n = 0;
 	struct bl_name_index ix = {0};
+	CHECK(bl_name_find(list, &ix, "tank") == -1); /* no index yet */
 	CHECK(bl_name_intern(&list, &n, &ix, "tank") == 0);
 	CHECK(bl_name_intern(&list, &n, &ix, "ada1") == 1);
 	CHECK(bl_name_intern(&list, &n, &ix, "tank") == 0);
 	CHECK(bl_name_intern(&list, &n, &ix, "") == 2);
 	CHECK(bl_name_intern(&list, &n, &ix, "") == 2);
 	CHECK(n == 3 && strcmp(list[0], "tank") == 0 && strcmp(list[1], "ada1") == 0);
+	/* found, nothing added */
+	CHECK(bl_name_find(list, &ix, "ada1") == 1 && bl_name_find(list, &ix, "") == 2);
+	CHECK(bl_name_find(list, &ix, "ada2") == -1 && n == 3);
 	bl_name_index_free(&ix);
 	free_list(list, n);
 }
