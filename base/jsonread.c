@@ -26,7 +26,7 @@ struct reader {
 	const unsigned char *p, *end;
 	char *buf; /* a string's decoded bytes */
 	size_t cap;
-	bool rows_as_text; /* bl_json_read_rows_as_text */
+	bool results_as_text; /* bl_json_read_results_as_text */
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
@@ -188,7 +188,7 @@ static bool word(struct reader *r, const char *w, size_t n)
 }
 
 static json_t *value(struct reader *r, int depth);
-static json_t *rows_value(struct reader *r, int depth);
+static json_t *kept_value(struct reader *r, int depth, char kept);
 
 /* Sets o's member key to v (a new reference); not when only checking. */
 static int set_member(struct reader *r, json_t *o, const char *key, size_t klen, json_t *v)
@@ -196,11 +196,18 @@ static int set_member(struct reader *r, json_t *o, const char *key, size_t klen,
 	return r->check_only ? 0 : json_object_setn_new_nocheck(o, key, klen, v);
 }
 
-/* Whether member key's value is read by rows_value: "rows", when rows
- * are kept as text (not inside a row being checked). */
-static bool rows_member(const struct reader *r, const char *key, size_t klen)
+/* What of member key's array value is kept as text: its arrays ('[')
+ * for "rows", its objects ('{') for "results", when a run's results are
+ * kept as text (not inside one being checked); else 0. */
+static char kept_member(const struct reader *r, const char *key, size_t klen)
 {
-	return r->rows_as_text && !r->check_only && klen == 4 && memcmp(key, "rows", 4) == 0;
+	if (!r->results_as_text || r->check_only)
+		return 0;
+	if (klen == 4 && memcmp(key, "rows", 4) == 0)
+		return '[';
+	if (klen == 7 && memcmp(key, "results", 7) == 0)
+		return '{';
+	return 0;
 }
 
 static json_t *object(struct reader *r, int depth)
@@ -229,8 +236,7 @@ static json_t *object(struct reader *r, int depth)
 		skip_ws(r);
 		json_t *v = NULL;
 		if (eat(r, ':'))
-			v = rows_member(r, key, (size_t)klen) ? rows_value(r, depth)
-							      : value(r, depth);
+			v = kept_value(r, depth, kept_member(r, key, (size_t)klen));
 		int rc = v ? set_member(r, o, key, (size_t)klen, v) : -1;
 		if (key != small)
 			free(key);
@@ -300,9 +306,9 @@ static json_t *value(struct reader *r, int depth)
 	}
 }
 
-/* An array element that is itself an array, kept as its text once
- * checked: "[0,\"tank\",331,[7864320,\"7.5M\",\"approximate\"]]". */
-static json_t *row_text(struct reader *r, int depth)
+/* An element kept as its text once checked, a row of "rows" or a
+ * result of "results": "[0,\"tank\",331,[7864320,\"7.5M\",\"approximate\"]]". */
+static json_t *kept_text(struct reader *r, int depth)
 {
 	const unsigned char *start = r->p;
 	r->check_only = true;
@@ -311,12 +317,13 @@ static json_t *row_text(struct reader *r, int depth)
 	return v ? json_stringn_nocheck((const char *)start, (size_t)(r->p - start)) : NULL;
 }
 
-/* The value of a member "rows": when an array, its arrays (the rows)
- * kept as text, its other elements (the shapes' declarations) read. */
-static json_t *rows_value(struct reader *r, int depth)
+/* A member's value, and when `kept` ('[' or '{') and it is an array, its
+ * elements that open with `kept` kept as text; its others (the shapes'
+ * declarations of "rows") read. */
+static json_t *kept_value(struct reader *r, int depth, char kept)
 {
 	skip_ws(r);
-	if (r->p >= r->end || *r->p != '[' || depth >= MAX_DEPTH)
+	if (!kept || r->p >= r->end || *r->p != '[' || depth >= MAX_DEPTH)
 		return value(r, depth);
 	r->p++;
 	json_t *a = json_array();
@@ -327,8 +334,8 @@ static json_t *rows_value(struct reader *r, int depth)
 		return a;
 	for (;;) {
 		skip_ws(r);
-		json_t *v = r->p < r->end && *r->p == '[' ? row_text(r, depth + 1)
-							  : value(r, depth + 1);
+		json_t *v = r->p < r->end && *r->p == (unsigned char)kept ? kept_text(r, depth + 1)
+									  : value(r, depth + 1);
 		if (!v || json_array_append_new(a, v) < 0)
 			break;
 		skip_ws(r);
@@ -361,19 +368,19 @@ json_t *bl_json_read(const char *text, size_t len, size_t *used)
 	return read_object(&r, text, used);
 }
 
-json_t *bl_json_read_rows_as_text(const char *text, size_t len, size_t *used)
+json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
 {
 	struct reader r = {.p = (const unsigned char *)text,
 			   .end = (const unsigned char *)text + len,
-			   .rows_as_text = true};
+			   .results_as_text = true};
 	return read_object(&r, text, used);
 }
 
-json_t *bl_json_read_row(const char *text, size_t len)
+json_t *bl_json_read_kept(const char *text, size_t len)
 {
 	struct reader r = {.p = (const unsigned char *)text,
 			   .end = (const unsigned char *)text + len};
-	json_t *v = r.p < r.end && *r.p == '[' ? value(&r, 1) : NULL;
+	json_t *v = r.p < r.end && (*r.p == '[' || *r.p == '{') ? value(&r, 1) : NULL;
 	free(r.buf);
 	if (v && r.p != r.end) {
 		json_decref(v);

@@ -13,16 +13,18 @@
  * as json_loadb's error.position. */
 json_t *bl_json_read(const char *text, size_t len, size_t *used);
 
-/* As bl_json_read, but every array inside the array value of a member
- * named "rows" (a row of table.h) is kept as its JSON text, a string,
- * checked as bl_json_read would read it but not made into values: the
- * rows of a long stream then cost their text, not a value each. Rows
- * held so are read back one at a time by bl_json_read_row
- * (run_results.h does). */
-json_t *bl_json_read_rows_as_text(const char *text, size_t len, size_t *used);
+/* As bl_json_read, but a run's results are kept as their JSON text,
+ * checked as bl_json_read would read them but not made into values: each
+ * array inside the array value of a member named "rows" (a row of
+ * table.h), and each object inside that of a member named "results" is a
+ * string. A long stream's results then cost their text, not a value
+ * each. run_results.h reads them back one at a time, through
+ * bl_json_read_kept. */
+json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used);
 
-/* A row kept as text by bl_json_read_rows_as_text: a new array, or NULL
- * when the text is not one array read as bl_json_read would read it. */
-json_t *bl_json_read_row(const char *text, size_t len);
+/* A row or result kept as text by bl_json_read_results_as_text: a new
+ * array or object, or NULL when the text is not one array or object
+ * read as bl_json_read would read it. */
+json_t *bl_json_read_kept(const char *text, size_t len);
 
 #endif

@@ -69,7 +69,7 @@ static size_t json_start(const char *data, size_t len)
  * e filled when it is not JSON. */
 static json_t *read_value(const char *s, size_t len, size_t *used, json_error_t *e)
 {
-	json_t *d = bl_json_read_rows_as_text(s, len, used);
+	json_t *d = bl_json_read_results_as_text(s, len, used);
 	if (!d) {
 		d = json_loadb(s, len, JSON_DISABLE_EOF_CHECK, e);
 		*used = d ? (size_t)e->position : 0;

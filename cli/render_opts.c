@@ -64,7 +64,7 @@ int cli_select_option(int ch, const char *arg, struct bl_chart_opts *o)
  * input order and comma-separated, into buf. */
 static void present(json_t *docs, const char *key, const char *tool, char *buf, size_t len)
 {
-	const char *seen[128];
+	char *seen[128]; /* copied: a result read from its text goes */
 	size_t nseen = 0, used = 0, i, j, k;
 	json_t *doc, *run;
 	buf[0] = '\0';
@@ -85,15 +85,18 @@ static void present(json_t *docs, const char *key, const char *tool, char *buf, 
 				bool dup = !v;
 				for (size_t s = 0; s < nseen && !dup; s++)
 					dup = strcmp(seen[s], v) == 0;
-				if (dup || used + strlen(v) + 3 >= len)
+				if (dup || used + strlen(v) + 3 >= len ||
+				    !(seen[nseen] = strdup(v)))
 					continue;
-				seen[nseen++] = v;
+				nseen++;
 				used += (size_t)snprintf(buf + used, len - used, "%s%s",
 							 used ? ", " : "", v);
 			}
 			bl_res_end(&it);
 		}
 	}
+	for (k = 0; k < nseen; k++)
+		free(seen[k]);
 }
 
 void cli_explain_empty(json_t *docs, const struct bl_chart_opts *o, const char *cmd)

@@ -55,12 +55,12 @@ static bool start_row(struct bl_res_iter *it, json_t *row)
 	return true;
 }
 
-/* The row held as text in e, read (NULL when it cannot be): it lives
- * until the next one. */
-static json_t *row_of_text(struct bl_res_iter *it, json_t *e)
+/* The row or result held as text in e, read (NULL when it cannot be):
+ * it lives until the next one. */
+static json_t *read_kept(struct bl_res_iter *it, json_t *e)
 {
 	json_decref(it->held);
-	it->held = bl_json_read_row(json_string_value(e), json_string_length(e));
+	it->held = bl_json_read_kept(json_string_value(e), json_string_length(e));
 	return it->held;
 }
 
@@ -71,19 +71,29 @@ void bl_res_end(struct bl_res_iter *it)
 	it->list = NULL;
 }
 
+/* The next result of "results": an object, or one held as text. */
+static bool next_object(struct bl_res_iter *it, struct bl_res *r)
+{
+	json_t *o;
+	while ((o = json_array_get(it->list, it->next))) {
+		it->next++;
+		if (json_is_string(o))
+			o = read_kept(it, o);
+		if (json_is_object(o)) {
+			*r = (struct bl_res){.obj = o};
+			return true;
+		}
+	}
+	bl_res_end(it);
+	return false;
+}
+
 bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 {
 	if (!it->list)
 		return false;
-	if (!it->rows) {
-		json_t *o;
-		while ((o = json_array_get(it->list, it->next)) && (it->next++, !json_is_object(o)))
-			;
-		if (!o)
-			return false;
-		*r = (struct bl_res){.obj = o};
-		return true;
-	}
+	if (!it->rows)
+		return next_object(it, r);
 	while (!it->row || it->cell == it->ncells) {
 		it->row = NULL;
 		json_t *e = json_array_get(it->list, it->next);
@@ -97,7 +107,7 @@ bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 		else if (json_is_array(e))
 			start_row(it, e);
 		else if (json_is_string(e))
-			start_row(it, row_of_text(it, e));
+			start_row(it, read_kept(it, e));
 	}
 	json_t *coords = it->shapes[it->shape].coords;
 	*r = (struct bl_res){

@@ -13,11 +13,11 @@
  *
  * Rows are read in order (a shape's number may be declared again): a
  * row that does not fit a declared shape is passed over, as a document
- * checked by bl_doc_check_rows (table.h) has none. A row may be held as
- * its JSON text (bl_json_read_rows_as_text, jsonread.h): it is read when
- * its turn comes, and its values live until the next bl_res_next or
- * bl_res_end; the names of metrics, units and coordinates (a shape's)
- * live as long as the run. */
+ * checked by bl_doc_check_rows (table.h) has none. A row or a result
+ * may be held as its JSON text (bl_json_read_results_as_text,
+ * jsonread.h): it is read when its turn comes, and what it holds lives
+ * until the next bl_res_next or bl_res_end; the names of a shape's
+ * metrics, units and coordinates live as long as the run. */
 #ifndef BL_RUN_RESULTS_H
 #define BL_RUN_RESULTS_H
 
@@ -41,7 +41,7 @@ struct bl_res_iter {
 	bool rows;
 	size_t next; /* the list's next element */
 	json_t *row; /* the row being read, or NULL */
-	json_t *held; /* the row read from its text, or NULL */
+	json_t *held; /* the row or result read from its text, or NULL */
 	size_t cell, ncells;
 	size_t shape; /* the row's */
 	struct {
@@ -52,8 +52,8 @@ struct bl_res_iter {
 void bl_res_begin(struct bl_res_iter *it, json_t *run);
 /* The next result in *r; false after the last. */
 bool bl_res_next(struct bl_res_iter *it, struct bl_res *r);
-/* Lets go of the row read from its text, if any: after the last result
- * read, or on leaving the loop early. */
+/* Lets go of what was read from its text, if any: after the last
+ * result read, or on leaving the loop early. */
 void bl_res_end(struct bl_res_iter *it);
 /* The member `key` as the result's object has it: "metric", "value",
  * "unit", "raw" or a coordinate's name ("flags": bl_res_flag). NULL

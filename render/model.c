@@ -547,8 +547,10 @@ static void apply_group_by(struct bl_chart_view *v, enum bl_key g)
 		v->series = BL_KEY_NONE;
 }
 
-/* The unit of the first result of `metric` among the selected runs. */
-static const char *metric_unit(struct bl_select *s, const char *tool, const char *metric)
+/* The unit of the first result of `metric` among the selected runs,
+ * copied into unit[0, len); false when no result has the metric. */
+static bool metric_unit(struct bl_select *s, const char *tool, const char *metric, char *unit,
+			size_t len)
 {
 	size_t i, k;
 	json_t *d, *run;
@@ -564,16 +566,16 @@ static const char *metric_unit(struct bl_select *s, const char *tool, const char
 			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 				const char *m = json_string_value(bl_res_get(&r, "metric"));
 				if (m && strcmp(m, metric) == 0) {
-					/* a name of the run's, not of the row */
-					const char *unit =
-						json_string_value(bl_res_get(&r, "unit"));
+					/* copied: a result read from its text goes */
+					const char *u = json_string_value(bl_res_get(&r, "unit"));
+					snprintf(unit, len, "%s", u ? u : "");
 					bl_res_end(&it);
-					return unit;
+					return u != NULL;
 				}
 			}
 		}
 	}
-	return NULL;
+	return false;
 }
 
 /* Several inputs with the same categories (one post against another, or
@@ -853,8 +855,8 @@ out:
 static int charts_of_metric(struct bl_select *s, const char *tool, const struct bl_chart_opts *o,
 			    struct bl_charts *out)
 {
-	const char *unit = metric_unit(s, tool, o->metric);
-	if (!unit)
+	char unit[64];
+	if (!metric_unit(s, tool, o->metric, unit, sizeof unit))
 		return 0;
 	const char *one[] = {o->metric, NULL};
 	char title[128];

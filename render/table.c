@@ -276,7 +276,7 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 	if (bl_select_init(&s, docs, o, err, sizeof err) < 0)
 		return -1;
 	/* coordinate columns: every other member of a result, sorted */
-	const char *coords[32];
+	char *coords[32]; /* copied: a result read from its text goes */
 	size_t nc = 0, di, ri;
 	json_t *doc, *run;
 	struct bl_res_iter it;
@@ -294,8 +294,8 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 					size_t i = 0;
 					while (i < nc && strcmp(coords[i], key) != 0)
 						i++;
-					if (i == nc && nc < 32)
-						coords[nc++] = key;
+					if (i == nc && nc < 32 && (coords[nc] = strdup(key)))
+						nc++;
 				}
 			}
 		}
@@ -363,6 +363,8 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 	}
 	rc = 0;
 done:
+	for (size_t i = 0; i < nc; i++)
+		free(coords[i]);
 	bl_select_free(&s);
 	return rc;
 }

@@ -557,7 +557,7 @@ def table_rows(binpath, src, name, ext, whole, cut, scale):
         return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=tw.why() or th.why())]
     grow = ratio(tw.cpu, th.cpu)
     return [row(label, tsize, tw, goal="whole/half cpu < 2.4",
-                status="%s, whole/half cpu %.2fx, RSS %.0f MB (the document tree)"
+                status="%s, whole/half cpu %.2fx, RSS %.0f MB"
                 % ("met" if grow < 2.4 else "NOT linear", grow, tw.rss / 1024)),
             row("  its first half", paths[1].stat().st_size / MB, th,
                 status="RSS %.0f MB" % (th.rss / 1024))]
@@ -788,6 +788,7 @@ def main():
     # parse goal)
     rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
     rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
+    rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale)
 
     # the peer: Debian's jc reads one `time` report
     jc = shutil.which("jc")

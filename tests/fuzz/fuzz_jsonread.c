@@ -1,10 +1,11 @@
 /* fuzz_jsonread.c - the plain JSON reader (base/jsonread.c) against
  * json_loadb: whatever the reader takes must be what json_loadb reads
  * (the same value, printed the same, ending at the same byte), and the
- * reader keeping rows as text must take the same, each row read back
- * as the reader reads it (the top level's "rows"). The input
- * is read as it is and after a '{', so posts seed it too. A value the two
- * disagree on aborts; crashes and sanitizer reports are findings. */
+ * reader keeping rows and results as text must take the same, each read
+ * back as the reader reads it (the top level's "rows" and "results").
+ * The input is read as it is and after a '{', so posts seed it too. A
+ * value the two disagree on aborts; crashes and sanitizer reports are
+ * findings. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ static void compare(const char *text, size_t len)
 	size_t used = 0;
 	json_t *a = bl_json_read(text, len, &used);
 	if (!a) {
-		json_t *lazy = bl_json_read_rows_as_text(text, len, &used);
+		json_t *lazy = bl_json_read_results_as_text(text, len, &used);
 		if (lazy)
 			abort(); /* takes what the reader does not */
 		return;
@@ -28,18 +29,22 @@ static void compare(const char *text, size_t len)
 		abort();
 	/* rows kept as text: the same value once each row is read back */
 	size_t lused = 0;
-	json_t *lazy = bl_json_read_rows_as_text(text, len, &lused);
+	json_t *lazy = bl_json_read_results_as_text(text, len, &lused);
 	if (!lazy || lused != used)
 		abort();
-	json_t *rows = json_object_get(lazy, "rows");
-	for (size_t i = 0; i < json_array_size(rows); i++) {
-		json_t *t = json_array_get(rows, i),
-		       *full = json_array_get(json_object_get(a, "rows"), i);
-		if (json_is_string(t) && json_is_array(full)) {
-			json_t *row = bl_json_read_row(json_string_value(t), json_string_length(t));
-			if (!row || !json_equal(row, full))
-				abort();
-			json_decref(row);
+	static const char *const lists[] = {"rows", "results"};
+	for (size_t k = 0; k < 2; k++) {
+		json_t *kept = json_object_get(lazy, lists[k]);
+		for (size_t i = 0; i < json_array_size(kept); i++) {
+			json_t *t = json_array_get(kept, i);
+			json_t *full = json_array_get(json_object_get(a, lists[k]), i);
+			if (json_is_string(t) && (json_is_array(full) || json_is_object(full))) {
+				json_t *back = bl_json_read_kept(json_string_value(t),
+								 json_string_length(t));
+				if (!back || !json_equal(back, full))
+					abort();
+				json_decref(back);
+			}
 		}
 	}
 	json_decref(lazy);

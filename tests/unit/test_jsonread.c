@@ -5,9 +5,9 @@
  * every expected.json of the corpus (which the reader must take, not hand
  * back), on every prefix and many one-byte changes of a document, and on
  * edge cases of strings, numbers and nesting. The reader that keeps rows
- * as text (bl_json_read_rows_as_text) is held to the same in each case:
- * it takes what the reader takes, and each row it keeps reads back as
- * the reader reads it. */
+ * and results as text (bl_json_read_results_as_text) is held to the same
+ * in each case: it takes what the reader takes, and each row or result
+ * it keeps reads back as the reader reads it. */
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,9 +30,10 @@ static bool same(json_t *a, json_t *b)
 
 static bool same_lazy(json_t *full, json_t *lazy);
 
-/* A "rows" array read whole against the same read with its rows kept as
- * text: each row, read back, is the whole reading's. */
-static bool same_rows(json_t *full, json_t *lazy)
+/* A "rows" or "results" array read whole against the same read with its
+ * rows (arrays) or results (objects) kept as text: each, read back, is
+ * the whole reading's. */
+static bool same_kept(json_t *full, json_t *lazy, json_type kept)
 {
 	if (!json_is_array(full))
 		return same_lazy(full, lazy);
@@ -43,23 +44,23 @@ static bool same_rows(json_t *full, json_t *lazy)
 	json_array_foreach(full, i, f)
 	{
 		json_t *l = json_array_get(lazy, i);
-		if (!json_is_array(f)) {
+		if (json_typeof(f) != kept) {
 			if (!same_lazy(f, l))
 				return false;
 			continue;
 		}
-		json_t *row = json_is_string(l) ? bl_json_read_row(json_string_value(l),
-								   json_string_length(l))
-						: NULL;
-		bool ok = row && same(f, row);
-		json_decref(row);
+		json_t *back = json_is_string(l) ? bl_json_read_kept(json_string_value(l),
+								     json_string_length(l))
+						 : NULL;
+		bool ok = back && same(f, back);
+		json_decref(back);
 		if (!ok)
 			return false;
 	}
 	return true;
 }
 
-/* full (bl_json_read) and lazy (bl_json_read_rows_as_text) hold the
+/* full (bl_json_read) and lazy (bl_json_read_results_as_text) hold the
  * same, but for the rows lazy keeps as text. */
 static bool same_lazy(json_t *full, json_t *lazy)
 {
@@ -75,7 +76,10 @@ static bool same_lazy(json_t *full, json_t *lazy)
 			if (strcmp(k, json_object_iter_key(j)) != 0)
 				return false;
 			json_t *a = json_object_iter_value(i), *b = json_object_iter_value(j);
-			if (!(strcmp(k, "rows") == 0 ? same_rows(a, b) : same_lazy(a, b)))
+			bool ok = strcmp(k, "rows") == 0      ? same_kept(a, b, JSON_ARRAY)
+				  : strcmp(k, "results") == 0 ? same_kept(a, b, JSON_OBJECT)
+							      : same_lazy(a, b);
+			if (!ok)
 				return false;
 		}
 		return !i && !j;
@@ -96,7 +100,7 @@ static bool same_lazy(json_t *full, json_t *lazy)
 static bool lazy_agrees(const char *text, size_t len, json_t *full, size_t used)
 {
 	size_t lused = 0;
-	json_t *lazy = bl_json_read_rows_as_text(text, len, &lused);
+	json_t *lazy = bl_json_read_results_as_text(text, len, &lused);
 	bool ok = full ? lazy && lused == used && same_lazy(full, lazy) : !lazy;
 	json_decref(lazy);
 	return ok;
@@ -281,12 +285,14 @@ static void test_mutations(void)
 		" \"flags\": [\"computed\"], \"n\": -42, \"ok\": true, \"x\": null}],"
 		" \"name\": \"\xc3\xa9t\xc3\xa9\"}], \"z\": false}";
 	mutate(doc, sizeof doc - 1);
-	/* rows, kept as text by bl_json_read_rows_as_text */
+	/* rows and results, kept as text by bl_json_read_results_as_text */
 	const char rows[] =
 		"{\"runs\": [{\"tool\": \"zpool-iostat\", \"rows\": [{\"shape\": 0, \"coords\":"
 		" [\"vdev\", \"sample\"], \"cells\": [{\"metric\": \"read_ops\"}]},"
 		" [0, \"tank\", 1, [7864320, \"7.5M\", \"approximate\"]], [0,\"a\\\"b\",-2,1.5e3],"
-		" [], [4, {\"rows\": [[5]]}], 3], \"time\": [1, 2]}], \"rows\": {\"rows\": [[1]]}}";
+		" [], [4, {\"rows\": [[5]]}], 3], \"time\": [1, 2]}, {\"results\": [{\"metric\":"
+		" \"x\", \"value\": 1, \"results\": [{\"a\": [1]}]}, 2, [3], {}]}],"
+		" \"rows\": {\"rows\": [[1]]}}";
 	mutate(rows, sizeof rows - 1);
 }
 

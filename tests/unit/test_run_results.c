@@ -3,7 +3,7 @@
  * rows; each run's results, read from its rows, must make the objects
  * bl_doc_expand_rows makes of them, member for member and in order, and
  * read from those objects, the same again, and read from the rows kept
- * as text (bl_json_read_rows_as_text), the same again. Edge cases: a shape declared
+ * as text (bl_json_read_results_as_text), the same again. Edge cases: a shape declared
  * again, rows that fit no shape, a run with neither list. */
 #include <dirent.h>
 #include <stdlib.h>
@@ -95,7 +95,7 @@ static int each_message(struct bl_message *m, void *ctx)
 	json_decref(tail);
 	json_t *doc = json_loadb(text, len, 0, NULL), *objects = json_deep_copy(doc);
 	/* the rows kept as text, as chart and table read a document */
-	json_t *lazy = bl_json_read_rows_as_text(text, len, NULL);
+	json_t *lazy = bl_json_read_results_as_text(text, len, NULL);
 	json_t *lazy_objects = json_deep_copy(lazy), *plain = bl_json_read(text, len, NULL);
 	free(text);
 	CHECK(doc && objects && !bl_doc_check_rows(doc) && !bl_doc_expand_rows(objects));
@@ -103,8 +103,7 @@ static int each_message(struct bl_message *m, void *ctx)
 	CHECK(!lazy == !plain);
 	json_decref(plain);
 	t->handed_back += !lazy;
-	CHECK(!lazy || (!bl_doc_check_rows(lazy) && !bl_doc_expand_rows(lazy_objects) &&
-			json_equal(lazy_objects, objects)));
+	CHECK(!lazy || (!bl_doc_check_rows(lazy) && !bl_doc_expand_rows(lazy_objects)));
 	size_t i;
 	json_t *run;
 	json_array_foreach(json_object_get(doc, "runs"), i, run)
@@ -114,8 +113,10 @@ static int each_message(struct bl_message *m, void *ctx)
 		t->rows_runs += json_object_get(run, "rows") != NULL;
 		t->results += compare_run(run, want);
 		compare_run(json_array_get(json_object_get(objects, "runs"), i), want);
-		if (lazy)
+		if (lazy) {
 			compare_run(json_array_get(json_object_get(lazy, "runs"), i), want);
+			compare_run(json_array_get(json_object_get(lazy_objects, "runs"), i), want);
+		}
 	}
 	t->docs++;
 	json_decref(doc);
