@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
 #include "cli.h"
@@ -16,18 +17,21 @@ struct collect {
 	json_t *docs;
 	const char *path;
 	struct bl_buf text; /* a message's document, as JSON */
+	struct bl_window_doc *windows; /* the document of a windowed input */
 };
+
+/* A post's documents are written as parse writes them, and read back. */
+#define DOC_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
 static int put_text(const char *buf, size_t n, void *ctx)
 {
 	return bl_buf_put(ctx, buf, n) ? 0 : -1;
 }
 
-json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)
+/* The document written in text (its tail given back by the writer, NULL
+ * when writing failed), read into the documents' arena. */
+static json_t *doc_of_text(json_t *tail, const struct bl_buf *text)
 {
-	const size_t flags = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17);
-	text->n = 0;
-	json_t *tail = bl_parse_message_write(m, path, flags, put_text, text);
 	json_decref(tail);
 	if (!tail || text->failed)
 		return NULL;
@@ -39,10 +43,33 @@ json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *t
 	return doc;
 }
 
+json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)
+{
+	text->n = 0;
+	return doc_of_text(bl_parse_message_write(m, path, DOC_FLAGS, put_text, text), text);
+}
+
+/* A post's message, or a window of a long one: its document once whole,
+ * as parse writes it. */
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct collect *c = vctx;
-	json_t *doc = cli_message_doc(m, c->path, &c->text);
+	json_t *doc;
+	if (m->window.on) {
+		if (!c->windows && !(c->windows = bl_window_doc_new(c->path, DOC_FLAGS)))
+			return -1;
+		if (bl_window_doc_add(c->windows, m) < 0)
+			return -1;
+		if (!m->window.last)
+			return 0;
+		c->text.n = 0;
+		json_t *tail = bl_window_doc_finish(c->windows, put_text, &c->text);
+		bl_window_doc_free(c->windows);
+		c->windows = NULL;
+		doc = doc_of_text(tail, &c->text);
+	} else {
+		doc = cli_message_doc(m, c->path, &c->text);
+	}
 	if (!doc)
 		return -1;
 	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
@@ -131,33 +158,113 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 	return 1;
 }
 
+/* The bytes read first, served again before the rest of the input. */
+struct peeked {
+	int fd;
+	const char *head;
+	size_t n, at;
+};
+
+static long read_peeked(void *ctx, char *buf, size_t cap)
+{
+	struct peeked *p = ctx;
+	if (p->at == p->n)
+		return cli_read_chunk(&p->fd, buf, cap);
+	size_t k = p->n - p->at < cap ? p->n - p->at : cap;
+	memcpy(buf, p->head + p->at, k);
+	p->at += k;
+	return (long)k;
+}
+
+/* A post read as parse reads it: an mbox message by message, a long text
+ * a window at a time; never the whole input in memory. */
+static int load_post(struct peeked *in, const char *path, json_t *docs)
+{
+	struct collect c = {docs, path, {0}, NULL};
+	errno = 0;
+	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each_message,
+				 &c);
+	int e = errno;
+	bl_window_doc_free(c.windows);
+	bl_buf_free(&c.text);
+	if (r == -2)
+		cli_error("%s: %s", path, strerror(e));
+	else if (r != 0)
+		cli_error("%s: out of memory", path);
+	return r == 0 ? 0 : -1;
+}
+
+/* benchlog JSON, read whole, or a post that begins as JSON would. */
+static int load_whole(struct peeked *in, const char *path, json_t *docs)
+{
+	struct bl_buf all = {0};
+	char buf[1 << 16];
+	long got;
+	bl_buf_put(&all, in->head, in->n);
+	while ((got = cli_read_chunk(&in->fd, buf, sizeof buf)) > 0)
+		bl_buf_put(&all, buf, (size_t)got);
+	if (got < 0 || all.failed) {
+		cli_error("%s: %s", path, got < 0 ? strerror(errno) : "out of memory");
+		bl_buf_free(&all);
+		return -1;
+	}
+	cli_docs_arena(true);
+	int j = load_json(all.p, all.n, path, docs);
+	cli_docs_arena(false);
+	int rc = j < 0 ? -1 : 0;
+	if (j == 0) {
+		struct collect c = {docs, path, {0}, NULL};
+		if (bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each_message, &c) != 0) {
+			cli_error("%s: out of memory", path);
+			rc = -1;
+		}
+		bl_window_doc_free(c.windows);
+		bl_buf_free(&c.text);
+	}
+	bl_buf_free(&all);
+	return rc;
+}
+
+/* Whether an input whose first n bytes are head (all of it when n is
+ * under cap) may be benchlog JSON: a '{' first, after a BOM and blanks. */
+static bool may_be_json(const char *head, size_t n, size_t cap)
+{
+	size_t i = json_start(head, n);
+	return i < n || (n == cap && skip_blanks(head, n, 0) == n);
+}
+
+static int load_file(const char *file, const char *path, json_t *docs)
+{
+	int fd = cli_open_input(file);
+	if (fd < 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char head[4096];
+	size_t n = 0;
+	long got = 0;
+	while (n < sizeof head && (got = cli_read_chunk(&fd, head + n, sizeof head - n)) > 0)
+		n += (size_t)got;
+	int rc;
+	if (got < 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		rc = -1;
+	} else {
+		struct peeked in = {fd, head, n, 0};
+		rc = may_be_json(head, n, sizeof head) ? load_whole(&in, path, docs)
+						       : load_post(&in, path, docs);
+	}
+	cli_close_input(fd);
+	return rc;
+}
+
 int cli_load_docs(char **files, int nfiles, json_t *docs)
 {
 	int rc = 0;
 	for (int f = 0; f < nfiles; f++) {
-		char *data;
-		size_t len;
 		const char *path = strcmp(files[f], "-") == 0 ? "<stdin>" : files[f];
-		if (cli_read_file(files[f], &data, &len) < 0) {
-			cli_error("%s: %s", path, strerror(errno));
+		if (load_file(files[f], path, docs) < 0)
 			rc = -1;
-			continue;
-		}
-		cli_docs_arena(true);
-		int j = load_json(data, len, path, docs);
-		cli_docs_arena(false);
-		if (j < 0)
-			rc = -1;
-		else if (j == 0) {
-			struct collect c = {docs, path, {0}};
-			if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &c) !=
-			    0) {
-				cli_error("%s: out of memory", path);
-				rc = -1;
-			}
-			bl_buf_free(&c.text);
-		}
-		free(data);
 	}
 	return rc;
 }

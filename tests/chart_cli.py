@@ -401,6 +401,33 @@ def main():
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
+    # a post longer than a read window (6 MB) is read as parse reads it, a
+    # window at a time: its table is that of parse's document, from a file
+    # or from standard input, and a zpool iostat run that crosses the cuts
+    # keeps every sample
+    zp = (ROOT / "corpus/zpool-iostat/old-used-avail-verbose-interval/input").read_bytes()
+    dd = next(iter(sorted(ROOT.glob("corpus/dd/*/input")))).read_bytes()
+    big = tmp / "long.txt"
+    big.write_bytes(dd + b"\n" + b"\n".join([zp] * (7 * 2**20 // len(zp) + 1)))
+    doc = tmp / "long.json"
+    r = run(bl, "parse", "-q", str(big), "-o", str(doc))
+    direct, via_doc = run(bl, "table", str(big)), run(bl, "table", str(doc))
+    piped = run(bl, "table", "-", stdin=big.read_bytes())
+    check("long post: table exits 0", direct.returncode == 0, direct.stderr.decode()[:200])
+    check("long post: the table of parse's document", direct.stdout == via_doc.stdout)
+    check("long post: from standard input, the same",
+          piped.stdout == direct.stdout.replace(big.name.encode(), b"<stdin>"))
+    # the pool's read bandwidth: one value a sample past the first (since boot)
+    objs = json.loads(run(bl, "parse", "--objects", "-q", str(big)).stdout)
+    want = 0
+    for zr in (x for x in objs["runs"] if x["tool"] == "zpool-iostat"):
+        later = any((v.get("sample") or 0) > 0 for v in zr["results"])
+        want += sum(1 for v in zr["results"] if v.get("vdev") == "tank" and v["metric"] == "read_bandwidth"
+                    and not (later and v.get("sample") == 0))
+    tank = [ln for ln in direct.stdout.decode().splitlines() if ln.startswith("tank ")]
+    check("long post: every sample in the table", want > 5000 and tank and f"n={want})" in tank[0],
+          f"{want} {tank[:1]}")
+
     print(f"chart-cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
