@@ -384,7 +384,7 @@ static const char *expand(json_t *rows, json_t *results)
 		const struct bound *shape = NULL;
 		/* a row held as its text (jsonread.h), read for its turn */
 		json_t *read = json_is_string(row) ? bl_json_read_kept(json_string_value(row),
-								      json_string_length(row))
+								       json_string_length(row))
 						   : NULL;
 		if (read)
 			row = read;
