@@ -27,6 +27,7 @@ struct reader {
 	char *buf; /* a string's decoded bytes */
 	size_t cap;
 	bool results_as_text; /* bl_json_read_results_as_text */
+	bool in_runs; /* reading the document's "runs" */
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
@@ -198,16 +199,29 @@ static int set_member(struct reader *r, json_t *o, const char *key, size_t klen,
 
 /* What of member key's array value is kept as text: its arrays ('[')
  * for "rows", its objects ('{') for "results", when a run's results are
- * kept as text (not inside one being checked); else 0. */
-static char kept_member(const struct reader *r, const char *key, size_t klen)
+ * kept as text and the member is a run's (of an object at `depth` 3 in
+ * the document's "runs"); else 0. */
+static char kept_member(const struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (!r->results_as_text || r->check_only)
+	if (!r->in_runs || r->check_only || depth != 3)
 		return 0;
 	if (klen == 4 && memcmp(key, "rows", 4) == 0)
 		return '[';
 	if (klen == 7 && memcmp(key, "results", 7) == 0)
 		return '{';
 	return 0;
+}
+
+/* The value of member key of an object at depth. */
+static json_t *member_value(struct reader *r, int depth, const char *key, size_t klen)
+{
+	if (r->results_as_text && depth == 1 && klen == 4 && memcmp(key, "runs", 4) == 0) {
+		r->in_runs = true;
+		json_t *v = value(r, depth);
+		r->in_runs = false;
+		return v;
+	}
+	return kept_value(r, depth, kept_member(r, depth, key, klen));
 }
 
 static json_t *object(struct reader *r, int depth)
@@ -236,7 +250,7 @@ static json_t *object(struct reader *r, int depth)
 		skip_ws(r);
 		json_t *v = NULL;
 		if (eat(r, ':'))
-			v = kept_value(r, depth, kept_member(r, key, (size_t)klen));
+			v = member_value(r, depth, key, (size_t)klen);
 		int rc = v ? set_member(r, o, key, (size_t)klen, v) : -1;
 		if (key != small)
 			free(key);
@@ -314,7 +328,12 @@ static json_t *kept_text(struct reader *r, int depth)
 	r->check_only = true;
 	json_t *v = value(r, depth);
 	r->check_only = false;
-	return v ? json_stringn_nocheck((const char *)start, (size_t)(r->p - start)) : NULL;
+	size_t n = (size_t)(r->p - start);
+	if (!v || !room(r, n + 1))
+		return NULL;
+	r->buf[0] = BL_JSON_KEPT;
+	memcpy(r->buf + 1, start, n);
+	return json_stringn_nocheck(r->buf, n + 1);
 }
 
 /* A member's value, and when `kept` ('[' or '{') and it is an array, its
@@ -376,11 +395,20 @@ json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
 	return read_object(&r, text, used);
 }
 
-json_t *bl_json_read_kept(const char *text, size_t len)
+bool bl_json_is_kept(const json_t *v)
 {
+	return json_is_string(v) && json_string_length(v) > 1 &&
+	       json_string_value(v)[0] == BL_JSON_KEPT;
+}
+
+json_t *bl_json_read_kept(const json_t *kept)
+{
+	if (!bl_json_is_kept(kept))
+		return NULL;
+	const char *text = json_string_value(kept) + 1;
 	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + len};
-	json_t *v = r.p < r.end && (*r.p == '[' || *r.p == '{') ? value(&r, 1) : NULL;
+			   .end = (const unsigned char *)text + json_string_length(kept) - 1};
+	json_t *v = *r.p == '[' || *r.p == '{' ? value(&r, 1) : NULL;
 	free(r.buf);
 	if (v && r.p != r.end) {
 		json_decref(v);

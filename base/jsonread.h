@@ -4,6 +4,7 @@
 #define BL_JSONREAD_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One JSON object from the start of text (after whitespace), read as
@@ -15,16 +16,22 @@ json_t *bl_json_read(const char *text, size_t len, size_t *used);
 
 /* As bl_json_read, but a run's results are kept as their JSON text,
  * checked as bl_json_read would read them but not made into values: each
- * array inside the array value of a member named "rows" (a row of
- * table.h), and each object inside that of a member named "results" is a
- * string. A long stream's results then cost their text, not a value
- * each. run_results.h reads them back one at a time, through
- * bl_json_read_kept. */
+ * array in the "rows" of a run of the document's "runs" (a row of
+ * table.h), and each object in its "results", is a string: BL_JSON_KEPT,
+ * then the text. A long stream's results then cost their text, not a
+ * value each. run_results.h reads them back one at a time. */
 json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used);
 
-/* A row or result kept as text by bl_json_read_results_as_text: a new
- * array or object, or NULL when the text is not one array or object
- * read as bl_json_read would read it. */
-json_t *bl_json_read_kept(const char *text, size_t len);
+/* The first byte of a kept text: a control character, which no string
+ * bl_json_read reads can hold, so that a string of the document is never
+ * taken for a kept row or result. */
+#define BL_JSON_KEPT '\x01'
+
+/* Whether v is a text kept by bl_json_read_results_as_text. */
+bool bl_json_is_kept(const json_t *v);
+/* The row or result kept as text in v: a new array or object, or NULL
+ * when v is not a kept text or does not read as bl_json_read would read
+ * it. */
+json_t *bl_json_read_kept(const json_t *kept);
 
 #endif

@@ -18,6 +18,10 @@ int cli_read_file(const char *path, char **data, size_t *len);
 int cli_open_input(const char *path);
 long cli_read_chunk(void *fdp, char *buf, size_t cap);
 void cli_close_input(int fd);
+/* Says why reading `path` failed when it was not a read error (errno e):
+ * memory ran out, or a temporary file (a large input's runs are kept in
+ * one until its end) could not be written. */
+void cli_failed_between(const char *path, int e);
 
 /* Output that lands atomically: written to a temporary file beside the
  * target and renamed over it on commit; abandoned on abort. "-" or NULL is

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../base/tmp.h"
 #include "../parsers/benchlog.h"
 #include "cli.h"
 #include "cuts.h"
@@ -169,31 +168,6 @@ struct task {
 	size_t target, size;
 };
 
-/* Why a reading failed that was not a read error: memory ran out, or a
- * temporary file (a large input's runs are kept in one until its end)
- * could not be written. */
-static void failed_between(const char *path, int e)
-{
-	switch (e) {
-	case ENOSPC:
-	case EDQUOT:
-	case EFBIG:
-	case EIO:
-	case EROFS:
-	case EACCES:
-	case EPERM:
-	case ENOENT:
-	case ENOTDIR:
-	case EMFILE:
-	case ENFILE:
-		cli_error("%s: cannot keep its runs in a temporary file in %s (set TMPDIR to "
-			  "another directory): %s",
-			  path, bl_temp_dir(), strerror(e));
-		break;
-	default: cli_error("%s: out of memory", path);
-	}
-}
-
 /* Parses one task's input into c->out: TASK_* flags. */
 static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_format fmt)
 {
@@ -231,7 +205,7 @@ static int run_task(struct parse_ctx *c, const struct task *t, enum bl_input_for
 		cli_error("%s: %s", c->path, strerror(e));
 		status |= TASK_DATA;
 	} else if (r != 0) {
-		failed_between(c->path, e);
+		cli_failed_between(c->path, e);
 		status |= TASK_DATA;
 	}
 	if (c->errors > errors)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/buf.h"
+#include "../base/tmp.h"
 #include "cli.h"
 
 void cli_error(const char *fmt, ...)
@@ -269,4 +270,26 @@ void cli_out_abort(struct cli_out *o)
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
+}
+
+void cli_failed_between(const char *path, int e)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+	case EIO:
+	case EROFS:
+	case EACCES:
+	case EPERM:
+	case ENOENT:
+	case ENOTDIR:
+	case EMFILE:
+	case ENFILE:
+		cli_error("%s: cannot keep its runs in a temporary file in %s (set TMPDIR to "
+			  "another directory): %s",
+			  path, bl_temp_dir(), strerror(e));
+		break;
+	default: cli_error("%s: out of memory", path);
+	}
 }

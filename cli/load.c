@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../base/buf.h"
 #include "../ingest/ingest.h"
@@ -84,10 +85,16 @@ static size_t skip_blanks(const char *data, size_t len, size_t i)
 
 /* Where JSON documents would start: past a BOM and blanks, at a '{';
  * len when the text cannot be JSON documents. */
-static size_t json_start(const char *data, size_t len)
+/* Past a BOM and blanks. */
+static size_t lead_end(const char *data, size_t len)
 {
 	size_t i = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-	i = skip_blanks(data, len, i);
+	return skip_blanks(data, len, i);
+}
+
+static size_t json_start(const char *data, size_t len)
+{
+	size_t i = lead_end(data, len);
 	return i < len && data[i] == '{' ? i : len;
 }
 
@@ -145,7 +152,10 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 			cli_error("%s: a JSON value that is not a %s document", path, BL_SCHEMA_ID);
 			return -1;
 		}
+		/* the rows it reads to check them are let go: not in the arena */
+		cli_docs_arena(false);
 		const char *bad = bl_doc_check_rows(d);
+		cli_docs_arena(true);
 		if (bad) {
 			json_decref(d);
 			cli_error("%s: document %zu: %s", path, ndocs + 1, bad);
@@ -190,7 +200,7 @@ static int load_post(struct peeked *in, const char *path, json_t *docs)
 	if (r == -2)
 		cli_error("%s: %s", path, strerror(e));
 	else if (r != 0)
-		cli_error("%s: out of memory", path);
+		cli_failed_between(path, e);
 	return r == 0 ? 0 : -1;
 }
 
@@ -198,13 +208,11 @@ static int load_post(struct peeked *in, const char *path, json_t *docs)
 static int load_whole(struct peeked *in, const char *path, json_t *docs)
 {
 	struct bl_buf all = {0};
-	char buf[1 << 16];
-	long got;
-	bl_buf_put(&all, in->head, in->n);
-	while ((got = cli_read_chunk(&in->fd, buf, sizeof buf)) > 0)
-		bl_buf_put(&all, buf, (size_t)got);
-	if (got < 0 || all.failed) {
-		cli_error("%s: %s", path, got < 0 ? strerror(errno) : "out of memory");
+	struct stat st;
+	size_t hint = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	if (!bl_buf_put(&all, in->head, in->n) ||
+	    bl_buf_read_fd(&all, in->fd, hint > in->n ? hint - in->n : 0) < 0) {
+		cli_error("%s: %s", path, strerror(all.failed ? ENOMEM : errno));
 		bl_buf_free(&all);
 		return -1;
 	}
@@ -230,7 +238,7 @@ static int load_whole(struct peeked *in, const char *path, json_t *docs)
 static bool may_be_json(const char *head, size_t n, size_t cap)
 {
 	size_t i = json_start(head, n);
-	return i < n || (n == cap && skip_blanks(head, n, 0) == n);
+	return i < n || (n == cap && lead_end(head, n) == n);
 }
 
 static int load_file(const char *file, const char *path, json_t *docs)

@@ -60,7 +60,7 @@ static bool start_row(struct bl_res_iter *it, json_t *row)
 static json_t *read_kept(struct bl_res_iter *it, json_t *e)
 {
 	json_decref(it->held);
-	it->held = bl_json_read_kept(json_string_value(e), json_string_length(e));
+	it->held = bl_json_read_kept(e);
 	return it->held;
 }
 
@@ -77,7 +77,7 @@ static bool next_object(struct bl_res_iter *it, struct bl_res *r)
 	json_t *o;
 	while ((o = json_array_get(it->list, it->next))) {
 		it->next++;
-		if (json_is_string(o))
+		if (bl_json_is_kept(o))
 			o = read_kept(it, o);
 		if (json_is_object(o)) {
 			*r = (struct bl_res){.obj = o};
@@ -106,7 +106,7 @@ bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 			declare(it, e);
 		else if (json_is_array(e))
 			start_row(it, e);
-		else if (json_is_string(e))
+		else if (bl_json_is_kept(e))
 			start_row(it, read_kept(it, e));
 	}
 	json_t *coords = it->shapes[it->shape].coords;
@@ -166,9 +166,16 @@ json_t *bl_res_get(const struct bl_res *r, const char *key)
 
 const char *bl_res_flag(const struct bl_res *r, size_t i)
 {
-	if (r->obj)
-		return json_string_value(json_array_get(json_object_get(r->obj, "flags"), i));
-	return json_is_array(r->cell) ? json_string_value(json_array_get(r->cell, 2 + i)) : NULL;
+	json_t *flags = r->obj ? json_object_get(r->obj, "flags") : r->cell;
+	size_t k = r->obj ? 0 : 2; /* a cell: [value, raw, flag...] */
+	if (!json_is_array(flags))
+		return NULL;
+	for (; k < json_array_size(flags); k++) {
+		const char *f = json_string_value(json_array_get(flags, k));
+		if (f && i-- == 0)
+			return f;
+	}
+	return NULL;
 }
 
 bool bl_res_has_flag(const struct bl_res *r, const char *flag)
@@ -202,9 +209,14 @@ bool bl_res_coord(const struct bl_res *r, size_t i, const char **key, json_t **v
 
 size_t bl_res_count(json_t *run)
 {
-	json_t *rows = json_object_get(run, "rows");
-	if (!json_is_array(rows))
-		return json_array_size(json_object_get(run, "results"));
+	json_t *rows = json_object_get(run, "rows"), *e;
+	if (!json_is_array(rows)) {
+		/* objects, and those kept as text (each one when read) */
+		size_t i, n = 0;
+		json_array_foreach(json_object_get(run, "results"), i, e) n +=
+			json_is_object(e) || bl_json_is_kept(e);
+		return n;
+	}
 	struct bl_res_iter it;
 	struct bl_res r;
 	size_t n = 0;

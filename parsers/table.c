@@ -382,12 +382,11 @@ static const char *expand(json_t *rows, json_t *results)
 	{
 		const char *why = NULL;
 		const struct bound *shape = NULL;
-		/* a row held as its text (jsonread.h), read for its turn */
-		json_t *read = json_is_string(row) ? bl_json_read_kept(json_string_value(row),
-								       json_string_length(row))
-						   : NULL;
+		/* a row kept as its text (jsonread.h), read for its turn: an
+		 * array, or it is none */
+		json_t *read = bl_json_read_kept(row);
 		if (read)
-			row = read;
+			row = json_is_array(read) ? read : NULL;
 		if (json_is_object(row))
 			why = declare(row, shapes);
 		else if (!json_is_array(row))

@@ -547,10 +547,22 @@ static void apply_group_by(struct bl_chart_view *v, enum bl_key g)
 		v->series = BL_KEY_NONE;
 }
 
-/* The unit of the first result of `metric` among the selected runs,
- * copied into unit[0, len); false when no result has the metric. */
-static bool metric_unit(struct bl_select *s, const char *tool, const char *metric, char *unit,
-			size_t len)
+/* A unit's name for a chart of --metric, kept as long as the process:
+ * the chart outlives the document (a result read from its text goes at
+ * once). The process's first few; NULL past them or out of memory. */
+static const char *kept_unit(const char *u)
+{
+	static char *kept[32];
+	size_t i = 0;
+	for (; i < 32 && kept[i]; i++)
+		if (strcmp(kept[i], u) == 0)
+			return kept[i];
+	return i < 32 ? (kept[i] = strdup(u)) : NULL;
+}
+
+/* The unit of the first result of `metric` among the selected runs (a
+ * name kept_unit keeps), or NULL when no result has the metric. */
+static const char *metric_unit(struct bl_select *s, const char *tool, const char *metric)
 {
 	size_t i, k;
 	json_t *d, *run;
@@ -566,16 +578,15 @@ static bool metric_unit(struct bl_select *s, const char *tool, const char *metri
 			for (bl_res_begin(&it, run); bl_res_next(&it, &r);) {
 				const char *m = json_string_value(bl_res_get(&r, "metric"));
 				if (m && strcmp(m, metric) == 0) {
-					/* copied: a result read from its text goes */
 					const char *u = json_string_value(bl_res_get(&r, "unit"));
-					snprintf(unit, len, "%s", u ? u : "");
+					u = u ? kept_unit(u) : NULL;
 					bl_res_end(&it);
-					return u != NULL;
+					return u;
 				}
 			}
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* Several inputs with the same categories (one post against another, or
@@ -855,8 +866,8 @@ out:
 static int charts_of_metric(struct bl_select *s, const char *tool, const struct bl_chart_opts *o,
 			    struct bl_charts *out)
 {
-	char unit[64];
-	if (!metric_unit(s, tool, o->metric, unit, sizeof unit))
+	const char *unit = metric_unit(s, tool, o->metric);
+	if (!unit)
 		return 0;
 	const char *one[] = {o->metric, NULL};
 	char title[128];

@@ -406,7 +406,8 @@ def main():
     # or from standard input, and a zpool iostat run that crosses the cuts
     # keeps every sample
     zp = (ROOT / "corpus/zpool-iostat/old-used-avail-verbose-interval/input").read_bytes()
-    dd = next(iter(sorted(ROOT.glob("corpus/dd/*/input")))).read_bytes()
+    dd_input = next(iter(sorted(ROOT.glob("corpus/dd/*/input"))))
+    dd = dd_input.read_bytes()
     big = tmp / "long.txt"
     big.write_bytes(dd + b"\n" + b"\n".join([zp] * (7 * 2**20 // len(zp) + 1)))
     doc = tmp / "long.json"
@@ -417,6 +418,16 @@ def main():
     check("long post: the table of parse's document", direct.stdout == via_doc.stdout)
     check("long post: from standard input, the same",
           piped.stdout == direct.stdout.replace(big.name.encode(), b"<stdin>"))
+    # benchlog JSON after a BOM and more blanks than the first bytes read
+    bom = tmp / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + b" " * 5000 + doc.read_bytes())
+    check("JSON after a BOM and 5,000 blanks: read as JSON", run(bl, "table", str(bom)).stdout == via_doc.stdout)
+    # --metric's unit outlives the documents (detect a pointer into a
+    # function's stack or a result already let go)
+    r = subprocess.run([bl, "chart", "--model", "--metric", "throughput", str(dd_input)], capture_output=True,
+                       env=dict(ENV, ASAN_OPTIONS="detect_stack_use_after_return=1"))
+    check("--metric: the chart's unit", r.returncode == 0 and b'"base_unit": "B/s"' in r.stdout.replace(b'":"', b'": "'),
+          r.stderr.decode()[-300:])
     # the pool's read bandwidth: one value a sample past the first (since boot)
     objs = json.loads(run(bl, "parse", "--objects", "-q", str(big)).stdout)
     want = 0

@@ -188,6 +188,29 @@ static void test_edges(void)
 	snprintf(t, sizeof t, "{\"rows\":[[0,\"x\",1],%s,[0,\"tank\"],3,[0,\"tank\",5]]}", shape0);
 	CHECK(count_of(t) == 1);
 	CHECK(count_of("{\"results\":[{\"value\":1},{\"value\":2}]}") == 2);
+	/* a flag that is not a string is none: those after it count */
+	snprintf(t, sizeof t, "{\"rows\":[%s,[0,\"tank\",[1,null,5,\"censored\"]]]}", shape0);
+	run = json_loads(t, 0, NULL);
+	struct bl_res_iter it;
+	struct bl_res r;
+	bl_res_begin(&it, run);
+	CHECK(bl_res_next(&it, &r) && bl_res_has_flag(&r, "censored"));
+	CHECK(strcmp(bl_res_flag(&r, 0), "censored") == 0 && !bl_res_flag(&r, 1));
+	bl_res_end(&it);
+	json_decref(run);
+	/* strings of a document are not kept texts: passed over, and refused
+	 * by the check; a kept text (BL_JSON_KEPT first) that is no row is
+	 * none either */
+	snprintf(t, sizeof t, "{\"runs\":[{\"rows\":[%s,\"[0,\\\"x\\\",1]\"]}]}", shape0);
+	run = json_loads(t, 0, NULL);
+	CHECK(run && bl_res_count(json_array_get(json_object_get(run, "runs"), 0)) == 0);
+	CHECK(bl_doc_check_rows(run) && strstr(bl_doc_check_rows(run), "neither"));
+	json_decref(run);
+	snprintf(t, sizeof t, "{\"runs\":[{\"rows\":[\"\\u0001%s\",[0,\"x\",1]]}]}", "{}");
+	run = json_loads(t, 0, NULL);
+	CHECK(run && bl_doc_check_rows(run) && strstr(bl_doc_check_rows(run), "neither"));
+	json_decref(run);
+	CHECK(count_of("{\"results\":[\"{\\\"value\\\":1}\",{\"value\":2}]}") == 1);
 	CHECK(count_of("{\"tool\":\"dd\"}") == 0);
 	CHECK(count_of("{\"rows\":{}}") == 0);
 }
