@@ -274,7 +274,11 @@ static int append(struct reader *r, json_t *a, json_t *v)
 	return r->check_only ? 0 : json_array_append_new(a, v);
 }
 
-static json_t *array(struct reader *r, int depth)
+static json_t *kept_text(struct reader *r, int depth);
+
+/* An array, after its '['; its elements that open with `kept` ('[' or
+ * '{'; 0: none) kept as text. */
+static json_t *array(struct reader *r, int depth, char kept)
 {
 	json_t *a = r->check_only ? checked : json_array();
 	if (!a)
@@ -283,7 +287,10 @@ static json_t *array(struct reader *r, int depth)
 	if (eat(r, ']'))
 		return a;
 	for (;;) {
-		json_t *v = value(r, depth);
+		skip_ws(r);
+		json_t *v = kept && r->p < r->end && *r->p == (unsigned char)kept
+				    ? kept_text(r, depth)
+				    : value(r, depth);
 		if (!v || append(r, a, v) < 0)
 			break;
 		skip_ws(r);
@@ -305,7 +312,7 @@ static json_t *value(struct reader *r, int depth)
 		return NULL;
 	switch (*r->p) {
 	case '{': r->p++; return object(r, depth + 1);
-	case '[': r->p++; return array(r, depth + 1);
+	case '[': r->p++; return array(r, depth + 1, 0);
 	case '"': {
 		r->p++;
 		ptrdiff_t n = string(r);
@@ -345,27 +352,7 @@ static json_t *kept_value(struct reader *r, int depth, char kept)
 	if (!kept || r->p >= r->end || *r->p != '[' || depth >= MAX_DEPTH)
 		return value(r, depth);
 	r->p++;
-	json_t *a = json_array();
-	if (!a)
-		return NULL;
-	skip_ws(r);
-	if (eat(r, ']'))
-		return a;
-	for (;;) {
-		skip_ws(r);
-		json_t *v = r->p < r->end && *r->p == (unsigned char)kept ? kept_text(r, depth + 1)
-									  : value(r, depth + 1);
-		if (!v || json_array_append_new(a, v) < 0)
-			break;
-		skip_ws(r);
-		if (eat(r, ','))
-			continue;
-		if (eat(r, ']'))
-			return a;
-		break;
-	}
-	json_decref(a);
-	return NULL;
+	return array(r, depth + 1, kept);
 }
 
 static json_t *read_object(struct reader *r, const char *text, size_t *used)

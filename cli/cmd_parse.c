@@ -127,22 +127,10 @@ static int each_message(struct bl_message *m, void *vctx)
 	/* written run by run: a message with a million runs is never one
 	 * JSON tree in memory */
 	json_t *tail;
-	if (m->window.on) {
-		/* a large text input, a window at a time: one document */
-		if (!c->windows && !(c->windows = bl_window_doc_new(c->path, flags)))
-			return -1;
-		if (bl_window_doc_add(c->windows, m) < 0)
-			return -1;
-		if (!m->window.last)
-			return 0;
-		tail = bl_window_doc_finish(c->windows, write_out, c);
-		bl_window_doc_free(c->windows);
-		c->windows = NULL;
-	} else {
-		tail = bl_parse_message_write(m, c->path, flags, write_out, c);
-	}
-	if (!tail)
+	if (bl_parse_message_or_window(&c->windows, m, c->path, flags, write_out, c, &tail) < 0)
 		return c->write_failed ? 0 : -1;
+	if (!tail)
+		return 0; /* a window before the last */
 	report(c, tail);
 	c->nruns += (size_t)json_integer_value(json_object_get(tail, "runs_written"));
 	json_decref(tail);

@@ -55,22 +55,14 @@ json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *t
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct collect *c = vctx;
-	json_t *doc;
-	if (m->window.on) {
-		if (!c->windows && !(c->windows = bl_window_doc_new(c->path, DOC_FLAGS)))
-			return -1;
-		if (bl_window_doc_add(c->windows, m) < 0)
-			return -1;
-		if (!m->window.last)
-			return 0;
-		c->text.n = 0;
-		json_t *tail = bl_window_doc_finish(c->windows, put_text, &c->text);
-		bl_window_doc_free(c->windows);
-		c->windows = NULL;
-		doc = doc_of_text(tail, &c->text);
-	} else {
-		doc = cli_message_doc(m, c->path, &c->text);
-	}
+	json_t *tail;
+	c->text.n = 0;
+	if (bl_parse_message_or_window(&c->windows, m, c->path, DOC_FLAGS, put_text, &c->text,
+				       &tail) < 0)
+		return -1;
+	if (!tail)
+		return 0; /* a window before the last */
+	json_t *doc = doc_of_text(tail, &c->text);
 	if (!doc)
 		return -1;
 	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;

@@ -53,6 +53,15 @@ struct bl_window_doc *bl_window_doc_new(const char *path, size_t flags);
 int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m);
 json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write, void *wctx);
 void bl_window_doc_free(struct bl_window_doc *w);
+/* A message's document, whole or a window at a time: m written by
+ * bl_parse_message_write, or, when m is a window, added to *windows (made
+ * at the first window) and the document written at the last (*windows
+ * then freed and NULL). *tail: the document's tail, as those return it,
+ * or NULL after a window that is not the last. 0, or -1 when memory ran
+ * out or a write failed (*tail NULL; *windows is left to free). */
+int bl_parse_message_or_window(struct bl_window_doc **windows, struct bl_message *m,
+			       const char *path, size_t flags, json_dump_callback_t write,
+			       void *wctx, json_t **tail);
 /* Releases the output buffer the writers keep between messages (part of
  * bl_cleanup, for this thread). */
 void bl_write_cleanup(void);

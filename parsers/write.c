@@ -2153,3 +2153,24 @@ json_t *bl_window_doc_finish(struct bl_window_doc *w, json_dump_callback_t write
 	}
 	return tail;
 }
+
+int bl_parse_message_or_window(struct bl_window_doc **windows, struct bl_message *m,
+			       const char *path, size_t flags, json_dump_callback_t write,
+			       void *wctx, json_t **tail)
+{
+	*tail = NULL;
+	if (!m->window.on) {
+		*tail = bl_parse_message_write(m, path, flags, write, wctx);
+		return *tail ? 0 : -1;
+	}
+	if (!*windows && !(*windows = bl_window_doc_new(path, flags)))
+		return -1;
+	if (bl_window_doc_add(*windows, m) < 0)
+		return -1;
+	if (!m->window.last)
+		return 0;
+	*tail = bl_window_doc_finish(*windows, write, wctx);
+	bl_window_doc_free(*windows);
+	*windows = NULL;
+	return *tail ? 0 : -1;
+}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../base/jsonread.h"
+#include "../kept_text.h"
 
 static void compare(const char *text, size_t len)
 {
@@ -30,25 +30,7 @@ static void compare(const char *text, size_t len)
 	/* rows kept as text: the same value once each row is read back */
 	size_t lused = 0;
 	json_t *lazy = bl_json_read_results_as_text(text, len, &lused);
-	if (!lazy || lused != used)
-		abort();
-	static const char *const lists[] = {"rows", "results"};
-	size_t r;
-	json_t *run;
-	json_array_foreach(json_object_get(lazy, "runs"), r, run)
-	{
-		for (size_t k = 0; k < 2; k++) {
-			json_t *list = json_object_get(run, lists[k]);
-			for (size_t x = 0; x < json_array_size(list); x++) {
-				json_t *t = json_array_get(list, x);
-				json_t *back = bl_json_is_kept(t) ? bl_json_read_kept(t) : NULL;
-				if (bl_json_is_kept(t) &&
-				    (!back || json_array_set_new(list, x, back) < 0))
-					abort();
-			}
-		}
-	}
-	if (!json_equal(lazy, a))
+	if (!lazy || lused != used || !restore_kept(lazy) || !json_equal(lazy, a))
 		abort();
 	json_decref(lazy);
 	char *x = json_dumps(a, JSON_COMPACT | JSON_REAL_PRECISION(17));

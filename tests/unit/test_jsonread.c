@@ -8,14 +8,14 @@
  * and results as text (bl_json_read_results_as_text) is held to the same
  * in each case: it takes what the reader takes, and each row or result
  * it keeps reads back as the reader reads it. */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../base/jsonread.h"
+#include "../kept_text.h"
 #include "check.h"
-#include "slurp.h"
+#include "corpus.h"
 
 /* The two values print the same, key order and reals' bits included. */
 static bool same(json_t *a, json_t *b)
@@ -26,31 +26,6 @@ static bool same(json_t *a, json_t *b)
 	free(x);
 	free(y);
 	return eq;
-}
-
-/* The runs' rows and results kept as text in doc (a reading of
- * bl_json_read_results_as_text), read back in their place: false when
- * one does not read. */
-static bool restore_kept(json_t *doc)
-{
-	static const char *const lists[] = {"rows", "results"};
-	size_t i;
-	json_t *run;
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
-	{
-		for (size_t k = 0; k < 2; k++) {
-			json_t *list = json_object_get(run, lists[k]);
-			for (size_t e = 0; e < json_array_size(list); e++) {
-				json_t *t = json_array_get(list, e);
-				if (!bl_json_is_kept(t))
-					continue;
-				json_t *back = bl_json_read_kept(t);
-				if (!back || json_array_set_new(list, e, back) < 0)
-					return false;
-			}
-		}
-	}
-	return true;
 }
 
 /* The reader keeping rows as text takes what the reader takes, ends at
@@ -255,38 +230,23 @@ static void test_mutations(void)
 }
 
 /* Every corpus document: read by the reader itself, as json_loadb reads it. */
+struct corpus_tally {
+	size_t differ, back;
+};
+
+static void compare_case(const char *text, size_t len, void *ctx)
+{
+	struct corpus_tally *t = ctx;
+	int r = compare(text, len);
+	t->differ += r < 0;
+	t->back += r == 0;
+}
+
 static void test_corpus(void)
 {
-	size_t docs = 0, differ = 0, back = 0;
-	DIR *top = opendir("corpus");
-	struct dirent *t;
-	while (top && (t = readdir(top))) {
-		if (t->d_name[0] == '.')
-			continue;
-		char dir[512];
-		snprintf(dir, sizeof dir, "corpus/%s", t->d_name);
-		DIR *d = opendir(dir);
-		struct dirent *c;
-		while (d && (c = readdir(d))) {
-			if (c->d_name[0] == '.')
-				continue;
-			char path[1024];
-			snprintf(path, sizeof path, "%s/%s/expected.json", dir, c->d_name);
-			size_t len;
-			char *text = slurp(path, &len);
-			if (!text)
-				continue;
-			docs++;
-			int r = compare(text, len);
-			differ += r < 0;
-			back += r == 0;
-			free(text);
-		}
-		if (d)
-			closedir(d);
-	}
-	if (top)
-		closedir(top);
+	struct corpus_tally t = {0, 0};
+	size_t docs = corpus_each("expected.json", compare_case, &t), differ = t.differ,
+	       back = t.back;
 	printf("corpus: %zu documents, %zu handed back to json_loadb, %zu read otherwise\n", docs,
 	       back, differ);
 	CHECK(docs > 100);

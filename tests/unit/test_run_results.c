@@ -5,7 +5,6 @@
  * read from those objects, the same again, and read from the rows kept
  * as text (bl_json_read_results_as_text), the same again. Edge cases: a shape declared
  * again, rows that fit no shape, a run with neither list. */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +12,7 @@
 #include "../../parsers/benchlog.h"
 #include "../../parsers/run_results.h"
 #include "check.h"
-#include "slurp.h"
+#include "corpus.h"
 
 #define DUMP (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
@@ -126,33 +125,15 @@ static int each_message(struct bl_message *m, void *ctx)
 	return 0;
 }
 
+static void ingest_case(const char *text, size_t len, void *ctx)
+{
+	CHECK(bl_ingest_buffer(bl_parser_ingest(), text, len, each_message, ctx) == 0);
+}
+
 static void test_corpus(void)
 {
 	struct tally t = {0};
-	DIR *top = opendir("corpus");
-	struct dirent *k;
-	while (top && (k = readdir(top))) {
-		if (k->d_name[0] == '.')
-			continue;
-		char dir[512];
-		snprintf(dir, sizeof dir, "corpus/%s", k->d_name);
-		DIR *d = opendir(dir);
-		struct dirent *c;
-		while (d && (c = readdir(d))) {
-			char path[1024];
-			snprintf(path, sizeof path, "%s/%s/input", dir, c->d_name);
-			size_t len;
-			char *in = c->d_name[0] == '.' ? NULL : slurp(path, &len);
-			if (in)
-				CHECK(bl_ingest_buffer(bl_parser_ingest(), in, len, each_message,
-						       &t) == 0);
-			free(in);
-		}
-		if (d)
-			closedir(d);
-	}
-	if (top)
-		closedir(top);
+	corpus_each("input", ingest_case, &t);
 	printf("corpus: %zu documents (%zu handed to json_loadb), %zu runs with rows, %zu "
 	       "results\n",
 	       t.docs, t.handed_back, t.rows_runs, t.results);
