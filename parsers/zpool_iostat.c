@@ -1652,12 +1652,15 @@ static void zpool_command(struct bl_doc *doc, struct bl_run *run, const char *cm
 		json_object_set_new(run->params, "pools", pools);
 	else
 		json_decref(pools);
-	if (nn >= 1 && nums[0] == floor(nums[0]))
-		bl_run_param_int(run, "interval", (long long)nums[0]);
-	else if (nn >= 1)
-		bl_run_param_real(run, "interval", nums[0]);
-	if (nn >= 2)
-		bl_run_param_int(run, "count", (long long)nums[1]);
+	/* "zpool iostat -v 5 10"; a number too large for an integer stays
+	 * a real */
+	static const char *const names[] = {"interval", "count"};
+	for (size_t i = 0; i < nn; i++) {
+		if (bl_value_is_int(nums[i]))
+			bl_run_param_int(run, names[i], (long long)nums[i]);
+		else
+			bl_run_param_real(run, names[i], nums[i]);
+	}
 }
 
 /* A result of sample `index` of the whole stream: only sample 0 counts
