@@ -536,6 +536,32 @@ bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur, struct 
 	return true;
 }
 
+bool bl_line_whole(const struct bl_message *m, const struct bl_line *l, size_t floor,
+		   struct bl_line *out)
+{
+	size_t ls = l->off - l->cut;
+	if (floor > ls)
+		floor = ls;
+	const char *nl = ls > floor ? memrchr(m->text + floor, '\n', ls - floor) : NULL;
+	size_t start = nl ? (size_t)(nl - m->text) + 1 : floor;
+	bool whole = nl || (floor ? m->text[floor - 1] == '\n' : !m->window.mid_line);
+	bl_line_at(m, start, out);
+	if (out->off < start) {
+		/* cut inside a piece: from the floor, without a prefix */
+		out->s = m->text + start;
+		out->off = start;
+		out->cut = 0;
+	}
+	const char *end_nl = memchr(m->text + l->off, '\n', m->len - l->off);
+	size_t end = end_nl ? (size_t)(end_nl - m->text) : m->len;
+	out->len = end - out->off;
+	out->next = end_nl ? end + 1 : end;
+	/* a line drops the '\r' of "\r\n", as bl_line_at() does */
+	if (end_nl && out->len && out->s[out->len - 1] == '\r')
+		out->len--;
+	return whole;
+}
+
 void bl_message_diag(struct bl_message *m, enum bl_level level, const char *code, size_t origin,
 		     const char *fmt, ...)
 {

@@ -221,6 +221,16 @@ size_t bl_line_cut(const struct bl_message *m, size_t k);
 /* The next / previous line; false at the end / start of the text. */
 bool bl_line_next(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out);
 bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur, struct bl_line *out);
+/* The whole line that line or piece l is part of, for a reader that must
+ * see a long line entire (dd's status=progress updates, joined by '\r'
+ * on one line of a log, one a second): from its start, or from `floor`
+ * when it starts before, to its newline; its prefix left out as
+ * bl_line_at() does. True when the line's first byte is in it; false
+ * when floor, or the start of the text (a window's that begins inside
+ * the line), cuts it. O(length of the line): once per block, not per
+ * anchor. */
+bool bl_line_whole(const struct bl_message *m, const struct bl_line *l, size_t floor,
+		   struct bl_line *out);
 
 /* Makes the line readers leave out the prefix text[at, at + n) of the
  * lines that start in text[from, to) with it, after any blanks, and those

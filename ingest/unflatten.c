@@ -27,8 +27,10 @@
 /* A line this long is worth telling the user about; and what remains of
  * it after the breaks above is wrapped at blanks to at most WRAP_MAX bytes,
  * so that the parsers, which read a whole line around each match, stay
- * linear in the input. A GNU dd progress line ('\r'-separated updates) is
- * left whole below HUGE_LINE. */
+ * linear in the input. A dd progress display ('\r'-separated updates,
+ * one a second, on one line of a log) is left whole below HUGE_LINE, and
+ * wrapped at its '\r's above: no update is cut (dd.c reads the lines of
+ * a display as one). */
 #define LONG_LINE ((size_t)1 << 16)
 #define HUGE_LINE ((size_t)1 << 20)
 #define WRAP_MAX 4096
@@ -660,16 +662,26 @@ static bool lone_tool_line(const char *s, size_t len, bool zsh)
 	return e == len || (e + 1 == len && s[e] == '\r');
 }
 
-/* Breaks at blanks so that no piece of [from, to) exceeds WRAP_MAX. */
-static void wrap_piece(const char *s, size_t from, size_t to, struct bl_breaks *b)
+/* Whether s[k] is where a piece of a line ends: a '\r' in a line of
+ * '\r'-separated updates (`cr`), which leaves every update whole, else
+ * a blank. */
+static bool wrap_at(const char *s, size_t k, bool cr)
+{
+	return cr ? s[k] == '\r' : bl_blank(s[k]);
+}
+
+/* Breaks so that no piece of [from, to) exceeds WRAP_MAX: at blanks, or
+ * at the '\r's of a progress display (`cr`) where it has some. */
+static void wrap_piece(const char *s, size_t from, size_t to, bool cr, struct bl_breaks *b)
 {
 	while (to - from > WRAP_MAX) {
 		const char *sp = NULL;
-		for (size_t k = from + WRAP_MAX; k > from; k--)
-			if (bl_blank(s[k])) {
-				sp = s + k;
-				break;
-			}
+		for (int pass = cr ? 0 : 1; pass < 2 && !sp; pass++)
+			for (size_t k = from + WRAP_MAX; k > from; k--)
+				if (wrap_at(s, k, pass == 0)) {
+					sp = s + k;
+					break;
+				}
 		if (!sp) {
 			/* one long word: wrap at the first blank after it */
 			size_t k = from + WRAP_MAX;
@@ -692,18 +704,18 @@ static void hard_wrap(const char *s, size_t n, struct bl_breaks *b)
 		const char *nl = memchr(s + i, '\n', n - i);
 		size_t end = nl ? (size_t)(nl - s) : n;
 		size_t len = end - i;
-		bool wrap = len >= HUGE_LINE ||
-			    (len >= LONG_LINE && !memchr(s + i, '\r', len > 1 ? len - 1 : 0));
+		bool cr = len >= LONG_LINE && memchr(s + i, '\r', len > 1 ? len - 1 : 0);
+		bool wrap = len >= HUGE_LINE || (len >= LONG_LINE && !cr);
 		size_t from = i;
 		while (k < nb && b->v[k] < end) {
 			if (wrap && b->v[k] >= from)
-				wrap_piece(s, from, b->v[k], b);
+				wrap_piece(s, from, b->v[k], cr, b);
 			if (b->v[k] >= from)
 				from = b->v[k] + 1;
 			k++;
 		}
 		if (wrap)
-			wrap_piece(s, from, end, b);
+			wrap_piece(s, from, end, cr, b);
 		i = end + 1;
 	}
 	if (b->n > nb && b->v)

@@ -103,6 +103,9 @@ struct dd_line {
 	struct bl_line line;
 	struct bl_re_match m;
 	const int *g; /* group map of a K_GNU line */
+	/* a K_PROGRESS line: the offset of the last line of its display, the
+	 * progress lines right below it (walk_block) */
+	size_t through;
 };
 
 /* Start and length of GNU group `what` (G_*) of a summary line. */
@@ -132,30 +135,58 @@ static bool progress_part(const char *s, size_t len, uint64_t *bytes, double *se
 	       bl_parse_double(s + m.ov[2 * sg], bl_re_glen(&m, sg), true, secs, NULL);
 }
 
-/* Walks the '\r'-separated updates of a progress line; with a run, adds
- * one result per update. Returns the number of updates read. */
-static size_t progress_walk(const struct bl_line *l, struct bl_run *run)
+/* The next update of a progress line from byte i: its end (where the
+ * '\r' after it is, or the line's end). */
+static size_t update_end(const struct bl_line *l, size_t i)
 {
-	size_t i = 0, sample = 0;
-	while (i < l->len) {
-		const char *cr = memchr(l->s + i, '\r', l->len - i);
-		size_t end = cr ? (size_t)(cr - l->s) : l->len;
+	const char *cr = memchr(l->s + i, '\r', l->len - i);
+	return cr ? (size_t)(cr - l->s) : l->len;
+}
+
+/* Whether a '\r'-separated update of line l reads as one. */
+static bool progress_any(const struct bl_line *l)
+{
+	uint64_t bytes;
+	double secs;
+	for (size_t i = 0, end; i < l->len; i = end + 1)
+		if ((end = update_end(l, i)) > i && progress_part(l->s + i, end - i, &bytes, &secs))
+			return true;
+	return false;
+}
+
+/* Adds a result for each '\r'-separated update of progress line l to the
+ * run, numbered on from `sample`, each a record of the run (a day's log
+ * holds 86,400 of them: they are handed on as they are read,
+ * bl_doc_run_progress). An update is read from the line's first byte
+ * when `from_start`, else only after a '\r': the line's start was cut
+ * away, and the start of its first update with it. Returns the number of
+ * updates read. */
+static size_t progress_walk(struct bl_doc *doc, struct bl_run *run, const struct bl_line *l,
+			    bool from_start, size_t sample)
+{
+	size_t i = 0, first = sample;
+	if (!from_start) {
+		const char *cr = memchr(l->s, '\r', l->len);
+		i = cr ? (size_t)(cr - l->s) + 1 : l->len;
+	}
+	for (size_t end; i < l->len; i = end + 1) {
 		uint64_t bytes;
 		double secs;
-		if (end > i && progress_part(l->s + i, end - i, &bytes, &secs)) {
-			if (run) {
-				struct bl_result *r = bl_run_result(run, "progress_bytes",
-								    (double)bytes, "B", NULL, 0);
-				if (r) {
-					bl_result_set_int(r, "sample", (long long)sample);
-					bl_result_set_real(r, "at", secs);
-				}
-			}
-			sample++;
+		end = update_end(l, i);
+		if (end == i || !progress_part(l->s + i, end - i, &bytes, &secs))
+			continue;
+		struct bl_result *r =
+			bl_run_result(run, "progress_bytes", (double)bytes, "B", NULL, 0);
+		if (r) {
+			bl_result_set_int(r, "sample", (long long)sample);
+			bl_result_set_real(r, "at", secs);
 		}
-		i = end + 1;
+		if (bl_run_record(run, sample, l->off + i) < 0)
+			doc->partial = true;
+		sample++;
+		bl_doc_run_progress(doc, run);
 	}
-	return sample;
+	return sample - first;
 }
 
 static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
@@ -167,7 +198,7 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 		return d->kind = K_OTHER;
 	/* status=progress: "\r933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r..." */
 	if (memchr(l->s, '\r', l->len))
-		return d->kind = progress_walk(l, NULL) ? K_PROGRESS : K_OTHER;
+		return d->kind = progress_any(l) ? K_PROGRESS : K_OTHER;
 	/* each pattern is tried only where the line can start as it does:
 	 * all but two start with a count, and the verb-first summary has a
 	 * rate with its '/' */
@@ -308,9 +339,14 @@ static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c, 
 	}
 }
 
-/* Finds the first line of the block that contains `anchor`. */
+/* Finds the first line of the block that contains `anchor`. A progress
+ * line is taken whole, however long: a log keeps every update of a long
+ * transfer on it, one a second, and a line of 4 KB or more is read in
+ * pieces (bl_line_at). *cut_at: the offset of the progress line whose
+ * start is cut away (by the run above, or by the start of a window
+ * inside it), else SIZE_MAX. */
 static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anchor,
-				  enum line_kind kind)
+				  enum line_kind kind, size_t *cut_at)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	size_t floor = bl_scan_floor(sc);
@@ -334,14 +370,21 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 			break;
 		start = prev;
 	}
-	/* then progress and error lines directly above */
-	for (int k = 0; k < 3; k++) {
+	/* then the error lines directly above, at most 3, and the progress
+	 * lines: all of them, as a progress display longer than a megabyte
+	 * is wrapped at its '\r's (unflatten.c) */
+	*cut_at = SIZE_MAX;
+	for (int errs = 0; errs < 3;) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		struct dd_line d;
 		enum line_kind pk = classify(&prev, &d);
-		if (pk != K_PROGRESS && pk != K_ERR)
+		if (pk == K_ERR)
+			errs++;
+		else if (pk != K_PROGRESS)
 			break;
+		else if (!bl_line_whole(msg, &prev, floor, &prev))
+			*cut_at = prev.off;
 		start = prev;
 	}
 	return start;
@@ -549,7 +592,8 @@ static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t byt
 {
 	double pb, pe, pin = 0, pip = 0;
 	uint64_t count;
-	if (strcmp(prev->tool, "dd") != 0 || prev->end_off != start || prev->time.present)
+	if (strcmp(prev->tool, "dd") != 0 || prev->end_off != start || prev->time.present ||
+	    prev->nrec)
 		return false;
 	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
 		return false;
@@ -615,7 +659,9 @@ static bool pipe_output(const struct bl_message *msg, const struct bl_line *l, s
 }
 
 /* Walks the block from `start` into lines[0..n), at most `cap`: errors and
- * progress, two records lines, a summary. Returns n. */
+ * progress, two records lines, a summary. The lines of one progress
+ * display (or the pieces of a long one, bl_line_at) are one entry, its
+ * first line, `through` its last. Returns n. */
 static size_t walk_block(const struct bl_message *msg, const struct bl_line *start,
 			 struct dd_line *lines, size_t cap)
 {
@@ -651,6 +697,14 @@ static size_t walk_block(const struct bl_message *msg, const struct bl_line *sta
 		}
 		if (k == K_REC)
 			nrec++;
+		d->through = cur.off;
+		if (k == K_PROGRESS && n && lines[n - 1].kind == K_PROGRESS) {
+			lines[n - 1].through = cur.off;
+			cur = next;
+			if (!more)
+				break;
+			continue;
+		}
 		n++;
 		if (k == K_BSD || k == K_GNU || n == cap || !more)
 			break;
@@ -667,6 +721,7 @@ struct dd_block {
 	const struct dd_line *recs[2], *sum, *progress;
 	const struct dd_line *errs[3], *extras[3];
 	size_t nrec, nerr, nextra;
+	size_t cut_at; /* block_start()'s */
 	const char *variant;
 	bool have_cut; /* a GNU summary cut after its byte count */
 	struct bl_line cut;
@@ -808,16 +863,33 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	return run;
 }
 
+/* A result for each update of the block's progress display, line by
+ * line, each line whole, numbered on from one line to the next. */
+static void progress_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
+{
+	const struct bl_message *msg = doc->msg;
+	struct bl_line l = b->progress->line, next;
+	size_t sample = 0;
+	bool from_start = l.off != b->cut_at;
+	for (;;) {
+		sample += progress_walk(doc, run, &l, from_start, sample);
+		if (l.next > b->progress->through || !bl_line_next(msg, &l, &next))
+			break;
+		bl_line_whole(msg, &next, next.off - next.cut, &l);
+		from_start = true;
+	}
+}
+
 /* The results of the lines before the summary: records, progress, and
  * the extra counts. */
-static void line_results(struct bl_run *run, const struct dd_block *b)
+static void line_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
 {
 	if (b->nrec >= 1)
 		record_results(run, b->recs[0], "in");
 	if (b->nrec >= 2)
 		record_results(run, b->recs[1], "out");
 	if (b->progress)
-		progress_walk(&b->progress->line, run);
+		progress_results(doc, run, b);
 	for (size_t i = 0; i < b->nextra; i++) {
 		const struct dd_line *x = b->extras[i];
 		uint64_t v = 0;
@@ -881,12 +953,20 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	enum line_kind ak = classify(anchor, &a);
 	if (ak == K_OTHER || ak == K_ERR)
 		return BL_NOT_MINE;
+	/* a progress line that is not the last of its display, or a piece of
+	 * a long one: the last line claims the display whole (block_start),
+	 * once */
+	struct bl_line below;
+	struct dd_line bd;
+	if (ak == K_PROGRESS && bl_line_next(msg, anchor, &below) &&
+	    (msg->text[anchor->next - 1] != '\n' || classify(&below, &bd) == K_PROGRESS))
+		return BL_NOT_MINE;
 
-	/* up to 3 progress/error lines, 2 records, 3 counts, a summary, and
-	 * room to spare: the walk always reaches the anchor */
+	/* up to 3 error lines, a progress display, 2 records, 3 counts, a
+	 * summary, and room to spare: the walk always reaches the anchor */
 	struct dd_line lines[12];
 	struct dd_block b = {.lines = lines};
-	b.start = block_start(sc, anchor, ak);
+	b.start = block_start(sc, anchor, ak, &b.cut_at);
 	b.n = walk_block(msg, &b.start, lines, sizeof lines / sizeof lines[0]);
 	if (b.n == 0)
 		return BL_NOT_MINE;
@@ -905,8 +985,15 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	if (!run)
 		return BL_NOT_MINE;
 	long ri = (long)(doc->nruns - 1);
-	line_results(run, &b);
+	line_results(doc, run, &b);
 	run = summary_or_note(doc, ri, &b);
+	if (b.progress && b.progress->line.off == b.cut_at) {
+		bl_doc_diag(
+			doc, ri, BL_WARNING, "dd.progress-cut", b.progress->line.off,
+			"the status=progress line starts before the text read here: its first "
+			"updates are not read, and its samples are numbered from the first one read");
+		doc->partial = true;
+	}
 	error_diags(doc, ri, run, &b);
 	consistency(doc, ri, &b.c, b.sum ? b.sum->line.off : b.start.off);
 	*end = b.end;
@@ -1118,6 +1205,26 @@ static const struct bl_transfer dd_transfer = {
 	.sinks = dd_sinks,
 };
 
+/* A status=progress display is a stream of records, one an update: a
+ * long one is handed on as it is read, not held whole. */
+static void dd_renumber(struct bl_result *result, size_t index)
+{
+	if (bl_result_get(result, "sample"))
+		bl_result_set_int(result, "sample", (long long)index);
+}
+
+static void dd_count(json_t *params, size_t n)
+{
+	(void)params; /* the updates are counted by their results alone */
+	(void)n;
+}
+
+static const struct bl_records dd_records = {
+	.key = "sample",
+	.renumber = dd_renumber,
+	.count = dd_count,
+};
+
 const struct bl_parser bl_parser_dd = {
 	.name = "dd",
 	.summary = "dd transfer summaries: records in/out, bytes, seconds, rate",
@@ -1134,6 +1241,7 @@ const struct bl_parser bl_parser_dd = {
 	.shapes = &dd_shapes,
 	.claim = dd_claim,
 	.command = dd_command,
+	.records = &dd_records,
 	.views = dd_views,
 	.metrics = dd_metric_info,
 	.transfer = &dd_transfer,

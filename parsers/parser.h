@@ -36,6 +36,9 @@ struct bl_records {
 	void (*renumber)(struct bl_result *result, size_t index);
 	/* the params of a run of `n` records */
 	void (*count)(json_t *params, size_t n);
+	/* its results are written as rows (table.h): a stream of table rows,
+	 * not of single updates */
+	bool rows;
 };
 
 struct bl_parser {

@@ -500,7 +500,8 @@ static void put_result(struct out *o, const struct bl_result *r, unsigned depth)
 static bool rows_tool(size_t flags, const char *tool)
 {
 	const struct bl_parser *p;
-	return !(flags & BL_WRITE_OBJECTS) && tool && (p = bl_parser_find(tool)) && p->records;
+	return !(flags & BL_WRITE_OBJECTS) && tool && (p = bl_parser_find(tool)) && p->records &&
+	       p->records->rows;
 }
 
 struct rowsink {
@@ -1676,7 +1677,10 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 				return 0;
 			return continue_results(w, m, r, n, c);
 		}
-		c->mode = may_keep(w, m, at) && at >= m->window.own_from ? CUR_OWN : CUR_DECLINED;
+		/* a run cut at the window's first byte is kept or not once its
+		 * end is known (window_run_one): its results are put aside as
+		 * an own run's until then */
+		c->mode = may_keep(w, m, at) ? CUR_OWN : CUR_DECLINED;
 	}
 	if (c->mode == CUR_CONT)
 		return continue_results(w, m, r, n, c);
@@ -1685,7 +1689,7 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 	 * dense table in the context around the window's own part would
 	 * otherwise be held whole, 440 bytes a value */
 	if (c->mode == CUR_DECLINED)
-		return may_keep(w, m, at) ? 1 : 0;
+		return 0;
 	size_t to = record_from(m, r, m->window.own_to), flags = w->runs->flags;
 	int rc = 0;
 	struct record_cache seen = {0};

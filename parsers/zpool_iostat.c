@@ -1684,6 +1684,7 @@ static const struct bl_records zpool_records = {
 	.key = "sample",
 	.renumber = zpool_renumber,
 	.count = zpool_count,
+	.rows = true,
 };
 
 static const char *const zpool_variants[] = {

@@ -474,11 +474,60 @@ def case_long_page(scale):
     return p, 60, 64, streams_check(counts)
 
 
+def write_progress_log(path, seconds):
+    """A log of `dd status=progress` (2>dd.log): an update a second, each
+    after a '\r', all on one line, then the records and the summary."""
+    with open(path, "w") as f:
+        f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
+        for t in range(1, seconds + 1):
+            b = t * 104857600
+            f.write("\r%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s" % (b, b / 1e9, b / 2**30, t))
+        b = seconds * 104857600
+        f.write("\n%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
+                "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
+
+
+def case_progress_log(scale):
+    """half a day of `dd status=progress` in a log: one line of 43,200
+    updates (2.6 MB, wrapped at its '\r's), every one read exactly"""
+    seconds = 43200
+    p = WORK / "progress-log.txt"
+    write_progress_log(p, seconds)
+
+    def check(docs):
+        got = [d["dd_progress"] for d in docs]
+        want = [[{"updates": seconds, "at": [1, seconds], "exact": True}]]
+        if got != want or any(d["partial"] for d in docs):
+            return ["read %s, want %s; diagnostics %s" % (got, want,
+                                                         [d["diagnostics"] for d in docs])]
+        return []
+    return p, 30, 64, check
+
+
+def case_progress_past_window(scale):
+    """a progress line longer than a read window (160,000 updates, 10 MB):
+    the updates of its last window are read exactly, the rest is said to be
+    cut (dd.progress-cut, partial), never read from the middle of a number"""
+    seconds = 160000
+    p = WORK / "progress-past-window.txt"
+    write_progress_log(p, seconds)
+
+    def check(docs):
+        prog = [x for d in docs for x in d["dd_progress"]]
+        if (len(prog) != 1 or not prog[0]["exact"] or prog[0]["at"][1] != seconds or
+                not 0 < prog[0]["updates"] < seconds):
+            return ["read %s" % prog]
+        if not all(d["partial"] and "dd.progress-cut" in d["diagnostics"] for d in docs):
+            return ["not said to be cut: %s" % [d["diagnostics"] for d in docs]]
+        return []
+    return p, 30, 64, check
+
+
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
-         case_multipart_mail, case_html_mail]
+         case_multipart_mail, case_html_mail, case_progress_log, case_progress_past_window]
 
 
 # ---------------------------------------------------------------- running
@@ -509,6 +558,7 @@ def run(argv, cpu_limit, wall_limit, as_limit, stdout):
 
 SUMMARY = r"""
 import json, sys
+DD_STEP = %d  # the bytes a second of the progress displays made below
 sys.path.insert(0, sys.argv[2])
 from benchlog_rows import results as run_results
 for line in open(sys.argv[1], "rb"):
@@ -517,18 +567,24 @@ for line in open(sys.argv[1], "rb"):
     d = json.loads(line)
     if d.get("schema") != "benchlog/1":
         sys.exit("not a benchlog/1 document")
-    tools, streams = {}, []
+    tools, streams, progress = {}, [], []
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
+        if r["tool"] == "dd":
+            ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
+            progress.append({"updates": len(ups),
+                             "at": [ups[0]["at"], ups[-1]["at"]] if ups else [],
+                             "exact": all(x["value"] == x["at"] * DD_STEP for x in ups)})
         if r["tool"] == "zpool-iostat" and len(streams) < 20:
             res = run_results(r)
             nums = sorted({x["sample"] for x in res if "sample" in x})
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
+                      "dd_progress": progress[:20],
                       "decoding": d["source"].get("decoding", []),
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
-"""
+""" % 104857600
 
 
 def summarize(path):

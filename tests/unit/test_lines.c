@@ -76,9 +76,57 @@ static void prefix_block(void)
 	bl_message_free(&m);
 }
 
+/* bl_line_whole: from any piece of a long line, the line entire; cut by
+ * a floor inside it, or by a window that starts inside it. */
+static void whole_lines(void)
+{
+	size_t n = 3 * BL_LINE_MAX + 500;
+	char *t = malloc(n + 64);
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	memcpy(t, "above\n", 6);
+	size_t o = 6, nl;
+	for (; o < n; o++)
+		t[o] = o % 61 ? 'x' : '\r';
+	nl = o;
+	memcpy(t + o, "\r\nbelow\n", 9);
+	o += 9;
+	struct bl_message m;
+	struct bl_line piece, w, nx;
+	text_message(&m, t, o);
+	size_t probes[] = {6, 6 + BL_LINE_MAX + 7, nl - 1};
+	for (size_t i = 0; i < 3; i++) {
+		bl_line_at(&m, probes[i], &piece);
+		CHECK(piece.len <= BL_LINE_MAX + 3);
+		CHECK(bl_line_whole(&m, &piece, 0, &w));
+		/* the line's bytes, without the '\r' of its "\r\n" */
+		CHECK(w.off == 6 && w.len == nl - 6 && w.next == nl + 2 && w.s == m.text + 6 &&
+		      !w.cut);
+		CHECK(bl_line_next(&m, &w, &nx) && nx.off == nl + 2 && nx.len == 5);
+	}
+	/* a floor inside the line: cut there */
+	bl_line_at(&m, nl - 1, &piece);
+	CHECK(!bl_line_whole(&m, &piece, 100, &w) && w.off == 100 && w.len == nl - 100);
+	/* a floor at its start is no cut */
+	CHECK(bl_line_whole(&m, &piece, 6, &w) && w.off == 6);
+	/* a short line is itself */
+	bl_line_at(&m, 2, &piece);
+	CHECK(bl_line_whole(&m, &piece, 0, &w) && w.off == 0 && w.len == 5 && w.next == 6);
+	bl_message_free(&m);
+	/* a window's text that begins inside a line */
+	text_message(&m, t + 100, o - 100);
+	m.window.mid_line = true;
+	bl_line_at(&m, nl - 200, &piece);
+	CHECK(!bl_line_whole(&m, &piece, 0, &w) && w.off == 0 && w.len == nl - 100);
+	bl_message_free(&m);
+	free(t);
+}
+
 int main(void)
 {
 	prefix_block();
+	whole_lines();
 
 	struct bl_message m;
 	struct bl_line l;

@@ -183,6 +183,8 @@ static void updates(void)
 		"pool  alloc  free  read  write",
 		"capacity     operations    bandwidth",
 		"67108864 bytes (67 MB, 64 MiB) copied, 0.0153913 s, 4.4 GB/s",
+		"933232640 bytes (933 MB, 890 MiB) copied, 1 s, 933 MB/s\r2571108352 bytes",
+		"\r(2.6 GB, 2.4 GiB) copied, 2 s, 1.3 GB/s\r",
 		"0.029u 6.422s 1:07.25 9.5% 26+1531k 0+0io 0pf+0w",
 		"Seek times:",
 		"Full stroke:\t  250 iter in   5.759155 sec =   23.037 msec",
@@ -202,11 +204,14 @@ static void updates(void)
 			size_t pl = strlen(p);
 			memcpy(s + len, p, pl);
 			len += pl;
-			s[len++] = rnd(&seed) % 7 ? ' ' : rnd(&seed) % 2 ? '\t' : '\n';
+			unsigned sep = rnd(&seed) % 14;
+			s[len++] = sep < 11 ? ' ' : sep == 11 ? '\t' : sep == 12 ? '\n' : '\r';
 		}
+		/* blanks made breaks, and the '\r's of a progress display
+		 * wrapped at them (unflatten.c) */
 		size_t at[200], n = 0;
 		for (size_t i = 0; i < len && n < 200; i++)
-			if ((s[i] == ' ' || s[i] == '\t') && rnd(&seed) % 5 == 0)
+			if ((s[i] == ' ' || s[i] == '\t' || s[i] == '\r') && rnd(&seed) % 5 == 0)
 				at[n++] = i;
 		CHECK(update_agrees(s, len, at, n));
 		CHECK(update_agrees(s, len, at, n ? 1 : 0));
