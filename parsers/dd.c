@@ -588,6 +588,12 @@ static const char *const snapshot_metrics[] = {
 	NULL,
 };
 
+/* Whether the block at `start`, of `bytes` in `secs`, is a later update
+ * of the transfer of the run above it: more bytes, and more seconds, or
+ * the same whole second (status=progress prints whole seconds, and may
+ * print one twice while the device stalls:
+ *   9189720064 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.5 MB/s
+ *   9193914368 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.6 MB/s). */
 static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t bytes, double secs)
 {
 	double pb, pe, pin = 0, pip = 0;
@@ -597,7 +603,7 @@ static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t byt
 		return false;
 	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
 		return false;
-	if (!((double)bytes > pb && secs > pe))
+	if (!((double)bytes > pb && (secs > pe || (secs == pe && secs == floor(secs)))))
 		return false;
 	if (param_u64(prev, "count", &count) && result_value(prev, "records_in_full", &pin) &&
 	    result_value(prev, "records_in_partial", &pip) && pin + pip >= (double)count)
@@ -1206,23 +1212,11 @@ static const struct bl_transfer dd_transfer = {
 };
 
 /* A status=progress display is a stream of records, one an update: a
- * long one is handed on as it is read, not held whole. */
-static void dd_renumber(struct bl_result *result, size_t index)
-{
-	if (bl_result_get(result, "sample"))
-		bl_result_set_int(result, "sample", (long long)index);
-}
-
-static void dd_count(json_t *params, size_t n)
-{
-	(void)params; /* the updates are counted by their results alone */
-	(void)n;
-}
-
+ * long one is handed on as it is read, not held whole. A run ends with
+ * its summary, so a window reads it whole or not at all: it is not
+ * continued from one window to the next. */
 static const struct bl_records dd_records = {
 	.key = "sample",
-	.renumber = dd_renumber,
-	.count = dd_count,
 };
 
 const struct bl_parser bl_parser_dd = {

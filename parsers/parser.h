@@ -32,9 +32,11 @@ struct bl_scan;
 struct bl_records {
 	const char *key; /* "sample" */
 	/* makes `result`, read as record `local` of its window's run, record
-	 * `index` of the whole run */
+	 * `index` of the whole run; NULL: a run cut at a window's end is not
+	 * continued in the next (a tool whose run ends with its summary, read
+	 * whole by one window), its records are only handed on as read */
 	void (*renumber)(struct bl_result *result, size_t index);
-	/* the params of a run of `n` records */
+	/* the params of a run of `n` records (with renumber) */
 	void (*count)(json_t *params, size_t n);
 	/* its results are written as rows (table.h): a stream of table rows,
 	 * not of single updates */

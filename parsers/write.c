@@ -1875,7 +1875,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		return -1;
 	r->group = g;
 	const struct bl_parser *p = bl_parser_find(r->tool);
-	if (cut && p && p->records && r->nrec) {
+	if (cut && p && p->records && p->records->renumber && r->nrec) {
 		w->kept_run_drops += own_drops;
 		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
