@@ -611,6 +611,66 @@ static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t byt
 	return true;
 }
 
+/* Whether the post shows dd signalled for the summary so far: dd run in
+ * the background ("dd ... &", then kill -USR1), USR1 or SIGINFO named, or
+ * BSD's ^T status line ("load: 0.27  cmd: dd 3162 [running] ..."). Looked
+ * for once a message. */
+static bool signalled(const struct bl_message *m, const struct bl_run *prev)
+{
+	static _Thread_local struct {
+		const char *text;
+		size_t len;
+		bool yes;
+	} seen;
+	const char *c = prev->command;
+	size_t n = c ? strlen(c) : 0;
+	while (n && (c[n - 1] == ' ' || c[n - 1] == '\t'))
+		n--;
+	if (n && c[n - 1] == '&' && (n < 2 || c[n - 2] != '&'))
+		return true;
+	if (seen.text != m->text || seen.len != m->len) {
+		seen.text = m->text;
+		seen.len = m->len;
+		seen.yes = memmem(m->text, m->len, "USR1", 4) ||
+			   memmem(m->text, m->len, "SIGINFO", 7) ||
+			   memmem(m->text, m->len, "load: ", 6);
+	}
+	return seen.yes;
+}
+
+/* Whether bytes of `full`+`part` records are records of block size bs:
+ * full whole ones, and `part` short ones. */
+static bool of_block_size(uint64_t bytes, uint64_t full, uint64_t part, uint64_t bs)
+{
+	return (double)full * (double)bs <= (double)bytes &&
+	       (double)bytes <= (double)(full + part) * (double)bs;
+}
+
+/* Whether a block whose records lines follow those of the run above is
+ * the summary so far of that run's transfer (dd signalled), not another
+ * dd's (a loop of them: "for bs in 4k 64k 1M; do dd ...; done" prints
+ * block after block, each larger): the post shows dd signalled, and the
+ * two blocks count records of one size where that can be told. A block
+ * below a summary alone (a progress update) is its transfer's end. */
+static bool snapshot_with_records(const struct bl_message *m, const struct bl_run *prev,
+				  const struct dd_counts *c)
+{
+	double pf, pp, pb;
+	if (!c->have_records || !result_value(prev, "records_out_full", &pf) ||
+	    !result_value(prev, "records_out_partial", &pp))
+		return true;
+	if (!signalled(m, prev))
+		return false;
+	if (!result_value(prev, "bytes", &pb))
+		return true;
+	uint64_t full = (uint64_t)pf, part = (uint64_t)pp, bytes = (uint64_t)pb;
+	if (!part && full && bytes % full == 0)
+		return of_block_size(c->bytes, c->out_full, c->out_part, bytes / full);
+	if (!c->out_part && c->out_full && c->bytes % c->out_full == 0)
+		return of_block_size(bytes, full, part, c->bytes / c->out_full);
+	return true;
+}
+
 static void make_snapshot(struct bl_run *run)
 {
 	size_t sample = 0, n = bl_results_count(&run->results);
@@ -841,7 +901,8 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_run *prev = bl_doc_last_run(doc);
 	if (b->sum && b->c.have_bytes && prev &&
-	    is_snapshot_of(prev, b->start.off, b->c.bytes, b->secs)) {
+	    is_snapshot_of(prev, b->start.off, b->c.bytes, b->secs) &&
+	    snapshot_with_records(doc->msg, prev, &b->c)) {
 		make_snapshot(prev);
 		/* a snapshot that turned out not to be the last one: its count
 		 * check no longer applies */
