@@ -588,18 +588,40 @@ static const char *const snapshot_metrics[] = {
 	NULL,
 };
 
+/* Whether only BSD's ^T status lines stand between offsets from and to:
+ * the line the kernel prints before each summary so far,
+ *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s */
+static bool status_gap(const struct bl_message *m, size_t from, size_t to)
+{
+	if (from == to)
+		return true;
+	if (from > to || to - from > 512)
+		return false;
+	for (size_t i = from; i < to;) {
+		const char *nl = memchr(m->text + i, '\n', to - i);
+		size_t end = nl ? (size_t)(nl - m->text) : to, k = i;
+		while (k < end && (m->text[k] == ' ' || m->text[k] == '\t'))
+			k++;
+		if (end - k < 6 || memcmp(m->text + k, "load: ", 6) != 0)
+			return false;
+		i = end + 1;
+	}
+	return true;
+}
+
 /* Whether the block at `start`, of `bytes` in `secs`, is a later update
  * of the transfer of the run above it: more bytes, and more seconds, or
  * the same whole second (status=progress prints whole seconds, and may
  * print one twice while the device stalls:
  *   9189720064 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.5 MB/s
  *   9193914368 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.6 MB/s). */
-static bool is_snapshot_of(const struct bl_run *prev, size_t start, uint64_t bytes, double secs)
+static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev, size_t start,
+			   uint64_t bytes, double secs)
 {
 	double pb, pe, pin = 0, pip = 0;
 	uint64_t count;
-	if (strcmp(prev->tool, "dd") != 0 || prev->end_off != start || prev->time.present ||
-	    prev->nrec)
+	if (strcmp(prev->tool, "dd") != 0 || !status_gap(m, prev->end_off, start) ||
+	    prev->time.present || prev->nrec)
 		return false;
 	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
 		return false;
@@ -901,7 +923,7 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_run *prev = bl_doc_last_run(doc);
 	if (b->sum && b->c.have_bytes && prev &&
-	    is_snapshot_of(prev, b->start.off, b->c.bytes, b->secs) &&
+	    is_snapshot_of(doc->msg, prev, b->start.off, b->c.bytes, b->secs) &&
 	    snapshot_with_records(doc->msg, prev, &b->c)) {
 		make_snapshot(prev);
 		/* a snapshot that turned out not to be the last one: its count
