@@ -44,6 +44,7 @@ static void run_free(struct bl_run *r)
 	bl_results_free(&r->results);
 	json_decref(r->time.extra);
 	free(r->rec_off);
+	free(r->resume);
 }
 
 int bl_run_record(struct bl_run *r, size_t index, size_t off)

@@ -56,6 +56,11 @@ struct bl_run {
 	 * continued from them in the next window (write.c). */
 	size_t *rec_off;
 	size_t nrec, reccap;
+	/* what a reader needs to read on its records in the next window when
+	 * no line there says it (zpool iostat's header, printed once at the
+	 * top of a log): the parser's own text, for its resume (parser.h);
+	 * NULL when the records say it themselves. Owned. */
+	char *resume;
 	bool keep_results; /* the results sink declined them: kept here */
 	/* its diagnostics past the document's thousand (bl_diags), and how
 	 * many of them were of offsets outside a window's own part: a window
@@ -96,6 +101,13 @@ struct bl_doc {
 	bl_results_sink results_sink; /* NULL: results stay in their run */
 	void *sink_ctx;
 	int sink_rc;
+	/* a run of records a window before this one left open: read on from
+	 * this window's first line by its parser's resume (parser.h) with
+	 * the text its claim left (bl_run.resume); borrowed, tool NULL when
+	 * none */
+	struct {
+		const char *tool, *text;
+	} resume;
 	/* the run before runs[0], for grouping repeats */
 	struct {
 		bool set;

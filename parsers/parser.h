@@ -61,6 +61,11 @@ struct bl_parser {
 	void (*command)(struct bl_doc *doc, struct bl_run *run, const char *cmd);
 	/* Optional: the run is a stream of records (see above). */
 	const struct bl_records *records;
+	/* Optional, with records: reads on a run of records that a window
+	 * before this one left open, from the window's first line, as its
+	 * claim would with `state`, the text the claim left in bl_run.resume;
+	 * on BL_CLAIMED sets *end as claim does. */
+	enum bl_claim (*resume)(struct bl_scan *sc, const char *state, size_t *end);
 	/* Optional: how its output lines look, for ingest to put back the
 	 * breaks of a post that lost them (ingest/shapes.h). */
 	const struct bl_tool_shapes *shapes;

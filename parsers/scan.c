@@ -898,6 +898,19 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct 
 
 /* ---------------------------------------------------------------- scanning */
 
+/* A run a window before left open read on from this window's first line
+ * (bl_doc.resume): where scanning goes on, 0 when it is not. */
+static size_t resume_run(struct bl_scan *sc)
+{
+	const struct bl_parser *p =
+		sc->doc->resume.tool ? bl_parser_find(sc->doc->resume.tool) : NULL;
+	size_t end = 0;
+	if (!p || !p->resume || p->resume(sc, sc->doc->resume.text, &end) != BL_CLAIMED)
+		return 0;
+	sc->floor = end;
+	return end;
+}
+
 int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 {
 	/* the anchors, found by their needles first (anchor.c) */
@@ -908,7 +921,7 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	/* the prefixes a scan left out are its own: a message read again
 	 * starts with whole lines */
 	msg->nprefixes = 0;
-	size_t pos = 0;
+	size_t pos = resume_run(&sc);
 	struct bl_anchor_hit hit;
 	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {
 		const struct bl_parser *p = bl_parsers[hit.parser];

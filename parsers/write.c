@@ -1383,6 +1383,7 @@ struct bl_window_doc {
 		size_t nrec, id, at;
 		bool touched; /* opened or continued by this window */
 		long local, cont_local;
+		char *resume; /* the run's resume text (bl_run.resume), owned */
 	} open;
 	/* the results a run of records under way in this window handed over
 	 * (window_results): it continues the held run, or it is its own, its
@@ -1449,6 +1450,7 @@ void bl_window_doc_free(struct bl_window_doc *w)
 	json_decref(w->open.run);
 	rlist_free(&w->open.results);
 	rlist_free(&w->open.tail);
+	free(w->open.resume);
 	cur_free(&w->cur[0]);
 	cur_free(&w->cur[1]);
 	bl_diags_free(&w->msg_diags);
@@ -1521,7 +1523,19 @@ static int close_open(struct bl_window_doc *w, bool continued)
 	w->open.run = NULL;
 	rlist_free(&w->open.results);
 	rlist_free(&w->open.tail);
+	free(w->open.resume);
+	w->open.resume = NULL;
 	return rc;
+}
+
+/* Takes the resume text of run r (held or continued) for the next window. */
+static void take_resume(struct bl_window_doc *w, struct bl_run *r)
+{
+	if (!r->resume)
+		return;
+	free(w->open.resume);
+	w->open.resume = r->resume;
+	r->resume = NULL;
 }
 
 /* Holds run r, which the window's end cut, for the next window: with
@@ -1557,6 +1571,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	w->open.at = at;
 	w->open.touched = true;
 	w->open.local = (long)index;
+	take_resume(w, r);
 	return rc ? -1 : 0;
 }
 
@@ -1636,6 +1651,7 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	w->ids[index] = (long)w->open.id;
 	if (cut) {
 		w->open.local = (long)index;
+		take_resume(w, r);
 		return 0;
 	}
 	/* not cut: what was aside comes after, as read */
@@ -2089,6 +2105,10 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
+	if (w->open.run && w->open.resume) {
+		doc.resume.tool = w->open.tool;
+		doc.resume.text = w->open.resume;
+	}
 	doc.diags.own_from = m->window.own_from;
 	doc.diags.own_to = m->window.last ? SIZE_MAX : m->window.own_to;
 	if (bl_scan_message_into(m, &doc) < 0 || doc.sink_rc || w->runs->err) {

@@ -250,6 +250,12 @@ struct zp {
 	size_t stamp_off;
 	bool any_row;
 	bool niced; /* some value had a unit suffix or decimals */
+	/* for the next window (zpool_resume): the sample the last header was
+	 * read in, the name of a sample's first row, and whether a time line
+	 * begins each sample */
+	long hdr_sample;
+	char first_name[MAX_NAME];
+	bool stamped;
 	struct zkept **kept; /* ZP_KEPT slots, made when a second sample
 			      * starts; each made when first taken */
 };
@@ -769,6 +775,8 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 	if (!sample_key(z, key, kn + w.nvpath, depth > 0))
 		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.repeated-vdev", l->off,
 			    "'%s' is printed twice in a row: both rows kept in one sample", name);
+	if (!z->rows_in_sample)
+		memcpy(z->first_name, name, nl + 1);
 	z->rows_in_sample++;
 
 	if (!kept_of(z, &w)) {
@@ -1015,6 +1023,7 @@ static bool timestamp(struct zp *z, const struct bl_line *l, bool apply)
 	new_sample(z);
 	stamp_free(z);
 	z->stamp = v;
+	z->stamped = true;
 	z->stamp_pending = true;
 	z->stamp_off = l->off;
 	return true;
@@ -1240,13 +1249,20 @@ static bool find_start(struct zp *z, const struct bl_line *anchor, struct bl_lin
 
 /* Adds the run of the report that starts at `start` and reads the command
  * line above it. NULL when out of memory. */
+static struct bl_run *add_run(struct zp *z, const struct bl_line *start)
+{
+	struct bl_run *run = bl_doc_add_run(z->doc, bl_parser_zpool_iostat.name, "default",
+					    start->off, start->next);
+	if (run)
+		z->ri = (long)(z->doc->nruns - 1);
+	return run;
+}
+
 static struct bl_run *open_run(struct zp *z, const struct bl_line *start)
 {
-	struct bl_run *run =
-		bl_doc_add_run(z->doc, "zpool-iostat", "default", start->off, start->next);
+	struct bl_run *run = add_run(z, start);
 	if (!run)
 		return NULL;
-	z->ri = (long)(z->doc->nruns - 1);
 	size_t off0 = run->off;
 	if (bl_scan_find_command(z->sc, &bl_parser_zpool_iostat, run)) {
 		if (!strstr(run->command, "iostat")) {
@@ -1471,6 +1487,7 @@ static struct bl_line walk_report(struct zp *z, const struct bl_line *first_data
 			 * header names the next vdev */
 			if (!z->histo)
 				new_sample(z);
+			z->hdr_sample = z->sample;
 			l = after;
 		} else if (k == ZL_DASHES) {
 			/* ends a pool (-v) or a sample of several pools */
@@ -1509,6 +1526,22 @@ static void drop_empty_run(struct zp *z, const struct bl_line *start)
 	doc->partial = true;
 }
 
+/* The run's state for zpool_resume, five lines: the header's top, bottom
+ * and dash line (or an empty line), the name of a sample's first row,
+ * and "T" when a time line begins each sample. NULL when out of memory. */
+static char *resume_text(const struct zp *z)
+{
+	const char *dash = z->hdr.dash ? z->hdr.dash : "";
+	size_t ndash = z->hdr.dash ? z->hdr.ndash : 0, nname = strlen(z->first_name);
+	size_t n = z->hdr.ntop + z->hdr.nbot + ndash + nname + 6;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%.*s\n%.*s\n%.*s\n%s\n%s", (int)z->hdr.ntop, z->hdr.top,
+			 (int)z->hdr.nbot, z->hdr.bot, (int)ndash, dash, z->first_name,
+			 z->stamped ? "T" : "");
+	return t;
+}
+
 /* Ends the run at `last`, its last line: a sample cut short, the sample
  * count, -p and -v. */
 static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *last)
@@ -1532,6 +1565,10 @@ static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *l
 	if (z->indented)
 		json_object_set_new(run->params, "verbose", json_true());
 	run->end_off = last->next;
+	/* samples under no header of their own (one at the top of a log,
+	 * `zpool iostat tank 1 > log`): what the next window reads on with */
+	if (!z->scripted && !z->histo && z->hdr.top && z->sample > z->hdr_sample + 1)
+		run->resume = resume_text(z);
 }
 
 static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
@@ -1576,6 +1613,94 @@ static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *ancho
 		/* still claimed, so that its lines are not read again */
 		drop_empty_run(z, &start);
 	}
+	*end = last.next;
+	ret = BL_CLAIMED;
+out:
+	zp_free(z);
+	return ret;
+}
+
+/* Whether line l is a row of the pool or vdev `name`. */
+static bool row_of(const struct bl_line *l, const char *name)
+{
+	struct bl_ztok t[1];
+	return bl_zpool_split(l->s, l->len, t, 1) == 1 && t[0].n == strlen(name) &&
+	       memcmp(t[0].s, name, t[0].n) == 0;
+}
+
+/* The columns of the header in resume text `state` (resume_text): read
+ * as a header of its own. *rest: where its last two lines start. */
+static bool resume_header(struct zp *z, const char *state, const char **rest)
+{
+	const char *p = state;
+	for (int k = 0; k < 3 && p; k++)
+		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+	if (!p)
+		return false;
+	struct bl_message hm;
+	struct bl_message *msg = z->msg;
+	bool ok = false;
+	if (bl_message_from_text(&hm, state, (size_t)(p - state), 0, 1) == 0) {
+		struct bl_line top, after;
+		bl_line_at(&hm, 0, &top);
+		z->msg = &hm;
+		ok = read_header(z, &top, &after);
+		z->msg = msg;
+	}
+	bl_message_free(&hm);
+	*rest = p;
+	return ok;
+}
+
+/* The first line of this window where a sample starts: a time line, or
+ * a row of the sample's first pool. False when none is near the start. */
+static bool resume_start(struct zp *z, const char *name, bool stamped, struct bl_line *l)
+{
+	bl_line_at(z->msg, 0, l);
+	if (z->msg->window.mid_line && !bl_line_next(z->msg, l, l))
+		return false;
+	for (int k = 0; k < 256; k++) {
+		if (stamped ? timestamp(z, l, false) : row_of(l, name))
+			return true;
+		struct bl_line nx;
+		if (!bl_line_next(z->msg, l, &nx) || nx.off == l->off)
+			return false;
+		*l = nx;
+	}
+	return false;
+}
+
+/* Reads on, from this window's first sample, a stream a window before
+ * left open with resume text `state` (bl_parser.resume): the samples of
+ * a log that printed its header once, at the top. */
+static enum bl_claim zpool_resume(struct bl_scan *sc, const char *state, size_t *end)
+{
+	struct zp *z = calloc(1, sizeof *z);
+	if (!z)
+		return BL_NOT_MINE;
+	z->sc = sc;
+	z->doc = bl_scan_doc(sc);
+	z->msg = bl_scan_message(sc);
+	z->ri = -1;
+	enum bl_claim ret = BL_NOT_MINE;
+	const char *rest;
+	struct bl_line first, last;
+	if (!resume_header(z, state, &rest))
+		goto out;
+	size_t nname = strcspn(rest, "\n");
+	char name[MAX_NAME];
+	if (nname >= sizeof name || !rest[nname])
+		goto out;
+	memcpy(name, rest, nname);
+	name[nname] = '\0';
+	if (!resume_start(z, name, rest[nname + 1] == 'T', &first) || !add_run(z, &first))
+		goto out;
+	last = walk_report(z, &first, true);
+	if (!z->any_row) {
+		bl_doc_drop_last_run(z->doc);
+		goto out;
+	}
+	finish_run(z, bl_doc_run(z->doc, z->ri), &last);
 	*end = last.next;
 	ret = BL_CLAIMED;
 out:
@@ -1805,6 +1930,7 @@ const struct bl_parser bl_parser_zpool_iostat = {
 	.claim = zpool_claim,
 	.command = zpool_command,
 	.records = &zpool_records,
+	.resume = zpool_resume,
 	.views = zpool_views,
 	.metrics = zpool_metric_info,
 };

@@ -523,11 +523,62 @@ def case_progress_past_window(scale):
     return p, 30, 64, check
 
 
+def write_zpool_log(path, seconds, pools, stamped):
+    """`zpool iostat -l [-T u] POOLS 1 > log`: away from a terminal zpool
+    prints its header once, at the top, then a row a pool a second."""
+    head = ("              capacity     operations     bandwidth    total_wait     disk_wait    "
+            "syncq_wait    asyncq_wait  scrub   trim  rebuild\n"
+            "pool        alloc   free   read  write   read  write   read  write   read  write   "
+            "read  write   read  write   wait   wait   wait\n"
+            "----------  -----  -----  -----  -----  -----  -----  -----  -----  -----  -----  "
+            "-----  -----  -----  -----  -----  -----  -----\n")
+    with open(path, "w") as f:
+        f.write("# zpool iostat -l %s%s 1 > iostat.log\n" % ("-T u " if stamped else "",
+                                                           " ".join(pools)))
+        f.write(head)
+        for t in range(seconds):
+            if stamped:
+                f.write("%d\n" % (1709647331 + t))
+            for pool in pools:
+                # read ops: the second's number mod 9, in thousands
+                f.write("%-10s  3.39T  18.6T  %4dK  2.16K   187M  96.6M    8ms    2ms    6ms    1ms"
+                        "      -    1ms    2ms    1ms   45ms      -      -\n"
+                        % (pool, 1 + t % 9))
+
+
+def zpool_log_case(name, seconds, pools, stamped):
+    p = WORK / name
+    write_zpool_log(p, seconds, pools, stamped)
+
+    def check(docs):
+        got = [s for d in docs for s in d["zpool"]]
+        want = [{"samples": seconds, "results": seconds * len(pools) * 17,
+                 "sample_numbers": [0, seconds - 1, seconds]}]
+        if got != want or any(d["partial"] for d in docs):
+            return ["read %s, want %s; diagnostics %s" % (got, want,
+                                                         [d["diagnostics"] for d in docs])]
+        return []
+    return p, 60, 64, check
+
+
+def case_zpool_log_one_header(scale):
+    """a day of `zpool iostat -l tank 1 > log` (11 MB): its header once at
+    the top, and every sample in the windows after it read with it"""
+    return zpool_log_case("zpool-log-one-header.txt", 86400, ["tank"], False)
+
+
+def case_zpool_log_pools_stamped(scale):
+    """two pools and a time line a second under one header (16 MB): each
+    window after the first reads on from a sample's first line"""
+    return zpool_log_case("zpool-log-pools-stamped.txt", 60000, ["tank", "scratch"], True)
+
+
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
-         case_multipart_mail, case_html_mail, case_progress_log, case_progress_past_window]
+         case_multipart_mail, case_html_mail, case_progress_log, case_progress_past_window,
+         case_zpool_log_one_header, case_zpool_log_pools_stamped]
 
 
 # ---------------------------------------------------------------- running
