@@ -264,10 +264,18 @@ static bool param_has(const struct bl_run *run, const char *key, const char *wor
 }
 
 /* The value of the first result named `metric`. */
+/* The value of the run's result `metric`, looked for from its end: the
+ * run's last block holds it (a block before it, a summary so far, has
+ * its results renamed snapshot_*), and a long chain of summaries so far
+ * costs each block only its own results. */
 static bool result_value(const struct bl_run *run, const char *metric, double *v)
 {
-	const struct bl_result *r = bl_results_find(&run->results, metric);
-	return r && bl_result_number(r, v);
+	for (size_t i = bl_results_count(&run->results); i-- > 0;) {
+		const struct bl_result *r = bl_results_at(&run->results, i);
+		if (r->metric && strcmp(r->metric, metric) == 0)
+			return bl_result_number(r, v);
+	}
+	return false;
 }
 
 /* Does the command carry operand `key` ("bs=")? Then a missing param means
@@ -634,30 +642,27 @@ static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev
 }
 
 /* Whether the post shows dd signalled for the summary so far: dd run in
- * the background ("dd ... &", then kill -USR1), USR1 or SIGINFO named, or
- * BSD's ^T status line ("load: 0.27  cmd: dd 3162 [running] ..."). Looked
- * for once a message. */
-static bool signalled(const struct bl_message *m, const struct bl_run *prev)
+ * the background ("dd ... &", then kill -USR1), or USR1, SIGINFO or
+ * BSD's ^T status line ("load: 0.27  cmd: dd 3162 [running] ...") within
+ * SIGNAL_NEAR bytes of where the run starts: a bounded look, whatever
+ * the number of blocks. */
+#define SIGNAL_NEAR 4096
+static bool signalled(const struct bl_message *m, const struct bl_run *prev, size_t start)
 {
-	static _Thread_local struct {
-		const char *text;
-		size_t len;
-		bool yes;
-	} seen;
 	const char *c = prev->command;
 	size_t n = c ? strlen(c) : 0;
 	while (n && (c[n - 1] == ' ' || c[n - 1] == '\t'))
 		n--;
 	if (n && c[n - 1] == '&' && (n < 2 || c[n - 2] != '&'))
 		return true;
-	if (seen.text != m->text || seen.len != m->len) {
-		seen.text = m->text;
-		seen.len = m->len;
-		seen.yes = memmem(m->text, m->len, "USR1", 4) ||
-			   memmem(m->text, m->len, "SIGINFO", 7) ||
-			   memmem(m->text, m->len, "load: ", 6);
-	}
-	return seen.yes;
+	size_t from = prev->off > SIGNAL_NEAR ? prev->off - SIGNAL_NEAR : 0;
+	size_t to = start < prev->off + SIGNAL_NEAR ? start : prev->off + SIGNAL_NEAR;
+	if (to > m->len)
+		to = m->len;
+	const char *t = m->text + from;
+	size_t len = to > from ? to - from : 0;
+	return memmem(t, len, "USR1", 4) || memmem(t, len, "SIGINFO", 7) ||
+	       memmem(t, len, "load: ", 6);
 }
 
 /* Whether bytes of `full`+`part` records are records of block size bs:
@@ -675,13 +680,13 @@ static bool of_block_size(uint64_t bytes, uint64_t full, uint64_t part, uint64_t
  * two blocks count records of one size where that can be told. A block
  * below a summary alone (a progress update) is its transfer's end. */
 static bool snapshot_with_records(const struct bl_message *m, const struct bl_run *prev,
-				  const struct dd_counts *c)
+				  size_t start, const struct dd_counts *c)
 {
 	double pf, pp, pb;
 	if (!c->have_records || !result_value(prev, "records_out_full", &pf) ||
 	    !result_value(prev, "records_out_partial", &pp))
 		return true;
-	if (!signalled(m, prev))
+	if (!signalled(m, prev, start))
 		return false;
 	if (!result_value(prev, "bytes", &pb))
 		return true;
@@ -693,15 +698,22 @@ static bool snapshot_with_records(const struct bl_message *m, const struct bl_ru
 	return true;
 }
 
+/* The results of the run's last block become those of a summary so far,
+ * numbered after the ones before it: from the run's end back to the
+ * first result of an earlier summary so far, so that a chain of them
+ * costs each block only its own results. */
 static void make_snapshot(struct bl_run *run)
 {
-	size_t sample = 0, n = bl_results_count(&run->results);
-	for (size_t i = 0; i < n; i++) {
-		const char *m = bl_results_at(&run->results, i)->metric;
-		if (m && strcmp(m, "snapshot_bytes") == 0)
-			sample++;
+	size_t sample = 0, n = bl_results_count(&run->results), from = n;
+	while (from > 0) {
+		const struct bl_result *r = bl_results_at(&run->results, from - 1);
+		if (r->metric && strncmp(r->metric, "snapshot_", 9) == 0) {
+			sample = (size_t)bl_result_int(r, "sample", 0) + 1;
+			break;
+		}
+		from--;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = from; i < n; i++) {
 		struct bl_result *r = bl_results_at(&run->results, i);
 		const char *m = r->metric;
 		for (size_t k = 0; m && snapshot_metrics[k]; k++) {
@@ -924,7 +936,7 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	struct bl_run *prev = bl_doc_last_run(doc);
 	if (b->sum && b->c.have_bytes && prev &&
 	    is_snapshot_of(doc->msg, prev, b->start.off, b->c.bytes, b->secs) &&
-	    snapshot_with_records(doc->msg, prev, &b->c)) {
+	    snapshot_with_records(doc->msg, prev, b->start.off, &b->c)) {
 		make_snapshot(prev);
 		/* a snapshot that turned out not to be the last one: its count
 		 * check no longer applies */

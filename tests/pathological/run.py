@@ -561,6 +561,43 @@ def zpool_log_case(name, seconds, pools, stamped):
     return p, 60, 64, check
 
 
+def case_dd_loop_blocks(scale):
+    """a loop's dd blocks back to back, each larger (100,000 of them, 10 MB):
+    every one a run of its own (no summaries so far: dd is not signalled),
+    in linear time"""
+    n = 100000
+    p = WORK / "dd-loop-blocks.txt"
+    with open(p, "w") as f:
+        f.write("# for n in $(seq 100000); do dd if=/dev/zero of=f bs=1M count=$n; done\n")
+        for k in range(1, n + 1):
+            f.write("%d+0 records in\n%d+0 records out\n%d bytes transferred in %d.5 secs "
+                    "(%d bytes/sec)\n" % (k, k, k << 20, k, (k << 20) * 2 // (2 * k + 1)))
+
+    def check(docs):
+        runs = sum(d["tools"].get("dd", 0) for d in docs)
+        return [] if runs == n else ["%d dd runs, want %d" % (runs, n)]
+    return p, 30, 64, check
+
+
+def case_dd_usr1_chain(scale):
+    """dd in the background, its summary so far asked for 8,000 times
+    (kill -USR1): one run, every summary so far numbered, each block
+    costing only its own results"""
+    n = 8000
+    p = WORK / "dd-usr1-chain.txt"
+    with open(p, "w") as f:
+        f.write("$ dd if=/dev/zero of=/dev/null bs=1M count=10000000 &\n")
+        for k in range(1, n + 1):
+            f.write("%d+0 records in\n%d+0 records out\n%d bytes (%d MB, %d MiB) copied, %d.5 s, "
+                    "1.0 GB/s\n" % (k * 1000, k * 1000, k * 1000 << 20, k * 1049, k * 1000, k))
+
+    def check(docs):
+        snaps = [x for d in docs for x in d["dd_snapshots"]]
+        want = [[n - 1, 0, n - 2]]
+        return [] if snaps == want else ["summaries so far: %s, want %s" % (snaps, want)]
+    return p, 30, 64, check
+
+
 def case_zpool_log_one_header(scale):
     """a day of `zpool iostat -l tank 1 > log` (11 MB): its header once at
     the top, and every sample in the windows after it read with it"""
@@ -578,7 +615,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
          case_multipart_mail, case_html_mail, case_progress_log, case_progress_past_window,
-         case_zpool_log_one_header, case_zpool_log_pools_stamped]
+         case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
+         case_dd_usr1_chain]
 
 
 # ---------------------------------------------------------------- running
@@ -618,7 +656,7 @@ for line in open(sys.argv[1], "rb"):
     d = json.loads(line)
     if d.get("schema") != "benchlog/1":
         sys.exit("not a benchlog/1 document")
-    tools, streams, progress = {}, [], []
+    tools, streams, progress, snapshots = {}, [], [], []
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
         if r["tool"] == "dd":
@@ -626,13 +664,16 @@ for line in open(sys.argv[1], "rb"):
             progress.append({"updates": len(ups),
                              "at": [ups[0]["at"], ups[-1]["at"]] if ups else [],
                              "exact": all(x["value"] == x["at"] * DD_STEP for x in ups)})
+            snaps = [x["sample"] for x in run_results(r) if x["metric"] == "snapshot_bytes"]
+            if snaps:
+                snapshots.append([len(snaps), min(snaps), max(snaps)])
         if r["tool"] == "zpool-iostat" and len(streams) < 20:
             res = run_results(r)
             nums = sorted({x["sample"] for x in res if "sample" in x})
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
-                      "dd_progress": progress[:20],
+                      "dd_progress": progress[:20], "dd_snapshots": snapshots[:20],
                       "decoding": d["source"].get("decoding", []),
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
 """ % 104857600
