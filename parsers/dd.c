@@ -347,6 +347,16 @@ static void consistency(struct bl_doc *doc, long ri, const struct dd_counts *c, 
 	}
 }
 
+/* Whether line l is a piece of a longer line (bl_line_at): it does not
+ * start one (nor does the text, a window's that begins inside a line), or
+ * does not end it. */
+static bool is_piece(const struct bl_message *m, const struct bl_line *l)
+{
+	size_t ls = l->off - l->cut;
+	return (ls > 0 ? m->text[ls - 1] != '\n' : m->window.mid_line) ||
+	       (l->next < m->len && m->text[l->next - 1] != '\n');
+}
+
 /* Finds the first line of the block that contains `anchor`. A progress
  * line is taken whole, however long: a log keeps every update of a long
  * transfer on it, one a second, and a line of 4 KB or more is read in
@@ -385,13 +395,16 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 	for (int errs = 0; errs < 3;) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
+		/* the last piece of a long line may be the tail of one update,
+		 * no '\r' in it: the line is told whole */
+		bool whole = !is_piece(msg, &prev) || bl_line_whole(msg, &prev, floor, &prev);
 		struct dd_line d;
 		enum line_kind pk = classify(&prev, &d);
 		if (pk == K_ERR)
 			errs++;
 		else if (pk != K_PROGRESS)
 			break;
-		else if (!bl_line_whole(msg, &prev, floor, &prev))
+		else if (!whole)
 			*cut_at = prev.off;
 		start = prev;
 	}
@@ -641,19 +654,44 @@ static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev
 	return true;
 }
 
+/* Whether a BSD ^T status line starts at text[i], after blanks:
+ *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s */
+static bool status_line_at(const char *t, size_t i, size_t len)
+{
+	size_t ls = i;
+	while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
+		ls--;
+	if (ls > 0 && t[ls - 1] != '\n')
+		return false;
+	const char *nl = memchr(t + i, '\n', len - i);
+	size_t end = nl ? (size_t)(nl - t) : len;
+	return memmem(t + i, end - i, " cmd: ", 6) != NULL;
+}
+
+/* Whether dd runs in the background: a '&' of its own in the command
+ * ("dd ... &", "dd ... & pid=$!"), not "&&" nor a redirection ("2>&1",
+ * "&>log"). */
+static bool backgrounded(const char *c)
+{
+	for (const char *p = c ? strchr(c, '&') : NULL; p; p = strchr(p + 1, '&')) {
+		if (p[1] == '&') {
+			p++;
+			continue;
+		}
+		if (p[1] != '>' && (p == c || (p[-1] != '>' && p[-1] != '<')))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the post shows dd signalled for the summary so far: dd run in
- * the background ("dd ... &", then kill -USR1), or USR1, SIGINFO or
- * BSD's ^T status line ("load: 0.27  cmd: dd 3162 [running] ...") within
- * SIGNAL_NEAR bytes of where the run starts: a bounded look, whatever
- * the number of blocks. */
+ * the background ("dd ... &", then kill), a signal named (USR1, SIGINFO,
+ * "kill -INFO"), or BSD's ^T status line, within SIGNAL_NEAR bytes of
+ * where the run starts: a bounded look, whatever the number of blocks. */
 #define SIGNAL_NEAR 4096
 static bool signalled(const struct bl_message *m, const struct bl_run *prev, size_t start)
 {
-	const char *c = prev->command;
-	size_t n = c ? strlen(c) : 0;
-	while (n && (c[n - 1] == ' ' || c[n - 1] == '\t'))
-		n--;
-	if (n && c[n - 1] == '&' && (n < 2 || c[n - 2] != '&'))
+	if (backgrounded(prev->command))
 		return true;
 	size_t from = prev->off > SIGNAL_NEAR ? prev->off - SIGNAL_NEAR : 0;
 	size_t to = start < prev->off + SIGNAL_NEAR ? start : prev->off + SIGNAL_NEAR;
@@ -661,8 +699,12 @@ static bool signalled(const struct bl_message *m, const struct bl_run *prev, siz
 		to = m->len;
 	const char *t = m->text + from;
 	size_t len = to > from ? to - from : 0;
-	return memmem(t, len, "USR1", 4) || memmem(t, len, "SIGINFO", 7) ||
-	       memmem(t, len, "load: ", 6);
+	if (memmem(t, len, "USR1", 4) || memmem(t, len, "SIGINFO", 7) || memmem(t, len, "-INFO", 5))
+		return true;
+	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), "load: ", 6)) != NULL; p++)
+		if (status_line_at(t, (size_t)(p - t), len))
+			return true;
+	return false;
 }
 
 /* Whether bytes of `full`+`part` records are records of block size bs:
@@ -769,6 +811,10 @@ static size_t walk_block(const struct bl_message *msg, const struct bl_line *sta
 	bool foreign = false;
 	struct bl_line cur = *start;
 	for (;;) {
+		/* a long line whole (its pieces are cut anywhere): from its
+		 * start, where the line before it ends */
+		if (is_piece(msg, &cur))
+			bl_line_whole(msg, &cur, cur.off - cur.cut, &cur);
 		struct dd_line *d = &lines[n];
 		enum line_kind k = classify(&cur, d);
 		if (k == K_OTHER) {

@@ -1346,6 +1346,7 @@ struct bl_window_doc {
 	const char *decodings[BL_MAX_DECODINGS];
 	size_t ndecodings;
 	size_t offset, end; /* of the input (or mail) the windows make */
+	size_t before_end; /* the end of what the window before read */
 	json_t *system;
 	size_t system_items;
 	/* the tail */
@@ -1669,6 +1670,19 @@ static bool may_keep(const struct bl_window_doc *w, const struct bl_message *m, 
 	       (at >= m->window.own_from || at == m->raw_offset);
 }
 
+/* Whether a run from input offset `at` to `end` begins in the part the
+ * window before owned but ends past all that window read, and no run kept
+ * before reaches into it: that window could not read the run whole, and
+ * did not claim it (a dd progress display of megabytes, which only the
+ * summary below makes a run). This window keeps it. */
+static bool unseen_before(const struct bl_window_doc *w, const struct bl_message *m, size_t at,
+			  size_t end)
+{
+	return m->window.index > 0 && at >= w->floor && at < m->window.own_from &&
+	       end > w->before_end && end > m->window.own_from &&
+	       !(w->have_last && w->last_end > at);
+}
+
 /* The results sink of a window: the results of a run of records under way
  * (bl_doc_run_progress) go where the run will (window_run decides the
  * same by the run's start): into the held run it continues, aside for a
@@ -1696,7 +1710,10 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 		/* a run cut at the window's first byte is kept or not once its
 		 * end is known (window_run_one): its results are put aside as
 		 * an own run's until then */
-		c->mode = may_keep(w, m, at) ? CUR_OWN : CUR_DECLINED;
+		c->mode = may_keep(w, m, at) ||
+					  unseen_before(w, m, at, bl_message_origin(m, r->end_off))
+				  ? CUR_OWN
+				  : CUR_DECLINED;
 	}
 	if (c->mode == CUR_CONT)
 		return continue_results(w, m, r, n, c);
@@ -1859,8 +1876,9 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	 * after megabytes of NUL bytes): no window before saw its end */
 	bool head_cut = at == m->raw_offset && m->window.index > 0 && !m->window.text_starts &&
 			!(w->have_last && w->last_off >= at);
-	bool keep = may_keep(w, m, at) &&
-		    (at >= m->window.own_from || (head_cut && end >= m->window.own_from));
+	bool keep = (may_keep(w, m, at) &&
+		     (at >= m->window.own_from || (head_cut && end >= m->window.own_from))) ||
+		    unseen_before(w, m, at, end);
 	if (ids_room(w, index) != 0)
 		return -1;
 	size_t e = m->raw_offset + m->raw_len, after = e - m->window.own_to;
@@ -2086,6 +2104,7 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 		w->message_id = m->message_id ? strdup(m->message_id) : NULL;
 	}
 	add_decodings(w, m);
+	w->before_end = m->window.index > 0 ? w->end : 0;
 	w->end = m->raw_offset + m->raw_len;
 	add_system(w, m);
 	w->floor = w->kept_end;

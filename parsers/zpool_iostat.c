@@ -1023,7 +1023,6 @@ static bool timestamp(struct zp *z, const struct bl_line *l, bool apply)
 	new_sample(z);
 	stamp_free(z);
 	z->stamp = v;
-	z->stamped = true;
 	z->stamp_pending = true;
 	z->stamp_off = l->off;
 	return true;
@@ -1493,7 +1492,9 @@ static struct bl_line walk_report(struct zp *z, const struct bl_line *first_data
 			/* ends a pool (-v) or a sample of several pools */
 			z->cls[0] = '\0';
 		} else if (k == ZL_STAMP) {
-			timestamp(z, &l, true);
+			/* a time line begins each sample (-T), not only the
+			 * first ("(date; zpool iostat tank 1) > log") */
+			z->stamped = timestamp(z, &l, true) || z->stamped;
 		} else if (k == ZL_ELISION) {
 			bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.elision", l.off,
 				    "the author left part of the report out here");

@@ -487,6 +487,61 @@ def write_progress_log(path, seconds):
                 "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
 
 
+def case_progress_lengths(scale):
+    """progress logs of 60 to 260 seconds, one after another, every other
+    one under a `dd: warning` line: each length puts the cut of the line's
+    4 KB pieces elsewhere (in an update, or just before the last), and
+    every update of every log is read exactly"""
+    p = WORK / "progress-lengths.txt"
+    lengths = list(range(60, 261))
+    with open(p, "w") as f:
+        for i, seconds in enumerate(lengths):
+            f.write("\nRun %d:\n\n$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress\n" % i)
+            if i % 2:
+                f.write("dd: warning: partial read (131072 bytes); suggest iflag=fullblock\n")
+            for t in range(1, seconds + 1):
+                b = t * 104857600
+                f.write("\r%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s"
+                        % (b, b / 1e9, b / 2**30, t))
+            b = seconds * 104857600
+            f.write("\n%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
+                    "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
+
+    def check(docs):
+        got = [x for d in docs for x in d["dd_progress"]]
+        want = [{"updates": n, "at": [1, n], "exact": True} for n in lengths]
+        bad = [(w["updates"], g) for g, w in zip(got, want) if g != w]
+        if len(got) != len(want) or bad:
+            return ["%d logs read, want %d; wrong: %s" % (len(got), len(want), bad[:4])]
+        return []
+    return p, 30, 64, check
+
+
+def case_progress_across_windows(scale):
+    """half a day of progress (2.6 MB) after 5 MB of prose: the display
+    starts in the first window, its summary lies past all that window
+    reads; the next window keeps the run, every update"""
+    seconds = 43200
+    p = WORK / "progress-across-windows.txt"
+    tail = WORK / "progress-across-windows.part"
+    write_progress_log(tail, seconds)
+    with open(p, "w") as f:
+        while f.tell() < 5000000:
+            f.write(PROSE * 40 + "\n")
+    with open(p, "ab") as f, open(tail, "rb") as g:
+        f.write(g.read())
+    tail.unlink()
+
+    def check(docs):
+        got = [x for d in docs for x in d["dd_progress"]]
+        want = [{"updates": seconds, "at": [1, seconds], "exact": True}]
+        if got != want or any(d["partial"] for d in docs):
+            return ["read %s, want %s; diagnostics %s" % (got, want,
+                                                         [d["diagnostics"] for d in docs])]
+        return []
+    return p, 30, 64, check
+
+
 def case_progress_log(scale):
     """half a day of `dd status=progress` in a log: one line of 43,200
     updates (2.6 MB, wrapped at its '\r's), every one read exactly"""
@@ -523,7 +578,7 @@ def case_progress_past_window(scale):
     return p, 30, 64, check
 
 
-def write_zpool_log(path, seconds, pools, stamped):
+def write_zpool_log(path, seconds, pools, stamped, date_above=False):
     """`zpool iostat -l [-T u] POOLS 1 > log`: away from a terminal zpool
     prints its header once, at the top, then a row a pool a second."""
     head = ("              capacity     operations     bandwidth    total_wait     disk_wait    "
@@ -535,6 +590,8 @@ def write_zpool_log(path, seconds, pools, stamped):
     with open(path, "w") as f:
         f.write("# zpool iostat -l %s%s 1 > iostat.log\n" % ("-T u " if stamped else "",
                                                            " ".join(pools)))
+        if date_above:
+            f.write("Tue Mar  5 13:22:11 UTC 2024\n")
         f.write(head)
         for t in range(seconds):
             if stamped:
@@ -546,9 +603,9 @@ def write_zpool_log(path, seconds, pools, stamped):
                         % (pool, 1 + t % 9))
 
 
-def zpool_log_case(name, seconds, pools, stamped):
+def zpool_log_case(name, seconds, pools, stamped, date_above=False):
     p = WORK / name
-    write_zpool_log(p, seconds, pools, stamped)
+    write_zpool_log(p, seconds, pools, stamped, date_above)
 
     def check(docs):
         got = [s for d in docs for s in d["zpool"]]
@@ -599,9 +656,10 @@ def case_dd_usr1_chain(scale):
 
 
 def case_zpool_log_one_header(scale):
-    """a day of `zpool iostat -l tank 1 > log` (11 MB): its header once at
-    the top, and every sample in the windows after it read with it"""
-    return zpool_log_case("zpool-log-one-header.txt", 86400, ["tank"], False)
+    """a day of `(date; zpool iostat -l tank 1) > log` (11 MB): its header
+    once at the top, under the date, and every sample in the windows
+    after it read with it"""
+    return zpool_log_case("zpool-log-one-header.txt", 86400, ["tank"], False, True)
 
 
 def case_zpool_log_pools_stamped(scale):
@@ -614,7 +672,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
-         case_multipart_mail, case_html_mail, case_progress_log, case_progress_past_window,
+         case_multipart_mail, case_html_mail, case_progress_lengths,
+         case_progress_across_windows, case_progress_log, case_progress_past_window,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain]
 
@@ -661,9 +720,10 @@ for line in open(sys.argv[1], "rb"):
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
         if r["tool"] == "dd":
             ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
-            progress.append({"updates": len(ups),
-                             "at": [ups[0]["at"], ups[-1]["at"]] if ups else [],
-                             "exact": all(x["value"] == x["at"] * DD_STEP for x in ups)})
+            if ups:
+                progress.append({"updates": len(ups),
+                                 "at": [ups[0]["at"], ups[-1]["at"]],
+                                 "exact": all(x["value"] == x["at"] * DD_STEP for x in ups)})
             snaps = [x["sample"] for x in run_results(r) if x["metric"] == "snapshot_bytes"]
             if snaps:
                 snapshots.append([len(snaps), min(snaps), max(snaps)])
@@ -673,7 +733,7 @@ for line in open(sys.argv[1], "rb"):
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
-                      "dd_progress": progress[:20], "dd_snapshots": snapshots[:20],
+                      "dd_progress": progress, "dd_snapshots": snapshots[:20],
                       "decoding": d["source"].get("decoding", []),
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
 """ % 104857600
