@@ -609,9 +609,25 @@ static const char *const snapshot_metrics[] = {
 	NULL,
 };
 
-/* Whether only BSD's ^T status lines stand between offsets from and to:
- * the line the kernel prints before each summary so far,
- *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s */
+/* Whether line s[0, n) (its blanks left out) is an author's elision of
+ * the lines between: "...", "[...]", "…". */
+static bool elision(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	size_t dots = 0;
+	while (dots < n && s[dots] == '.')
+		dots++;
+	return (n >= 3 && n <= 5 && dots == n) || (n == 5 && memcmp(s, "[...]", 5) == 0) ||
+	       (n == 3 && memcmp(s, "\xE2\x80\xA6", 3) == 0);
+}
+
+/* Whether only BSD's ^T status lines, or an author's elision, stand
+ * between offsets from and to:
+ *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s
+ *   1233125376 bytes (1,2 GB, 1,1 GiB) copied, 9 s, 137 MB/s
+ *   ...
+ *   2048+0 records in */
 static bool status_gap(const struct bl_message *m, size_t from, size_t to)
 {
 	if (from == to)
@@ -623,7 +639,8 @@ static bool status_gap(const struct bl_message *m, size_t from, size_t to)
 		size_t end = nl ? (size_t)(nl - m->text) : to, k = i;
 		while (k < end && (m->text[k] == ' ' || m->text[k] == '\t'))
 			k++;
-		if (end - k < 6 || memcmp(m->text + k, "load: ", 6) != 0)
+		if ((end - k < 6 || memcmp(m->text + k, "load: ", 6) != 0) &&
+		    !elision(m->text + k, end - k))
 			return false;
 		i = end + 1;
 	}
