@@ -164,12 +164,8 @@ static bool progress_any(const struct bl_line *l)
 static size_t progress_walk(struct bl_doc *doc, struct bl_run *run, const struct bl_line *l,
 			    bool from_start, size_t sample)
 {
-	size_t i = 0, first = sample;
-	if (!from_start) {
-		const char *cr = memchr(l->s, '\r', l->len);
-		i = cr ? (size_t)(cr - l->s) + 1 : l->len;
-	}
-	for (size_t end; i < l->len; i = end + 1) {
+	size_t first = sample;
+	for (size_t i = from_start ? 0 : update_end(l, 0) + 1, end; i < l->len; i = end + 1) {
 		uint64_t bytes;
 		double secs;
 		end = update_end(l, i);
@@ -263,7 +259,6 @@ static bool param_has(const struct bl_run *run, const char *key, const char *wor
 	return v && strstr(v, word) != NULL;
 }
 
-/* The value of the first result named `metric`. */
 /* The value of the run's result `metric`, looked for from its end: the
  * run's last block holds it (a block before it, a summary so far, has
  * its results renamed snapshot_*), and a long chain of summaries so far
@@ -622,6 +617,14 @@ static bool elision(const char *s, size_t n)
 	       (n == 3 && memcmp(s, "\xE2\x80\xA6", 3) == 0);
 }
 
+/* Whether line s[0, n) (its blanks left out) is BSD's ^T status line,
+ * printed before each summary so far:
+ *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s */
+static bool status_line(const char *s, size_t n)
+{
+	return n >= 6 && memcmp(s, "load: ", 6) == 0 && memmem(s, n, " cmd: ", 6) != NULL;
+}
+
 /* Whether only BSD's ^T status lines, or an author's elision, stand
  * between offsets from and to:
  *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s
@@ -639,8 +642,7 @@ static bool status_gap(const struct bl_message *m, size_t from, size_t to)
 		size_t end = nl ? (size_t)(nl - m->text) : to, k = i;
 		while (k < end && (m->text[k] == ' ' || m->text[k] == '\t'))
 			k++;
-		if ((end - k < 6 || memcmp(m->text + k, "load: ", 6) != 0) &&
-		    !elision(m->text + k, end - k))
+		if (!status_line(m->text + k, end - k) && !elision(m->text + k, end - k))
 			return false;
 		i = end + 1;
 	}
@@ -669,20 +671,6 @@ static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev
 	    result_value(prev, "records_in_partial", &pip) && pin + pip >= (double)count)
 		return false;
 	return true;
-}
-
-/* Whether a BSD ^T status line starts at text[i], after blanks:
- *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s */
-static bool status_line_at(const char *t, size_t i, size_t len)
-{
-	size_t ls = i;
-	while (ls > 0 && (t[ls - 1] == ' ' || t[ls - 1] == '\t'))
-		ls--;
-	if (ls > 0 && t[ls - 1] != '\n')
-		return false;
-	const char *nl = memchr(t + i, '\n', len - i);
-	size_t end = nl ? (size_t)(nl - t) : len;
-	return memmem(t + i, end - i, " cmd: ", 6) != NULL;
 }
 
 /* Whether dd runs in the background: a '&' of its own in the command
@@ -718,9 +706,16 @@ static bool signalled(const struct bl_message *m, const struct bl_run *prev, siz
 	size_t len = to > from ? to - from : 0;
 	if (memmem(t, len, "USR1", 4) || memmem(t, len, "SIGINFO", 7) || memmem(t, len, "-INFO", 5))
 		return true;
-	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), "load: ", 6)) != NULL; p++)
-		if (status_line_at(t, (size_t)(p - t), len))
+	/* BSD's status line, at a line's start */
+	for (const char *p = t; (p = memmem(p, len - (size_t)(p - t), "load: ", 6)) != NULL; p++) {
+		const char *ls = p;
+		while (ls > t && (ls[-1] == ' ' || ls[-1] == '\t'))
+			ls--;
+		const char *nl = memchr(p, '\n', len - (size_t)(p - t));
+		if ((ls == t || ls[-1] == '\n') &&
+		    status_line(p, nl ? (size_t)(nl - p) : len - (size_t)(p - t)))
 			return true;
+	}
 	return false;
 }
 

@@ -1572,15 +1572,24 @@ static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *l
 		run->resume = resume_text(z);
 }
 
-static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+/* The state of a claim (or a resume) in scan sc; NULL when out of memory. */
+static struct zp *zp_new(struct bl_scan *sc)
 {
 	struct zp *z = calloc(1, sizeof *z);
+	if (z) {
+		z->sc = sc;
+		z->doc = bl_scan_doc(sc);
+		z->msg = bl_scan_message(sc);
+		z->ri = -1;
+	}
+	return z;
+}
+
+static enum bl_claim zpool_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
+{
+	struct zp *z = zp_new(sc);
 	if (!z)
 		return BL_NOT_MINE;
-	z->sc = sc;
-	z->doc = bl_scan_doc(sc);
-	z->msg = bl_scan_message(sc);
-	z->ri = -1;
 
 	struct bl_line start, first_data, last, row;
 	struct bl_run *run;
@@ -1635,7 +1644,8 @@ static bool resume_header(struct zp *z, const char *state, const char **rest)
 {
 	const char *p = state;
 	for (int k = 0; k < 3 && p; k++)
-		p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
 	if (!p)
 		return false;
 	struct bl_message hm;
@@ -1676,13 +1686,9 @@ static bool resume_start(struct zp *z, const char *name, bool stamped, struct bl
  * a log that printed its header once, at the top. */
 static enum bl_claim zpool_resume(struct bl_scan *sc, const char *state, size_t *end)
 {
-	struct zp *z = calloc(1, sizeof *z);
+	struct zp *z = zp_new(sc);
 	if (!z)
 		return BL_NOT_MINE;
-	z->sc = sc;
-	z->doc = bl_scan_doc(sc);
-	z->msg = bl_scan_message(sc);
-	z->ri = -1;
 	enum bl_claim ret = BL_NOT_MINE;
 	const char *rest;
 	struct bl_line first, last;

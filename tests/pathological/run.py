@@ -487,6 +487,19 @@ def write_progress_log(path, seconds):
                 "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
 
 
+def one_display_check(seconds):
+    """A check that the input's one progress display is read whole: every
+    update of `seconds`, each exact, and the document not partial."""
+    def check(docs):
+        got = [x for d in docs for x in d["dd_progress"]]
+        want = [{"updates": seconds, "at": [1, seconds], "exact": True}]
+        if got != want or any(d["partial"] for d in docs):
+            return ["read %s, want %s; diagnostics %s" % (got, want,
+                                                         [d["diagnostics"] for d in docs])]
+        return []
+    return check
+
+
 def case_progress_lengths(scale):
     """progress logs of 60 to 260 seconds, one after another, every other
     one under a `dd: warning` line: each length puts the cut of the line's
@@ -531,15 +544,7 @@ def case_progress_across_windows(scale):
     with open(p, "ab") as f, open(tail, "rb") as g:
         f.write(g.read())
     tail.unlink()
-
-    def check(docs):
-        got = [x for d in docs for x in d["dd_progress"]]
-        want = [{"updates": seconds, "at": [1, seconds], "exact": True}]
-        if got != want or any(d["partial"] for d in docs):
-            return ["read %s, want %s; diagnostics %s" % (got, want,
-                                                         [d["diagnostics"] for d in docs])]
-        return []
-    return p, 30, 64, check
+    return p, 30, 64, one_display_check(seconds)
 
 
 def case_progress_log(scale):
@@ -548,15 +553,7 @@ def case_progress_log(scale):
     seconds = 43200
     p = WORK / "progress-log.txt"
     write_progress_log(p, seconds)
-
-    def check(docs):
-        got = [d["dd_progress"] for d in docs]
-        want = [[{"updates": seconds, "at": [1, seconds], "exact": True}]]
-        if got != want or any(d["partial"] for d in docs):
-            return ["read %s, want %s; diagnostics %s" % (got, want,
-                                                         [d["diagnostics"] for d in docs])]
-        return []
-    return p, 30, 64, check
+    return p, 30, 64, one_display_check(seconds)
 
 
 def case_progress_past_window(scale):
