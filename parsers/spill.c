@@ -1,22 +1,46 @@
-/* spill.c - bytes kept to be written later (see spill.h). */
+/* spill.c - bytes kept to be written later (see spill.h).
+ *
+ * A file part is a descriptor written and read without stdio: the
+ * writer hands over 64 KB at a time already, and stdio's 4 KB buffer
+ * split each into two calls. */
 #include "spill.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../base/tmp.h"
 
+/* bytes read back from a file part at a time */
+#define READ_BACK ((size_t)1 << 20)
+
 static void part_free(struct bl_spill_part *p)
 {
 	bl_buf_free(&p->mem);
-	if (p->f)
-		fclose(p->f);
-	p->f = NULL;
+	if (p->in_file)
+		close(p->fd);
+	p->in_file = false;
 }
 
 static bool part_empty(const struct bl_spill_part *p)
 {
-	return !p->f && !p->mem.n;
+	return !p->in_file && !p->mem.n;
+}
+
+/* buf[0, n) to fd, whole (retried when cut short or interrupted). */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 /* Moves the part's bytes from memory to a temporary file. */
@@ -25,11 +49,9 @@ static int to_file(struct bl_spill_part *p)
 	int fd = bl_temp_fd("spill");
 	if (fd < 0)
 		return -1;
-	if (!(p->f = fdopen(fd, "w+"))) {
-		close(fd);
-		return -1;
-	}
-	if (fwrite(p->mem.p, 1, p->mem.n, p->f) != p->mem.n)
+	p->fd = fd;
+	p->in_file = true;
+	if (write_all(fd, p->mem.p, p->mem.n) != 0)
 		return -1;
 	bl_buf_free(&p->mem);
 	return 0;
@@ -38,19 +60,19 @@ static int to_file(struct bl_spill_part *p)
 int bl_spill_write(const char *buf, size_t n, void *ctx)
 {
 	struct bl_spill_part *p = &((struct bl_spill *)ctx)->cur;
-	if (!p->f && p->mem.n + n > BL_SPILL_MEM && to_file(p) < 0)
+	if (!p->in_file && p->mem.n + n > BL_SPILL_MEM && to_file(p) < 0)
 		return -1;
-	if (p->f)
-		return fwrite(buf, 1, n, p->f) == n ? 0 : -1;
+	if (p->in_file)
+		return write_all(p->fd, buf, n);
 	return bl_buf_put(&p->mem, buf, n) ? 0 : -1;
 }
 
 bool bl_spill_in_file(const struct bl_spill *sp)
 {
-	if (sp->cur.f)
+	if (sp->cur.in_file)
 		return true;
 	for (size_t i = 0; i < sp->ndone; i++)
-		if (sp->done[i].f)
+		if (sp->done[i].in_file)
 			return true;
 	return false;
 }
@@ -72,18 +94,38 @@ bool bl_spill_adopt(struct bl_spill *to, struct bl_spill *from)
 	return true;
 }
 
+/* A file part's bytes, read back in large pieces: a writer takes a piece
+ * larger than its own buffer as it is, without copying it. */
+static int file_copy(int fd, int (*write)(const char *, size_t, void *), void *ctx)
+{
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -1;
+	char *buf = malloc(READ_BACK);
+	if (!buf)
+		return -1;
+	int rc = 0;
+	for (;;) {
+		ssize_t got = read(fd, buf, READ_BACK);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			rc = got < 0 ? -1 : 0;
+			break;
+		}
+		if (write(buf, (size_t)got, ctx) != 0) {
+			rc = -1;
+			break;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
 static int part_copy(struct bl_spill_part *p, int (*write)(const char *, size_t, void *), void *ctx)
 {
-	if (!p->f)
-		return p->mem.n ? write(p->mem.p, p->mem.n, ctx) : 0;
-	if (fflush(p->f) != 0 || fseek(p->f, 0, SEEK_SET) != 0)
-		return -1;
-	char buf[1 << 16];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, p->f)) > 0)
-		if (write(buf, got, ctx) != 0)
-			return -1;
-	return ferror(p->f) ? -1 : 0;
+	if (p->in_file)
+		return file_copy(p->fd, write, ctx);
+	return p->mem.n ? write(p->mem.p, p->mem.n, ctx) : 0;
 }
 
 int bl_spill_copy(struct bl_spill *sp, int (*write)(const char *, size_t, void *), void *ctx)

@@ -11,7 +11,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "../base/buf.h"
 
@@ -22,7 +21,8 @@
 
 struct bl_spill_part {
 	struct bl_buf mem;
-	FILE *f; /* when set: the bytes are here, not in mem */
+	bool in_file; /* the bytes are in the temporary file fd, not in mem */
+	int fd;
 };
 
 struct bl_spill {

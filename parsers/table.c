@@ -193,19 +193,23 @@ int bl_rows_start(struct bl_rows *g, const struct bl_result *r)
 			need += BL_STRS_HEAD + bl_strs_len(r->coord[k].v.s) + 1;
 	if (reserve(g, need) < 0)
 		return -1;
+	/* each coordinate copied in place, then its string pointed at the
+	 * copy: changing a copy on the stack before storing it whole made
+	 * the processor wait for the change (a store read back wider) */
 	for (unsigned k = 0; k < r->ncoord; k++) {
-		struct bl_coord c = r->coord[k];
-		if (c.type == BL_VAL_STR) {
+		struct bl_coord *c = &g->coord[k];
+		*c = r->coord[k];
+		if (c->type == BL_VAL_STR) {
 			/* a copy, not the one kept (keep_stored) */
-			size_t n = BL_STRS_HEAD + bl_strs_len(c.v.s) + 1;
+			size_t n = BL_STRS_HEAD + bl_strs_len(c->v.s) + 1;
 			char *d = g->text + g->used;
-			copy_short(d, c.v.s - BL_STRS_HEAD, n);
+			copy_short(d, c->v.s - BL_STRS_HEAD, n);
 			d[BL_STRS_HEAD - 1] &= (char)~BL_STRS_KEPT;
 			g->used += n;
-			c.v.s = d + BL_STRS_HEAD;
+			c->v.s = d + BL_STRS_HEAD;
 		}
-		g->coord[g->ncoord++] = c;
 	}
+	g->ncoord = r->ncoord;
 	return 0;
 }
 
