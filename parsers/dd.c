@@ -28,10 +28,15 @@ static struct bl_re rec_re =
  * NetBSD, OpenBSD (milliseconds):
  * "1073741824 bytes transferred in 12.345 secs (86978681 bytes/sec)"
  * Android's toolbox dd spells the unit out:
- * "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)" */
+ * "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)"
+ * illumos since status= (2021), its sizes rounded to whole units:
+ * "726039265280 (676 GiB) bytes transferred in 16.306815 secs (41 GiB/sec)"
+ * Groups: 1 bytes, then 2 seconds and 3 bytes/sec, or (illumos) 4 seconds,
+ * 5 the rate and 6 its unit. */
 static struct bl_re bsd_re =
-	BL_RE("^[ \\t]*(\\d{1,20}) bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
-	      "\\((\\d{1,20}) bytes/sec\\)",
+	BL_RE("^[ \\t]*(\\d{1,20}) (?:bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
+	      "\\((\\d{1,20}) bytes/sec\\)|\\([^)\\n]{1,40}\\) bytes transferred in "
+	      "([\\d.]{1,30}) secs \\((\\d[\\d.]{0,20}) ?([^\\s)/]{1,12})/sec\\))",
 	      0);
 
 /* FreeBSD 12+ and macOS status=progress, the last update as pasted (the
@@ -477,22 +482,36 @@ static int records_look_like_dd(const struct dd_line *in, const struct dd_line *
 	return 1; /* only under a dd command */
 }
 
-/* GNU and busybox rates: "4.4 GB/s" (SI), "1.2GB/s" (busybox: powers of
- * 1024), "515 MB/c" (ru: the Cyrillic or Latin 'c' for seconds). */
-static bool printed_rate(const struct dd_line *s, bool busybox, double *out, double *tol)
+/* The bytes and seconds of a summary line (K_BSD or K_GNU); false when
+ * the bytes do not read (secs NAN when the seconds do not). */
+static bool summary_figures(const struct dd_line *sum, uint64_t *bytes, double *secs)
 {
-	size_t nl, ul;
-	const char *num = gs(s, G_RATE, &nl), *unit = gs(s, G_RUNIT, &ul);
+	size_t bl, sl;
+	const char *bs, *ss;
+	bool comma = sum->kind != K_BSD; /* GNU's locales: "43,5399 s" */
+	if (sum->kind == K_BSD) {
+		bs = sum->line.s + sum->m.ov[2];
+		bl = bl_re_glen(&sum->m, 1);
+		int g = bl_re_gset(&sum->m, 2) ? 2 : 4; /* BSD's, or illumos's */
+		ss = sum->line.s + sum->m.ov[2 * g];
+		sl = bl_re_glen(&sum->m, g);
+	} else {
+		bs = gs(sum, G_BYTES, &bl);
+		ss = gs(sum, G_SECS, &sl);
+	}
+	*secs = NAN;
+	bl_parse_double(ss, sl, comma, secs, NULL);
+	return bl_parse_u64(bs, bl, bytes, NULL);
+}
+
+/* A printed rate in bytes per second, num[0, nl) of unit[0, pl) a second
+ * ("4.4" "GB"), and half a unit of its last digit (the rounding). */
+static bool rate_value(const char *num, size_t nl, const char *unit, size_t pl, bool busybox,
+		       double *out, double *tol)
+{
 	double v;
 	size_t used;
 	if (!bl_parse_double(num, nl, true, &v, &used) || used != nl)
-		return false;
-	const char *slash = memchr(unit, '/', ul);
-	if (!slash)
-		return false;
-	size_t pl = (size_t)(slash - unit), sl = ul - pl - 1;
-	const char *per = slash + 1;
-	if (!(span_is(per, sl, "s") || span_is(per, sl, "c") || span_is(per, sl, "\xD1\x81")))
 		return false;
 	double mult;
 	if (busybox) {
@@ -519,6 +538,74 @@ static bool printed_rate(const struct dd_line *s, bool busybox, double *out, dou
 	return true;
 }
 
+/* GNU and busybox rates: "4.4 GB/s" (SI), "1.2GB/s" (busybox: powers of
+ * 1024), "515 MB/c" (ru: the Cyrillic or Latin 'c' for seconds). */
+static bool printed_rate(const struct dd_line *s, bool busybox, double *out, double *tol)
+{
+	size_t nl, ul;
+	const char *num = gs(s, G_RATE, &nl), *unit = gs(s, G_RUNIT, &ul);
+	const char *slash = memchr(unit, '/', ul);
+	if (!slash)
+		return false;
+	size_t pl = (size_t)(slash - unit), sl = ul - pl - 1;
+	const char *per = slash + 1;
+	if (!(span_is(per, sl, "s") || span_is(per, sl, "c") || span_is(per, sl, "\xD1\x81")))
+		return false;
+	return rate_value(num, nl, unit, pl, busybox, out, tol);
+}
+
+/* The rate of a BSD summary, "(22683845 bytes/sec)". FreeBSD prints
+ * bytes / seconds rounded; NetBSD and OpenBSD bytes * 1000 / milliseconds,
+ * truncated. */
+static void bsd_rate(struct bl_doc *doc, long ri, const struct dd_line *sum, uint64_t bytes,
+		     double secs)
+{
+	const struct bl_line *l = &sum->line;
+	uint64_t rate = 0;
+	u64_group(l, &sum->m, 3, &rate);
+	char *raw = group_dup(l, &sum->m, 3);
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s bytes/sec", raw ? raw : "");
+	free(raw);
+	bl_run_result(bl_doc_run(doc, ri), "throughput", (double)rate, "B/s", buf, 0);
+	if (secs > 0 && (rate > 0 || bytes > 0)) {
+		double calc = (double)bytes / secs;
+		if (fabs(calc - (double)rate) > 0.01 * (double)rate + 2)
+			bl_doc_diag(
+				doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
+				"%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
+				(unsigned long long)bytes, secs, calc, (unsigned long long)rate);
+	}
+}
+
+/* The rate of an illumos summary, "(41 GiB/sec)": a whole number of the
+ * unit, so the rate is the bytes over the seconds, the printed one kept
+ * as its raw text and checked against it. */
+static void illumos_rate(struct bl_doc *doc, long ri, const struct dd_line *sum, uint64_t bytes,
+			 double secs)
+{
+	const struct bl_line *l = &sum->line;
+	const struct bl_re_match *m = &sum->m;
+	const char *rs = l->s + m->ov[10], *us = l->s + m->ov[12];
+	size_t rl = bl_re_glen(m, 5), ul = bl_re_glen(m, 6);
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.*s/sec", (int)(us + ul - rs), rs);
+	double printed = NAN, tol = 0;
+	bool have_printed = rate_value(rs, rl, us, ul, false, &printed, &tol);
+	struct bl_run *run = bl_doc_run(doc, ri);
+	if (!(secs > 0)) {
+		bl_run_result(run, "throughput", have_printed ? printed : NAN, "B/s", raw,
+			      BL_FLAG_APPROXIMATE);
+		return;
+	}
+	double calc = (double)bytes / secs;
+	bl_run_result(run, "throughput", calc, "B/s", raw, BL_FLAG_COMPUTED);
+	if (have_printed && fabs(calc - printed) > tol + 0.01 * printed + 1)
+		bl_doc_diag(doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
+			    "%llu bytes in %g s is %.3g B/s, but %s is printed",
+			    (unsigned long long)bytes, secs, calc, raw);
+}
+
 /* Adds the results of one summary (records, bytes, seconds, rate). */
 static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *sum,
 			    const struct dd_counts *c, const char *variant)
@@ -526,35 +613,16 @@ static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *s
 	struct bl_run *run = bl_doc_run(doc, ri);
 	const struct bl_line *l = &sum->line;
 	const struct bl_re_match *m = &sum->m;
-	double secs = NAN;
-	if (sum->kind == K_BSD) {
-		bl_parse_double(l->s + m->ov[4], bl_re_glen(m, 2), false, &secs, NULL);
-	} else {
-		size_t sl;
-		const char *ss = gs(sum, G_SECS, &sl);
-		bl_parse_double(ss, sl, true, &secs, NULL);
-	}
+	double secs;
+	uint64_t bytes;
+	summary_figures(sum, &bytes, &secs);
 	bl_run_result(run, "bytes", (double)c->bytes, "B", NULL, 0);
 	bl_run_result(run, "elapsed", secs, "s", NULL, 0);
 	if (sum->kind == K_BSD) {
-		uint64_t rate = 0;
-		u64_group(l, m, 3, &rate);
-		char *raw = group_dup(l, m, 3);
-		char buf[64];
-		snprintf(buf, sizeof buf, "%s bytes/sec", raw ? raw : "");
-		free(raw);
-		bl_run_result(run, "throughput", (double)rate, "B/s", buf, 0);
-		/* FreeBSD prints bytes / seconds rounded; NetBSD and OpenBSD
-		 * bytes * 1000 / milliseconds, truncated */
-		if (secs > 0 && (rate > 0 || c->bytes > 0)) {
-			double calc = (double)c->bytes / secs;
-			if (fabs(calc - (double)rate) > 0.01 * (double)rate + 2)
-				bl_doc_diag(
-					doc, ri, BL_WARNING, "dd.rate-mismatch", l->off,
-					"%llu bytes in %g s is %.0f bytes/sec, but %llu bytes/sec is printed",
-					(unsigned long long)c->bytes, secs, calc,
-					(unsigned long long)rate);
-		}
+		if (bl_re_gset(m, 3))
+			bsd_rate(doc, ri, sum, c->bytes, secs);
+		else
+			illumos_rate(doc, ri, sum, c->bytes, secs);
 		return;
 	}
 	size_t rl, ul;
@@ -719,6 +787,30 @@ static bool signalled(const struct bl_message *m, const struct bl_run *prev, siz
 	return false;
 }
 
+/* Whether the block at `start` opens with a status=progress update that
+ * counts on from the summary of the run above, more bytes in more
+ * seconds: that dd still running, signalled for the summary (illumos,
+ * whose post need not name the signal):
+ *   726039265280 ... in 7.393318 secs (41 GiB/sec)      <- the run above
+ *   534473867264 (498 GiB) bytes transferred in 12.000018 secs (41 GiB/sec)
+ *   515402+0 records in
+ * A dd started anew counts from zero, and prints its first update after
+ * a second. */
+static bool counts_on(const struct bl_message *m, const struct bl_run *prev, size_t start)
+{
+	struct bl_line l;
+	struct dd_line d = {0};
+	double pb, pe, secs;
+	uint64_t bytes;
+	if (start >= m->len || !result_value(prev, "bytes", &pb) ||
+	    !result_value(prev, "elapsed", &pe))
+		return false;
+	bl_line_at(m, start, &l);
+	enum line_kind k = classify(&l, &d);
+	return (k == K_BSD || k == K_GNU) && summary_figures(&d, &bytes, &secs) &&
+	       (double)bytes > pb && secs > pe;
+}
+
 /* Whether bytes of `full`+`part` records are records of block size bs:
  * full whole ones, and `part` short ones. */
 static bool of_block_size(uint64_t bytes, uint64_t full, uint64_t part, uint64_t bs)
@@ -740,7 +832,7 @@ static bool snapshot_with_records(const struct bl_message *m, const struct bl_ru
 	if (!c->have_records || !result_value(prev, "records_out_full", &pf) ||
 	    !result_value(prev, "records_out_partial", &pp))
 		return true;
-	if (!signalled(m, prev, start))
+	if (!signalled(m, prev, start) && !counts_on(m, prev, start))
 		return false;
 	if (!result_value(prev, "bytes", &pb))
 		return true;
@@ -933,13 +1025,37 @@ static void find_end(const struct bl_message *msg, struct dd_block *b)
 	b->end = b->have_cut ? b->cut.next : last->line.next;
 }
 
+/* Whether a block's one records line is its records out, the records in
+ * lost in the paste: "8192+0 records out", "2048+0 Datensätze aus". */
+static bool lone_out(const struct dd_block *b)
+{
+	static const char *const out_words[] = {" out",      " aus",        " écrits",
+						" escritos", " отправлено", NULL};
+	if (b->nrec != 1)
+		return false;
+	const struct dd_line *d = b->recs[0];
+	const char *w = d->line.s + d->m.ov[6];
+	size_t n = bl_re_glen(&d->m, 3);
+	while (n && (w[n - 1] == ' ' || w[n - 1] == '\t'))
+		n--;
+	for (size_t i = 0; out_words[i]; i++) {
+		size_t k = strlen(out_words[i]);
+		if (n >= k && memcmp(w + n - k, out_words[i], k) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The counts of the records lines, the byte count and the seconds of the
  * summary. */
 static void read_counts(struct dd_block *b)
 {
 	struct dd_counts *c = &b->c;
 	const struct dd_line *sum = b->sum;
-	if (b->nrec >= 1) {
+	if (lone_out(b)) {
+		u64_group(&b->recs[0]->line, &b->recs[0]->m, 1, &c->out_full);
+		u64_group(&b->recs[0]->line, &b->recs[0]->m, 2, &c->out_part);
+	} else if (b->nrec >= 1) {
 		u64_group(&b->recs[0]->line, &b->recs[0]->m, 1, &c->in_full);
 		u64_group(&b->recs[0]->line, &b->recs[0]->m, 2, &c->in_part);
 	}
@@ -949,21 +1065,8 @@ static void read_counts(struct dd_block *b)
 		c->have_records = true;
 	}
 	b->secs = NAN;
-	if (!sum)
-		return;
-	size_t bl;
-	const char *bs = sum->kind == K_BSD ? sum->line.s + sum->m.ov[2] : gs(sum, G_BYTES, &bl);
-	if (sum->kind == K_BSD)
-		bl = bl_re_glen(&sum->m, 1);
-	c->have_bytes = bl_parse_u64(bs, bl, &c->bytes, NULL);
-	if (sum->kind == K_BSD) {
-		bl_parse_double(sum->line.s + sum->m.ov[4], bl_re_glen(&sum->m, 2), false, &b->secs,
-				NULL);
-	} else {
-		size_t sl;
-		const char *ss = gs(sum, G_SECS, &sl);
-		bl_parse_double(ss, sl, true, &b->secs, NULL);
-	}
+	if (sum)
+		c->have_bytes = summary_figures(sum, &c->bytes, &b->secs);
 }
 
 /* Whether a summary alone (no records lines, no command) repeats the
@@ -1044,7 +1147,7 @@ static void progress_results(struct bl_doc *doc, struct bl_run *run, const struc
 static void line_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
 {
 	if (b->nrec >= 1)
-		record_results(run, b->recs[0], "in");
+		record_results(run, b->recs[0], lone_out(b) ? "out" : "in");
 	if (b->nrec >= 2)
 		record_results(run, b->recs[1], "out");
 	if (b->progress)
@@ -1242,6 +1345,7 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 
 static const char *const dd_variants[] = {
 	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs; FreeBSD/macOS status=progress; "
+	"illumos: bytes (676 GiB) transferred in ... secs (41 GiB/sec); "
 	"the same line with 'seconds' from Android toolbox and GNU coreutils before 5.3)",
 	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress; "
 	"a summary cut after 'copied' in the paste, with a warning)",
@@ -1264,6 +1368,9 @@ static const char *const dd_variants[] = {
 /* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)",
  * and Android's "... in 3.184339 seconds (10537330 bytes/sec)", as bsd_re */
 #define DD_BSD "\\d+ bytes transferred in [\\d.]+ (?:secs?|seconds) \\(\\d+ bytes/sec\\)"
+/* "726039265280 (676 GiB) bytes transferred in 16.306815 secs (41 GiB/sec)" */
+#define DD_ILLUMOS                                                                                 \
+	"\\d+ \\([^)]{1,40}\\) bytes transferred in [\\d.]+ secs \\(\\d[\\d.]* ?[^\\s)/]{1,12}/sec\\)"
 /* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
 #define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
 /* GNU dd in every locale, and busybox:
@@ -1285,6 +1392,7 @@ static const char *const dd_variants[] = {
 static const struct bl_line_shape dd_lines[] = {
 	{.pattern = DD_RECORDS, .lit = "+", .rare = 0, .digit_after = true},
 	{.pattern = DD_BSD, .lit = "bytes/sec)", .rare = 9, .rewrapped = true},
+	{.pattern = DD_ILLUMOS, .lit = ") bytes transferred in ", .rare = 0},
 	{.pattern = DD_GNU_OLD, .lit = ") transferred ", .rare = 0},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
