@@ -475,9 +475,10 @@ static void sentence_breaks(const char *s, size_t len, size_t base, struct bl_br
 }
 
 /* What line_breaks() found: tool lines and prompts that share their line
- * with other text. */
+ * with other text, and whether the line begins with a prompt or command. */
 struct found {
 	size_t tool, start, gap;
+	bool lead;
 };
 
 /* Collects blanks to turn into breaks in the line [s, s+len) at `base`. */
@@ -485,7 +486,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 				bool tools_only)
 {
 	struct bl_re_match m;
-	struct found f = {0, 0, 0};
+	struct found f = {0, 0, 0, false};
 	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
@@ -520,6 +521,11 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 		if (bl_break_before(s, a, &at)) {
 			bl_breaks_add(b, base + at);
 			f.start++;
+		} else {
+			size_t i = 0;
+			while (i < a && bl_blank(s[i]))
+				i++;
+			f.lead |= i == a;
 		}
 		pos = e > a ? e : a + 1;
 	}
@@ -535,13 +541,16 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 /* A line shorter than UNFLATTEN_MIN is a flattened post too when it holds
  * two tool lines or a prompt and a tool line, which a line of a post never
  * does: "$ dd bs=1 count=1 if=/dev/zero of=/tmp/x/g 1+0 records in 1+0 ..."
- * but not "Counting 10+0 records in the table above was a mistake.";
+ * but not "Counting 10+0 records in the table above was a mistake."; a
+ * command and the first line of its output count too, the command at the
+ * line's start ("root@:~# dd if=/dev/mtdblock3 ... count=10240 2048+0
+ * records in", where a page lost the break between them);
  * or a zsh report and an empty line after it (see f.gap):
  * "... BothHttp     0.48s user  0.07s system  0% cpu  1:00.25 total  Half a second ..."
  * Breaks [n0, b->n) were found in it; they are kept or dropped. */
 static void keep_short(struct bl_breaks *b, size_t n0, struct found f)
 {
-	if (f.tool < 2 && !(f.tool && f.start) && !f.gap)
+	if (f.tool < 2 && !(f.tool && (f.start || f.lead)) && !f.gap)
 		b->n = n0;
 }
 

@@ -55,6 +55,8 @@ size_t bl_scan_floor(struct bl_scan *sc)
  *   root@nas:~ # diskinfo -v ada2           (FreeBSD's sh prompt for root)
  *   root@bsd:~ # dd if=/dev/zero of=/ufs/blk ibs=64k obs=16k count=4k
  *   tankywoo@gentoo-local ~ % sudo dd if=2015-09-24-raspbian-jessie.img of=/dev/sdb
+ *   $ timeout 5 dd status=progress < /dev/zero > /dev/null
+ *   # ionice -c3 dd if=/dev/sda of=/dev/null bs=1M
  * (zsh's "user@host dir %": blanks inside the prompt, so it must start
  * with user@host to tell it from "echo 3 > file")
  * Group 1: the wrappers; the command starts at the end of the match. */
@@ -64,7 +66,9 @@ static struct bl_re cmdline_re = BL_RE(
 	"|[^\\s#$%>]{1,80}[ \\t][#$%>](?=[ \\t])"
 	"|[^\\s#$%>]{0,80}[#$%>])?[ \\t]*"
 	"((?:(?:/usr/bin/|/bin/)?time(?:[ \\t]+-[a-zA-Z]+)*[ \\t]+|sudo[ \\t]+(?:-[a-zA-Z]+[ \\t]+)*"
-	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+)*)",
+	"|nice[ \\t]+(?:-n[ \\t]*)?(?:-?\\d+[ \\t]+)?|command[ \\t]+|exec[ \\t]+"
+	"|timeout[ \\t]+(?:-{1,2}[a-zA-Z][\\w=-]*[ \\t]+(?:[A-Z]{2,6}[ \\t]+)?)*\\d+(?:\\.\\d+)?[smhd]?[ \\t]+"
+	"|ionice(?:[ \\t]+-[a-zA-Z][ \\t]*\\d*)*[ \\t]+)*)",
 	0);
 
 /* `word` at line[i], followed by a blank or the end of the line. */
