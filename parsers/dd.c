@@ -19,9 +19,11 @@ extern const struct bl_parser bl_parser_dd;
 /* "2000+0 records in", "32768+0 records in", "64+0 Datensätze ein",
  * "64+0 enregistrements lus", "1+0 записей получено": two counts, then
  * words in any language. A terminal that echoed the interrupt puts "^C"
- * in front: "^C11771330744+0 записей получено". */
-static struct bl_re rec_re =
-	BL_RE("^[ \\t]*(?:\\^C)?(\\d{1,20})\\+(\\d{1,20}) ([^\\d\\s][^\\d]{0,40})$", 0);
+ * in front: "^C11771330744+0 записей получено". Chinese puts its verb
+ * there: "记录了10000+0 的读入", "记录了10000+0 的写出". */
+#define ZH_RECORDED "记录了"
+static struct bl_re rec_re = BL_RE(
+	"^[ \\t]*(?:\\^C|" ZH_RECORDED ")?(\\d{1,20})\\+(\\d{1,20}) ([^\\d\\s][^\\d]{0,40})$", 0);
 
 /* BSD, macOS:
  * "2097152000 bytes transferred in 92.451346 secs (22683845 bytes/sec)"
@@ -29,14 +31,17 @@ static struct bl_re rec_re =
  * "1073741824 bytes transferred in 12.345 secs (86978681 bytes/sec)"
  * Android's toolbox dd spells the unit out:
  * "33554432 bytes transferred in 3.184339 seconds (10537330 bytes/sec)"
- * illumos since status= (2021), its sizes rounded to whole units:
+ * illumos (OmniOS r151014 to r151030), in powers of 1024 and the
+ * locale's decimal mark:
+ * "209715200 bytes transferred in 0,409412 secs (489MB/sec)"
+ * and since status= (2021), its sizes rounded to whole units:
  * "726039265280 (676 GiB) bytes transferred in 16.306815 secs (41 GiB/sec)"
  * Groups: 1 bytes, then 2 seconds and 3 bytes/sec, or (illumos) 4 seconds,
  * 5 the rate and 6 its unit. */
 static struct bl_re bsd_re =
 	BL_RE("^[ \\t]*(\\d{1,20}) (?:bytes transferred in ([\\d.]{1,30}) (?:secs?|seconds) "
-	      "\\((\\d{1,20}) bytes/sec\\)|\\([^)\\n]{1,40}\\) bytes transferred in "
-	      "([\\d.]{1,30}) secs \\((\\d[\\d.]{0,20}) ?([^\\s)/]{1,12})/sec\\))",
+	      "\\((\\d{1,20}) bytes/sec\\)|(?:\\([^)\\n]{1,40}\\) )?bytes transferred in "
+	      "([\\d.,]{1,30}) secs \\((\\d{1,4}(?:[.,]\\d{1,3})?) ?([kKMGTPE]?i?B)/sec\\))",
 	      0);
 
 /* FreeBSD 12+ and macOS status=progress, the last update as pasted (the
@@ -64,6 +69,18 @@ static struct bl_re gnu_re =
 	BL_RE("^[ \\t]*(\\d{1,20}) (\\S{1,20})(?: \\(([^)\\n]{1,40})\\))? (\\S{1,30}), "
 	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(\\S{1,10}), "
 	      "(\\d[\\d.,]{0,20}|Infinity|inf) ?(\\S{1,12}/\\S{1,6})" DD_AUTHOR_NOTE "[ \\t]*$",
+	      0);
+
+/* Chinese (zh_CN) coreutils glue the word to the count and put full-width
+ * brackets and commas around the figures; older ones write seconds as 秒:
+ * "5120000字节（5.1 MB，4.9 MiB）已复制，0.0636968 s，80.4 MB/s"
+ * "512字节(512 B)已复制，9.3823e-05 秒，5.5 MB/秒"
+ * Groups as gnu_re's. */
+#define ZH_COMMA "(?:，|, ?)"
+static struct bl_re gnuzh_re =
+	BL_RE("^[ \\t]*(\\d{1,20}) ?(字节)(?:[（(]([^）)\\n]{1,40})[）)])? ?(已复制)" ZH_COMMA
+	      "(\\d[\\d.,]{0,30}(?:[eE][-+]?\\d{1,3})?) ?(s|秒)" ZH_COMMA
+	      "(\\d[\\d.,]{0,20}) ?(\\S{1,12}/(?:s|秒))" DD_AUTHOR_NOTE "[ \\t]*$",
 	      0);
 
 /* Older Russian coreutils put the verb first:
@@ -208,11 +225,14 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 		i++;
 	unsigned char c = i < l->len ? (unsigned char)l->s[i] : 0;
 	bool count = c >= '0' && c <= '9';
-	if ((count || c == '^') && bl_re_match(&rec_re, l->s, l->len, 0, m))
+	bool zh = l->len - i >= strlen(ZH_RECORDED) &&
+		  memcmp(l->s + i, ZH_RECORDED, strlen(ZH_RECORDED)) == 0;
+	if ((count || c == '^' || zh) && bl_re_match(&rec_re, l->s, l->len, 0, m))
 		return d->kind = K_REC;
 	if (count && bl_re_match(&bsd_re, l->s, l->len, 0, m))
 		return d->kind = K_BSD;
-	if (count && bl_re_match(&gnu_re, l->s, l->len, 0, m))
+	if (count && (bl_re_match(&gnu_re, l->s, l->len, 0, m) ||
+		      bl_re_match(&gnuzh_re, l->s, l->len, 0, m)))
 		return d->kind = K_GNU;
 	if (!count && memchr(l->s, '/', l->len) && bl_re_match(&gnuw_re, l->s, l->len, 0, m)) {
 		d->g = gmap_verb_first;
@@ -469,6 +489,8 @@ static int records_look_like_dd(const struct dd_line *in, const struct dd_line *
 {
 	const char *wi, *wo;
 	size_t li = first_word(in, &wi), lo = first_word(out, &wo);
+	if (span_is(wi, bl_re_glen(&in->m, 3), "的读入")) /* zh: no word in common */
+		return span_is(wo, bl_re_glen(&out->m, 3), "的写出") ? 2 : 0;
 	if (li != lo || memcmp(wi, wo, li) != 0)
 		return 0;
 	if (span_is(wi, li, "records"))
@@ -488,7 +510,8 @@ static bool summary_figures(const struct dd_line *sum, uint64_t *bytes, double *
 {
 	size_t bl, sl;
 	const char *bs, *ss;
-	bool comma = sum->kind != K_BSD; /* GNU's locales: "43,5399 s" */
+	/* GNU's and illumos's locales: "43,5399 s", "0,409412 secs" */
+	bool comma = sum->kind != K_BSD || !bl_re_gset(&sum->m, 2);
 	if (sum->kind == K_BSD) {
 		bs = sum->line.s + sum->m.ov[2];
 		bl = bl_re_glen(&sum->m, 1);
@@ -549,7 +572,8 @@ static bool printed_rate(const struct dd_line *s, bool busybox, double *out, dou
 		return false;
 	size_t pl = (size_t)(slash - unit), sl = ul - pl - 1;
 	const char *per = slash + 1;
-	if (!(span_is(per, sl, "s") || span_is(per, sl, "c") || span_is(per, sl, "\xD1\x81")))
+	if (!(span_is(per, sl, "s") || span_is(per, sl, "c") || span_is(per, sl, "\xD1\x81") ||
+	      span_is(per, sl, "秒")))
 		return false;
 	return rate_value(num, nl, unit, pl, busybox, out, tol);
 }
@@ -578,9 +602,10 @@ static void bsd_rate(struct bl_doc *doc, long ri, const struct dd_line *sum, uin
 	}
 }
 
-/* The rate of an illumos summary, "(41 GiB/sec)": a whole number of the
- * unit, so the rate is the bytes over the seconds, the printed one kept
- * as its raw text and checked against it. */
+/* The rate of an illumos summary, "(41 GiB/sec)" or "(489MB/sec)" (MB
+ * a power of 1024 too): rounded to the unit, so the rate is the bytes over
+ * the seconds, the printed one kept as its raw text and checked against
+ * it. */
 static void illumos_rate(struct bl_doc *doc, long ri, const struct dd_line *sum, uint64_t bytes,
 			 double secs)
 {
@@ -591,7 +616,8 @@ static void illumos_rate(struct bl_doc *doc, long ri, const struct dd_line *sum,
 	char raw[64];
 	snprintf(raw, sizeof raw, "%.*s/sec", (int)(us + ul - rs), rs);
 	double printed = NAN, tol = 0;
-	bool have_printed = rate_value(rs, rl, us, ul, false, &printed, &tol);
+	bool iec = memchr(us, 'i', ul) != NULL; /* "GiB"; else "MB", as busybox */
+	bool have_printed = rate_value(rs, rl, us, ul, !iec, &printed, &tol);
 	struct bl_run *run = bl_doc_run(doc, ri);
 	if (!(secs > 0)) {
 		bl_run_result(run, "throughput", have_printed ? printed : NAN, "B/s", raw,
@@ -693,8 +719,23 @@ static bool status_line(const char *s, size_t n)
 	return n >= 6 && memcmp(s, "load: ", 6) == 0 && memmem(s, n, " cmd: ", 6) != NULL;
 }
 
-/* Whether only BSD's ^T status lines, or an author's elision, stand
- * between offsets from and to:
+/* Whether line s[0, n) (its blanks left out) is an author's comment in
+ * a transcript, words after a '#' that no shell would run as a command:
+ *   # Time passes and it finishes.
+ * (a root prompt's command has operands: "# dd if=/dev/ada0 bs=1m"). */
+static bool author_comment(const char *s, size_t n)
+{
+	if (n < 4 || n > 120 || s[0] != '#' || s[1] != ' ' ||
+	    !((s[2] >= 'A' && s[2] <= 'Z') || (s[2] >= 'a' && s[2] <= 'z')))
+		return false;
+	for (size_t i = 2; i < n; i++)
+		if (strchr("=|<>;&/$`", s[i]))
+			return false;
+	return true;
+}
+
+/* Whether only BSD's ^T status lines, an author's elision or comment
+ * stand between offsets from and to:
  *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s
  *   1233125376 bytes (1,2 GB, 1,1 GiB) copied, 9 s, 137 MB/s
  *   ...
@@ -710,7 +751,8 @@ static bool status_gap(const struct bl_message *m, size_t from, size_t to)
 		size_t end = nl ? (size_t)(nl - m->text) : to, k = i;
 		while (k < end && (m->text[k] == ' ' || m->text[k] == '\t'))
 			k++;
-		if (!status_line(m->text + k, end - k) && !elision(m->text + k, end - k))
+		if (!status_line(m->text + k, end - k) && !elision(m->text + k, end - k) &&
+		    !author_comment(m->text + k, end - k))
 			return false;
 		i = end + 1;
 	}
@@ -1029,8 +1071,8 @@ static void find_end(const struct bl_message *msg, struct dd_block *b)
  * lost in the paste: "8192+0 records out", "2048+0 Datensätze aus". */
 static bool lone_out(const struct dd_block *b)
 {
-	static const char *const out_words[] = {" out",      " aus",        " écrits",
-						" escritos", " отправлено", NULL};
+	static const char *const out_words[] = {" out",        " aus",   " écrits", " escritos",
+						" отправлено", "的写出", NULL};
 	if (b->nrec != 1)
 		return false;
 	const struct dd_line *d = b->recs[0];
@@ -1345,7 +1387,7 @@ static void dd_command(struct bl_doc *doc, struct bl_run *run, const char *cmd)
 
 static const char *const dd_variants[] = {
 	"bsd (FreeBSD, NetBSD, OpenBSD, macOS: bytes transferred in ... secs; FreeBSD/macOS status=progress; "
-	"illumos: bytes (676 GiB) transferred in ... secs (41 GiB/sec); "
+	"illumos: bytes transferred in 0,409412 secs (489MB/sec), bytes (676 GiB) transferred in ... secs (41 GiB/sec); "
 	"the same line with 'seconds' from Android toolbox and GNU coreutils before 5.3)",
 	"gnu (coreutils 8.24+: bytes (SI, IEC) copied; 512 bytes copied; 1 byte; 9.5351e-05 s; status=progress; "
 	"a summary cut after 'copied' in the paste, with a warning)",
@@ -1362,7 +1404,8 @@ static const char *const dd_variants[] = {
 /* "200+0 records in", "^C5862919230+0 записей получено", and the
  * translations GNU dd prints: "2048+0 Datensätze ein" */
 #define DD_RECORDS                                                                                 \
-	"(?:\\^C)?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|"                     \
+	"(?:\\^C|" ZH_RECORDED                                                                     \
+	")?\\d+\\+\\d+ (?:records? (?:in|out)|Datensätze (?:ein|aus)|的(?:读入|写出)|"       \
 	"registros (?:leídos|escritos)|enregistrements (?:lus|écrits)|"                          \
 	"записей (?:получено|отправлено))"
 /* "209715200 bytes transferred in 6.158355 secs (34053769 bytes/sec)",
@@ -1370,7 +1413,8 @@ static const char *const dd_variants[] = {
 #define DD_BSD "\\d+ bytes transferred in [\\d.]+ (?:secs?|seconds) \\(\\d+ bytes/sec\\)"
 /* "726039265280 (676 GiB) bytes transferred in 16.306815 secs (41 GiB/sec)" */
 #define DD_ILLUMOS                                                                                 \
-	"\\d+ \\([^)]{1,40}\\) bytes transferred in [\\d.]+ secs \\(\\d[\\d.]* ?[^\\s)/]{1,12}/sec\\)"
+	"\\d+ (?:\\([^)]{1,40}\\) )?bytes transferred in [\\d.,]+ secs "                           \
+	"\\(\\d{1,4}(?:[.,]\\d{1,3})? ?[kKMGTPE]?i?B/sec\\)"
 /* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
 #define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
 /* GNU dd in every locale, and busybox:
@@ -1392,7 +1436,7 @@ static const char *const dd_variants[] = {
 static const struct bl_line_shape dd_lines[] = {
 	{.pattern = DD_RECORDS, .lit = "+", .rare = 0, .digit_after = true},
 	{.pattern = DD_BSD, .lit = "bytes/sec)", .rare = 9, .rewrapped = true},
-	{.pattern = DD_ILLUMOS, .lit = ") bytes transferred in ", .rare = 0},
+	{.pattern = DD_ILLUMOS, .lit = "B/sec)", .rare = 0},
 	{.pattern = DD_GNU_OLD, .lit = ") transferred ", .rare = 0},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
