@@ -1415,6 +1415,9 @@ static const char *const dd_variants[] = {
 #define DD_ILLUMOS                                                                                 \
 	"\\d+ (?:\\([^)]{1,40}\\) )?bytes transferred in [\\d.,]+ secs "                           \
 	"\\(\\d{1,4}(?:[.,]\\d{1,3})? ?[kKMGTPE]?i?B/sec\\)"
+/* BSD's ^T status line before a summary so far:
+ * "load: 1.65  cmd: dd 99732 uninterruptible 0.00u 0.13s" */
+#define DD_LOAD "load: \\d+[.,]\\d+ {1,2}cmd: dd \\d+ \\S+ [\\d.]+u [\\d.]+s"
 /* "2147483648 bytes (2147 MB, 2048 MiB) transferred 31.001s, 69 MB/s" */
 #define DD_GNU_OLD "\\d+ bytes \\([^)]{1,40}\\) transferred [\\d.]+s, [\\d.]+ ?\\S{1,12}/s"
 /* GNU dd in every locale, and busybox:
@@ -1438,6 +1441,8 @@ static const struct bl_line_shape dd_lines[] = {
 	{.pattern = DD_BSD, .lit = "bytes/sec)", .rare = 9, .rewrapped = true},
 	{.pattern = DD_ILLUMOS, .lit = "B/sec)", .rare = 0},
 	{.pattern = DD_GNU_OLD, .lit = ") transferred ", .rare = 0},
+	/* in a line that other dd lines share: found by theirs */
+	{.pattern = DD_LOAD, .lit = NULL, .rare = 0},
 	/* by the comma, the blank and the digit together: prose has a
 	 * comma in most sentences */
 	{.pattern = DD_GNU,
