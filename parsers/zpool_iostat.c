@@ -353,11 +353,13 @@ static bool seen_grow(struct zp *z)
 }
 
 /* Starts a new sample when `key` was already seen in this one: the same
- * pool or vdev again means the report was printed again. Not so for a
- * vdev printed twice in a row under its parent (a disk being replaced:
- * "    hdd5  -  -  3  93  396K  9.04M" then "    hdd5  -  -  4  93  548K
- * 9.04M"): `nested` rows only start a sample where a row between them
- * did. Returns false for such a repeat. */
+ * pool again (or, where no tree places rows, the same vdev) means the
+ * report was printed again. Not so for a row `nested` under another: two
+ * top-level vdevs of a pool may have one name (older releases print
+ * "raidz2" for each), and a vdev may be printed twice in a row under its
+ * parent (a disk being replaced: "    hdd5  -  -  3  93  396K  9.04M"
+ * then "    hdd5  -  -  4  93  548K  9.04M"); the pool row above them
+ * starts the next sample. Returns false for a repeat in a row. */
 static bool sample_key(struct zp *z, const char *key, size_t len, bool nested)
 {
 	bool again = nested && strcmp(z->last_key, key) == 0;
@@ -367,7 +369,7 @@ static bool sample_key(struct zp *z, const char *key, size_t len, bool nested)
 	z->last_key[n] = '\0';
 	if (again)
 		return false;
-	if (z->nseen) {
+	if (z->nseen && !nested) {
 		size_t mask = z->seen_cap - 1;
 		for (size_t i = h & mask; z->seen[i]; i = (i + 1) & mask)
 			if (strcmp(seen_key(z, i), key) == 0) {
@@ -1396,28 +1398,34 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 	}
 }
 
-/* Whether l holds two whole rows, the second with no line break before
- * it (a class row and its first vdev, as a zpool release printed them):
- * a name and ncols values, twice (its words: t[0, nt)). *second: the
- * second row. */
-static bool joined_rows(const struct zp *z, const struct bl_line *l, const struct bl_ztok *t,
-			size_t nt, struct bl_line *second)
+/* Whether the words t[0, nt) begin with two whole rows, one after another
+ * with no line break between them: a name and ncols values, twice. A
+ * zpool release printed a class row and its first vdev so; a terminal's
+ * lost carriage returns join samples of one pool row:
+ *   "cache  -  -  -  -  -  -  loop0  3.34G  60.7G  3  9  110K  755K"
+ *   "T  17.2T  103T  0  59.1K  0  227M      ...      T  17.2T  103T  0  66.4K  0  258M" */
+static bool two_rows(const struct zp *z, const struct bl_ztok *t, size_t nt)
 {
 	size_t n = z->ncols + 1;
-	if (z->ncols == 0 || nt != 2 * n)
+	if (z->ncols == 0 || nt < 2 * n)
 		return false;
 	double v;
 	bool dash, approx;
-	for (size_t i = 0; i < nt; i++) {
+	for (size_t i = 0; i < 2 * n; i++) {
 		bool time_col = i % n && z->cols[i % n - 1].kind == ZC_LATENCY;
 		bool number = bl_zpool_number(t[i].s, t[i].n, time_col, &v, &dash, &approx);
 		if (number != (i % n != 0))
 			return false;
 	}
-	*second = *l;
-	second->s = t[n].s;
-	second->off = l->off + (size_t)(t[n].s - l->s);
-	second->len = l->len - (size_t)(t[n].s - l->s);
+	return true;
+}
+
+/* Whether the row of words t[0, n) is a class row: all its values "-". */
+static bool dashes_only(const struct bl_ztok *t, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!(t[i].n == 1 && t[i].s[0] == '-'))
+			return false;
 	return true;
 }
 
@@ -1426,6 +1434,37 @@ static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, 
 	struct bl_ztok t[ZP_MAX_TOK];
 	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
 	return read_split_row(z, run, l, nested, t, nt);
+}
+
+/* Reads the rows joined on line l (two_rows): one at a time while two
+ * whole rows follow, then the rest as the last, with any words of the
+ * author's after it. */
+static bool read_joined_rows(struct zp *z, struct bl_run *run, const struct bl_line *l)
+{
+	size_t n = z->ncols + 1, rows = 0;
+	struct bl_ztok t[ZP_MAX_TOK];
+	struct bl_line part = *l;
+	bool nested = false;
+	for (;;) {
+		size_t nt = bl_zpool_split(part.s, part.len, t, ZP_MAX_TOK);
+		bool more = two_rows(z, t, nt);
+		struct bl_line row = part;
+		if (more)
+			row.len = (size_t)(t[n].s - part.s);
+		/* a vdev after its class row stands under it */
+		if (!read_row(z, run, &row, nested))
+			return false;
+		rows++;
+		if (!more)
+			break;
+		nested = dashes_only(t, n);
+		part.off += row.len;
+		part.s += row.len;
+		part.len -= row.len;
+	}
+	bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.joined-rows", l->off,
+		    "%zu rows printed on one line: read as %zu", rows, rows);
+	return true;
 }
 
 /* A line that is neither header, dashes, time nor elision: a row or a
@@ -1448,15 +1487,8 @@ static bool take_row(struct zp *z, const struct bl_line *l)
 		return false;
 	struct bl_ztok t[ZP_MAX_TOK];
 	size_t nt = bl_zpool_split(l->s, l->len, t, ZP_MAX_TOK);
-	struct bl_line second;
-	if (!z->scripted && joined_rows(z, l, t, nt, &second)) {
-		/* "cache  -  -  -  -  -  -  loop0  3.34G  60.7G  3  9  110K  755K" */
-		struct bl_line first = *l;
-		first.len = (size_t)(second.s - l->s);
-		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.joined-rows", l->off,
-			    "two rows printed on one line: read as two");
-		return read_row(z, run, &first, false) && read_row(z, run, &second, true);
-	}
+	if (!z->scripted && two_rows(z, t, nt))
+		return read_joined_rows(z, run, l);
 	return read_split_row(z, run, l, false, t, nt);
 }
 
