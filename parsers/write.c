@@ -1576,13 +1576,24 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	return rc ? -1 : 0;
 }
 
+/* Whether run r of doc, from input offset `at`, starts before the
+ * window's own part: or at its first byte, read on there by its parser's
+ * resume (the held run's next record is the part's first line, and no
+ * record of it stood in the context before). */
+static bool starts_before_own(const struct bl_doc *doc, const struct bl_run *r, size_t at)
+{
+	const struct bl_message *m = doc->msg;
+	bool resumed = doc->resume.tool && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
+	return at < m->window.own_from || (at == m->window.own_from && resumed);
+}
+
 /* Whether run r of this window is the held run seen again: the same tool,
  * from before the window's own part into it. */
-static bool continues_open(const struct bl_window_doc *w, const struct bl_message *m,
+static bool continues_open(const struct bl_window_doc *w, const struct bl_doc *doc,
 			   const struct bl_run *r, size_t at, size_t end)
 {
 	return w->open.run && !w->open.touched && r->tool == w->open.tool && r->nrec &&
-	       at < m->window.own_from && end > m->window.own_from;
+	       starts_before_own(doc, r, at) && end > doc->msg->window.own_from;
 }
 
 /* Adds the results of run r that start in this window's own part to the
@@ -1700,7 +1711,7 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 		return 1;
 	if (c->mode == CUR_NONE) {
 		if (w->open.run && !w->open.touched && r->tool == w->open.tool &&
-		    at < m->window.own_from) {
+		    starts_before_own(doc, r, at)) {
 			/* its records before the window's own part are this
 			 * window's to drop: dropped until one starts in it */
 			if (record_from(m, r, m->window.own_from) >= r->nrec)
@@ -1892,7 +1903,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	w->run_drops_elsewhere += r->diags_dropped_elsewhere;
 	/* of the held run's, only its own part's (as its stored ones) */
 	size_t own_drops = r->diags_dropped - r->diags_dropped_elsewhere;
-	if (continues_open(w, m, r, at, end)) {
+	if (continues_open(w, doc, r, at, end)) {
 		w->kept_run_drops += own_drops;
 		take_last_head(w, r);
 		w->last_end = end;
