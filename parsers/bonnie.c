@@ -28,7 +28,7 @@ static void bonnie_command(struct bl_doc *doc, struct bl_run *run, const char *c
  * "Kernel     MB K/sec %CPU ..."                         (posts that relabel it)
  * "ST318451LW MB K/sec %CPU ..."    (a disk model written over the word) */
 static struct bl_re hdr_re = BL_RE(
-	"^[ \\t]*(?:<pre>)?(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU",
+	"^[ \\t]*(?:<pre>)?(?:(Machine|Kernel|[A-Za-z]\\S{0,15})[ \\t]+)?([MG]B)[ \\t]+([KM])/sec[ \\t]+%CPU",
 	0);
 
 /* "              -------Sequential Output-------- ---Sequential Input-- --Random--"
@@ -156,9 +156,11 @@ static void read_header(struct ctx *c, const struct bl_line *l, const struct bl_
 	bl_btab_row_init(&r, l->s, l->len);
 	c->gb = l->s[m->ov[4]] == 'G';
 	c->rate_mult = l->s[m->ov[6]] == 'M' ? 1048576.0 : 1024.0;
-	size_t n = 0;
-	c->size_edge = r.ntok > 1 ? (long)r.tok[1].b : 13;
-	for (size_t i = 2; i < r.ntok && n < 12; i++)
+	/* the machine's column, unless the author cut it off:
+	 * " MB K/sec %CPU K/sec %CPU ..." over "400 17380 74.4 13887 ..." */
+	size_t n = 0, mb = bl_re_gset(m, 1) ? 1 : 0;
+	c->size_edge = r.ntok > mb ? (long)r.tok[mb].b : 13;
+	for (size_t i = mb + 1; i < r.ntok && n < 12; i++)
 		c->edge[n++] = (long)r.tok[i].b;
 	if (n == 0) {
 		c->edge[0] = c->size_edge + 6;
@@ -551,7 +553,8 @@ static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w
 /* A line that labels the rows below it, whose machine cells are blank:
  *   pblade 1 (reiserfs defaults)
  *            1000 13048 98.9 21609 27.4  6599 10.7 11066 72.3 ...
- * Short text, no header, and a row without a name on the next line. The
+ * Short text, no header, and a row without a name on the next line (or
+ * the one after a blank line: "*** ac-16:", "", "400 17380 74.4 ..."). The
  * label is copied to `label`. */
 static bool label_line(const struct ctx *c, struct bl_message *msg, const struct bl_line *l,
 		       struct row *w, char *label, size_t size)
@@ -560,6 +563,12 @@ static bool label_line(const struct ctx *c, struct bl_message *msg, const struct
 	struct bl_line next;
 	if (l->len >= size || classify(l, &m) != K_OTHER || !bl_line_next(msg, l, &next))
 		return false;
+	struct bl_line after;
+	if (bl_is_blank(next.s, next.len)) {
+		if (!bl_line_next(msg, &next, &after))
+			return false;
+		next = after;
+	}
 	if (!parse_row(c, next.s, next.len, w) || w->name[0])
 		return false;
 	const char *s = l->s;

@@ -23,7 +23,7 @@
 static struct bl_re bonhead_re =
 	BL_RE("(?:Machine|Kernel) +(?:Size(?::chnk)?|[MG]B) +[KM]/sec|Name:Size etc +/sec|"
 	      "files(?::max(?::min)?)? +/sec +%CP|(?<!\\S)[A-Za-z]\\S{0,15} +[MG]B +[KM]/sec +%CPU|"
-	      "(?<!\\S)Size +K/sec +%CP +K/sec",
+	      "(?<!\\S)Size +K/sec +%CP +K/sec|(?<!\\S)[MG]B +[KM]/sec +%CPU +[KM]/sec",
 	      0);
 
 #define BONNIE_SLACK 3
@@ -171,8 +171,10 @@ void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_brea
 		while (bl_next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
 			/* the machine column: up to the header's second word
 			 * ("Machine    Size"), or its first ("     files");
-			 * none in " Size K/sec" */
-			if (s[a] != 'S' && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
+			 * none in " Size K/sec" nor " MB K/sec" */
+			bool no_name =
+				s[a] == 'S' || (s[a + 1] == 'B' && (s[a] == 'M' || s[a] == 'G'));
+			if (!no_name && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
 				name_w = t.a - hs;
 			he = t.e;
 			p = t.e;

@@ -42,8 +42,11 @@ static struct bl_re ver_re = BL_RE(
 	"^[ \\t]*(?:<pre>)?(?:Version +(\\S{1,12})|([12]\\.\\d\\d[a-z]?)) +-{3,}Sequential (Output|Create)",
 	0);
 
-/* "                    ------Sequential Create------ --------Random Create--------" (1.0x) */
-static struct bl_re dashfile_re = BL_RE("^[ \\t]*-{3,}Sequential Create-{3,}", 0);
+/* "                    ------Sequential Create------ --------Random Create--------" (1.0x),
+ * and its blank corner filled with dots where a book kept it aligned:
+ * "...........     ------Sequential Create------ ..." */
+static struct bl_re dashfile_re =
+	BL_RE("^[ \\t]*(?:\\.{3,}[ \\t]+)?-{3,}Sequential Create-{3,}", 0);
 
 /* "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--"
  * "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--" */
@@ -82,6 +85,21 @@ enum kind {
 	K_HFRAG
 };
 
+/* Whether the line is only a filler of dots, "...........", which a book
+ * set in the blank corner of a header (dashfile_re): alone on its line
+ * where the post was flattened and unflattened again. */
+static bool dots_only(const char *s, size_t n)
+{
+	size_t dots = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '.')
+			dots++;
+		else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	}
+	return dots >= 3;
+}
+
 static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct bpp_rec *csv)
 {
 	if (bl_is_blank(l->s, l->len))
@@ -111,7 +129,7 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 		return K_CSV_HDR;
 	if (csv && bpp_csv_row(l->s, l->len, csv))
 		return K_CSV;
-	if (bl_btab_header_fragment(l->s, l->len))
+	if (bl_btab_header_fragment(l->s, l->len) || dots_only(l->s, l->len))
 		return K_HFRAG;
 	return K_OTHER;
 }
@@ -297,6 +315,13 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 	size_t k = 0;
 	while (k < r->ntok && (long)r->tok[k].a < t->io_start)
 		k++;
+	/* a name wider than bonnie++'s column, edited in by hand, pushes the
+	 * size past it: "Asus-EEE-1001P      2G 10874  85 52615  35 ..." */
+	struct bpp_rec probe;
+	bpp_rec_init(&probe);
+	if (k >= 1 && k < r->ntok && !is_cellish(r->s + r->tok[k].a, r->tok[k].b - r->tok[k].a) &&
+	    size_cell(&probe, r->s + r->tok[k].a, r->tok[k].b - r->tok[k].a, t->is200))
+		k++;
 	for (size_t i = k; i < r->ntok; i++)
 		if (!is_cellish(r->s + r->tok[i].a, r->tok[i].b - r->tok[i].a))
 			return false;
@@ -366,6 +391,13 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 	size_t k = 0;
 	while (k < r->ntok && (long)r->tok[k].a < t->f_start)
 		k++;
+	/* a files count and its 12 cells, whatever the columns (a copy that
+	 * re-indented the rows: "\t     256 35990  89 227885  85 ...") */
+	struct bpp_rec probe;
+	bpp_rec_init(&probe);
+	if (k > 1 && r->ntok == 13 &&
+	    bpp_files_spec(r->s + r->tok[0].a, r->tok[0].b - r->tok[0].a, &probe))
+		k = 1;
 	for (size_t i = k; i < r->ntok; i++)
 		if (!is_cellish(r->s + r->tok[i].a, r->tok[i].b - r->tok[i].a))
 			return false;
