@@ -243,6 +243,12 @@ bool bl_line_whole(const struct bl_message *m, const struct bl_line *l, size_t f
 bool bl_message_prefix_add(struct bl_message *m, size_t from, size_t to, size_t at, size_t n);
 /* Takes back the block added last. */
 void bl_message_prefix_drop(struct bl_message *m);
+/* Takes back every block: the message reads with whole lines again, as a
+ * second reading of it must start (a scan adds the blocks it reads). */
+static inline void bl_message_prefix_clear(struct bl_message *m)
+{
+	m->nprefixes = 0;
+}
 /* The prefix bytes left out of the line text[ls, ls + len), or 0. */
 size_t bl_message_prefix_at(const struct bl_message *m, size_t ls, size_t len);
 

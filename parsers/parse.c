@@ -26,7 +26,10 @@ json_t *bl_parse_message(struct bl_message *m, const char *path)
 	struct bl_doc doc;
 	if (bl_doc_init(&doc, m, path) < 0)
 		return NULL;
-	/* the head of the document comes before its runs */
+	/* the head of the document comes before its runs; read with whole
+	 * lines, as the scan reads them (a scan before may have left some of
+	 * their prefixes out) */
+	bl_message_prefix_clear(m);
 	doc.system = bl_system_extract(m);
 	json_t *runs = json_array();
 	doc.sink = append_run;

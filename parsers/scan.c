@@ -924,7 +924,7 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	struct bl_scan sc = {.msg = msg, .doc = doc, .floor = 0, .section = NULL};
 	/* the prefixes a scan left out are its own: a message read again
 	 * starts with whole lines */
-	msg->nprefixes = 0;
+	bl_message_prefix_clear(msg);
 	size_t pos = resume_run(&sc);
 	struct bl_anchor_hit hit;
 	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {

@@ -1039,6 +1039,7 @@ json_t *bl_parse_message_write(struct bl_message *m, const char *path, size_t fl
 		out_free(o);
 		return NULL;
 	}
+	bl_message_prefix_clear(m); /* whole lines, as bl_parse_message reads */
 	doc.system = bl_system_extract(m);
 	json_t *head = NULL, *tail = NULL;
 	if (!write_head_direct(o, &doc)) {
