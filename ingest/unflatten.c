@@ -478,6 +478,7 @@ static void sentence_breaks(const char *s, size_t len, size_t base, struct bl_br
  * with other text, and whether the line begins with a prompt or command. */
 struct found {
 	size_t tool, start, gap;
+	size_t first_tool; /* where the first tool line that shares it starts */
 	bool lead;
 };
 
@@ -486,7 +487,7 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 				bool tools_only)
 {
 	struct bl_re_match m;
-	struct found f = {0, 0, 0, false};
+	struct found f = {0, 0, 0, SIZE_MAX, false};
 	size_t pos = 0, at;
 	while (pos < len && bl_re_match(&whole_re, s, len, pos, &m)) {
 		size_t a = m.ov[0], e = m.ov[1];
@@ -500,6 +501,8 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 			any = true;
 		}
 		f.tool += any;
+		if (any && a < f.first_tool)
+			f.first_tool = a;
 		pos = e > a ? e : a + 1;
 	}
 	pos = 0;
@@ -522,10 +525,14 @@ static struct found line_breaks(const char *s, size_t len, size_t base, struct b
 			bl_breaks_add(b, base + at);
 			f.start++;
 		} else {
+			/* a command at the line's start, and the tool line after
+			 * it not in the command's comment ("... count=1000  #
+			 * should end with 1048576000 bytes (1.0 GB) copied, ...") */
 			size_t i = 0;
 			while (i < a && bl_blank(s[i]))
 				i++;
-			f.lead |= i == a;
+			f.lead |= i == a && f.first_tool > e && f.first_tool != SIZE_MAX &&
+				  !memmem(s + e, f.first_tool - e, " #", 2);
 		}
 		pos = e > a ? e : a + 1;
 	}

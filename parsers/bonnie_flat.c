@@ -156,6 +156,14 @@ static size_t label_end(const char *s, size_t len, size_t r, size_t w, size_t na
 	return 0;
 }
 
+/* Whether s[a, len) starts with the word w, a blank or ':' after it
+ * ("Size:chnk"): a header's first word, "MB" but not "MB0500EBNCR". */
+static bool word_is(const char *s, size_t len, size_t a, const char *w)
+{
+	size_t n = strlen(w);
+	return len - a > n && memcmp(s + a, w, n) == 0 && (bl_blank(s[a + n]) || s[a + n] == ':');
+}
+
 void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
 	struct bl_re_match m;
@@ -172,8 +180,8 @@ void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_brea
 			/* the machine column: up to the header's second word
 			 * ("Machine    Size"), or its first ("     files");
 			 * none in " Size K/sec" nor " MB K/sec" */
-			bool no_name =
-				s[a] == 'S' || (s[a + 1] == 'B' && (s[a] == 'M' || s[a] == 'G'));
+			bool no_name = word_is(s, len, a, "Size") || word_is(s, len, a, "MB") ||
+				       word_is(s, len, a, "GB");
 			if (!no_name && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
 				name_w = t.a - hs;
 			he = t.e;

@@ -44,6 +44,18 @@ static struct bl_re bsd_re =
 	      "([\\d.,]{1,30}) secs \\((\\d{1,4}(?:[.,]\\d{1,3})?) ?([kKMGTPE]?i?B)/sec\\))",
 	      0);
 
+/* Whether a bsd_re match is dd's: BSD's "(N bytes/sec)"; illumos's with
+ * its size in brackets, or without them its rate glued to the unit as
+ * OmniOS printed it ("(489MB/sec)"): another program's "12.3 secs (83.25
+ * MiB/sec)" is not dd's. */
+static bool bsd_form(const struct bl_line *l, const struct bl_re_match *m)
+{
+	if (bl_re_gset(m, 2))
+		return true;
+	bool bracket = m->ov[3] + 1 < l->len && l->s[m->ov[3] + 1] == '(';
+	return bracket || m->ov[11] == m->ov[12];
+}
+
 /* FreeBSD 12+ and macOS status=progress, the last update as pasted (the
  * '\r' before each update is lost in a copy from the terminal):
  * "  4013948928 bytes (4014 MB, 3828 MiB) transferred 415.226s, 9667 kB/s"
@@ -229,7 +241,7 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 		  memcmp(l->s + i, ZH_RECORDED, strlen(ZH_RECORDED)) == 0;
 	if ((count || c == '^' || zh) && bl_re_match(&rec_re, l->s, l->len, 0, m))
 		return d->kind = K_REC;
-	if (count && bl_re_match(&bsd_re, l->s, l->len, 0, m))
+	if (count && bl_re_match(&bsd_re, l->s, l->len, 0, m) && bsd_form(l, m))
 		return d->kind = K_BSD;
 	if (count && (bl_re_match(&gnu_re, l->s, l->len, 0, m) ||
 		      bl_re_match(&gnuzh_re, l->s, l->len, 0, m)))
@@ -734,13 +746,13 @@ static bool author_comment(const char *s, size_t n)
 	return true;
 }
 
-/* Whether only BSD's ^T status lines, an author's elision or comment
- * stand between offsets from and to:
+/* Whether only BSD's ^T status lines, an author's elision (or, with
+ * `comments`, comment) stand between offsets from and to:
  *   load: 1.98  cmd: dd 6571 uninterruptible 0.00u 0.05s
  *   1233125376 bytes (1,2 GB, 1,1 GiB) copied, 9 s, 137 MB/s
  *   ...
  *   2048+0 records in */
-static bool status_gap(const struct bl_message *m, size_t from, size_t to)
+static bool status_gap(const struct bl_message *m, size_t from, size_t to, bool comments)
 {
 	if (from == to)
 		return true;
@@ -752,26 +764,33 @@ static bool status_gap(const struct bl_message *m, size_t from, size_t to)
 		while (k < end && (m->text[k] == ' ' || m->text[k] == '\t'))
 			k++;
 		if (!status_line(m->text + k, end - k) && !elision(m->text + k, end - k) &&
-		    !author_comment(m->text + k, end - k))
+		    !(comments && author_comment(m->text + k, end - k)))
 			return false;
 		i = end + 1;
 	}
 	return true;
 }
 
+static bool signalled(const struct bl_message *m, const struct bl_run *prev, size_t start);
+
 /* Whether the block at `start`, of `bytes` in `secs`, is a later update
  * of the transfer of the run above it: more bytes, and more seconds, or
  * the same whole second (status=progress prints whole seconds, and may
  * print one twice while the device stalls:
  *   9189720064 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.5 MB/s
- *   9193914368 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.6 MB/s). */
+ *   9193914368 bytes (9.2 GB, 8.6 GiB) copied, 94 s, 97.6 MB/s).
+ * An author's comment between them ("# Time passes and it finishes.")
+ * only where the post shows dd signalled: else such a line labels the
+ * next run ("# WD Red disk"). */
 static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev, size_t start,
 			   uint64_t bytes, double secs)
 {
 	double pb, pe, pin = 0, pip = 0;
 	uint64_t count;
-	if (strcmp(prev->tool, "dd") != 0 || !status_gap(m, prev->end_off, start) ||
-	    prev->time.present || prev->nrec)
+	if (strcmp(prev->tool, "dd") != 0 || prev->time.present || prev->nrec)
+		return false;
+	if (!status_gap(m, prev->end_off, start, false) &&
+	    !(status_gap(m, prev->end_off, start, true) && signalled(m, prev, start)))
 		return false;
 	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
 		return false;
@@ -833,11 +852,11 @@ static bool signalled(const struct bl_message *m, const struct bl_run *prev, siz
  * counts on from the summary of the run above, more bytes in more
  * seconds: that dd still running, signalled for the summary (illumos,
  * whose post need not name the signal):
- *   726039265280 ... in 7.393318 secs (41 GiB/sec)      <- the run above
+ *   329128083456 (307 GiB) bytes transferred in 7.393318 secs (41 GiB/sec)  <- above
  *   534473867264 (498 GiB) bytes transferred in 12.000018 secs (41 GiB/sec)
  *   515402+0 records in
- * A dd started anew counts from zero, and prints its first update after
- * a second. */
+ * illumos's form only: another GNU dd pasted with its last update would
+ * count on from a smaller one above it. */
 static bool counts_on(const struct bl_message *m, const struct bl_run *prev, size_t start)
 {
 	struct bl_line l;
@@ -848,9 +867,10 @@ static bool counts_on(const struct bl_message *m, const struct bl_run *prev, siz
 	    !result_value(prev, "elapsed", &pe))
 		return false;
 	bl_line_at(m, start, &l);
-	enum line_kind k = classify(&l, &d);
-	return (k == K_BSD || k == K_GNU) && summary_figures(&d, &bytes, &secs) &&
-	       (double)bytes > pb && secs > pe;
+	/* illumos's form only: a GNU dd pasted with its last update counts
+	 * on from the run above when it is another, larger transfer */
+	return classify(&l, &d) == K_BSD && !bl_re_gset(&d.m, 2) &&
+	       summary_figures(&d, &bytes, &secs) && (double)bytes > pb && secs > pe;
 }
 
 /* Whether bytes of `full`+`part` records are records of block size bs:

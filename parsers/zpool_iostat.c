@@ -774,7 +774,9 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 	memcpy(key, z->cls, kn);
 	key[kn++] = '|';
 	memcpy(key + kn, w.vpath, w.nvpath + 1);
-	if (!sample_key(z, key, kn + w.nvpath, depth > 0))
+	/* nested: under a row of the level above (the rows of a table
+	 * indented as a whole are not) */
+	if (!sample_key(z, key, kn + w.nvpath, depth > 0 && z->path[depth - 1][0]))
 		bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.repeated-vdev", l->off,
 			    "'%s' is printed twice in a row: both rows kept in one sample", name);
 	if (!z->rows_in_sample)
@@ -1398,12 +1400,30 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 	}
 }
 
+/* Whether the row of words t[0, n) is a class row: all its values "-". */
+static bool dashes_only(const struct bl_ztok *t, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!(t[i].n == 1 && t[i].s[0] == '-'))
+			return false;
+	return true;
+}
+
+static bool same_word(const struct bl_ztok *a, const struct bl_ztok *b)
+{
+	return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
 /* Whether the words t[0, nt) begin with two whole rows, one after another
  * with no line break between them: a name and ncols values, twice. A
- * zpool release printed a class row and its first vdev so; a terminal's
- * lost carriage returns join samples of one pool row:
+ * zpool release printed a class row and its first vdev so (or a pool row
+ * and its first vdev); a terminal's lost carriage returns join samples
+ * of one pool row:
  *   "cache  -  -  -  -  -  -  loop0  3.34G  60.7G  3  9  110K  755K"
- *   "T  17.2T  103T  0  59.1K  0  227M      ...      T  17.2T  103T  0  66.4K  0  258M" */
+ *   "T  17.2T  103T  0  59.1K  0  227M      ...      T  17.2T  103T  0  66.4K  0  258M"
+ * With words after the two, the second row must repeat the first's name
+ * or stand under a class row: an author's note may hold a word and as
+ * many figures ("tank ...  was:  1.10T 710G 200 30 20.1M 1.00M  last week"). */
 static bool two_rows(const struct zp *z, const struct bl_ztok *t, size_t nt)
 {
 	size_t n = z->ncols + 1;
@@ -1417,16 +1437,7 @@ static bool two_rows(const struct zp *z, const struct bl_ztok *t, size_t nt)
 		if (number != (i % n != 0))
 			return false;
 	}
-	return true;
-}
-
-/* Whether the row of words t[0, n) is a class row: all its values "-". */
-static bool dashes_only(const struct bl_ztok *t, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (!(t[i].n == 1 && t[i].s[0] == '-'))
-			return false;
-	return true;
+	return nt == 2 * n || same_word(&t[0], &t[n]) || dashes_only(t, n);
 }
 
 static bool read_row(struct zp *z, struct bl_run *run, const struct bl_line *l, bool nested)
@@ -1451,13 +1462,14 @@ static bool read_joined_rows(struct zp *z, struct bl_run *run, const struct bl_l
 		struct bl_line row = part;
 		if (more)
 			row.len = (size_t)(t[n].s - part.s);
-		/* a vdev after its class row stands under it */
 		if (!read_row(z, run, &row, nested))
 			return false;
 		rows++;
 		if (!more)
 			break;
-		nested = dashes_only(t, n);
+		/* a vdev after its pool or class row stands under it; a row of
+		 * the first one's name is the next sample's */
+		nested = !same_word(&t[0], &t[n]);
 		part.off += row.len;
 		part.s += row.len;
 		part.len -= row.len;
