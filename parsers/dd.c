@@ -821,13 +821,16 @@ static bool backgrounded(const char *c)
 /* Whether the post shows dd signalled for the summary so far: dd run in
  * the background ("dd ... &", then kill), a signal named (USR1, SIGINFO,
  * "kill -INFO"), or BSD's ^T status line, within SIGNAL_NEAR bytes of
- * where the run starts: a bounded look, whatever the number of blocks. */
+ * where the run starts and below the block claimed before it: a bounded
+ * look, whatever the number of blocks. */
 #define SIGNAL_NEAR 4096
 static bool signalled(const struct bl_message *m, const struct bl_run *prev, size_t start)
 {
 	if (backgrounded(prev->command))
 		return true;
 	size_t from = prev->off > SIGNAL_NEAR ? prev->off - SIGNAL_NEAR : 0;
+	if (from < prev->floor)
+		from = prev->floor; /* not in the block above, nor another post */
 	size_t to = start < prev->off + SIGNAL_NEAR ? start : prev->off + SIGNAL_NEAR;
 	if (to > m->len)
 		to = m->len;
@@ -1176,6 +1179,7 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	struct bl_run *run = bl_doc_add_run(doc, "dd", b->variant, b->start.off, b->end);
 	if (!run)
 		return NULL;
+	run->floor = bl_scan_floor(sc);
 	bl_scan_find_command(sc, &bl_parser_dd, run);
 	/* records alone under another program's command are its own (sg_dd,
 	 * a dd look-alike, prints them too) */

@@ -40,6 +40,10 @@ struct bl_run {
 	char *command; /* owned; the command line without prompt/time */
 	bool timed; /* the command was run under time(1) */
 	size_t off, end_off; /* text offsets: block incl. command line */
+	/* where the block claimed before the run's ended (the scan's floor
+	 * when the run was opened): text above it is another block's, or
+	 * another post's in a file of several */
+	size_t floor;
 	size_t cmd_off; /* text offset of the command line, if any */
 	bool has_command;
 	json_t *params; /* object */
