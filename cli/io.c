@@ -219,12 +219,11 @@ int cli_out_open(struct cli_out *o, const char *path)
 	guard(o->tmp);
 	keep_attributes(fd, path);
 	o->f = fdopen(fd, "w");
-	if (o->f)
-		setvbuf(o->f, NULL, _IOFBF, (size_t)1 << 16); /* as stdout: 64 KB writes */
 	if (!o->f) {
 		close(fd);
 		goto fail;
 	}
+	setvbuf(o->f, NULL, _IOFBF, (size_t)1 << 16); /* as stdout: 64 KB writes */
 	return 0;
 fail:
 	cli_out_abort(o);

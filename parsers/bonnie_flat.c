@@ -176,12 +176,12 @@ void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_brea
 			bl_breaks_add(b, base + hs - 1);
 		struct bl_token t;
 		size_t he = m.ov[1], p = a, nh = 0, name_w = 0;
+		/* the machine column: up to the header's second word
+		 * ("Machine    Size"), or its first ("     files"); none in
+		 * " Size K/sec" nor " MB K/sec" */
+		bool no_name = word_is(s, len, a, "Size") || word_is(s, len, a, "MB") ||
+			       word_is(s, len, a, "GB");
 		while (bl_next_token(s, len, p, &t) && (t.e <= m.ov[1] || header_word(s, &t))) {
-			/* the machine column: up to the header's second word
-			 * ("Machine    Size"), or its first ("     files");
-			 * none in " Size K/sec" nor " MB K/sec" */
-			bool no_name = word_is(s, len, a, "Size") || word_is(s, len, a, "MB") ||
-				       word_is(s, len, a, "GB");
 			if (!no_name && nh == (s[a] == 'f' ? 0u : 1u) && t.a > hs)
 				name_w = t.a - hs;
 			he = t.e;

@@ -644,16 +644,14 @@ static void illumos_rate(struct bl_doc *doc, long ri, const struct dd_line *sum,
 			    (unsigned long long)bytes, secs, calc, raw);
 }
 
-/* Adds the results of one summary (records, bytes, seconds, rate). */
+/* Adds the results of one summary (bytes, seconds, rate): its bytes in
+ * c, its seconds `secs` (read_counts read both). */
 static void summary_results(struct bl_doc *doc, long ri, const struct dd_line *sum,
-			    const struct dd_counts *c, const char *variant)
+			    const struct dd_counts *c, double secs, const char *variant)
 {
 	struct bl_run *run = bl_doc_run(doc, ri);
 	const struct bl_line *l = &sum->line;
 	const struct bl_re_match *m = &sum->m;
-	double secs;
-	uint64_t bytes;
-	summary_figures(sum, &bytes, &secs);
 	bl_run_result(run, "bytes", (double)c->bytes, "B", NULL, 0);
 	bl_run_result(run, "elapsed", secs, "s", NULL, 0);
 	if (sum->kind == K_BSD) {
@@ -870,8 +868,6 @@ static bool counts_on(const struct bl_message *m, const struct bl_run *prev, siz
 	    !result_value(prev, "elapsed", &pe))
 		return false;
 	bl_line_at(m, start, &l);
-	/* illumos's form only: a GNU dd pasted with its last update counts
-	 * on from the run above when it is another, larger transfer */
 	return classify(&l, &d) == K_BSD && !bl_re_gset(&d.m, 2) &&
 	       summary_figures(&d, &bytes, &secs) && (double)bytes > pb && secs > pe;
 }
@@ -1236,7 +1232,7 @@ static struct bl_run *summary_or_note(struct bl_doc *doc, long ri, struct dd_blo
 {
 	struct bl_run *run = bl_doc_run(doc, ri);
 	if (b->sum) {
-		summary_results(doc, ri, b->sum, &b->c, b->variant);
+		summary_results(doc, ri, b->sum, &b->c, b->secs, b->variant);
 		return bl_doc_run(doc, ri);
 	}
 	if (b->have_cut) {

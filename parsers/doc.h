@@ -111,6 +111,7 @@ struct bl_doc {
 	 * none */
 	struct {
 		const char *tool, *text;
+		bool read; /* the resume read a run: the document's first */
 	} resume;
 	/* the run before runs[0], for grouping repeats */
 	struct {

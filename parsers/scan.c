@@ -911,6 +911,7 @@ static size_t resume_run(struct bl_scan *sc)
 	size_t end = 0;
 	if (!p || !p->resume || p->resume(sc, sc->doc->resume.text, &end) != BL_CLAIMED)
 		return 0;
+	sc->doc->resume.read = true;
 	sc->floor = end;
 	return end;
 }

@@ -1584,7 +1584,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 static bool starts_before_own(const struct bl_doc *doc, const struct bl_run *r, size_t at)
 {
 	const struct bl_message *m = doc->msg;
-	bool resumed = doc->resume.tool && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
+	bool resumed = doc->resume.read && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
 	return at < m->window.own_from || (at == m->window.own_from && resumed);
 }
 

@@ -623,6 +623,15 @@ static bool kept_of(struct zp *z, struct zwhere *w)
 	return false;
 }
 
+/* Whether the row of words t[0, n) is a class row: all its values "-". */
+static bool dashes_only(const struct bl_ztok *t, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!(t[i].n == 1 && t[i].s[0] == '-'))
+			return false;
+	return true;
+}
+
 /* Splits a row into its name (with indentation) and its values: the name
  * is the first word; when the rest does not read as numbers (a name with a
  * blank in it), the values are the last ncols words. Words past the values
@@ -750,11 +759,8 @@ static bool read_split_row(struct zp *z, struct bl_run *run, const struct bl_lin
 			    "emphasis marks around values of this row were set aside");
 
 	/* "logs  -  -  -  -  -  -": the class of the vdevs below */
-	bool all_dash = true;
-	for (size_t i = 0; i < nv; i++)
-		if (!(vals[i].n == 1 && vals[i].s[0] == '-'))
-			all_dash = false;
-	if (name_end == 1 && all_dash && is_class(&t[0]) && (indent == 0 || !z->indented)) {
+	if (name_end == 1 && dashes_only(t, nv + 1) && is_class(&t[0]) &&
+	    (indent == 0 || !z->indented)) {
 		snprintf(z->cls, sizeof z->cls, "%.15s", name);
 		return true;
 	}
@@ -1400,15 +1406,6 @@ static void describe_report(struct zp *z, struct bl_run *run, const struct bl_li
 	}
 }
 
-/* Whether the row of words t[0, n) is a class row: all its values "-". */
-static bool dashes_only(const struct bl_ztok *t, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (!(t[i].n == 1 && t[i].s[0] == '-'))
-			return false;
-	return true;
-}
-
 static bool same_word(const struct bl_ztok *a, const struct bl_ztok *b)
 {
 	return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
@@ -1475,7 +1472,9 @@ static bool read_joined_rows(struct zp *z, struct bl_run *run, const struct bl_l
 		part.len -= row.len;
 	}
 	bl_doc_diag(z->doc, z->ri, BL_INFO, "zpool.joined-rows", l->off,
-		    "%zu rows printed on one line: read as %zu", rows, rows);
+		    "%zu rows printed on one line, with no line break between them: each read as "
+		    "a row",
+		    rows);
 	return true;
 }
 
