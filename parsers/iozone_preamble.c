@@ -171,6 +171,39 @@ void iz_add_record_size(struct bl_run *run, uint64_t bytes)
 		json_object_set_new(run->params, "record_size", json_integer((json_int_t)bytes));
 }
 
+/* The lines of throughput mode (-t) above its sections: the processes
+ * or threads, their range (-l/-u), and each one's file and record size. */
+static void throughput_params(struct iz_ctx *c, struct bl_run *run, enum iz_pre_kind kind,
+			      const struct iz_line *l, const struct bl_re_match *m)
+{
+	switch (kind) {
+	case IZ_P_TP_WITH:
+		c->threads = l->s[m->ov[4]] == 't';
+		bl_run_param_int(run, c->threads ? "threads" : "processes",
+				 (long long)group_u64(l, m, 1));
+		break;
+	case IZ_P_MINMAX: {
+		bool th = l->s[m->ov[4]] == 't';
+		c->threads = th;
+		char key[24];
+		snprintf(key, sizeof key, "%s_%s", l->s[m->ov[2] + 1] == 'i' ? "min" : "max",
+			 th ? "threads" : "processes");
+		bl_run_param_int(run, key, (long long)group_u64(l, m, 3));
+		break;
+	}
+	case IZ_P_EACH:
+		c->threads = l->s[m->ov[2]] == 't';
+		c->file_kb = group_u64(l, m, 2);
+		param_kb(run, "file_size", c->file_kb);
+		if (bl_re_gset(m, 3)) {
+			c->rec_kb = group_u64(l, m, 3);
+			param_kb(run, "record_size", c->rec_kb);
+		}
+		break;
+	default: break;
+	}
+}
+
 void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l, const struct bl_re_match *m,
 		  int *nrec)
 {
@@ -242,30 +275,9 @@ void iz_apply_pre(struct iz_ctx *c, int idx, const struct iz_line *l, const stru
 	case IZ_P_STRIDE:
 		bl_run_param_int(run, "stride_records", (long long)group_u64(l, m, 1));
 		break;
-	case IZ_P_TP_WITH: {
-		c->threads = l->s[m->ov[4]] == 't';
-		bl_run_param_int(run, c->threads ? "threads" : "processes",
-				 (long long)group_u64(l, m, 1));
-		break;
-	}
-	case IZ_P_MINMAX: {
-		bool th = l->s[m->ov[4]] == 't';
-		c->threads = th;
-		char key[24];
-		snprintf(key, sizeof key, "%s_%s", l->s[m->ov[2] + 1] == 'i' ? "min" : "max",
-			 th ? "threads" : "processes");
-		bl_run_param_int(run, key, (long long)group_u64(l, m, 3));
-		break;
-	}
-	case IZ_P_EACH:
-		c->threads = l->s[m->ov[2]] == 't';
-		c->file_kb = group_u64(l, m, 2);
-		param_kb(run, "file_size", c->file_kb);
-		if (bl_re_gset(m, 3)) {
-			c->rec_kb = group_u64(l, m, 3);
-			param_kb(run, "record_size", c->rec_kb);
-		}
-		break;
+	case IZ_P_TP_WITH:
+	case IZ_P_MINMAX:
+	case IZ_P_EACH: throughput_params(c, run, pre_pats[idx].kind, l, m); break;
 	case IZ_P_SYNC: iz_param_true(run, "o_sync"); break;
 	case IZ_P_CPU_RES: {
 		double v;

@@ -234,6 +234,52 @@ static void section_cut(struct iz_ctx *c, const struct tp_state *st)
 	c->cut = true;
 }
 
+/* The CPU figures of a line, groups g0 to g0 + 2 (those set): wall and
+ * CPU seconds, and the utilisation, each a result of the section's test
+ * with its scope ("cpu_wall", ... or "child_cpu_wall", ...), and the
+ * child's number when it is one child's (child >= 0). */
+static void cpu_figures(struct iz_ctx *c, const struct tp_state *st, const struct iz_line *l,
+			const struct bl_re_match *m, int g0, const char *const scope[3], long child)
+{
+	for (int g = g0; g < g0 + 3 && bl_re_gset(m, g); g++) {
+		struct bl_result *r = bl_run_result(iz_run(c), st->metric, num(l, m, g),
+						    g == g0 + 2 ? "percent" : "s", NULL, 0);
+		if (!r)
+			continue;
+		bl_result_set_str(r, "scope", scope[g - g0]);
+		bl_result_set_int(r, c->threads ? "threads" : "processes", (long long)st->count);
+		if (child >= 0)
+			bl_result_set_int(r, "child", (long long)child);
+	}
+}
+
+/* "Children see throughput for  2 initial writers = 123.45 kB/sec" opens
+ * a test's section; "Parent sees ..." the same test's is read in it. */
+static void total_line(struct iz_ctx *c, struct tp_state *st, const struct iz_line *l,
+		       const struct bl_re_match *m)
+{
+	bool children = l->s[m->ov[2]] == 'C';
+	uint64_t n = 0;
+	bl_parse_u64(l->s + m->ov[4], bl_re_glen(m, 2), &n, NULL);
+	char metric[24];
+	test_metric(l->s + m->ov[6], bl_re_glen(m, 3), metric, sizeof metric);
+	if (children) {
+		if (st->in_section)
+			section_cut(c, st);
+		snprintf(st->metric, sizeof st->metric, "%s", metric);
+		st->count = (long)n;
+		st->in_section = true;
+		st->section_off = l->raw.off;
+		add(c, st, "children", l, m, 4, 5, true, -1);
+		iz_pass_children(c, st->metric, st->count, num(l, m, 4));
+	} else if (st->in_section && strcmp(metric, st->metric) == 0) {
+		add(c, st, "parent", l, m, 4, 5, true, -1);
+	} else {
+		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.orphan-line", l->raw.off,
+			    "a Parent line for %s without its Children line: not read", metric);
+	}
+}
+
 size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 {
 	struct tp_state st = {.metric = "", .count = 0, .in_section = false};
@@ -250,29 +296,7 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				break;
 			known = false;
 		} else if (bl_re_match(&total_re, cur.s, cur.len, 0, &m)) {
-			bool children = cur.s[m.ov[2]] == 'C';
-			uint64_t n = 0;
-			bl_parse_u64(cur.s + m.ov[4], bl_re_glen(&m, 2), &n, NULL);
-			char metric[24];
-			test_metric(cur.s + m.ov[6], bl_re_glen(&m, 3), metric, sizeof metric);
-			if (children) {
-				if (st.in_section)
-					section_cut(c, &st);
-				snprintf(st.metric, sizeof st.metric, "%s", metric);
-				st.count = (long)n;
-				st.in_section = true;
-				st.section_off = cur.raw.off;
-				add(c, &st, "children", &cur, &m, 4, 5, true, -1);
-				iz_pass_children(c, st.metric, st.count, num(&cur, &m, 4));
-			} else if (st.in_section && strcmp(metric, st.metric) == 0) {
-				add(c, &st, "parent", &cur, &m, 4, 5, true, -1);
-			} else {
-				bl_doc_diag(
-					c->doc, c->ri, BL_WARNING, "iozone.orphan-line",
-					cur.raw.off,
-					"a Parent line for %s without its Children line: not read",
-					metric);
-			}
+			total_line(c, &st, &cur, &m);
 		} else if (bl_re_match(&per_re, cur.s, cur.len, 0, &m)) {
 			c->threads = cur.s[m.ov[4]] == 't';
 			static const char *const scope[] = {"min", "max", "avg"};
@@ -289,41 +313,19 @@ size_t iz_parse_throughput(struct iz_ctx *c, const struct iz_line *first)
 				add(c, &st, "min_xfer", &cur, &m, 1, 2, false, -1);
 			st.in_section = false;
 		} else if (bl_re_match(&cpu_re, cur.s, cur.len, 0, &m)) {
+			static const char *const scope[3] = {"cpu_wall", "cpu_time", "cpu_util"};
 			iz_pass_cpu(c, st.metric, num(&cur, &m, 3));
-			if (st.metric[0]) {
-				struct bl_run *run = iz_run(c);
-				static const char *const scope[] = {"cpu_wall", "cpu_time",
-								    "cpu_util"};
-				for (int g = 1; g <= 3; g++) {
-					struct bl_result *r =
-						bl_run_result(run, st.metric, num(&cur, &m, g),
-							      g == 3 ? "percent" : "s", NULL, 0);
-					if (!r)
-						continue;
-					bl_result_set_str(r, "scope", scope[g - 1]);
-					bl_result_set_int(r, c->threads ? "threads" : "processes",
-							  (long long)st.count);
-				}
-			}
+			if (st.metric[0])
+				cpu_figures(c, &st, &cur, &m, 1, scope, -1);
 		} else if (bl_re_match(&child_re, cur.s, cur.len, 0, &m)) {
 			if (st.metric[0]) {
 				uint64_t id = 0;
 				bl_parse_u64(cur.s + m.ov[2], bl_re_glen(&m, 1), &id, NULL);
 				add(c, &st, "child_xfer", &cur, &m, 2, 3, false, (long)id);
 				add(c, &st, "child", &cur, &m, 4, 5, true, (long)id);
-				static const char *const scope[] = {
+				static const char *const scope[3] = {
 					"child_cpu_wall", "child_cpu_time", "child_cpu_util"};
-				for (int g = 6; g <= 8 && bl_re_gset(&m, g); g++) {
-					struct bl_result *r = bl_run_result(
-						iz_run(c), st.metric, num(&cur, &m, g),
-						g == 8 ? "percent" : "s", NULL, 0);
-					if (!r)
-						continue;
-					bl_result_set_str(r, "scope", scope[g - 6]);
-					bl_result_set_int(r, c->threads ? "threads" : "processes",
-							  (long long)st.count);
-					bl_result_set_int(r, "child", (long long)id);
-				}
+				cpu_figures(c, &st, &cur, &m, 6, scope, (long)id);
 			}
 		} else if (bl_re_match(&each_re, cur.s, cur.len, 0, &m)) {
 			c->threads = cur.s[m.ov[2]] == 't';
