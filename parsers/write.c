@@ -2136,7 +2136,10 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
-	if (w->open.run && w->open.resume) {
+	/* no record of the held run in the window before's own part: its
+	 * header is in this window's context, and a scan reads the run from
+	 * its command as a claim would */
+	if (w->open.run && w->open.resume && w->open.nrec) {
 		doc.resume.tool = w->open.tool;
 		doc.resume.text = w->open.resume;
 	}

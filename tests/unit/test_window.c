@@ -607,6 +607,76 @@ static void test_long_stream(void)
 	free(s);
 }
 
+/* Prose of exactly `pre` bytes (pre > 2 lines of it), a blank line, and
+ * `in`, then prose again. */
+static char *padded_exact(const char *in, size_t n, size_t pre, size_t *len)
+{
+	size_t pl = strlen(PROSE), l = 0;
+	char *s = malloc(pre + n + 3 * pl + 2);
+	while (l + 2 * pl < pre) {
+		memcpy(s + l, PROSE, pl);
+		l += pl;
+	}
+	memset(s + l, 'x', pre - l - 1);
+	s[pre - 1] = '\n';
+	l = pre;
+	s[l++] = '\n';
+	memcpy(s + l, in, n);
+	l += n;
+	memcpy(s + l, PROSE, pl);
+	*len = l + pl;
+	return s;
+}
+
+/* A log that `zpool iostat -v tank 1 > log` wrote: its header once, at
+ * the top. With the first cut at every line from its command to its
+ * first rows, it reads as the one run of a whole reading: the next
+ * window reads the run from its command, or on from the row where the
+ * window before stopped. */
+static void test_header_once_cut(void)
+{
+	static const char head[] = "               capacity     operations    bandwidth\n"
+				   "pool         used  avail   read  write   read  write\n"
+				   "----------  -----  -----  -----  -----  -----  -----\n";
+	static const char *const rows[] = {"tank", "  mirror", "    ad4", "    ad6"};
+	size_t cap = 40000, n = 0;
+	char *body = malloc(cap);
+	n += (size_t)snprintf(body + n, cap - n, "# zpool iostat -v tank 1\n%s", head);
+	for (size_t i = 0; i < 60; i++)
+		for (size_t k = 0; k < 4; k++)
+			n += (size_t)snprintf(body + n, cap - n,
+					      "%-10s  %5s  %5s  %5zu  %5zu  %4zuK  %4zuM\n",
+					      rows[k], k < 2 ? "1.07T" : "-", k < 2 ? "2.55T" : "-",
+					      (i * 7 + k) % 1000, i % 900, i % 90, k + i % 50);
+	n += (size_t)snprintf(body + n, cap - n, "^C\n\n");
+	size_t len;
+	char *s = padded_exact(body, n, 300, &len);
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	json_t *want = runs_of(whole);
+	CHECK(json_array_size(want) == 1);
+	size_t nl = count_nl(s, 300);
+	free(s);
+	const size_t window = 8192, rows_at = 25 + strlen(head);
+	size_t bad = 0;
+	for (size_t pre = window - rows_at - 40; pre <= window + 60; pre++) {
+		s = padded_exact(body, n, pre, &len);
+		json_t *docs = parse(s, len, window, window / 4, NULL);
+		json_t *got = runs_of(docs);
+		bool ok = json_array_size(got) == 1 &&
+			  json_is_false(json_object_get(json_array_get(docs, 0), "partial")) &&
+			  same_run_shifted(json_array_get(want, 0), json_array_get(got, 0),
+					   pre - 300, count_nl(s, pre) - nl);
+		if (!ok && bad++ < 3)
+			printf("header-once log after %zu bytes: %zu runs, want 1\n", pre,
+			       json_array_size(got));
+		json_decref(docs);
+		free(s);
+	}
+	CHECK(bad == 0);
+	json_decref(whole);
+	free(body);
+}
+
 /* Streams one after another, no other run between: the run under way
  * hands its results over while the one before still waits to be written.
  * Each keeps its own, read whole and in windows. */
@@ -1551,6 +1621,7 @@ int main(void)
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
+	test_header_once_cut();
 	test_mail_windows();
 	test_base64_variants();
 	test_page_windows();
