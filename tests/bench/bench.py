@@ -504,9 +504,16 @@ def run_offsets(path):
         while True:
             b = f.read(16 * MB)
             data = tail + b
-            keep = 0 if not b else 200  # a match cut by the block's end: next time
+            # a match that starts in the last 200 bytes may be cut by the
+            # block's end: it is read next time. One that starts before
+            # them is read whole here (searched to the end of data, not to
+            # the cut, or a match across the cut is lost, or its number
+            # read short).
+            keep = 0 if not b else 200
             cut = max(0, len(data) - keep)
-            for m in SPAN.finditer(data, 0, cut):
+            for m in SPAN.finditer(data):
+                if m.start() >= cut:
+                    break
                 offs.append(int(m.group(1)))
             if not b:
                 return offs
