@@ -837,6 +837,8 @@ static bool read_bucket(struct zp *z, struct bl_run *run, const struct bl_line *
 	char key[MAX_NAME + 16];
 	snprintf(key, sizeof key, "%s|%d", z->histo_name, j);
 	sample_key(z, key, strlen(key), false);
+	if (!z->rows_in_sample)
+		snprintf(z->first_name, sizeof z->first_name, "%s", z->histo_name);
 	z->rows_in_sample++;
 	size_t nv = nt - 1;
 	struct zwhere w = {
@@ -1570,19 +1572,25 @@ static void drop_empty_run(struct zp *z, const struct bl_line *start)
 	doc->partial = true;
 }
 
-/* The run's state for zpool_resume, five lines: the header's top, bottom
- * and dash line (or an empty line), the name of a sample's first row,
- * and "T" when a time line begins each sample. NULL when out of memory. */
+/* The run's state for zpool_resume, eight lines: the header's top,
+ * bottom and dash line (or an empty line), the name of a sample's first
+ * row (of a histogram: its first vdev), "T" when a time line begins each
+ * sample, how many lines from a window's first a sample starts by, and
+ * the pool and first vdev the command names. NULL when out of memory. */
 static char *resume_text(const struct zp *z)
 {
 	const char *dash = z->hdr.dash ? z->hdr.dash : "";
-	size_t ndash = z->hdr.dash ? z->hdr.ndash : 0, nname = strlen(z->first_name);
-	size_t n = z->hdr.ntop + z->hdr.nbot + ndash + nname + 6;
+	size_t ndash = z->hdr.dash ? z->hdr.ndash : 0;
+	size_t n = z->hdr.ntop + z->hdr.nbot + ndash + strlen(z->first_name) + strlen(z->cmd_pool) +
+		   strlen(z->cmd_first) + 40;
+	/* a histogram's rows are under a header, dashes and a blank each 30
+	 * or so; a table's row is a line */
+	size_t rows = z->rows_first > z->rows_in_sample ? z->rows_first : z->rows_in_sample;
 	char *t = malloc(n);
 	if (t)
-		snprintf(t, n, "%.*s\n%.*s\n%.*s\n%s\n%s", (int)z->hdr.ntop, z->hdr.top,
-			 (int)z->hdr.nbot, z->hdr.bot, (int)ndash, dash, z->first_name,
-			 z->stamped ? "T" : "");
+		snprintf(t, n, "%.*s\n%.*s\n%.*s\n%s\n%s\n%zu\n%s\n%s", (int)z->hdr.ntop,
+			 z->hdr.top, (int)z->hdr.nbot, z->hdr.bot, (int)ndash, dash, z->first_name,
+			 z->stamped ? "T" : "", 2 * rows + 256, z->cmd_pool, z->cmd_first);
 	return t;
 }
 
@@ -1609,9 +1617,12 @@ static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *l
 	if (z->indented)
 		json_object_set_new(run->params, "verbose", json_true());
 	run->end_off = last->next;
-	/* samples under no header of their own (one at the top of a log,
-	 * `zpool iostat tank 1 > log`): what the next window reads on with */
-	if (!z->scripted && !z->histo && z->hdr.top && z->sample > z->hdr_sample + 1)
+	/* what the next window reads on with: samples under no header of
+	 * their own (one at the top of a log, `zpool iostat tank 1 > log`);
+	 * histograms of several vdevs (-wv, -rv), a header each, where a
+	 * header may not start a sample */
+	if (!z->scripted && z->hdr.top && z->first_name[0] &&
+	    (z->histo || z->sample > z->hdr_sample + 1))
 		run->resume = resume_text(z);
 }
 
@@ -1706,15 +1717,27 @@ static bool resume_header(struct zp *z, const char *state, const char **rest)
 	return ok;
 }
 
-/* The first line of this window where a sample starts: a time line, or
- * a row of the sample's first pool. False when none is near the start. */
-static bool resume_start(struct zp *z, const char *name, bool stamped, struct bl_line *l)
+/* Whether line l is the top of the histogram of vdev `name`:
+ *   "tank         total_wait     disk_wait    syncq_wait    asyncq_wait" */
+static bool histogram_of(const struct bl_line *l, const char *name)
+{
+	struct bl_re_match m;
+	return row_of(l, name) && bl_re_match(&histo_top_re, l->s, l->len, 0, &m);
+}
+
+/* The first line of this window where a sample starts, within `lines`
+ * of its first: a time line, a row of the sample's first pool, or the
+ * histogram of its first vdev. False when there is none. */
+static bool resume_start(struct zp *z, const char *name, bool stamped, size_t lines,
+			 struct bl_line *l)
 {
 	bl_line_at(z->msg, 0, l);
 	if (z->msg->window.mid_line && !bl_line_next(z->msg, l, l))
 		return false;
-	for (int k = 0; k < 256; k++) {
-		if (stamped ? timestamp(z, l, false) : row_of(l, name))
+	for (size_t k = 0; k < lines; k++) {
+		if (stamped    ? timestamp(z, l, false)
+		    : z->histo ? histogram_of(l, name)
+			       : row_of(l, name))
 			return true;
 		struct bl_line nx;
 		if (!bl_line_next(z->msg, l, &nx) || nx.off == l->off)
@@ -1737,13 +1760,19 @@ static enum bl_claim zpool_resume(struct bl_scan *sc, const char *state, size_t 
 	struct bl_line first, last;
 	if (!resume_header(z, state, &rest))
 		goto out;
-	size_t nname = strcspn(rest, "\n");
-	char name[MAX_NAME];
-	if (nname >= sizeof name || !rest[nname])
-		goto out;
-	memcpy(name, rest, nname);
-	name[nname] = '\0';
-	if (!resume_start(z, name, rest[nname + 1] == 'T', &first) || !add_run(z, &first))
+	/* the lines after the header, each copied (cut to fit) */
+	char name[MAX_NAME], stamp[2], lines[24];
+	char *const field[] = {name, stamp, lines, z->cmd_pool, z->cmd_first};
+	const size_t size[] = {sizeof name, sizeof stamp, sizeof lines, sizeof z->cmd_pool,
+			       sizeof z->cmd_first};
+	for (size_t i = 0; i < sizeof field / sizeof *field; i++) {
+		size_t len = strcspn(rest, "\n");
+		snprintf(field[i], size[i], "%.*s", (int)len, rest);
+		rest += len + (rest[len] != '\0');
+	}
+	bool stamped = stamp[0] == 'T';
+	if (!name[0] || !resume_start(z, name, stamped, strtoul(lines, NULL, 10), &first) ||
+	    !add_run(z, &first))
 		goto out;
 	last = walk_report(z, &first, true);
 	if (!z->any_row) {

@@ -665,6 +665,57 @@ def case_zpool_log_pools_stamped(scale):
     return zpool_log_case("zpool-log-pools-stamped.txt", 60000, ["tank", "scratch"], True)
 
 
+LATENCY_BUCKETS = ("1ns 3ns 7ns 15ns 31ns 63ns 127ns 255ns 511ns 1us 2us 4us 8us 16us 32us "
+                   "65us 131us 262us 524us 1ms 2ms 4ms 8ms 16ms 33ms 67ms 134ms 268ms 536ms "
+                   "1s 2s 4s 8s").split()
+HISTOGRAM_VDEVS = ("tank", "raidz2-0", "da0", "da1", "da2", "da3", "da4", "da5")
+
+
+def write_histograms(f, size):
+    """`zpool iostat -wv tank 10` left running, at least `size` bytes: a
+    latency histogram of each vdev in turn, a header naming it above each;
+    returns its samples."""
+    f.write("# zpool iostat -wv tank 10\n\n")
+    rule = "-" * 100 + "\n\n"
+    n = written = 0
+    while written < size:
+        parts = []
+        for v, vdev in enumerate(HISTOGRAM_VDEVS):
+            parts.append("%-10s   total_wait     disk_wait    syncq_wait    asyncq_wait\n"
+                         "latency      read  write   read  write   read  write   read  write  "
+                         "scrub   trim  rebuild\n"
+                         "----------  -----  -----  -----  -----  -----  -----  -----  -----  "
+                         "-----  -----  -----\n" % vdev)
+            for b, bucket in enumerate(LATENCY_BUCKETS):
+                parts.append("%-10s" % bucket + "".join(
+                    "  %5d" % ((n * 31 + v * 7 + b * 3 + c) % 997) for c in range(11)) + "\n")
+            parts.append(rule)
+        block = "".join(parts)
+        f.write(block)
+        written += len(block)
+        n += 1
+    return n
+
+
+def case_zpool_histograms(scale):
+    """`zpool iostat -wv tank 10` left running (20 MB): a header names each
+    vdev, not a sample; every window after a cut reads on from the sample's
+    first vdev, every sample and value kept, numbered on"""
+    p = WORK / "zpool-histograms.txt"
+    with open(p, "w") as f:
+        n = write_histograms(f, 20 * MB)
+    values = len(HISTOGRAM_VDEVS) * len(LATENCY_BUCKETS) * 11
+
+    def check(docs):
+        got = [s for d in docs for s in d["zpool"]]
+        want = [{"samples": n, "results": n * values, "sample_numbers": [0, n - 1, n]}]
+        if got != want or any(d["partial"] for d in docs):
+            return ["read %s, want %s; diagnostics %s" % (got, want,
+                                                         [d["diagnostics"] for d in docs])]
+        return []
+    return p, 60, 64, check
+
+
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
@@ -672,7 +723,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_multipart_mail, case_html_mail, case_progress_lengths,
          case_progress_across_windows, case_progress_log, case_progress_past_window,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
-         case_dd_usr1_chain]
+         case_dd_usr1_chain, case_zpool_histograms]
 
 
 # ---------------------------------------------------------------- running

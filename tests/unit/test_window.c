@@ -677,6 +677,76 @@ static void test_header_once_cut(void)
 	free(body);
 }
 
+/* `zpool iostat -wv tank 10` left running: a latency histogram of each
+ * vdev in turn, each under a header that names it, `samples` times. */
+static char *histogram_stream(size_t samples, size_t *len)
+{
+	static const char *const vdevs[] = {"tank", "mirror-0", "ada0", "ada1", "ada2", "ada3"};
+	static const char *const buckets[] = {
+		"1ns",   "3ns",   "7ns", "15ns", "31ns", "63ns", "127ns", "255ns", "511ns",
+		"1us",   "2us",   "4us", "8us",  "16us", "32us", "65us",  "131us", "262us",
+		"524us", "1ms",   "2ms", "4ms",  "8ms",  "16ms", "33ms",  "67ms",  "134ms",
+		"268ms", "536ms", "1s",  "2s",   "4s",   "8s"};
+	size_t nb = sizeof buckets / sizeof *buckets, nv = sizeof vdevs / sizeof *vdevs;
+	size_t cap = samples * nv * (nb + 5) * 110 + 4096, l = 0;
+	char *s = malloc(cap);
+	l += (size_t)snprintf(s + l, cap - l, "%s\n$ zpool iostat -wv tank 10\n\n", PROSE);
+	for (size_t i = 0; i < samples; i++)
+		for (size_t v = 0; v < nv; v++) {
+			l += (size_t)snprintf(
+				s + l, cap - l,
+				"%-10s   total_wait     disk_wait    syncq_wait    asyncq_wait\n"
+				"latency      read  write   read  write   read  write   read  write  "
+				"scrub   trim  rebuild\n"
+				"----------  -----  -----  -----  -----  -----  -----  -----  -----  "
+				"-----  -----  -----\n",
+				vdevs[v]);
+			for (size_t b = 0; b < nb; b++) {
+				l += (size_t)snprintf(s + l, cap - l, "%-10s", buckets[b]);
+				for (size_t c = 0; c < 11; c++)
+					l += (size_t)snprintf(s + l, cap - l, "  %5zu",
+							      (i * 31 + v * 7 + b * 3 + c) % 997);
+				s[l++] = '\n';
+			}
+			l += (size_t)snprintf(s + l, cap - l, "%.100s\n\n",
+					      "------------------------------------------------"
+					      "------------------------------------------------"
+					      "----");
+		}
+	l += (size_t)snprintf(s + l, cap - l, "^C\n\n%s", PROSE);
+	*len = l;
+	return s;
+}
+
+/* A header names a vdev, not a sample: the window after a cut reads on
+ * from the first vdev's histogram, and the stream is the run of a whole
+ * reading, sample by sample, whatever vdev the cut falls in. */
+static void test_histogram_stream(void)
+{
+	size_t len;
+	char *s = histogram_stream(30, &len);
+	json_t *whole = parse(s, len, 0, 0, NULL);
+	json_t *wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 1);
+	CHECK(ival(json_object_get(json_array_get(wr, 0), "params"), "samples") == 30);
+	CHECK(json_array_size(json_object_get(json_array_get(wr, 0), "results")) ==
+	      30 * 6 * 33 * 11);
+	for (size_t window = 120000; window < 300000; window = window * 5 / 4 + 997) {
+		size_t nwin = 0;
+		json_t *docs = parse(s, len, window, window / 4, &nwin);
+		json_t *doc = json_array_get(docs, 0);
+		CHECK(nwin >= 2);
+		bool same = json_equal(json_object_get(doc, "runs"), wr);
+		if (!same)
+			printf("histogram stream in windows of %zu: runs differ\n", window);
+		CHECK(same);
+		CHECK(json_is_false(json_object_get(doc, "partial")));
+		json_decref(docs);
+	}
+	json_decref(whole);
+	free(s);
+}
+
 /* Streams one after another, no other run between: the run under way
  * hands its results over while the one before still waits to be written.
  * Each keeps its own, read whole and in windows. */
@@ -1622,6 +1692,7 @@ int main(void)
 	test_streams_back_to_back();
 	test_long_stream();
 	test_header_once_cut();
+	test_histogram_stream();
 	test_mail_windows();
 	test_base64_variants();
 	test_page_windows();
