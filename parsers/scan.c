@@ -909,9 +909,15 @@ static size_t resume_run(struct bl_scan *sc)
 	const struct bl_parser *p =
 		sc->doc->resume.tool ? bl_parser_find(sc->doc->resume.tool) : NULL;
 	size_t end = 0;
-	if (!p || !p->resume || p->resume(sc, sc->doc->resume.text, &end) != BL_CLAIMED)
+	if (!p || !p->resume)
 		return 0;
+	/* said before the resume reads: the results it hands on as it reads
+	 * are the held run's */
 	sc->doc->resume.read = true;
+	if (p->resume(sc, sc->doc->resume.text, &end) != BL_CLAIMED) {
+		sc->doc->resume.read = false;
+		return 0;
+	}
 	sc->floor = end;
 	return end;
 }

@@ -1383,6 +1383,11 @@ struct bl_window_doc {
 		const struct bl_records *rec;
 		const char *tool;
 		size_t nrec, id, at;
+		/* where the next window takes its records from: the start of
+		 * the first record the window did not settle (unsettled_from),
+		 * or the end of its own part */
+		size_t from_off;
+		size_t ntail; /* records whose results are in `tail` */
 		bool touched; /* opened or continued by this window */
 		long local, cont_local;
 		char *resume; /* the run's resume text (bl_run.resume), owned */
@@ -1477,6 +1482,28 @@ static size_t record_from(const struct bl_message *m, const struct bl_run *r, si
 	return lo;
 }
 
+/* The first record of run r that this window does not settle, r's
+ * records from `from` on being its to settle: those from its own part's
+ * end on; and when the window's end cuts r, the last record it read,
+ * whose end may be cut too (a zpool sample longer than the context after
+ * the own part: the next window reads it again from its start). */
+static size_t unsettled_from(const struct bl_message *m, const struct bl_run *r, size_t from,
+			     bool cut)
+{
+	size_t to = record_from(m, r, m->window.own_to);
+	if (cut && to == r->nrec && to > from)
+		to--;
+	return to;
+}
+
+/* Where the window after continues a run that this window settled up to
+ * its record `to`: that record's start, or this window's own end when it
+ * read none past it. */
+static size_t next_from(const struct bl_message *m, const struct bl_run *r, size_t to)
+{
+	return to < r->nrec ? bl_message_origin(m, r->rec_off[to]) : m->window.own_to;
+}
+
 static size_t record_of(const struct bl_records *rec, const struct bl_result *result)
 {
 	long long v = bl_result_int(result, rec->key, 0);
@@ -1508,6 +1535,8 @@ static int close_open(struct bl_window_doc *w, bool continued)
 	int rc = 0;
 	if (!continued && w->open.tail.n) {
 		rc = rlist_move(&w->open.results, flags, &w->open.tail);
+		w->open.nrec += w->open.ntail;
+		w->open.rec->count(json_object_get(j, "params"), w->open.nrec);
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", 0, w->open.at,
 			"this run reaches the end of a window of the input and the window after it "
@@ -1557,7 +1586,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 		memset(&c->results, 0, sizeof c->results);
 		memset(&c->tail, 0, sizeof c->tail);
 	}
-	size_t cut = record_from(m, r, m->window.own_to);
+	size_t cut = unsettled_from(m, r, 0, true);
 	int rc = 0;
 	for (size_t i = 0; i < bl_results_count(&r->results); i++) {
 		const struct bl_result *res = bl_results_at(&r->results, i);
@@ -1569,6 +1598,8 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	w->open.rec = rec;
 	w->open.tool = r->tool;
 	w->open.nrec = cut;
+	w->open.ntail = r->nrec - cut;
+	w->open.from_off = next_from(m, r, cut);
 	w->open.id = w->nruns++;
 	w->open.at = at;
 	w->open.touched = true;
@@ -1588,28 +1619,82 @@ static bool starts_before_own(const struct bl_doc *doc, const struct bl_run *r, 
 	return at < m->window.own_from || (at == m->window.own_from && resumed);
 }
 
+/* Whether run r of doc, from input offset `at`, reads on the held run:
+ * it starts before the window's own part (starts_before_own), or it is
+ * what its parser's resume read on with from the held run's next record,
+ * or from past the start of a record the window before could not read
+ * whole (longer than the context around a cut: continues_from keeps what
+ * was read of it). */
+static bool reads_on_open(const struct bl_window_doc *w, const struct bl_doc *doc,
+			  const struct bl_run *r, size_t at)
+{
+	bool resumed = doc->resume.read && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
+	return w->open.run && !w->open.touched && r->tool == w->open.tool &&
+	       (starts_before_own(doc, r, at) ||
+		(resumed &&
+		 (at <= w->open.from_off || w->open.from_off < doc->msg->window.own_from)));
+}
+
 /* Whether run r of this window is the held run seen again: the same tool,
  * from before the window's own part into it. */
 static bool continues_open(const struct bl_window_doc *w, const struct bl_doc *doc,
 			   const struct bl_run *r, size_t at, size_t end)
 {
-	return w->open.run && !w->open.touched && r->tool == w->open.tool && r->nrec &&
-	       starts_before_own(doc, r, at) && end > doc->msg->window.own_from;
+	return reads_on_open(w, doc, r, at) && r->nrec && end > doc->msg->window.own_from;
 }
 
-/* Adds the results of run r that start in this window's own part to the
- * held run, numbered on from the held ones; those past the part's end
- * aside, numbered on too (they follow the held ones when no window
- * continues the run). The first time: what was aside of the held run is
- * obsolete, this window has read it again. */
+/* The held run's last record, which the window before read as far as
+ * its end and this window does not read again from its start (longer
+ * than the context before this window's own part): kept as read there,
+ * and said to be so. */
+static void keep_cut_record(struct bl_window_doc *w)
+{
+	if (rlist_move(&w->open.results, w->runs->flags, &w->open.tail) != 0)
+		w->err = -1;
+	w->open.nrec += w->open.ntail;
+	w->open.ntail = 0;
+	struct bl_diag *d = bl_diags_add(
+		&w->doc_diags, BL_WARNING, "ingest.window-cut-record", 0, w->open.from_off,
+		"a record of this run (a sample) is longer than what is read around a cut "
+		"between two windows of the input: it is kept as far as one window read it");
+	if (d)
+		d->run = (long)w->open.id;
+	w->partial = true;
+}
+
+/* The first record of run r, this window's reading of the held run, that
+ * continues it: the one at the held run's from_off (r->nrec while r has
+ * not read that far). When r has no record there (it begins later), the
+ * window before's reading of that record is kept, and r continues from
+ * this window's own part. */
+static size_t continues_from(struct bl_window_doc *w, const struct bl_message *m,
+			     const struct bl_run *r)
+{
+	size_t k = record_from(m, r, w->open.from_off);
+	if (k >= r->nrec)
+		return r->nrec;
+	if (w->open.from_off < m->window.own_from &&
+	    bl_message_origin(m, r->rec_off[k]) != w->open.from_off) {
+		keep_cut_record(w);
+		w->open.from_off = m->window.own_from;
+		k = record_from(m, r, w->open.from_off);
+	}
+	return k;
+}
+
+/* Adds the results of run r from its record continues_from() on to the
+ * held run, numbered on from the held ones; those of its records from
+ * `to` on aside, numbered on too (they follow the held ones when no
+ * window continues the run). The first time: what was aside of the held
+ * run is obsolete, this window has read it again. */
 static int continue_results(struct bl_window_doc *w, const struct bl_message *m, struct bl_run *r,
-			    size_t n, struct cur *c)
+			    size_t n, struct cur *c, size_t to)
 {
 	const struct bl_records *rec = w->open.rec;
-	size_t from = record_from(m, r, m->window.own_from);
-	size_t to = record_from(m, r, m->window.own_to);
+	size_t from = continues_from(w, m, r);
 	if (!c || c->mode != CUR_CONT) {
 		rlist_free(&w->open.tail);
+		w->open.ntail = 0;
 		if (c)
 			c->mode = CUR_CONT;
 	}
@@ -1645,14 +1730,18 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	struct bl_message *m = doc->msg;
 	const struct bl_records *rec = w->open.rec;
 	struct cur *c = cur_of(w, r->off, false);
-	if (continue_results(w, m, r, bl_results_count(&r->results), c) != 0)
+	size_t from = continues_from(w, m, r);
+	size_t to = cut ? unsettled_from(m, r, from, true) : r->nrec;
+	if (continue_results(w, m, r, bl_results_count(&r->results), c, to) != 0)
 		return -1;
 	if (c)
 		c->mode = CUR_NONE; /* its lists are the held run's */
-	size_t from = record_from(m, r, m->window.own_from);
-	size_t to = cut ? record_from(m, r, m->window.own_to) : r->nrec;
 	json_t *j = w->open.run;
 	w->open.nrec += to > from ? to - from : 0;
+	if (cut) {
+		w->open.from_off = next_from(m, r, to);
+		w->open.ntail = r->nrec - to;
+	}
 	rec->count(json_object_get(j, "params"), w->open.nrec);
 	/* the span ends where this window's part of the run does */
 	struct bl_span now = bl_doc_span(doc, r->off, r->end_off);
@@ -1711,13 +1800,13 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 	if (!c)
 		return 1;
 	if (c->mode == CUR_NONE) {
-		if (w->open.run && !w->open.touched && r->tool == w->open.tool &&
-		    starts_before_own(doc, r, at)) {
-			/* its records before the window's own part are this
-			 * window's to drop: dropped until one starts in it */
-			if (record_from(m, r, m->window.own_from) >= r->nrec)
+		if (reads_on_open(w, doc, r, at)) {
+			/* its records before those that continue the held
+			 * run are this window's to drop: dropped until one
+			 * continues it */
+			if (continues_from(w, m, r) >= r->nrec)
 				return 0;
-			return continue_results(w, m, r, n, c);
+			return continue_results(w, m, r, n, c, record_from(m, r, m->window.own_to));
 		}
 		/* a run cut at the window's first byte is kept or not once its
 		 * end is known (window_run_one): its results are put aside as
@@ -1728,7 +1817,7 @@ static int window_results(void *ctx, struct bl_doc *doc, struct bl_run *r, size_
 				  : CUR_DECLINED;
 	}
 	if (c->mode == CUR_CONT)
-		return continue_results(w, m, r, n, c);
+		return continue_results(w, m, r, n, c, record_from(m, r, m->window.own_to));
 	/* a run the window cannot keep (a fragment of one the window before
 	 * kept, or the next window's) has its results let go as they come: a
 	 * dense table in the context around the window's own part would
@@ -2136,10 +2225,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
-	/* no record of the held run in the window before's own part: its
-	 * header is in this window's context, and a scan reads the run from
-	 * its command as a claim would */
-	if (w->open.run && w->open.resume && w->open.nrec) {
+	/* no record of the held run starts in the window before's own part:
+	 * its header is in this window's context, and a scan reads the run
+	 * from its command as a claim would */
+	if (w->open.run && w->open.resume &&
+	    (w->open.nrec || w->open.from_off < m->window.own_from)) {
 		doc.resume.tool = w->open.tool;
 		doc.resume.text = w->open.resume;
 	}

@@ -668,19 +668,18 @@ def case_zpool_log_pools_stamped(scale):
 LATENCY_BUCKETS = ("1ns 3ns 7ns 15ns 31ns 63ns 127ns 255ns 511ns 1us 2us 4us 8us 16us 32us "
                    "65us 131us 262us 524us 1ms 2ms 4ms 8ms 16ms 33ms 67ms 134ms 268ms 536ms "
                    "1s 2s 4s 8s").split()
-HISTOGRAM_VDEVS = ("tank", "raidz2-0", "da0", "da1", "da2", "da3", "da4", "da5")
 
 
-def write_histograms(f, size):
+def write_histograms(f, size, vdevs):
     """`zpool iostat -wv tank 10` left running, at least `size` bytes: a
-    latency histogram of each vdev in turn, a header naming it above each;
-    returns its samples."""
+    latency histogram of each of `vdevs` in turn, a header naming it above
+    each; returns its samples."""
     f.write("# zpool iostat -wv tank 10\n\n")
     rule = "-" * 100 + "\n\n"
     n = written = 0
     while written < size:
         parts = []
-        for v, vdev in enumerate(HISTOGRAM_VDEVS):
+        for v, vdev in enumerate(vdevs):
             parts.append("%-10s   total_wait     disk_wait    syncq_wait    asyncq_wait\n"
                          "latency      read  write   read  write   read  write   read  write  "
                          "scrub   trim  rebuild\n"
@@ -697,14 +696,14 @@ def write_histograms(f, size):
     return n
 
 
-def case_zpool_histograms(scale):
-    """`zpool iostat -wv tank 10` left running (20 MB): a header names each
-    vdev, not a sample; every window after a cut reads on from the sample's
-    first vdev, every sample and value kept, numbered on"""
-    p = WORK / "zpool-histograms.txt"
+def histograms_case(name, disks):
+    """A -wv stream of 20 MB over a pool of `disks` disks, checked to be one
+    run with every sample and every value."""
+    vdevs = ["tank", "raidz2-0"] + ["da%d" % k for k in range(disks)]
+    p = WORK / name
     with open(p, "w") as f:
-        n = write_histograms(f, 20 * MB)
-    values = len(HISTOGRAM_VDEVS) * len(LATENCY_BUCKETS) * 11
+        n = write_histograms(f, 20 * MB, vdevs)
+    values = len(vdevs) * len(LATENCY_BUCKETS) * 11
 
     def check(docs):
         got = [s for d in docs for s in d["zpool"]]
@@ -716,6 +715,20 @@ def case_zpool_histograms(scale):
     return p, 60, 64, check
 
 
+def case_zpool_histograms(scale):
+    """`zpool iostat -wv tank 10` left running (20 MB): a header names each
+    vdev, not a sample; every window after a cut reads on from the sample's
+    first vdev, every sample and value kept, numbered on"""
+    return histograms_case("zpool-histograms.txt", 6)
+
+
+def case_zpool_histograms_wide(scale):
+    """the same over 100 disks (20 MB): a sample (320 KB) is longer than the
+    context read around a cut, so the window whose end cuts it leaves it
+    to the next, which reads it whole"""
+    return histograms_case("zpool-histograms-wide.txt", 100)
+
+
 CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_invalid_utf8, case_nul_bytes, case_sparse, case_empty_messages,
          case_zpool_stream, case_flattened_stream, case_flattened_post, case_mailed_streams,
@@ -723,7 +736,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_multipart_mail, case_html_mail, case_progress_lengths,
          case_progress_across_windows, case_progress_log, case_progress_past_window,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
-         case_dd_usr1_chain, case_zpool_histograms]
+         case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide]
 
 
 # ---------------------------------------------------------------- running
