@@ -1388,6 +1388,10 @@ struct bl_window_doc {
 		 * or the end of its own part */
 		size_t from_off;
 		size_t ntail; /* records whose results are in `tail` */
+		/* this window cannot read again the record at from_off, and
+		 * keeps it as read (keep_cut_record): it continues from its own
+		 * part */
+		bool cut_kept;
 		bool touched; /* opened or continued by this window */
 		long local, cont_local;
 		char *resume; /* the run's resume text (bl_run.resume), owned */
@@ -1653,6 +1657,8 @@ static void keep_cut_record(struct bl_window_doc *w)
 		w->err = -1;
 	w->open.nrec += w->open.ntail;
 	w->open.ntail = 0;
+	w->open.rec->count(json_object_get(w->open.run, "params"), w->open.nrec);
+	w->open.cut_kept = true;
 	struct bl_diag *d = bl_diags_add(
 		&w->doc_diags, BL_WARNING, "ingest.window-cut-record", 0, w->open.from_off,
 		"a record of this run (a sample) is longer than what is read around a cut "
@@ -1670,14 +1676,15 @@ static void keep_cut_record(struct bl_window_doc *w)
 static size_t continues_from(struct bl_window_doc *w, const struct bl_message *m,
 			     const struct bl_run *r)
 {
+	if (w->open.cut_kept)
+		return record_from(m, r, m->window.own_from);
 	size_t k = record_from(m, r, w->open.from_off);
 	if (k >= r->nrec)
 		return r->nrec;
 	if (w->open.from_off < m->window.own_from &&
 	    bl_message_origin(m, r->rec_off[k]) != w->open.from_off) {
 		keep_cut_record(w);
-		w->open.from_off = m->window.own_from;
-		k = record_from(m, r, w->open.from_off);
+		k = record_from(m, r, m->window.own_from);
 	}
 	return k;
 }
@@ -2213,6 +2220,7 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	w->tail_from = nl ? bl_message_origin(m, (size_t)(nl - m->text)) + 1 : m->raw_offset;
 	w->nids = 0;
 	w->open.touched = false;
+	w->open.cut_kept = false;
 	w->open.local = w->open.cont_local = -1;
 	w->prev_local = -2;
 	w->prev_global = -1;
