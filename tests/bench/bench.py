@@ -574,9 +574,14 @@ def table_rows(binpath, src, name, ext, whole, cut, scale):
     if tw.why() or th.why():
         return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=tw.why() or th.why())]
     grow = ratio(tw.cpu, th.cpu)
+    # the RSS goal of every benchlog row: `table` holds the documents it
+    # compares whole, so its memory grows with them
+    missed = [] if grow < 2.4 else ["NOT linear"]
+    if tw.rss / 1024 > RSS_GOAL_MB:
+        missed.append("RSS %.0f MB" % (tw.rss / 1024))
     return [row(label, tsize, tw, goal="whole/half cpu < 2.4",
-                status="%s, whole/half cpu %.2fx, RSS %.0f MB"
-                % ("met" if grow < 2.4 else "NOT linear", grow, tw.rss / 1024)),
+                status="%s, whole/half cpu %.2fx"
+                % ("MISSED: " + "; ".join(missed) if missed else "met", grow)),
             row("  its first half", paths[1].stat().st_size / MB, th,
                 status="RSS %.0f MB" % (th.rss / 1024))]
 
