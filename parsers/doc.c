@@ -105,6 +105,29 @@ struct bl_run *bl_doc_add_run(struct bl_doc *doc, const char *tool, const char *
 	return r;
 }
 
+/* The first of run's results of record `last` (their count when there
+ * is none): a walk back from the end, which a result of an earlier
+ * record or with no record number (dd's summary) ends, and past 64
+ * results a search by halves, results coming record by record. A walk
+ * over every result of the record under way, at each line the parser
+ * reads, made a wide pool's histograms (36,000 results a sample)
+ * quadratic. */
+static size_t record_start(const struct bl_run *run, const char *key, long long last)
+{
+	size_t hi = bl_results_count(&run->results), lo = 0;
+	for (int k = 0; k < 64; k++, hi--)
+		if (!hi || bl_result_int(bl_results_at(&run->results, hi - 1), key, 0) < last)
+			return hi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (bl_result_int(bl_results_at(&run->results, mid), key, 0) >= last)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
+
 void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run)
 {
 	size_t n = bl_results_count(&run->results);
@@ -114,25 +137,8 @@ void bl_doc_run_progress(struct bl_doc *doc, struct bl_run *run)
 	const struct bl_parser *p = bl_parser_find(run->tool);
 	if (!p || !p->records)
 		return;
-	/* all but the record under way: the results before its first, found
-	 * by a walk back, and past 64 of them by halves (a sample of a wide
-	 * pool's histograms holds 36,000 results, and a walk back over them
-	 * at each of its lines made the reading quadratic) */
-	size_t done = n, lo = 0;
-	long long last = (long long)run->nrec - 1;
-	const char *key = p->records->key;
-	for (int k = 0; k < 64 && done > 0; k++, done--)
-		if (bl_result_int(bl_results_at(&run->results, done - 1), key, 0) < last)
-			break;
-	if (done > 0 && bl_result_int(bl_results_at(&run->results, done - 1), key, 0) >= last) {
-		while (lo < done) {
-			size_t mid = lo + (done - lo) / 2;
-			if (bl_result_int(bl_results_at(&run->results, mid), key, 0) >= last)
-				done = mid;
-			else
-				lo = mid + 1;
-		}
-	}
+	/* all but the record under way */
+	size_t done = record_start(run, p->records->key, (long long)run->nrec - 1);
 	if (!done)
 		return;
 	int rc = doc->results_sink(doc->sink_ctx, doc, run, done);

@@ -1612,35 +1612,23 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 	return rc ? -1 : 0;
 }
 
-/* Whether run r of doc, from input offset `at`, starts before the
- * window's own part: or at its first byte, read on there by its parser's
- * resume (the held run's next record is the part's first line, and no
- * record of it stood in the context before). */
-static bool starts_before_own(const struct bl_doc *doc, const struct bl_run *r, size_t at)
-{
-	const struct bl_message *m = doc->msg;
-	bool resumed = doc->resume.read && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
-	return at < m->window.own_from || (at == m->window.own_from && resumed);
-}
-
 /* Whether run r of doc, from input offset `at`, reads on the held run:
- * it starts before the window's own part (starts_before_own), or it is
- * what its parser's resume read on with from the held run's next record,
- * or from past the start of a record the window before could not read
- * whole (longer than the context around a cut: continues_from keeps what
- * was read of it). */
+ * the same tool, from before the window's own part; or the run its
+ * parser's resume read on with, from no later than the held run's next
+ * record (from_off), or from anywhere when that record starts before the
+ * own part (the window before could not read it whole: continues_from
+ * keeps what was read of it). */
 static bool reads_on_open(const struct bl_window_doc *w, const struct bl_doc *doc,
 			  const struct bl_run *r, size_t at)
 {
+	size_t own_from = doc->msg->window.own_from, next = w->open.from_off;
 	bool resumed = doc->resume.read && doc->base == 0 && doc->nruns && &doc->runs[0] == r;
 	return w->open.run && !w->open.touched && r->tool == w->open.tool &&
-	       (starts_before_own(doc, r, at) ||
-		(resumed &&
-		 (at <= w->open.from_off || w->open.from_off < doc->msg->window.own_from)));
+	       (at < own_from || (resumed && (at <= next || next < own_from)));
 }
 
-/* Whether run r of this window is the held run seen again: the same tool,
- * from before the window's own part into it. */
+/* Whether run r of this window is the held run seen again, reaching into
+ * the window's own part. */
 static bool continues_open(const struct bl_window_doc *w, const struct bl_doc *doc,
 			   const struct bl_run *r, size_t at, size_t end)
 {
@@ -2233,9 +2221,11 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
-	/* no record of the held run starts in the window before's own part:
-	 * its header is in this window's context, and a scan reads the run
-	 * from its command as a claim would */
+	/* the held run is read on by its parser's resume; but not when no
+	 * record of it starts before this window's part (none settled, none
+	 * left to read again): its command and header are then in this
+	 * window's context, and a scan reads the run from there as a claim
+	 * would */
 	if (w->open.run && w->open.resume &&
 	    (w->open.nrec || w->open.from_off < m->window.own_from)) {
 		doc.resume.tool = w->open.tool;
