@@ -157,6 +157,47 @@ static void push(struct reducer *r, unsigned short t, const char *at)
 	r->run[r->n++] = t;
 }
 
+/* The quantifier at p, if any ("?", "*", "+", "{2,5}", each perhaps lazy
+ * or possessive): how often the token before it repeats, lo to hi (1 and
+ * 1 without one). Past it, or NULL when it is malformed. */
+static const char *quantifier(const char *p, const char *e, unsigned long *lo, unsigned long *hi)
+{
+	*lo = *hi = 1;
+	if (p >= e || (*p != '?' && *p != '*' && *p != '+' && *p != '{'))
+		return p;
+	if (*p == '?') {
+		*lo = 0;
+	} else if (*p == '*') {
+		*lo = 0;
+		*hi = ULONG_MAX;
+	} else if (*p == '+') {
+		*hi = ULONG_MAX;
+	} else {
+		char *q;
+		const char *s = p + 1;
+		*lo = (*s == ',') ? 0 : strtoul(s, &q, 10);
+		if (*s != ',' && q == s)
+			return NULL;
+		if (*s != ',')
+			s = q;
+		if (*s == ',') {
+			s++;
+			*hi = (*s == '}') ? ULONG_MAX : strtoul(s, &q, 10);
+			if (*s != '}')
+				s = q;
+		} else {
+			*hi = *lo;
+		}
+		if (*s != '}')
+			return NULL;
+		p = s;
+	}
+	p++;
+	if (p < e && (*p == '?' || *p == '+'))
+		p++; /* lazy or possessive */
+	return p;
+}
+
 /* The best needle of one branch [p, e); false when it has none. */
 static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 {
@@ -214,39 +255,9 @@ static bool reduce_branch(const char *p, const char *e, struct bl_needle *out)
 			tok = c;
 			p++;
 		}
-		/* the quantifier, if any */
-		unsigned long lo = 1, hi = 1;
-		if (p < e && (*p == '?' || *p == '*' || *p == '+' || *p == '{')) {
-			if (*p == '?')
-				lo = 0;
-			else if (*p == '*')
-				lo = 0, hi = ULONG_MAX;
-			else if (*p == '+')
-				hi = ULONG_MAX;
-			else {
-				char *q;
-				const char *s = p + 1;
-				lo = (*s == ',') ? 0 : strtoul(s, &q, 10);
-				if (*s != ',' && q == s)
-					return false;
-				if (*s != ',')
-					s = q;
-				if (*s == ',') {
-					s++;
-					hi = (*s == '}') ? ULONG_MAX : strtoul(s, &q, 10);
-					if (*s != '}')
-						s = q;
-				} else {
-					hi = lo;
-				}
-				if (*s != '}')
-					return false;
-				p = s;
-			}
-			p++;
-			if (p < e && (*p == '?' || *p == '+'))
-				p++; /* lazy or possessive */
-		}
+		unsigned long lo, hi;
+		if (!(p = quantifier(p, e, &lo, &hi)))
+			return false;
 		if (other || lo == 0) {
 			close_run(&r);
 		} else if (hi == 1) {
