@@ -28,6 +28,7 @@ struct reader {
 	size_t cap;
 	bool results_as_text; /* bl_json_read_results_as_text */
 	bool in_runs; /* reading the document's "runs" */
+	int run_depth; /* the depth of a run's members: 3 in a document, 1 alone */
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
@@ -203,7 +204,7 @@ static int set_member(struct reader *r, json_t *o, const char *key, size_t klen,
  * the document's "runs"); else 0. */
 static char kept_member(const struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (!r->in_runs || r->check_only || depth != 3)
+	if (!r->in_runs || r->check_only || depth != r->run_depth)
 		return 0;
 	if (klen == 4 && memcmp(key, "rows", 4) == 0)
 		return '[';
@@ -378,7 +379,17 @@ json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
 {
 	struct reader r = {.p = (const unsigned char *)text,
 			   .end = (const unsigned char *)text + len,
-			   .results_as_text = true};
+			   .results_as_text = true,
+			   .run_depth = 3};
+	return read_object(&r, text, used);
+}
+
+json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used)
+{
+	struct reader r = {.p = (const unsigned char *)text,
+			   .end = (const unsigned char *)text + len,
+			   .in_runs = true,
+			   .run_depth = 1};
 	return read_object(&r, text, used);
 }
 

@@ -22,6 +22,10 @@ json_t *bl_json_read(const char *text, size_t len, size_t *used);
  * value each. run_results.h reads them back one at a time. */
 json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used);
 
+/* One run's object, as a member of "runs" is read by
+ * bl_json_read_results_as_text: its rows and results kept as text. */
+json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used);
+
 /* The first byte of a kept text: a control character, which no string
  * bl_json_read reads can hold, so that a string of the document is never
  * taken for a kept row or result. */

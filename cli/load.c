@@ -7,17 +7,21 @@
 #include <sys/stat.h>
 
 #include "../base/buf.h"
+#include "../base/jsonread.h"
 #include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
 #include "cli.h"
+#include "doc_split.h"
 
 static json_t *read_value(const char *s, size_t len, size_t *used, json_error_t *e);
 
 struct collect {
 	json_t *docs;
 	const char *path;
-	struct bl_buf text; /* a message's document, as JSON */
+	struct cli_doc_split split; /* the document under way */
+	json_t *runs; /* its runs, in the arena */
+	bool kept_one; /* a document of this input is in docs */
 	struct bl_window_doc *windows; /* the document of a windowed input */
 };
 
@@ -50,22 +54,88 @@ json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *t
 	return doc_of_text(bl_parse_message_write(m, path, DOC_FLAGS, put_text, text), text);
 }
 
+/* The runs array of the document under way, in the arena. */
+static json_t *runs_of(struct collect *c)
+{
+	if (!c->runs) {
+		cli_docs_arena(true);
+		c->runs = json_array();
+		cli_docs_arena(false);
+	}
+	return c->runs;
+}
+
+/* A run of the document under way, its text whole: read into the arena,
+ * its results kept as text. */
+static int each_run(const char *text, size_t n, void *vctx)
+{
+	struct collect *c = vctx;
+	size_t used = 0;
+	if (!runs_of(c))
+		return -1;
+	cli_docs_arena(true);
+	json_t *run = bl_json_read_run_as_text(text, n, &used);
+	if (!run)
+		run = json_loadb(text, n, 0, NULL);
+	int rc = run && json_array_append_new(c->runs, run) == 0 ? 0 : -1;
+	cli_docs_arena(false);
+	return rc;
+}
+
+static int put_split(const char *buf, size_t n, void *ctx)
+{
+	return cli_doc_split_put(ctx, buf, n);
+}
+
+/* Lets go of the document under way. */
+static void drop_doc(struct collect *c)
+{
+	json_decref(c->runs);
+	c->runs = NULL;
+	cli_doc_split_reset(&c->split);
+}
+
+/* The document whose text ended, into docs: its rest read, and its runs
+ * put back. A document with no runs is kept only when it is the first of
+ * its input (a mail archive's 100,000 messages are mostly prose): what is
+ * compared is runs, and its input's path is all the others would add. */
+static int keep_doc(struct collect *c)
+{
+	struct bl_buf *rest = &c->split.rest;
+	json_error_t e;
+	size_t used;
+	json_t *runs = runs_of(c), *doc = NULL;
+	if (runs && !rest->failed && !c->split.failed && !c->split.depth)
+		doc = read_value(rest->p, rest->n, &used, &e);
+	int rc = doc ? 0 : -1;
+	if (doc && (json_array_size(runs) || !c->kept_one)) {
+		cli_docs_arena(true);
+		json_t *lean = bl_render_lean_doc(doc, runs);
+		rc = lean && json_array_append_new(c->docs, lean) == 0 ? 0 : -1;
+		cli_docs_arena(false);
+		c->kept_one = true;
+	}
+	json_decref(doc);
+	drop_doc(c);
+	return rc;
+}
+
 /* A post's message, or a window of a long one: its document once whole,
- * as parse writes it. */
+ * as parse writes it, its runs read as they are written. */
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct collect *c = vctx;
 	json_t *tail;
-	c->text.n = 0;
-	if (bl_parse_message_or_window(&c->windows, m, c->path, DOC_FLAGS, put_text, &c->text,
-				       &tail) < 0)
-		return -1;
-	if (!tail)
+	int rc = bl_parse_message_or_window(&c->windows, m, c->path, DOC_FLAGS, put_split,
+					    &c->split, &tail);
+	if (rc == 0 && !tail)
 		return 0; /* a window before the last */
-	json_t *doc = doc_of_text(tail, &c->text);
-	if (!doc)
+	json_decref(tail);
+	if (rc < 0) {
+		drop_doc(c);
 		return -1;
-	return json_array_append_new(c->docs, doc) == 0 ? 0 : -1;
+	}
+	return keep_doc(c);
 }
 
 static size_t skip_blanks(const char *data, size_t len, size_t i)
@@ -182,13 +252,16 @@ static long read_peeked(void *ctx, char *buf, size_t cap)
  * a window at a time; never the whole input in memory. */
 static int load_post(struct peeked *in, const char *path, json_t *docs)
 {
-	struct collect c = {docs, path, {0}, NULL};
+	struct collect c = {.docs = docs, .path = path};
+	c.split.on_run = each_run;
+	c.split.ctx = &c;
 	errno = 0;
 	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each_message,
 				 &c);
 	int e = errno;
 	bl_window_doc_free(c.windows);
-	bl_buf_free(&c.text);
+	cli_doc_split_free(&c.split);
+	json_decref(c.runs);
 	if (r == -2)
 		cli_error("%s: %s", path, strerror(e));
 	else if (r != 0)
@@ -213,13 +286,16 @@ static int load_whole(struct peeked *in, const char *path, json_t *docs)
 	cli_docs_arena(false);
 	int rc = j < 0 ? -1 : 0;
 	if (j == 0) {
-		struct collect c = {docs, path, {0}, NULL};
+		struct collect c = {.docs = docs, .path = path};
+		c.split.on_run = each_run;
+		c.split.ctx = &c;
 		if (bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each_message, &c) != 0) {
 			cli_error("%s: out of memory", path);
 			rc = -1;
 		}
 		bl_window_doc_free(c.windows);
-		bl_buf_free(&c.text);
+		cli_doc_split_free(&c.split);
+		json_decref(c.runs);
 	}
 	bl_buf_free(&all);
 	return rc;

@@ -128,6 +128,10 @@ int bl_chart_build(json_t *docs, const struct bl_chart_opts *o, struct bl_charts
 		   size_t errlen);
 void bl_charts_free(struct bl_charts *c);
 
+/* What bl_chart_build and bl_table_csv read of a document (lean.c), with
+ * runs (borrowed) as its "runs": a new value, NULL out of memory. */
+json_t *bl_render_lean_doc(json_t *doc, json_t *runs);
+
 struct bl_theme;
 /* The charts as data (render/model_json.c): an array of
  * {id, title, subtitle, axis, unit, base_unit, divisor, log,

@@ -418,6 +418,28 @@ def main():
     check("long post: the table of parse's document", direct.stdout == via_doc.stdout)
     check("long post: from standard input, the same",
           piped.stdout == direct.stdout.replace(big.name.encode(), b"<stdin>"))
+    # an archive mostly of prose keeps, of its messages without runs, only
+    # what names it: the table, CSV and chart model are those of parse's
+    # documents, where every message has one; so with a post of no runs
+    # among the inputs (its path tells the others' names apart)
+    mails = []
+    for i in range(300):
+        body = dd if i in (150, 299) else b"Nothing measured in message %d.\n" % i
+        mails.append(b"From m%d@example.org Mon Nov 30 10:00:00 2026\nSubject: s%d\n\n%s\n" % (i, i, body))
+    arch = tmp / "prose.mbox"
+    arch.write_bytes(b"".join(mails))
+    (tmp / "a").mkdir(exist_ok=True)
+    (tmp / "b").mkdir(exist_ok=True)
+    (tmp / "a" / "input").write_bytes(b"No numbers here.\n")
+    (tmp / "b" / "input").write_bytes(dd)
+    posts = [str(arch), str(tmp / "a" / "input"), str(tmp / "b" / "input")]
+    parsed = tmp / "posts.jsonl"
+    parsed.write_bytes(run(bl, "parse", "-q", "--jsonl", *posts).stdout)
+    for args in (["table"], ["table", "--csv"], ["chart", "--model"]):
+        from_posts, from_docs = run(bl, *args, *posts), run(bl, *args, str(parsed))
+        check(f"posts with few runs: {' '.join(args)} as from their documents",
+              from_posts.returncode == 0 and from_posts.stdout == from_docs.stdout,
+              from_posts.stderr.decode()[:200])
     # benchlog JSON after a BOM and more blanks than the first bytes read
     bom = tmp / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + b" " * 5000 + doc.read_bytes())

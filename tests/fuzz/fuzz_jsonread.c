@@ -2,7 +2,8 @@
  * json_loadb: whatever the reader takes must be what json_loadb reads
  * (the same value, printed the same, ending at the same byte), and the
  * reader keeping runs' rows and results as text must take the same, and
- * give the same once each is read back.
+ * give the same once each is read back; so must the reader of a run
+ * alone (bl_json_read_run_as_text), its own rows and results kept.
  * The input is read as it is and after a '{', so posts seed it too. A
  * value the two disagree on aborts; crashes and sanitizer reports are
  * findings. */
@@ -13,10 +14,28 @@
 
 #include "../kept_text.h"
 
+/* text read as one run alone gives a, once its kept texts are read back. */
+static void compare_alone(const char *text, size_t len, json_t *a, size_t used)
+{
+	size_t rused = 0;
+	json_t *alone = bl_json_read_run_as_text(text, len, &rused);
+	if (!a) {
+		if (alone)
+			abort(); /* takes what the reader does not */
+		return;
+	}
+	json_t *wrap = alone ? json_pack("{s[o]}", "runs", alone) : NULL;
+	if (!wrap || rused != used || !restore_kept(wrap) ||
+	    !json_equal(json_array_get(json_object_get(wrap, "runs"), 0), a))
+		abort();
+	json_decref(wrap);
+}
+
 static void compare(const char *text, size_t len)
 {
 	size_t used = 0;
 	json_t *a = bl_json_read(text, len, &used);
+	compare_alone(text, len, a, used);
 	if (!a) {
 		json_t *lazy = bl_json_read_results_as_text(text, len, &used);
 		if (lazy)

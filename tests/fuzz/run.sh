@@ -45,7 +45,7 @@ for t in "$@"; do
 	# corpus/); names are content hashes, so reruns do not pile up copies.
 	# A reader of benchlog JSON is seeded with the corpus documents too.
 	docs=""
-	case $name in fuzz_jsonread) docs="$here/corpus/*/*/expected.json" ;; esac
+	case $name in fuzz_jsonread | fuzz_doc_split) docs="$here/corpus/*/*/expected.json" ;; esac
 	# shellcheck disable=SC2086
 	for f in "$here"/corpus/*/*/input "$here"/corpus/*/*/*/input "$regress"/* $docs; do
 		[ -f "$f" ] || continue

@@ -254,11 +254,63 @@ static void test_corpus(void)
 	CHECK(differ == 0);
 }
 
+struct alone_tally {
+	size_t runs, back, kept;
+};
+
+/* Each run of a document, read alone by bl_json_read_run_as_text from
+ * its text as parse writes it: its rows and results kept, and read back,
+ * the run; or handed back (a \\u escape), as bl_json_read hands it. */
+static void run_alone_case(const char *text, size_t len, void *ctx)
+{
+	struct alone_tally *tally = ctx;
+	size_t i, used;
+	json_t *doc = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, NULL), *run;
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	{
+		char *t = json_dumps(run,
+				     JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+		json_t *alone = t ? bl_json_read_run_as_text(t, strlen(t), &used) : NULL;
+		tally->runs++;
+		if (t && !alone && !bl_json_read(t, strlen(t), &used)) {
+			tally->back++;
+			free(t);
+			continue;
+		}
+		json_t *list = alone ? json_object_get(alone, "results") : NULL;
+		if (!list)
+			list = json_object_get(alone, "rows");
+		for (size_t e = 0; e < json_array_size(list); e++)
+			tally->kept += bl_json_is_kept(json_array_get(list, e));
+		json_t *wrap = alone ? json_pack("{s[O]}", "runs", alone) : NULL;
+		bool ok = wrap && used == strlen(t) && restore_kept(wrap) &&
+			  same(run, json_array_get(json_object_get(wrap, "runs"), 0));
+		if (!ok)
+			printf("  a run alone differs: %.80s\n", t ? t : "");
+		CHECK(ok);
+		json_decref(wrap);
+		json_decref(alone);
+		free(t);
+	}
+	json_decref(doc);
+}
+
+static void test_runs_alone(void)
+{
+	struct alone_tally t = {0, 0, 0};
+	CHECK(corpus_each("expected.json", run_alone_case, &t) > 100);
+	printf("runs alone: %zu, %zu handed back, %zu rows and results kept\n", t.runs, t.back,
+	       t.kept);
+	CHECK(t.kept > 1000);
+	CHECK(t.back * 100 < t.runs);
+}
+
 int main(void)
 {
 	test_plain();
 	test_handed_back();
 	test_mutations();
 	test_corpus();
+	test_runs_alone();
 	return CHECK_DONE();
 }

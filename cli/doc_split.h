@@ -1,0 +1,38 @@
+/* doc_split.h - a document's JSON text taken apart as it is written: each
+ * element of its "runs" handed on once its text is whole, the rest kept
+ * with "runs": [] in their place. A long input's document is then never
+ * whole in memory, one run of it at a time:
+ *
+ *   {"schema":"benchlog/1","source":{...},"runs":[{"tool":"dd",...},
+ *    {"tool":"dd",...}],"diagnostics":[...]}
+ *
+ * gives on_run the text of each {"tool":"dd",...}, and leaves
+ * {"schema":"benchlog/1","source":{...},"runs":[],"diagnostics":[...]}
+ * in rest. Strings are followed (a brace in a command is text), and
+ * "runs" is the member of that name of the outermost object. */
+#ifndef CLI_DOC_SPLIT_H
+#define CLI_DOC_SPLIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/buf.h"
+
+struct cli_doc_split {
+	/* a run's text, whole; 0 or -1 (then the split stops) */
+	int (*on_run)(const char *text, size_t n, void *ctx);
+	void *ctx;
+	struct bl_buf rest; /* the document without its runs */
+	struct bl_buf run; /* the run under way */
+	unsigned depth; /* of the containers open */
+	bool in_string, escaped, in_runs;
+	bool failed; /* memory ran out, or on_run failed */
+};
+
+/* Takes the next n bytes of the text: 0, or -1 once it failed. */
+int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n);
+/* Ready for the next document: rest emptied, memory kept. */
+void cli_doc_split_reset(struct cli_doc_split *s);
+void cli_doc_split_free(struct cli_doc_split *s);
+
+#endif

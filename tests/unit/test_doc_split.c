@@ -1,0 +1,156 @@
+/* test_doc_split.c - a document's text taken apart as it is written
+ * (cli/doc_split.c): fed in pieces of every size, its runs come out one by
+ * one, and they and the rest make the document again. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../cli/doc_split.c"
+#include "check.h"
+
+struct got {
+	json_t *runs;
+	int bad;
+};
+
+static int on_run(const char *text, size_t n, void *ctx)
+{
+	struct got *g = ctx;
+	json_error_t e;
+	json_t *run = json_loadb(text, n, 0, &e);
+	if (!run) {
+		g->bad++;
+		return -1;
+	}
+	return json_array_append_new(g->runs, run);
+}
+
+/* The document the split gives back: its rest with the runs put in. */
+static json_t *rejoined(struct cli_doc_split *s, struct got *g)
+{
+	json_error_t e;
+	json_t *doc = json_loadb(s->rest.p ? s->rest.p : "", s->rest.n, 0, &e);
+	json_t *runs = json_object_get(doc, "runs");
+	if (!doc || !json_is_array(runs) || json_array_size(runs) != 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	json_object_set(doc, "runs", g->runs);
+	return doc;
+}
+
+/* text fed in pieces of `step` bytes gives back the document, its runs
+ * one at a time. */
+static void split_in_steps(const char *name, const char *text, size_t nruns)
+{
+	json_t *want = json_loads(text, 0, NULL);
+	CHECK(want != NULL);
+	struct cli_doc_split s = {.on_run = on_run};
+	size_t len = strlen(text);
+	for (size_t step = 1; step <= len; step++) {
+		struct got g = {json_array(), 0};
+		s.ctx = &g;
+		int rc = 0;
+		for (size_t at = 0; at < len && rc == 0; at += step)
+			rc = cli_doc_split_put(&s, text + at, at + step < len ? step : len - at);
+		json_t *doc = rejoined(&s, &g);
+		if (rc != 0 || g.bad || !doc || !json_equal(doc, want) ||
+		    json_array_size(g.runs) != nruns || s.depth != 0) {
+			fprintf(stderr, "%s, in steps of %zu: rc %d, %zu runs\n", name, step, rc,
+				json_array_size(g.runs));
+			CHECK(0);
+			json_decref(doc);
+			json_decref(g.runs);
+			break;
+		}
+		json_decref(doc);
+		json_decref(g.runs);
+		cli_doc_split_reset(&s);
+	}
+	cli_doc_split_free(&s);
+	json_decref(want);
+}
+
+/* "runs" only as the outermost object's member: not a run's param, not
+ * a string, not a key of "source". */
+static void test_runs_member_only(void)
+{
+	split_in_steps("nested runs",
+		       "{\"schema\":\"benchlog/1\",\"source\":{\"runs\":[1,2],\"path\":\"runs\"},"
+		       "\"runs\":[{\"tool\":\"dd\",\"params\":{\"runs\":[{\"a\":1}]}},"
+		       "{\"tool\":\"dd\",\"label\":\"\\\"runs\\\":[\"}],"
+		       "\"diagnostics\":[{\"run\":1}],\"note\":\"runs\"}",
+		       2);
+}
+
+/* Braces and brackets in strings, escaped quotes and backslashes. */
+static void test_strings(void)
+{
+	split_in_steps("strings",
+		       "{\"runs\":[{\"command\":\"dd if=/dev/zero of=x bs=1M } ] { [\","
+		       "\"label\":\"a \\\\\\\"quoted\\\\\\\" {\"},"
+		       "{\"command\":\"echo \\\\\",\"results\":[{\"metric\":\"m\",\"value\":1}]}],"
+		       "\"partial\":false}",
+		       2);
+	split_in_steps("an escaped quote", "{\"runs\":[{\"label\":\"\\\"}\"}],\"x\":1}", 1);
+}
+
+/* As a person writes it: blanks everywhere, "runs" last, no runs. */
+static void test_blanks(void)
+{
+	split_in_steps(
+		"blanks",
+		"{\n  \"schema\" : \"benchlog/1\",\n  \"runs\" :\n  [\n    {\n      \"tool\": "
+		"\"iozone\",\n      \"rows\": [ [0, 1], {\"shape\": 0} ]\n    } ,\n    { "
+		"\"tool\" : \"dd\" }\n  ]\n}\n",
+		2);
+	split_in_steps("no runs", "{\"schema\":\"benchlog/1\",\"runs\":[],\"diagnostics\":[]}", 0);
+}
+
+/* The split takes one document after another, once reset. */
+static void test_reset(void)
+{
+	struct got g = {json_array(), 0};
+	struct cli_doc_split s = {.on_run = on_run, .ctx = &g};
+	const char *a = "{\"runs\":[{\"tool\":\"dd\"}],\"x\":1}";
+	const char *b = "{\"runs\":[{\"tool\":\"bonnie\"},{\"tool\":\"dd\"}],\"x\":2}";
+	CHECK(cli_doc_split_put(&s, a, strlen(a)) == 0);
+	CHECK(json_array_size(g.runs) == 1);
+	cli_doc_split_reset(&s);
+	CHECK(cli_doc_split_put(&s, b, strlen(b)) == 0);
+	CHECK(json_array_size(g.runs) == 3);
+	CHECK(strcmp(s.rest.p, "{\"runs\":[],\"x\":2}") == 0);
+	cli_doc_split_free(&s);
+	json_decref(g.runs);
+}
+
+static int refuse(const char *text, size_t n, void *ctx)
+{
+	(void)text;
+	(void)n;
+	(void)ctx;
+	return -1;
+}
+
+/* A run refused, or a closing brace too many: the split stops. */
+static void test_failures(void)
+{
+	struct cli_doc_split s = {.on_run = refuse};
+	const char *a = "{\"runs\":[{\"tool\":\"dd\"},{\"tool\":\"dd\"}]}";
+	CHECK(cli_doc_split_put(&s, a, strlen(a)) == -1);
+	CHECK(cli_doc_split_put(&s, "{", 1) == -1);
+	cli_doc_split_reset(&s);
+	CHECK(cli_doc_split_put(&s, "{}}", 3) == -1);
+	cli_doc_split_free(&s);
+}
+
+int main(void)
+{
+	test_runs_member_only();
+	test_strings();
+	test_blanks();
+	test_reset();
+	test_failures();
+	return CHECK_DONE();
+}
