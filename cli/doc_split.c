@@ -9,8 +9,8 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Whether rest ends with the key "runs" and its colon (`"runs":`), read
- * at the outermost object's level, where only a key is followed by one. */
+/* Whether rest ends with the key "runs" and its colon, the key after a
+ * '{' or ',' (`,"runs":`; not `"x\"runs":`, a key ending in runs). */
 static bool names_runs(const struct bl_buf *rest)
 {
 	size_t i = rest->n;
@@ -20,7 +20,12 @@ static bool names_runs(const struct bl_buf *rest)
 		return false;
 	while (i && blank(rest->p[i - 1]))
 		i--;
-	return i >= 6 && memcmp(rest->p + i - 6, "\"runs\"", 6) == 0;
+	if (i < 6 || memcmp(rest->p + i - 6, "\"runs\"", 6) != 0)
+		return false;
+	i -= 6;
+	while (i && blank(rest->p[i - 1]))
+		i--;
+	return i && (rest->p[i - 1] == ',' || rest->p[i - 1] == '{');
 }
 
 static void put(struct cli_doc_split *s, struct bl_buf *b, const char *p, size_t n)
@@ -51,11 +56,17 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
 				s->in_string = false;
 			continue;
 		}
+		if (s->in_runs && s->depth == 2 && c != '{' && c != ']' && c != ',' && !blank(c)) {
+			/* a run that is not an object: the runs after it would
+			 * take the wrong numbers in the diagnostics */
+			s->failed = true;
+			break;
+		}
 		if (c == '"') {
 			s->in_string = true;
 		} else if (c == '{' || c == '[') {
 			if (s->in_runs && s->depth == 2) {
-				from = i; /* a run opens: what was between runs goes */
+				from = i; /* a run opens: the commas before it go */
 			} else if (!s->in_runs && s->depth == 1 && c == '[') {
 				put(s, &s->rest, buf + from, i - from);
 				from = i;

@@ -9,7 +9,8 @@
  * gives on_run the text of each {"tool":"dd",...}, and leaves
  * {"schema":"benchlog/1","source":{...},"runs":[],"diagnostics":[...]}
  * in rest. Strings are followed (a brace in a command is text), and
- * "runs" is the member of that name of the outermost object. */
+ * "runs" is the member of that name of the outermost object. An element
+ * of "runs" that is not an object fails the split. */
 #ifndef CLI_DOC_SPLIT_H
 #define CLI_DOC_SPLIT_H
 

@@ -103,14 +103,17 @@ static int keep_doc(struct collect *c)
 {
 	struct bl_buf *rest = &c->split.rest;
 	json_error_t e;
-	size_t used;
-	json_t *runs = runs_of(c), *doc = NULL;
-	if (runs && !rest->failed && !c->split.failed && !c->split.depth)
+	size_t used, nruns = c->runs ? json_array_size(c->runs) : 0;
+	json_t *doc = NULL;
+	if (!rest->failed && !c->split.failed && !c->split.depth)
 		doc = read_value(rest->p, rest->n, &used, &e);
 	int rc = doc ? 0 : -1;
-	if (doc && (json_array_size(runs) || !c->kept_one)) {
+	if (doc && (nruns || !c->kept_one)) {
+		/* the runs array made only for a document kept: one a prose
+		 * message would stay in the arena */
+		json_t *runs = runs_of(c);
 		cli_docs_arena(true);
-		json_t *lean = bl_render_lean_doc(doc, runs);
+		json_t *lean = runs ? bl_render_lean_doc(doc, runs) : NULL;
 		rc = lean && json_array_append_new(c->docs, lean) == 0 ? 0 : -1;
 		cli_docs_arena(false);
 		c->kept_one = true;

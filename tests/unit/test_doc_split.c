@@ -82,6 +82,8 @@ static void test_runs_member_only(void)
 		       "{\"tool\":\"dd\",\"label\":\"\\\"runs\\\":[\"}],"
 		       "\"diagnostics\":[{\"run\":1}],\"note\":\"runs\"}",
 		       2);
+	split_in_steps("a key ending in runs",
+		       "{\"x\\\"runs\":[1,{\"a\":2}],\"runs\":[{\"tool\":\"dd\"}]}", 1);
 }
 
 /* Braces and brackets in strings, escaped quotes and backslashes. */
@@ -133,7 +135,16 @@ static int refuse(const char *text, size_t n, void *ctx)
 	return -1;
 }
 
-/* A run refused, or a closing brace too many: the split stops. */
+static int refuse_not(const char *text, size_t n, void *ctx)
+{
+	(void)text;
+	(void)n;
+	(void)ctx;
+	return 0;
+}
+
+/* A run refused, a closing brace too many, or a run that is not an
+ * object: the split stops. */
 static void test_failures(void)
 {
 	struct cli_doc_split s = {.on_run = refuse};
@@ -142,6 +153,14 @@ static void test_failures(void)
 	CHECK(cli_doc_split_put(&s, "{", 1) == -1);
 	cli_doc_split_reset(&s);
 	CHECK(cli_doc_split_put(&s, "{}}", 3) == -1);
+	/* a run that is not an object */
+	const char *scalars[] = {"{\"runs\":[1]}", "{\"runs\":[{},\"x\"]}", "{\"runs\":[[]]}",
+				 "{\"runs\":[null,{}]}"};
+	for (size_t i = 0; i < 4; i++) {
+		cli_doc_split_reset(&s);
+		s.on_run = refuse_not;
+		CHECK(cli_doc_split_put(&s, scalars[i], strlen(scalars[i])) == -1);
+	}
 	cli_doc_split_free(&s);
 }
 
