@@ -42,6 +42,15 @@ struct bl_item {
 	const char *command; /* borrowed from the document */
 	const char *source; /* the source path, borrowed */
 	const char *source_name; /* its short name, borrowed from bl_select */
+	/* 1 + the index of its further values in the list's `more`; 0: none */
+	size_t more;
+};
+
+/* The further values of an item: values that came with the same place
+ * (the same run, names and keys) as its own. */
+struct bl_item_more {
+	double *v; /* NAN: censored without a printed bound */
+	size_t n, cap;
 };
 
 struct bl_items {
@@ -52,7 +61,19 @@ struct bl_items {
 	char **texts;
 	size_t ntexts;
 	struct bl_name_index ix;
+	struct bl_item_more *more;
+	size_t nmore;
+	/* the items by their place (items.c): 1 + an index, 0 empty */
+	size_t *slots;
+	size_t nslots;
 };
+/* Adds x to the list (items.c); a value whose place an item has already
+ * joins that item's further values, censored and approximate marks
+ * joining its own. 0, or -1 out of memory. */
+int bl_items_add(struct bl_items *it, const struct bl_item *x);
+/* The further values of x, an item of it: *n of them. */
+const double *bl_item_more_values(const struct bl_items *it, const struct bl_item *x, size_t *n);
+void bl_items_free(struct bl_items *it);
 /* The list's copy of s, or NULL on out of memory. */
 const char *bl_items_keep(struct bl_items *it, const char *s);
 /* The index in it->texts of a text the list keeps. */
@@ -82,7 +103,6 @@ int bl_select_init(struct bl_select *s, json_t *docs, const struct bl_chart_opts
 void bl_select_free(struct bl_select *s);
 /* Appends the items of view v from every document. -1 on out of memory. */
 int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_items *out);
-void bl_items_free(struct bl_items *it);
 /* True when run passes --tool and --where. */
 bool bl_select_run(struct bl_select *s, json_t *run);
 /* The tools present (after filters), in input order: fills names (borrowed). */

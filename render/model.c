@@ -317,8 +317,28 @@ static void accs_free(struct acc *accs, size_t n)
 	free(accs);
 }
 
+/* Appends v to the cell's values (a NAN: a bound missing). */
+static int acc_add(struct acc *a, double v)
+{
+	if (isnan(v)) {
+		a->bound_missing = true;
+		return 0;
+	}
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 4;
+		double *nv = realloc(a->vals, cap * sizeof *nv);
+		if (!nv)
+			return -1;
+		a->vals = nv;
+		a->cap = cap;
+	}
+	a->vals[a->n++] = v;
+	return 0;
+}
+
 /* The values and marks of the items gathered per cell (category x
- * series, row by category): new array, or NULL out of memory. */
+ * series, row by category), each item's further values with its own:
+ * new array, or NULL out of memory. */
 static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
 			  const size_t *members, size_t nm)
 {
@@ -332,20 +352,15 @@ static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const stru
 		size_t ci = (size_t)bl_name_intern(&c->cats, &c->ncats, &ix->cats, x->cat);
 		size_t si = (size_t)bl_name_intern(&c->series, &c->nseries, &ix->series, x->ser);
 		struct acc *a = &accs[ci * c->nseries + si];
-		if (a->n == a->cap) {
-			size_t cap = a->cap ? a->cap * 2 : 4;
-			double *nv = realloc(a->vals, cap * sizeof *nv);
-			if (!nv) {
-				accs_free(accs, ncells);
-				return NULL;
-			}
-			a->vals = nv;
-			a->cap = cap;
+		size_t nmore;
+		const double *more = bl_item_more_values(it, x, &nmore);
+		int rc = acc_add(a, x->value);
+		for (size_t m = 0; m < nmore && rc == 0; m++)
+			rc = acc_add(a, more[m]);
+		if (rc < 0) {
+			accs_free(accs, ncells);
+			return NULL;
 		}
-		if (isnan(x->value))
-			a->bound_missing = true;
-		else
-			a->vals[a->n++] = x->value;
 		a->censored |= x->censored;
 		a->approximate |= x->approximate;
 		if (x->warning && !a->warning)

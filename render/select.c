@@ -892,41 +892,6 @@ static bool later_samples(json_t *run)
 	return false;
 }
 
-static int push(struct bl_items *it, struct bl_item *x)
-{
-	if (it->n == it->cap) {
-		size_t cap = it->cap ? it->cap * 2 : 32;
-		struct bl_item *v = realloc(it->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		it->v = v;
-		it->cap = cap;
-	}
-	it->v[it->n++] = *x;
-	return 0;
-}
-
-void bl_items_free(struct bl_items *it)
-{
-	for (size_t i = 0; i < it->ntexts; i++)
-		free(it->texts[i]);
-	free(it->texts);
-	bl_name_index_free(&it->ix);
-	free(it->v);
-	memset(it, 0, sizeof *it);
-}
-
-const char *bl_items_keep(struct bl_items *it, const char *s)
-{
-	long k = bl_name_intern(&it->texts, &it->ntexts, &it->ix, s);
-	return k < 0 ? NULL : it->texts[k];
-}
-
-size_t bl_items_text_index(const struct bl_items *it, const char *kept)
-{
-	return (size_t)bl_name_find(it->texts, &it->ix, kept);
-}
-
 /* The items' copy of s, a text of key_text's, which is freed; NULL when
  * s is or memory ran out. */
 static const char *keep_text(struct bl_items *it, char *s)
@@ -1047,7 +1012,7 @@ int bl_select_items(struct bl_select *s, const struct bl_view *v, struct bl_item
 					json_object_get(json_object_get(doc, "source"), "path"));
 				x.source_name = sname;
 				int keys = item_keys(out, c, run, res, names[ri], sname, &x);
-				if (keys < 0 || (keys > 0 && push(out, &x) < 0)) {
+				if (keys < 0 || (keys > 0 && bl_items_add(out, &x) < 0)) {
 					bl_res_end(&rit);
 					goto oom;
 				}
