@@ -12,10 +12,13 @@
  * JSON_DISABLE_EOF_CHECK does (tests/unit/test_jsonread.c compares the
  * two on the corpus and on edge cases). */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "jsonread.h"
 #include "utf8.h"
@@ -29,12 +32,53 @@ struct reader {
 	bool results_as_text; /* bl_json_read_results_as_text */
 	bool in_runs; /* reading the document's "runs" */
 	int run_depth; /* the depth of a run's members: 3 in a document, 1 alone */
+	bool kept_in_place; /* bl_json_read_run_in_place: kept texts point into text */
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
 };
 
 static json_t *const checked = (json_t *)&checked;
+
+/* A kept text that points into the text read: BL_JSON_KEPT_REF, then the
+ * address of its first byte, its length and their tag, as the machine
+ * holds them. */
+#define KEPT_REF_LEN (1 + sizeof(const unsigned char *) + sizeof(size_t) + sizeof(uint64_t))
+
+/* The secret of the tags, drawn once per process: a document read with
+ * json_loadb can hold any string, "\u0002" and eight bytes of an address
+ * among them, and must not make a reader look there. */
+static uint64_t tag_key(void)
+{
+	static _Atomic uint64_t key;
+	uint64_t k = atomic_load(&key);
+	if (k)
+		return k;
+	struct timespec ts;
+	if (getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k) {
+		clock_gettime(CLOCK_MONOTONIC, &ts); /* no getrandom: the least bad */
+		k = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ (uintptr_t)&ts;
+	}
+	uint64_t none = 0;
+	atomic_compare_exchange_strong(&key, &none, k | 1);
+	return atomic_load(&key);
+}
+
+static uint64_t fmix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53u;
+	return h ^ (h >> 33);
+}
+
+/* The tag of a kept text at p, n bytes long. */
+static uint64_t ref_tag(const unsigned char *p, size_t n)
+{
+	uint64_t k = tag_key();
+	return fmix(fmix((uint64_t)(uintptr_t)p ^ k) ^ (uint64_t)n ^ (k >> 7 | k << 57));
+}
 
 static void skip_ws(struct reader *r)
 {
@@ -337,6 +381,15 @@ static json_t *kept_text(struct reader *r, int depth)
 	json_t *v = value(r, depth);
 	r->check_only = false;
 	size_t n = (size_t)(r->p - start);
+	if (v && r->kept_in_place) {
+		char ref[KEPT_REF_LEN];
+		uint64_t tag = ref_tag(start, n);
+		ref[0] = BL_JSON_KEPT_REF;
+		memcpy(ref + 1, &start, sizeof start);
+		memcpy(ref + 1 + sizeof start, &n, sizeof n);
+		memcpy(ref + 1 + sizeof start + sizeof n, &tag, sizeof tag);
+		return json_stringn_nocheck(ref, sizeof ref);
+	}
 	if (!v || !room(r, n + 1))
 		return NULL;
 	r->buf[0] = BL_JSON_KEPT;
@@ -393,19 +446,50 @@ json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used)
 	return read_object(&r, text, used);
 }
 
+json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used)
+{
+	struct reader r = {.p = (const unsigned char *)text,
+			   .end = (const unsigned char *)text + len,
+			   .in_runs = true,
+			   .run_depth = 1,
+			   .kept_in_place = true};
+	return read_object(&r, text, used);
+}
+
+/* The text a kept value holds or points to; NULL when v is not a kept
+ * text, or points with a tag that is not the one this process made. */
+static const unsigned char *kept_bytes(const json_t *v, size_t *n)
+{
+	if (!json_is_string(v) || json_string_length(v) < 2)
+		return NULL;
+	const char *s = json_string_value(v);
+	if (s[0] == BL_JSON_KEPT) {
+		*n = json_string_length(v) - 1;
+		return (const unsigned char *)s + 1;
+	}
+	if (s[0] != BL_JSON_KEPT_REF || json_string_length(v) != KEPT_REF_LEN)
+		return NULL;
+	const unsigned char *p;
+	uint64_t tag;
+	memcpy(&p, s + 1, sizeof p);
+	memcpy(n, s + 1 + sizeof p, sizeof *n);
+	memcpy(&tag, s + 1 + sizeof p + sizeof *n, sizeof tag);
+	return *n && tag == ref_tag(p, *n) ? p : NULL;
+}
+
 bool bl_json_is_kept(const json_t *v)
 {
-	return json_is_string(v) && json_string_length(v) > 1 &&
-	       json_string_value(v)[0] == BL_JSON_KEPT;
+	size_t n;
+	return kept_bytes(v, &n) != NULL;
 }
 
 json_t *bl_json_read_kept(const json_t *kept)
 {
-	if (!bl_json_is_kept(kept))
+	size_t n;
+	const unsigned char *text = kept_bytes(kept, &n);
+	if (!text)
 		return NULL;
-	const char *text = json_string_value(kept) + 1;
-	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + json_string_length(kept) - 1};
+	struct reader r = {.p = text, .end = text + n};
 	json_t *v = *r.p == '[' || *r.p == '{' ? value(&r, 1) : NULL;
 	free(r.buf);
 	if (v && r.p != r.end) {

@@ -55,6 +55,9 @@ json_t *cli_docs_new(void);
 /* Frees docs (NULL: none) and drops the blocks. */
 void cli_docs_free(json_t *docs);
 void cli_docs_arena(bool on);
+/* Memory of malloc's the documents point into (the text of a run read in
+ * place, jsonread.h), freed by cli_docs_free. 0, or -1 (p freed). */
+int cli_docs_adopt(void *p);
 /* A message's document, written as JSON and read back into the blocks
  * (every result an object, doubles in full, so that they read back
  * exact): a long post takes a fraction of the time and memory its tree

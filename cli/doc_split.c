@@ -1,5 +1,6 @@
 /* doc_split.c - a document's JSON text taken apart as it is written (see
  * doc_split.h). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "doc_split.h"
@@ -96,6 +97,14 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
 	if (!s->failed && (!s->in_runs || s->depth >= 3))
 		put(s, s->in_runs ? &s->run : &s->rest, buf + from, n - from);
 	return s->failed ? -1 : 0;
+}
+
+char *cli_doc_split_take_run(struct cli_doc_split *s)
+{
+	char *p = s->run.p;
+	char *fit = p ? realloc(p, s->run.n + 1) : NULL; /* its doubling let go */
+	s->run = (struct bl_buf){0};
+	return fit ? fit : p;
 }
 
 void cli_doc_split_reset(struct cli_doc_split *s)

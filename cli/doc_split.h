@@ -32,6 +32,9 @@ struct cli_doc_split {
 
 /* Takes the next n bytes of the text: 0, or -1 once it failed. */
 int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n);
+/* Called from on_run: the run's text, NUL-terminated, now the caller's
+ * to free; the split starts its next run in memory of its own. */
+char *cli_doc_split_take_run(struct cli_doc_split *s);
 /* Ready for the next document: rest emptied, memory kept. */
 void cli_doc_split_reset(struct cli_doc_split *s);
 void cli_doc_split_free(struct cli_doc_split *s);

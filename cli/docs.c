@@ -25,6 +25,13 @@ struct block {
 };
 
 static struct block *blocks; /* the newest first */
+
+/* memory of malloc's the documents point into, the newest first */
+struct adopted {
+	struct adopted *next;
+	void *p;
+};
+static struct adopted *adopted;
 static bool arena_on;
 static bool installed;
 
@@ -103,10 +110,29 @@ void cli_docs_arena(bool on)
 	arena(on);
 }
 
+int cli_docs_adopt(void *p)
+{
+	struct adopted *a = malloc(sizeof *a);
+	if (!a) {
+		free(p);
+		return -1;
+	}
+	a->p = p;
+	a->next = adopted;
+	adopted = a;
+	return 0;
+}
+
 void cli_docs_free(json_t *docs)
 {
 	if (docs && !in_blocks(docs))
 		json_decref(docs); /* frees what came from malloc; blocks stay */
+	while (adopted) {
+		struct adopted *a = adopted;
+		adopted = a->next;
+		free(a->p);
+		free(a);
+	}
 	while (blocks) {
 		struct block *b = blocks;
 		blocks = b->next;

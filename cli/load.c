@@ -65,6 +65,12 @@ static json_t *runs_of(struct collect *c)
 	return c->runs;
 }
 
+/* A run's text from this size on is kept, and its rows and results point
+ * into it: a zpool iostat stream's rows are most of its text. A smaller
+ * run (a dd summary's is 1 KB) is read as it was, its kept texts copied:
+ * its text is mostly what is read into values. */
+#define IN_PLACE_FROM (64 << 10)
+
 /* A run of the document under way, its text whole: read into the arena,
  * its results kept as text. */
 static int each_run(const char *text, size_t n, void *vctx)
@@ -73,12 +79,19 @@ static int each_run(const char *text, size_t n, void *vctx)
 	size_t used = 0;
 	if (!runs_of(c))
 		return -1;
+	bool in_place = n >= IN_PLACE_FROM;
+	char *own = in_place ? cli_doc_split_take_run(&c->split) : NULL;
+	if (own)
+		text = own;
 	cli_docs_arena(true);
-	json_t *run = bl_json_read_run_as_text(text, n, &used);
+	json_t *run = own ? bl_json_read_run_in_place(own, n, &used)
+			  : bl_json_read_run_as_text(text, n, &used);
 	if (!run)
 		run = json_loadb(text, n, 0, NULL);
 	int rc = run && json_array_append_new(c->runs, run) == 0 ? 0 : -1;
 	cli_docs_arena(false);
+	if (own && cli_docs_adopt(own) < 0)
+		rc = -1;
 	return rc;
 }
 

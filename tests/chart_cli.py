@@ -440,6 +440,27 @@ def main():
         check(f"posts with few runs: {' '.join(args)} as from their documents",
               from_posts.returncode == 0 and from_posts.stdout == from_docs.stdout,
               from_posts.stderr.decode()[:200])
+    # a zpool iostat -v stream of 3,000 samples (2,999 past the one since
+    # boot), one run of 1 MB of text whose rows are read where the text
+    # lies: its table, CSV and chart model are those of parse's document
+    lines = ["$ zpool iostat -v tank 1"]
+    for s in range(3000):
+        lines += ["              capacity     operations    bandwidth",
+                  "pool        alloc   free   read  write   read  write",
+                  "----------  -----  -----  -----  -----  -----  -----",
+                  "tank        1.07T  2.55T  %5d  %5d  %4dM  %4dM" % (s % 997, s % 89, s % 61, s % 7),
+                  "  mirror    1.07T  2.55T  %5d  %5d  %4dM  %4dM" % (s % 31, s % 17, s % 13, s % 5),
+                  "    ada0        -      -  %5d  %5d  %4dM  %4dM" % (s % 29, s % 11, s % 3, s % 2),
+                  "----------  -----  -----  -----  -----  -----  -----", ""]
+    stream = tmp / "stream.txt"
+    stream.write_text("\n".join(lines))
+    sdoc = tmp / "stream.json"
+    run(bl, "parse", "-q", str(stream), "-o", str(sdoc))
+    for args in (["table"], ["table", "--csv"], ["chart", "--model"]):
+        from_post, from_doc = run(bl, *args, str(stream)), run(bl, *args, str(sdoc))
+        check(f"a long zpool stream: {' '.join(args)} as from its document",
+              from_post.returncode == 0 and from_post.stdout == from_doc.stdout and
+              b"n=2999" in run(bl, "table", str(stream)).stdout, from_post.stderr.decode()[:200])
     # benchlog JSON after a BOM and more blanks than the first bytes read
     bom = tmp / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + b" " * 5000 + doc.read_bytes())

@@ -2,8 +2,9 @@
  * json_loadb: whatever the reader takes must be what json_loadb reads
  * (the same value, printed the same, ending at the same byte), and the
  * reader keeping runs' rows and results as text must take the same, and
- * give the same once each is read back; so must the reader of a run
- * alone (bl_json_read_run_as_text), its own rows and results kept.
+ * give the same once each is read back; so must the readers of a run
+ * alone (bl_json_read_run_as_text, bl_json_read_run_in_place), its own
+ * rows and results kept.
  * The input is read as it is and after a '{', so posts seed it too. A
  * value the two disagree on aborts; crashes and sanitizer reports are
  * findings. */
@@ -14,21 +15,26 @@
 
 #include "../kept_text.h"
 
-/* text read as one run alone gives a, once its kept texts are read back. */
+/* text read as one run alone, its kept texts copied or pointing into it,
+ * gives a once they are read back. */
 static void compare_alone(const char *text, size_t len, json_t *a, size_t used)
 {
-	size_t rused = 0;
-	json_t *alone = bl_json_read_run_as_text(text, len, &rused);
-	if (!a) {
-		if (alone)
-			abort(); /* takes what the reader does not */
-		return;
+	json_t *(*readers[])(const char *, size_t, size_t *) = {bl_json_read_run_as_text,
+								bl_json_read_run_in_place};
+	for (size_t k = 0; k < 2; k++) {
+		size_t rused = 0;
+		json_t *alone = readers[k](text, len, &rused);
+		if (!a) {
+			if (alone)
+				abort(); /* takes what the reader does not */
+			continue;
+		}
+		json_t *wrap = alone ? json_pack("{s[o]}", "runs", alone) : NULL;
+		if (!wrap || rused != used || !restore_kept(wrap) ||
+		    !json_equal(json_array_get(json_object_get(wrap, "runs"), 0), a))
+			abort();
+		json_decref(wrap);
 	}
-	json_t *wrap = alone ? json_pack("{s[o]}", "runs", alone) : NULL;
-	if (!wrap || rused != used || !restore_kept(wrap) ||
-	    !json_equal(json_array_get(json_object_get(wrap, "runs"), 0), a))
-		abort();
-	json_decref(wrap);
 }
 
 static void compare(const char *text, size_t len)

@@ -255,6 +255,7 @@ static void test_corpus(void)
 }
 
 struct alone_tally {
+	json_t *(*read)(const char *text, size_t len, size_t *used);
 	size_t runs, back, kept;
 };
 
@@ -270,7 +271,7 @@ static void run_alone_case(const char *text, size_t len, void *ctx)
 	{
 		char *t = json_dumps(run,
 				     JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-		json_t *alone = t ? bl_json_read_run_as_text(t, strlen(t), &used) : NULL;
+		json_t *alone = t ? tally->read(t, strlen(t), &used) : NULL;
 		tally->runs++;
 		if (t && !alone && !bl_json_read(t, strlen(t), &used)) {
 			tally->back++;
@@ -297,12 +298,58 @@ static void run_alone_case(const char *text, size_t len, void *ctx)
 
 static void test_runs_alone(void)
 {
-	struct alone_tally t = {0, 0, 0};
-	CHECK(corpus_each("expected.json", run_alone_case, &t) > 100);
-	printf("runs alone: %zu, %zu handed back, %zu rows and results kept\n", t.runs, t.back,
-	       t.kept);
-	CHECK(t.kept > 1000);
-	CHECK(t.back * 100 < t.runs);
+	json_t *(*readers[])(const char *, size_t, size_t *) = {bl_json_read_run_as_text,
+								bl_json_read_run_in_place};
+	for (size_t k = 0; k < 2; k++) {
+		struct alone_tally t = {readers[k], 0, 0, 0};
+		CHECK(corpus_each("expected.json", run_alone_case, &t) > 100);
+		printf("runs alone%s: %zu, %zu handed back, %zu rows and results kept\n",
+		       k ? ", in place" : "", t.runs, t.back, t.kept);
+		CHECK(t.kept > 1000);
+		CHECK(t.back * 100 < t.runs);
+	}
+}
+
+/* A string that looks like a kept text pointing into memory, read by
+ * json_loadb from a document: not a kept text, whatever its address.
+ * One made by the reader, changed in any byte of its tag: not either. */
+static void test_forged_pointer(void)
+{
+	const char *run = "{\"tool\":\"zpool-iostat\",\"rows\":[[0,\"tank\",331]]}";
+	size_t used;
+	json_t *real = bl_json_read_run_in_place(run, strlen(run), &used);
+	json_t *kept = json_array_get(json_object_get(real, "rows"), 0);
+	CHECK(bl_json_is_kept(kept));
+	json_t *back = bl_json_read_kept(kept);
+	CHECK(back && json_array_size(back) == 3);
+	json_decref(back);
+	size_t n = json_string_length(kept);
+	char forged[64];
+	CHECK(n <= sizeof forged);
+	for (size_t i = n - 8; i < n; i++) {
+		memcpy(forged, json_string_value(kept), n);
+		forged[i] ^= 0x20;
+		json_t *f = json_stringn_nocheck(forged, n);
+		CHECK(f != NULL);
+		CHECK(!bl_json_is_kept(f) && !bl_json_read_kept(f));
+		json_decref(f);
+	}
+	/* bytes of the kind through JSON: "\u0002", then each byte as \u00XX
+	 * (those over 0x7f become two: no document spells an address) */
+	char doc[512];
+	size_t at = (size_t)snprintf(doc, sizeof doc, "{\"rows\":[\"\\u0002");
+	memcpy(forged, json_string_value(kept), n);
+	for (size_t i = 1; i < n; i++)
+		at += (size_t)snprintf(doc + at, sizeof doc - at, "\\u00%02x",
+				       (unsigned char)forged[i] ^ (i == n - 1));
+	snprintf(doc + at, sizeof doc - at, "\"]}");
+	json_error_t e;
+	json_t *d = json_loads(doc, JSON_ALLOW_NUL, &e);
+	json_t *s = json_array_get(json_object_get(d, "rows"), 0);
+	CHECK(json_is_string(s) && json_string_value(s)[0] == BL_JSON_KEPT_REF);
+	CHECK(!bl_json_is_kept(s) && !bl_json_read_kept(s));
+	json_decref(d);
+	json_decref(real);
 }
 
 int main(void)
@@ -312,5 +359,6 @@ int main(void)
 	test_mutations();
 	test_corpus();
 	test_runs_alone();
+	test_forged_pointer();
 	return CHECK_DONE();
 }
