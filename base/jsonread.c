@@ -320,9 +320,33 @@ static int append(struct reader *r, json_t *a, json_t *v)
 }
 
 static json_t *kept_text(struct reader *r, int depth);
+static json_t *kept_ref(const unsigned char *start, size_t n);
+
+/* Reads the value at r->p only to check it, as value() would read it. */
+static bool check_value(struct reader *r, int depth)
+{
+	r->check_only = true;
+	json_t *v = value(r, depth);
+	r->check_only = false;
+	return v != NULL;
+}
+
+/* Appends to a the kept text of the elements read in place from *start
+ * to end, if any, and starts none. */
+static bool end_block(struct reader *r, json_t *a, const unsigned char **start,
+		      const unsigned char *end)
+{
+	if (!*start)
+		return true;
+	json_t *v = kept_ref(*start, (size_t)(end - *start));
+	*start = NULL;
+	return v && append(r, a, v) == 0;
+}
 
 /* An array, after its '['; its elements that open with `kept` ('[' or
- * '{'; 0: none) kept as text. */
+ * '{'; 0: none) kept as text: each its own, or read in place, those in a
+ * row one text from the first's first byte to the last's last (the rows
+ * between two shape declarations: "[0,...],[0,...]"). */
 static json_t *array(struct reader *r, int depth, char kept)
 {
 	json_t *a = r->check_only ? checked : json_array();
@@ -331,17 +355,27 @@ static json_t *array(struct reader *r, int depth, char kept)
 	skip_ws(r);
 	if (eat(r, ']'))
 		return a;
+	const unsigned char *block = NULL, *block_end = NULL;
 	for (;;) {
 		skip_ws(r);
-		json_t *v = kept && r->p < r->end && *r->p == (unsigned char)kept
-				    ? kept_text(r, depth)
-				    : value(r, depth);
-		if (!v || append(r, a, v) < 0)
-			break;
+		bool keep = kept && r->p < r->end && *r->p == (unsigned char)kept;
+		if (keep && r->kept_in_place) {
+			const unsigned char *start = r->p;
+			if (!check_value(r, depth))
+				break;
+			block = block ? block : start;
+			block_end = r->p;
+		} else {
+			json_t *v = NULL;
+			if (end_block(r, a, &block, block_end))
+				v = keep ? kept_text(r, depth) : value(r, depth);
+			if (!v || append(r, a, v) < 0)
+				break;
+		}
 		skip_ws(r);
 		if (eat(r, ','))
 			continue;
-		if (eat(r, ']'))
+		if (eat(r, ']') && end_block(r, a, &block, block_end))
 			return a;
 		break;
 	}
@@ -372,25 +406,27 @@ static json_t *value(struct reader *r, int depth)
 	}
 }
 
+/* A kept text pointing to n bytes at start (bl_json_read_run_in_place). */
+static json_t *kept_ref(const unsigned char *start, size_t n)
+{
+	char ref[KEPT_REF_LEN];
+	uint64_t tag = ref_tag(start, n);
+	ref[0] = BL_JSON_KEPT_REF;
+	memcpy(ref + 1, &start, sizeof start);
+	memcpy(ref + 1 + sizeof start, &n, sizeof n);
+	memcpy(ref + 1 + sizeof start + sizeof n, &tag, sizeof tag);
+	return json_stringn_nocheck(ref, sizeof ref);
+}
+
 /* An element kept as its text once checked, a row of "rows" or a
  * result of "results": "[0,\"tank\",331,[7864320,\"7.5M\",\"approximate\"]]". */
 static json_t *kept_text(struct reader *r, int depth)
 {
 	const unsigned char *start = r->p;
-	r->check_only = true;
-	json_t *v = value(r, depth);
-	r->check_only = false;
+	if (!check_value(r, depth))
+		return NULL;
 	size_t n = (size_t)(r->p - start);
-	if (v && r->kept_in_place) {
-		char ref[KEPT_REF_LEN];
-		uint64_t tag = ref_tag(start, n);
-		ref[0] = BL_JSON_KEPT_REF;
-		memcpy(ref + 1, &start, sizeof start);
-		memcpy(ref + 1 + sizeof start, &n, sizeof n);
-		memcpy(ref + 1 + sizeof start + sizeof n, &tag, sizeof tag);
-		return json_stringn_nocheck(ref, sizeof ref);
-	}
-	if (!v || !room(r, n + 1))
+	if (!room(r, n + 1))
 		return NULL;
 	r->buf[0] = BL_JSON_KEPT;
 	memcpy(r->buf + 1, start, n);
@@ -483,18 +519,18 @@ bool bl_json_is_kept(const json_t *v)
 	return kept_bytes(v, &n) != NULL;
 }
 
-json_t *bl_json_read_kept(const json_t *kept)
+json_t *bl_json_kept_next(const json_t *kept, size_t *at)
 {
 	size_t n;
 	const unsigned char *text = kept_bytes(kept, &n);
-	if (!text)
+	if (!text || *at >= n)
 		return NULL;
-	struct reader r = {.p = text, .end = text + n};
-	json_t *v = *r.p == '[' || *r.p == '{' ? value(&r, 1) : NULL;
+	struct reader r = {.p = text + *at, .end = text + n};
+	while (r.p < r.end &&
+	       (*r.p == ',' || *r.p == ' ' || *r.p == '\n' || *r.p == '\r' || *r.p == '\t'))
+		r.p++;
+	json_t *v = r.p < r.end && (*r.p == '[' || *r.p == '{') ? value(&r, 1) : NULL;
 	free(r.buf);
-	if (v && r.p != r.end) {
-		json_decref(v);
-		v = NULL;
-	}
+	*at = v ? (size_t)(r.p - text) : n;
 	return v;
 }

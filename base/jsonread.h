@@ -26,9 +26,11 @@ json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
  * bl_json_read_results_as_text: its rows and results kept as text. */
 json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used);
 
-/* As bl_json_read_run_as_text, but each row or result kept points into
- * text, which must outlive the run and stay as it is: a run of 300,000
- * rows then costs its text once, not twice. Such a pointer carries a tag
+/* As bl_json_read_run_as_text, but the rows or results kept point into
+ * text, which must outlive the run and stay as it is, and those in a row
+ * (all the results; the rows between two shape declarations) are one
+ * kept text: a run of 300,000 rows then costs its text once, not twice
+ * and a value a row. Such a pointer carries a tag
  * only this process can make: a string of a document that looks like one
  * is no kept text. */
 json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used);
@@ -43,9 +45,10 @@ json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used);
 
 /* Whether v is a text kept by bl_json_read_results_as_text. */
 bool bl_json_is_kept(const json_t *v);
-/* The row or result kept as text in v: a new array or object, or NULL
- * when v is not a kept text or does not read as bl_json_read would read
- * it. */
-json_t *bl_json_read_kept(const json_t *kept);
+/* The next row or result of those kept in v (one, or several read in
+ * place), from byte *at of its text (0: the first), *at moved past it:
+ * a new array or object, read as bl_json_read reads it; NULL after the
+ * last, or when v is not a kept text or the next does not read. */
+json_t *bl_json_kept_next(const json_t *kept, size_t *at);
 
 #endif

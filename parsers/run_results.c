@@ -8,7 +8,8 @@
 void bl_res_begin(struct bl_res_iter *it, json_t *run)
 {
 	it->next = 0;
-	it->row = it->held = NULL;
+	it->row = it->held = it->kept = NULL;
+	it->kept_at = 0;
 	it->cell = it->ncells = 0;
 	it->list = json_object_get(run, "rows");
 	it->rows = json_is_array(it->list);
@@ -55,19 +56,40 @@ static bool start_row(struct bl_res_iter *it, json_t *row)
 	return true;
 }
 
-/* The row or result held as text in e, read (NULL when it cannot be):
- * it lives until the next one. */
-static json_t *read_kept(struct bl_res_iter *it, json_t *e)
+/* The next row or result of the kept text being read, read (NULL after
+ * its last, when it->kept is let go): it lives until the next one. */
+static json_t *next_kept(struct bl_res_iter *it)
 {
 	json_decref(it->held);
-	it->held = bl_json_read_kept(e);
+	it->held = it->kept ? bl_json_kept_next(it->kept, &it->kept_at) : NULL;
+	if (!it->held)
+		it->kept = NULL;
 	return it->held;
+}
+
+/* The list's next element, or the next of the kept text being read;
+ * NULL after the last. A kept text is begun here. */
+static json_t *next_element(struct bl_res_iter *it)
+{
+	for (;;) {
+		json_t *v = next_kept(it);
+		if (v)
+			return v;
+		json_t *e = json_array_get(it->list, it->next);
+		if (!e)
+			return NULL;
+		it->next++;
+		if (!bl_json_is_kept(e))
+			return e;
+		it->kept = e;
+		it->kept_at = 0;
+	}
 }
 
 void bl_res_end(struct bl_res_iter *it)
 {
 	json_decref(it->held);
-	it->held = it->row = NULL;
+	it->held = it->row = it->kept = NULL;
 	it->list = NULL;
 }
 
@@ -75,10 +97,7 @@ void bl_res_end(struct bl_res_iter *it)
 static bool next_object(struct bl_res_iter *it, struct bl_res *r)
 {
 	json_t *o;
-	while ((o = json_array_get(it->list, it->next))) {
-		it->next++;
-		if (bl_json_is_kept(o))
-			o = read_kept(it, o);
+	while ((o = next_element(it))) {
 		if (json_is_object(o)) {
 			*r = (struct bl_res){.obj = o};
 			return true;
@@ -96,18 +115,15 @@ bool bl_res_next(struct bl_res_iter *it, struct bl_res *r)
 		return next_object(it, r);
 	while (!it->row || it->cell == it->ncells) {
 		it->row = NULL;
-		json_t *e = json_array_get(it->list, it->next);
+		json_t *e = next_element(it);
 		if (!e) {
 			bl_res_end(it);
 			return false;
 		}
-		it->next++;
 		if (json_is_object(e))
 			declare(it, e);
-		else if (json_is_array(e))
+		else
 			start_row(it, e);
-		else if (bl_json_is_kept(e))
-			start_row(it, read_kept(it, e));
 	}
 	json_t *coords = it->shapes[it->shape].coords;
 	*r = (struct bl_res){
@@ -211,11 +227,16 @@ size_t bl_res_count(json_t *run)
 {
 	json_t *rows = json_object_get(run, "rows"), *e;
 	if (!json_is_array(rows)) {
-		/* objects, and those kept as text (each one when read) */
+		/* objects counted; results kept as text are read to be */
 		size_t i, n = 0;
-		json_array_foreach(json_object_get(run, "results"), i, e) n +=
-			json_is_object(e) || bl_json_is_kept(e);
-		return n;
+		bool kept = false;
+		json_array_foreach(json_object_get(run, "results"), i, e)
+		{
+			n += json_is_object(e);
+			kept |= bl_json_is_kept(e);
+		}
+		if (!kept)
+			return n;
 	}
 	struct bl_res_iter it;
 	struct bl_res r;

@@ -15,7 +15,9 @@
  * row that does not fit a declared shape is passed over, as a document
  * checked by bl_doc_check_rows (table.h) has none. A row or a result
  * may be held as its JSON text (bl_json_read_results_as_text,
- * jsonread.h): it is read when its turn comes, and what it holds lives
+ * jsonread.h), and rows or results in a row as one text
+ * (bl_json_read_run_in_place): each is read when its turn comes, and
+ * what it holds lives
  * until the next bl_res_next or bl_res_end; the names of a shape's
  * metrics, units and coordinates live as long as the run. */
 #ifndef BL_RUN_RESULTS_H
@@ -42,6 +44,8 @@ struct bl_res_iter {
 	size_t next; /* the list's next element */
 	json_t *row; /* the row being read, or NULL */
 	json_t *held; /* the row or result read from its text, or NULL */
+	json_t *kept; /* the kept text being read, or NULL */
+	size_t kept_at; /* where in it the next row or result starts */
 	size_t cell, ncells;
 	size_t shape; /* the row's */
 	struct {

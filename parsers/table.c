@@ -375,8 +375,26 @@ static const char *check_row(json_t *row, const struct bound *shapes, const stru
 	return NULL;
 }
 
+/* Reads row (a shape's declaration, or a row), checked; its results
+ * appended to `results` unless it is NULL. */
+static const char *expand_one(json_t *row, struct bound *shapes, json_t *results)
+{
+	const char *why = NULL;
+	const struct bound *shape = NULL;
+	if (json_is_object(row))
+		why = declare(row, shapes);
+	else if (!json_is_array(row))
+		why = "a row that is neither a shape nor an array";
+	else if (!(why = check_row(row, shapes, &shape)) && results)
+		for (size_t k = 0; k < json_array_size(shape->cells) && !why; k++)
+			if (json_array_append_new(results, result_of(shape, k, row)) < 0)
+				why = "out of memory";
+	return why;
+}
+
 /* Reads the rows, each checked; their results appended to `results`
- * unless it is NULL. */
+ * unless it is NULL. Rows kept as text (jsonread.h), one or several a
+ * text, are read for their turn: arrays, or they are none. */
 static const char *expand(json_t *rows, json_t *results)
 {
 	struct bound shapes[BL_ROW_SHAPES] = {{0}};
@@ -385,21 +403,20 @@ static const char *expand(json_t *rows, json_t *results)
 	json_array_foreach(rows, i, row)
 	{
 		const char *why = NULL;
-		const struct bound *shape = NULL;
-		/* a row kept as its text (jsonread.h), read for its turn: an
-		 * array, or it is none */
-		json_t *read = bl_json_read_kept(row);
-		if (read)
-			row = json_is_array(read) ? read : NULL;
-		if (json_is_object(row))
-			why = declare(row, shapes);
-		else if (!json_is_array(row))
-			why = "a row that is neither a shape nor an array";
-		else if (!(why = check_row(row, shapes, &shape)) && results)
-			for (size_t k = 0; k < json_array_size(shape->cells) && !why; k++)
-				if (json_array_append_new(results, result_of(shape, k, row)) < 0)
-					why = "out of memory";
-		json_decref(read);
+		if (!bl_json_is_kept(row)) {
+			why = expand_one(row, shapes, results);
+		} else {
+			size_t at = 0, n = 0;
+			json_t *read;
+			while (!why && (read = bl_json_kept_next(row, &at))) {
+				why = expand_one(json_is_array(read) ? read : NULL, shapes,
+						 results);
+				json_decref(read);
+				n++;
+			}
+			if (!why && !n)
+				why = "a row that is neither a shape nor an array";
+		}
 		if (why)
 			return why;
 	}

@@ -19,14 +19,28 @@ static bool restore_kept(json_t *doc)
 	{
 		for (size_t k = 0; k < 2; k++) {
 			json_t *list = json_object_get(run, lists[k]);
-			for (size_t e = 0; e < json_array_size(list); e++) {
-				json_t *t = json_array_get(list, e);
+			if (!list)
+				continue;
+			/* each kept text read in its place: one or more elements */
+			json_t *whole = json_array(), *t;
+			size_t e;
+			json_array_foreach(list, e, t)
+			{
+				size_t at = 0, n = 0;
+				json_t *back;
 				if (!bl_json_is_kept(t))
-					continue;
-				json_t *back = bl_json_read_kept(t);
-				if (!back || json_array_set_new(list, e, back) < 0)
+					json_array_append(whole, t);
+				for (; bl_json_is_kept(t) && (back = bl_json_kept_next(t, &at));
+				     n++)
+					json_array_append_new(whole, back);
+				if (bl_json_is_kept(t) && !n) {
+					json_decref(whole);
 					return false;
+				}
 			}
+			json_array_clear(list);
+			json_array_extend(list, whole);
+			json_decref(whole);
 		}
 	}
 	return true;

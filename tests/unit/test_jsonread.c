@@ -256,7 +256,7 @@ static void test_corpus(void)
 
 struct alone_tally {
 	json_t *(*read)(const char *text, size_t len, size_t *used);
-	size_t runs, back, kept;
+	size_t runs, back, kept, texts;
 };
 
 /* Each run of a document, read alone by bl_json_read_run_as_text from
@@ -281,8 +281,14 @@ static void run_alone_case(const char *text, size_t len, void *ctx)
 		json_t *list = alone ? json_object_get(alone, "results") : NULL;
 		if (!list)
 			list = json_object_get(alone, "rows");
-		for (size_t e = 0; e < json_array_size(list); e++)
-			tally->kept += bl_json_is_kept(json_array_get(list, e));
+		for (size_t e = 0; e < json_array_size(list); e++) {
+			json_t *k = json_array_get(list, e), *row;
+			size_t at = 0;
+			for (; bl_json_is_kept(k) && (row = bl_json_kept_next(k, &at));
+			     tally->kept++)
+				json_decref(row);
+			tally->texts += bl_json_is_kept(k);
+		}
 		json_t *wrap = alone ? json_pack("{s[O]}", "runs", alone) : NULL;
 		bool ok = wrap && used == strlen(t) && restore_kept(wrap) &&
 			  same(run, json_array_get(json_object_get(wrap, "runs"), 0));
@@ -301,11 +307,14 @@ static void test_runs_alone(void)
 	json_t *(*readers[])(const char *, size_t, size_t *) = {bl_json_read_run_as_text,
 								bl_json_read_run_in_place};
 	for (size_t k = 0; k < 2; k++) {
-		struct alone_tally t = {readers[k], 0, 0, 0};
+		struct alone_tally t = {readers[k], 0, 0, 0, 0};
 		CHECK(corpus_each("expected.json", run_alone_case, &t) > 100);
-		printf("runs alone%s: %zu, %zu handed back, %zu rows and results kept\n",
-		       k ? ", in place" : "", t.runs, t.back, t.kept);
+		printf("runs alone%s: %zu, %zu handed back, %zu rows and results kept in %zu "
+		       "texts\n",
+		       k ? ", in place" : "", t.runs, t.back, t.kept, t.texts);
 		CHECK(t.kept > 1000);
+		/* copied one a text; in place, those in a row one text */
+		CHECK(k ? t.texts * 5 < t.kept : t.texts == t.kept);
 		CHECK(t.back * 100 < t.runs);
 	}
 }
@@ -320,8 +329,9 @@ static void test_forged_pointer(void)
 	json_t *real = bl_json_read_run_in_place(run, strlen(run), &used);
 	json_t *kept = json_array_get(json_object_get(real, "rows"), 0);
 	CHECK(bl_json_is_kept(kept));
-	json_t *back = bl_json_read_kept(kept);
-	CHECK(back && json_array_size(back) == 3);
+	size_t at = 0;
+	json_t *back = bl_json_kept_next(kept, &at);
+	CHECK(back && json_array_size(back) == 3 && !bl_json_kept_next(kept, &at));
 	json_decref(back);
 	size_t n = json_string_length(kept);
 	char forged[64];
@@ -331,23 +341,25 @@ static void test_forged_pointer(void)
 		forged[i] ^= 0x20;
 		json_t *f = json_stringn_nocheck(forged, n);
 		CHECK(f != NULL);
-		CHECK(!bl_json_is_kept(f) && !bl_json_read_kept(f));
+		at = 0;
+		CHECK(!bl_json_is_kept(f) && !bl_json_kept_next(f, &at));
 		json_decref(f);
 	}
 	/* bytes of the kind through JSON: "\u0002", then each byte as \u00XX
 	 * (those over 0x7f become two: no document spells an address) */
 	char doc[512];
-	size_t at = (size_t)snprintf(doc, sizeof doc, "{\"rows\":[\"\\u0002");
+	size_t end = (size_t)snprintf(doc, sizeof doc, "{\"rows\":[\"\\u0002");
 	memcpy(forged, json_string_value(kept), n);
 	for (size_t i = 1; i < n; i++)
-		at += (size_t)snprintf(doc + at, sizeof doc - at, "\\u00%02x",
-				       (unsigned char)forged[i] ^ (i == n - 1));
-	snprintf(doc + at, sizeof doc - at, "\"]}");
+		end += (size_t)snprintf(doc + end, sizeof doc - end, "\\u00%02x",
+					(unsigned char)forged[i] ^ (i == n - 1));
+	snprintf(doc + end, sizeof doc - end, "\"]}");
 	json_error_t e;
 	json_t *d = json_loads(doc, JSON_ALLOW_NUL, &e);
 	json_t *s = json_array_get(json_object_get(d, "rows"), 0);
 	CHECK(json_is_string(s) && json_string_value(s)[0] == BL_JSON_KEPT_REF);
-	CHECK(!bl_json_is_kept(s) && !bl_json_read_kept(s));
+	at = 0;
+	CHECK(!bl_json_is_kept(s) && !bl_json_kept_next(s, &at));
 	json_decref(d);
 	json_decref(real);
 }

@@ -3,7 +3,8 @@
  * rows; each run's results, read from its rows, must make the objects
  * bl_doc_expand_rows makes of them, member for member and in order, and
  * read from those objects, the same again, and read from the rows kept
- * as text (bl_json_read_results_as_text), the same again. Edge cases: a shape declared
+ * as text (bl_json_read_results_as_text), the same again, and from a
+ * run read in place (bl_json_read_run_in_place), again. Edge cases: a shape declared
  * again, rows that fit no shape, a run with neither list. */
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,26 @@ static int put_text(const char *buf, size_t n, void *ctx)
 }
 
 struct tally {
-	size_t docs, rows_runs, results, handed_back;
+	size_t docs, rows_runs, results, handed_back, in_place;
 };
+
+/* run read alone in place from its text (as chart and table read a long
+ * run): its results, and its rows expanded, are want's. */
+static void compare_in_place(json_t *run, json_t *want, struct tally *t)
+{
+	char *text = json_dumps(run, DUMP);
+	json_t *alone = text ? bl_json_read_run_in_place(text, strlen(text), NULL) : NULL;
+	if (alone) {
+		json_t *objects = json_deep_copy(alone);
+		compare_run(alone, want);
+		CHECK(objects && !bl_run_expand_rows(objects));
+		compare_run(objects, want);
+		json_decref(objects);
+		t->in_place++;
+	}
+	json_decref(alone);
+	free(text);
+}
 
 static int each_message(struct bl_message *m, void *ctx)
 {
@@ -116,6 +135,7 @@ static int each_message(struct bl_message *m, void *ctx)
 			compare_run(json_array_get(json_object_get(lazy, "runs"), i), want);
 			compare_run(json_array_get(json_object_get(lazy_objects, "runs"), i), want);
 		}
+		compare_in_place(run, want, t);
 	}
 	t->docs++;
 	json_decref(doc);
@@ -135,9 +155,10 @@ static void test_corpus(void)
 	struct tally t = {0};
 	corpus_each("input", ingest_case, &t);
 	printf("corpus: %zu documents (%zu handed to json_loadb), %zu runs with rows, %zu "
-	       "results\n",
-	       t.docs, t.handed_back, t.rows_runs, t.results);
+	       "results, %zu runs read in place\n",
+	       t.docs, t.handed_back, t.rows_runs, t.results, t.in_place);
 	CHECK(t.docs > 200 && t.rows_runs > 30 && t.results > 5000 && t.handed_back < 10);
+	CHECK(t.in_place > 400);
 }
 
 static size_t count_of(const char *run_text)
