@@ -519,18 +519,44 @@ bool bl_json_is_kept(const json_t *v)
 	return kept_bytes(v, &n) != NULL;
 }
 
+/* The next element of a kept text of several: after a comma, past
+ * blanks; false at its end (or after a separator that is not one). */
+static bool next_separator(struct reader *r, bool first)
+{
+	skip_ws(r);
+	if (first)
+		return r->p < r->end;
+	if (!eat(r, ','))
+		return false;
+	skip_ws(r);
+	return true;
+}
+
 json_t *bl_json_kept_next(const json_t *kept, size_t *at)
 {
 	size_t n;
 	const unsigned char *text = kept_bytes(kept, &n);
-	if (!text || *at >= n)
+	if (!text) {
+		*at = BL_JSON_KEPT_BAD;
+		return NULL;
+	}
+	if (*at == BL_JSON_KEPT_BAD || *at >= n)
 		return NULL;
 	struct reader r = {.p = text + *at, .end = text + n};
-	while (r.p < r.end &&
-	       (*r.p == ',' || *r.p == ' ' || *r.p == '\n' || *r.p == '\r' || *r.p == '\t'))
-		r.p++;
+	if (!next_separator(&r, *at == 0)) {
+		/* past the last: only blanks may follow it */
+		*at = r.p == r.end ? n : BL_JSON_KEPT_BAD;
+		return NULL;
+	}
 	json_t *v = r.p < r.end && (*r.p == '[' || *r.p == '{') ? value(&r, 1) : NULL;
+	if (v && json_string_value(kept)[0] == BL_JSON_KEPT) {
+		skip_ws(&r); /* a text copied holds its one element, no more */
+		if (r.p != r.end) {
+			json_decref(v);
+			v = NULL;
+		}
+	}
 	free(r.buf);
-	*at = v ? (size_t)(r.p - text) : n;
+	*at = v ? (size_t)(r.p - text) : BL_JSON_KEPT_BAD;
 	return v;
 }

@@ -46,9 +46,12 @@ json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used);
 /* Whether v is a text kept by bl_json_read_results_as_text. */
 bool bl_json_is_kept(const json_t *v);
 /* The next row or result of those kept in v (one, or several read in
- * place), from byte *at of its text (0: the first), *at moved past it:
- * a new array or object, read as bl_json_read reads it; NULL after the
- * last, or when v is not a kept text or the next does not read. */
+ * place, a comma between two), from byte *at of its text (0: the
+ * first), *at moved past it: a new array or object, read as bl_json_read
+ * reads it. NULL after the last; and with *at set to BL_JSON_KEPT_BAD
+ * when v is not a kept text, the next does not read, or a text copied
+ * holds more than its one element. */
 json_t *bl_json_kept_next(const json_t *kept, size_t *at);
+#define BL_JSON_KEPT_BAD ((size_t)-1)
 
 #endif

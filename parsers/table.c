@@ -414,7 +414,7 @@ static const char *expand(json_t *rows, json_t *results)
 				json_decref(read);
 				n++;
 			}
-			if (!why && !n)
+			if (!why && (!n || at == BL_JSON_KEPT_BAD))
 				why = "a row that is neither a shape nor an array";
 		}
 		if (why)

@@ -33,7 +33,7 @@ static bool restore_kept(json_t *doc)
 				for (; bl_json_is_kept(t) && (back = bl_json_kept_next(t, &at));
 				     n++)
 					json_array_append_new(whole, back);
-				if (bl_json_is_kept(t) && !n) {
+				if (bl_json_is_kept(t) && (!n || at == BL_JSON_KEPT_BAD)) {
 					json_decref(whole);
 					return false;
 				}

@@ -282,6 +282,18 @@ static void test_refused(void)
 		      "shape declaration"));
 	CHECK(refused("{\"rows\":[{\"shape\":0,\"coords\":[1],\"cells\":[]}]}", "coordinate"));
 	CHECK(refused("{\"rows\":[3]}", "neither"));
+	/* a row kept as text (as json_loadb reads "\u0001..."): one row, and
+	 * nothing after it */
+	const char *kept[] = {"[1,\\\"tank\\\",3] junk", "[1,\\\"tank\\\",3],[1,",
+			      "[1,\\\"tank\\\",3],[1,\\\"tank\\\",4]", ",[1,\\\"tank\\\",3]", "  "};
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		snprintf(t, sizeof t, "{\"rows\":[%s,\"\\u0001%s\"]}", shape, kept[i]);
+		CHECK(refused(t, "neither"));
+	}
+	snprintf(t, sizeof t, "{\"rows\":[%s,\"\\u0001[1,\\\"tank\\\",3] \"]}", shape);
+	const char *why;
+	free(expanded(t, &why));
+	CHECK(why == NULL); /* blanks after its row: read */
 	/* a document: each run */
 	json_t *doc = json_loads("{\"runs\":[{\"rows\":[]},{\"rows\":[[0]]}]}", 0, NULL);
 	CHECK(doc && bl_doc_expand_rows(doc) != NULL);
