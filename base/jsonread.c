@@ -445,51 +445,39 @@ static json_t *kept_value(struct reader *r, int depth, char kept)
 	return array(r, depth + 1, kept);
 }
 
-static json_t *read_object(struct reader *r, const char *text, size_t *used)
+/* One object from the start of text, read as the reader r (its flags
+ * set) reads it. */
+static json_t *read_with(struct reader r, const char *text, size_t len, size_t *used)
 {
-	skip_ws(r);
-	json_t *v = NULL;
-	if (r->p < r->end && *r->p == '{')
-		v = value(r, 0);
-	free(r->buf);
+	r.p = (const unsigned char *)text;
+	r.end = (const unsigned char *)text + len;
+	skip_ws(&r);
+	json_t *v = r.p < r.end && *r.p == '{' ? value(&r, 0) : NULL;
+	free(r.buf);
 	if (v && used)
-		*used = (size_t)(r->p - (const unsigned char *)text);
+		*used = (size_t)(r.p - (const unsigned char *)text);
 	return v;
 }
 
 json_t *bl_json_read(const char *text, size_t len, size_t *used)
 {
-	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + len};
-	return read_object(&r, text, used);
+	return read_with((struct reader){0}, text, len, used);
 }
 
 json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
 {
-	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + len,
-			   .results_as_text = true,
-			   .run_depth = 3};
-	return read_object(&r, text, used);
+	return read_with((struct reader){.results_as_text = true, .run_depth = 3}, text, len, used);
 }
 
 json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used)
 {
-	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + len,
-			   .in_runs = true,
-			   .run_depth = 1};
-	return read_object(&r, text, used);
+	return read_with((struct reader){.in_runs = true, .run_depth = 1}, text, len, used);
 }
 
 json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used)
 {
-	struct reader r = {.p = (const unsigned char *)text,
-			   .end = (const unsigned char *)text + len,
-			   .in_runs = true,
-			   .run_depth = 1,
-			   .kept_in_place = true};
-	return read_object(&r, text, used);
+	return read_with((struct reader){.in_runs = true, .run_depth = 1, .kept_in_place = true},
+			 text, len, used);
 }
 
 /* The text a kept value holds or points to; NULL when v is not a kept
@@ -519,8 +507,9 @@ bool bl_json_is_kept(const json_t *v)
 	return kept_bytes(v, &n) != NULL;
 }
 
-/* The next element of a kept text of several: after a comma, past
- * blanks; false at its end (or after a separator that is not one). */
+/* Steps to the next element of a kept text: past blanks, and past the
+ * comma after an element (not `first`); false at the text's end, or at
+ * a separator that is not a comma. */
 static bool next_separator(struct reader *r, bool first)
 {
 	skip_ws(r);

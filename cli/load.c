@@ -79,8 +79,7 @@ static int each_run(const char *text, size_t n, void *vctx)
 	size_t used = 0;
 	if (!runs_of(c))
 		return -1;
-	bool in_place = n >= IN_PLACE_FROM;
-	char *own = in_place ? cli_doc_split_take_run(&c->split) : NULL;
+	char *own = n >= IN_PLACE_FROM ? cli_doc_split_take_run(&c->split) : NULL;
 	if (own)
 		text = own;
 	cli_docs_arena(true);
@@ -93,6 +92,20 @@ static int each_run(const char *text, size_t n, void *vctx)
 	if (own && cli_docs_adopt(own) < 0)
 		rc = -1;
 	return rc;
+}
+
+static void collect_init(struct collect *c, json_t *docs, const char *path)
+{
+	*c = (struct collect){.docs = docs, .path = path};
+	c->split.on_run = each_run;
+	c->split.ctx = c;
+}
+
+static void collect_free(struct collect *c)
+{
+	bl_window_doc_free(c->windows);
+	cli_doc_split_free(&c->split);
+	json_decref(c->runs);
 }
 
 static int put_split(const char *buf, size_t n, void *ctx)
@@ -268,16 +281,13 @@ static long read_peeked(void *ctx, char *buf, size_t cap)
  * a window at a time; never the whole input in memory. */
 static int load_post(struct peeked *in, const char *path, json_t *docs)
 {
-	struct collect c = {.docs = docs, .path = path};
-	c.split.on_run = each_run;
-	c.split.ctx = &c;
+	struct collect c;
+	collect_init(&c, docs, path);
 	errno = 0;
 	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each_message,
 				 &c);
 	int e = errno;
-	bl_window_doc_free(c.windows);
-	cli_doc_split_free(&c.split);
-	json_decref(c.runs);
+	collect_free(&c);
 	if (r == -2)
 		cli_error("%s: %s", path, strerror(e));
 	else if (r != 0)
@@ -302,16 +312,13 @@ static int load_whole(struct peeked *in, const char *path, json_t *docs)
 	cli_docs_arena(false);
 	int rc = j < 0 ? -1 : 0;
 	if (j == 0) {
-		struct collect c = {.docs = docs, .path = path};
-		c.split.on_run = each_run;
-		c.split.ctx = &c;
+		struct collect c;
+		collect_init(&c, docs, path);
 		if (bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each_message, &c) != 0) {
 			cli_error("%s: out of memory", path);
 			rc = -1;
 		}
-		bl_window_doc_free(c.windows);
-		cli_doc_split_free(&c.split);
-		json_decref(c.runs);
+		collect_free(&c);
 	}
 	bl_buf_free(&all);
 	return rc;

@@ -71,6 +71,9 @@ struct bl_items {
  * joins that item's further values, censored and approximate marks
  * joining its own. 0, or -1 out of memory. */
 int bl_items_add(struct bl_items *it, const struct bl_item *x);
+/* Appends x to the growing array *v of *n values (room for *cap):
+ * 0, or -1 out of memory (the array as it was). */
+int bl_doubles_push(double **v, size_t *n, size_t *cap, double x);
 /* The further values of x, an item of it: *n of them. */
 const double *bl_item_more_values(const struct bl_items *it, const struct bl_item *x, size_t *n);
 void bl_items_free(struct bl_items *it);

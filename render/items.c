@@ -89,6 +89,20 @@ static int grow(struct bl_items *it)
 	return 0;
 }
 
+int bl_doubles_push(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 4;
+		double *nv = realloc(*v, c * sizeof *nv);
+		if (!nv)
+			return -1;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
 /* Appends value v to the further values of item x. */
 static int add_more(struct bl_items *it, struct bl_item *x, double v)
 {
@@ -101,16 +115,7 @@ static int add_more(struct bl_items *it, struct bl_item *x, double v)
 		x->more = ++it->nmore;
 	}
 	struct bl_item_more *m = &it->more[x->more - 1];
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		double *nv = realloc(m->v, cap * sizeof *nv);
-		if (!nv)
-			return -1;
-		m->v = nv;
-		m->cap = cap;
-	}
-	m->v[m->n++] = v;
-	return 0;
+	return bl_doubles_push(&m->v, &m->n, &m->cap, v);
 }
 
 int bl_items_add(struct bl_items *it, const struct bl_item *x)

@@ -324,16 +324,7 @@ static int acc_add(struct acc *a, double v)
 		a->bound_missing = true;
 		return 0;
 	}
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 4;
-		double *nv = realloc(a->vals, cap * sizeof *nv);
-		if (!nv)
-			return -1;
-		a->vals = nv;
-		a->cap = cap;
-	}
-	a->vals[a->n++] = v;
-	return 0;
+	return bl_doubles_push(&a->vals, &a->n, &a->cap, v);
 }
 
 /* The values and marks of the items gathered per cell (category x
