@@ -72,7 +72,12 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
 				put(s, &s->rest, buf + from, i - from);
 				from = i;
 				s->in_runs = names_runs(&s->rest);
+				if (s->in_runs && s->runs_seen) {
+					s->failed = true;
+					break;
+				}
 				if (s->in_runs) {
+					s->runs_seen = true;
 					put(s, &s->rest, "[", 1);
 					from = i + 1;
 				}
@@ -112,7 +117,7 @@ void cli_doc_split_reset(struct cli_doc_split *s)
 	s->rest.n = 0;
 	s->run.n = 0;
 	s->depth = 0;
-	s->in_string = s->escaped = s->in_runs = false;
+	s->in_string = s->escaped = s->in_runs = s->runs_seen = false;
 	s->failed = false;
 }
 

@@ -10,7 +10,8 @@
  * {"schema":"benchlog/1","source":{...},"runs":[],"diagnostics":[...]}
  * in rest. Strings are followed (a brace in a command is text), and
  * "runs" is the member of that name of the outermost object. An element
- * of "runs" that is not an object fails the split. */
+ * of "runs" that is not an object fails the split, and so does a second
+ * "runs" member (a reader would keep one of the two). */
 #ifndef CLI_DOC_SPLIT_H
 #define CLI_DOC_SPLIT_H
 
@@ -27,7 +28,8 @@ struct cli_doc_split {
 	struct bl_buf run; /* the run under way */
 	unsigned depth; /* of the containers open */
 	bool in_string, escaped, in_runs;
-	bool failed; /* memory ran out, or on_run failed */
+	bool runs_seen; /* the document's "runs" was opened */
+	bool failed; /* memory ran out, on_run failed, or the text is no document */
 };
 
 /* Takes the next n bytes of the text: 0, or -1 once it failed. */

@@ -143,8 +143,8 @@ static int refuse_not(const char *text, size_t n, void *ctx)
 	return 0;
 }
 
-/* A run refused, a closing brace too many, or a run that is not an
- * object: the split stops. */
+/* A run refused, a closing brace too many, a run that is not an
+ * object, or a second "runs": the split stops. */
 static void test_failures(void)
 {
 	struct cli_doc_split s = {.on_run = refuse};
@@ -161,6 +161,14 @@ static void test_failures(void)
 		s.on_run = refuse_not;
 		CHECK(cli_doc_split_put(&s, scalars[i], strlen(scalars[i])) == -1);
 	}
+	/* a second "runs": json_loadb keeps the last, the split would hand
+	 * on both; after a reset, one is a document again */
+	const char *twice = "{\"runs\":[{}],\"x\":{\"runs\":[]},\"runs\":[{}]}";
+	cli_doc_split_reset(&s);
+	CHECK(cli_doc_split_put(&s, twice, 28) == 0);
+	CHECK(cli_doc_split_put(&s, twice + 28, strlen(twice) - 28) == -1);
+	cli_doc_split_reset(&s);
+	CHECK(cli_doc_split_put(&s, twice, 28) == 0);
 	cli_doc_split_free(&s);
 }
 
