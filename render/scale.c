@@ -124,8 +124,8 @@ void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi
 
 static void trim_zeros(char *buf)
 {
-	if (!strchr(buf, '.'))
-		return;
+	if (!strchr(buf, '.') || strchr(buf, 'e'))
+		return; /* "1.2e-10": its zeros are the exponent's */
 	size_t n = strlen(buf);
 	while (n && buf[n - 1] == '0')
 		buf[--n] = '\0';
@@ -133,11 +133,14 @@ static void trim_zeros(char *buf)
 		buf[--n] = '\0';
 }
 
-/* Three significant digits, no exponent for the magnitudes charts show. */
+/* Three significant digits, no exponent for the magnitudes charts show
+ * (an exponent below 0.001 and from 1e15 on). */
 static void fmt3(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
-	if (a >= 100 || a == 0)
+	if (a >= 1e15 || !isfinite(a))
+		snprintf(buf, len, "%.3g", v); /* "1e+300", not 301 digits */
+	else if (a >= 100 || a == 0)
 		snprintf(buf, len, "%.0f", v);
 	else if (a >= 10)
 		snprintf(buf, len, "%.1f", v);

@@ -66,8 +66,11 @@ void bl_table_cell(const struct bl_chart *c, const struct bl_bar *b, char *buf, 
 		return;
 	}
 	bl_scale_format(&c->scale, b->value, v, sizeof v);
-	if (b->warning[0])
-		strcat(v, "*"); /* fmt3 leaves room: at most 12 of 32 bytes */
+	size_t k = strlen(v);
+	if (b->warning[0] && k + 1 < sizeof v) {
+		v[k] = '*'; /* fmt3 leaves room: at most 12 of 32 bytes */
+		v[k + 1] = '\0';
+	}
 	const char *mark = b->censored ? "≥ " : b->approximate ? "~" : "";
 	if (b->disagree) {
 		/* no median where the repeats disagree: their range */

@@ -374,6 +374,12 @@ static void test_scale(void)
 	CHECK(strcmp(buf, "9.28 MB/s") == 0);
 	bl_format_value(NAN, "B/s", BL_UNITS_DECIMAL, buf, sizeof buf);
 	CHECK(strcmp(buf, "?") == 0);
+	/* an exponent keeps its zeros, and a huge value is no 301 digits */
+	bl_format_value(1.2e-10, "records", BL_UNITS_DECIMAL, buf, sizeof buf);
+	CHECK(strcmp(buf, "1.2e-10 records") == 0);
+	bl_scale_compute(&s, "B/s", 0, 1e300, false, BL_UNITS_DECIMAL);
+	bl_scale_format(&s, 1.2e300, buf, sizeof buf);
+	CHECK(strlen(buf) < 12 && strstr(buf, "e+"));
 }
 
 static void test_words(void)
