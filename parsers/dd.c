@@ -1084,6 +1084,12 @@ static void find_end(const struct bl_message *msg, struct dd_block *b)
 		b->variant = "gnu";
 	}
 	b->end = b->have_cut ? b->cut.next : last->line.next;
+	if (last->kind == K_PROGRESS) {
+		/* a display alone (progress_part_of_window): to its last line */
+		struct bl_line through;
+		bl_line_at(msg, last->through, &through);
+		b->end = through.next;
+	}
 }
 
 /* Whether a block's one records line is its records out, the records in
@@ -1204,16 +1210,19 @@ static void progress_results(struct bl_doc *doc, struct bl_run *run, const struc
 	}
 }
 
-/* The results of the lines before the summary: records, progress, and
- * the extra counts. */
+/* The results of the lines before the summary, in their order: progress,
+ * records, and the extra counts. The updates come first, each with its
+ * number: a display longer than a window is continued in the next
+ * (write.c), and what a window hands on before it reads the records
+ * lines is updates alone. */
 static void line_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
 {
+	if (b->progress)
+		progress_results(doc, run, b);
 	if (b->nrec >= 1)
 		record_results(run, b->recs[0], lone_out(b) ? "out" : "in");
 	if (b->nrec >= 2)
 		record_results(run, b->recs[1], "out");
-	if (b->progress)
-		progress_results(doc, run, b);
 	for (size_t i = 0; i < b->nextra; i++) {
 		const struct dd_line *x = b->extras[i];
 		uint64_t v = 0;
@@ -1269,6 +1278,32 @@ static void error_diags(struct bl_doc *doc, long ri, struct bl_run *run, struct 
 	}
 }
 
+/* Whether block b reads on the dd run the window before held (its
+ * display went on past that window's end): a block that starts before
+ * this window's own part, as write.c continues a held run. */
+static bool reads_on_held(struct bl_scan *sc, const struct dd_block *b)
+{
+	const struct bl_message *msg = bl_scan_message(sc);
+	const char *held = bl_scan_doc(sc)->resume.tool;
+	return held && strcmp(held, bl_parser_dd.name) == 0 && msg->window.on &&
+	       bl_message_origin(msg, b->start.off) < msg->window.own_from;
+}
+
+/* Whether b is a progress display alone that is a part of a longer one:
+ * cut by the end of a window (not the input's), the rest read by the
+ * next; or read on from the window before. */
+static bool progress_part_of_window(struct bl_scan *sc, const struct dd_block *b)
+{
+	const struct bl_message *msg = bl_scan_message(sc);
+	if (b->sum || b->nrec || !b->progress || b->lines[b->n - 1].kind != K_PROGRESS)
+		return false;
+	struct bl_line last;
+	bl_line_at(msg, b->progress->through, &last);
+	return (last.next >= msg->len && msg->window.on && !msg->window.last &&
+		!msg->window.text_ends) ||
+	       reads_on_held(sc, b);
+}
+
 static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
@@ -1296,22 +1331,32 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 		return BL_NOT_MINE;
 	sort_lines(&b);
 	/* A lone "N+M word" line, or a progress line with nothing after it,
-	 * is not enough to call it dd. */
-	if (!b.sum && b.nrec < 2)
+	 * is not enough to call it dd; but a display cut by a window's end,
+	 * or read on from the window before, is a part of one. */
+	bool part = progress_part_of_window(sc, &b);
+	if (!b.sum && b.nrec < 2 && !part)
 		return BL_NOT_MINE;
-	int looks = b.sum ? 2 : records_look_like_dd(b.recs[0], b.recs[1]);
+	int looks = b.sum || part ? 2 : records_look_like_dd(b.recs[0], b.recs[1]);
 	if (!looks)
 		return BL_NOT_MINE;
 	find_end(msg, &b);
 	read_counts(&b);
+	if (part)
+		b.variant = NULL; /* its summary's, in the window that reads it */
 
 	struct bl_run *run = open_run(sc, &b, looks);
 	if (!run)
 		return BL_NOT_MINE;
 	long ri = (long)(doc->nruns - 1);
+	run->records_end = !part;
 	line_results(doc, run, &b);
-	run = summary_or_note(doc, ri, &b);
-	if (b.progress && b.progress->line.off == b.cut_at) {
+	if (!part)
+		run = summary_or_note(doc, ri, &b);
+	else if (b.end >= msg->len && (msg->window.last || msg->window.text_ends))
+		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", b.progress->through,
+			    "the status=progress display ends the input, no summary below it: "
+			    "the transfer's end is not in the post");
+	if (b.progress && b.progress->line.off == b.cut_at && !reads_on_held(sc, &b)) {
 		bl_doc_diag(
 			doc, ri, BL_WARNING, "dd.progress-cut", b.progress->line.off,
 			"the status=progress line starts before the text read here: its first "
@@ -1541,12 +1586,19 @@ static const struct bl_transfer dd_transfer = {
 	.sinks = dd_sinks,
 };
 
+/* Update `index` of a whole progress display. */
+static void dd_renumber(struct bl_result *result, size_t index)
+{
+	bl_result_set_int(result, "sample", (long long)index);
+}
+
 /* A status=progress display is a stream of records, one an update: a
- * long one is handed on as it is read, not held whole. A run ends with
- * its summary, so a window reads it whole or not at all: it is not
- * continued from one window to the next. */
+ * long one is handed on as it is read, not held whole, and one longer
+ * than a window of the input is continued in the windows after it (a
+ * week's log holds 600,000 updates on one line). */
 static const struct bl_records dd_records = {
 	.key = "sample",
+	.renumber = dd_renumber,
 };
 
 const struct bl_parser bl_parser_dd = {

@@ -60,6 +60,10 @@ struct bl_run {
 	 * continued from them in the next window (write.c). */
 	size_t *rec_off;
 	size_t nrec, reccap;
+	/* the run's last line was read (dd's summary below its progress
+	 * display): a window's end cuts none of its records, and the window
+	 * after it has none to read on */
+	bool records_end;
 	/* what a reader needs to read on its records in the next window when
 	 * no line there says it (zpool iostat's header, printed once at the
 	 * top of a log): the parser's own text, for its resume (parser.h);
@@ -105,10 +109,11 @@ struct bl_doc {
 	bl_results_sink results_sink; /* NULL: results stay in their run */
 	void *sink_ctx;
 	int sink_rc;
-	/* a run of records a window before this one left open: read on from
-	 * this window's first line by its parser's resume (parser.h) with
-	 * the text its claim left (bl_run.resume); borrowed, tool NULL when
-	 * none */
+	/* a run of records a window before this one left open: its tool,
+	 * and the text its claim left (bl_run.resume), with which its
+	 * parser's resume (parser.h) reads it on from this window's first
+	 * line; borrowed, tool NULL when none, text NULL when the claim left
+	 * none (a parser reads the run on as a claim, from the context) */
 	struct {
 		const char *tool, *text;
 		bool read; /* the resume read a run: the document's first */

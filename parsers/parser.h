@@ -25,18 +25,20 @@ enum bl_claim { BL_NOT_MINE = 0, BL_CLAIMED = 1 };
 
 struct bl_scan;
 
-/* A tool whose run is a stream of records (zpool iostat's samples): a run
- * longer than a window of the input is continued, record by record, in
- * the windows after it (write.c). Its results carry their record number
- * under `key`, and each record's start is noted (bl_run_record). */
+/* A tool whose run is a stream of records (zpool iostat's samples, dd's
+ * progress updates): a run longer than a window of the input is
+ * continued, record by record, in the windows after it (write.c). Its
+ * results carry their record number under `key`, and each record's start
+ * is noted (bl_run_record); a result with no number (dd's summary) is
+ * the run's own, after its records. */
 struct bl_records {
 	const char *key; /* "sample" */
 	/* makes `result`, read as record `local` of its window's run, record
-	 * `index` of the whole run; NULL: a run cut at a window's end is not
-	 * continued in the next (a tool whose run ends with its summary, read
-	 * whole by one window), its records are only handed on as read */
+	 * `index` of the whole run (a result with no number keeps none);
+	 * NULL: a run cut at a window's end is not continued in the
+	 * next, its records are only handed on as read */
 	void (*renumber)(struct bl_result *result, size_t index);
-	/* the params of a run of `n` records (with renumber) */
+	/* the params of a run of `n` records (with renumber); optional */
 	void (*count)(json_t *params, size_t n);
 	/* its results are written as rows (table.h): a stream of table rows,
 	 * not of single updates */

@@ -909,7 +909,7 @@ static size_t resume_run(struct bl_scan *sc)
 	const struct bl_parser *p =
 		sc->doc->resume.tool ? bl_parser_find(sc->doc->resume.tool) : NULL;
 	size_t end = 0;
-	if (!p || !p->resume)
+	if (!p || !p->resume || !sc->doc->resume.text)
 		return 0;
 	/* said before the resume reads: the results it hands on as it reads
 	 * are the held run's */

@@ -1508,10 +1508,23 @@ static size_t next_from(const struct bl_message *m, const struct bl_run *r, size
 	return to < r->nrec ? bl_message_origin(m, r->rec_off[to]) : m->window.own_to;
 }
 
+/* The record of a result: its number under the records' key; a result
+ * with none is the run's own, after all its records (dd's records lines
+ * and summary below its progress display). */
 static size_t record_of(const struct bl_records *rec, const struct bl_result *result)
 {
+	if (!bl_result_get(result, rec->key))
+		return SIZE_MAX;
 	long long v = bl_result_int(result, rec->key, 0);
 	return v < 0 ? 0 : (size_t)v;
+}
+
+/* The params of held run j, which has n records, where the tool counts
+ * them. */
+static void count_records(const struct bl_records *rec, json_t *j, size_t n)
+{
+	if (rec->count)
+		rec->count(json_object_get(j, "params"), n);
 }
 
 /* The record of results one after another: those of one place (the
@@ -1540,7 +1553,7 @@ static int close_open(struct bl_window_doc *w, bool continued)
 	if (!continued && w->open.tail.n) {
 		rc = rlist_move(&w->open.results, flags, &w->open.tail);
 		w->open.nrec += w->open.ntail;
-		w->open.rec->count(json_object_get(j, "params"), w->open.nrec);
+		count_records(w->open.rec, j, w->open.nrec);
 		struct bl_diag *d = bl_diags_add(
 			&w->doc_diags, BL_WARNING, "ingest.window-cut-run", 0, w->open.at,
 			"this run reaches the end of a window of the input and the window after it "
@@ -1597,7 +1610,7 @@ static int open_run(struct bl_window_doc *w, struct bl_doc *doc, struct bl_run *
 		rc |= rlist_add(record_of(rec, res) < cut ? &w->open.results : &w->open.tail, flags,
 				r->tool, res);
 	}
-	rec->count(json_object_get(j, "params"), cut);
+	count_records(rec, j, cut);
 	w->open.run = j; /* its results in the lists */
 	w->open.rec = rec;
 	w->open.tool = r->tool;
@@ -1645,7 +1658,7 @@ static void keep_cut_record(struct bl_window_doc *w)
 		w->err = -1;
 	w->open.nrec += w->open.ntail;
 	w->open.ntail = 0;
-	w->open.rec->count(json_object_get(w->open.run, "params"), w->open.nrec);
+	count_records(w->open.rec, w->open.run, w->open.nrec);
 	w->open.cut_kept = true;
 	struct bl_diag *d = bl_diags_add(
 		&w->doc_diags, BL_WARNING, "ingest.window-cut-record", 0, w->open.from_off,
@@ -1705,7 +1718,8 @@ static int continue_results(struct bl_window_doc *w, const struct bl_message *m,
 		/* results of one place are of one record, renumbered alike
 		 * here: they share a new place */
 		uint64_t place = res->place;
-		rec->renumber(res, w->open.nrec + (k - from));
+		if (k != SIZE_MAX)
+			rec->renumber(res, w->open.nrec + (k - from));
 		if (place && place != was) {
 			was = place;
 			now = bl_place_new();
@@ -1737,7 +1751,7 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 		w->open.from_off = next_from(m, r, to);
 		w->open.ntail = r->nrec - to;
 	}
-	rec->count(json_object_get(j, "params"), w->open.nrec);
+	count_records(rec, j, w->open.nrec);
 	/* the span ends where this window's part of the run does */
 	struct bl_span now = bl_doc_span(doc, r->off, r->end_off);
 	json_t *span = json_object_get(j, "span");
@@ -1751,7 +1765,11 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 		take_resume(w, r);
 		return 0;
 	}
-	/* not cut: what was aside comes after, as read */
+	/* not cut: this reading reaches the run's end, which may tell the
+	 * variant the window that held it could not (dd's summary below a
+	 * progress display); what was aside comes after, as read */
+	if (r->variant && json_is_null(json_object_get(j, "variant")))
+		json_object_set_new(j, "variant", json_string(r->variant));
 	if (rlist_move(&w->open.results, w->runs->flags, &w->open.tail) != 0)
 		return -1;
 	return close_open(w, true);
@@ -1988,6 +2006,10 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 	w->run_drops_elsewhere += r->diags_dropped_elsewhere;
 	/* of the held run's, only its own part's (as its stored ones) */
 	size_t own_drops = r->diags_dropped - r->diags_dropped_elsewhere;
+	/* a run whose records the window's end cuts is held for the next
+	 * window; one whose records ended (dd's summary) only said to be cut
+	 * (a time report below it may be past the window) */
+	bool records_cut = cut && !r->records_end;
 	if (continues_open(w, doc, r, at, end)) {
 		w->kept_run_drops += own_drops;
 		take_last_head(w, r);
@@ -1996,7 +2018,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		w->prev_global = json_integer_value(json_object_get(w->open.run, "group"));
 		if (at < m->window.next_from && end > w->kept_end)
 			w->kept_end = end;
-		return continue_open(w, doc, r, index, cut);
+		return continue_open(w, doc, r, index, records_cut);
 	}
 	long g = repeat_group(w, r, at, end, keep);
 	if (!keep)
@@ -2005,7 +2027,7 @@ static int window_run_one(struct bl_window_doc *w, struct bl_doc *doc, struct bl
 		return -1;
 	r->group = g;
 	const struct bl_parser *p = bl_parser_find(r->tool);
-	if (cut && p && p->records && p->records->renumber && r->nrec) {
+	if (records_cut && p && p->records && p->records->renumber && r->nrec) {
 		w->kept_run_drops += own_drops;
 		if (open_run(w, doc, r, p->records, index, at, c) != 0)
 			return -1;
@@ -2221,13 +2243,12 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
-	/* the held run is read on by its parser's resume; but not when no
-	 * record of it starts before this window's part (none settled, none
-	 * left to read again): its command and header are then in this
-	 * window's context, and a scan reads the run from there as a claim
-	 * would */
-	if (w->open.run && w->open.resume &&
-	    (w->open.nrec || w->open.from_off < m->window.own_from)) {
+	/* the held run is read on by its parser's resume, where it left
+	 * resume text, and its parser is told of it; but not when no record
+	 * of it starts before this window's part (none settled, none left to
+	 * read again): its command and header are then in this window's
+	 * context, and a scan reads the run from there as a claim would */
+	if (w->open.run && (w->open.nrec || w->open.from_off < m->window.own_from)) {
 		doc.resume.tool = w->open.tool;
 		doc.resume.text = w->open.resume;
 	}

@@ -558,19 +558,30 @@ def case_progress_log(scale):
 
 def case_progress_past_window(scale):
     """a progress line longer than a read window (160,000 updates, 10 MB):
-    the updates of its last window are read exactly, the rest is said to be
-    cut (dd.progress-cut, partial), never read from the middle of a number"""
+    the window its end cuts holds the run, the next reads it on, and every
+    update is read exactly, numbered as one display"""
     seconds = 160000
     p = WORK / "progress-past-window.txt"
     write_progress_log(p, seconds)
+    return p, 30, 64, one_display_check(seconds)
+
+
+def case_progress_no_summary(scale):
+    """four days of progress (400,000 updates, 28 MB, five windows) that the
+    input cuts inside an update, no summary below it: every whole update
+    read, numbered on across the windows, and the missing summary told"""
+    seconds = 400000
+    p = WORK / "progress-no-summary.txt"
+    write_progress_log(p, seconds + 1)
+    data = p.read_bytes()
+    p.write_bytes(data[:data.index(b"\n", 100) - 20])
 
     def check(docs):
-        prog = [x for d in docs for x in d["dd_progress"]]
-        if (len(prog) != 1 or not prog[0]["exact"] or prog[0]["at"][1] != seconds or
-                not 0 < prog[0]["updates"] < seconds):
-            return ["read %s" % prog]
-        if not all(d["partial"] and "dd.progress-cut" in d["diagnostics"] for d in docs):
-            return ["not said to be cut: %s" % [d["diagnostics"] for d in docs]]
+        got = [x for d in docs for x in d["dd_progress"]]
+        want = [{"updates": seconds, "at": [1, seconds], "exact": True}]
+        codes = [c for d in docs for c in d["diagnostics"]]
+        if got != want or any(d["partial"] for d in docs) or "dd.no-summary" not in codes:
+            return ["read %s, want %s; diagnostics %s" % (got, want, codes)]
         return []
     return p, 30, 64, check
 
@@ -735,6 +746,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
          case_multipart_mail, case_html_mail, case_progress_lengths,
          case_progress_across_windows, case_progress_log, case_progress_past_window,
+         case_progress_no_summary,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide]
 
@@ -784,7 +796,8 @@ for line in open(sys.argv[1], "rb"):
             if ups:
                 progress.append({"updates": len(ups),
                                  "at": [ups[0]["at"], ups[-1]["at"]],
-                                 "exact": all(x["value"] == x["at"] * DD_STEP for x in ups)})
+                                 "exact": all(x["value"] == x["at"] * DD_STEP and
+                                              x["sample"] == i for i, x in enumerate(ups))})
             snaps = [x["sample"] for x in run_results(r) if x["metric"] == "snapshot_bytes"]
             if snaps:
                 snapshots.append([len(snaps), min(snaps), max(snaps)])
