@@ -33,6 +33,13 @@ struct reader {
 	bool in_runs; /* reading the document's "runs" */
 	int run_depth; /* the depth of a run's members: 3 in a document, 1 alone */
 	bool kept_in_place; /* bl_json_read_run_in_place: kept texts point into text */
+	/* bl_json_read_run_with: each block kept in place copied first, and
+	 * the members not wanted passed over */
+	bl_json_stash_fn stash;
+	void *stash_ctx;
+	const char *const *skip;
+	const char *member; /* the run's member being read, with skip */
+	size_t member_len;
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
@@ -235,6 +242,7 @@ static bool word(struct reader *r, const char *w, size_t n)
 
 static json_t *value(struct reader *r, int depth);
 static json_t *kept_value(struct reader *r, int depth, char kept);
+static bool check_value(struct reader *r, int depth);
 
 /* Sets o's member key to v (a new reference); not when only checking. */
 static int set_member(struct reader *r, json_t *o, const char *key, size_t klen, json_t *v)
@@ -257,9 +265,48 @@ static char kept_member(const struct reader *r, int depth, const char *key, size
 	return 0;
 }
 
+/* Whether member key of an object at depth is one of r->skip: a run's
+ * member ("time"), or a member of one ("span.offset"). */
+static bool skipped(const struct reader *r, int depth, const char *key, size_t klen)
+{
+	if (!r->skip || r->check_only || depth < r->run_depth || depth > r->run_depth + 1 ||
+	    (depth > r->run_depth && !r->member))
+		return false;
+	for (const char *const *s = r->skip; *s; s++) {
+		const char *k = *s;
+		if (depth > r->run_depth) {
+			if (strncmp(k, r->member, r->member_len) != 0 || k[r->member_len] != '.')
+				continue;
+			k += r->member_len + 1;
+		}
+		if (strlen(k) == klen && memcmp(k, key, klen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A run's member: read, as member_value reads it, or passed over when
+ * skipped (`checked` stands for it), its own members told from the
+ * others'. */
+static json_t *run_member(struct reader *r, int depth, const char *key, size_t klen)
+{
+	if (skipped(r, depth, key, klen))
+		return check_value(r, depth) ? checked : NULL;
+	if (depth != r->run_depth)
+		return kept_value(r, depth, 0);
+	r->member = key;
+	r->member_len = klen;
+	json_t *v = kept_value(r, depth, kept_member(r, depth, key, klen));
+	r->member = NULL;
+	return v;
+}
+
 /* The value of member key of an object at depth. */
 static json_t *member_value(struct reader *r, int depth, const char *key, size_t klen)
 {
+	if (r->skip && r->in_runs && !r->check_only &&
+	    (depth == r->run_depth || (depth == r->run_depth + 1 && r->member)))
+		return run_member(r, depth, key, klen);
 	if (r->results_as_text && depth == 1 && klen == 4 && memcmp(key, "runs", 4) == 0) {
 		r->in_runs = true;
 		json_t *v = value(r, depth);
@@ -296,7 +343,10 @@ static json_t *object(struct reader *r, int depth)
 		json_t *v = NULL;
 		if (eat(r, ':'))
 			v = member_value(r, depth, key, (size_t)klen);
-		int rc = v ? set_member(r, o, key, (size_t)klen, v) : -1;
+		/* `checked` outside a check: a member passed over (skipped) */
+		int rc = v == checked && !r->check_only ? 0
+			 : v                            ? set_member(r, o, key, (size_t)klen, v)
+							: -1;
 		if (key != small)
 			free(key);
 		if (rc < 0)
@@ -338,7 +388,9 @@ static bool end_block(struct reader *r, json_t *a, const unsigned char **start,
 {
 	if (!*start)
 		return true;
-	json_t *v = kept_ref(*start, (size_t)(end - *start));
+	size_t n = (size_t)(end - *start);
+	const unsigned char *at = r->stash ? r->stash(*start, n, r->stash_ctx) : *start;
+	json_t *v = at ? kept_ref(at, n) : NULL;
 	*start = NULL;
 	return v && append(r, a, v) == 0;
 }
@@ -472,6 +524,18 @@ json_t *bl_json_read_results_as_text(const char *text, size_t len, size_t *used)
 json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used)
 {
 	return read_with((struct reader){.in_runs = true, .run_depth = 1}, text, len, used);
+}
+
+json_t *bl_json_read_run_with(const char *text, size_t len, size_t *used,
+			      const struct bl_json_run_opts *o)
+{
+	return read_with((struct reader){.in_runs = true,
+					 .run_depth = 1,
+					 .kept_in_place = true,
+					 .stash = o->stash,
+					 .stash_ctx = o->stash_ctx,
+					 .skip = o->skip},
+			 text, len, used);
 }
 
 json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used)

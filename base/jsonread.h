@@ -35,6 +35,28 @@ json_t *bl_json_read_run_as_text(const char *text, size_t len, size_t *used);
  * is no kept text. */
 json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used);
 
+/* Copies n bytes from p to memory that outlives the run read: the copy,
+ * or NULL when memory ran out. */
+typedef const unsigned char *(*bl_json_stash_fn)(const unsigned char *p, size_t n, void *ctx);
+
+/* How bl_json_read_run_with reads a run. */
+struct bl_json_run_opts {
+	/* NULL: kept texts point into text (bl_json_read_run_in_place);
+	 * else each (the rows between two shape declarations, all the
+	 * results) is first copied by stash, and points to the copy: text
+	 * need not outlive the run, and a run costs the text of its rows and
+	 * results once, not the whole of its text */
+	bl_json_stash_fn stash;
+	void *stash_ctx;
+	/* NULL-terminated: the run's members passed over, not made into
+	 * values ("time"), and members of its objects ("span.offset") */
+	const char *const *skip;
+};
+
+/* A run read as bl_json_read_run_in_place reads it, as o says. */
+json_t *bl_json_read_run_with(const char *text, size_t len, size_t *used,
+			      const struct bl_json_run_opts *o);
+
 /* The first byte of a kept text: a control character, which no string
  * bl_json_read reads can hold, so that a string of the document is never
  * taken for a kept row or result. */

@@ -58,6 +58,10 @@ void cli_docs_arena(bool on);
 /* Memory of malloc's the documents point into (the text of a run read in
  * place, jsonread.h), freed by cli_docs_free. 0, or -1 (p freed). */
 int cli_docs_adopt(void *p);
+/* A copy of p[0, n) that lives until cli_docs_free, packed with the others
+ * (a bl_json_stash_fn: the rows and results of a run read stashed); NULL
+ * when memory ran out. */
+const unsigned char *cli_docs_stash(const unsigned char *p, size_t n, void *ctx);
 /* A message's document, written as JSON and read back into the blocks
  * (every result an object, doubles in full, so that they read back
  * exact): a long post takes a fraction of the time and memory its tree

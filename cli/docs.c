@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -123,6 +124,35 @@ int cli_docs_adopt(void *p)
 	return 0;
 }
 
+/* The chunk stashed texts are copied into, adopted when made. */
+#define STASH_CHUNK ((size_t)1 << 20)
+static unsigned char *stash_at;
+static size_t stash_left;
+
+const unsigned char *cli_docs_stash(const unsigned char *p, size_t n, void *ctx)
+{
+	(void)ctx;
+	if (n > STASH_CHUNK / 4) { /* a chunk of its own */
+		unsigned char *own = malloc(n ? n : 1);
+		if (!own || cli_docs_adopt(own) < 0)
+			return NULL;
+		memcpy(own, p, n);
+		return own;
+	}
+	if (n > stash_left) {
+		unsigned char *c = malloc(STASH_CHUNK);
+		if (!c || cli_docs_adopt(c) < 0)
+			return NULL;
+		stash_at = c;
+		stash_left = STASH_CHUNK;
+	}
+	unsigned char *at = stash_at;
+	memcpy(at, p, n);
+	stash_at += n;
+	stash_left -= n;
+	return at;
+}
+
 void cli_docs_free(json_t *docs)
 {
 	if (docs && !in_blocks(docs))
@@ -140,4 +170,6 @@ void cli_docs_free(json_t *docs)
 	}
 	blocks_lo = UINTPTR_MAX;
 	blocks_hi = 0;
+	stash_at = NULL;
+	stash_left = 0;
 }

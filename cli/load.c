@@ -67,8 +67,9 @@ static json_t *runs_of(struct collect *c)
 
 /* A run's text from this size on is kept, and its rows and results point
  * into it: a zpool iostat stream's rows are most of its text. A smaller
- * run (a dd summary's is 1 KB) is read as it was, its kept texts copied:
- * its text is mostly what is read into values. */
+ * run (a dd summary's is 1 KB) has the text of its rows and results
+ * copied, each block once (stashed), and points there: the rest of its
+ * text is read into values, but for what chart and table do not read. */
 #define IN_PLACE_FROM (64 << 10)
 
 /* A run of the document under way, its text whole: read into the arena,
@@ -83,8 +84,9 @@ static int each_run(const char *text, size_t n, void *vctx)
 	if (own)
 		text = own;
 	cli_docs_arena(true);
-	json_t *run = own ? bl_json_read_run_in_place(own, n, &used)
-			  : bl_json_read_run_as_text(text, n, &used);
+	struct bl_json_run_opts o = {.stash = own ? NULL : cli_docs_stash,
+				     .skip = bl_render_lean_run_skip};
+	json_t *run = bl_json_read_run_with(text, n, &used, &o);
 	if (!run)
 		run = json_loadb(text, n, 0, NULL);
 	int rc = run && json_array_append_new(c->runs, run) == 0 ? 0 : -1;

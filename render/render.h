@@ -131,6 +131,9 @@ void bl_charts_free(struct bl_charts *c);
 /* What bl_chart_build and bl_table_csv read of a document (lean.c), with
  * runs (borrowed) as its "runs": a new value, NULL out of memory. */
 json_t *bl_render_lean_doc(json_t *doc, json_t *runs);
+/* The members of a run neither reads (lean.c), for a reader to pass over
+ * (jsonread.h, bl_json_run_opts.skip): NULL-terminated. */
+extern const char *const bl_render_lean_run_skip[];
 
 struct bl_theme;
 /* The charts as data (render/model_json.c): an array of

@@ -1,10 +1,13 @@
 /* kept_text.h - a document read by bl_json_read_results_as_text made whole
- * again, to hold it against bl_json_read's reading. Shared by the unit
+ * again, to hold it against bl_json_read's reading; a run read lean (as
+ * chart and table read one) and what it must equal. Shared by the unit
  * tests and the fuzz targets. */
 #ifndef BL_TEST_KEPT_TEXT_H
 #define BL_TEST_KEPT_TEXT_H
 
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../base/jsonread.h"
 
@@ -44,6 +47,65 @@ static bool restore_kept(json_t *doc)
 		}
 	}
 	return true;
+}
+
+/* A run read with bl_json_read_run_with as chart and table read it:
+ * its kept texts copied, and the members they do not read passed over.
+ * The copies live until stash_free. */
+static const char *const lean_skip[] = {"time", "span.end_line", "span.offset", "span.end_offset",
+					NULL};
+
+struct stash_copies {
+	void **p;
+	size_t n, cap;
+};
+static struct stash_copies stash_copies;
+
+static const unsigned char *stash_copy(const unsigned char *p, size_t n, void *ctx)
+{
+	struct stash_copies *c = ctx;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		void **v = realloc(c->p, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		c->p = v;
+		c->cap = cap;
+	}
+	unsigned char *copy = malloc(n ? n : 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, p, n);
+	c->p[c->n++] = copy;
+	return copy;
+}
+
+static void stash_free(void)
+{
+	for (size_t i = 0; i < stash_copies.n; i++)
+		free(stash_copies.p[i]);
+	free(stash_copies.p);
+	stash_copies = (struct stash_copies){0};
+}
+
+static json_t *read_run_lean(const char *text, size_t len, size_t *used)
+{
+	struct bl_json_run_opts o = {stash_copy, &stash_copies, lean_skip};
+	return bl_json_read_run_with(text, len, used, &o);
+}
+
+/* run (a copy: a new value) without what lean_skip names. */
+static json_t *without_skipped(json_t *run)
+{
+	json_t *c = json_deep_copy(run), *span = json_object_get(c, "span");
+	for (const char *const *s = lean_skip; *s; s++) {
+		const char *dot = strchr(*s, '.');
+		if (!dot)
+			json_object_del(c, *s);
+		else if (json_is_object(span) && strncmp(*s, "span.", 5) == 0)
+			json_object_del(span, dot + 1);
+	}
+	return c;
 }
 
 #endif
