@@ -278,6 +278,8 @@ static bool skipped(const struct reader *r, int depth, const char *key, size_t k
 			if (strncmp(k, r->member, r->member_len) != 0 || k[r->member_len] != '.')
 				continue;
 			k += r->member_len + 1;
+		} else if (strchr(k, '.')) {
+			continue; /* a member of a member: not a key "span.offset" */
 		}
 		if (strlen(k) == klen && memcmp(k, key, klen) == 0)
 			return true;

@@ -328,6 +328,25 @@ static void test_runs_alone(void)
 	}
 }
 
+/* What a lean reading passes over is named by its place: a run's member
+ * "time", a member "offset" of its "span"; not a key that reads the same
+ * ("span.offset"), nor "time" deeper down. */
+static void test_lean_names(void)
+{
+	const char *run = "{\"tool\":\"dd\",\"span.offset\":1,\"span\":{\"line\":3,"
+			  "\"offset\":2,\"time\":4},\"params\":{\"time\":5,\"offset\":6},"
+			  "\"time\":{\"real\":7}}";
+	size_t used = 0;
+	json_t *lean = read_run_lean(run, strlen(run), &used);
+	json_t *want = json_loads("{\"tool\":\"dd\",\"span.offset\":1,\"span\":{\"line\":3,"
+				  "\"time\":4},\"params\":{\"time\":5,\"offset\":6}}",
+				  0, NULL);
+	CHECK(lean && used == strlen(run) && json_equal(lean, want));
+	json_decref(lean);
+	json_decref(want);
+	stash_free();
+}
+
 /* A string that looks like a kept text pointing into memory, read by
  * json_loadb from a document: not a kept text, whatever its address.
  * One made by the reader, changed in any byte of its tag: not either. */
@@ -381,5 +400,6 @@ int main(void)
 	test_corpus();
 	test_runs_alone();
 	test_forged_pointer();
+	test_lean_names();
 	return CHECK_DONE();
 }
