@@ -1029,7 +1029,9 @@ struct dd_block {
 	struct bl_line start;
 	struct dd_line *lines;
 	size_t n;
-	const struct dd_line *recs[2], *sum, *progress;
+	/* progress: the last display; progress1 the first (a `dd: warning`
+	 * may stand between two) */
+	const struct dd_line *recs[2], *sum, *progress, *progress1;
 	const struct dd_line *errs[3], *extras[3];
 	size_t nrec, nerr, nextra;
 	size_t cut_at; /* block_start()'s */
@@ -1056,7 +1058,11 @@ static void sort_lines(struct dd_block *b)
 			break;
 		case K_BSD:
 		case K_GNU: b->sum = d; break;
-		case K_PROGRESS: b->progress = d; break;
+		case K_PROGRESS:
+			b->progress = d;
+			if (!b->progress1)
+				b->progress1 = d;
+			break;
 		case K_ERR:
 			if (b->nerr < 3)
 				b->errs[b->nerr++] = d;
@@ -1068,6 +1074,16 @@ static void sort_lines(struct dd_block *b)
 		default: break;
 		}
 	}
+}
+
+/* Where progress display d ends: past its last line, whole (a line of
+ * 4 KB or more is read in pieces). */
+static size_t display_end(const struct bl_message *msg, const struct dd_line *d)
+{
+	struct bl_line l;
+	bl_line_at(msg, d->through, &l);
+	bl_line_whole(msg, &l, l.off - l.cut, &l);
+	return l.next;
 }
 
 /* The block's variant and end: a GNU summary cut after its byte count
@@ -1083,13 +1099,9 @@ static void find_end(const struct bl_message *msg, struct dd_block *b)
 		b->have_cut = true;
 		b->variant = "gnu";
 	}
-	b->end = b->have_cut ? b->cut.next : last->line.next;
-	if (last->kind == K_PROGRESS) {
-		/* a display alone (progress_part_of_window): to its last line */
-		struct bl_line through;
-		bl_line_at(msg, last->through, &through);
-		b->end = through.next;
-	}
+	b->end = b->have_cut                ? b->cut.next
+		 : last->kind == K_PROGRESS ? display_end(msg, last)
+					    : last->line.next;
 }
 
 /* Whether a block's one records line is its records out, the records in
@@ -1193,21 +1205,33 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 	return run;
 }
 
-/* A result for each update of the block's progress display, line by
- * line, each line whole, numbered on from one line to the next. */
-static void progress_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
+/* A result for each update of progress display d, line by line, each
+ * line whole, numbered on from `sample`: the number of updates read. */
+static size_t display_results(struct bl_doc *doc, struct bl_run *run, const struct dd_line *d,
+			      size_t cut_at, size_t sample)
 {
 	const struct bl_message *msg = doc->msg;
-	struct bl_line l = b->progress->line, next;
-	size_t sample = 0;
-	bool from_start = l.off != b->cut_at;
+	struct bl_line l = d->line, next;
+	size_t first = sample;
+	bool from_start = l.off != cut_at;
 	for (;;) {
 		sample += progress_walk(doc, run, &l, from_start, sample);
-		if (l.next > b->progress->through || !bl_line_next(msg, &l, &next))
+		if (l.next > d->through || !bl_line_next(msg, &l, &next))
 			break;
 		bl_line_whole(msg, &next, next.off - next.cut, &l);
 		from_start = true;
 	}
+	return sample - first;
+}
+
+/* The updates of the block's displays, one after another: a `dd:
+ * warning` line may part a display in two, and both are the run's. */
+static void progress_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
+{
+	size_t sample = 0;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->lines[i].kind == K_PROGRESS)
+			sample += display_results(doc, run, &b->lines[i], b->cut_at, sample);
 }
 
 /* The results of the lines before the summary, in their order: progress,
@@ -1215,10 +1239,13 @@ static void progress_results(struct bl_doc *doc, struct bl_run *run, const struc
  * number: a display longer than a window is continued in the next
  * (write.c), and what a window hands on before it reads the records
  * lines is updates alone. */
-static void line_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
+static void line_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b,
+			 bool updates_only)
 {
 	if (b->progress)
 		progress_results(doc, run, b);
+	if (updates_only)
+		return;
 	if (b->nrec >= 1)
 		record_results(run, b->recs[0], lone_out(b) ? "out" : "in");
 	if (b->nrec >= 2)
@@ -1289,19 +1316,35 @@ static bool reads_on_held(struct bl_scan *sc, const struct dd_block *b)
 	       bl_message_origin(msg, b->start.off) < msg->window.own_from;
 }
 
-/* Whether b is a progress display alone that is a part of a longer one:
- * cut by the end of a window (not the input's), the rest read by the
- * next; or read on from the window before. */
-static bool progress_part_of_window(struct bl_scan *sc, const struct dd_block *b)
+/* How much of a run of status=progress updates block b holds. */
+enum display_part {
+	DISPLAY_WHOLE, /* all of it, or it is no display */
+	DISPLAY_CUT, /* the window's end (not the input's) cuts it: the next
+		      * window reads on */
+	DISPLAY_LAST, /* the rest of one a window before held, no summary
+		       * below it */
+};
+
+/* Whether block b reaches the end of the window's text: after its last
+ * line at most a piece of one that the window cut ("2283+1 rec"), no
+ * line break in it. */
+static bool reaches_window_end(const struct bl_message *msg, const struct dd_block *b)
+{
+	const struct dd_line *last = &b->lines[b->n - 1];
+	size_t end = last->kind == K_PROGRESS ? display_end(msg, last) : last->line.next;
+	size_t left = msg->len > end ? msg->len - end : 0;
+	return left < 256 && !memchr(msg->text + end, '\n', left);
+}
+
+static enum display_part display_part(struct bl_scan *sc, const struct dd_block *b)
 {
 	const struct bl_message *msg = bl_scan_message(sc);
-	if (b->sum || b->nrec || !b->progress || b->lines[b->n - 1].kind != K_PROGRESS)
-		return false;
-	struct bl_line last;
-	bl_line_at(msg, b->progress->through, &last);
-	return (last.next >= msg->len && msg->window.on && !msg->window.last &&
-		!msg->window.text_ends) ||
-	       reads_on_held(sc, b);
+	if (b->sum || !b->progress)
+		return DISPLAY_WHOLE;
+	if (msg->window.on && !msg->window.last && !msg->window.text_ends &&
+	    reaches_window_end(msg, b))
+		return DISPLAY_CUT;
+	return !b->nrec && reads_on_held(sc, b) ? DISPLAY_LAST : DISPLAY_WHOLE;
 }
 
 static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
@@ -1332,8 +1375,11 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	sort_lines(&b);
 	/* A lone "N+M word" line, or a progress line with nothing after it,
 	 * is not enough to call it dd; but a display cut by a window's end,
-	 * or read on from the window before, is a part of one. */
-	bool part = progress_part_of_window(sc, &b);
+	 * or read on from the window before, is a part of one. What the
+	 * window's end cuts below a display (its records lines, a piece of
+	 * its summary) the next window reads. */
+	enum display_part dp = display_part(sc, &b);
+	bool part = dp != DISPLAY_WHOLE;
 	if (!b.sum && b.nrec < 2 && !part)
 		return BL_NOT_MINE;
 	int looks = b.sum || part ? 2 : records_look_like_dd(b.recs[0], b.recs[1]);
@@ -1341,24 +1387,26 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 		return BL_NOT_MINE;
 	find_end(msg, &b);
 	read_counts(&b);
-	if (part)
+	if (part) {
 		b.variant = NULL; /* its summary's, in the window that reads it */
+		b.c = (struct dd_counts){0};
+	}
 
 	struct bl_run *run = open_run(sc, &b, looks);
 	if (!run)
 		return BL_NOT_MINE;
 	long ri = (long)(doc->nruns - 1);
 	run->records_end = !part;
-	line_results(doc, run, &b);
+	line_results(doc, run, &b, part);
 	if (!part)
 		run = summary_or_note(doc, ri, &b);
-	else if (b.end >= msg->len && (msg->window.last || msg->window.text_ends))
+	else if (dp == DISPLAY_LAST)
 		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", b.progress->through,
-			    "the status=progress display ends the input, no summary below it: "
-			    "the transfer's end is not in the post");
-	if (b.progress && b.progress->line.off == b.cut_at && !reads_on_held(sc, &b)) {
+			    "a status=progress display longer than a window of the input with no "
+			    "summary below it: the transfer's end is not in the post");
+	if (b.progress1 && b.progress1->line.off == b.cut_at && !reads_on_held(sc, &b)) {
 		bl_doc_diag(
-			doc, ri, BL_WARNING, "dd.progress-cut", b.progress->line.off,
+			doc, ri, BL_WARNING, "dd.progress-cut", b.progress1->line.off,
 			"the status=progress line starts before the text read here: its first "
 			"updates are not read, and its samples are numbered from the first one read");
 		doc->partial = true;
@@ -1605,12 +1653,14 @@ const struct bl_parser bl_parser_dd = {
 	.name = "dd",
 	.summary = "dd transfer summaries: records in/out, bytes, seconds, rate",
 	.variants = dd_variants,
-	/* "1+0 records in", "... bytes transferred in ...", and GNU's summary
-	 * at the start of a line or after a label or comment marker:
+	/* "1+0 records in", "... bytes transferred in ...", a BSD progress
+	 * update "... bytes (4014 MB, 3828 MiB) transferred 415.226s, ...",
+	 * and GNU's summary at the start of a line or after a label or
+	 * comment marker:
 	 *   "1048576 bytes (1.0 MB) copied, 0.00302 s, 347 MB/s"
 	 *   "up 16 MiB: 16777216 bytes (17 MB, 16 MiB) copied, 0.104922 s, 160 MB/s" */
 	.anchor =
-		"\\d\\+\\d+ \\S|bytes transferred in "
+		"\\d\\+\\d+ \\S|bytes transferred in |\\) transferred \\d"
 		"|^[ \\t]*\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, "
 		"|[:#][ \\t]+(?:\\.\\.\\.[ \\t]+)?\\d+ \\S+(?: \\([^)\\n]{1,40}\\))? \\S+, \\d[\\d.,e+-]* ?\\S+, ",
 	.command_word = "dd",

@@ -1741,6 +1741,11 @@ static int continue_open(struct bl_window_doc *w, struct bl_doc *doc, struct bl_
 	struct cur *c = cur_of(w, r->off, false);
 	size_t from = continues_from(w, m, r);
 	size_t to = cut ? unsettled_from(m, r, from, true) : r->nrec;
+	/* not cut: the records this window handed on past its own part
+	 * (continue_results put them aside) come before those left */
+	if (!cut && c && c->mode == CUR_CONT && w->open.tail.n &&
+	    rlist_move(&w->open.results, w->runs->flags, &w->open.tail) != 0)
+		return -1;
 	if (continue_results(w, m, r, bl_results_count(&r->results), c, to) != 0)
 		return -1;
 	if (c)

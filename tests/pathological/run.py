@@ -474,17 +474,30 @@ def case_long_page(scale):
     return p, 60, 64, streams_check(counts)
 
 
-def write_progress_log(path, seconds):
+def write_progress_log(path, seconds, bsd=False, warn_at=None):
     """A log of `dd status=progress` (2>dd.log): an update a second, each
-    after a '\r', all on one line, then the records and the summary."""
-    with open(path, "w") as f:
+    after a '\r', all on one line, then the records and the summary; in
+    GNU's form or FreeBSD's, and with a `dd: warning` line parting the
+    display before update `warn_at`."""
+    with open(path, "w", newline="") as f:
         f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
         for t in range(1, seconds + 1):
             b = t * 104857600
-            f.write("\r%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s" % (b, b / 1e9, b / 2**30, t))
+            if t == warn_at:
+                f.write("\ndd: warning: partial read (131072 bytes); suggest iflag=fullblock\n")
+            if bsd:
+                f.write("\r%d bytes (%d MB, %d MiB) transferred %d.000s, 104858 kB/s"
+                        % (b, b // 10**6, b >> 20, t))
+            else:
+                f.write("\r%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s"
+                        % (b, b / 1e9, b / 2**30, t))
         b = seconds * 104857600
-        f.write("\n%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
-                "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
+        f.write("\n%d+0 records in\n%d+0 records out\n" % (b >> 20, b >> 20))
+        if bsd:
+            f.write("%d bytes transferred in %d.250000 secs (104595232 bytes/sec)\n" % (b, seconds))
+        else:
+            f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d.25 s, 105 MB/s\n"
+                    % (b, b / 1e9, b / 2**30, seconds))
 
 
 def one_display_check(seconds):
@@ -563,6 +576,28 @@ def case_progress_past_window(scale):
     seconds = 160000
     p = WORK / "progress-past-window.txt"
     write_progress_log(p, seconds)
+    return p, 30, 64, one_display_check(seconds)
+
+
+def case_progress_bsd_past_window(scale):
+    """FreeBSD's progress line ("... transferred 415.226s, 9667 kB/s"),
+    150,000 updates: held and read on as GNU's is, every update exact"""
+    seconds = 150000
+    p = WORK / "progress-bsd-past-window.txt"
+    write_progress_log(p, seconds, bsd=True)
+    return p, 30, 64, one_display_check(seconds)
+
+
+def case_progress_parted_past_window(scale):
+    """a display over two windows that a `dd: warning` line parts near its
+    end, then 2 MB of prose: both parts are the run's, in order, the
+    updates the next window reads past its own part among them"""
+    seconds = 150000
+    p = WORK / "progress-parted-past-window.txt"
+    write_progress_log(p, seconds, warn_at=140001)
+    with open(p, "a") as f:
+        for i in range(20000):
+            f.write("The second try went no faster, see line %d.\n" % i)
     return p, 30, 64, one_display_check(seconds)
 
 
@@ -746,7 +781,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_long_page, case_base64_mail, case_utf16_stream, case_qp_flattened_mail,
          case_multipart_mail, case_html_mail, case_progress_lengths,
          case_progress_across_windows, case_progress_log, case_progress_past_window,
-         case_progress_no_summary,
+         case_progress_no_summary, case_progress_bsd_past_window, case_progress_parted_past_window,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide]
 

@@ -186,7 +186,8 @@ static const char *const pieces[] = {
 int main(void)
 {
 	/* the needles of today's anchors */
-	const char *dd[] = {"\\d+\\d", "bytes transferred in ", ", \\d", ", \\d", NULL};
+	const char *dd[] = {
+		"\\d+\\d", "bytes transferred in ", ") transferred \\d", ", \\d", ", \\d", NULL};
 	CHECK(needles_are(bl_parser_find("dd")->anchor, dd));
 	const char *tm[] = {"\\du \\d",
 			    "real",

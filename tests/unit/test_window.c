@@ -718,6 +718,85 @@ static char *histogram_stream(size_t samples, size_t *len)
 	return s;
 }
 
+/* A `dd status=progress` log of n updates, one line of them, then its
+ * records and summary: GNU's form, or BSD's ("transferred 415.226s");
+ * with a `dd: warning` line parting the display at its middle. */
+static char *progress_log(size_t n, bool bsd, bool warning, size_t *len)
+{
+	size_t cap = n * 96 + 1024, l = 0;
+	char *s = malloc(cap);
+	l += (size_t)snprintf(s + l, cap - l,
+			      "$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress\n");
+	for (size_t t = 1; t <= n; t++) {
+		unsigned long long b = (unsigned long long)t << 20;
+		if (warning && t == n / 2)
+			l += (size_t)snprintf(s + l, cap - l,
+					      "\ndd: warning: partial read (131072 bytes); suggest "
+					      "iflag=fullblock\n");
+		l += (size_t)snprintf(
+			s + l, cap - l,
+			bsd ? "\r%llu bytes (%llu MB, %zu MiB) transferred %zu.000s, 1048 kB/s"
+			    : "\r%llu bytes (%llu MB, %zu MiB) copied, %zu s, 1.0 MB/s",
+			b, b / 1000000, t, t);
+	}
+	unsigned long long b = (unsigned long long)n << 20;
+	l += (size_t)snprintf(s + l, cap - l, "\n%zu+0 records in\n%zu+0 records out\n", n, n);
+	if (bsd)
+		l += (size_t)snprintf(
+			s + l, cap - l,
+			"%llu bytes transferred in %zu.250000 secs (1046480 bytes/sec)\n", b, n);
+	else
+		l += (size_t)snprintf(s + l, cap - l,
+				      "%llu bytes (%llu MB, %zu MiB) copied, %zu.25 s, 1.0 MB/s\n",
+				      b, b / 1000000, n, n);
+	*len = l;
+	return s;
+}
+
+/* A progress display longer than a window is held by the window whose
+ * end cuts it and read on by the next: wherever the first window's text
+ * ends (in the display, in its records lines, in its summary), the run
+ * is the whole reading's, every update numbered as one display. A GNU
+ * display is cut here only below it: one shorter than a megabyte is no
+ * lines but pieces of one, and the anchors of GNU's updates are at a
+ * line's start; one that reaches past the context of a real window is
+ * longer, wrapped at its '\r's (unflatten.c), an update a line
+ * (tests/pathological: progress-past-window, progress-no-summary). */
+static void test_progress_cuts(void)
+{
+	for (int form = 0; form < 3; form++) {
+		size_t len;
+		char *s = progress_log(3000, form == 1, form == 2, &len);
+		json_t *whole = parse(s, len, 0, 0, NULL);
+		json_t *wr = runs_of(whole);
+		CHECK(json_array_size(wr) == 1);
+		CHECK(json_array_size(json_object_get(json_array_get(wr, 0), "results")) ==
+		      3000 + 7);
+		size_t differ = 0, tried = 0;
+		/* the first window's text ends at 5/4 of its own part */
+		/* GNU: from where the text holds a records line to claim the
+		 * block by, "3000+0 re" */
+		size_t from =
+			form == 1 ? len - 300 : (size_t)(strstr(s, "\n3000+0 records in") - s) + 10;
+		for (size_t end = from; end < len; end += form == 1 ? 3 : 1) {
+			size_t window = end * 4 / 5, nwin = 0;
+			json_t *docs = parse(s, len, window, window / 4, &nwin);
+			json_t *doc = json_array_get(docs, 0);
+			bool same = nwin >= 2 && json_equal(runs_of(docs), wr) &&
+				    json_is_false(json_object_get(doc, "partial"));
+			if (!same && differ++ < 3)
+				printf("progress log (form %d) in windows of %zu: runs differ\n",
+				       form, window);
+			tried++;
+			json_decref(docs);
+		}
+		CHECK(tried >= 90 && differ == 0);
+		printf("progress log (form %d): %zu cuts, %zu differ\n", form, tried, differ);
+		json_decref(whole);
+		free(s);
+	}
+}
+
 /* A header names a vdev, not a sample: the window after a cut reads on
  * from the first vdev's histogram, and the stream is the run of a whole
  * reading, sample by sample, whatever vdev the cut falls in. */
@@ -1754,6 +1833,7 @@ int main(void)
 	test_long_stream();
 	test_header_once_cut();
 	test_histogram_stream();
+	test_progress_cuts();
 	test_sample_past_context();
 	test_mail_windows();
 	test_base64_variants();
