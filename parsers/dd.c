@@ -14,6 +14,10 @@
 #include "../base/re.h"
 #include "../base/units.h"
 
+/* The `dd:` lines a block may hold, above its records: a display that a
+ * warning or an error (conv=noerror, a bad sector) parts, and those above. */
+#define DD_MAX_ERRS 16
+
 extern const struct bl_parser bl_parser_dd;
 
 /* "2000+0 records in", "32768+0 records in", "64+0 Datensätze ein",
@@ -259,6 +263,27 @@ static enum line_kind classify(const struct bl_line *l, struct dd_line *d)
 	return d->kind = K_OTHER;
 }
 
+/* Whether l, which reads as a GNU summary (K_GNU), is the last update of
+ * the display right above it: a display longer than a megabyte is
+ * wrapped at its '\r's (unflatten.c), and its last piece may hold one
+ * update, no '\r' in it, "1048576000 bytes (1.0 GB, 1000 MiB) copied,
+ * 20008 s, 105 MB/s": whole seconds, as an update counts them. */
+static bool display_tail(const struct bl_message *msg, const struct bl_line *l,
+			 const struct dd_line *d)
+{
+	if (d->kind != K_GNU || d->g != gmap_gnu)
+		return false;
+	size_t n;
+	const char *secs = gs(d, G_SECS, &n);
+	for (size_t i = 0; i < n; i++)
+		if (secs[i] < '0' || secs[i] > '9')
+			return false;
+	struct bl_line up;
+	struct dd_line u;
+	return n && bl_line_prev(msg, l, &up) && memchr(up.s, '\r', up.len) &&
+	       classify(&up, &u) == K_PROGRESS;
+}
+
 static bool u64_group(const struct bl_line *l, const struct bl_re_match *m, int g, uint64_t *v)
 {
 	return bl_re_gset(m, g) && bl_parse_u64(l->s + m->ov[2 * g], bl_re_glen(m, g), v, NULL);
@@ -394,9 +419,10 @@ static bool is_piece(const struct bl_message *m, const struct bl_line *l)
  * transfer on it, one a second, and a line of 4 KB or more is read in
  * pieces (bl_line_at). *cut_at: the offset of the progress line whose
  * start is cut away (by the run above, or by the start of a window
- * inside it), else SIZE_MAX. */
+ * inside it), else SIZE_MAX. *errs_cut: more than DD_MAX_ERRS `dd:` lines
+ * stand in the display, and its updates above them are not read. */
 static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anchor,
-				  enum line_kind kind, size_t *cut_at)
+				  enum line_kind kind, size_t *cut_at, bool *errs_cut)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	size_t floor = bl_scan_floor(sc);
@@ -420,11 +446,12 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 			break;
 		start = prev;
 	}
-	/* then the error lines directly above, at most 3, and the progress
-	 * lines: all of them, as a progress display longer than a megabyte
-	 * is wrapped at its '\r's (unflatten.c) */
+	/* then the error lines directly above and the progress lines: all
+	 * of them, as a progress display longer than a megabyte is wrapped
+	 * at its '\r's (unflatten.c), and `dd:` lines may part it */
 	*cut_at = SIZE_MAX;
-	for (int errs = 0; errs < 3;) {
+	*errs_cut = false;
+	for (int errs = 0;;) {
 		if (!bl_line_prev(msg, &start, &prev) || prev.off < floor)
 			break;
 		/* the last piece of a long line may be the tail of one update,
@@ -432,6 +459,12 @@ static struct bl_line block_start(struct bl_scan *sc, const struct bl_line *anch
 		bool whole = !is_piece(msg, &prev) || bl_line_whole(msg, &prev, floor, &prev);
 		struct dd_line d;
 		enum line_kind pk = classify(&prev, &d);
+		if (display_tail(msg, &prev, &d))
+			pk = K_PROGRESS;
+		if (pk == K_ERR && errs == DD_MAX_ERRS) {
+			*errs_cut = true;
+			break;
+		}
 		if (pk == K_ERR)
 			errs++;
 		else if (pk != K_PROGRESS)
@@ -1006,6 +1039,9 @@ static size_t walk_block(const struct bl_message *msg, const struct bl_line *sta
 			if (classify(&next, &nd) == K_REC)
 				d->kind = k = K_PROGRESS;
 		}
+		if (k == K_GNU && n && lines[n - 1].kind == K_PROGRESS &&
+		    display_tail(msg, &cur, d))
+			d->kind = k = K_PROGRESS;
 		if (k == K_REC)
 			nrec++;
 		d->through = cur.off;
@@ -1032,9 +1068,10 @@ struct dd_block {
 	/* progress: the last display; progress1 the first (a `dd: warning`
 	 * may stand between two) */
 	const struct dd_line *recs[2], *sum, *progress, *progress1;
-	const struct dd_line *errs[3], *extras[3];
+	const struct dd_line *errs[DD_MAX_ERRS], *extras[3];
 	size_t nrec, nerr, nextra;
 	size_t cut_at; /* block_start()'s */
+	bool errs_cut; /* block_start()'s */
 	const char *variant;
 	bool have_cut; /* a GNU summary cut after its byte count */
 	struct bl_line cut;
@@ -1064,7 +1101,7 @@ static void sort_lines(struct dd_block *b)
 				b->progress1 = d;
 			break;
 		case K_ERR:
-			if (b->nerr < 3)
+			if (b->nerr < DD_MAX_ERRS)
 				b->errs[b->nerr++] = d;
 			break;
 		case K_EXTRA:
@@ -1361,14 +1398,16 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	struct bl_line below;
 	struct dd_line bd;
 	if (ak == K_PROGRESS && bl_line_next(msg, anchor, &below) &&
-	    (msg->text[anchor->next - 1] != '\n' || classify(&below, &bd) == K_PROGRESS))
+	    (msg->text[anchor->next - 1] != '\n' || classify(&below, &bd) == K_PROGRESS ||
+	     display_tail(msg, &below, &bd)))
 		return BL_NOT_MINE;
 
-	/* up to 3 error lines, a progress display, 2 records, 3 counts, a
-	 * summary, and room to spare: the walk always reaches the anchor */
-	struct dd_line lines[12];
+	/* up to DD_MAX_ERRS error lines and the displays around them, 2
+	 * records, 3 counts, a summary, and room to spare: the walk always
+	 * reaches the anchor */
+	struct dd_line lines[2 * DD_MAX_ERRS + 12];
 	struct dd_block b = {.lines = lines};
-	b.start = block_start(sc, anchor, ak, &b.cut_at);
+	b.start = block_start(sc, anchor, ak, &b.cut_at, &b.errs_cut);
 	b.n = walk_block(msg, &b.start, lines, sizeof lines / sizeof lines[0]);
 	if (b.n == 0)
 		return BL_NOT_MINE;
@@ -1404,6 +1443,14 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 		bl_doc_diag(doc, ri, BL_INFO, "dd.no-summary", b.progress->through,
 			    "a status=progress display longer than a window of the input with no "
 			    "summary below it: the transfer's end is not in the post");
+	if (b.errs_cut && b.progress1) {
+		bl_doc_diag(doc, ri, BL_WARNING, "dd.progress-cut", b.progress1->line.off,
+			    "more than %d dd: lines part this status=progress display: its updates "
+			    "above them are not read, and its samples are numbered from the first "
+			    "one read",
+			    DD_MAX_ERRS);
+		doc->partial = true;
+	}
 	if (b.progress1 && b.progress1->line.off == b.cut_at && !reads_on_held(sc, &b)) {
 		bl_doc_diag(
 			doc, ri, BL_WARNING, "dd.progress-cut", b.progress1->line.off,

@@ -601,6 +601,16 @@ def case_progress_parted_past_window(scale):
     return p, 30, 64, one_display_check(seconds)
 
 
+def case_progress_tail_piece(scale):
+    """a display of 40,000 updates that a `dd: warning` parts before update
+    20,009: the first part's last 4 KB piece, once wrapped, holds one
+    update, no '\r' in it, read as a summary before; it is the display's"""
+    seconds = 40000
+    p = WORK / "progress-tail-piece.txt"
+    write_progress_log(p, seconds, warn_at=20009)
+    return p, 30, 64, one_display_check(seconds)
+
+
 def case_progress_no_summary(scale):
     """four days of progress (400,000 updates, 28 MB, five windows) that the
     input cuts inside an update, no summary below it: every whole update
@@ -782,6 +792,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_multipart_mail, case_html_mail, case_progress_lengths,
          case_progress_across_windows, case_progress_log, case_progress_past_window,
          case_progress_no_summary, case_progress_bsd_past_window, case_progress_parted_past_window,
+         case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide]
 
