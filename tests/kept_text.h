@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../base/jsonread.h"
+#include "../render/render.h"
 
 /* The runs' rows and results kept as text in doc, read back in their
  * place: false when one does not read. */
@@ -50,10 +51,8 @@ static bool restore_kept(json_t *doc)
 }
 
 /* A run read with bl_json_read_run_with as chart and table read it:
- * its kept texts copied, and the members they do not read passed over.
- * The copies live until stash_free. */
-static const char *const lean_skip[] = {"time", "span.end_line", "span.offset", "span.end_offset",
-					NULL};
+ * its kept texts copied, and the members they do not read passed over
+ * (render/lean.c). The copies live until stash_free. */
 
 struct stash_copies {
 	void **p;
@@ -90,20 +89,24 @@ static void stash_free(void)
 
 static json_t *read_run_lean(const char *text, size_t len, size_t *used)
 {
-	struct bl_json_run_opts o = {stash_copy, &stash_copies, lean_skip};
+	struct bl_json_run_opts o = {stash_copy, &stash_copies, bl_render_lean_run_skip};
 	return bl_json_read_run_with(text, len, used, &o);
 }
 
-/* run (a copy: a new value) without what lean_skip names. */
+/* run (a copy: a new value) without what bl_render_lean_run_skip names:
+ * a member ("time"), or a member of one ("span.offset"). */
 static json_t *without_skipped(json_t *run)
 {
-	json_t *c = json_deep_copy(run), *span = json_object_get(c, "span");
-	for (const char *const *s = lean_skip; *s; s++) {
+	json_t *c = json_deep_copy(run);
+	for (const char *const *s = bl_render_lean_run_skip; *s; s++) {
 		const char *dot = strchr(*s, '.');
-		if (!dot)
+		if (!dot) {
 			json_object_del(c, *s);
-		else if (json_is_object(span) && strncmp(*s, "span.", 5) == 0)
-			json_object_del(span, dot + 1);
+			continue;
+		}
+		json_t *m = json_object_getn(c, *s, (size_t)(dot - *s));
+		if (json_is_object(m))
+			json_object_del(m, dot + 1);
 	}
 	return c;
 }
