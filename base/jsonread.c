@@ -266,12 +266,10 @@ static char kept_member(const struct reader *r, int depth, const char *key, size
 }
 
 /* Whether member key of an object at depth is one of r->skip: a run's
- * member ("time"), or a member of one ("span.offset"). */
+ * member ("time"), or a member of one ("span.offset"); depth is the
+ * run's, or one below it with r->member set (member_value). */
 static bool skipped(const struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (!r->skip || r->check_only || depth < r->run_depth || depth > r->run_depth + 1 ||
-	    (depth > r->run_depth && !r->member))
-		return false;
 	for (const char *const *s = r->skip; *s; s++) {
 		const char *k = *s;
 		if (depth > r->run_depth) {
