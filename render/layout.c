@@ -54,11 +54,11 @@ static void value_text(const struct bl_chart *c, const struct bl_bar *b, char *b
 		bl_scale_format(&c->scale, b->min, num, sizeof num);
 		bl_scale_format(&c->scale, b->max, hi, sizeof hi);
 		snprintf(buf, len, "%s%s %s %s%s", mark, num, b->n == 2 ? "/" : "–", hi,
-			 b->warning[0] ? "*" : "");
+			 b->warning ? "*" : "");
 		return;
 	}
 	bl_scale_format(&c->scale, b->value, num, sizeof num);
-	snprintf(buf, len, "%s%s%s", mark, num, b->warning[0] ? "*" : "");
+	snprintf(buf, len, "%s%s%s", mark, num, b->warning ? "*" : "");
 }
 
 /* The length of a bar without a printed bound: an open column the length

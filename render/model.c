@@ -57,6 +57,11 @@ static void chart_free(struct bl_chart *c)
 	for (size_t i = 0; i < c->ncommands; i++)
 		free(c->commands[i]);
 	free(c->commands);
+	free(c->bar_runs);
+	free(c->bar_vals);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
 	memset(c, 0, sizeof *c);
 }
 
@@ -361,14 +366,96 @@ static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const stru
 	return accs;
 }
 
+/* Whether the values of a cell disagree: repeats more than 2x apart. */
+static bool values_disagree(const struct acc *a)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < a->n; i++) {
+		lo = a->vals[i] < lo ? a->vals[i] : lo;
+		hi = a->vals[i] > hi ? a->vals[i] : hi;
+	}
+	return a->n && lo > 0 && hi > 2 * lo;
+}
+
+/* The chart's pools for the bars of accs' cells: room for their runs and
+ * for the values of those whose repeats disagree. */
+static int bar_pools(struct bl_chart *c, const struct acc *accs, size_t ncells, size_t *nbars)
+{
+	size_t nruns = 0, nvals = 0;
+	*nbars = 0;
+	for (size_t i = 0; i < ncells; i++) {
+		const struct acc *a = &accs[i];
+		if (a->n == 0 && !a->bound_missing)
+			continue;
+		(*nbars)++;
+		nruns += a->nruns;
+		if (a->n <= BL_BAR_VALS && values_disagree(a))
+			nvals += a->n;
+	}
+	c->bars = calloc(*nbars ? *nbars : 1, sizeof *c->bars);
+	c->bar_runs = malloc((nruns ? nruns : 1) * sizeof *c->bar_runs);
+	c->bar_vals = malloc((nvals ? nvals : 1) * sizeof *c->bar_vals);
+	return c->bars && c->bar_runs && c->bar_vals ? 0 : -1;
+}
+
+/* The chart's copy of warning code w, made on its first use. */
+static const char *chart_warning(struct bl_chart *c, const char *w)
+{
+	for (size_t i = 0; i < c->nwarnings; i++)
+		if (strcmp(c->warnings[i], w) == 0)
+			return c->warnings[i];
+	char **v = realloc(c->warnings, (c->nwarnings + 1) * sizeof *v);
+	if (!v)
+		return NULL;
+	c->warnings = v;
+	if (!(v[c->nwarnings] = strdup(w)))
+		return NULL;
+	return v[c->nwarnings++];
+}
+
+/* Bar b of the values gathered in a; *runs_used and *vals_used: the
+ * chart's pools taken so far. Returns 0, or -1 out of memory. */
+static int fill_bar(struct bl_chart *c, struct bl_bar *b, const struct acc *a, size_t *runs_used,
+		    size_t *vals_used)
+{
+	b->n = a->n + (a->bound_missing ? 1 : 0);
+	b->censored = a->censored;
+	b->approximate = a->approximate;
+	b->runs = c->bar_runs + *runs_used;
+	memcpy(c->bar_runs + *runs_used, a->runs, a->nruns * sizeof *a->runs);
+	*runs_used += a->nruns;
+	b->nruns = a->nruns;
+	b->more_runs = a->more_runs;
+	if (a->warning) {
+		if (!(b->warning = chart_warning(c, a->warning)))
+			return -1;
+		if (!c->warning[0])
+			snprintf(c->warning, sizeof c->warning, "%s", a->warning);
+	}
+	if (!a->n) {
+		b->value = b->min = b->max = NAN;
+		return 0;
+	}
+	b->value = bl_median(a->vals, a->n); /* sorts */
+	b->min = a->vals[0];
+	b->max = a->vals[a->n - 1];
+	b->disagree = b->min > 0 && b->max > 2 * b->min;
+	if (b->disagree && a->n <= BL_BAR_VALS) {
+		b->vals = c->bar_vals + *vals_used;
+		memcpy(b->vals, a->vals, a->n * sizeof *a->vals);
+		*vals_used += a->n;
+		b->nvals = a->n;
+	}
+	return 0;
+}
+
 /* A bar for each cell that has values: the median, min-max and n, and
  * the marks; *lo and *hi: the smallest positive value and the largest
  * (with room above a lower bound). Returns 0, or -1 out of memory. */
 static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *hi)
 {
-	size_t ncells = c->ncats * c->nseries;
-	c->bars = calloc(ncells ? ncells : 1, sizeof *c->bars);
-	if (!c->bars)
+	size_t nbars, runs_used = 0, vals_used = 0;
+	if (bar_pools(c, accs, c->ncats * c->nseries, &nbars) < 0)
 		return -1;
 	*lo = INFINITY;
 	*hi = 0;
@@ -380,35 +467,16 @@ static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *h
 			struct bl_bar *b = &c->bars[c->nbars++];
 			b->cat = ci;
 			b->ser = si;
-			b->n = a->n + (a->bound_missing ? 1 : 0);
-			b->censored = a->censored;
-			b->approximate = a->approximate;
-			memcpy(b->runs, a->runs, a->nruns * sizeof *a->runs);
-			b->nruns = a->nruns;
-			b->more_runs = a->more_runs;
-			if (a->warning) {
-				snprintf(b->warning, sizeof b->warning, "%s", a->warning);
-				if (!c->warning[0])
-					snprintf(c->warning, sizeof c->warning, "%s", a->warning);
-			}
+			if (fill_bar(c, b, a, &runs_used, &vals_used) < 0)
+				return -1;
+			c->any_disagree |= b->disagree;
 			if (a->n) {
-				b->value = bl_median(a->vals, a->n); /* sorts */
-				b->min = a->vals[0];
-				b->max = a->vals[a->n - 1];
-				b->disagree = b->min > 0 && b->max > 2 * b->min;
-				if (b->disagree && a->n <= BL_BAR_VALS) {
-					memcpy(b->vals, a->vals, a->n * sizeof *a->vals);
-					b->nvals = a->n;
-				}
-				c->any_disagree |= b->disagree;
 				/* a lower bound gets room above it for its open end */
 				double top = b->censored ? b->max * 1.08 : b->max;
 				if (top > *hi)
 					*hi = top;
 				if (b->min > 0 && b->min < *lo)
 					*lo = b->min;
-			} else {
-				b->value = b->min = b->max = NAN;
 			}
 			c->any_censored |= b->censored;
 			c->any_approximate |= b->approximate;

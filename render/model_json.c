@@ -44,14 +44,14 @@ static json_t *bar_json(const struct bl_chart *c, const struct bl_bar *b)
 		json_array_append_new(flags, json_string("no_bound"));
 	if (b->disagree)
 		json_array_append_new(flags, json_string("repeats_disagree"));
-	if (b->warning[0])
+	if (b->warning)
 		json_array_append_new(flags, json_string("warning"));
 	json_t *bar =
 		json_pack("{s:s, s:s, s:o, s:I, s:o, s:o, s:b, s:o}", "label", c->cats[b->cat],
 			  "series", c->series[b->ser], "value", number_or_null(b->value / div), "n",
 			  (json_int_t)b->n, "min", number_or_null(b->min / div), "max",
 			  number_or_null(b->max / div), "censored", b->censored, "flags", flags);
-	if (bar && b->warning[0])
+	if (bar && b->warning)
 		json_object_set_new(bar, "warning", json_string(b->warning));
 	if (bar && b->nvals) {
 		json_t *vals = json_array();

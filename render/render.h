@@ -55,8 +55,15 @@ int bl_units_parse(const char *word);
 /* A bar names up to this many of the runs it aggregates. */
 #define BL_BAR_RUNS 16
 
+/* A run a bar aggregates: the document's index and the run's in it. */
+struct bl_run_ref {
+	unsigned doc, run;
+};
+
 /* One bar: the values of one (category, series) pair. Repeats aggregate to
- * the median, with the min-max spread and their number. */
+ * the median, with the min-max spread and their number. What it points to
+ * is its chart's (a table of 60,000 bars kept a few runs and values in
+ * each, most of them unused). */
 struct bl_bar {
 	size_t cat, ser; /* indices into chart cats / series */
 	double value; /* median of the known values; NAN when only censored without bound */
@@ -65,14 +72,12 @@ struct bl_bar {
 	bool censored; /* a value is a lower bound (bonnie++ +++++) */
 	bool approximate; /* a value was printed rounded */
 	bool disagree; /* repeats more than 2x apart: the median hides them */
-	char warning[64]; /* the code of a warning about a run it holds, or "" */
-	double vals[BL_BAR_VALS]; /* when disagree: each run's value, ascending */
+	const char *warning; /* the code of a warning about a run it holds, or NULL */
+	double *vals; /* when disagree: each run's value, ascending */
 	size_t nvals; /* how many of vals (0 when n > BL_BAR_VALS) */
-	/* the runs it aggregates, distinct, in input order: document and run
-	 * index; more_runs when there were more than BL_BAR_RUNS */
-	struct bl_run_ref {
-		unsigned doc, run;
-	} runs[BL_BAR_RUNS];
+	/* the runs it aggregates, distinct, in input order; more_runs when
+	 * there were more than BL_BAR_RUNS */
+	const struct bl_run_ref *runs;
 	size_t nruns;
 	bool more_runs;
 };
@@ -114,6 +119,12 @@ struct bl_chart {
 	size_t nsources;
 	char **commands;
 	size_t ncommands;
+	/* what the bars point to: their runs, the values of those whose
+	 * repeats disagree, and the warning codes, one copy each */
+	struct bl_run_ref *bar_runs;
+	double *bar_vals;
+	char **warnings;
+	size_t nwarnings;
 };
 
 struct bl_charts {

@@ -67,7 +67,7 @@ void bl_table_cell(const struct bl_chart *c, const struct bl_bar *b, char *buf, 
 	}
 	bl_scale_format(&c->scale, b->value, v, sizeof v);
 	size_t k = strlen(v);
-	if (b->warning[0] && k + 1 < sizeof v) {
+	if (b->warning && k + 1 < sizeof v) {
 		v[k] = '*'; /* fmt3 leaves room: at most 12 of 32 bytes */
 		v[k + 1] = '\0';
 	}

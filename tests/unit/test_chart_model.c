@@ -545,7 +545,7 @@ static void test_doubtful_values(void)
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
 	const struct bl_chart *c = chart_id(&cs, "bonniepp-rates");
 	const struct bl_bar *b = c ? bar(c, "block write", "backup-node-east-02") : NULL;
-	CHECK(b && strcmp(b->warning, "bonniepp.table-csv-mismatch") == 0);
+	CHECK(b && b->warning && strcmp(b->warning, "bonniepp.table-csv-mismatch") == 0);
 	CHECK(c && strcmp(c->warning, "bonniepp.table-csv-mismatch") == 0);
 	bl_charts_free(&cs);
 	json_decref(docs);
