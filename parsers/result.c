@@ -417,8 +417,65 @@ void bl_result_set_raw(struct bl_result *r, const char *raw)
 		bl_result_set_rawn(r, raw, strlen(raw));
 }
 
+/* Whether none of the 8 bytes of w is below 0x20, 0x80 or above, '"'
+ * or '\\': a byte below 0x20 borrows into its top bit when 0x20 is
+ * taken from it, a byte equal to c is zero after ^c and borrows when 1
+ * is taken (a borrow passed on follows a byte found anyway). */
+static inline bool plain_ascii8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, top = 0x8080808080808080ULL;
+	const uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+	return !((w | ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & top);
+}
+
+/* A copy of s[0, n), up to 16 bytes of plain ASCII (plain_ascii8): a
+ * number's printed text ("7.5M", "1.07T"), seldom one of those copied
+ * lately, so copied without looking for it; its bytes are read and
+ * written as two words that overlap, or one by one below 4. NULL,
+ * nothing copied, for another text or a chunk without room:
+ * strs_copy_new's. */
+static const char *strs_copy_short(struct bl_strs *st, const char *s, size_t n)
+{
+	if (n > 16 || STRS_HEAD + n + 1 > st->left)
+		return NULL;
+	char *d = st->p + STRS_HEAD;
+	if (n >= 8) {
+		uint64_t a, b;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		if (!plain_ascii8(a) || !plain_ascii8(b))
+			return NULL;
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (!plain_ascii8((uint64_t)b << 32 | a))
+			return NULL;
+		memcpy(d, &a, 4);
+		memcpy(d + n - 4, &b, 4);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			if (c < 0x20 || c >= 0x7F || c == '"' || c == '\\')
+				return NULL;
+			d[i] = (char)c;
+		}
+	}
+	uint32_t len = (uint32_t)n;
+	memcpy(st->p, &len, 4);
+	st->p[4] = BL_STRS_PLAIN;
+	d[n] = '\0';
+	st->p += STRS_HEAD + n + 1;
+	st->left -= STRS_HEAD + n + 1;
+	return d;
+}
+
 void bl_result_set_rawn(struct bl_result *r, const char *raw, size_t n)
 {
+	if (r->strs && (r->raw = strs_copy_short(r->strs, raw, n)) != NULL)
+		return;
 	/* up to a NUL, as a copy of the text made a string would be */
 	const char *nul = memchr(raw, 0, n);
 	if (nul)
