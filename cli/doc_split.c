@@ -43,7 +43,9 @@ static void run_done(struct cli_doc_split *s)
 	s->run.n = 0;
 }
 
-int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
+/* Takes buf[0, n), or up to the end of the outermost value when
+ * stop_at_end: the bytes taken. */
+static size_t split(struct cli_doc_split *s, const char *buf, size_t n, bool stop_at_end)
 {
 	size_t from = 0; /* the first byte not yet put where it goes */
 	for (size_t i = 0; i < n && !s->failed; i++) {
@@ -89,6 +91,11 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
 				break;
 			}
 			s->depth--;
+			if (s->depth == 0 && stop_at_end) {
+				put(s, &s->rest, buf + from, i + 1 - from);
+				s->ended = true;
+				return i + 1;
+			}
 			if (s->in_runs && s->depth == 2) {
 				put(s, &s->run, buf + from, i + 1 - from);
 				run_done(s);
@@ -101,7 +108,19 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
 	}
 	if (!s->failed && (!s->in_runs || s->depth >= 3))
 		put(s, s->in_runs ? &s->run : &s->rest, buf + from, n - from);
+	return n;
+}
+
+int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n)
+{
+	split(s, buf, n, false);
 	return s->failed ? -1 : 0;
+}
+
+long cli_doc_split_feed(struct cli_doc_split *s, const char *buf, size_t n)
+{
+	size_t used = split(s, buf, n, true);
+	return s->failed ? -1 : (long)used;
 }
 
 char *cli_doc_split_take_run(struct cli_doc_split *s)
@@ -118,7 +137,7 @@ void cli_doc_split_reset(struct cli_doc_split *s)
 	s->run.n = 0;
 	s->depth = 0;
 	s->in_string = s->escaped = s->in_runs = s->runs_seen = false;
-	s->failed = false;
+	s->failed = s->ended = false;
 }
 
 void cli_doc_split_free(struct cli_doc_split *s)

@@ -30,10 +30,15 @@ struct cli_doc_split {
 	bool in_string, escaped, in_runs;
 	bool runs_seen; /* the document's "runs" was opened */
 	bool failed; /* memory ran out, on_run failed, or the text is no document */
+	bool ended; /* cli_doc_split_feed took the outermost value's last byte */
 };
 
 /* Takes the next n bytes of the text: 0, or -1 once it failed. */
 int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n);
+/* As cli_doc_split_put, but stops after the byte that closes the
+ * outermost value, and sets ended: in a stream of documents, the bytes
+ * after it are the next one's. The bytes taken, or -1 once it failed. */
+long cli_doc_split_feed(struct cli_doc_split *s, const char *buf, size_t n);
 /* Called from on_run: the run's text, NUL-terminated, now the caller's
  * to free; the split starts its next run in memory of its own. */
 char *cli_doc_split_take_run(struct cli_doc_split *s);

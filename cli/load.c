@@ -23,6 +23,13 @@ struct collect {
 	json_t *runs; /* its runs, in the arena */
 	bool kept_one; /* a document of this input is in docs */
 	struct bl_window_doc *windows; /* the document of a windowed input */
+	/* benchlog JSON read a document at a time (load_json_stream): the
+	 * documents read, the line the one under way starts on, the source
+	 * path of the one before, and whether an error was told */
+	bool from_json;
+	size_t ndocs, doc_line;
+	char *last_path;
+	bool told;
 };
 
 /* A post's documents are written as parse writes them, and read back. */
@@ -72,6 +79,23 @@ static json_t *runs_of(struct collect *c)
  * text is read into values, but for what chart and table do not read. */
 #define IN_PLACE_FROM (64 << 10)
 
+/* A run of benchlog JSON read (NULL: not JSON, e says why): -1 with
+ * the error told when it is not, or its rows are not as a document's
+ * rows are; the rows read to check them are let go (not in the arena). */
+static int json_run_bad(struct collect *c, json_t *run, const json_error_t *e)
+{
+	const char *bad = run ? bl_doc_check_rows(run) : NULL;
+	if (run && !bad)
+		return 0;
+	if (run)
+		cli_error("%s: document %zu: %s", c->path, c->ndocs + 1, bad);
+	else
+		cli_error("%s:%zu: document %zu: a run that is not JSON: %s", c->path, c->doc_line,
+			  c->ndocs + 1, e->text);
+	c->told = true;
+	return -1;
+}
+
 /* A run of the document under way, its text whole: read into the arena,
  * its results kept as text. */
 static int each_run(const char *text, size_t n, void *vctx)
@@ -87,10 +111,13 @@ static int each_run(const char *text, size_t n, void *vctx)
 	struct bl_json_run_opts o = {.stash = own ? NULL : cli_docs_stash,
 				     .skip = bl_render_lean_run_skip};
 	json_t *run = bl_json_read_run_with(text, n, &used, &o);
+	json_error_t e;
 	if (!run)
-		run = json_loadb(text, n, 0, NULL);
+		run = json_loadb(text, n, 0, &e);
 	int rc = run && json_array_append_new(c->runs, run) == 0 ? 0 : -1;
 	cli_docs_arena(false);
+	if (c->from_json && (rc < 0 || json_run_bad(c, run, &e) < 0))
+		rc = -1;
 	if (own && cli_docs_adopt(own) < 0)
 		rc = -1;
 	return rc;
@@ -105,6 +132,7 @@ static void collect_init(struct collect *c, json_t *docs, const char *path)
 
 static void collect_free(struct collect *c)
 {
+	free(c->last_path);
 	bl_window_doc_free(c->windows);
 	cli_doc_split_free(&c->split);
 	json_decref(c->runs);
@@ -123,6 +151,23 @@ static void drop_doc(struct collect *c)
 	cli_doc_split_reset(&c->split);
 }
 
+/* Document doc, when `keep`, into docs as chart and table read it (its
+ * lean copy), with the runs read: 0, or -1 out of memory. */
+static int keep_lean(struct collect *c, json_t *doc, bool keep)
+{
+	if (!keep)
+		return 0;
+	/* the runs array made only for a document kept: one a prose
+	 * message would stay in the arena */
+	json_t *runs = runs_of(c);
+	cli_docs_arena(true);
+	json_t *lean = runs ? bl_render_lean_doc(doc, runs) : NULL;
+	int rc = lean && json_array_append_new(c->docs, lean) == 0 ? 0 : -1;
+	cli_docs_arena(false);
+	c->kept_one = true;
+	return rc;
+}
+
 /* The document whose text ended, into docs: its rest read, and its runs
  * put back. A document with no runs is kept only when it is the first of
  * its input (a mail archive's 100,000 messages are mostly prose): what is
@@ -135,17 +180,7 @@ static int keep_doc(struct collect *c)
 	json_t *doc = NULL;
 	if (!rest->failed && !c->split.failed && !c->split.depth)
 		doc = read_value(rest->p, rest->n, &used, &e);
-	int rc = doc ? 0 : -1;
-	if (doc && (nruns || !c->kept_one)) {
-		/* the runs array made only for a document kept: one a prose
-		 * message would stay in the arena */
-		json_t *runs = runs_of(c);
-		cli_docs_arena(true);
-		json_t *lean = runs ? bl_render_lean_doc(doc, runs) : NULL;
-		rc = lean && json_array_append_new(c->docs, lean) == 0 ? 0 : -1;
-		cli_docs_arena(false);
-		c->kept_one = true;
-	}
+	int rc = doc ? keep_lean(c, doc, nruns || !c->kept_one) : -1;
 	json_decref(doc);
 	drop_doc(c);
 	return rc;
@@ -326,6 +361,159 @@ static int load_whole(struct peeked *in, const char *path, json_t *docs)
 	return rc;
 }
 
+/* ------------------------------------------ benchlog JSON as a stream */
+
+/* The document whose text ended in a stream of benchlog JSON, into docs:
+ * its rest read and checked. One with no runs is kept when its source's
+ * path is not the one before's, as a post's first document is: a JSON
+ * Lines file of a mail archive's documents then costs its runs. */
+static int keep_json_doc(struct collect *c)
+{
+	struct bl_buf *rest = &c->split.rest;
+	json_error_t e;
+	size_t used, nruns = c->runs ? json_array_size(c->runs) : 0;
+	json_t *doc = rest->failed ? NULL : read_value(rest->p, rest->n, &used, &e);
+	int rc = -1;
+	if (!doc && rest->failed)
+		cli_error("%s: out of memory", c->path);
+	else if (!doc)
+		cli_error("%s:%zu: document %zu: not benchlog JSON: %s", c->path, c->doc_line,
+			  c->ndocs + 1, e.text);
+	else if (!is_document(doc))
+		cli_error("%s:%zu: a JSON value that is not a %s document", c->path, c->doc_line,
+			  BL_SCHEMA_ID);
+	else
+		rc = 0;
+	if (rc == 0) {
+		const char *path =
+			json_string_value(json_object_get(json_object_get(doc, "source"), "path"));
+		bool new_path = !c->last_path || !path || strcmp(path, c->last_path) != 0;
+		if (new_path) {
+			free(c->last_path);
+			c->last_path = path ? strdup(path) : NULL;
+		}
+		rc = keep_lean(c, doc, nruns || new_path);
+		if (rc < 0)
+			cli_error("%s: out of memory", c->path);
+		c->ndocs++;
+	}
+	json_decref(doc);
+	drop_doc(c);
+	return rc;
+}
+
+static bool blank_byte(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static size_t count_newlines(const char *p, size_t n)
+{
+	size_t k = 0;
+	for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+		k++;
+	return k;
+}
+
+/* A piece buf[i, n) of a stream of documents: the blanks between them
+ * passed, each one's text handed to the split, each one kept once
+ * whole. *open: a document is under way; *line: the line at buf[i]. 0,
+ * or -1 with the error told. */
+static int take_json(struct collect *c, const char *buf, size_t n, size_t i, size_t *line,
+		     bool *open)
+{
+	while (i < n) {
+		if (!*open) {
+			for (; i < n && blank_byte(buf[i]); i++)
+				*line += buf[i] == '\n';
+			if (i == n)
+				break;
+			if (buf[i] != '{') {
+				cli_error(
+					"%s:%zu: not benchlog JSON: '%c' where a document would start",
+					c->path, *line, buf[i]);
+				return -1;
+			}
+			*open = true;
+			c->doc_line = *line;
+		}
+		long used = cli_doc_split_feed(&c->split, buf + i, n - i);
+		if (used < 0) {
+			if (!c->told)
+				cli_error("%s:%zu: document %zu: not benchlog JSON", c->path,
+					  c->doc_line, c->ndocs + 1);
+			return -1;
+		}
+		*line += count_newlines(buf + i, (size_t)used);
+		i += (size_t)used;
+		if (c->split.ended) {
+			*open = false;
+			if (keep_json_doc(c) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Bytes of a stream of documents read at a time. */
+#define JSON_PIECE ((size_t)1 << 20)
+
+/* benchlog JSON as parse writes it (one document, several one after
+ * another, or JSON Lines), read a document at a time, each one's runs
+ * as they come, as a post's are: never the whole input in memory. */
+static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
+{
+	struct collect c;
+	collect_init(&c, docs, path);
+	c.from_json = true;
+	char *buf = malloc(JSON_PIECE);
+	int rc = buf ? 0 : -1;
+	if (!buf)
+		cli_error("%s: out of memory", path);
+	size_t line = 1;
+	bool open = false, first = true;
+	while (rc == 0) {
+		errno = 0;
+		long got = read_peeked(in, buf, JSON_PIECE);
+		if (got <= 0) {
+			if (got < 0) {
+				cli_error("%s: %s", path, strerror(errno));
+				rc = -1;
+			}
+			break;
+		}
+		size_t from = first && got >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+		first = false;
+		rc = take_json(&c, buf, (size_t)got, from, &line, &open);
+	}
+	if (rc == 0 && open) {
+		cli_error("%s:%zu: document %zu is cut short", path, c.doc_line, c.ndocs + 1);
+		rc = -1;
+	}
+	free(buf);
+	collect_free(&c);
+	return rc;
+}
+
+/* Whether the input's first n bytes open a document as parse writes it,
+ * its schema first: {"schema": "benchlog/1", after a BOM and blanks.
+ * Such an input is read a document at a time (load_json_stream); other
+ * JSON whole (load_whole). */
+static bool opens_document(const char *head, size_t n)
+{
+	static const char *const tokens[] = {"{", "\"schema\"", ":", "\"" BL_SCHEMA_ID "\""};
+	size_t i = lead_end(head, n);
+	for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
+		size_t len = strlen(tokens[k]);
+		while (i < n && blank_byte(head[i]))
+			i++;
+		if (n - i < len || memcmp(head + i, tokens[k], len) != 0)
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 /* Whether an input whose first n bytes are head (all of it when n is
  * under cap) may be benchlog JSON: a '{' first, after a BOM and blanks. */
 static bool may_be_json(const char *head, size_t n, size_t cap)
@@ -352,8 +540,12 @@ static int load_file(const char *file, const char *path, json_t *docs)
 		rc = -1;
 	} else {
 		struct peeked in = {fd, head, n, 0};
-		rc = may_be_json(head, n, sizeof head) ? load_whole(&in, path, docs)
-						       : load_post(&in, path, docs);
+		if (opens_document(head, n))
+			rc = load_json_stream(&in, path, docs);
+		else if (may_be_json(head, n, sizeof head))
+			rc = load_whole(&in, path, docs);
+		else
+			rc = load_post(&in, path, docs);
 	}
 	cli_close_input(fd);
 	return rc;

@@ -225,6 +225,27 @@ def main():
     jsonl = run(bl, "parse", "-q", "--jsonl", str(seed4)).stdout
     r = run(bl, "table", "-", stdin=jsonl)
     check("JSON Lines input", r.returncode == 0 and b"/zfs/testfile #2" in r.stdout)
+    # documents read one at a time: indented ones one after another, a
+    # JSON Lines file cut inside its last document (the documents before
+    # it kept, the cut told with its line), keys in another order
+    seed0 = ROOT / "corpus/dd/seed000-geli-mirror-csh-time/input"
+    both = run(bl, "table", str(seed4), str(seed0)).stdout
+    indented = run(bl, "parse", "-q", str(seed4)).stdout + run(bl, "parse", "-q", str(seed0)).stdout
+    r = run(bl, "table", "-", stdin=indented)
+    check("indented documents one after another: the posts' table",
+          r.returncode == 0 and r.stdout == both, r.stderr.decode()[:200])
+    cut = jsonl + run(bl, "parse", "-q", "--jsonl", str(seed0)).stdout[:-200]
+    r = run(bl, "table", "-", stdin=cut)
+    check("a cut last document: exit 1, its line told, the one before kept",
+          r.returncode == 1 and b"<stdin>:2: document 2 is cut short" in r.stderr
+          and r.stdout == run(bl, "table", str(seed4)).stdout, r.stderr.decode()[:200])
+    r = run(bl, "table", "-", stdin=jsonl + b"\n[1, 2]\n")
+    check("a value after the documents that is none: its line told",
+          r.returncode == 1 and b"<stdin>:3: not benchlog JSON" in r.stderr, r.stderr.decode()[:200])
+    sorted_keys = json.dumps(json.loads(jsonl), sort_keys=True).encode()
+    r = run(bl, "table", "-", stdin=sorted_keys)
+    check("a document with its keys sorted (schema not first)",
+          r.returncode == 0 and r.stdout == run(bl, "table", str(seed4)).stdout, r.stderr.decode()[:200])
 
     # standard output with --format
     r = run(bl, "chart", "--format", "svg", str(seed4), "-o", "-")

@@ -567,12 +567,14 @@ def table_rows(binpath, src, name, ext, whole, cut, scale):
             head = f.read(int(want * scale))
         p.write_bytes(head[:head.rfind(cut) + 1])
         paths.append(p)
-    tw = measure([binpath, "table", paths[0]])
+    tout = OUT / ("table-%s.txt" % name.lower())
+    tw = measure([binpath, "table", paths[0]], stdout_path=tout)
     th = measure([binpath, "table", paths[1]])
     label = "table, %s's first %d MB" % (name, whole // MB)
     tsize = paths[0].stat().st_size / MB
     if tw.why() or th.why():
         return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=tw.why() or th.why())]
+    docs_row = table_docs_row(binpath, paths[0], tout)
     grow = ratio(tw.cpu, th.cpu)
     # the RSS goal of every benchlog row: `table` holds the documents it
     # compares whole, so its memory grows with them
@@ -583,7 +585,26 @@ def table_rows(binpath, src, name, ext, whole, cut, scale):
                 status="%s, whole/half cpu %.2fx"
                 % ("MISSED: " + "; ".join(missed) if missed else "met", grow)),
             row("  its first half", paths[1].stat().st_size / MB, th,
-                status="RSS %.0f MB" % (th.rss / 1024))]
+                status="RSS %.0f MB" % (th.rss / 1024)), docs_row]
+
+
+def table_docs_row(binpath, post, post_table):
+    """`benchlog table` on the documents parse writes of post (JSON
+    Lines), read a document at a time: its RSS against the goal, and its
+    table against the post's (post_table)."""
+    docs = post.with_suffix(".jsonl")
+    m = measure([binpath, "parse", "--jsonl", "-q", "-o", docs, post])
+    if m.why():
+        return row("  its documents (JSON)", 0, m, status="parse: " + m.why())
+    out = OUT / "table-docs.txt"
+    t = measure([binpath, "table", docs], stdout_path=out)
+    if t.why():
+        return row("  its documents (JSON)", docs.stat().st_size / MB, t, status=t.why())
+    missed = [] if filecmp.cmp(out, post_table, shallow=False) else ["table DIFFERS"]
+    if t.rss / 1024 > RSS_GOAL_MB:
+        missed.append("RSS %.0f MB" % (t.rss / 1024))
+    return row("  its documents (JSON)", docs.stat().st_size / MB, t, goal="= the post's table",
+               status="MISSED: " + "; ".join(missed) if missed else "met, = the post's table")
 
 
 def ratio(a, b):

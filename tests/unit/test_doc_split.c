@@ -127,6 +127,39 @@ static void test_reset(void)
 	json_decref(g.runs);
 }
 
+/* Fed a stream of documents in pieces of every size, the split stops
+ * after each one's closing brace: the bytes after it are the next's
+ * (a brace in a string is text). */
+static void test_feed_stops_at_end(void)
+{
+	const char *text = "{\"runs\":[{\"tool\":\"dd\",\"c\":\"}\"}],\"x\":1}\n"
+			   "{\"runs\":[{\"tool\":\"bonnie\"},{\"tool\":\"dd\"}],\"x\":2}";
+	const char *rests[] = {"{\"runs\":[],\"x\":1}", "{\"runs\":[],\"x\":2}"};
+	size_t len = strlen(text);
+	for (size_t step = 1; step <= len; step++) {
+		struct got g = {json_array(), 0};
+		struct cli_doc_split s = {.on_run = on_run, .ctx = &g};
+		size_t docs = 0, at = 0;
+		bool ok = true;
+		while (at < len && ok) {
+			size_t n = len - at < step ? len - at : step;
+			long used = cli_doc_split_feed(&s, text + at, n);
+			ok = used >= 0 && (size_t)used <= n && (used == (long)n || s.ended);
+			at += used > 0 ? (size_t)used : n;
+			if (ok && s.ended) {
+				ok = docs < 2 && strcmp(s.rest.p, rests[docs]) == 0;
+				docs++;
+				cli_doc_split_reset(&s);
+				while (at < len && text[at] == '\n')
+					at++;
+			}
+		}
+		CHECK(ok && docs == 2 && json_array_size(g.runs) == 3 && !g.bad);
+		cli_doc_split_free(&s);
+		json_decref(g.runs);
+	}
+}
+
 static int refuse(const char *text, size_t n, void *ctx)
 {
 	(void)text;
@@ -178,6 +211,7 @@ int main(void)
 	test_strings();
 	test_blanks();
 	test_reset();
+	test_feed_stops_at_end();
 	test_failures();
 	return CHECK_DONE();
 }
