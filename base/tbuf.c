@@ -248,6 +248,10 @@ void bl_run_log_add(struct bl_run_log *l, size_t to, size_t from, size_t n)
 		last->n += n;
 		return;
 	}
+	if (l->max && l->n == l->max) {
+		l->failed = true; /* too many to be worth carrying */
+		return;
+	}
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
 		struct bl_text_run *v = realloc(l->v, cap * sizeof *v);
@@ -368,6 +372,7 @@ void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
 		/* keep the message valid: empty text */
 		free(b->s);
 		b->s = calloc(1, BL_TEXT_PAD);
+		b->cap = b->s ? BL_TEXT_PAD : 0;
 		b->len = 0;
 		b->failed = b->s == NULL;
 	}

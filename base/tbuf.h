@@ -38,7 +38,11 @@ struct bl_run_log {
 	const char *in;
 	struct bl_text_run *v;
 	size_t n, cap;
-	bool failed; /* memory ran out: the runs are not all there */
+	/* at most this many runs (0: no limit); past it, failed: a text
+	 * whose every line changed ("> " on each) costs more to carry its
+	 * sites over than to find them again */
+	size_t max;
+	bool failed; /* memory ran out, or past max: the runs are not all there */
 };
 
 struct bl_tbuf {
@@ -66,7 +70,7 @@ struct bl_src {
 void bl_tbuf_set_max(size_t max);
 
 /* Frees a text of cap bytes a tbuf allocated (0: not known). The
- * largest of a few megabytes or more is kept for the next tbuf of about
+ * largest of 1 MB or more is kept for the next tbuf of about
  * its size: a window of a large input makes three texts of its size one
  * after another, and memory given back to the system costs a page fault
  * every 4 KB when it is taken again. */

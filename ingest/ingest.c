@@ -77,6 +77,7 @@ struct stage {
 	bool raw;
 	size_t skip; /* raw bytes before the text (an mbox separator line) */
 	bool failed; /* a step could not be made (step_failed) */
+	bool changed; /* the last step replaced the text */
 	struct bl_run_log *runs; /* where a step notes the runs it keeps (or NULL) */
 };
 
@@ -109,7 +110,8 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 		bool changed_ = (call_expr);                                                       \
 		(void)in;                                                                          \
 		(void)out;                                                                         \
-		if (changed_ && !out_.failed) {                                                    \
+		(st)->changed = changed_ && !out_.failed;                                          \
+		if ((st)->changed) {                                                               \
 			bl_tbuf_free(&(st)->cur);                                                  \
 			(st)->cur = out_;                                                          \
 			(st)->raw = false;                                                         \
@@ -481,16 +483,20 @@ static void chain_runs(struct kept_sites *k, struct bl_run_log *step)
 	k->runs = both;
 }
 
+/* Runs kept by a step for each this many bytes of its input, at most:
+ * past them, the sites are found again rather than carried over. */
+#define RUNS_BYTES 256
+
 /* A line step; with `keep` (the sites of the text before the line steps
  * kept), the runs of that text the step's output keeps in k->runs. */
 #define RUNS_STEP(st, m, k, keep, call_expr, name)                                                 \
 	do {                                                                                       \
-		struct bl_run_log step_runs = {.in = cur_s((st), (m))};                            \
-		size_t steps_ = (m)->ndecodings;                                                   \
+		struct bl_run_log step_runs = {.in = cur_s((st), (m)),                             \
+					       .max = cur_len((st), (m)) / RUNS_BYTES + 1};        \
 		(st)->runs = (keep) ? &step_runs : NULL;                                           \
 		STEP(st, call_expr, name, m);                                                      \
 		(st)->runs = NULL;                                                                 \
-		if ((keep) && (m)->ndecodings != steps_)                                           \
+		if ((keep) && (st)->changed)                                                       \
 			chain_runs((k), &step_runs);                                               \
 		bl_run_log_free(&step_runs);                                                       \
 	} while (0)
@@ -527,7 +533,6 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 			k->unbroken = NULL;
 		}
 	}
-	size_t unbroken_steps = m->ndecodings;
 	/* the sites of the text before the line steps, kept from them */
 	struct bl_sites *before = k->unbroken ? k->unbroken : m->sites;
 	if (k->unbroken)
@@ -535,8 +540,9 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 	k->whole = !k->unbroken;
 	m->sites = NULL;
 	RUNS_STEP(st, m, k, before, bl_quote_strip(m, in, out), "unquote");
+	bool changed = st->changed;
 	RUNS_STEP(st, m, k, before, bl_rewrap(m, in, out, false, false), "rewrap");
-	if (m->ndecodings == unbroken_steps) {
+	if (!changed && !st->changed) {
 		/* the text is as it was after the unflattener */
 		if (!k->unbroken)
 			m->sites = before;
