@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "sites.h"
-#include "tbuf.h"
 #include "utf8.h"
 
 /* Past this many segments (8 MB of map) the map stops growing: later
@@ -153,7 +152,6 @@ int bl_message_from_text(struct bl_message *m, const char *raw, size_t len, size
 		return -1;
 	size_t out_len = len - c.nul + 3 * c.nul_runs + 2 * c.bad;
 	m->text = malloc(out_len + BL_TEXT_PAD);
-	m->text_cap = 0;
 	if (!m->text || seg_push(m, 0, 0) < 0)
 		goto oom;
 	if (!c.bad && !c.nul) {
@@ -338,7 +336,7 @@ int bl_message_quote_depth(const struct bl_message *m, size_t text_off)
 void bl_message_free(struct bl_message *m)
 {
 	if (!m->text_borrowed)
-		bl_text_free(m->text, m->text_cap);
+		free(m->text);
 	free(m->segs);
 	free(m->subject);
 	free(m->from);

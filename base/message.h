@@ -86,8 +86,6 @@ struct bl_message {
 	bool text_borrowed; /* text is in `raw` itself (nothing needed
 				* decoding, or a mail's body past its headers,
 				* and raw is padded): not freed with the message */
-	size_t text_cap; /* the bytes allocated at text when a decoded text
-			  * was moved there (bl_tbuf_to_message), else 0 */
 
 	struct bl_offset_seg *segs; /* sorted by text_off; owned */
 	size_t nsegs, segcap;

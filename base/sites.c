@@ -297,26 +297,6 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t half_step(
 	return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(a0, a1), zero));
 }
 
-/* The finds at the positions q + j of a step whose vector test passed
- * (bit j of bits), the buckets of each in acc. */
-__attribute__((target("avx2"), always_inline)) static inline void step_finds(
-	const struct bl_site_plan *P, const unsigned char *t, size_t len, size_t q, uint64_t bits,
-	__m256i acc[2][2], struct bl_sites *st)
-{
-	if (!bits)
-		return;
-	unsigned char got[2][2][32];
-	_mm256_storeu_si256((__m256i *)got[0][0], acc[0][0]);
-	_mm256_storeu_si256((__m256i *)got[0][1], acc[0][1]);
-	_mm256_storeu_si256((__m256i *)got[1][0], acc[1][0]);
-	_mm256_storeu_si256((__m256i *)got[1][1], acc[1][1]);
-	for (; bits; bits &= bits - 1) {
-		unsigned j = (unsigned)__builtin_ctzll(bits);
-		finds_at(P, t, len, q + j,
-			 got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8, st);
-	}
-}
-
 /* The 64 positions from q, read at p (t + q, or a copy of the text's
  * last bytes followed by zero bytes), of which those in `in` are the
  * text's. *after_nl: text[q - 1] is a newline; *ls: where the line being
@@ -338,22 +318,19 @@ __attribute__((target("avx2"), always_inline)) static inline void step64(
 	*after_nl = nl >> 63;
 	if (!st->long_line)
 		st->long_line = long_line_in(P->long_line, q, nl, q + 64 < len ? q + 64 : len, ls);
-	step_finds(P, t, len, q, bits & in, acc, st);
-}
-
-__attribute__((target("avx2"))) static void nibble_tabs_of(const struct bl_site_plan *P,
-							   struct nibble_tabs *tb)
-{
-	for (int g = 0; g < 2; g++)
-		for (int k = 0; k < VT; k++)
-			for (int h = 0; h < 2; h++)
-				tb->tab[g][k][h] = _mm256_broadcastsi128_si256(
-					_mm_loadu_si128((const __m128i *)P->nib[g][k][h]));
-	const struct bl_marks *mk = P->marks;
-	tb->mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
-	tb->mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
-	tb->anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
-	tb->at_start = _mm256_set1_epi8((char)mk->line);
+	bits &= in;
+	if (!bits)
+		return;
+	unsigned char got[2][2][32];
+	_mm256_storeu_si256((__m256i *)got[0][0], acc[0][0]);
+	_mm256_storeu_si256((__m256i *)got[0][1], acc[0][1]);
+	_mm256_storeu_si256((__m256i *)got[1][0], acc[1][0]);
+	_mm256_storeu_si256((__m256i *)got[1][1], acc[1][1]);
+	for (; bits; bits &= bits - 1) {
+		unsigned j = (unsigned)__builtin_ctzll(bits);
+		finds_at(P, t, len, q + j,
+			 got[j / 32][0][j % 32] | (unsigned)got[j / 32][1][j % 32] << 8, st);
+	}
 }
 
 __attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan *P,
@@ -361,7 +338,16 @@ __attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan
 						       struct bl_sites *st)
 {
 	struct nibble_tabs tb;
-	nibble_tabs_of(P, &tb);
+	for (int g = 0; g < 2; g++)
+		for (int k = 0; k < VT; k++)
+			for (int h = 0; h < 2; h++)
+				tb.tab[g][k][h] = _mm256_broadcastsi128_si256(
+					_mm_loadu_si128((const __m128i *)P->nib[g][k][h]));
+	const struct bl_marks *mk = P->marks;
+	tb.mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
+	tb.mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
+	tb.anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	tb.at_start = _mm256_set1_epi8((char)mk->line);
 	uint64_t after_nl = 0; /* offset 0 is no line start */
 	size_t ls = 0, q = 0;
 	/* a step reads 67 bytes: in place while they are the text's or
@@ -373,32 +359,6 @@ __attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan
 		unsigned char last[64 + 64] = {0};
 		memcpy(last, t + q, len - q);
 		step64(P, t, len, last, q, ((uint64_t)1 << (len - q)) - 1, &tb, &after_nl, &ls, st);
-	}
-}
-
-/* The needle finds at the positions [from, to) of the text alone, added
- * to st as the pass adds them (its marks and lines are not looked at). */
-__attribute__((target("avx2"))) static void finds_avx2(const struct bl_site_plan *P,
-						       const struct nibble_tabs *tb,
-						       const unsigned char *t, size_t len,
-						       size_t from, size_t to, struct bl_sites *st)
-{
-	for (size_t q = from; q < to; q += 64) {
-		unsigned char last[64 + 64];
-		const unsigned char *p = t + q;
-		if (len - q < 64) {
-			/* the last bytes, then zero bytes as after the text */
-			memset(last, 0, sizeof last);
-			memcpy(last, t + q, len - q);
-			p = last;
-		}
-		__m256i acc[2][2];
-		uint32_t any, line, nl;
-		uint64_t bits = half_step(p, tb, &acc[0][0], &acc[0][1], &any, &line, &nl);
-		bits |= (uint64_t)half_step(p + 32, tb, &acc[1][0], &acc[1][1], &any, &line, &nl)
-			<< 32;
-		uint64_t in = to - q >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << (to - q)) - 1;
-		step_finds(P, t, len, q, bits & in, acc, st);
 	}
 }
 #endif
@@ -450,31 +410,6 @@ static void sites_vec(const struct bl_site_plan *P, const unsigned char *t, size
 		ls = nl ? (size_t)(nl - (const char *)t) + 1 : ls;
 	}
 }
-
-/* The needle finds at the positions [from, to) alone, each position
- * tested against every needle, as the portable pass tests its last
- * bytes. */
-static void finds_one_by_one(const struct bl_site_plan *P, const unsigned char *t, size_t len,
-			     size_t from, size_t to, struct bl_sites *st)
-{
-	size_t p;
-	for (size_t q = from; q < to; q++)
-		for (size_t i = 0; i < P->nneedles; i++)
-			if (found_by(P, t, len, q, i, 0, &p, false))
-				record(P, st, q, i, p);
-}
-
-#ifdef BL_HAVE_NIBBLE_PASS
-/* Whether the AVX2 pass runs (the processor has it, the tests do not ask
- * for the portable one). */
-static bool avx2_on(void)
-{
-	static int avx2 = -1;
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-	return avx2 && !portable;
-}
-#endif
 
 static void sites_destroy(struct bl_sites *st)
 {
@@ -538,7 +473,10 @@ struct bl_sites *bl_sites_find(const struct bl_site_plan *P, const char *text, s
 	}
 	memset(st->sys, 0, st->nsys * sizeof *st->sys);
 #ifdef BL_HAVE_NIBBLE_PASS
-	if (avx2_on())
+	static int avx2 = -1;
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+	if (avx2 && !portable)
 		sites_avx2(P, (const unsigned char *)text, len, st);
 	else
 #endif
@@ -826,366 +764,6 @@ bool bl_sites_update(const struct bl_site_plan *P, struct bl_sites *st, const ch
 	free(dirty);
 	free(f.q);
 	free(f.needle);
-	return ok;
-}
-
-/* ------------------------------------------------------------ carried
- *
- * A step that drops bytes of a text (a quote's "> " before each line, the
- * newline of a line joined to the one above it) keeps the rest in runs;
- * the finds that read only bytes of one run are the same in the new text,
- * moved with their run. Those that read a seam, where a run ends or
- * starts, are made again with the pass over the few positions around it. */
-
-/* A blank the checks pass over in a run (THEN_BLANKS0, THEN_BLANKS1). */
-static inline bool check_blank(unsigned char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* The needle starts [lo, hi) that may read bytes on both sides of
- * text[b] (or its end): at b - 1 (or before it) and at b (or after it). */
-struct span_of_starts {
-	size_t lo, hi;
-};
-
-/* The first start whose needle or then-check may reach text[b]: the
- * then-check reads blanks and at most THEN_MAX other bytes. */
-static size_t reach_from_before(const unsigned char *t, size_t b)
-{
-	size_t z = b, other = 0;
-	while (z > 0 && (check_blank(t[z - 1]) || other < THEN_MAX)) {
-		if (!check_blank(t[z - 1]))
-			other++;
-		z--;
-	}
-	return z > max_ntok ? z - max_ntok : 0;
-}
-
-/* Past the last start at b or after it whose before-check may reach
- * text[b - 1]: it reads back over blanks and at most BEFORE_MAX other
- * bytes. */
-static size_t reach_from_after(const struct bl_site_plan *P, const unsigned char *t, size_t len,
-			       size_t b)
-{
-	if (!P->any_before)
-		return b;
-	size_t h = b, other = 0;
-	while (h < len && (check_blank(t[h]) || other < BEFORE_MAX)) {
-		if (!check_blank(t[h]))
-			other++;
-		h++;
-	}
-	return h < len ? h + 1 : len;
-}
-
-/* The starts around each seam of the runs, ascending and apart: between
- * two runs (bytes of neither, or none), and at the ends of the text
- * unless the first run starts both texts and the last ends both. *n:
- * how many; NULL when memory ran out. */
-static struct span_of_starts *seam_starts(const struct bl_site_plan *P, const unsigned char *t,
-					  size_t len, size_t old_len,
-					  const struct bl_text_run *runs, size_t nruns, size_t *n)
-{
-	struct span_of_starts *v = malloc((nruns + 1) * sizeof *v);
-	if (!v)
-		return NULL;
-	*n = 0;
-	size_t end = 0, old_end = 0; /* where the run before ends */
-	for (size_t k = 0; k <= nruns; k++) {
-		bool last = k == nruns;
-		size_t start = last ? len : runs[k].to;
-		if (last ? end == len && old_end == old_len : !start && !runs[k].from)
-			goto next;
-		struct span_of_starts sp = {reach_from_before(t, end),
-					    reach_from_after(P, t, len, start)};
-		if (sp.hi < start)
-			sp.hi = start; /* the bytes of no run in between */
-		if (*n && v[*n - 1].hi >= sp.lo) {
-			if (sp.hi > v[*n - 1].hi)
-				v[*n - 1].hi = sp.hi;
-		} else if (sp.lo < sp.hi) {
-			v[(*n)++] = sp;
-		}
-	next:
-		if (!last) {
-			end = runs[k].to + runs[k].n;
-			old_end = runs[k].from + runs[k].n;
-		}
-	}
-	return v;
-}
-
-/* Whether the runs are ascending, apart, inside both texts and none moved
- * forward (which the marks' move in place needs). */
-static bool runs_fit(const struct bl_text_run *runs, size_t nruns, size_t len, size_t old_len)
-{
-	size_t end = 0, old_end = 0;
-	for (size_t k = 0; k < nruns; k++) {
-		const struct bl_text_run *r = &runs[k];
-		if (r->to < end || r->from < old_end || r->to > r->from || r->n > len - r->to ||
-		    r->n > old_len - r->from)
-			return false;
-		end = r->to + r->n;
-		old_end = r->from + r->n;
-	}
-	return true;
-}
-
-/* The needle finds whose starts are in the spans, made on the new text
- * (the vector pass over the positions their windows may start at), in
- * the pass's order, into found. */
-static void seam_finds(const struct bl_site_plan *P, const unsigned char *t, size_t len,
-		       const struct span_of_starts *sp, size_t nsp, struct bl_sites *found)
-{
-#ifdef BL_HAVE_NIBBLE_PASS
-	struct nibble_tabs tb;
-	bool vector = avx2_on();
-	if (vector)
-		nibble_tabs_of(P, &tb);
-#endif
-	for (size_t k = 0; k < nsp && !found->failed; k++) {
-		size_t n0 = found->n, l0[BL_SITE_LITERALS_MAX];
-		for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
-			l0[g] = found->literal[g].n;
-		size_t to = len - sp[k].hi > max_ntok ? sp[k].hi + max_ntok : len;
-#ifdef BL_HAVE_NIBBLE_PASS
-		if (vector)
-			finds_avx2(P, &tb, t, len, sp[k].lo, to, found);
-		else
-#endif
-			finds_one_by_one(P, t, len, sp[k].lo, to, found);
-		/* those whose start is in the span alone */
-		size_t kept = n0;
-		for (size_t j = n0; j < found->n; j++) {
-			size_t p = found->q[j] - P->trig[found->needle[j]];
-			if (p >= sp[k].lo && p < sp[k].hi) {
-				found->q[kept] = found->q[j];
-				found->needle[kept++] = found->needle[j];
-			}
-		}
-		found->n = kept;
-		for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++) {
-			struct bl_site_list *l = &found->literal[g];
-			size_t lk = l0[g];
-			for (size_t j = l0[g]; j < l->n; j++)
-				if (l->v[j] >= sp[k].lo && l->v[j] < sp[k].hi)
-					l->v[lk++] = l->v[j];
-			l->n = lk;
-		}
-	}
-}
-
-/* Where the runs and the spans stand for a walk over ascending old
- * offsets. */
-struct carry_walk {
-	const struct bl_text_run *runs;
-	size_t nruns, r;
-	const struct span_of_starts *sp;
-	size_t nsp, s;
-};
-
-/* The run that holds old offset x, at or after the last one asked about
- * (x ascending); NULL when no run does. */
-static const struct bl_text_run *run_of(struct carry_walk *w, size_t x)
-{
-	while (w->r < w->nruns && w->runs[w->r].from + w->runs[w->r].n <= x)
-		w->r++;
-	if (w->r < w->nruns && w->runs[w->r].from <= x)
-		return &w->runs[w->r];
-	return NULL;
-}
-
-/* Whether new start p is in a span; `floor`, ascending from call to call,
- * is at most p. */
-static bool in_spans(struct carry_walk *w, size_t floor, size_t p)
-{
-	while (w->s < w->nsp && w->sp[w->s].hi <= floor)
-		w->s++;
-	for (size_t k = w->s; k < w->nsp && w->sp[k].lo <= p; k++)
-		if (p < w->sp[k].hi)
-			return true;
-	return false;
-}
-
-/* The old needle finds kept by the runs, moved, at the front of st's
- * arrays: those whose start is in the same run as their position and in
- * no span. */
-static void carry_needle_finds(const struct bl_site_plan *P, struct bl_sites *st,
-			       struct carry_walk w)
-{
-	size_t kept = 0;
-	for (size_t k = 0; k < st->n; k++) {
-		size_t q = st->q[k], trig = P->trig[st->needle[k]];
-		const struct bl_text_run *r = run_of(&w, q);
-		if (!r || q - trig < r->from)
-			continue;
-		size_t nq = q - r->from + r->to;
-		if (in_spans(&w, nq > max_ntok ? nq - max_ntok : 0, nq - trig))
-			continue;
-		st->q[kept] = nq;
-		st->needle[kept++] = st->needle[k];
-	}
-	st->n = kept;
-}
-
-/* Merges the new finds into st's kept ones (both in the pass's order),
- * from the back, in place. */
-static bool merge_needle_finds(struct bl_sites *st, const struct bl_sites *found)
-{
-	size_t total = st->n + found->n;
-	if (total > st->cap) {
-		size_t *nq = realloc(st->q, total * sizeof *nq);
-		if (nq)
-			st->q = nq;
-		unsigned char *ni = nq ? realloc(st->needle, total) : NULL;
-		if (!ni)
-			return false;
-		st->needle = ni;
-		st->cap = total;
-	}
-	size_t x = st->n, y = found->n;
-	for (size_t o = total; o-- > 0;)
-		if (!y || (x && find_before(found->q[y - 1], found->needle[y - 1], st->q[x - 1],
-					    st->needle[x - 1]))) {
-			x--;
-			st->q[o] = st->q[x];
-			st->needle[o] = st->needle[x];
-		} else {
-			y--;
-			st->q[o] = found->q[y];
-			st->needle[o] = found->needle[y];
-		}
-	st->n = total;
-	return true;
-}
-
-/* A literal's starts: the old ones the runs keep, moved, merged with the
- * new ones in the spans (ascending). */
-static bool carry_literal(struct bl_site_list *l, const struct bl_site_list *found,
-			  struct carry_walk w)
-{
-	size_t kept = 0;
-	for (size_t k = 0; k < l->n; k++) {
-		const struct bl_text_run *r = run_of(&w, l->v[k]);
-		if (!r)
-			continue;
-		size_t np = l->v[k] - r->from + r->to;
-		if (!in_spans(&w, np, np))
-			l->v[kept++] = np;
-	}
-	size_t total = kept + found->n;
-	if (total > l->cap) {
-		size_t *v = realloc(l->v, total * sizeof *v);
-		if (!v)
-			return false;
-		l->v = v;
-		l->cap = total;
-	}
-	size_t x = kept, y = found->n;
-	for (size_t o = total; o-- > 0;)
-		l->v[o] = !y || (x && l->v[x - 1] > found->v[y - 1]) ? l->v[--x] : found->v[--y];
-	l->n = total;
-	return true;
-}
-
-/* Bits [from, from + n) of w, n <= 64, as the low bits of a word. */
-static uint64_t bits_at(const uint64_t *w, size_t from, size_t n)
-{
-	size_t i = from / 64, o = from % 64;
-	uint64_t b = w[i] >> o;
-	if (o + n > 64)
-		b |= w[i + 1] << (64 - o);
-	return n == 64 ? b : b & (((uint64_t)1 << n) - 1);
-}
-
-/* Moves bits [from, from + n) of w to [to, to + n), to <= from, in
- * place. */
-static void move_bits(uint64_t *w, size_t to, size_t from, size_t n)
-{
-	while (n) {
-		size_t k = 64 - to % 64 < n ? 64 - to % 64 : n;
-		uint64_t mask = (k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1) << (to % 64);
-		w[to / 64] = (w[to / 64] & ~mask) | (bits_at(w, from, k) << (to % 64) & mask);
-		to += k;
-		from += k;
-		n -= k;
-	}
-}
-
-/* Whether text[x] is a mark (as the pass finds them). */
-static bool mark_at(const struct bl_site_plan *P, const unsigned char *t, size_t x)
-{
-	const struct bl_marks *mk = P->marks;
-	unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
-	return (g & ~(unsigned)mk->line) || (x > 0 && t[x - 1] == '\n' && (g & mk->line));
-}
-
-static void set_mark(struct bl_sites *st, size_t x, bool on)
-{
-	if (on)
-		st->sys[x / 64] |= (uint64_t)1 << (x % 64);
-	else
-		st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));
-}
-
-/* The marks of the new text: those inside each run moved with it (a mark
- * depends on its byte and the one before), the others looked at. */
-static void carry_marks(const struct bl_site_plan *P, struct bl_sites *st, const unsigned char *t,
-			size_t len, const struct bl_text_run *runs, size_t nruns)
-{
-	size_t end = 0;
-	for (size_t k = 0; k < nruns; k++) {
-		const struct bl_text_run *r = &runs[k];
-		if (r->n > 1)
-			move_bits(st->sys, r->to + 1, r->from + 1, r->n - 1);
-		for (size_t x = end; x <= r->to && x < len; x++)
-			set_mark(st, x, mark_at(P, t, x));
-		end = r->to + r->n;
-	}
-	for (size_t x = end; x < len; x++)
-		set_mark(st, x, mark_at(P, t, x));
-	if (len % 64)
-		st->sys[len / 64] &= ((uint64_t)1 << (len % 64)) - 1;
-}
-
-bool bl_sites_carry(const struct bl_site_plan *P, struct bl_sites *st, const char *text, size_t len,
-		    const struct bl_text_run *runs, size_t nruns)
-{
-	if (st->gen != P->gen || st->failed || !runs_fit(runs, nruns, len, st->len))
-		return false;
-	first_tokens(P);
-	const unsigned char *t = (const unsigned char *)text;
-	size_t nsp;
-	struct span_of_starts *sp = seam_starts(P, t, len, st->len, runs, nruns, &nsp);
-	if (!sp)
-		return false;
-	struct bl_sites found;
-	memset(&found, 0, sizeof found);
-	seam_finds(P, t, len, sp, nsp, &found);
-	struct carry_walk w = {runs, nruns, 0, sp, nsp, 0};
-	bool ok = !found.failed;
-	if (ok) {
-		/* the finds of a span may come after some of the next one's */
-		struct new_finds nf = {found.q, found.needle, found.n, found.cap};
-		sort_finds(&nf);
-		carry_needle_finds(P, st, w);
-		ok = merge_needle_finds(st, &found);
-	}
-	for (size_t g = 0; ok && g < BL_SITE_LITERALS_MAX; g++)
-		if (st->literal[g].n || found.literal[g].n)
-			ok = carry_literal(&st->literal[g], &found.literal[g], w);
-	if (ok) {
-		carry_marks(P, st, t, len, runs, nruns);
-		st->len = len;
-		st->nsys = (len + 63) / 64;
-		st->long_line = has_long_line(P, text, len);
-	}
-	free(sp);
-	free(found.q);
-	free(found.needle);
-	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
-		free(found.literal[g].v);
 	return ok;
 }
 

@@ -27,7 +27,6 @@
 
 #include "find.h"
 #include "message.h"
-#include "tbuf.h"
 
 #define BL_NEEDLE_MAX 48 /* tokens in one needle */
 #define BL_NEEDLE_DIGIT 0x100 /* token: any ASCII digit */
@@ -134,16 +133,6 @@ void bl_sites_free(struct bl_sites *st);
  * freed). */
 bool bl_sites_update(const struct bl_site_plan *p, struct bl_sites *st, const char *text,
 		     size_t len, const size_t *at, size_t n);
-/* The sites st of a text, made those of text[0, len) (followed by
- * BL_TEXT_PAD zero bytes), which keeps the runs of it at runs[0, nruns)
- * (ascending, none moved forward: a step that drops bytes, such as a
- * quote's marks, and may put a few of its own between the runs): only
- * the finds and marks that read bytes near where a run starts or ends
- * are looked at again. The same as bl_sites_find(p, text, len). False
- * when st was not found with p, the runs are not so, or memory ran out
- * (st is then to be freed). */
-bool bl_sites_carry(const struct bl_site_plan *p, struct bl_sites *st, const char *text, size_t len,
-		    const struct bl_text_run *runs, size_t nruns);
 /* The sites of a message's text: the ones ingest found on the same text
  * with the same plan, else found now and kept with the message. NULL when
  * memory ran out. */

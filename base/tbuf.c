@@ -4,45 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A text buffer this large or larger is kept when freed (bl_text_free). */
-#define SPARE_MIN ((size_t)1 << 20)
-
-static char *spare_text;
-static size_t spare_cap;
-
-static void free_spare_text(void)
-{
-	free(spare_text);
-	spare_text = NULL;
-	spare_cap = 0;
-}
-
-void bl_text_free(char *s, size_t cap)
-{
-	static bool registered;
-	if (!s || cap < SPARE_MIN || cap <= spare_cap ||
-	    (!registered && !(registered = atexit(free_spare_text) == 0))) {
-		free(s);
-		return;
-	}
-	free(spare_text);
-	spare_text = s;
-	spare_cap = cap;
-}
-
-/* The kept text buffer, for a first reservation of `need` bytes that it
- * holds and that is not much smaller (NULL when there is none such). */
-static char *take_spare(size_t need, size_t *cap)
-{
-	if (!spare_text || need > spare_cap || need < spare_cap / 2)
-		return NULL;
-	char *s = spare_text;
-	*cap = spare_cap;
-	spare_text = NULL;
-	spare_cap = 0;
-	return s;
-}
-
 void bl_tbuf_init(struct bl_tbuf *b)
 {
 	memset(b, 0, sizeof *b);
@@ -50,7 +11,7 @@ void bl_tbuf_init(struct bl_tbuf *b)
 
 void bl_tbuf_free(struct bl_tbuf *b)
 {
-	bl_text_free(b->s, b->cap);
+	free(b->s);
 	free(b->segs);
 	memset(b, 0, sizeof *b);
 }
@@ -82,9 +43,7 @@ bool bl_tbuf_reserve(struct bl_tbuf *b, size_t n)
 		size_t cap = b->cap ? b->cap + b->cap / 2 : 256;
 		if (cap < need)
 			cap = need;
-		char *s = b->s ? NULL : take_spare(need, &cap);
-		if (!s)
-			s = realloc(b->s, cap);
+		char *s = realloc(b->s, cap);
 		if (!s) {
 			b->failed = true;
 			return false;
@@ -239,35 +198,16 @@ size_t bl_src_origin(struct bl_src *src, size_t off)
 	return r;
 }
 
-void bl_run_log_add(struct bl_run_log *l, size_t to, size_t from, size_t n)
+void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
 {
-	if (!n || l->failed)
+	if (off > src->len)
 		return;
-	struct bl_text_run *last = l->n ? &l->v[l->n - 1] : NULL;
-	if (last && last->to + last->n == to && last->from + last->n == from) {
-		last->n += n;
-		return;
-	}
-	if (l->max && l->n == l->max) {
-		l->failed = true; /* too many to be worth carrying */
+	if (n > src->len - off)
+		n = src->len - off;
+	if (!src->segs || !src->nsegs) {
+		bl_tbuf_put(b, src->s + off, n, src->base + src->shift + off);
 		return;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct bl_text_run *v = realloc(l->v, cap * sizeof *v);
-		if (!v) {
-			l->failed = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = (struct bl_text_run){to, from, n};
-}
-
-/* Appends src bytes [off, off + n) of a source with a map. */
-static void copy_mapped(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
-{
 	while (n) {
 		size_t t = src->shift + off;
 		size_t i = seg_find(src, t);
@@ -282,50 +222,6 @@ static void copy_mapped(struct bl_tbuf *b, struct bl_src *src, size_t off, size_
 		if (b->failed)
 			return;
 	}
-}
-
-void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n)
-{
-	if (off > src->len)
-		return;
-	if (n > src->len - off)
-		n = src->len - off;
-	size_t to = b->len;
-	if (!src->segs || !src->nsegs)
-		bl_tbuf_put(b, src->s + off, n, src->base + src->shift + off);
-	else
-		copy_mapped(b, src, off, n);
-	if (b->runs && !b->failed)
-		bl_run_log_add(b->runs, to, (size_t)(src->s + off - b->runs->in), n);
-}
-
-void bl_run_log_free(struct bl_run_log *l)
-{
-	free(l->v);
-	l->v = NULL;
-	l->n = l->cap = 0;
-}
-
-bool bl_run_log_chain(const struct bl_run_log *a, const struct bl_run_log *b, struct bl_run_log *c)
-{
-	/* each run of b (in a's output) cut where a's runs end: the bytes of
-	 * a's output that a did not copy are none of a's input */
-	if (a->failed || b->failed)
-		c->failed = true;
-	size_t x = 0;
-	for (size_t k = 0; k < b->n; k++) {
-		const struct bl_text_run *y = &b->v[k];
-		size_t end = y->from + y->n;
-		while (x < a->n && a->v[x].to + a->v[x].n <= y->from)
-			x++;
-		for (size_t z = x; z < a->n && a->v[z].to < end; z++) {
-			size_t lo = a->v[z].to > y->from ? a->v[z].to : y->from;
-			size_t hi = a->v[z].to + a->v[z].n < end ? a->v[z].to + a->v[z].n : end;
-			bl_run_log_add(c, y->to + (lo - y->from), a->v[z].from + (lo - a->v[z].to),
-				       hi - lo);
-		}
-	}
-	return !c->failed;
 }
 
 void bl_src_from_tbuf(struct bl_src *src, const struct bl_tbuf *b)
@@ -372,16 +268,14 @@ void bl_tbuf_to_message(struct bl_tbuf *b, struct bl_message *m)
 		/* keep the message valid: empty text */
 		free(b->s);
 		b->s = calloc(1, BL_TEXT_PAD);
-		b->cap = b->s ? BL_TEXT_PAD : 0;
 		b->len = 0;
 		b->failed = b->s == NULL;
 	}
 	if (!m->text_borrowed)
-		bl_text_free(m->text, m->text_cap);
+		free(m->text);
 	m->text_borrowed = false;
 	free(m->segs);
 	m->text = b->s;
-	m->text_cap = b->cap;
 	if (m->text)
 		memset(m->text + b->len, 0, BL_TEXT_PAD);
 	m->len = m->text ? b->len : 0;

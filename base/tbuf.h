@@ -25,26 +25,6 @@
  * base64 part cannot exhaust memory. */
 #define BL_TBUF_MAX ((size_t)1 << 31)
 
-/* A run of a step's input that its output keeps: output bytes [to,
- * to + n) are input bytes [from, from + n). */
-struct bl_text_run {
-	size_t to, from, n;
-};
-
-/* The runs a step's output copied from its input (bl_tbuf_copy), when
- * they are asked for: ascending, a run that goes on where the last one
- * ended in both texts added to it. `in` is the input's first byte. */
-struct bl_run_log {
-	const char *in;
-	struct bl_text_run *v;
-	size_t n, cap;
-	/* at most this many runs (0: no limit); past it, failed: a text
-	 * whose every line changed ("> " on each) costs more to carry its
-	 * sites over than to find them again */
-	size_t max;
-	bool failed; /* memory ran out, or past max: the runs are not all there */
-};
-
 struct bl_tbuf {
 	char *s; /* NUL-terminated when finished */
 	size_t len, cap;
@@ -52,7 +32,6 @@ struct bl_tbuf {
 	size_t nsegs, segcap;
 	bool failed; /* out of memory, or too long (below) */
 	bool too_long; /* past BL_TBUF_MAX, or a map past 1 GB (BL_SEG_RAW_MAX) */
-	struct bl_run_log *runs; /* where copies are noted (NULL: not), not owned */
 };
 
 /* Input of a decoder: a view of bytes and their map (both borrowed). */
@@ -68,13 +47,6 @@ struct bl_src {
 
 /* For tests: a smaller limit than BL_TBUF_MAX (0: BL_TBUF_MAX again). */
 void bl_tbuf_set_max(size_t max);
-
-/* Frees a text of cap bytes a tbuf allocated (0: not known). The
- * largest of 1 MB or more is kept for the next tbuf of about
- * its size: a window of a large input makes three texts of its size one
- * after another, and memory given back to the system costs a page fault
- * every 4 KB when it is taken again. */
-void bl_text_free(char *s, size_t cap);
 
 void bl_tbuf_init(struct bl_tbuf *b);
 void bl_tbuf_free(struct bl_tbuf *b);
@@ -95,16 +67,8 @@ void bl_tbuf_put_wide(struct bl_tbuf *b, const char *s, size_t n, size_t origin,
  * from `origin` on: one map segment; lookups inside it never go past the
  * origin of what follows. */
 void bl_tbuf_put_at(struct bl_tbuf *b, const char *s, size_t n, size_t origin);
-/* Appends src bytes [off, off+n), each with its own origin (noted in
- * b->runs when set: src is a view of the bytes from b->runs->in on). */
+/* Appends src bytes [off, off+n), each with its own origin. */
 void bl_tbuf_copy(struct bl_tbuf *b, struct bl_src *src, size_t off, size_t n);
-/* The runs of a and then b: those of c's input that c keeps, when a's
- * output is b's input and b's output is c. False when memory ran out. */
-bool bl_run_log_chain(const struct bl_run_log *a, const struct bl_run_log *b, struct bl_run_log *c);
-/* Adds the run [to, to + n) from [from, from + n) to l, or lengthens its
- * last run when it goes on from it in both texts. */
-void bl_run_log_add(struct bl_run_log *l, size_t to, size_t from, size_t n);
-void bl_run_log_free(struct bl_run_log *l);
 
 /* A source over the buffer's current contents (borrowed: do not append to
  * b while the view is in use). */

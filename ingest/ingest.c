@@ -77,8 +77,6 @@ struct stage {
 	bool raw;
 	size_t skip; /* raw bytes before the text (an mbox separator line) */
 	bool failed; /* a step could not be made (step_failed) */
-	bool changed; /* the last step replaced the text */
-	struct bl_run_log *runs; /* where a step notes the runs it keeps (or NULL) */
 };
 
 static const char *cur_s(const struct stage *st, const struct bl_message *m)
@@ -103,15 +101,13 @@ static size_t cur_len(const struct stage *st, const struct bl_message *m)
 		else                                                                               \
 			bl_src_from_tbuf(&in_, &(st)->cur);                                        \
 		bl_tbuf_init(&out_);                                                               \
-		out_.runs = (st)->runs;                                                            \
 		struct bl_src *in = &in_;                                                          \
 		struct bl_tbuf *out = &out_;                                                       \
 		size_t ndecodings_ = (m)->ndecodings;                                              \
 		bool changed_ = (call_expr);                                                       \
 		(void)in;                                                                          \
 		(void)out;                                                                         \
-		(st)->changed = changed_ && !out_.failed;                                          \
-		if ((st)->changed) {                                                               \
+		if (changed_ && !out_.failed) {                                                    \
 			bl_tbuf_free(&(st)->cur);                                                  \
 			(st)->cur = out_;                                                          \
 			(st)->raw = false;                                                         \
@@ -240,7 +236,6 @@ static bool stage_start(struct stage *st, const struct bl_message *m, bool padde
 	st->raw = padded;
 	st->skip = 0;
 	st->failed = false;
-	st->runs = NULL;
 	if (in_place)
 		st->raw = true;
 	if (!padded && !in_place) {
@@ -429,82 +424,14 @@ static void decoded_sites(struct stage *st, struct bl_message *m)
 	m->sites = m->plan ? bl_sites_find(m->plan, cur_s(st, m), cur_len(st, m)) : NULL;
 }
 
-/* The sites of a text before the line steps changed it, kept to make
- * those of the final text from them, which change only around what the
- * steps changed:
- *   - unbroken, breaks: the text before the unflattener broke its lines
- *     and the breaks (a break replaces a blank: bl_sites_update), when no
- *     later step changes it;
- *   - unquoted, runs: the text before the line steps, and the runs of it
- *     the final text keeps (bl_sites_carry), when quoting was stripped or
- *     wrapped lines joined. */
-struct kept_sites {
-	struct bl_sites *unbroken;
-	size_t *breaks, nbreaks;
-	struct bl_sites *unquoted;
-	struct bl_run_log runs;
-	bool whole; /* the runs are one, the whole text (none is noted) */
-};
-
-static void kept_sites_free(struct kept_sites *k)
-{
-	bl_sites_free(k->unbroken);
-	free(k->breaks);
-	bl_sites_free(k->unquoted);
-	bl_run_log_free(&k->runs);
-}
-
-/* The runs of a text of len bytes kept where blanks at breaks[0, n)
- * (ascending) were made newlines: the bytes between the breaks. */
-static void break_runs(const size_t *breaks, size_t n, size_t len, struct bl_run_log *runs)
-{
-	size_t from = 0;
-	for (size_t k = 0; k < n; k++) {
-		bl_run_log_add(runs, from, from, breaks[k] - from);
-		from = breaks[k] + 1;
-	}
-	bl_run_log_add(runs, from, from, len - from);
-}
-
-/* Adds a step's runs to those of the steps before it (k->runs: the runs
- * of the text before them all), taken from *step. */
-static void chain_runs(struct kept_sites *k, struct bl_run_log *step)
-{
-	struct bl_run_log both = {0};
-	if (k->whole) {
-		both = *step; /* of the whole text: the step's own */
-		k->whole = false;
-	} else {
-		bl_run_log_chain(&k->runs, step, &both);
-		bl_run_log_free(step);
-	}
-	bl_run_log_free(&k->runs);
-	memset(step, 0, sizeof *step);
-	k->runs = both;
-}
-
-/* Runs kept by a step for each this many bytes of its input, at most:
- * past them, the sites are found again rather than carried over. */
-#define RUNS_BYTES 256
-
-/* A line step; with `keep` (the sites of the text before the line steps
- * kept), the runs of that text the step's output keeps in k->runs. */
-#define RUNS_STEP(st, m, k, keep, call_expr, name)                                                 \
-	do {                                                                                       \
-		struct bl_run_log step_runs = {.in = cur_s((st), (m)),                             \
-					       .max = cur_len((st), (m)) / RUNS_BYTES + 1};        \
-		(st)->runs = (keep) ? &step_runs : NULL;                                           \
-		STEP(st, call_expr, name, m);                                                      \
-		(st)->runs = NULL;                                                                 \
-		if ((keep) && (st)->changed)                                                       \
-			chain_runs((k), &step_runs);                                               \
-		bl_run_log_free(&step_runs);                                                       \
-	} while (0)
-
 /* The steps of every text: flattened lines split, quoting stripped,
- * wrapped lines joined; the sites of the text before them in *k. */
+ * wrapped lines joined. *unbroken and *breaks: the sites of the text
+ * before the unflattener broke its lines, and the breaks, kept to make
+ * those of the final text when no later step changes it (a break
+ * replaces a blank: the sites change only around each,
+ * bl_sites_update). */
 static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_format fmt,
-		       struct kept_sites *k)
+		       struct bl_sites **unbroken, size_t **breaks, size_t *nbreaks)
 {
 	size_t steps = m->ndecodings;
 	if (bl_unflatten_detect(cur_s(st, m), cur_len(st, m), m->sites)) {
@@ -513,63 +440,48 @@ static void line_steps(struct stage *st, struct bl_message *m, enum bl_input_for
 			bl_unflatten_headers(m, cur_s(st, m), cur_len(st, m));
 		/* kept from the step, which drops the sites of a text it
 		 * changes */
-		k->unbroken = m->sites;
+		*unbroken = m->sites;
 		m->sites = NULL;
 		if (!st->raw) {
 			/* the stage's own text: its blanks made newlines in
 			 * place, not in a copy of it and its map */
 			struct bl_src own;
 			bl_src_from_tbuf(&own, &st->cur);
-			if (bl_unflatten_breaks_in_place(m, &own, st->cur.s, k->unbroken,
-							 &k->breaks, &k->nbreaks))
+			if (bl_unflatten_breaks_in_place(m, &own, st->cur.s, *unbroken, breaks,
+							 nbreaks))
 				add_decoding(m, "unflatten");
 		} else {
-			STEP(st,
-			     bl_unflatten_breaks(m, in, out, k->unbroken, &k->breaks, &k->nbreaks),
+			STEP(st, bl_unflatten_breaks(m, in, out, *unbroken, breaks, nbreaks),
 			     "unflatten", m);
 		}
 		if (m->ndecodings == steps) {
-			m->sites = k->unbroken; /* the text is as it was */
-			k->unbroken = NULL;
+			m->sites = *unbroken; /* the text is as it was */
+			*unbroken = NULL;
 		}
+		steps = m->ndecodings;
 	}
-	/* the sites of the text before the line steps, kept from them */
-	struct bl_sites *before = k->unbroken ? k->unbroken : m->sites;
-	if (k->unbroken)
-		break_runs(k->breaks, k->nbreaks, cur_len(st, m), &k->runs);
-	k->whole = !k->unbroken;
-	m->sites = NULL;
-	RUNS_STEP(st, m, k, before, bl_quote_strip(m, in, out), "unquote");
-	bool changed = st->changed;
-	RUNS_STEP(st, m, k, before, bl_rewrap(m, in, out, false, false), "rewrap");
-	if (!changed && !st->changed) {
-		/* the text is as it was after the unflattener */
-		if (!k->unbroken)
-			m->sites = before;
-		bl_run_log_free(&k->runs);
-		return;
+	STEP(st, bl_quote_strip(m, in, out), "unquote", m);
+	STEP(st, bl_rewrap(m, in, out, false, false), "rewrap", m);
+	if (*unbroken && m->ndecodings != steps) {
+		bl_sites_free(*unbroken); /* found again on the final text */
+		*unbroken = NULL;
 	}
-	k->unquoted = before;
-	k->unbroken = NULL;
 }
 
 /* The sites of the final text, when a step changed it: found here, not
  * by the first reader, so that they are of the whole text even when a
  * reader looks at a part of it (a window's own part, which the system
- * reader reads with the length cut short). Frees what k holds. */
-static void final_sites(struct bl_message *m, struct kept_sites *k)
+ * reader reads with the length cut short). Frees unbroken and breaks. */
+static void final_sites(struct bl_message *m, struct bl_sites *unbroken, size_t *breaks,
+			size_t nbreaks)
 {
-	if (k->unbroken && !m->sites &&
-	    bl_sites_update(m->plan, k->unbroken, m->text, m->len, k->breaks, k->nbreaks)) {
-		m->sites = k->unbroken;
-		k->unbroken = NULL;
+	if (unbroken && !m->sites &&
+	    bl_sites_update(m->plan, unbroken, m->text, m->len, breaks, nbreaks)) {
+		m->sites = unbroken;
+		unbroken = NULL;
 	}
-	if (k->unquoted && !m->sites && !k->runs.failed &&
-	    bl_sites_carry(m->plan, k->unquoted, m->text, m->len, k->runs.v, k->runs.n)) {
-		m->sites = k->unquoted;
-		k->unquoted = NULL;
-	}
-	kept_sites_free(k);
+	bl_sites_free(unbroken);
+	free(breaks);
 	if (!m->sites && m->plan)
 		m->sites = bl_sites_find(m->plan, m->text, m->len);
 }
@@ -580,9 +492,10 @@ int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded
 		     const struct bl_headers *body)
 {
 	struct stage st;
-	/* the sites of the text before the line steps (see line_steps) */
-	struct kept_sites kept;
-	memset(&kept, 0, sizeof kept);
+	/* the sites of the text before the unflattener broke its lines, and
+	 * the breaks (see line_steps) */
+	struct bl_sites *unbroken = NULL;
+	size_t *breaks = NULL, nbreaks = 0;
 	/* an mbox message's first step reads the raw bytes in place (it
 	 * needs no zero bytes after them) and always writes a text of its
 	 * own: the message is not copied first */
@@ -591,13 +504,12 @@ int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded
 		goto oom;
 	format_steps(&st, m, fmt, in_place, qp_decided, body);
 	decoded_sites(&st, m);
-	line_steps(&st, m, fmt, &kept);
+	line_steps(&st, m, fmt, &unbroken, &breaks, &nbreaks);
 	if (st.raw) {
 		/* nothing changed: the text is the input itself, which is
 		 * padded (a plain file of valid UTF-8 is never copied), or a
 		 * mail's body in it (mail_as_is) */
 		m->text = (char *)m->raw + st.skip;
-		m->text_cap = 0;
 		m->len = m->raw_len - st.skip;
 		m->text_borrowed = true;
 		if (st.skip && bl_message_map_from(m, st.skip) < 0)
@@ -607,16 +519,15 @@ int bl_ingest_decode(struct bl_message *m, enum bl_input_format fmt, bool padded
 	if (st.cur.failed)
 		goto oom;
 	bl_tbuf_to_message(&st.cur, m);
-	if (!m->text) {
-		kept_sites_free(&kept);
+	if (!m->text)
 		return -1;
-	}
 done:
-	final_sites(m, &kept);
+	final_sites(m, unbroken, breaks, nbreaks);
 	bl_message_diag_lines(m);
 	return 0;
 oom:
-	kept_sites_free(&kept);
+	bl_sites_free(unbroken);
+	free(breaks);
 	bl_tbuf_free(&st.cur);
 	return -1;
 }

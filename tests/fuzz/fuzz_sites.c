@@ -1,9 +1,8 @@
 /* fuzz_sites.c - the sites pass (parsers/anchor.h): the AVX2 pass, with
  * its 64-byte steps, bucket tables and finds looked up by their window,
  * gives what the portable pass gives, find for find, mark for mark; and
- * the sites updated for blanks made line breaks (bl_sites_update), and
- * those carried over to a text that drops some bytes and joins some lines
- * (bl_sites_carry), are those found again. The text is followed by BL_TEXT_PAD zero bytes, as
+ * the sites updated for blanks made line breaks (bl_sites_update) are
+ * those found again. The text is followed by BL_TEXT_PAD zero bytes, as
  * every message's is. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,52 +14,6 @@
 static bool same_list(const size_t *a, const size_t *b, size_t n)
 {
 	return !n || memcmp(a, b, n * sizeof *a) == 0;
-}
-
-static bool same_sites(const struct bl_sites *a, const struct bl_sites *b)
-{
-	if (a->n != b->n || !same_list(a->q, b->q, a->n) ||
-	    (a->n && memcmp(a->needle, b->needle, a->n) != 0) || a->long_line != b->long_line ||
-	    a->nsys != b->nsys || memcmp(a->sys, b->sys, a->nsys * sizeof *a->sys) != 0)
-		return false;
-	for (size_t g = 0; g < BL_SITE_LITERALS_MAX; g++)
-		if (a->literal[g].n != b->literal[g].n ||
-		    !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
-			return false;
-	return true;
-}
-
-/* The sites a of text[0, size) carried over to a text that drops bytes
- * of it (a quote's marks at some line starts) and makes some newlines
- * blanks (a line joined to the one above), which `pick` chooses: the
- * same as those found on that text. */
-static void carried(struct bl_sites *a, const char *text, size_t size, unsigned pick)
-{
-	char *out = calloc(size + BL_TEXT_PAD, 1);
-	struct bl_run_log runs = {.in = text};
-	if (!out)
-		abort();
-	size_t len = 0;
-	for (size_t i = 0; i < size; i++) {
-		unsigned h = ((unsigned)(i + pick) * 2654435761u) >> 24;
-		bool at_line = i == 0 || text[i - 1] == '\n';
-		if ((at_line && h % (2 + pick % 3) == 0) || h % 97 == 0)
-			continue; /* dropped */
-		if (text[i] == '\n' && h % 5 == 0) {
-			out[len++] = ' '; /* joined: a byte of no run */
-			continue;
-		}
-		bl_run_log_add(&runs, len, i, 1);
-		out[len++] = text[i];
-	}
-	if (runs.failed || !bl_sites_carry(bl_parser_sites(), a, out, len, runs.v, runs.n))
-		abort();
-	struct bl_sites *b = bl_sites_find(bl_parser_sites(), out, len);
-	if (!b || !same_sites(a, b))
-		abort();
-	bl_sites_free(b);
-	bl_run_log_free(&runs);
-	free(out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -111,7 +64,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (a->literal[g].n != b->literal[g].n ||
 		    !same_list(a->literal[g].v, b->literal[g].v, a->literal[g].n))
 			abort();
-	carried(a, text, size, pick);
 	free(at);
 	bl_sites_free(a);
 	bl_sites_free(b);

@@ -1253,43 +1253,10 @@ static void test_step_failed(void)
 	test_step_failed_goes_on();
 }
 
-/* A text whose padding could not be reserved becomes an empty one of
- * the padding's size, and says so: the buffer kept for reuse when it is
- * freed is never taken for the size the text had (under the sanitizers,
- * a write past its end). */
-static void test_text_without_padding(void)
-{
-	size_t big = (size_t)2 << 20, n = big - 8;
-	char *x = malloc(n);
-	CHECK(x != NULL);
-	if (!x)
-		return;
-	memset(x, 'a', n);
-	bl_tbuf_set_max(big); /* the padding's reservation fails, as out of memory */
-	struct bl_tbuf b;
-	bl_tbuf_init(&b);
-	CHECK(bl_tbuf_reserve(&b, n));
-	bl_tbuf_put(&b, x, n, 0);
-	struct bl_message m;
-	memset(&m, 0, sizeof m);
-	bl_tbuf_to_message(&b, &m);
-	CHECK(m.len == 0 && m.text_cap == BL_TEXT_PAD);
-	bl_tbuf_set_max(0);
-	bl_message_free(&m);
-	struct bl_tbuf c;
-	bl_tbuf_init(&c);
-	CHECK(bl_tbuf_reserve(&c, big - 100));
-	bl_tbuf_put(&c, x, big - 100, 0);
-	CHECK(c.len == big - 100 && c.cap >= c.len);
-	bl_tbuf_free(&c);
-	free(x);
-}
-
 int main(void)
 {
 	test_map_steps();
 	test_map_limits();
-	test_text_without_padding();
 	/* the tools' shapes, as ingest is handed them */
 	CHECK(bl_shapes_use(bl_parser_ingest()));
 	test_step_failed();
