@@ -2,6 +2,7 @@
  * library) or benchlog/1 JSON (one document, several concatenated, or JSON
  * Lines), told apart by their first bytes. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -429,9 +430,14 @@ static int take_json(struct collect *c, const char *buf, size_t n, size_t i, siz
 			if (i == n)
 				break;
 			if (buf[i] != '{') {
+				/* "'[' where ...", or "byte 0x00 where ..." */
+				unsigned char b = (unsigned char)buf[i];
+				char what[16];
+				snprintf(what, sizeof what,
+					 b > 0x20 && b < 0x7F ? "'%c'" : "byte 0x%02x", b);
 				cli_error(
-					"%s:%zu: not benchlog JSON: '%c' where a document would start",
-					c->path, *line, buf[i]);
+					"%s:%zu: not benchlog JSON: %s where a document would start",
+					c->path, *line, what);
 				return -1;
 			}
 			*open = true;
