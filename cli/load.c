@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "../base/buf.h"
+#include "../base/find.h"
 #include "../base/jsonread.h"
 #include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
@@ -403,19 +404,6 @@ static int keep_json_doc(struct collect *c)
 	return rc;
 }
 
-static bool blank_byte(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static size_t count_newlines(const char *p, size_t n)
-{
-	size_t k = 0;
-	for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
-		k++;
-	return k;
-}
-
 /* A piece buf[i, n) of a stream of documents: the blanks between them
  * passed, each one's text handed to the split, each one kept once
  * whole. *open: a document is under way; *line: the line at buf[i]. 0,
@@ -425,9 +413,9 @@ static int take_json(struct collect *c, const char *buf, size_t n, size_t i, siz
 {
 	while (i < n) {
 		if (!*open) {
-			for (; i < n && blank_byte(buf[i]); i++)
-				*line += buf[i] == '\n';
-			if (i == n)
+			size_t start = skip_blanks(buf, n, i);
+			*line += bl_count_byte(buf + i, start - i, '\n');
+			if ((i = start) == n)
 				break;
 			if (buf[i] != '{') {
 				/* "'[' where ...", or "byte 0x00 where ..." */
@@ -450,7 +438,7 @@ static int take_json(struct collect *c, const char *buf, size_t n, size_t i, siz
 					  c->doc_line, c->ndocs + 1);
 			return -1;
 		}
-		*line += count_newlines(buf + i, (size_t)used);
+		*line += bl_count_byte(buf + i, (size_t)used, '\n');
 		i += (size_t)used;
 		if (c->split.ended) {
 			*open = false;
@@ -511,8 +499,7 @@ static bool opens_document(const char *head, size_t n)
 	size_t i = lead_end(head, n);
 	for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
 		size_t len = strlen(tokens[k]);
-		while (i < n && blank_byte(head[i]))
-			i++;
+		i = skip_blanks(head, n, i);
 		if (n - i < len || memcmp(head + i, tokens[k], len) != 0)
 			return false;
 		i += len;
