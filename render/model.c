@@ -27,7 +27,7 @@ double bl_median(double *v, size_t n)
 
 /* The indexes of a chart's lists of names while it is built. */
 struct chart_index {
-	struct bl_name_index cats, series, sources, commands;
+	struct bl_name_index cats, series, sources, commands, warnings;
 };
 
 static void chart_index_free(struct chart_index *ix)
@@ -36,6 +36,7 @@ static void chart_index_free(struct chart_index *ix)
 	bl_name_index_free(&ix->series);
 	bl_name_index_free(&ix->sources);
 	bl_name_index_free(&ix->commands);
+	bl_name_index_free(&ix->warnings);
 }
 
 static void chart_free(struct bl_chart *c)
@@ -366,7 +367,14 @@ static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const stru
 	return accs;
 }
 
-/* Whether the values of a cell disagree: repeats more than 2x apart. */
+/* Whether repeats from lo to hi disagree: more than 2x apart. */
+static bool spread_disagrees(double lo, double hi)
+{
+	return lo > 0 && hi > 2 * lo;
+}
+
+/* Whether the values of a cell disagree (spread_disagrees), before they
+ * are sorted. */
 static bool values_disagree(const struct acc *a)
 {
 	double lo = INFINITY, hi = -INFINITY;
@@ -374,7 +382,7 @@ static bool values_disagree(const struct acc *a)
 		lo = a->vals[i] < lo ? a->vals[i] : lo;
 		hi = a->vals[i] > hi ? a->vals[i] : hi;
 	}
-	return a->n && lo > 0 && hi > 2 * lo;
+	return a->n && spread_disagrees(lo, hi);
 }
 
 /* The chart's pools for the bars of accs' cells: room for their runs and
@@ -398,25 +406,11 @@ static int bar_pools(struct bl_chart *c, const struct acc *accs, size_t ncells, 
 	return c->bars && c->bar_runs && c->bar_vals ? 0 : -1;
 }
 
-/* The chart's copy of warning code w, made on its first use. */
-static const char *chart_warning(struct bl_chart *c, const char *w)
-{
-	for (size_t i = 0; i < c->nwarnings; i++)
-		if (strcmp(c->warnings[i], w) == 0)
-			return c->warnings[i];
-	char **v = realloc(c->warnings, (c->nwarnings + 1) * sizeof *v);
-	if (!v)
-		return NULL;
-	c->warnings = v;
-	if (!(v[c->nwarnings] = strdup(w)))
-		return NULL;
-	return v[c->nwarnings++];
-}
-
 /* Bar b of the values gathered in a; *runs_used and *vals_used: the
- * chart's pools taken so far. Returns 0, or -1 out of memory. */
-static int fill_bar(struct bl_chart *c, struct bl_bar *b, const struct acc *a, size_t *runs_used,
-		    size_t *vals_used)
+ * chart's pools taken so far; ix indexes its warning codes. Returns 0,
+ * or -1 out of memory. */
+static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b,
+		    const struct acc *a, size_t *runs_used, size_t *vals_used)
 {
 	b->n = a->n + (a->bound_missing ? 1 : 0);
 	b->censored = a->censored;
@@ -427,8 +421,10 @@ static int fill_bar(struct bl_chart *c, struct bl_bar *b, const struct acc *a, s
 	b->nruns = a->nruns;
 	b->more_runs = a->more_runs;
 	if (a->warning) {
-		if (!(b->warning = chart_warning(c, a->warning)))
+		long w = bl_name_intern(&c->warnings, &c->nwarnings, &ix->warnings, a->warning);
+		if (w < 0)
 			return -1;
+		b->warning = c->warnings[w];
 		if (!c->warning[0])
 			snprintf(c->warning, sizeof c->warning, "%s", a->warning);
 	}
@@ -439,7 +435,7 @@ static int fill_bar(struct bl_chart *c, struct bl_bar *b, const struct acc *a, s
 	b->value = bl_median(a->vals, a->n); /* sorts */
 	b->min = a->vals[0];
 	b->max = a->vals[a->n - 1];
-	b->disagree = b->min > 0 && b->max > 2 * b->min;
+	b->disagree = spread_disagrees(b->min, b->max);
 	if (b->disagree && a->n <= BL_BAR_VALS) {
 		b->vals = c->bar_vals + *vals_used;
 		memcpy(b->vals, a->vals, a->n * sizeof *a->vals);
@@ -452,7 +448,8 @@ static int fill_bar(struct bl_chart *c, struct bl_bar *b, const struct acc *a, s
 /* A bar for each cell that has values: the median, min-max and n, and
  * the marks; *lo and *hi: the smallest positive value and the largest
  * (with room above a lower bound). Returns 0, or -1 out of memory. */
-static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *hi)
+static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *accs, double *lo,
+		     double *hi)
 {
 	size_t nbars, runs_used = 0, vals_used = 0;
 	if (bar_pools(c, accs, c->ncats * c->nseries, &nbars) < 0)
@@ -467,7 +464,7 @@ static int make_bars(struct bl_chart *c, struct acc *accs, double *lo, double *h
 			struct bl_bar *b = &c->bars[c->nbars++];
 			b->cat = ci;
 			b->ser = si;
-			if (fill_bar(c, b, a, &runs_used, &vals_used) < 0)
+			if (fill_bar(c, ix, b, a, &runs_used, &vals_used) < 0)
 				return -1;
 			c->any_disagree |= b->disagree;
 			if (a->n) {
@@ -561,7 +558,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	    !(accs = gather(c, &ix, it, members, nm)))
 		goto out;
 	double lo, hi;
-	if (make_bars(c, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
+	if (make_bars(c, &ix, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
 	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units_for(v, o));
