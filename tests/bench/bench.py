@@ -705,23 +705,8 @@ def corpus_note(runs, expected):
     return "runs = corpus cases" if runs == expected else "corpus cases: %d runs" % expected
 
 
-def main():
-    global RUNNER
-    ap = argparse.ArgumentParser()
-    ap.add_argument("benchlog")
-    ap.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
-    ap.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "3")),
-                    help="runs of W1, W2 and W3 and of their floors, in turn; "
-                         "their medians are shown")
-    ap.add_argument("--runner", default=str(RUNNER),
-                    help="the rss_run launcher (make build/tests/rss_run)")
-    args = ap.parse_args()
-    binpath = str(Path(args.benchlog).resolve())
-    RUNNER = Path(args.runner).resolve()
-    if not os.access(RUNNER, os.X_OK):
-        print("bench: no %s; run `make build/tests/rss_run`" % RUNNER, file=sys.stderr)
-        return 2
-
+def machine_line():
+    """The machine, as the table's first line gives it."""
     cpu = "?"
     try:
         for line in open("/proc/cpuinfo"):
@@ -730,24 +715,17 @@ def main():
                 break
     except OSError:
         pass
-    print("machine: %d cores (nproc), %s; %s" % (os.cpu_count() or 0, cpu,
-                                                 os.uname().release))
-    files, info, note = generate(args.scale)
-    if note:
-        print(note)
-    print("each workload: grep -cE, cat and benchlog over the same file, one after the "
-          "other, %d times in turn (W1 to W3; medians)" % max(args.repeat, 1))
-    sys.stdout.flush()
+    return "machine: %d cores (nproc), %s; %s" % (os.cpu_count() or 0, cpu, os.uname().release)
 
-    parse = [binpath, "parse", "--jsonl", "-q"]
-    rows, notes = [], []
 
-    def size_of(key):
-        return files[key].stat().st_size / MB
+def size_of(files, key):
+    return files[key].stat().st_size / MB
 
-    # W1: the archive, one job, then two
-    repeat = max(args.repeat, 1)
-    path, size = files["w1"], size_of("w1")
+
+def w1_rows(parse, files, info, repeat):
+    """W1: the archive, one job, then two."""
+    rows = []
+    path, size = files["w1"], size_of(files, "w1")
     warm(path)
     out, jout = OUT / "out-w1.jsonl", OUT / "out-w1-jobs.jsonl"
     grep, cat, (m, mj) = interleaved(path, [(parse + [path], out),
@@ -767,9 +745,13 @@ def main():
                     "wall<=0.6x grep, =serial",
                     g.verdict(mj, ["= serial" if same else None]), per_wall=True))
     rows += floor_rows(size, grep, cat)
+    return rows
 
-    # W2: tool output only
-    path, size = files["w2"], size_of("w2")
+
+def w2_rows(parse, files, info, repeat):
+    """W2: tool output only; the rows and the notes on its cases."""
+    rows, notes = [], []
+    path, size = files["w2"], size_of(files, "w2")
     warm(path)
     out = OUT / "out-w2.jsonl"
     grep, cat, (m,) = interleaved(path, [(parse + [path], out)], repeat)
@@ -793,9 +775,13 @@ def main():
                                        sum(c == case for _, c in info["w2_layout"]),
                                        ", ".join(p for _, _, p in places[:5]) +
                                        (", ..." if len(places) > 5 else "")))
+    return rows, notes
 
-    # W3: one `zpool iostat -v` stream
-    path, size = files["w3"], size_of("w3")
+
+def w3_rows(parse, files, info, repeat):
+    """W3: one `zpool iostat -v` stream, every sample counted."""
+    rows = []
+    path, size = files["w3"], size_of(files, "w3")
     warm(path)
     out = OUT / "out-w3.jsonl"
     grep, cat, (m,) = interleaved(path, [(parse + [path], out)], repeat)
@@ -811,13 +797,17 @@ def main():
     rows.append(row("W3 zpool iostat -v", size, m, runs, grep, cat, "cpu<=10x grep, all samples",
                     g.verdict(m, [kept])))
     rows += floor_rows(size, grep, cat)
+    return rows
 
-    # one 100 MB line, and its first half: linear time
-    path, size = files["flat"], size_of("flat")
+
+def flat_rows(parse, files):
+    """One 100 MB line, and its first half: linear time."""
+    rows = []
+    path, size = files["flat"], size_of(files, "flat")
     warm(path)
     grep, cat = floors(path)
     m = measure(parse + [path], stdout_path=OUT / "out-flat.jsonl")
-    hpath, hsize = files["flat_half"], size_of("flat_half")
+    hpath, hsize = files["flat_half"], size_of(files, "flat_half")
     warm(hpath)
     h = measure(parse + [hpath])
     rows.append(row("flat.txt (1 line)", size, m, None if m.why() else
@@ -829,17 +819,12 @@ def main():
                         status=verdict(h, [] if grow < 2.4 else ["NOT linear"],
                                        ["whole/half cpu %.2fx" % grow])))
     rows += floor_rows(size, grep, cat)
+    return rows
 
-    # `benchlog table` on W2's first 8 MB and its first 4 MB, and on W1's
-    # first 128 MB and 64 MB (thousands of messages, each a source): its
-    # time grows with the runs and the sources, not with their square (the
-    # whole document is held in memory: the RSS is shown, not held to the
-    # parse goal)
-    rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
-    rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
-    rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale)
 
-    # the peer: Debian's jc reads one `time` report
+def peer_rows(parse, files):
+    """The peer: Debian's jc reads one `time` report."""
+    rows = []
     jc = shutil.which("jc")
     t1 = files["time1"]
     tout = OUT / "out-time1.jsonl"
@@ -863,9 +848,13 @@ def main():
     else:
         rows.append(("  jc --time (peer)", "", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
                      "", "not installed"))
+    return rows
 
-    # the chart, once the subcommand exists: the whole command, best of 3
-    # (wall and CPU each their least), against 50 ms
+
+def chart_rows(binpath, files):
+    """The chart, once the subcommand exists: the whole command, best of 3
+    (wall and CPU each their least), against 50 ms."""
+    rows = []
     help_txt = subprocess.run([binpath, "--help"], capture_output=True, text=True).stdout
     if not re.search(r"^\s+chart\s", help_txt, re.M):
         rows.append(("chart 100 bars", "", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
@@ -892,7 +881,10 @@ def main():
                                             ["cpu %.3f s" % best.cpu])))
                 r[1], r[2], r[3], r[7] = "", "%.3f" % best.wall, "%.3f" % best.cpu, "-"
                 rows.append(tuple(r))
+    return rows
 
+
+def print_table(rows, info, notes):
     print()
     print(fmt_row(COLS))
     print(fmt_row(["-" * (w or 6) for w in WIDTHS]))
@@ -929,6 +921,48 @@ whole command, least wall and least CPU of 3 runs.""" % (RSS_GOAL_MB, CLOCK, CLO
                                                          info["w1_blocks"]))
     for n in notes:
         print(n)
+
+
+def main():
+    global RUNNER
+    ap = argparse.ArgumentParser()
+    ap.add_argument("benchlog")
+    ap.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
+    ap.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "3")),
+                    help="runs of W1, W2 and W3 and of their floors, in turn; "
+                         "their medians are shown")
+    ap.add_argument("--runner", default=str(RUNNER),
+                    help="the rss_run launcher (make build/tests/rss_run)")
+    args = ap.parse_args()
+    binpath = str(Path(args.benchlog).resolve())
+    RUNNER = Path(args.runner).resolve()
+    if not os.access(RUNNER, os.X_OK):
+        print("bench: no %s; run `make build/tests/rss_run`" % RUNNER, file=sys.stderr)
+        return 2
+
+    print(machine_line())
+    files, info, note = generate(args.scale)
+    if note:
+        print(note)
+    repeat = max(args.repeat, 1)
+    print("each workload: grep -cE, cat and benchlog over the same file, one after the "
+          "other, %d times in turn (W1 to W3; medians)" % repeat)
+    sys.stdout.flush()
+
+    parse = [binpath, "parse", "--jsonl", "-q"]
+    rows = w1_rows(parse, files, info, repeat)
+    w2, notes = w2_rows(parse, files, info, repeat)
+    rows += w2 + w3_rows(parse, files, info, repeat) + flat_rows(parse, files)
+    # `benchlog table` on W2's first 8 MB and its first 4 MB, and on W1's
+    # first 128 MB and 64 MB (thousands of messages, each a source): its
+    # time grows with the runs and the sources, not with their square (the
+    # whole document is held in memory: the RSS is shown, not held to the
+    # parse goal)
+    rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
+    rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
+    rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale)
+    rows += peer_rows(parse, files) + chart_rows(binpath, files)
+    print_table(rows, info, notes)
     return 0
 
 
