@@ -20,6 +20,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "hash.h"
 #include "jsonread.h"
 #include "utf8.h"
 
@@ -38,6 +39,8 @@ struct reader {
 	bl_json_stash_fn stash;
 	void *stash_ctx;
 	const char *const *skip;
+	struct bl_json_shared *shared; /* bl_json_run_opts */
+	const char *const *share;
 	const char *member; /* the run's member being read, with skip */
 	size_t member_len;
 	/* checking a row kept as text: values are read as they would be,
@@ -285,6 +288,137 @@ static bool skipped(const struct reader *r, int depth, const char *key, size_t k
 	return false;
 }
 
+/* ------------------------------------------------------ shared values */
+
+/* the longest text of a value shared, and the most values kept */
+#define SHARED_TEXT_MAX 1024
+#define SHARED_BITS_MAX 16
+
+struct shared_slot {
+	uint64_t hash;
+	unsigned char *text; /* a copy; NULL: the slot is free */
+	size_t len;
+	json_t *value; /* NULL until the value is read */
+};
+
+struct bl_json_shared {
+	struct shared_slot *slot; /* 2^bits, open addressing */
+	unsigned bits;
+	size_t used;
+};
+
+struct bl_json_shared *bl_json_shared_new(void)
+{
+	struct bl_json_shared *sh = calloc(1, sizeof *sh);
+	if (sh && !(sh->slot = calloc((size_t)1 << 10, sizeof *sh->slot))) {
+		free(sh);
+		return NULL;
+	}
+	if (sh)
+		sh->bits = 10;
+	return sh;
+}
+
+void bl_json_shared_free(struct bl_json_shared *sh)
+{
+	if (!sh)
+		return;
+	for (size_t i = 0; i < (size_t)1 << sh->bits; i++) {
+		json_decref(sh->slot[i].value);
+		free(sh->slot[i].text);
+	}
+	free(sh->slot);
+	free(sh);
+}
+
+/* The slot of text t[0, n) in slots of 2^bits: its own, or the free one
+ * where it would go. */
+static struct shared_slot *slot_of(struct shared_slot *slots, unsigned bits, uint64_t h,
+				   const unsigned char *t, size_t n)
+{
+	size_t mask = ((size_t)1 << bits) - 1;
+	for (size_t i = (size_t)(h >> (64 - bits));; i = (i + 1) & mask) {
+		struct shared_slot *s = &slots[i];
+		if (!s->text || (s->hash == h && s->len == n && memcmp(s->text, t, n) == 0))
+			return s;
+	}
+}
+
+/* Doubles the table, up to 2^SHARED_BITS_MAX slots; false when it is
+ * full (no value is added then). */
+static bool shared_grow(struct bl_json_shared *sh)
+{
+	if (sh->bits >= SHARED_BITS_MAX)
+		return false;
+	unsigned bits = sh->bits + 1;
+	struct shared_slot *slots = calloc((size_t)1 << bits, sizeof *slots);
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < (size_t)1 << sh->bits; i++) {
+		struct shared_slot *o = &sh->slot[i];
+		if (o->text)
+			*slot_of(slots, bits, o->hash, o->text, o->len) = *o;
+	}
+	free(sh->slot);
+	sh->slot = slots;
+	sh->bits = bits;
+	return true;
+}
+
+/* The slot of text t[0, n): found, or made for it (its value NULL);
+ * NULL when there is no room. */
+static struct shared_slot *shared_slot(struct bl_json_shared *sh, const unsigned char *t, size_t n)
+{
+	uint64_t h = bl_hash_bytes((const char *)t, n);
+	struct shared_slot *s = slot_of(sh->slot, sh->bits, h, t, n);
+	if (s->text)
+		return s;
+	/* at most three quarters full: the probes stay short */
+	if (4 * (sh->used + 1) > 3 * ((size_t)1 << sh->bits)) {
+		if (!shared_grow(sh))
+			return NULL;
+		s = slot_of(sh->slot, sh->bits, h, t, n);
+	}
+	unsigned char *copy = malloc(n ? n : 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, t, n);
+	*s = (struct shared_slot){.hash = h, .text = copy, .len = n};
+	sh->used++;
+	return s;
+}
+
+/* The value at r->p, shared with those read from the same text before:
+ * the text is checked first (nothing made), then looked up, and read
+ * into a value only when it is new. */
+static json_t *shared_value(struct reader *r, int depth)
+{
+	skip_ws(r);
+	const unsigned char *start = r->p;
+	if (!check_value(r, depth))
+		return NULL;
+	size_t n = (size_t)(r->p - start);
+	struct shared_slot *s = n <= SHARED_TEXT_MAX ? shared_slot(r->shared, start, n) : NULL;
+	if (s && s->value)
+		return json_incref(s->value);
+	r->p = start;
+	json_t *v = value(r, depth);
+	if (v && s)
+		s->value = json_incref(v);
+	return v;
+}
+
+/* Whether the run's member key is one r->share names. */
+static bool shared_member(const struct reader *r, const char *key, size_t klen)
+{
+	if (!r->shared || !r->share)
+		return false;
+	for (const char *const *s = r->share; *s; s++)
+		if (strlen(*s) == klen && memcmp(*s, key, klen) == 0)
+			return true;
+	return false;
+}
+
 /* A run's member: read, as member_value reads it, or passed over when
  * skipped (`checked` stands for it), its own members told from the
  * others'. */
@@ -296,7 +430,9 @@ static json_t *run_member(struct reader *r, int depth, const char *key, size_t k
 		return kept_value(r, depth, 0);
 	r->member = key;
 	r->member_len = klen;
-	json_t *v = kept_value(r, depth, kept_member(r, depth, key, klen));
+	json_t *v = shared_member(r, key, klen)
+			    ? shared_value(r, depth)
+			    : kept_value(r, depth, kept_member(r, depth, key, klen));
 	r->member = NULL;
 	return v;
 }
@@ -419,8 +555,12 @@ static json_t *array(struct reader *r, int depth, char kept)
 			block_end = r->p;
 		} else {
 			json_t *v = NULL;
+			/* a shape of the rows: {"shape": 0, "coords": ...} */
+			bool shape = kept == '[' && r->shared && r->p < r->end && *r->p == '{';
 			if (end_block(r, a, &block, block_end))
-				v = keep ? kept_text(r, depth) : value(r, depth);
+				v = keep    ? kept_text(r, depth)
+				    : shape ? shared_value(r, depth)
+					    : value(r, depth);
 			if (!v || append(r, a, v) < 0)
 				break;
 		}
@@ -534,7 +674,9 @@ json_t *bl_json_read_run_with(const char *text, size_t len, size_t *used,
 					 .kept_in_place = true,
 					 .stash = o->stash,
 					 .stash_ctx = o->stash_ctx,
-					 .skip = o->skip},
+					 .skip = o->skip,
+					 .shared = o->shared,
+					 .share = o->share},
 			 text, len, used);
 }
 

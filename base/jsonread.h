@@ -39,6 +39,18 @@ json_t *bl_json_read_run_in_place(const char *text, size_t len, size_t *used);
  * or NULL when memory ran out. */
 typedef const unsigned char *(*bl_json_stash_fn)(const unsigned char *p, size_t n, void *ctx);
 
+/* Values read from a text read before, made once and shared: the
+ * runs of a table repeat their tool, variant and parameters, and the
+ * shapes of their rows ({"shape": 0, "coords": [...], "cells": [...]},
+ * 4 KB each as values) nearly always. A value shared is one reference
+ * more to the same value: nothing may edit it. */
+struct bl_json_shared;
+
+/* An empty table of shared values; NULL when memory ran out. */
+struct bl_json_shared *bl_json_shared_new(void);
+/* Lets go of the table's references and frees it (NULL: none). */
+void bl_json_shared_free(struct bl_json_shared *sh);
+
 /* How bl_json_read_run_with reads a run. */
 struct bl_json_run_opts {
 	/* NULL: kept texts point into text (bl_json_read_run_in_place);
@@ -51,6 +63,11 @@ struct bl_json_run_opts {
 	/* NULL-terminated: the run's members passed over, not made into
 	 * values ("time"), and members of its objects ("span.offset") */
 	const char *const *skip;
+	/* NULL, or where the run's members that `share` names
+	 * (NULL-terminated) and the shapes of its rows are looked up by
+	 * their text, and kept when new */
+	struct bl_json_shared *shared;
+	const char *const *share;
 };
 
 /* A run read as bl_json_read_run_in_place reads it, as o says. */

@@ -62,6 +62,10 @@ int cli_docs_adopt(void *p);
  * (a bl_json_stash_fn: the rows and results of a run read stashed); NULL
  * when memory ran out. */
 const unsigned char *cli_docs_stash(const unsigned char *p, size_t n, void *ctx);
+struct bl_json_shared;
+/* The table of the values the documents' runs share, until
+ * cli_docs_free; NULL when memory ran out (nothing is shared then). */
+struct bl_json_shared *cli_docs_shared(void);
 /* A message's document, written as JSON and read back into the blocks
  * (every result an object, doubles in full, so that they read back
  * exact): a long post takes a fraction of the time and memory its tree

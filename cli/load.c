@@ -111,7 +111,9 @@ static int each_run(const char *text, size_t n, void *vctx)
 		text = own;
 	cli_docs_arena(true);
 	struct bl_json_run_opts o = {.stash = own ? NULL : cli_docs_stash,
-				     .skip = bl_render_lean_run_skip};
+				     .skip = bl_render_lean_run_skip,
+				     .shared = cli_docs_shared(),
+				     .share = bl_render_lean_run_share};
 	json_t *run = bl_json_read_run_with(text, n, &used, &o);
 	json_error_t e;
 	if (!run)

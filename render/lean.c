@@ -19,6 +19,12 @@ static const char *const doc_keys[] = {"schema", "source", "system", "partial"};
 const char *const bl_render_lean_run_skip[] = {"time", "span.end_line", "span.offset",
 					       "span.end_offset", NULL};
 
+/* A post's runs name a handful of tools and variants, and its repeats
+ * share their label, command and parameters: a table of 16,000 runs
+ * held 11 MB of parameters as values, 282 of them different. */
+const char *const bl_render_lean_run_share[] = {"tool",  "variant", "label", "command",
+						"group", "params",  NULL};
+
 /* Copies member key of from into to, when from has it. */
 static int copy_member(json_t *to, json_t *from, const char *key)
 {

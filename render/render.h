@@ -145,6 +145,9 @@ json_t *bl_render_lean_doc(json_t *doc, json_t *runs);
 /* The members of a run neither reads (lean.c), for a reader to pass over
  * (jsonread.h, bl_json_run_opts.skip): NULL-terminated. */
 extern const char *const bl_render_lean_run_skip[];
+/* The members of a run that repeat from run to run (its tool, variant,
+ * parameters...): read once and shared (bl_json_run_opts.share). */
+extern const char *const bl_render_lean_run_share[];
 
 struct bl_theme;
 /* The charts as data (render/model_json.c): an array of

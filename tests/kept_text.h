@@ -79,8 +79,13 @@ static const unsigned char *stash_copy(const unsigned char *p, size_t n, void *c
 	return copy;
 }
 
+/* the values the runs read lean share, as the CLI's documents do */
+static struct bl_json_shared *lean_shared;
+
 static void stash_free(void)
 {
+	bl_json_shared_free(lean_shared);
+	lean_shared = NULL;
 	for (size_t i = 0; i < stash_copies.n; i++)
 		free(stash_copies.p[i]);
 	free(stash_copies.p);
@@ -89,7 +94,10 @@ static void stash_free(void)
 
 static json_t *read_run_lean(const char *text, size_t len, size_t *used)
 {
-	struct bl_json_run_opts o = {stash_copy, &stash_copies, bl_render_lean_run_skip};
+	if (!lean_shared)
+		lean_shared = bl_json_shared_new();
+	struct bl_json_run_opts o = {stash_copy, &stash_copies, bl_render_lean_run_skip,
+				     lean_shared, bl_render_lean_run_share};
 	return bl_json_read_run_with(text, len, used, &o);
 }
 

@@ -347,6 +347,53 @@ static void test_lean_names(void)
 	stash_free();
 }
 
+/* Runs read lean share the members bl_render_lean_run_share names and
+ * the shapes of their rows when their texts are the same, and only then:
+ * the second run's values are the first's, the third's its own. */
+static void test_shared(void)
+{
+	const char *shape = "{\"shape\":0,\"coords\":[\"pool\"],\"cells\":[{\"metric\":"
+			    "\"read_ops\",\"unit\":\"ops/s\"}]}";
+	char a[512], b[512], c[512];
+	snprintf(a, sizeof a,
+		 "{\"tool\":\"zpool-iostat\",\"group\":0,\"span\":{\"line\":1},"
+		 "\"params\":{\"interval\":1},\"rows\":[%s,[0,\"tank\",3]]}",
+		 shape);
+	snprintf(b, sizeof b,
+		 "{\"tool\":\"zpool-iostat\",\"group\":0,\"span\":{\"line\":1},"
+		 "\"params\":{\"interval\":1},\"rows\":[%s,[0,\"tank\",4]]}",
+		 shape);
+	snprintf(c, sizeof c,
+		 "{\"tool\":\"zpool-iostat\",\"group\":1,\"span\":{\"line\":1},"
+		 "\"params\":{\"interval\":2},\"rows\":[{\"shape\":0,\"coords\":[\"vdev\"],"
+		 "\"cells\":[]},[0,\"ada0\"]]}");
+	size_t used;
+	json_t *ra = read_run_lean(a, strlen(a), &used), *rb = read_run_lean(b, strlen(b), &used),
+	       *rc = read_run_lean(c, strlen(c), &used);
+	CHECK(ra && rb && rc);
+	const char *members[] = {"tool", "group", "params"};
+	for (size_t i = 0; i < 3; i++) {
+		json_t *va = json_object_get(ra, members[i]);
+		CHECK(va && va == json_object_get(rb, members[i]));
+		CHECK(i == 0 ? va == json_object_get(rc, members[i])
+			     : va != json_object_get(rc, members[i]));
+	}
+	/* span is not shared: each run its own */
+	CHECK(json_object_get(ra, "span") != json_object_get(rb, "span"));
+	json_t *sa = json_array_get(json_object_get(ra, "rows"), 0);
+	CHECK(json_is_object(sa) && sa == json_array_get(json_object_get(rb, "rows"), 0));
+	CHECK(sa != json_array_get(json_object_get(rc, "rows"), 0));
+	/* as many references as holders: the two runs and the table */
+	CHECK(sa->refcount == 3);
+	json_t *want = json_loads(shape, 0, NULL);
+	CHECK(json_equal(sa, want));
+	json_decref(want);
+	json_decref(ra);
+	json_decref(rb);
+	json_decref(rc);
+	stash_free();
+}
+
 /* A string that looks like a kept text pointing into memory, read by
  * json_loadb from a document: not a kept text, whatever its address.
  * One made by the reader, changed in any byte of its tag: not either. */
@@ -401,5 +448,6 @@ int main(void)
 	test_runs_alone();
 	test_forged_pointer();
 	test_lean_names();
+	test_shared();
 	return CHECK_DONE();
 }
