@@ -196,6 +196,45 @@ static void keep_attributes(int fd, const char *path)
 	fchmod(fd, st.st_mode & 0777);
 }
 
+/* An output that is no regular file: a device ("-o /dev/null"), a FIFO,
+ * a terminal, or a link to nothing yet. Renaming a file over it would
+ * replace the device or the link rather than write to it: it is opened
+ * and written in place, as a shell's redirection does. */
+static int open_in_place(struct cli_out *o, const char *path)
+{
+	o->path = strdup(path);
+	o->f = o->path ? fopen(path, "w") : NULL;
+	if (o->f)
+		return 0;
+	cli_error("%s: cannot open: %s", path, strerror(o->path ? errno : ENOMEM));
+	free(o->path);
+	o->path = NULL;
+	return -1;
+}
+
+/* Where the output to path goes: 1 in place (open_in_place), 0 through
+ * a temporary file renamed over *target (path, or the file a symbolic
+ * link names: the link stays), -1 with the error told. */
+static int output_target(const char *path, char **target)
+{
+	struct stat st, lst;
+	*target = NULL;
+	bool exists = stat(path, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		cli_error("%s: cannot write: %s", path, strerror(EISDIR));
+		return -1;
+	}
+	bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
+	if ((exists && !S_ISREG(st.st_mode)) || (link && !exists))
+		return 1;
+	*target = link ? realpath(path, NULL) : strdup(path);
+	if (!*target) {
+		cli_error("%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int cli_out_open(struct cli_out *o, const char *path)
 {
 	memset(o, 0, sizeof *o);
@@ -203,10 +242,13 @@ int cli_out_open(struct cli_out *o, const char *path)
 		o->f = stdout;
 		return 0;
 	}
+	int where = output_target(path, &o->path);
+	if (where != 0)
+		return where > 0 ? open_in_place(o, path) : -1;
+	path = o->path;
 	size_t n = strlen(path) + 16;
-	o->path = strdup(path);
 	o->tmp = malloc(n);
-	if (!o->path || !o->tmp)
+	if (!o->tmp)
 		goto fail;
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(o->tmp);
@@ -243,12 +285,13 @@ int cli_out_commit(struct cli_out *o)
 		return 0;
 	}
 	int bad = ferror(o->f);
-	if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0)
+	/* in place: a device or a FIFO has nothing to sync (EINVAL) */
+	if (fflush(o->f) != 0 || (o->tmp && fsync(fileno(o->f)) != 0))
 		bad = 1;
 	if (fclose(o->f) != 0)
 		bad = 1;
 	o->f = NULL;
-	if (bad || rename(o->tmp, o->path) != 0) {
+	if (bad || (o->tmp && rename(o->tmp, o->path) != 0)) {
 		cli_error("%s: cannot write: %s", o->path, strerror(errno));
 		cli_out_abort(o);
 		return -1;

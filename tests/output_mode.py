@@ -2,7 +2,9 @@
 """-o replaces its target atomically and keeps the target's permission bits,
 and, run as root, its owner and group; a new file gets 0666 less the umask.
 Checked for every command that takes -o (parse, table, chart, replay and
-replay's --chart-data and --chart). usage: output_mode.py BENCHLOG
+replay's --chart-data and --chart). What is no regular file is written in
+place, not replaced: a FIFO, /dev/null; a symbolic link's file is replaced
+and the link stays; a directory is refused. usage: output_mode.py BENCHLOG
 
 Prints one line per failed check and 'output-mode: N passed, N failed'."""
 import grp
@@ -60,6 +62,53 @@ def commands(bench, target):
     ]
 
 
+def in_place(bench, tmp):
+    """-o to what is no regular file, or to a link: parse's output lands
+    in the file or the reader behind it, and the link, the FIFO and the
+    device stay what they were."""
+    parse = [bench, "parse", "-q", "-o"]
+    want = subprocess.run([bench, "parse", "-q", str(POST)], capture_output=True,
+                          text=True, timeout=60).stdout
+    # a symbolic link to a file: the file replaced, the link kept
+    real, link = tmp / "real.json", tmp / "link.json"
+    real.write_text("old content\n")
+    link.symlink_to(real.name)
+    p = subprocess.run(parse + [str(link), str(POST)], capture_output=True, text=True, timeout=60)
+    check("link: exit 0", p.returncode == 0, p.stderr[-300:])
+    check("link: still a link", link.is_symlink())
+    check("link: its file written", real.read_text() == want)
+    # a link to nothing yet: the file it names is made
+    dangling = tmp / "dangling.json"
+    dangling.symlink_to("made.json")
+    p = subprocess.run(parse + [str(dangling), str(POST)], capture_output=True, text=True,
+                       timeout=60)
+    check("dangling link: its file made", p.returncode == 0 and dangling.is_symlink() and
+          (tmp / "made.json").read_text() == want, p.stderr[-300:])
+    # a FIFO: a reader gets the document, the FIFO stays
+    fifo = tmp / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    p = subprocess.run(parse + [str(fifo), str(POST)], capture_output=True, text=True, timeout=60)
+    check("fifo: exit 0", p.returncode == 0, p.stderr[-300:])
+    check("fifo: still a FIFO", fifo.is_fifo())
+    if not fifo.is_fifo():
+        reader.kill()  # replaced by a file: no writer ever opens the FIFO
+    got = reader.communicate(timeout=60)[0]
+    check("fifo: its reader got the document", got == want)
+    # /dev/null: never replaced (as root a rename over it would)
+    p = subprocess.run(parse + ["/dev/null", str(POST)], capture_output=True, text=True,
+                       timeout=60)
+    check("/dev/null: exit 0", p.returncode == 0, p.stderr[-300:])
+    check("/dev/null: still a device", pathlib.Path("/dev/null").is_char_device())
+    # a directory: refused at once, nothing made beside it
+    d = tmp / "dir"
+    d.mkdir()
+    p = subprocess.run(parse + [str(d), str(POST)], capture_output=True, text=True, timeout=60)
+    check("directory: refused", p.returncode != 0 and "Is a directory" in p.stderr,
+          f"{p.returncode} {p.stderr[-200:]}")
+    check("no temporary file left", not list(tmp.glob("*.tmp*")), str(list(tmp.glob("*.tmp*"))))
+
+
 def main():
     bench = str(pathlib.Path(sys.argv[1]).resolve())
     root = os.geteuid() == 0
@@ -100,6 +149,7 @@ def main():
                   f"{oct(mode) if mode is not None else 'missing'} {p.stderr[-200:]}")
             for leftover in tmp.glob("benchlog-replay.*"):
                 check(f"{name}: scratch removed", False, str(leftover))
+        in_place(bench, tmp)
     print(f"output-mode: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
