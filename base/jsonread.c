@@ -39,10 +39,9 @@ struct reader {
 	bl_json_stash_fn stash;
 	void *stash_ctx;
 	const char *const *skip;
-	struct bl_json_shared *shared; /* bl_json_run_opts */
+	const char *const *lift;
+	struct bl_json_shared *shared;
 	const char *const *share;
-	const char *member; /* the run's member being read, with skip */
-	size_t member_len;
 	/* checking a row kept as text: values are read as they would be,
 	 * and each stands for itself by `checked`, made of nothing */
 	bool check_only;
@@ -268,24 +267,63 @@ static char kept_member(const struct reader *r, int depth, const char *key, size
 	return 0;
 }
 
-/* Whether member key of an object at depth is one of r->skip: a run's
- * member ("time"), or a member of one ("span.offset"); depth is the
- * run's, or one below it with r->member set (member_value). */
-static bool skipped(const struct reader *r, int depth, const char *key, size_t klen)
+/* Whether the run's member key is one of r->skip ("time"). */
+static bool skipped(const struct reader *r, const char *key, size_t klen)
 {
-	for (const char *const *s = r->skip; *s; s++) {
-		const char *k = *s;
-		if (depth > r->run_depth) {
-			if (strncmp(k, r->member, r->member_len) != 0 || k[r->member_len] != '.')
-				continue;
-			k += r->member_len + 1;
-		} else if (strchr(k, '.')) {
-			continue; /* a member of a member: not a key "span.offset" */
-		}
-		if (strlen(k) == klen && memcmp(k, key, klen) == 0)
+	for (const char *const *s = r->skip; s && *s; s++)
+		if (strlen(*s) == klen && memcmp(*s, key, klen) == 0)
 			return true;
-	}
 	return false;
+}
+
+/* The member of the run's member key that r->lift lifts in its place
+ * ("line" for "span", of "span.line"), or NULL. */
+static const char *lifted(const struct reader *r, const char *key, size_t klen)
+{
+	for (const char *const *l = r->lift; l && *l; l++)
+		if (strncmp(*l, key, klen) == 0 && (*l)[klen] == '.')
+			return *l + klen + 1;
+	return NULL;
+}
+
+/* The value of member `sub` of the object at r->p, its other members
+ * checked and passed over (the object itself is never made): null when
+ * it has no such member, NULL when it is not JSON. A value that is no
+ * object is read as it is. */
+static json_t *lifted_value(struct reader *r, int depth, const char *sub)
+{
+	skip_ws(r);
+	if (!eat(r, '{'))
+		return value(r, depth);
+	json_t *kept = json_null();
+	skip_ws(r);
+	if (eat(r, '}'))
+		return kept;
+	for (;;) {
+		skip_ws(r);
+		ptrdiff_t klen = eat(r, '"') ? string(r) : -1;
+		bool want = klen >= 0 && strlen(sub) == (size_t)klen &&
+			    memcmp(r->buf, sub, (size_t)klen) == 0;
+		skip_ws(r);
+		if (klen < 0 || !eat(r, ':'))
+			break;
+		if (want) { /* named twice: the last, as json_loadb keeps it */
+			json_decref(kept);
+			kept = value(r, depth + 1);
+			if (!kept)
+				return NULL;
+		} else if (!check_value(r, depth + 1)) {
+			break;
+		}
+		skip_ws(r);
+		if (eat(r, ','))
+			continue;
+		if (eat(r, '}'))
+			return kept;
+		break;
+	}
+	json_decref(kept);
+	return NULL;
 }
 
 /* ------------------------------------------------------ shared values */
@@ -419,29 +457,25 @@ static bool shared_member(const struct reader *r, const char *key, size_t klen)
 	return false;
 }
 
-/* A run's member: read, as member_value reads it, or passed over when
- * skipped (`checked` stands for it), its own members told from the
- * others'. */
+/* A run's member: passed over when skipped (`checked` stands for it),
+ * lifted, shared, or read as member_value reads it. */
 static json_t *run_member(struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (skipped(r, depth, key, klen))
+	if (skipped(r, key, klen))
 		return check_value(r, depth) ? checked : NULL;
-	if (depth != r->run_depth)
-		return kept_value(r, depth, 0);
-	r->member = key;
-	r->member_len = klen;
-	json_t *v = shared_member(r, key, klen)
-			    ? shared_value(r, depth)
-			    : kept_value(r, depth, kept_member(r, depth, key, klen));
-	r->member = NULL;
-	return v;
+	const char *sub = lifted(r, key, klen);
+	if (sub)
+		return lifted_value(r, depth, sub);
+	if (shared_member(r, key, klen))
+		return shared_value(r, depth);
+	return kept_value(r, depth, kept_member(r, depth, key, klen));
 }
 
 /* The value of member key of an object at depth. */
 static json_t *member_value(struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (r->skip && r->in_runs && !r->check_only &&
-	    (depth == r->run_depth || (depth == r->run_depth + 1 && r->member)))
+	if ((r->skip || r->lift || r->shared) && r->in_runs && !r->check_only &&
+	    depth == r->run_depth)
 		return run_member(r, depth, key, klen);
 	if (r->results_as_text && depth == 1 && klen == 4 && memcmp(key, "runs", 4) == 0) {
 		r->in_runs = true;
@@ -675,6 +709,7 @@ json_t *bl_json_read_run_with(const char *text, size_t len, size_t *used,
 					 .stash = o->stash,
 					 .stash_ctx = o->stash_ctx,
 					 .skip = o->skip,
+					 .lift = o->lift,
 					 .shared = o->shared,
 					 .share = o->share},
 			 text, len, used);

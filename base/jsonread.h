@@ -61,8 +61,13 @@ struct bl_json_run_opts {
 	bl_json_stash_fn stash;
 	void *stash_ctx;
 	/* NULL-terminated: the run's members passed over, not made into
-	 * values ("time"), and members of its objects ("span.offset") */
+	 * values ("time") */
 	const char *const *skip;
+	/* NULL-terminated "member.key": the run's member (an object) read
+	 * as the value of its member key alone, the rest passed over:
+	 * "span.line" makes {"span": {"line": 3, "offset": 40}} "span": 3.
+	 * A member without that key is read as null. */
+	const char *const *lift;
 	/* NULL, or where the run's members that `share` names
 	 * (NULL-terminated) and the shapes of its rows are looked up by
 	 * their text, and kept when new */

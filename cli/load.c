@@ -112,6 +112,7 @@ static int each_run(const char *text, size_t n, void *vctx)
 	cli_docs_arena(true);
 	struct bl_json_run_opts o = {.stash = own ? NULL : cli_docs_stash,
 				     .skip = bl_render_lean_run_skip,
+				     .lift = bl_render_lean_run_lift,
 				     .shared = cli_docs_shared(),
 				     .share = bl_render_lean_run_share};
 	json_t *run = bl_json_read_run_with(text, n, &used, &o);

@@ -145,6 +145,12 @@ json_t *bl_render_lean_doc(json_t *doc, json_t *runs);
 /* The members of a run neither reads (lean.c), for a reader to pass over
  * (jsonread.h, bl_json_run_opts.skip): NULL-terminated. */
 extern const char *const bl_render_lean_run_skip[];
+/* The members of a run of which one member is read, lifted in their
+ * place (bl_json_run_opts.lift): "span.line". */
+extern const char *const bl_render_lean_run_lift[];
+/* The line run starts on: its span's line, or its span where a lean
+ * reading lifted it; 0 when it has none. */
+json_int_t bl_render_run_line(json_t *run);
 /* The members of a run that repeat from run to run (its tool, variant,
  * parameters...): read once and shared (bl_json_run_opts.share). */
 extern const char *const bl_render_lean_run_share[];

@@ -422,9 +422,7 @@ static const char *base_name(json_t *run, char *buf, size_t len)
 	const char *cmd = json_string_value(json_object_get(run, "command"));
 	if (cmd && *cmd)
 		return cmd;
-	snprintf(buf, len, "line %lld",
-		 (long long)json_integer_value(
-			 json_object_get(json_object_get(run, "span"), "line")));
+	snprintf(buf, len, "line %lld", (long long)bl_render_run_line(run));
 	return buf;
 }
 
@@ -795,8 +793,7 @@ static char *key_text(enum bl_key k, json_t *run, const struct bl_res *res, cons
 	case BL_KEY_NONE: return strdup("");
 	case BL_KEY_LABEL: return strdup(name);
 	case BL_KEY_RUN: {
-		json_int_t line =
-			json_integer_value(json_object_get(json_object_get(run, "span"), "line"));
+		json_int_t line = bl_render_run_line(run);
 		snprintf(buf, sizeof buf, "%s (line %lld)", name, (long long)line);
 		return strdup(buf);
 	}

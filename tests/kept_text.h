@@ -96,25 +96,30 @@ static json_t *read_run_lean(const char *text, size_t len, size_t *used)
 {
 	if (!lean_shared)
 		lean_shared = bl_json_shared_new();
-	struct bl_json_run_opts o = {stash_copy, &stash_copies, bl_render_lean_run_skip,
-				     lean_shared, bl_render_lean_run_share};
+	struct bl_json_run_opts o = {.stash = stash_copy,
+				     .stash_ctx = &stash_copies,
+				     .skip = bl_render_lean_run_skip,
+				     .lift = bl_render_lean_run_lift,
+				     .shared = lean_shared,
+				     .share = bl_render_lean_run_share};
 	return bl_json_read_run_with(text, len, used, &o);
 }
 
-/* run (a copy: a new value) without what bl_render_lean_run_skip names:
- * a member ("time"), or a member of one ("span.offset"). */
+/* run (a copy: a new value) as a lean reading makes it: without what
+ * bl_render_lean_run_skip names ("time"), and each member that
+ * bl_render_lean_run_lift names ("span.line") in its object's place;
+ * null for an object without it, a value that is no object kept. */
 static json_t *without_skipped(json_t *run)
 {
 	json_t *c = json_deep_copy(run);
-	for (const char *const *s = bl_render_lean_run_skip; *s; s++) {
-		const char *dot = strchr(*s, '.');
-		if (!dot) {
-			json_object_del(c, *s);
-			continue;
-		}
-		json_t *m = json_object_getn(c, *s, (size_t)(dot - *s));
+	for (const char *const *s = bl_render_lean_run_skip; *s; s++)
+		json_object_del(c, *s);
+	for (const char *const *l = bl_render_lean_run_lift; *l; l++) {
+		const char *dot = strchr(*l, '.');
+		json_t *m = json_object_getn(c, *l, (size_t)(dot - *l));
+		json_t *v = json_is_object(m) ? json_object_get(m, dot + 1) : NULL;
 		if (json_is_object(m))
-			json_object_del(m, dot + 1);
+			json_object_setn(c, *l, (size_t)(dot - *l), v ? v : json_null());
 	}
 	return c;
 }

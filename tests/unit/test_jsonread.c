@@ -329,21 +329,37 @@ static void test_runs_alone(void)
 }
 
 /* What a lean reading passes over is named by its place: a run's member
- * "time", a member "offset" of its "span"; not a key that reads the same
- * ("span.offset"), nor "time" deeper down. */
+ * "time", not a key that reads the same ("span.offset") nor "time" deeper
+ * down; its span is lifted to its line: the last "line" when named
+ * twice, null when the span has none (the last span, when named twice). A span that is no object stays
+ * as it is; one that is not JSON is no run (NULL). */
 static void test_lean_names(void)
 {
-	const char *run = "{\"tool\":\"dd\",\"span.offset\":1,\"span\":{\"line\":3,"
-			  "\"offset\":2,\"time\":4},\"params\":{\"time\":5,\"offset\":6},"
-			  "\"time\":{\"real\":7}}";
-	size_t used = 0;
-	json_t *lean = read_run_lean(run, strlen(run), &used);
-	json_t *want = json_loads("{\"tool\":\"dd\",\"span.offset\":1,\"span\":{\"line\":3,"
-				  "\"time\":4},\"params\":{\"time\":5,\"offset\":6}}",
-				  0, NULL);
-	CHECK(lean && used == strlen(run) && json_equal(lean, want));
-	json_decref(lean);
-	json_decref(want);
+	static const struct {
+		const char *run, *want;
+	} cases[] = {
+		{"{\"tool\":\"dd\",\"span.offset\":1,\"span\":{\"line\":3,\"offset\":2,\"time\":4},"
+		 "\"params\":{\"time\":5,\"offset\":6},\"time\":{\"real\":7}}",
+		 "{\"tool\":\"dd\",\"span.offset\":1,\"span\":3,\"params\":{\"time\":5,\"offset\":6}}"},
+		{"{\"span\":{\"line\":3,\"x\":[1,{\"line\":9}],\"line\":4}}", "{\"span\":4}"},
+		{"{\"span\":{\"offset\":2},\"tool\":\"dd\"}", "{\"span\":null,\"tool\":\"dd\"}"},
+		{"{\"span\":{},\"tool\":\"dd\"}", "{\"span\":null,\"tool\":\"dd\"}"},
+		{"{\"span\":{\"line\":3},\"span\":{}}", "{\"span\":null}"},
+		{"{\"span\":[3],\"tool\":\"dd\"}", "{\"span\":[3],\"tool\":\"dd\"}"},
+		{"{\"span\":{\"line\":3,},\"tool\":\"dd\"}", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t used = 0;
+		json_t *lean = read_run_lean(cases[i].run, strlen(cases[i].run), &used);
+		json_t *want = cases[i].want ? json_loads(cases[i].want, 0, NULL) : NULL;
+		bool ok = want ? lean && used == strlen(cases[i].run) && json_equal(lean, want)
+			       : !lean;
+		if (!ok)
+			printf("  lean reading of %s differs\n", cases[i].run);
+		CHECK(ok);
+		json_decref(lean);
+		json_decref(want);
+	}
 	stash_free();
 }
 
