@@ -492,22 +492,46 @@ static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
 	return rc;
 }
 
-/* Whether the input's first n bytes open a document as parse writes it,
- * its schema first: {"schema": "benchlog/1", after a BOM and blanks.
- * Such an input is read a document at a time (load_json_stream); other
- * JSON whole (load_whole). */
+/* The members of a document (schema/benchlog.schema.json). */
+static const char *const doc_members[] = {
+	"schema", "source", "runs", "diagnostics", "diagnostics_dropped", "partial", "system"};
+
+/* The length of the JSON string at s[i, n) that is one of the
+ * document's members ("runs" with its quotes), or 0. */
+static size_t member_at(const char *s, size_t n, size_t i)
+{
+	for (size_t k = 0; k < sizeof doc_members / sizeof doc_members[0]; k++) {
+		size_t len = strlen(doc_members[k]);
+		if (n - i >= len + 2 && s[i] == '"' &&
+		    memcmp(s + i + 1, doc_members[k], len) == 0 && s[i + 1 + len] == '"')
+			return len + 2;
+	}
+	return 0;
+}
+
+/* Whether the input's first n bytes open a document: a '{' (after a
+ * BOM and blanks), then one of a document's members, the schema's with
+ * its value {"schema": "benchlog/1", as parse writes it, another in a
+ * document whose members are in another order (`jq -S` sorts them:
+ * {"diagnostics": [...], ...}). Such an input is read a document at a
+ * time (load_json_stream); other JSON whole (load_whole). */
 static bool opens_document(const char *head, size_t n)
 {
-	static const char *const tokens[] = {"{", "\"schema\"", ":", "\"" BL_SCHEMA_ID "\""};
-	size_t i = lead_end(head, n);
-	for (size_t k = 0; k < sizeof tokens / sizeof tokens[0]; k++) {
-		size_t len = strlen(tokens[k]);
-		i = skip_blanks(head, n, i);
-		if (n - i < len || memcmp(head + i, tokens[k], len) != 0)
-			return false;
-		i += len;
-	}
-	return true;
+	size_t i = skip_blanks(head, n, lead_end(head, n));
+	if (i == n || head[i] != '{')
+		return false;
+	i = skip_blanks(head, n, i + 1);
+	size_t key = member_at(head, n, i);
+	if (!key)
+		return false;
+	bool schema = key == 8 && memcmp(head + i, "\"schema\"", 8) == 0;
+	i = skip_blanks(head, n, i + key);
+	if (i == n || head[i] != ':')
+		return false;
+	static const char want[] = "\"" BL_SCHEMA_ID "\"";
+	i = skip_blanks(head, n, i + 1);
+	return !schema ||
+	       (n - i >= sizeof want - 1 && memcmp(head + i, want, sizeof want - 1) == 0);
 }
 
 /* Whether an input whose first n bytes are head (all of it when n is

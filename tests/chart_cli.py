@@ -246,6 +246,18 @@ def main():
     r = run(bl, "table", "-", stdin=sorted_keys)
     check("a document with its keys sorted (schema not first)",
           r.returncode == 0 and r.stdout == run(bl, "table", str(seed4)).stdout, r.stderr.decode()[:200])
+    # documents in another key order are read one at a time too: a cut
+    # one is told as a stream's is
+    jsonl0 = run(bl, "parse", "-q", "--jsonl", str(seed0)).stdout
+    sorted_two = b"".join(json.dumps(json.loads(d), sort_keys=True).encode() + b"\n"
+                          for d in (jsonl, jsonl0))
+    r = run(bl, "table", "-", stdin=sorted_two)
+    check("two documents with their keys sorted: the posts' table",
+          r.returncode == 0 and r.stdout == both, r.stderr.decode()[:200])
+    r = run(bl, "table", "-", stdin=sorted_two[:-200])
+    check("two documents with their keys sorted, the last cut: told as a stream's",
+          r.returncode == 1 and b"<stdin>:2: document 2 is cut short" in r.stderr
+          and r.stdout == run(bl, "table", str(seed4)).stdout, r.stderr.decode()[:200])
 
     # standard output with --format
     r = run(bl, "chart", "--format", "svg", str(seed4), "-o", "-")
