@@ -106,112 +106,153 @@ static void md_escape(const char *s, char *buf, size_t len)
 	buf[j] = '\0';
 }
 
-/* A label as a cell (new string): escaped for Markdown when md. */
-static char *label_cell(const char *s, bool md)
+/* Bars by their cell: category, series, then place in the chart. */
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct bl_bar *x = *(const struct bl_bar *const *)a,
+			    *y = *(const struct bl_bar *const *)b;
+	if (x->cat != y->cat)
+		return x->cat < y->cat ? -1 : 1;
+	if (x->ser != y->ser)
+		return x->ser < y->ser ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The chart's bars in the order of their cells (category, then series),
+ * the first bar of a cell only: a table of 4,820 sources and a thousand
+ * categories holds a bar in few of its cells, and writes the rest empty
+ * without a place of its own for each. *n: how many; NULL out of memory. */
+static const struct bl_bar **cell_order(const struct bl_chart *c, size_t *n)
+{
+	const struct bl_bar **v = malloc((c->nbars ? c->nbars : 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; v && i < c->nbars; i++)
+		if (c->bars[i].cat < c->ncats && c->bars[i].ser < c->nseries)
+			v[k++] = &c->bars[i];
+	if (v)
+		qsort(v, k, sizeof *v, cmp_cell);
+	size_t w = 0; /* of a cell's bars, the first (the lowest address) */
+	for (size_t i = 0; v && i < k; i++)
+		if (!w || v[w - 1]->cat != v[i]->cat || v[w - 1]->ser != v[i]->ser)
+			v[w++] = v[i];
+	*n = w;
+	return v;
+}
+
+/* The text of the cell in row r (0: the head) and column k (0: the
+ * categories), b its bar (NULL: none), into buf or a label as it is. */
+static const char *cell_text(const struct bl_chart *c, const struct bl_bar *b, size_t r, size_t k,
+			     bool md, char *buf, size_t len)
+{
+	const char *label = NULL;
+	if (r == 0)
+		label = k == 0 ? c->metric_label : c->series[k - 1][0] ? c->series[k - 1] : "value";
+	else if (k == 0)
+		label = c->cats[r - 1];
+	if (!label) {
+		bl_table_cell(c, b, buf, len);
+		return buf;
+	}
+	if (!md)
+		return label;
+	md_escape(label, buf, len);
+	return buf;
+}
+
+/* The widths of the table's columns, width[0, nseries + 1). */
+static void col_widths(const struct bl_chart *c, const struct bl_bar *const *order, size_t n,
+		       bool md, size_t *width)
 {
 	char buf[512];
-	if (!md)
-		return strdup(s);
-	md_escape(s, buf, sizeof buf);
-	return strdup(buf);
+	for (size_t r = 0; r <= c->ncats; r++)
+		for (size_t k = 0; k <= (r ? 0 : c->nseries); k++) {
+			size_t w = bl_text_width(cell_text(c, NULL, r, k, md, buf, sizeof buf));
+			if (w > width[k])
+				width[k] = w;
+		}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = order[i]->ser + 1;
+		size_t w = bl_text_width(
+			cell_text(c, order[i], order[i]->cat + 1, k, md, buf, sizeof buf));
+		if (w > width[k])
+			width[k] = w;
+	}
+}
+
+/* The title line. */
+static int title_line(const struct bl_chart *c, bool md, bl_write_fn write, void *ctx)
+{
+	const char *dir = bl_better_text(c->better);
+	return out(write, ctx, md ? "**" : "") || out(write, ctx, c->title) ||
+	       out(write, ctx, md ? "** — " : " — ") || out(write, ctx, c->subtitle) ||
+	       out(write, ctx, *dir ? " — " : "") || out(write, ctx, dir) ||
+	       out(write, ctx, md ? "\n\n" : "\n");
+}
+
+/* The rule under the head: dashes as wide as each column. */
+static int rule_line(size_t cols, const size_t *width, bool md, bl_write_fn write, void *ctx)
+{
+	for (size_t k = 0; k < cols; k++) {
+		if (md ? out(write, ctx, k ? " " : "| ") : k && out(write, ctx, "  "))
+			return -1;
+		for (size_t i = 0; i + (md && k ? 1 : 0) < width[k]; i++)
+			if (out(write, ctx, "-"))
+				return -1;
+		if (md && ((k && out(write, ctx, ":")) || out(write, ctx, " |")))
+			return -1;
+	}
+	return out(write, ctx, "\n");
+}
+
+/* Row r: its cells from *at on in order (those of row r taken). */
+static int row_line(const struct bl_chart *c, size_t r, const struct bl_bar *const *order, size_t n,
+		    size_t *at, const size_t *width, bool md, bl_write_fn write, void *ctx)
+{
+	char buf[512];
+	size_t cols = c->nseries + 1;
+	for (size_t k = 0; k < cols; k++) {
+		const struct bl_bar *b = NULL;
+		if (r && k && *at < n && order[*at]->cat == r - 1 && order[*at]->ser == k - 1)
+			b = order[(*at)++];
+		const char *t = cell_text(c, b, r, k, md, buf, sizeof buf);
+		size_t gap = width[k] - bl_text_width(t);
+		bool right = k > 0 && r > 0; /* numbers right-aligned */
+		if (md && out(write, ctx, k ? " " : "| "))
+			return -1;
+		if (!md && k > 0 && out(write, ctx, "  "))
+			return -1;
+		if ((right && pad(write, ctx, gap)) || out(write, ctx, t) ||
+		    (!right && (md || k + 1 < cols) && pad(write, ctx, gap)))
+			return -1;
+		if (md && out(write, ctx, " |"))
+			return -1;
+	}
+	return out(write, ctx, "\n");
 }
 
 int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write_fn write,
 		   void *ctx)
 {
-	size_t cols = c->nseries + 1, rows = c->ncats + 1;
-	char **cells = calloc(cols * rows, sizeof *cells);
-	size_t *width = calloc(cols, sizeof *width);
-	const struct bl_bar **bars = bl_chart_cells(c);
-	int rc = -1;
-	if (!cells || !width || !bars)
-		goto done;
-	char buf[512];
+	size_t cols = c->nseries + 1, n = 0, at = 0;
 	bool md = style == BL_TABLE_MARKDOWN;
-	cells[0] = label_cell(c->metric_label, md);
-	for (size_t s = 0; s < c->nseries; s++)
-		cells[1 + s] = label_cell(c->series[s][0] ? c->series[s] : "value", md);
-	for (size_t r = 0; r < c->ncats; r++) {
-		cells[(r + 1) * cols] = label_cell(c->cats[r], md);
-		for (size_t s = 0; s < c->nseries; s++) {
-			bl_table_cell(c, bars[r * c->nseries + s], buf, sizeof buf);
-			cells[(r + 1) * cols + 1 + s] = strdup(buf);
-		}
+	size_t *width = calloc(cols, sizeof *width);
+	const struct bl_bar **order = width ? cell_order(c, &n) : NULL;
+	int rc = order ? 0 : -1;
+	if (rc == 0) {
+		col_widths(c, order, n, md, width);
+		rc = title_line(c, md, write, ctx);
 	}
-	for (size_t i = 0; i < cols * rows; i++) {
-		if (!cells[i])
-			goto done;
-		size_t w = bl_text_width(cells[i]);
-		if (w > width[i % cols])
-			width[i % cols] = w;
+	for (size_t r = 0; rc == 0 && r <= c->ncats; r++) {
+		rc = row_line(c, r, order, n, &at, width, md, write, ctx);
+		if (rc == 0 && r == 0)
+			rc = rule_line(cols, width, md, write, ctx);
 	}
-	/* title line */
-	const char *dir = bl_better_text(c->better);
-	if (style == BL_TABLE_MARKDOWN) {
-		if (out(write, ctx, "**") || out(write, ctx, c->title) ||
-		    out(write, ctx, "** — ") || out(write, ctx, c->subtitle) ||
-		    out(write, ctx, *dir ? " — " : "") || out(write, ctx, dir) ||
-		    out(write, ctx, "\n\n"))
-			goto done;
-	} else if (out(write, ctx, c->title) || out(write, ctx, " — ") ||
-		   out(write, ctx, c->subtitle) || out(write, ctx, *dir ? " — " : "") ||
-		   out(write, ctx, dir) || out(write, ctx, "\n")) {
-		goto done;
-	}
-	for (size_t r = 0; r < rows; r++) {
-		for (size_t k = 0; k < cols; k++) {
-			const char *t = cells[r * cols + k];
-			size_t gap = width[k] - bl_text_width(t);
-			bool right = k > 0 && r > 0; /* numbers right-aligned */
-			if (style == BL_TABLE_MARKDOWN && out(write, ctx, k ? " " : "| "))
-				goto done;
-			if (style == BL_TABLE_TEXT && k > 0 && out(write, ctx, "  "))
-				goto done;
-			if ((right && pad(write, ctx, gap)) || out(write, ctx, t) ||
-			    (!right && (style == BL_TABLE_MARKDOWN || k + 1 < cols) &&
-			     pad(write, ctx, gap)))
-				goto done;
-			if (style == BL_TABLE_MARKDOWN && out(write, ctx, " |"))
-				goto done;
-		}
-		if (out(write, ctx, "\n"))
-			goto done;
-		if (r == 0) {
-			for (size_t k = 0; k < cols; k++) {
-				if (style == BL_TABLE_MARKDOWN) {
-					if (out(write, ctx, k ? " " : "| "))
-						goto done;
-					for (size_t i = 0; i + (k ? 1 : 0) < width[k]; i++)
-						if (out(write, ctx, "-"))
-							goto done;
-					if ((k && out(write, ctx, ":")) || out(write, ctx, " |"))
-						goto done;
-				} else {
-					if (k && out(write, ctx, "  "))
-						goto done;
-					for (size_t i = 0; i < width[k]; i++)
-						if (out(write, ctx, "-"))
-							goto done;
-				}
-			}
-			if (out(write, ctx, "\n"))
-				goto done;
-		}
-	}
-	if (c->warning[0] &&
-	    (out(write, ctx,
-		 style == BL_TABLE_MARKDOWN ? "\n\\* read with a warning ("
-					    : "* read with a warning (") ||
+	if (rc == 0 && c->warning[0] &&
+	    (out(write, ctx, md ? "\n\\* read with a warning (" : "* read with a warning (") ||
 	     out(write, ctx, c->warning) || out(write, ctx, ", in the document)\n")))
-		goto done;
-	rc = 0;
-done:
-	if (cells)
-		for (size_t i = 0; i < cols * rows; i++)
-			free(cells[i]);
-	free(cells);
+		rc = -1;
 	free(width);
-	free(bars);
+	free(order);
 	return rc;
 }
 

@@ -91,6 +91,48 @@ static void test_text(void)
 	json_decref(docs);
 }
 
+/* A chart built by hand: bars in no order, most cells empty, two bars
+ * in one cell (the first in the chart's order is shown), a bar outside
+ * the chart's cells (not shown). */
+static void test_sparse(void)
+{
+	char *cats[] = {"a", "bb", "c"}, *series[] = {"s1", "", "s3"};
+	struct bl_bar bars[] = {
+		{.cat = 2, .ser = 0, .value = 3, .n = 1},
+		{.cat = 0, .ser = 2, .value = 1, .n = 1},
+		{.cat = 2, .ser = 0, .value = 99, .n = 1}, /* cell (c, s1) again */
+		{.cat = 1, .ser = 1, .value = 2, .n = 1},
+		{.cat = 5, .ser = 0, .value = 7, .n = 1}, /* no such category */
+	};
+	struct bl_chart c = {.title = "t",
+			     .subtitle = "sub",
+			     .metric_label = "m (s)",
+			     .better = BL_BETTER_LOWER,
+			     .cats = cats,
+			     .ncats = 3,
+			     .series = series,
+			     .nseries = 3,
+			     .bars = bars,
+			     .nbars = sizeof bars / sizeof bars[0],
+			     .scale = {.div = 1}};
+	struct text t = {.n = 0};
+	CHECK(bl_table_chart(&c, BL_TABLE_TEXT, put, &t) == 0);
+	const char *want = "t — sub — lower is better\n"
+			   "m (s)  s1  value  s3\n"
+			   "-----  --  -----  --\n"
+			   "a                  1\n"
+			   "bb             2    \n"
+			   "c       3           \n";
+	CHECK(strcmp(t.buf, want) == 0);
+	if (strcmp(t.buf, want) != 0)
+		printf("%s", t.buf);
+	t.n = 0;
+	CHECK(bl_table_chart(&c, BL_TABLE_MARKDOWN, put, &t) == 0);
+	CHECK(strstr(t.buf, "| c     |  3 |       |    |\n") != NULL);
+	if (!strstr(t.buf, "| c     |  3 |       |    |\n"))
+		printf("%s", t.buf);
+}
+
 static void test_csv(void)
 {
 	json_t *docs = load("tests/render/bonniepp.json");
@@ -138,6 +180,7 @@ static void test_csv(void)
 int main(void)
 {
 	test_text();
+	test_sparse();
 	test_csv();
 	return CHECK_DONE();
 }
