@@ -170,6 +170,7 @@ static int cmp_bar(const void *a, const void *b)
 /* ------------------------------------------------------------ one chart */
 
 struct acc {
+	size_t cell; /* category x series, row by category */
 	double *vals;
 	size_t n, cap;
 	bool censored, approximate, bound_missing;
@@ -333,37 +334,68 @@ static int acc_add(struct acc *a, double v)
 	return bl_doubles_push(&a->vals, &a->n, &a->cap, v);
 }
 
-/* The values and marks of the items gathered per cell (category x
- * series, row by category), each item's further values with its own:
- * new array, or NULL out of memory. */
-static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
-			  const size_t *members, size_t nm)
+/* A member's cell, and its place among the members. */
+struct cell_member {
+	size_t cell, k;
+};
+
+static int cmp_cell_member(const void *a, const void *b)
 {
-	size_t ncells = c->ncats * c->nseries;
-	struct acc *accs = calloc(ncells ? ncells : 1, sizeof *accs);
-	if (!accs)
+	const struct cell_member *x = a, *y = b;
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Adds item x's values and marks to a. 0, or -1 out of memory. */
+static int acc_item(struct acc *a, const struct bl_items *it, const struct bl_item *x)
+{
+	size_t nmore;
+	const double *more = bl_item_more_values(it, x, &nmore);
+	int rc = acc_add(a, x->value);
+	for (size_t m = 0; m < nmore && rc == 0; m++)
+		rc = acc_add(a, more[m]);
+	a->censored |= x->censored;
+	a->approximate |= x->approximate;
+	if (x->warning && !a->warning)
+		a->warning = x->warning;
+	add_run(a, x->doc, x->run_index);
+	return rc;
+}
+
+/* The values and marks of the items gathered per cell that has any, in
+ * the order of the cells (category x series, row by category), each
+ * item's further values with its own: new array of *n, or NULL out of
+ * memory. A table of thousands of sources holds items in few of its
+ * cells: only those are made. */
+static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
+			  const size_t *members, size_t nm, size_t *n)
+{
+	struct cell_member *cm = malloc((nm ? nm : 1) * sizeof *cm);
+	if (!cm)
 		return NULL;
 	for (size_t k = 0; k < nm; k++) {
 		const struct bl_item *x = &it->v[members[k]];
 		/* both interned already (intern_names): found */
 		size_t ci = (size_t)bl_name_intern(&c->cats, &c->ncats, &ix->cats, x->cat);
 		size_t si = (size_t)bl_name_intern(&c->series, &c->nseries, &ix->series, x->ser);
-		struct acc *a = &accs[ci * c->nseries + si];
-		size_t nmore;
-		const double *more = bl_item_more_values(it, x, &nmore);
-		int rc = acc_add(a, x->value);
-		for (size_t m = 0; m < nmore && rc == 0; m++)
-			rc = acc_add(a, more[m]);
-		if (rc < 0) {
-			accs_free(accs, ncells);
-			return NULL;
-		}
-		a->censored |= x->censored;
-		a->approximate |= x->approximate;
-		if (x->warning && !a->warning)
-			a->warning = x->warning;
-		add_run(a, x->doc, x->run_index);
+		cm[k] = (struct cell_member){ci * c->nseries + si, k};
 	}
+	qsort(cm, nm, sizeof *cm, cmp_cell_member);
+	size_t cells = 0;
+	for (size_t j = 0; j < nm; j++)
+		cells += !j || cm[j].cell != cm[j - 1].cell;
+	struct acc *accs = calloc(cells ? cells : 1, sizeof *accs);
+	*n = 0;
+	for (size_t j = 0; accs && j < nm; j++) {
+		if (!j || cm[j].cell != cm[j - 1].cell)
+			accs[(*n)++].cell = cm[j].cell;
+		if (acc_item(&accs[*n - 1], it, &it->v[members[cm[j].k]]) < 0) {
+			accs_free(accs, *n);
+			accs = NULL;
+		}
+	}
+	free(cm);
 	return accs;
 }
 
@@ -448,37 +480,35 @@ static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b
 /* A bar for each cell that has values: the median, min-max and n, and
  * the marks; *lo and *hi: the smallest positive value and the largest
  * (with room above a lower bound). Returns 0, or -1 out of memory. */
-static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *accs, double *lo,
-		     double *hi)
+static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *accs, size_t naccs,
+		     double *lo, double *hi)
 {
 	size_t nbars, runs_used = 0, vals_used = 0;
-	if (bar_pools(c, accs, c->ncats * c->nseries, &nbars) < 0)
+	if (bar_pools(c, accs, naccs, &nbars) < 0)
 		return -1;
 	*lo = INFINITY;
 	*hi = 0;
-	for (size_t ci = 0; ci < c->ncats; ci++) {
-		for (size_t si = 0; si < c->nseries; si++) {
-			struct acc *a = &accs[ci * c->nseries + si];
-			if (a->n == 0 && !a->bound_missing)
-				continue;
-			struct bl_bar *b = &c->bars[c->nbars++];
-			b->cat = ci;
-			b->ser = si;
-			if (fill_bar(c, ix, b, a, &runs_used, &vals_used) < 0)
-				return -1;
-			c->any_disagree |= b->disagree;
-			if (a->n) {
-				/* a lower bound gets room above it for its open end */
-				double top = b->censored ? b->max * 1.08 : b->max;
-				if (top > *hi)
-					*hi = top;
-				if (b->min > 0 && b->min < *lo)
-					*lo = b->min;
-			}
-			c->any_censored |= b->censored;
-			c->any_approximate |= b->approximate;
-			c->any_repeats |= b->n > 1;
+	for (size_t i = 0; i < naccs; i++) {
+		struct acc *a = &accs[i];
+		if (a->n == 0 && !a->bound_missing)
+			continue;
+		struct bl_bar *b = &c->bars[c->nbars++];
+		b->cat = a->cell / c->nseries;
+		b->ser = a->cell % c->nseries;
+		if (fill_bar(c, ix, b, a, &runs_used, &vals_used) < 0)
+			return -1;
+		c->any_disagree |= b->disagree;
+		if (a->n) {
+			/* a lower bound gets room above it for its open end */
+			double top = b->censored ? b->max * 1.08 : b->max;
+			if (top > *hi)
+				*hi = top;
+			if (b->min > 0 && b->min < *lo)
+				*lo = b->min;
 		}
+		c->any_censored |= b->censored;
+		c->any_approximate |= b->approximate;
+		c->any_repeats |= b->n > 1;
 	}
 	return 0;
 }
@@ -549,16 +579,17 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	int rc = -1;
 	double *orders = NULL;
 	struct acc *accs = NULL;
+	size_t naccs = 0;
 	struct chart_index ix = {0};
 	memset(c, 0, sizeof *c);
 	c->unit = v->chart.unit ? v->chart.unit : "B/s";
 	c->better = bl_unit_better(c->unit);
 
 	if (intern_names(c, &ix, it, members, nm, &orders) < 0 ||
-	    !(accs = gather(c, &ix, it, members, nm)))
+	    !(accs = gather(c, &ix, it, members, nm, &naccs)))
 		goto out;
 	double lo, hi;
-	if (make_bars(c, &ix, accs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
+	if (make_bars(c, &ix, accs, naccs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
 	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units_for(v, o));
@@ -585,7 +616,7 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	rc = 0;
 out:
 	chart_index_free(&ix);
-	accs_free(accs, c->ncats * c->nseries);
+	accs_free(accs, naccs);
 	free(orders);
 	if (rc < 0)
 		chart_free(c);
