@@ -44,6 +44,15 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * 'benchlog parse --help'." on stderr. Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int ch, char **argv);
 
+/* Hands each message of the post `file` (named `path`) to each, as
+ * `report` shows them: whole, an mbox's one at a time, so that the input
+ * is never whole in memory unless it is one message. Benchlog JSON is no
+ * post: *is_docs, and -1 with nothing told. 0, or -1 with the error told
+ * (each's failure as memory or a temporary file's). */
+struct bl_message;
+int cli_each_message(const char *file, const char *path,
+		     int (*each)(struct bl_message *m, void *ctx), void *ctx, bool *is_docs);
+
 /* Loads every input (a post, or benchlog JSON documents) into the array
  * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
 #include <jansson.h>

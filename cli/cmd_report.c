@@ -54,28 +54,14 @@ static int each_message(struct bl_message *m, void *vctx)
 static int add_input(struct bl_report *r, const char *file)
 {
 	const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	char *data;
-	size_t len;
-	if (cli_read_file(file, &data, &len) < 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	int rc = 0;
-	if (cli_is_docs(data, len)) {
+	struct adding a = {r, path, 0, {0}};
+	bool is_docs;
+	int rc = cli_each_message(file, path, each_message, &a, &is_docs);
+	if (is_docs)
 		cli_error("report: %s is benchlog JSON, which keeps no text to show: give the "
 			  "post it was parsed from",
 			  path);
-		rc = -1;
-	} else {
-		struct adding a = {r, path, 0, {0}};
-		if (bl_ingest_buffer(bl_parser_ingest(), data, len, each_message, &a) != 0 ||
-		    a.failed) {
-			cli_error("%s: out of memory", path);
-			rc = -1;
-		}
-		bl_buf_free(&a.text);
-	}
-	free(data);
+	bl_buf_free(&a.text);
 	return rc;
 }
 

@@ -542,6 +542,22 @@ static bool may_be_json(const char *head, size_t n, size_t cap)
 	return i < n || (n == cap && lead_end(head, n) == n);
 }
 
+/* The bytes read first of an input, to tell what it is. */
+#define HEAD_BYTES 4096
+
+/* Reads up to HEAD_BYTES of fd into head, *n of them: 0, or -1 with the
+ * error told. */
+static int peek_head(int fd, const char *path, char *head, size_t *n)
+{
+	long got = 0;
+	*n = 0;
+	while (*n < HEAD_BYTES && (got = cli_read_chunk(&fd, head + *n, HEAD_BYTES - *n)) > 0)
+		*n += (size_t)got;
+	if (got < 0)
+		cli_error("%s: %s", path, strerror(errno));
+	return got < 0 ? -1 : 0;
+}
+
 static int load_file(const char *file, const char *path, json_t *docs)
 {
 	int fd = cli_open_input(file);
@@ -549,16 +565,10 @@ static int load_file(const char *file, const char *path, json_t *docs)
 		cli_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char head[4096];
-	size_t n = 0;
-	long got = 0;
-	while (n < sizeof head && (got = cli_read_chunk(&fd, head + n, sizeof head - n)) > 0)
-		n += (size_t)got;
-	int rc;
-	if (got < 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		rc = -1;
-	} else {
+	char head[HEAD_BYTES];
+	size_t n;
+	int rc = peek_head(fd, path, head, &n);
+	if (rc == 0) {
 		struct peeked in = {fd, head, n, 0};
 		if (opens_document(head, n))
 			rc = load_json_stream(&in, path, docs);
@@ -566,6 +576,56 @@ static int load_file(const char *file, const char *path, json_t *docs)
 			rc = load_whole(&in, path, docs);
 		else
 			rc = load_post(&in, path, docs);
+	}
+	cli_close_input(fd);
+	return rc;
+}
+
+/* A post that begins as JSON would, read whole: its messages to each,
+ * unless it is benchlog JSON (*is_docs). */
+static int each_whole(struct peeked *in, const char *path, bl_message_fn each, void *ctx,
+		      bool *is_docs)
+{
+	struct bl_buf all = {0};
+	int rc = -1;
+	if (!bl_buf_put(&all, in->head, in->n) || bl_buf_read_fd(&all, in->fd, 0) < 0)
+		cli_error("%s: %s", path, strerror(all.failed ? ENOMEM : errno));
+	else if (cli_is_docs(all.p, all.n))
+		*is_docs = true;
+	else if ((rc = bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each, ctx)) != 0)
+		cli_failed_between(path, errno);
+	bl_buf_free(&all);
+	return rc == 0 ? 0 : -1;
+}
+
+int cli_each_message(const char *file, const char *path,
+		     int (*each)(struct bl_message *m, void *ctx), void *ctx, bool *is_docs)
+{
+	*is_docs = false;
+	int fd = cli_open_input(file);
+	if (fd < 0) {
+		cli_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char head[HEAD_BYTES];
+	size_t n;
+	int rc = peek_head(fd, path, head, &n);
+	struct peeked in = {fd, head, n, 0};
+	if (rc == 0 && opens_document(head, n)) {
+		*is_docs = true;
+		rc = -1;
+	} else if (rc == 0 && may_be_json(head, n, sizeof head)) {
+		rc = each_whole(&in, path, each, ctx, is_docs);
+	} else if (rc == 0) {
+		/* window 0: each message whole, an mbox one at a time */
+		errno = 0;
+		int r = bl_ingest_stream_window(bl_parser_ingest(), read_peeked, &in, BL_INPUT_AUTO,
+						0, 0, each, ctx);
+		if (r == -2)
+			cli_error("%s: %s", path, strerror(errno));
+		else if (r != 0)
+			cli_failed_between(path, errno);
+		rc = r == 0 ? 0 : -1;
 	}
 	cli_close_input(fd);
 	return rc;

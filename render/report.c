@@ -8,11 +8,16 @@
 #include <string.h>
 
 #include "../base/message.h"
+#include "../parsers/spill.h"
 #include "html.h"
 
 struct bl_report {
 	json_t *docs; /* every document, in order of their sections */
-	struct bl_buf sections; /* the messages' sections, written as added */
+	/* the messages' sections, written as added: a page of a mail
+	 * archive is twice its size, kept in a temporary file past a
+	 * megabyte rather than in memory */
+	struct bl_spill sections;
+	struct bl_buf section; /* the one being written */
 	struct bl_buf index; /* their entries in the index */
 	size_t runs, diags, inputs;
 	const char *last_path; /* to count inputs (borrowed while adding) */
@@ -34,7 +39,8 @@ void bl_report_free(struct bl_report *r)
 	if (!r)
 		return;
 	json_decref(r->docs);
-	bl_buf_free(&r->sections);
+	bl_spill_free(&r->sections);
+	bl_buf_free(&r->section);
 	bl_buf_free(&r->index);
 	free(r->first_path);
 	free(r);
@@ -76,10 +82,23 @@ int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, j
 	r->runs += json_array_size(json_object_get(doc, "runs"));
 	r->diags += json_array_size(json_object_get(doc, "diagnostics"));
 	index_entry(r, m, path, doc, d);
-	bl_report_message(&r->sections, m, path, doc, d);
-	if (json_array_append_new(r->docs, doc) < 0)
+	r->section.n = 0;
+	bl_report_message(&r->section, m, path, doc, d);
+	if (json_array_append_new(r->docs, doc) < 0 || r->section.failed || r->index.failed)
 		return -1;
-	return r->sections.failed || r->index.failed ? -1 : 0;
+	return bl_spill_write(r->section.p, r->section.n, &r->sections);
+}
+
+/* Hands bytes on to a bl_write_fn (spill.h's writer takes signed char). */
+struct pass_on {
+	bl_write_fn write;
+	void *ctx;
+};
+
+static int pass_on(const char *buf, size_t n, void *ctx)
+{
+	struct pass_on *p = ctx;
+	return p->write(p->ctx, (const unsigned char *)buf, n) < 0 ? -1 : 0;
 }
 
 /* Light and dark, narrow and wide: the page's whole style. */
@@ -178,13 +197,14 @@ int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_writ
 	bl_html_put(&tail, "</section>\n<script>");
 	bl_html_put(&tail, script);
 	bl_html_put(&tail, "</script>\n</body>\n</html>\n");
-	if (rc == 0 && (page.failed || tail.failed || r->sections.failed)) {
+	if (rc == 0 && (page.failed || tail.failed)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 	/* the sections as they are: the page is not copied whole */
+	struct pass_on p = {write, ctx};
 	if (rc == 0 && (write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
-			write(ctx, (const unsigned char *)r->sections.p, r->sections.n) < 0 ||
+			bl_spill_copy(&r->sections, pass_on, &p) < 0 ||
 			write(ctx, (const unsigned char *)tail.p, tail.n) < 0)) {
 		snprintf(err, errlen, "write error");
 		rc = -1;

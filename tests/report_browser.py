@@ -17,6 +17,7 @@ import base64
 import json
 import os
 import pathlib
+import re
 import shutil
 import socket
 import subprocess
@@ -222,6 +223,37 @@ def check_page(drv, bench, name, post, html):
     check(f"{name}: no console error", not errors, str(errors[:3]))
 
 
+def check_cli(bench, tmp):
+    """What needs no browser: an mbox read from a pipe (a message at a
+    time) gives the page of the file; benchlog JSON, whatever the order of
+    its members, is refused with a reason."""
+    mbox = ROOT / "corpus" / "ingest" / "mbox-three-messages" / "input"
+    from_file = subprocess.run([bench, "report", "-q", str(mbox)], capture_output=True,
+                               timeout=120)
+    with open(mbox, "rb") as f:
+        from_pipe = subprocess.run([bench, "report", "-q", "-"], stdin=f, capture_output=True,
+                                   timeout=120)
+    def summary(page):  # "1 input, 3 messages, 3 runs, 0 diagnostics" and the marks
+        meta = re.search(rb'<p class="meta">([^.]*)\.', page)
+        return (meta.group(1) if meta else None, page.count(b'<mark class="run"'))
+    check("an mbox from a pipe: the file's messages and runs",
+          from_file.returncode == 0 and from_pipe.returncode == 0 and
+          summary(from_pipe.stdout) == summary(from_file.stdout) and
+          summary(from_file.stdout)[1] >= 3,
+          f"{summary(from_pipe.stdout)} {summary(from_file.stdout)} {from_pipe.stderr[-300:]}")
+    doc = subprocess.run([bench, "parse", "-q", str(mbox)], capture_output=True, text=True,
+                         timeout=120).stdout
+    sorted_doc = json.dumps(json.loads(doc.split("\n}\n")[0] + "\n}"), sort_keys=True)
+    for name, text in (("parse's order", doc), ("keys sorted", sorted_doc)):
+        path = tmp / "doc.json"
+        path.write_text(text)
+        p = subprocess.run([bench, "report", "-q", str(path), "-o", str(tmp / "doc.html")],
+                           capture_output=True, text=True, timeout=120)
+        check(f"benchlog JSON ({name}) refused", p.returncode == 1 and
+              "is benchlog JSON, which keeps no text to show" in p.stderr and
+              not (tmp / "doc.html").exists(), p.stderr[-300:])
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -236,6 +268,7 @@ def main():
         return 1
     SHOTS.mkdir(parents=True, exist_ok=True)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-report."))
+    check_cli(bench, tmp)
     port = free_port()
     cd = subprocess.Popen(["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
