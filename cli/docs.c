@@ -1,4 +1,4 @@
-/* docs.c - where the documents of chart, table and report live: jansson values
+/* docs.c - where the documents of chart and table live: jansson values
  * parsed from JSON are carved out of a few large blocks and dropped
  * together when the command ends.
  *
@@ -7,7 +7,8 @@
  * fifth of the instructions of `benchlog chart`. Here a value is a bump
  * of a pointer, and jansson's free is a no-op for a value in a block.
  * A post's documents are written as JSON and read back the same way
- * (cli_message_doc). Values made outside cli_docs_arena(true)/(false)
+ * (but report's, cli_message_doc, which it lets go of one by one).
+ * Values made outside cli_docs_arena(true)/(false)
  * come from malloc and go back to free as before. Only the documents use
  * the blocks, and nothing edits a loaded document, so cli_docs_free drops
  * the blocks without walking the tree. */

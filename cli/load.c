@@ -51,10 +51,9 @@ static json_t *doc_of_text(json_t *tail, const struct bl_buf *text)
 		return NULL;
 	size_t used = 0;
 	json_error_t e;
-	cli_docs_arena(true);
-	json_t *doc = read_value(text->p, text->n, &used, &e);
-	cli_docs_arena(false);
-	return doc;
+	/* not in the documents' blocks: report lets go of a document of
+	 * prose once its section is written */
+	return read_value(text->p, text->n, &used, &e);
 }
 
 json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)

@@ -12,7 +12,10 @@
 #include "html.h"
 
 struct bl_report {
-	json_t *docs; /* every document, in order of their sections */
+	/* every document, in order of their sections; one without runs,
+	 * which no chart reads, as no_runs */
+	json_t *docs;
+	json_t *no_runs; /* {"runs": []} */
 	/* the messages' sections, written as added: a page of a mail
 	 * archive is twice its size, kept in a temporary file past a
 	 * megabyte rather than in memory */
@@ -27,7 +30,8 @@ struct bl_report {
 struct bl_report *bl_report_new(void)
 {
 	struct bl_report *r = calloc(1, sizeof *r);
-	if (r && !(r->docs = json_array())) {
+	if (r && (!(r->docs = json_array()) || !(r->no_runs = json_pack("{s:[]}", "runs")))) {
+		json_decref(r->docs);
 		free(r);
 		return NULL;
 	}
@@ -39,6 +43,7 @@ void bl_report_free(struct bl_report *r)
 	if (!r)
 		return;
 	json_decref(r->docs);
+	json_decref(r->no_runs);
 	bl_spill_free(&r->sections);
 	bl_buf_free(&r->section);
 	bl_buf_free(&r->index);
@@ -84,6 +89,10 @@ int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, j
 	index_entry(r, m, path, doc, d);
 	r->section.n = 0;
 	bl_report_message(&r->section, m, path, doc, d);
+	if (!json_array_size(json_object_get(doc, "runs"))) {
+		json_decref(doc);
+		doc = json_incref(r->no_runs);
+	}
 	if (json_array_append_new(r->docs, doc) < 0 || r->section.failed || r->index.failed)
 		return -1;
 	return bl_spill_write(r->section.p, r->section.n, &r->sections);

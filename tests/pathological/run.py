@@ -13,7 +13,7 @@ smaller sizes (the suite stays well under a minute on two busy cores);
 a 1 GB sparse file, a million messages.
 
 Memory bounds: 64 MB for every case. An mbox is streamed message by
-message; a plain-text input larger than a window (8 MB, ingest/window.h)
+message; a plain-text input larger than a window (6 MB, ingest/window.h)
 is decoded and scanned a window at a time into one document; a document is
 written run by run. (Before windows, a long line of 24 MB took 63 MB and
 the 96 MB sparse file 104 MB, growing with the input; measured now at
