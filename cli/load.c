@@ -491,46 +491,30 @@ static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
 	return rc;
 }
 
-/* The members of a document (schema/benchlog.schema.json). */
-static const char *const doc_members[] = {
-	"schema", "source", "runs", "diagnostics", "diagnostics_dropped", "partial", "system"};
-
-/* The length of the JSON string at s[i, n) that is one of the
- * document's members ("runs" with its quotes), or 0. */
-static size_t member_at(const char *s, size_t n, size_t i)
-{
-	for (size_t k = 0; k < sizeof doc_members / sizeof doc_members[0]; k++) {
-		size_t len = strlen(doc_members[k]);
-		if (n - i >= len + 2 && s[i] == '"' &&
-		    memcmp(s + i + 1, doc_members[k], len) == 0 && s[i + 1 + len] == '"')
-			return len + 2;
-	}
-	return 0;
-}
-
 /* Whether the input's first n bytes open a document: a '{' (after a
- * BOM and blanks), then one of a document's members, the schema's with
- * its value {"schema": "benchlog/1", as parse writes it, another in a
- * document whose members are in another order (`jq -S` sorts them:
- * {"diagnostics": [...], ...}). Such an input is read a document at a
- * time (load_json_stream); other JSON whole (load_whole). */
+ * BOM and blanks), then its schema, {"schema": "benchlog/1", as parse
+ * writes it, or its diagnostics, {"diagnostics": [, where its members
+ * are sorted by name (`jq -S`, Python's sort_keys). Such an input is
+ * read a document at a time (load_json_stream); other JSON whole
+ * (load_whole), which reads it as a post when it is no document. */
 static bool opens_document(const char *head, size_t n)
 {
-	size_t i = skip_blanks(head, n, lead_end(head, n));
-	if (i == n || head[i] != '{')
-		return false;
-	i = skip_blanks(head, n, i + 1);
-	size_t key = member_at(head, n, i);
-	if (!key)
-		return false;
-	bool schema = key == 8 && memcmp(head + i, "\"schema\"", 8) == 0;
-	i = skip_blanks(head, n, i + key);
-	if (i == n || head[i] != ':')
-		return false;
-	static const char want[] = "\"" BL_SCHEMA_ID "\"";
-	i = skip_blanks(head, n, i + 1);
-	return !schema ||
-	       (n - i >= sizeof want - 1 && memcmp(head + i, want, sizeof want - 1) == 0);
+	static const char *const schema_first[] = {"{", "\"schema\"", ":", "\"" BL_SCHEMA_ID "\""};
+	static const char *const sorted[] = {"{", "\"diagnostics\"", ":", "["};
+	const char *const *forms[] = {schema_first, sorted};
+	for (size_t f = 0; f < 2; f++) {
+		size_t i = lead_end(head, n), k = 0;
+		for (; k < 4; k++) {
+			size_t len = strlen(forms[f][k]);
+			i = skip_blanks(head, n, i);
+			if (n - i < len || memcmp(head + i, forms[f][k], len) != 0)
+				break;
+			i += len;
+		}
+		if (k == 4)
+			return true;
+	}
+	return false;
 }
 
 /* Whether an input whose first n bytes are head (all of it when n is

@@ -254,6 +254,12 @@ def main():
     r = run(bl, "table", "-", stdin=sorted_two)
     check("two documents with their keys sorted: the posts' table",
           r.returncode == 0 and r.stdout == both, r.stderr.decode()[:200])
+    # a post that opens with a JSON object of its own is still a post
+    r = run(bl, "table", "-", stdin=b'{"system": {"os": "FreeBSD"}, "note": "mine"}\n' +
+            seed4.read_bytes())
+    check("a post opening with JSON that is no document: read as a post",
+          r.returncode == 0 and r.stdout == run(bl, "table", str(seed4)).stdout.replace(
+              b"source: input", b"source: <stdin>"), r.stderr.decode()[:200])
     r = run(bl, "table", "-", stdin=sorted_two[:-200])
     check("two documents with their keys sorted, the last cut: told as a stream's",
           r.returncode == 1 and b"<stdin>:2: document 2 is cut short" in r.stderr
