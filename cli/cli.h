@@ -26,9 +26,10 @@ void cli_failed_between(const char *path, int e);
 /* Output that lands atomically: written to a temporary file beside the
  * target and renamed over it on commit; abandoned on abort. "-" or NULL is
  * stdout. */
-/* An output: standard output, a regular file written under a temporary
- * name and renamed over it on commit, or what is no regular file ("-o
- * /dev/null", a FIFO) written in place (tmp NULL). */
+/* An output: standard output (also as -o /dev/stdout), a regular file
+ * written under a temporary name and renamed over it on commit (through
+ * its symbolic links), or what is no regular file ("-o /dev/null", a
+ * FIFO) written in place (tmp NULL). */
 struct cli_out {
 	FILE *f;
 	char *path;

@@ -197,9 +197,9 @@ static void keep_attributes(int fd, const char *path)
 }
 
 /* An output that is no regular file: a device ("-o /dev/null"), a FIFO,
- * a terminal, or a link to nothing yet. Renaming a file over it would
- * replace the device or the link rather than write to it: it is opened
- * and written in place, as a shell's redirection does. */
+ * a terminal, another descriptor (/dev/fd/3). Renaming a file over it
+ * would replace the device rather than write to it: it is opened and
+ * written in place, as a shell's redirection does. */
 static int open_in_place(struct cli_out *o, const char *path)
 {
 	o->path = strdup(path);
@@ -212,23 +212,61 @@ static int open_in_place(struct cli_out *o, const char *path)
 	return -1;
 }
 
-/* Where the output to path goes: 1 in place (open_in_place), 0 through
- * a temporary file renamed over *target (path, or the file a symbolic
- * link names: the link stays), -1 with the error told. */
+/* The file path leads to through its symbolic links, however many (a new
+ * string; the path of a file not made yet when the last link names none):
+ * the file replaced, the links left as they are. NULL with errno set. */
+static char *link_target(const char *path)
+{
+	char *cur = strdup(path);
+	for (int hops = 0; cur && hops < 40; hops++) {
+		struct stat lst;
+		if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
+			return cur;
+		char to[4096];
+		ssize_t n = readlink(cur, to, sizeof to - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		to[n] = '\0';
+		/* a relative link is read from the directory it stands in */
+		const char *slash = to[0] == '/' ? NULL : strrchr(cur, '/');
+		size_t dir = slash ? (size_t)(slash - cur) + 1 : 0;
+		char *next = malloc(dir + (size_t)n + 1);
+		if (next) {
+			memcpy(next, cur, dir);
+			memcpy(next + dir, to, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur)
+		errno = ELOOP;
+	free(cur);
+	return NULL;
+}
+
+/* Where the output to path goes: 2 to standard output itself (-o
+ * /dev/stdout, or the very file the shell opened for it: a file opened
+ * with >> keeps what it held); 1 in place (open_in_place); 0 through a
+ * temporary file renamed over *target (link_target); -1 with the error
+ * told. */
 static int output_target(const char *path, char **target)
 {
-	struct stat st, lst;
+	struct stat st, out;
 	*target = NULL;
 	bool exists = stat(path, &st) == 0;
 	if (exists && S_ISDIR(st.st_mode)) {
 		cli_error("%s: cannot write: %s", path, strerror(EISDIR));
 		return -1;
 	}
-	bool link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode);
-	if ((exists && !S_ISREG(st.st_mode)) || (link && !exists))
+	if (exists && fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
+	    st.st_ino == out.st_ino)
+		return 2;
+	if ((exists && !S_ISREG(st.st_mode)) || strncmp(path, "/dev/fd/", 8) == 0 ||
+	    strncmp(path, "/dev/std", 8) == 0 || strncmp(path, "/proc/", 6) == 0)
 		return 1;
-	*target = link ? realpath(path, NULL) : strdup(path);
-	if (!*target) {
+	if (!(*target = link_target(path))) {
 		cli_error("%s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}
@@ -243,8 +281,10 @@ int cli_out_open(struct cli_out *o, const char *path)
 		return 0;
 	}
 	int where = output_target(path, &o->path);
+	if (where == 2)
+		o->f = stdout;
 	if (where != 0)
-		return where > 0 ? open_in_place(o, path) : -1;
+		return where == 1 ? open_in_place(o, path) : where == 2 ? 0 : -1;
 	path = o->path;
 	size_t n = strlen(path) + 16;
 	o->tmp = malloc(n);

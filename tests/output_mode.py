@@ -77,13 +77,35 @@ def in_place(bench, tmp):
     check("link: exit 0", p.returncode == 0, p.stderr[-300:])
     check("link: still a link", link.is_symlink())
     check("link: its file written", real.read_text() == want)
-    # a link to nothing yet: the file it names is made
+    # a link to nothing yet: the file it names is made, and only once
+    # the output is whole (nothing made when no input was read); through
+    # a chain of links, relative ones read from their own directory
     dangling = tmp / "dangling.json"
     dangling.symlink_to("made.json")
+    p = subprocess.run(parse + [str(dangling), str(tmp / "no-such-post")], capture_output=True,
+                       text=True, timeout=60)
+    check("dangling link, no input: nothing made",
+          p.returncode != 0 and not (tmp / "made.json").exists(), p.stderr[-300:])
     p = subprocess.run(parse + [str(dangling), str(POST)], capture_output=True, text=True,
                        timeout=60)
     check("dangling link: its file made", p.returncode == 0 and dangling.is_symlink() and
           (tmp / "made.json").read_text() == want, p.stderr[-300:])
+    (tmp / "sub").mkdir()
+    (tmp / "sub" / "inner.json").symlink_to("../real.json")
+    chain = tmp / "chain.json"
+    chain.symlink_to("sub/inner.json")
+    p = subprocess.run(parse + [str(chain), str(POST)], capture_output=True, text=True, timeout=60)
+    check("a chain of links: the file at its end written", p.returncode == 0 and
+          chain.is_symlink() and (tmp / "sub" / "inner.json").is_symlink() and
+          real.read_text() == want, p.stderr[-300:])
+    # -o /dev/stdout where the shell appends to a file: what it held stays
+    appended = tmp / "appended.txt"
+    appended.write_text("held before\n")
+    with open(appended, "a") as f:
+        p = subprocess.run(parse + ["/dev/stdout", str(POST)], stdout=f, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    check("-o /dev/stdout appended to a file: what it held kept",
+          p.returncode == 0 and appended.read_text() == "held before\n" + want, p.stderr[-300:])
     # a FIFO: a reader gets the document, the FIFO stays
     fifo = tmp / "fifo"
     os.mkfifo(fifo)
