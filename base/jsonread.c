@@ -288,8 +288,8 @@ static const char *lifted(const struct reader *r, const char *key, size_t klen)
 
 /* The value of member `sub` of the object at r->p, its other members
  * checked and passed over (the object itself is never made): null when
- * it has no such member, NULL when it is not JSON. A value that is no
- * object is read as it is. */
+ * it has no such member or it is no integer, NULL when it is not JSON.
+ * A value that is no object is read as it is. */
 static json_t *lifted_value(struct reader *r, int depth, const char *sub)
 {
 	skip_ws(r);
@@ -312,6 +312,12 @@ static json_t *lifted_value(struct reader *r, int depth, const char *sub)
 			kept = value(r, depth + 1);
 			if (!kept)
 				return NULL;
+			/* a number only: what stands in the member's place is
+			 * then never taken for the member itself */
+			if (!json_is_integer(kept)) {
+				json_decref(kept);
+				kept = json_null();
+			}
 		} else if (!check_value(r, depth + 1)) {
 			break;
 		}

@@ -66,7 +66,8 @@ struct bl_json_run_opts {
 	/* NULL-terminated "member.key": the run's member (an object) read
 	 * as the value of its member key alone, the rest passed over:
 	 * "span.line" makes {"span": {"line": 3, "offset": 40}} "span": 3.
-	 * A member without that key is read as null. */
+	 * A member without that key, or whose key holds no integer, is
+	 * read as null. */
 	const char *const *lift;
 	/* NULL, or where the run's members that `share` names
 	 * (NULL-terminated) and the shapes of its rows are looked up by

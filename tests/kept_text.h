@@ -108,7 +108,8 @@ static json_t *read_run_lean(const char *text, size_t len, size_t *used)
 /* run (a copy: a new value) as a lean reading makes it: without what
  * bl_render_lean_run_skip names ("time"), and each member that
  * bl_render_lean_run_lift names ("span.line") in its object's place;
- * null for an object without it, a value that is no object kept. */
+ * null for an object without it or where it is no integer, a value
+ * that is no object kept. */
 static json_t *without_skipped(json_t *run)
 {
 	json_t *c = json_deep_copy(run);
@@ -119,7 +120,8 @@ static json_t *without_skipped(json_t *run)
 		json_t *m = json_object_getn(c, *l, (size_t)(dot - *l));
 		json_t *v = json_is_object(m) ? json_object_get(m, dot + 1) : NULL;
 		if (json_is_object(m))
-			json_object_setn(c, *l, (size_t)(dot - *l), v ? v : json_null());
+			json_object_setn(c, *l, (size_t)(dot - *l),
+					 json_is_integer(v) ? v : json_null());
 	}
 	return c;
 }

@@ -331,7 +331,8 @@ static void test_runs_alone(void)
 /* What a lean reading passes over is named by its place: a run's member
  * "time", not a key that reads the same ("span.offset") nor "time" deeper
  * down; its span is lifted to its line: the last "line" when named
- * twice, null when the span has none (the last span, when named twice). A span that is no object stays
+ * twice, null when the span has none or it is no integer (the last
+ * span, when named twice). A span that is no object stays
  * as it is; one that is not JSON is no run (NULL). */
 static void test_lean_names(void)
 {
@@ -345,6 +346,8 @@ static void test_lean_names(void)
 		{"{\"span\":{\"offset\":2},\"tool\":\"dd\"}", "{\"span\":null,\"tool\":\"dd\"}"},
 		{"{\"span\":{},\"tool\":\"dd\"}", "{\"span\":null,\"tool\":\"dd\"}"},
 		{"{\"span\":{\"line\":3},\"span\":{}}", "{\"span\":null}"},
+		{"{\"span\":{\"line\":{\"line\":7}}}", "{\"span\":null}"},
+		{"{\"span\":{\"line\":\"7\"}}", "{\"span\":null}"},
 		{"{\"span\":[3],\"tool\":\"dd\"}", "{\"span\":[3],\"tool\":\"dd\"}"},
 		{"{\"span\":{\"line\":3,},\"tool\":\"dd\"}", NULL},
 	};
