@@ -170,7 +170,7 @@ static int cmp_bar(const void *a, const void *b)
 /* ------------------------------------------------------------ one chart */
 
 struct acc {
-	size_t cell; /* category x series, row by category */
+	size_t cat, ser; /* its cell */
 	double *vals;
 	size_t n, cap;
 	bool censored, approximate, bound_missing;
@@ -336,15 +336,22 @@ static int acc_add(struct acc *a, double v)
 
 /* A member's cell, and its place among the members. */
 struct cell_member {
-	size_t cell, k;
+	size_t cat, ser, k;
 };
 
 static int cmp_cell_member(const void *a, const void *b)
 {
 	const struct cell_member *x = a, *y = b;
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
+	if (x->cat != y->cat)
+		return x->cat < y->cat ? -1 : 1;
+	if (x->ser != y->ser)
+		return x->ser < y->ser ? -1 : 1;
 	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static bool same_cell(const struct cell_member *a, const struct cell_member *b)
+{
+	return a->cat == b->cat && a->ser == b->ser;
 }
 
 /* Adds item x's values and marks to a. 0, or -1 out of memory. */
@@ -379,17 +386,19 @@ static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const stru
 		/* both interned already (intern_names): found */
 		size_t ci = (size_t)bl_name_intern(&c->cats, &c->ncats, &ix->cats, x->cat);
 		size_t si = (size_t)bl_name_intern(&c->series, &c->nseries, &ix->series, x->ser);
-		cm[k] = (struct cell_member){ci * c->nseries + si, k};
+		cm[k] = (struct cell_member){ci, si, k};
 	}
 	qsort(cm, nm, sizeof *cm, cmp_cell_member);
 	size_t cells = 0;
 	for (size_t j = 0; j < nm; j++)
-		cells += !j || cm[j].cell != cm[j - 1].cell;
+		cells += !j || !same_cell(&cm[j], &cm[j - 1]);
 	struct acc *accs = calloc(cells ? cells : 1, sizeof *accs);
 	*n = 0;
 	for (size_t j = 0; accs && j < nm; j++) {
-		if (!j || cm[j].cell != cm[j - 1].cell)
-			accs[(*n)++].cell = cm[j].cell;
+		if (!j || !same_cell(&cm[j], &cm[j - 1])) {
+			accs[*n].cat = cm[j].cat;
+			accs[(*n)++].ser = cm[j].ser;
+		}
 		if (acc_item(&accs[*n - 1], it, &it->v[members[cm[j].k]]) < 0) {
 			accs_free(accs, *n);
 			accs = NULL;
@@ -493,8 +502,8 @@ static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *acc
 		if (a->n == 0 && !a->bound_missing)
 			continue;
 		struct bl_bar *b = &c->bars[c->nbars++];
-		b->cat = a->cell / c->nseries;
-		b->ser = a->cell % c->nseries;
+		b->cat = a->cat;
+		b->ser = a->ser;
 		if (fill_bar(c, ix, b, a, &runs_used, &vals_used) < 0)
 			return -1;
 		c->any_disagree |= b->disagree;
