@@ -105,29 +105,20 @@ static inline bool same4(const unsigned char *src, const unsigned char *above, i
 	return ((c0 ^ u0) | (c1 ^ u1)) == 0;
 }
 
-/* The RGB rows of an RGB24 surface, each with filter "Up" (the difference
- * to the row above: charts repeat rows, so most bytes become zero), into
- * a zlib stream (zrows.c). Pixels like those above them, four at a time,
- * go in as runs of zeros without being converted or looked at again. */
-static int deflate_rows(cairo_surface_t *s, struct bl_buf *out)
+/* Rows [0, h) of an RGB24 surface's pixels px (stride bytes a row), each
+ * with filter "Up" (the difference to the row above: charts repeat rows,
+ * so most bytes become zero), into the zlib stream z (zrows.c); above:
+ * the row above the first (zeros atop the image). Pixels like those
+ * above them, four at a time, go in as runs of zeros without being
+ * converted or looked at again. */
+static void deflate_rows(struct bl_zrows *z, const unsigned char *px, int w, int h, int stride,
+			 const unsigned char *above, unsigned char *buf)
 {
-	int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
-	int stride = cairo_image_surface_get_stride(s);
-	const unsigned char *px = cairo_image_surface_get_data(s);
-	unsigned char *buf = malloc((size_t)w * 3);
-	uint32_t *zero = calloc((size_t)w + 1, 4); /* the row above the first */
-	struct bl_zrows *z = malloc(sizeof *z);
-	if (!buf || !zero || !z) {
-		free(buf);
-		free(zero);
-		free(z);
-		return -1;
-	}
 	static const unsigned char up = 2;
-	bl_zrows_begin(z, out);
 	for (int y = 0; y < h; y++) {
 		const unsigned char *src = px + (size_t)y * (size_t)stride;
-		const unsigned char *above = y ? src - stride : (const unsigned char *)zero;
+		if (y)
+			above = src - stride;
 		bl_zrows_put(z, &up, 1);
 		if (memcmp(src, above, 4 * (size_t)w) == 0) {
 			bl_zrows_zeros(z, 3 * (size_t)w); /* a row like the one above */
@@ -150,11 +141,26 @@ static int deflate_rows(cairo_surface_t *s, struct bl_buf *out)
 				put_diff(z, buf, src, above, start, x);
 		}
 	}
-	int rc = bl_zrows_end(z);
-	free(buf);
-	free(zero);
-	free(z);
-	return rc;
+}
+
+/* The compressed rows are written as IDAT chunks of IDAT_BYTES each, the
+ * last shorter, whatever the bands they came from. */
+#define IDAT_BYTES ((size_t)1 << 20)
+
+/* Writes the whole IDAT_BYTES pieces of idat (all of it when last),
+ * keeping the rest for the next. */
+static int put_idat(struct bl_buf *idat, bool last, bl_write_fn write, void *ctx)
+{
+	size_t off = 0;
+	while (idat->n - off >= IDAT_BYTES || (last && off < idat->n)) {
+		size_t n = idat->n - off < IDAT_BYTES ? idat->n - off : IDAT_BYTES;
+		if (chunk(write, ctx, "IDAT", (const unsigned char *)idat->p + off, n) != 0)
+			return -1;
+		off += n;
+	}
+	memmove(idat->p, idat->p + off, idat->n - off);
+	idat->n -= off;
+	return 0;
 }
 
 /* The pixels of the image surface, zeroed as cairo's own, in 2 MB pages
@@ -194,55 +200,92 @@ static cairo_surface_t *image_surface(int w, int h, struct pixels *px)
 	return s;
 }
 
+/* The rows drawn at a time: a chart of thousands of categories is
+ * 30,000 rows tall, 115 MB of pixels whole; it is drawn band by band into
+ * 8 MB, each band the whole chart moved up, which cairo clips. */
+#define BAND_ROWS 2048
+
+/* The PNG's signature, header and text chunks, before its pixels. */
+static int put_head(const struct bl_chart *c, int w, int h, bl_write_fn write, void *ctx)
+{
+	/* width, height, depth 8, colour type 2 (RGB), deflate, filters, no interlace */
+	unsigned char ihdr[13] = {0};
+	be32(ihdr, (uint32_t)w);
+	be32(ihdr + 4, (uint32_t)h);
+	ihdr[8] = 8;
+	ihdr[9] = 2;
+	char *src = bl_chart_provenance(c, "source"), *cmds = bl_chart_provenance(c, "commands"),
+	     *sw = bl_chart_provenance(c, "software");
+	int rc = src && cmds && sw &&
+				 write(ctx, (const unsigned char *)"\x89PNG\r\n\x1a\n", 8) == 0 &&
+				 chunk(write, ctx, "IHDR", ihdr, sizeof ihdr) == 0 &&
+				 text_chunk(write, ctx, "Title", c->title) == 0 &&
+				 text_chunk(write, ctx, "Software", sw) == 0 &&
+				 text_chunk(write, ctx, "Source", src) == 0 &&
+				 text_chunk(write, ctx, "Comment", cmds) == 0
+			 ? 0
+			 : -1;
+	free(src);
+	free(cmds);
+	free(sw);
+	return rc;
+}
+
+/* Draws band after band of the chart into s (rows [y0, y0 + its height)
+ * of the image each time) and puts their rows into z, then idat's whole
+ * chunks out. */
+static int draw_bands(cairo_surface_t *s, const struct bl_chart *c, const struct bl_layout *l,
+		      const struct bl_theme *theme, int h, struct bl_zrows *z, struct bl_buf *idat,
+		      bl_write_fn write, void *ctx)
+{
+	int w = cairo_image_surface_get_width(s), rows = cairo_image_surface_get_height(s);
+	int stride = cairo_image_surface_get_stride(s);
+	unsigned char *px = cairo_image_surface_get_data(s);
+	unsigned char *buf = malloc((size_t)w * 3), *above = calloc((size_t)stride + 4, 1);
+	int rc = buf && above ? 0 : -1;
+	for (int y0 = 0; rc == 0 && y0 < h; y0 += rows) {
+		int n = h - y0 < rows ? h - y0 : rows;
+		if (y0)
+			memset(px, 0, (size_t)stride * (size_t)rows);
+		cairo_surface_mark_dirty(s);
+		cairo_t *cr = cairo_create(s);
+		cairo_translate(cr, 0, -(double)y0);
+		bl_draw_chart(cr, c, l, theme);
+		cairo_destroy(cr);
+		cairo_surface_flush(s);
+		deflate_rows(z, px, w, n, stride, above, buf);
+		memcpy(above, px + (size_t)(n - 1) * (size_t)stride, (size_t)stride);
+		rc = idat->failed ? -1 : put_idat(idat, false, write, ctx);
+	}
+	free(buf);
+	free(above);
+	return rc;
+}
+
 int bl_render_png(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
 		  void *ctx)
 {
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
+	int w = (int)l.width, h = (int)l.height;
 	struct pixels pixels;
-	cairo_surface_t *s = image_surface((int)l.width, (int)l.height, &pixels);
+	cairo_surface_t *s = image_surface(w, h < BAND_ROWS ? h : BAND_ROWS, &pixels);
 	struct bl_buf idat = {0};
-	char *src = NULL, *cmds = NULL, *sw = NULL;
+	struct bl_zrows *z = malloc(sizeof *z);
 	int rc = -1;
-	if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
+	if (!z || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS ||
+	    put_head(c, w, h, write, ctx) != 0)
 		goto out;
-	cairo_t *cr = cairo_create(s);
-	bl_draw_chart(cr, c, &l, o->theme ? o->theme : bl_theme_get(NULL));
-	cairo_destroy(cr);
-	cairo_surface_flush(s);
-	if (deflate_rows(s, &idat) < 0)
-		goto out;
-	/* width, height, depth 8, colour type 2 (RGB), deflate, filters, no interlace */
-	unsigned char ihdr[13] = {0};
-	be32(ihdr, (uint32_t)cairo_image_surface_get_width(s));
-	be32(ihdr + 4, (uint32_t)cairo_image_surface_get_height(s));
-	ihdr[8] = 8;
-	ihdr[9] = 2;
-	src = bl_chart_provenance(c, "source");
-	cmds = bl_chart_provenance(c, "commands");
-	sw = bl_chart_provenance(c, "software");
-	if (!src || !cmds || !sw)
-		goto out;
-	if (write(ctx, (const unsigned char *)"\x89PNG\r\n\x1a\n", 8) != 0 ||
-	    chunk(write, ctx, "IHDR", ihdr, sizeof ihdr) != 0 ||
-	    text_chunk(write, ctx, "Title", c->title) != 0 ||
-	    text_chunk(write, ctx, "Software", sw) != 0 ||
-	    text_chunk(write, ctx, "Source", src) != 0 ||
-	    text_chunk(write, ctx, "Comment", cmds) != 0)
-		goto out;
-	for (size_t off = 0; off < idat.n; off += 1 << 20) {
-		size_t n = idat.n - off < (1 << 20) ? idat.n - off : (1 << 20);
-		if (chunk(write, ctx, "IDAT", (const unsigned char *)idat.p + off, n) != 0)
-			goto out;
-	}
-	if (chunk(write, ctx, "IEND", NULL, 0) != 0)
+	bl_zrows_begin(z, &idat);
+	if (draw_bands(s, c, &l, o->theme ? o->theme : bl_theme_get(NULL), h, z, &idat, write,
+		       ctx) != 0 ||
+	    bl_zrows_end(z) != 0 || put_idat(&idat, true, write, ctx) != 0 ||
+	    chunk(write, ctx, "IEND", NULL, 0) != 0)
 		goto out;
 	rc = 0;
 out:
-	free(src);
-	free(cmds);
-	free(sw);
+	free(z);
 	bl_buf_free(&idat);
 	bl_layout_free(&l);
 	cairo_surface_destroy(s);

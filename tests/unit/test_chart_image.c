@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../parsers/benchlog.h"
 #include "../../render/render.h"
@@ -212,6 +213,45 @@ static void test_formats(void)
 	json_decref(docs);
 }
 
+/* A chart taller than two bands of png.c (2,048 rows each), drawn band by
+ * band: every bar's colour where the layout puts it, whatever its band. */
+static void test_tall(void)
+{
+	char path[] = "/tmp/benchlog-tall-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	for (int i = 0; i < 240; i++) {
+		long n = 100 + i, bytes = n * 1048576;
+		fprintf(f,
+			"Disk %d:\n\n$ dd if=/dev/zero of=/tmp/f%d bs=1m count=%ld\n"
+			"%ld+0 records in\n%ld+0 records out\n"
+			"%ld bytes transferred in 1.000000 secs (%ld bytes/sec)\n\n",
+			i, i, n, n, n, bytes, bytes);
+	}
+	fclose(f);
+	json_t *docs = post(path);
+	unlink(path);
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n >= 1);
+	struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
+	struct bl_measure m;
+	struct bl_layout l;
+	CHECK(cs.n && bl_measure_pango_new(&m) == 0);
+	CHECK(cs.n && bl_layout_chart(&cs.v[0], ro.width, ro.height, ro.orient, &m, &l) == 0);
+	CHECK(cs.n && cs.v[0].ncats == 240 && l.height > 2 * 2048);
+	bl_layout_free(&l);
+	bl_measure_pango_free(&m);
+	if (cs.n)
+		check_png(&cs.v[0], &ro);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 /* Seed 001's Chinese captions go into an iTXt chunk as UTF-8. */
 static void test_cjk(void)
 {
@@ -256,6 +296,7 @@ static void test_write_error(void)
 int main(void)
 {
 	test_formats();
+	test_tall();
 	test_cjk();
 	test_write_error();
 	bl_cleanup();
