@@ -229,7 +229,8 @@ static void gnu_verbose_field(const struct bl_line *l, const struct bl_re_match 
 		if (!r->t.extra)
 			r->t.extra = json_object();
 		json_object_set_new(r->t.extra, key,
-				    d == floor(d) ? json_integer((json_int_t)d) : json_real(d));
+				    bl_value_is_int(d) ? json_integer((json_int_t)d)
+						       : json_real(d));
 	}
 }
 
