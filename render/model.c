@@ -83,14 +83,33 @@ const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t s
 	return NULL;
 }
 
-const struct bl_bar **bl_chart_cells(const struct bl_chart *c)
+/* Bars by their cell: category, series, then place in the chart. */
+static int cmp_cell(const void *a, const void *b)
 {
-	size_t n = c->ncats * c->nseries;
-	const struct bl_bar **cells = calloc(n ? n : 1, sizeof *cells);
-	for (size_t i = c->nbars; cells && i-- > 0;) /* the first bar of a cell wins */
+	const struct bl_bar *x = *(const struct bl_bar *const *)a,
+			    *y = *(const struct bl_bar *const *)b;
+	if (x->cat != y->cat)
+		return x->cat < y->cat ? -1 : 1;
+	if (x->ser != y->ser)
+		return x->ser < y->ser ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+const struct bl_bar **bl_chart_cell_order(const struct bl_chart *c, size_t *n)
+{
+	const struct bl_bar **v = malloc((c->nbars ? c->nbars : 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; v && i < c->nbars; i++)
 		if (c->bars[i].cat < c->ncats && c->bars[i].ser < c->nseries)
-			cells[c->bars[i].cat * c->nseries + c->bars[i].ser] = &c->bars[i];
-	return cells;
+			v[k++] = &c->bars[i];
+	if (v)
+		qsort(v, k, sizeof *v, cmp_cell);
+	size_t w = 0; /* of a cell's bars, the first (the lowest address) */
+	for (size_t i = 0; v && i < k; i++)
+		if (!w || v[w - 1]->cat != v[i]->cat || v[w - 1]->ser != v[i]->ser)
+			v[w++] = v[i];
+	*n = w;
+	return v;
 }
 
 /* ------------------------------------------------------------ ordering */

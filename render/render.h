@@ -176,10 +176,12 @@ int bl_chart_rebase(struct bl_chart *c, const char *label, enum bl_units units);
 
 /* The bar of (cat, ser), or NULL. */
 const struct bl_bar *bl_chart_bar(const struct bl_chart *c, size_t cat, size_t ser);
-/* The bars of all cells at once, for a whole table: cells[cat * nseries
- * + ser] is bl_chart_bar(c, cat, ser). Freed with free(); NULL when out
- * of memory. */
-const struct bl_bar **bl_chart_cells(const struct bl_chart *c);
+/* The chart's bars in the order of their cells (category, then series),
+ * the first bar of a cell only, for a whole table: *n of them, freed with
+ * free(); NULL when out of memory. A table of thousands of sources holds
+ * a bar in few of its cells, and writes the rest empty without a place
+ * of its own for each. */
+const struct bl_bar **bl_chart_cell_order(const struct bl_chart *c, size_t *n);
 
 /* Scale and numbers (render/scale.c). */
 void bl_scale_compute(struct bl_scale *s, const char *unit, double lo, double hi, bool log,

@@ -103,7 +103,8 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 	char cell[512], axis[256];
 	bl_axis_text(c, axis, sizeof axis);
 	/* out of memory: each cell's bar looked up alone */
-	const struct bl_bar **bars = bl_chart_cells(c);
+	size_t nbars = 0, at = 0;
+	const struct bl_bar **bars = bl_chart_cell_order(c, &nbars);
 	bl_html_put(b, "<div class=\"scroll\"><table class=\"cmp sortable\"><thead><tr><th>");
 	bl_html_esc(b, axis);
 	bl_html_put(b, "</th>");
@@ -118,8 +119,11 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 		bl_html_esc(b, c->cats[r]);
 		bl_html_put(b, "</th>");
 		for (size_t s = 0; s < c->nseries; s++) {
-			const struct bl_bar *bar =
-				bars ? bars[r * c->nseries + s] : bl_chart_bar(c, r, s);
+			const struct bl_bar *bar = NULL;
+			if (!bars)
+				bar = bl_chart_bar(c, r, s);
+			else if (at < nbars && bars[at]->cat == r && bars[at]->ser == s)
+				bar = bars[at++];
 			bl_table_cell(c, bar, cell, sizeof cell);
 			double v = sort_value(bar);
 			bl_html_printf(b, "<td data-v=\"%.17g\">", isnan(v) ? -INFINITY : v);

@@ -106,39 +106,6 @@ static void md_escape(const char *s, char *buf, size_t len)
 	buf[j] = '\0';
 }
 
-/* Bars by their cell: category, series, then place in the chart. */
-static int cmp_cell(const void *a, const void *b)
-{
-	const struct bl_bar *x = *(const struct bl_bar *const *)a,
-			    *y = *(const struct bl_bar *const *)b;
-	if (x->cat != y->cat)
-		return x->cat < y->cat ? -1 : 1;
-	if (x->ser != y->ser)
-		return x->ser < y->ser ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-/* The chart's bars in the order of their cells (category, then series),
- * the first bar of a cell only: a table of 4,820 sources and a thousand
- * categories holds a bar in few of its cells, and writes the rest empty
- * without a place of its own for each. *n: how many; NULL out of memory. */
-static const struct bl_bar **cell_order(const struct bl_chart *c, size_t *n)
-{
-	const struct bl_bar **v = malloc((c->nbars ? c->nbars : 1) * sizeof *v);
-	size_t k = 0;
-	for (size_t i = 0; v && i < c->nbars; i++)
-		if (c->bars[i].cat < c->ncats && c->bars[i].ser < c->nseries)
-			v[k++] = &c->bars[i];
-	if (v)
-		qsort(v, k, sizeof *v, cmp_cell);
-	size_t w = 0; /* of a cell's bars, the first (the lowest address) */
-	for (size_t i = 0; v && i < k; i++)
-		if (!w || v[w - 1]->cat != v[i]->cat || v[w - 1]->ser != v[i]->ser)
-			v[w++] = v[i];
-	*n = w;
-	return v;
-}
-
 /* The text of the cell in row r (0: the head) and column k (0: the
  * categories), b its bar (NULL: none), into buf or a label as it is. */
 static const char *cell_text(const struct bl_chart *c, const struct bl_bar *b, size_t r, size_t k,
@@ -236,7 +203,7 @@ int bl_table_chart(const struct bl_chart *c, enum bl_table_style style, bl_write
 	size_t cols = c->nseries + 1, n = 0, at = 0;
 	bool md = style == BL_TABLE_MARKDOWN;
 	size_t *width = calloc(cols, sizeof *width);
-	const struct bl_bar **order = width ? cell_order(c, &n) : NULL;
+	const struct bl_bar **order = width ? bl_chart_cell_order(c, &n) : NULL;
 	int rc = order ? 0 : -1;
 	if (rc == 0) {
 		col_widths(c, order, n, md, width);

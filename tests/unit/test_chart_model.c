@@ -606,15 +606,20 @@ static void test_source_names(void)
 	CHECK(cs.n && cs.v[0].ncats == 4 && cat_of(&cs.v[0], "a/x/input") >= 0 &&
 	      cat_of(&cs.v[0], "b/x/input") >= 0 && cat_of(&cs.v[0], "y/input") >= 0 &&
 	      cat_of(&cs.v[0], "y/input #3") >= 0);
-	/* every cell's bar, looked up at once as one by one */
+	/* every cell's bar, walked in the cells' order as looked up one by one */
 	for (size_t i = 0; i < cs.n; i++) {
-		const struct bl_bar **cells = bl_chart_cells(&cs.v[i]);
-		CHECK(cells != NULL);
-		for (size_t c = 0; cells && c < cs.v[i].ncats; c++)
-			for (size_t k = 0; k < cs.v[i].nseries; k++)
-				CHECK(cells[c * cs.v[i].nseries + k] ==
-				      bl_chart_bar(&cs.v[i], c, k));
-		free(cells);
+		size_t n = 0, at = 0;
+		const struct bl_bar **order = bl_chart_cell_order(&cs.v[i], &n);
+		CHECK(order != NULL);
+		for (size_t c = 0; order && c < cs.v[i].ncats; c++)
+			for (size_t k = 0; k < cs.v[i].nseries; k++) {
+				const struct bl_bar *b = NULL;
+				if (at < n && order[at]->cat == c && order[at]->ser == k)
+					b = order[at++];
+				CHECK(b == bl_chart_bar(&cs.v[i], c, k));
+			}
+		CHECK(at == n);
+		free(order);
 	}
 	bl_charts_free(&cs);
 	json_decref(docs);
