@@ -318,17 +318,18 @@ static long read_peeked(void *ctx, char *buf, size_t cap)
 	return (long)k;
 }
 
-/* A post read as parse reads it: an mbox message by message, a long text
- * a window at a time; never the whole input in memory. */
-static int load_post(struct peeked *in, const char *path, json_t *docs)
+/* A post's messages to each, an mbox message by message; a long text a
+ * window at a time, or (whole) each message whole. 0, or -1 with the
+ * error told (each's failure as memory or a temporary file's). */
+static int stream_post(struct peeked *in, const char *path, bool whole, bl_message_fn each,
+		       void *ctx)
 {
-	struct collect c;
-	collect_init(&c, docs, path);
 	errno = 0;
-	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each_message,
-				 &c);
+	int r = whole ? bl_ingest_stream_window(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO,
+						0, 0, each, ctx)
+		      : bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each,
+					 ctx);
 	int e = errno;
-	collect_free(&c);
 	if (r == -2)
 		cli_error("%s: %s", path, strerror(e));
 	else if (r != 0)
@@ -336,18 +337,36 @@ static int load_post(struct peeked *in, const char *path, json_t *docs)
 	return r == 0 ? 0 : -1;
 }
 
+/* A post read as parse reads it: never the whole input in memory. */
+static int load_post(struct peeked *in, const char *path, json_t *docs)
+{
+	struct collect c;
+	collect_init(&c, docs, path);
+	int rc = stream_post(in, path, false, each_message, &c);
+	collect_free(&c);
+	return rc;
+}
+
+/* The whole input into all (its first bytes, peeked, then the rest):
+ * 0, or -1 with the error told. */
+static int read_whole(struct peeked *in, const char *path, struct bl_buf *all)
+{
+	struct stat st;
+	size_t hint = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	if (bl_buf_put(all, in->head, in->n) &&
+	    bl_buf_read_fd(all, in->fd, hint > in->n ? hint - in->n : 0) == 0)
+		return 0;
+	cli_error("%s: %s", path, strerror(all->failed ? ENOMEM : errno));
+	bl_buf_free(all);
+	return -1;
+}
+
 /* benchlog JSON, read whole, or a post that begins as JSON would. */
 static int load_whole(struct peeked *in, const char *path, json_t *docs)
 {
 	struct bl_buf all = {0};
-	struct stat st;
-	size_t hint = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
-	if (!bl_buf_put(&all, in->head, in->n) ||
-	    bl_buf_read_fd(&all, in->fd, hint > in->n ? hint - in->n : 0) < 0) {
-		cli_error("%s: %s", path, strerror(all.failed ? ENOMEM : errno));
-		bl_buf_free(&all);
+	if (read_whole(in, path, &all) < 0)
 		return -1;
-	}
 	cli_docs_arena(true);
 	int j = load_json(all.p, all.n, path, docs);
 	cli_docs_arena(false);
@@ -528,39 +547,38 @@ static bool may_be_json(const char *head, size_t n, size_t cap)
 /* The bytes read first of an input, to tell what it is. */
 #define HEAD_BYTES 4096
 
-/* Reads up to HEAD_BYTES of fd into head, *n of them: 0, or -1 with the
- * error told. */
-static int peek_head(int fd, const char *path, char *head, size_t *n)
+/* Opens file and reads up to HEAD_BYTES of it into head, for *in to
+ * serve again: 0, or -1 with the error told (nothing left open). */
+static int open_peeked(const char *file, const char *path, char *head, struct peeked *in)
 {
+	*in = (struct peeked){.fd = cli_open_input(file), .head = head};
 	long got = 0;
-	*n = 0;
-	while (*n < HEAD_BYTES && (got = cli_read_chunk(&fd, head + *n, HEAD_BYTES - *n)) > 0)
-		*n += (size_t)got;
-	if (got < 0)
-		cli_error("%s: %s", path, strerror(errno));
-	return got < 0 ? -1 : 0;
+	if (in->fd >= 0)
+		while (in->n < HEAD_BYTES &&
+		       (got = cli_read_chunk(&in->fd, head + in->n, HEAD_BYTES - in->n)) > 0)
+			in->n += (size_t)got;
+	if (in->fd >= 0 && got >= 0)
+		return 0;
+	cli_error("%s: %s", path, strerror(errno));
+	if (in->fd >= 0)
+		cli_close_input(in->fd);
+	return -1;
 }
 
 static int load_file(const char *file, const char *path, json_t *docs)
 {
-	int fd = cli_open_input(file);
-	if (fd < 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
 	char head[HEAD_BYTES];
-	size_t n;
-	int rc = peek_head(fd, path, head, &n);
-	if (rc == 0) {
-		struct peeked in = {fd, head, n, 0};
-		if (opens_document(head, n))
-			rc = load_json_stream(&in, path, docs);
-		else if (may_be_json(head, n, sizeof head))
-			rc = load_whole(&in, path, docs);
-		else
-			rc = load_post(&in, path, docs);
-	}
-	cli_close_input(fd);
+	struct peeked in;
+	if (open_peeked(file, path, head, &in) < 0)
+		return -1;
+	int rc;
+	if (opens_document(head, in.n))
+		rc = load_json_stream(&in, path, docs);
+	else if (may_be_json(head, in.n, sizeof head))
+		rc = load_whole(&in, path, docs);
+	else
+		rc = load_post(&in, path, docs);
+	cli_close_input(in.fd);
 	return rc;
 }
 
@@ -570,47 +588,33 @@ static int each_whole(struct peeked *in, const char *path, bl_message_fn each, v
 		      bool *is_docs)
 {
 	struct bl_buf all = {0};
-	int rc = -1;
-	if (!bl_buf_put(&all, in->head, in->n) || bl_buf_read_fd(&all, in->fd, 0) < 0)
-		cli_error("%s: %s", path, strerror(all.failed ? ENOMEM : errno));
-	else if (cli_is_docs(all.p, all.n))
+	if (read_whole(in, path, &all) < 0)
+		return -1;
+	int rc = 0;
+	if (cli_is_docs(all.p, all.n))
 		*is_docs = true;
 	else if ((rc = bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each, ctx)) != 0)
 		cli_failed_between(path, errno);
 	bl_buf_free(&all);
-	return rc == 0 ? 0 : -1;
+	return rc == 0 && !*is_docs ? 0 : -1;
 }
 
 int cli_each_message(const char *file, const char *path,
 		     int (*each)(struct bl_message *m, void *ctx), void *ctx, bool *is_docs)
 {
 	*is_docs = false;
-	int fd = cli_open_input(file);
-	if (fd < 0) {
-		cli_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
 	char head[HEAD_BYTES];
-	size_t n;
-	int rc = peek_head(fd, path, head, &n);
-	struct peeked in = {fd, head, n, 0};
-	if (rc == 0 && opens_document(head, n)) {
+	struct peeked in;
+	if (open_peeked(file, path, head, &in) < 0)
+		return -1;
+	int rc = -1;
+	if (opens_document(head, in.n))
 		*is_docs = true;
-		rc = -1;
-	} else if (rc == 0 && may_be_json(head, n, sizeof head)) {
+	else if (may_be_json(head, in.n, sizeof head))
 		rc = each_whole(&in, path, each, ctx, is_docs);
-	} else if (rc == 0) {
-		/* window 0: each message whole, an mbox one at a time */
-		errno = 0;
-		int r = bl_ingest_stream_window(bl_parser_ingest(), read_peeked, &in, BL_INPUT_AUTO,
-						0, 0, each, ctx);
-		if (r == -2)
-			cli_error("%s: %s", path, strerror(errno));
-		else if (r != 0)
-			cli_failed_between(path, errno);
-		rc = r == 0 ? 0 : -1;
-	}
-	cli_close_input(fd);
+	else /* each message whole, an mbox one at a time */
+		rc = stream_post(&in, path, true, each, ctx);
+	cli_close_input(in.fd);
 	return rc;
 }
 
