@@ -267,10 +267,11 @@ static char kept_member(const struct reader *r, int depth, const char *key, size
 	return 0;
 }
 
-/* Whether the run's member key is one of r->skip ("time"). */
-static bool skipped(const struct reader *r, const char *key, size_t klen)
+/* Whether key (klen bytes) is one of the names of list (NULL-terminated;
+ * NULL: none). */
+static bool named(const char *const *list, const char *key, size_t klen)
 {
-	for (const char *const *s = r->skip; s && *s; s++)
+	for (const char *const *s = list; s && *s; s++)
 		if (strlen(*s) == klen && memcmp(*s, key, klen) == 0)
 			return true;
 	return false;
@@ -452,27 +453,16 @@ static json_t *shared_value(struct reader *r, int depth)
 	return v;
 }
 
-/* Whether the run's member key is one r->share names. */
-static bool shared_member(const struct reader *r, const char *key, size_t klen)
-{
-	if (!r->shared || !r->share)
-		return false;
-	for (const char *const *s = r->share; *s; s++)
-		if (strlen(*s) == klen && memcmp(*s, key, klen) == 0)
-			return true;
-	return false;
-}
-
 /* A run's member: passed over when skipped (`checked` stands for it),
  * lifted, shared, or read as member_value reads it. */
 static json_t *run_member(struct reader *r, int depth, const char *key, size_t klen)
 {
-	if (skipped(r, key, klen))
+	if (named(r->skip, key, klen))
 		return check_value(r, depth) ? checked : NULL;
 	const char *sub = lifted(r, key, klen);
 	if (sub)
 		return lifted_value(r, depth, sub);
-	if (shared_member(r, key, klen))
+	if (r->shared && named(r->share, key, klen))
 		return shared_value(r, depth);
 	return kept_value(r, depth, kept_member(r, depth, key, klen));
 }

@@ -21,10 +21,15 @@ const char *const bl_render_lean_run_skip[] = {"time", NULL};
  * 16,000 runs. bl_render_run_line reads either. */
 const char *const bl_render_lean_run_lift[] = {"span.line", NULL};
 
-json_int_t bl_render_run_line(json_t *run)
+json_t *bl_render_run_line_value(json_t *run)
 {
 	json_t *span = json_object_get(run, "span");
-	return json_integer_value(json_is_object(span) ? json_object_get(span, "line") : span);
+	return json_is_object(span) ? json_object_get(span, "line") : span;
+}
+
+json_int_t bl_render_run_line(json_t *run)
+{
+	return json_integer_value(bl_render_run_line_value(run));
 }
 
 /* A post's runs name a handful of tools and variants, and its repeats

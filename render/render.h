@@ -151,6 +151,9 @@ extern const char *const bl_render_lean_run_lift[];
 /* The line run starts on: its span's line, or its span where a lean
  * reading lifted it; 0 when it has none. */
 json_int_t bl_render_run_line(json_t *run);
+/* The same as the value the run holds (NULL when none), for a column of
+ * its own. */
+json_t *bl_render_run_line_value(json_t *run);
 /* The members of a run that repeat from run to run (its tool, variant,
  * parameters...): read once and shared (bl_json_run_opts.share). */
 extern const char *const bl_render_lean_run_share[];

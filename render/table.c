@@ -337,9 +337,7 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 				f[4] = scalar(json_object_get(run, "label"));
 				f[5] = scalar(json_object_get(run, "command"));
 				f[6] = scalar(json_object_get(run, "group"));
-				json_t *span = json_object_get(run, "span");
-				f[7] = scalar(json_is_object(span) ? json_object_get(span, "line")
-								   : span);
+				f[7] = scalar(bl_render_run_line_value(run));
 				f[8] = scalar(bl_res_get(res, "metric"));
 				f[9] = scalar(bl_res_get(res, "value"));
 				f[10] = scalar(bl_res_get(res, "unit"));
