@@ -144,13 +144,9 @@ def opens(flat):
     return n
 
 
-def main():
-    bl = sys.argv[1]
-    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-chart-"))
-    corpus = sorted(ROOT.glob("corpus/*/*/input"))
-    fixtures = sorted(ROOT.glob("tests/render/*.json"))
-    NS = "{https://benchlog.invalid/ns/provenance-1}"
-
+def check_each_file(bl, tmp, corpus, fixtures, NS):
+    """Each corpus input and fixture drawn as PNG, SVG and PDF: the same bytes
+    twice, and what each format carries of its source."""
     for src in corpus + fixtures:
         name = src.parent.name if src.name == "input" else src.stem
         runs = runs_of(bl, src)
@@ -215,7 +211,10 @@ def main():
                       f"{pdf_pages(data)} pages, {ncharts} charts")
                 check(f"{name}.pdf: no clock time", b"/CreationDate" not in data)
 
-    seed4 = ROOT / "corpus/dd/seed004-ufs-zfs-repeats/input"
+
+def check_documents(bl, tmp, seed4):
+    """benchlog JSON read back: from a pipe, one document after another, cut
+    short, its members in another order; a post that opens with JSON."""
     # a pipe of benchlog parse gives the same chart as the post itself
     parsed = run(bl, "parse", "-q", str(seed4)).stdout
     r = run(bl, "chart", "-", "-o", str(tmp / "pipe.svg"), stdin=parsed)
@@ -265,6 +264,9 @@ def main():
           r.returncode == 1 and b"<stdin>:2: document 2 is cut short" in r.stderr
           and r.stdout == run(bl, "table", str(seed4)).stdout, r.stderr.decode()[:200])
 
+
+def check_chart_options(bl, tmp, seed4, fixtures):
+    """chart's formats, options and usage errors, and what it leaves behind."""
     # standard output with --format
     r = run(bl, "chart", "--format", "svg", str(seed4), "-o", "-")
     check("--format svg -o -: SVG on stdout", r.returncode == 0 and r.stdout.startswith(b"<?xml")
@@ -314,6 +316,9 @@ def main():
     r = run(bl, "chart", str(seed4), "-o", str(tmp / "no-such-dir" / "c.png"))
     check("unwritable output: exit 1", r.returncode == 1)
 
+
+def check_tables(bl, seed4, fixtures):
+    """Tables: aligned text, Markdown, tidy CSV."""
     # tables
     r = run(bl, "table", str(ROOT / "corpus/dd/seed000-geli-mirror-csh-time/input"))
     lines = r.stdout.decode().splitlines()
@@ -346,6 +351,9 @@ def main():
     r = run(bl, "table", "--csv", "--markdown", str(seed4))
     check("table: --csv with --markdown is a usage error", r.returncode == 2)
 
+
+def check_model(bl, tmp, seed4):
+    """The chart model as data, as Vega-Lite, and --baseline."""
     # the chart model as data, and the same chart as Vega-Lite
     r = run(bl, "chart", "--model", str(seed4))
     model = json.loads(r.stdout) if r.returncode == 0 else []
@@ -373,6 +381,9 @@ def main():
     check("--baseline: an unknown label names the labels", r.returncode != 0 and "'/ufs/testfile'" in r.stderr.decode()
           and not (tmp / "nosuch.png").exists(), r.stderr.decode()[:300])
 
+
+def check_habits(bl, tmp, seed4):
+    """The habits of the command line: errors, -q, --runs, diagnostics."""
     # the habits of the command line: errors that say where help is, -q
     # on every command, no option that does nothing
     for cmd in ("parse", "chart", "table", "replay"):
@@ -440,6 +451,10 @@ def main():
     r = run(bl, "table", "--log", str(seed4))
     check("table --log: refused (a table has no axis)", r.returncode == 2 and "--log" in r.stderr.decode())
 
+
+def check_long_inputs(bl, tmp):
+    """Inputs longer than a read window, archives mostly of prose, a long
+    zpool iostat stream: read as their documents are."""
     # a post longer than a read window (6 MB) is read as parse reads it, a
     # window at a time: its table is that of parse's document, from a file
     # or from standard input, and a zpool iostat run that crosses the cuts
@@ -521,6 +536,21 @@ def main():
     check("long post: every sample in the table", want > 5000 and tank and f"n={want})" in tank[0],
           f"{want} {tank[:1]}")
 
+
+def main():
+    bl = sys.argv[1]
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-chart-"))
+    corpus = sorted(ROOT.glob("corpus/*/*/input"))
+    fixtures = sorted(ROOT.glob("tests/render/*.json"))
+    NS = "{https://benchlog.invalid/ns/provenance-1}"
+    seed4 = ROOT / "corpus/dd/seed004-ufs-zfs-repeats/input"
+    check_each_file(bl, tmp, corpus, fixtures, NS)
+    check_documents(bl, tmp, seed4)
+    check_chart_options(bl, tmp, seed4, fixtures)
+    check_tables(bl, seed4, fixtures)
+    check_model(bl, tmp, seed4)
+    check_habits(bl, tmp, seed4)
+    check_long_inputs(bl, tmp)
     print(f"chart-cli: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
