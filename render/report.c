@@ -74,6 +74,21 @@ static void index_entry(struct bl_report *r, const struct bl_message *m, const c
 	bl_html_put(&r->index, "</span></li>\n");
 }
 
+void bl_section_flush_full(const struct bl_section_out *out)
+{
+	if (out->b->n >= BL_SECTION_FLUSH && !out->b->failed)
+		out->flush(out->b, out->ctx);
+}
+
+/* The section written so far, to the sections (a bl_section_out flush). */
+static void to_sections(struct bl_buf *b, void *ctx)
+{
+	struct bl_report *r = ctx;
+	if (bl_spill_write(b->p, b->n, &r->sections) != 0)
+		b->failed = true;
+	b->n = 0;
+}
+
 int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, json_t *doc)
 {
 	size_t d = json_array_size(r->docs);
@@ -88,7 +103,8 @@ int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, j
 	r->diags += json_array_size(json_object_get(doc, "diagnostics"));
 	index_entry(r, m, path, doc, d);
 	r->section.n = 0;
-	bl_report_message(&r->section, m, path, doc, d);
+	struct bl_section_out out = {&r->section, to_sections, r};
+	bl_report_message(&out, m, path, doc, d);
 	if (!json_array_size(json_object_get(doc, "runs"))) {
 		json_decref(doc);
 		doc = json_incref(r->no_runs);
@@ -185,10 +201,30 @@ static void put_head(struct bl_buf *b, const struct bl_report *r, const char *ti
 		       r->runs == 1 ? "" : "s", r->diags, r->diags == 1 ? "" : "s");
 }
 
+/* The page's bytes as they are written (a bl_section_out flush): the
+ * comparisons of a long post are tens of megabytes of SVG. */
+struct page_out {
+	bl_write_fn write;
+	void *ctx;
+	bool write_failed;
+};
+
+static void to_page(struct bl_buf *b, void *ctx)
+{
+	struct page_out *p = ctx;
+	if (b->n && !p->write_failed && p->write(p->ctx, (const unsigned char *)b->p, b->n) < 0) {
+		p->write_failed = true;
+		b->failed = true;
+	}
+	b->n = 0;
+}
+
 int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_write_fn write,
 		    void *ctx, char *err, size_t errlen)
 {
 	struct bl_buf page = {0};
+	struct page_out po = {write, ctx, false};
+	struct bl_section_out out = {&page, to_page, &po};
 	char title[512];
 	if (o->title)
 		snprintf(title, sizeof title, "%s", o->title);
@@ -200,19 +236,19 @@ int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_writ
 	bl_html_put(&page, "<nav id=\"index\">\n<h2>Messages</h2>\n<ol start=\"0\">\n");
 	bl_buf_put(&page, r->index.p, r->index.n);
 	bl_html_put(&page, "</ol>\n</nav>\n");
-	int rc = bl_report_charts(&page, r->docs, o, err, errlen);
+	int rc = bl_report_charts(&out, r->docs, o, err, errlen);
 	bl_html_put(&page, "<section id=\"messages\">\n");
 	struct bl_buf tail = {0};
 	bl_html_put(&tail, "</section>\n<script>");
 	bl_html_put(&tail, script);
 	bl_html_put(&tail, "</script>\n</body>\n</html>\n");
-	if (rc == 0 && (page.failed || tail.failed)) {
+	if (rc == 0 && !po.write_failed && (page.failed || tail.failed)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 	/* the sections as they are: the page is not copied whole */
 	struct pass_on p = {write, ctx};
-	if (rc == 0 && (write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
+	if (rc == 0 && (po.write_failed || write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
 			bl_spill_copy(&r->sections, pass_on, &p) < 0 ||
 			write(ctx, (const unsigned char *)tail.p, tail.n) < 0)) {
 		snprintf(err, errlen, "write error");

@@ -42,13 +42,24 @@ void bl_report_free(struct bl_report *r);
 
 /* For the parts (report_msg.c, report_charts.c). */
 struct bl_buf;
+/* Where a section is written: its buffer, which `flush` hands on (and
+ * empties) whenever it holds BL_SECTION_FLUSH bytes or more, a run's row
+ * or a line of text at a time; flush sets b->failed when it cannot. */
+struct bl_section_out {
+	struct bl_buf *b;
+	void (*flush)(struct bl_buf *b, void *ctx);
+	void *ctx;
+};
+#define BL_SECTION_FLUSH ((size_t)1 << 20)
+/* Flushes out's buffer when it holds BL_SECTION_FLUSH bytes or more. */
+void bl_section_flush_full(const struct bl_section_out *out);
 /* A message's section: its header, system context, runs table and text.
  * `d` is the document's index in the report. */
-void bl_report_message(struct bl_buf *b, struct bl_message *m, const char *path, json_t *doc,
-		       size_t d);
-/* The comparisons: a figure per chart, its SVG and its table. 0, or -1
- * with a message in err. */
-int bl_report_charts(struct bl_buf *b, json_t *docs, const struct bl_report_opts *o, char *err,
-		     size_t errlen);
+void bl_report_message(const struct bl_section_out *out, struct bl_message *m, const char *path,
+		       json_t *doc, size_t d);
+/* The comparisons: a figure per chart, its SVG and its table, written to
+ * out. 0, or -1 with a message in err. */
+int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struct bl_report_opts *o,
+		     char *err, size_t errlen);
 
 #endif

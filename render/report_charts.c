@@ -98,8 +98,10 @@ static double sort_value(const struct bl_bar *b)
 	return isnan(b->value) ? INFINITY : b->value;
 }
 
-static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct bar_links *k)
+static void put_table(const struct bl_section_out *out, const struct bl_chart *c,
+		      const struct bar_links *k)
 {
+	struct bl_buf *b = out->b;
 	char cell[512], axis[256];
 	bl_axis_text(c, axis, sizeof axis);
 	/* out of memory: each cell's bar looked up alone */
@@ -139,14 +141,16 @@ static void put_table(struct bl_buf *b, const struct bl_chart *c, const struct b
 			bl_html_put(b, "</td>");
 		}
 		bl_html_put(b, "</tr>\n");
+		bl_section_flush_full(out);
 	}
 	bl_html_put(b, "</tbody></table></div>\n");
 	free(bars);
 }
 
-int bl_report_charts(struct bl_buf *b, json_t *docs, const struct bl_report_opts *o, char *err,
-		     size_t errlen)
+int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struct bl_report_opts *o,
+		     char *err, size_t errlen)
 {
+	struct bl_buf *b = out->b;
 	struct bl_chart_opts none = {0};
 	struct bl_charts cs = {0};
 	if (bl_chart_build(docs, o->charts ? o->charts : &none, &cs, err, errlen) < 0)
@@ -162,9 +166,10 @@ int bl_report_charts(struct bl_buf *b, json_t *docs, const struct bl_report_opts
 		struct bar_links k = {0};
 		rc = links_make(c, &k) < 0 ? -1 : put_svg(b, c, i, &k, o);
 		if (rc == 0)
-			put_table(b, c, &k);
+			put_table(out, c, &k);
 		links_free(&k);
 		bl_html_put(b, "</figure>\n");
+		bl_section_flush_full(out);
 	}
 	if (rc < 0)
 		snprintf(err, errlen, "a chart could not be drawn (out of memory)");

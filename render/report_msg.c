@@ -154,8 +154,10 @@ static void put_original(struct bl_buf *b, const struct bl_message *m, size_t fr
 	bl_html_put(b, "</pre></details>");
 }
 
-static void put_runs(struct bl_buf *b, const struct bl_message *m, json_t *doc, size_t d)
+static void put_runs(const struct bl_section_out *out, const struct bl_message *m, json_t *doc,
+		     size_t d)
 {
+	struct bl_buf *b = out->b;
 	json_t *runs = json_object_get(doc, "runs");
 	if (json_array_size(runs) == 0) {
 		bl_html_put(b, "<p class=\"none\">No benchmark output was found in this "
@@ -192,6 +194,7 @@ static void put_runs(struct bl_buf *b, const struct bl_message *m, json_t *doc, 
 		bl_html_put(b, "</td><td>");
 		put_original(b, m, num(span, "offset"), num(span, "end_offset"));
 		bl_html_put(b, "</td></tr>\n");
+		bl_section_flush_full(out); /* a long post's page is many times its size */
 	}
 	bl_html_put(b, "</tbody></table></div>\n");
 }
@@ -322,8 +325,9 @@ static void put_line_no(struct text_out *t)
 	bl_html_printf(t->b, "<span class=\"ln\" id=\"L%zu-%zu\">%zu</span>", t->d, line, line);
 }
 
-static void put_text(struct bl_buf *b, struct bl_message *m, json_t *doc, size_t d)
+static void put_text(const struct bl_section_out *out, struct bl_message *m, json_t *doc, size_t d)
 {
+	struct bl_buf *b = out->b;
 	size_t ns, nd;
 	struct text_span *spans = text_spans(m, json_object_get(doc, "runs"), &ns);
 	struct text_diag *diags = text_diags(m, json_object_get(doc, "diagnostics"), &nd);
@@ -345,6 +349,7 @@ static void put_text(struct bl_buf *b, struct bl_message *m, json_t *doc, size_t
 			bl_html_put(b, "\n");
 		for (; di < nd && diags[di].at < end; di++)
 			put_diag(b, diags[di].d);
+		bl_section_flush_full(out);
 	} while (t.pos < m->len);
 	text_until(&t, m->len, true);
 	for (; di < nd; di++)
@@ -354,13 +359,14 @@ static void put_text(struct bl_buf *b, struct bl_message *m, json_t *doc, size_t
 	free(diags);
 }
 
-void bl_report_message(struct bl_buf *b, struct bl_message *m, const char *path, json_t *doc,
-		       size_t d)
+void bl_report_message(const struct bl_section_out *out, struct bl_message *m, const char *path,
+		       json_t *doc, size_t d)
 {
+	struct bl_buf *b = out->b;
 	put_header(b, m, path, doc, d);
 	put_system(b, doc, d);
-	put_runs(b, m, doc, d);
+	put_runs(out, m, doc, d);
 	bl_html_put(b, "<h3>The text as read</h3>\n");
-	put_text(b, m, doc, d);
+	put_text(out, m, doc, d);
 	bl_html_put(b, "</section>\n");
 }
