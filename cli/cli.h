@@ -79,14 +79,14 @@ struct bl_json_shared;
 /* The table of the values the documents' runs share, until
  * cli_docs_free; NULL when memory ran out (nothing is shared then). */
 struct bl_json_shared *cli_docs_shared(void);
-/* A message's document, written as JSON and read back into the blocks
- * (every result an object, doubles in full, so that they read back
- * exact): a long post takes a fraction of the time and memory its tree
- * took to make value by value, and is dropped with the blocks. `text`
- * holds the JSON between calls. NULL when memory ran out. */
+/* A message's document, for report: written as JSON and read back a run
+ * at a time as it is written (doc_split.h), each run into the blocks
+ * with the values runs share (cli_docs_shared), as chart and table read
+ * them but with its span whole; the rest of the document outside the
+ * blocks, to be let go when it has no runs. A long post's document is
+ * never whole in text. NULL when memory ran out. */
 struct bl_message;
-struct bl_buf;
-json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text);
+json_t *cli_message_doc(struct bl_message *m, const char *path);
 /* A bl_write_fn onto a FILE * context. */
 int cli_write_out(void *ctx, const unsigned char *data, size_t len);
 

@@ -37,13 +37,12 @@ struct adding {
 	struct bl_report *r;
 	const char *path;
 	int failed;
-	struct bl_buf text;
 };
 
 static int each_message(struct bl_message *m, void *vctx)
 {
 	struct adding *a = vctx;
-	json_t *doc = cli_message_doc(m, a->path, &a->text);
+	json_t *doc = cli_message_doc(m, a->path);
 	if (!doc || bl_report_add(a->r, m, a->path, doc) < 0) {
 		a->failed = 1;
 		return -1;
@@ -54,14 +53,13 @@ static int each_message(struct bl_message *m, void *vctx)
 static int add_input(struct bl_report *r, const char *file)
 {
 	const char *path = strcmp(file, "-") == 0 ? "<stdin>" : file;
-	struct adding a = {r, path, 0, {0}};
+	struct adding a = {r, path, 0};
 	bool is_docs;
 	int rc = cli_each_message(file, path, each_message, &a, &is_docs);
 	if (is_docs)
 		cli_error("report: %s is benchlog JSON, which keeps no text to show: give the "
 			  "post it was parsed from",
 			  path);
-	bl_buf_free(&a.text);
 	return rc;
 }
 

@@ -7,7 +7,7 @@
  * fifth of the instructions of `benchlog chart`. Here a value is a bump
  * of a pointer, and jansson's free is a no-op for a value in a block.
  * A post's documents are written as JSON and read back the same way
- * (but report's, cli_message_doc, which it lets go of one by one).
+ * (but report's documents without runs, which it lets go of one by one).
  * Values made outside cli_docs_arena(true)/(false)
  * come from malloc and go back to free as before. Only the documents use
  * the blocks, and nothing edits a loaded document, so cli_docs_free drops

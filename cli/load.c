@@ -24,6 +24,7 @@ struct collect {
 	struct cli_doc_split split; /* the document under way */
 	json_t *runs; /* its runs, in the arena */
 	bool kept_one; /* a document of this input is in docs */
+	bool whole_spans; /* runs keep their spans whole (report's), not lifted */
 	struct bl_window_doc *windows; /* the document of a windowed input */
 	/* benchlog JSON read a document at a time (load_json_stream): the
 	 * documents read, the line the one under way starts on, the source
@@ -36,31 +37,6 @@ struct collect {
 
 /* A post's documents are written as parse writes them, and read back. */
 #define DOC_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
-
-static int put_text(const char *buf, size_t n, void *ctx)
-{
-	return bl_buf_put(ctx, buf, n) ? 0 : -1;
-}
-
-/* The document written in text (its tail given back by the writer, NULL
- * when writing failed), read into the documents' arena. */
-static json_t *doc_of_text(json_t *tail, const struct bl_buf *text)
-{
-	json_decref(tail);
-	if (!tail || text->failed)
-		return NULL;
-	size_t used = 0;
-	json_error_t e;
-	/* not in the documents' blocks: report lets go of a document of
-	 * prose once its section is written */
-	return read_value(text->p, text->n, &used, &e);
-}
-
-json_t *cli_message_doc(struct bl_message *m, const char *path, struct bl_buf *text)
-{
-	text->n = 0;
-	return doc_of_text(bl_parse_message_write(m, path, DOC_FLAGS, put_text, text), text);
-}
 
 /* The runs array of the document under way, in the arena. */
 static json_t *runs_of(struct collect *c)
@@ -111,7 +87,7 @@ static int each_run(const char *text, size_t n, void *vctx)
 	cli_docs_arena(true);
 	struct bl_json_run_opts o = {.stash = own ? NULL : cli_docs_stash,
 				     .skip = bl_render_lean_run_skip,
-				     .lift = bl_render_lean_run_lift,
+				     .lift = c->whole_spans ? NULL : bl_render_lean_run_lift,
 				     .shared = cli_docs_shared(),
 				     .share = bl_render_lean_run_share};
 	json_t *run = bl_json_read_run_with(text, n, &used, &o);
@@ -206,6 +182,30 @@ static int each_message(struct bl_message *m, void *vctx)
 		return -1;
 	}
 	return keep_doc(c);
+}
+
+json_t *cli_message_doc(struct bl_message *m, const char *path)
+{
+	struct collect c;
+	collect_init(&c, NULL, path);
+	c.whole_spans = true;
+	json_t *tail = bl_parse_message_write(m, path, DOC_FLAGS, put_split, &c.split);
+	struct bl_buf *rest = &c.split.rest;
+	json_t *doc = NULL;
+	if (tail && !rest->failed && !c.split.failed && !c.split.depth) {
+		size_t used;
+		json_error_t e;
+		/* not in the documents' blocks: report lets go of a document
+		 * of prose once its section is written */
+		doc = read_value(rest->p, rest->n, &used, &e);
+		if (doc && c.runs && json_object_set(doc, "runs", c.runs) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
+	}
+	json_decref(tail);
+	collect_free(&c);
+	return doc;
 }
 
 static size_t skip_blanks(const char *data, size_t len, size_t i)
