@@ -31,6 +31,12 @@ SOVERSION := 0
 PKGS := libpcre2-8 jansson cairo pangocairo pangoft2 fontconfig zlib
 DEP_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 DEP_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+# build/benchlog draws through a module it loads when it first draws
+# (render/draw_module.h): it starts without cairo, pango, fontconfig and
+# the libraries they bring. The module is installed in MODULE_DIR.
+CORE_LIBS = $(shell $(PKG_CONFIG) --libs libpcre2-8 jansson) -lm -ldl
+MODULE_DIR ?= $(LIBDIR)/benchlog
+DRAW_MODULE := build/benchlog-draw.so
 
 # Whole-program optimization: the hot paths cross files (a parser's row,
 # the result store, the writer). Fat objects keep machine code beside
@@ -133,9 +139,17 @@ build/public/libbenchlog.a: $(PUB_OBJ)
 
 libs: build/$(REALNAME) build/public/libbenchlog.a
 
-build/benchlog: $(CLI_OBJ) build/libbenchlog.a
+# the drawing code comes from the module (cli/lazy/draw.c stands in for
+# it), which is built with the program
+build/benchlog: $(CLI_OBJ) build/cli/lazy/draw.o build/libbenchlog.a | $(DRAW_MODULE)
 	@echo "  LD      $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(DEP_LIBS)
+	@$(CC) $(CFLAGS) -o $@ $^ $(CORE_LIBS)
+
+build/cli/lazy/draw.o: DEFS += -DBL_MODULE_DIR='"$(MODULE_DIR)"'
+
+$(DRAW_MODULE): build/render/draw_module.o build/libbenchlog.a
+	@echo "  LD      $@"
+	@$(CC) $(CFLAGS) -shared -Wl,--no-undefined -o $@ $^ $(DEP_LIBS)
 
 build-san/benchlog: $(SAN_CLI_OBJ) build-san/libbenchlog.a
 	@echo "  LD-SAN  $@"
@@ -221,7 +235,7 @@ man-check: build/benchlog
 # the library exports exactly the names of api/exports.txt, and the
 # example program builds against the installed pkg-config file, shared
 # and static, and reads a post.
-install-check: build/benchlog
+install-check: build/benchlog build-san/benchlog
 	@rm -rf build/install-check
 	@$(MAKE) --no-print-directory -s install DESTDIR=$(CURDIR)/build/install-check PREFIX=/opt/bl
 	@test -x build/install-check/opt/bl/bin/benchlog
@@ -230,6 +244,9 @@ install-check: build/benchlog
 	@build/install-check/opt/bl/bin/benchlog --version | grep -q '^benchlog '
 	@./tests/check_exports.sh api/exports.txt build/install-check/opt/bl/lib
 	@./tests/example_check.sh $(CURDIR)/build/install-check /opt/bl corpus/dd/bsd-freebsd-ibs-obs/input
+	@test -f build/install-check/opt/bl/lib/benchlog/benchlog-draw.so
+	@./tests/module_check.sh build/install-check/opt/bl/bin/benchlog build-san/benchlog \
+		corpus/dd/bsd-freebsd-ibs-obs/input
 	@echo "install: 1 passed, 0 failed"
 
 # Hostile inputs with bounds on time and memory (the optimized build: the
@@ -342,6 +359,8 @@ install: build/benchlog libs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	install -m 0755 build/benchlog $(DESTDIR)$(BINDIR)/benchlog
+	install -d $(DESTDIR)$(MODULE_DIR)
+	install -m 0644 $(DRAW_MODULE) $(DESTDIR)$(MODULE_DIR)/benchlog-draw.so
 	install -m 0644 docs/benchlog.1 $(DESTDIR)$(MANDIR)/man1/benchlog.1
 	install -m 0644 schema/benchlog.schema.json $(DESTDIR)$(DATADIR)/benchlog.schema.json
 	install -m 0644 schema/replay.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json
@@ -356,14 +375,15 @@ install: build/benchlog libs
 	chmod 0644 $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/benchlog $(DESTDIR)$(MANDIR)/man1/benchlog.1 \
+	rm -f $(DESTDIR)$(BINDIR)/benchlog $(DESTDIR)$(MODULE_DIR)/benchlog-draw.so \
+	      $(DESTDIR)$(MANDIR)/man1/benchlog.1 \
 	      $(DESTDIR)$(DATADIR)/benchlog.schema.json $(DESTDIR)$(DATADIR)/replay.schema.json \
 	      $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libbenchlog.so $(DESTDIR)$(LIBDIR)/libbenchlog.a \
 	      $(DESTDIR)$(INCLUDEDIR)/benchlog.h $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
 
 # The C sources as .clang-format lays them out.
-FORMAT_SRC = $(sort $(LIB_SRC) $(CLI_SRC) $(HDRS) $(wildcard include/*.h examples/*.c tests/*.c tests/bench/*.c \
+FORMAT_SRC = $(sort $(LIB_SRC) $(CLI_SRC) $(HDRS) $(wildcard cli/lazy/*.c include/*.h examples/*.c tests/*.c tests/bench/*.c \
 	tests/unit/*.c tests/fuzz/*.c tests/fuzz/*.h))
 
 format:

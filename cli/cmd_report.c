@@ -68,7 +68,7 @@ static int write_page(struct bl_report *r, const struct bl_report_opts *ro, cons
 	struct cli_out out;
 	if (cli_out_open(&out, output) < 0)
 		return -1;
-	char err[1024];
+	char err[4400]; /* a module's path (cli/lazy/draw.c) */
 	if (bl_report_write(r, ro, cli_write_out, out.f, err, sizeof err) < 0) {
 		cli_error("report: %s", err);
 		cli_out_abort(&out);

@@ -132,7 +132,7 @@ int cli_render_file(const struct bl_chart *charts, size_t n, enum bl_format fmt,
 		    const struct bl_render_opts *ro, const char *path)
 {
 	struct cli_out out;
-	char err[160];
+	char err[4400]; /* a module's path (cli/lazy/draw.c) */
 	if (cli_out_open(&out, path) < 0)
 		return -1;
 	bl_render_fonts_init(); /* once; nothing else here has used fontconfig */

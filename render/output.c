@@ -17,18 +17,9 @@ cairo_status_t bl_membuf_write(void *closure, const unsigned char *data, unsigne
 	return bl_buf_put(closure, data, len) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-int bl_format_from_path(const char *path)
+const char *bl_render_unavailable(void)
 {
-	const char *dot = path ? strrchr(path, '.') : NULL;
-	if (!dot)
-		return -1;
-	if (strcasecmp(dot, ".png") == 0)
-		return BL_FORMAT_PNG;
-	if (strcasecmp(dot, ".svg") == 0)
-		return BL_FORMAT_SVG;
-	if (strcasecmp(dot, ".pdf") == 0)
-		return BL_FORMAT_PDF;
-	return -1;
+	return NULL; /* linked in: drawing is there */
 }
 
 int bl_render_layout(const struct bl_chart *c, const struct bl_render_opts *o, struct bl_layout *l)

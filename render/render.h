@@ -319,6 +319,11 @@ int bl_render_fonts_use(const char *regular, const char *bold);
  * checkers). */
 void bl_render_cleanup(void);
 
+/* NULL when charts can be drawn; else why not. The program loads its
+ * drawing code when it first draws (render/draw_module.h), and says here
+ * when it could not; linked in whole, drawing is always there. */
+const char *bl_render_unavailable(void);
+
 /* Draws one laid-out chart on a cairo context (cairo_t *, as void * so this
  * header needs no cairo). */
 void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l,

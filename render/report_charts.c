@@ -171,8 +171,12 @@ int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struc
 		bl_html_put(b, "</figure>\n");
 		bl_section_flush_full(out);
 	}
+	const char *why = rc < 0 ? bl_render_unavailable() : NULL;
 	if (rc < 0)
-		snprintf(err, errlen, "a chart could not be drawn (out of memory)");
+		snprintf(err, errlen, "%s%s",
+			 why ? "cannot draw charts: "
+			     : "a chart could not be drawn (out of memory)",
+			 why ? why : "");
 	bl_html_put(b, "</section>\n");
 	bl_charts_free(&cs);
 	return rc;

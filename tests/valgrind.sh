@@ -52,5 +52,9 @@ run "parse -o" "$bin" parse -q -o "$work/doc.json" "$1"
 run "list" "$bin" list
 run "schema" "$bin" schema
 run "parse stdin" sh -c "\"$bin\" parse -q < \"$1\""
+# a chart drawn through the module the program loads (render/draw_module.h):
+# memory errors only, pango keeping its default language for good
+vg="valgrind -q --suppressions=$(dirname "$0")/valgrind.supp --error-exitcode=99 --leak-check=no"
+run "chart through the drawing module" "$bin" chart -q -o "$work/chart.png" "$1"
 echo "valgrind: $passed passed, $failed failed"
 [ $failed -eq 0 ]
