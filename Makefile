@@ -80,7 +80,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check list-check \
+.PHONY: FORCE all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check list-check \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-model-check demo-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -146,6 +146,13 @@ build/benchlog: $(CLI_OBJ) build/cli/lazy/draw.o build/libbenchlog.a | $(DRAW_MO
 	@$(CC) $(CFLAGS) -o $@ $^ $(CORE_LIBS)
 
 build/cli/lazy/draw.o: DEFS += -DBL_MODULE_DIR='"$(MODULE_DIR)"'
+# built again when MODULE_DIR changes (`make install MODULE_DIR=...` after
+# `make`): the file holds the last one
+build/cli/lazy/draw.o: build/module-dir
+build/module-dir: FORCE
+	@mkdir -p build
+	@echo '$(MODULE_DIR)' | cmp -s - $@ || echo '$(MODULE_DIR)' > $@
+FORCE:
 
 $(DRAW_MODULE): build/render/draw_module.o build/libbenchlog.a
 	@echo "  LD      $@"

@@ -254,6 +254,34 @@ def check_cli(bench, tmp):
               not (tmp / "doc.html").exists(), p.stderr[-300:])
 
 
+def check_long_post(bench, tmp):
+    """A post whose section is megabytes (report writes it a megabyte at a
+    time): every line of it is in the page with its number, every run
+    marked and in the runs table, the page whole."""
+    block = (ROOT / "corpus" / "dd" / "bsd-freebsd-ibs-obs" / "input").read_text()
+    post = tmp / "long.txt"
+    post.write_text("".join(f"Disk {i} of the shelf, a second try:\n\n{block}\n"
+                            for i in range(600)))
+    lines = post.read_text().count("\n")
+    html = tmp / "long.html"
+    p = subprocess.run([bench, "report", "-q", str(post), "-o", str(html)],
+                       capture_output=True, timeout=600)
+    doc = json.loads(subprocess.run([bench, "parse", "-q", str(post)], capture_output=True,
+                                    timeout=600).stdout)
+    runs = len(doc["runs"])
+    page = html.read_bytes() if html.exists() else b""
+    numbers = [int(n) for n in re.findall(rb'<span class="ln" id="L0-(\d+)">', page)]
+    check("a long post: its page is megabytes", p.returncode == 0 and len(page) > 3 << 20,
+          f"{len(page)} bytes, {p.stderr[-300:]}")
+    check("a long post: every line, numbered in order", numbers == list(range(1, lines + 1)),
+          f"{len(numbers)} numbered lines of {lines}")
+    check("a long post: every run marked and in the runs table", runs >= 600 and
+          page.count(b'<mark class="run"') == runs and
+          all(b'id="run-0-%d"' % i in page for i in range(runs)), f"{runs} runs")
+    check("a long post: the page is whole", page.endswith(b"</html>\n") and
+          page.count(b"<section") == page.count(b"</section>"), page[-200:])
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -269,6 +297,7 @@ def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="benchlog-report."))
     check_cli(bench, tmp)
+    check_long_post(bench, tmp)
     port = free_port()
     cd = subprocess.Popen(["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)

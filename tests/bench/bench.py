@@ -23,7 +23,8 @@ Other rows:
   flat.txt      one 100 MB line (W1's first messages with their newlines
                 dropped), and its first half, for linear time
   chart         a 100-bar chart, PNG, SVG and PDF, once `benchlog chart` exists
-  report        `benchlog report` on W1's first 64 MB (about 12,000 messages)
+  report        `benchlog report` on W1's first 64 MB (about 12,000 messages),
+                W2's first 8 MB and W3's first 16 MB (one long post each)
   time1.txt     one report of GNU /usr/bin/time, read by benchlog and by the
                 peer, Debian's `jc --time` (which reads no other `time` format)
 
@@ -609,8 +610,9 @@ def table_docs_row(binpath, post, post_table):
 
 
 def report_row(binpath, post, label):
-    """`benchlog report` on post (an mbox: read a message at a time, the
-    page's sections kept in a temporary file): its RSS against the goal."""
+    """`benchlog report` on post (an mbox is read a message at a time; the
+    page's sections are kept in a temporary file, its runs as chart and
+    table keep them): its RSS against the goal."""
     m = measure([binpath, "report", "-q", "-o", OUT / "report.html", post])
     size = post.stat().st_size / MB
     if m.why():
@@ -974,7 +976,11 @@ def main():
     rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
     rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
     rows.append(report_row(binpath, OUT / "w1-first-64m.mbox", "report, W1's first 64 MB"))
+    # and on one long post: dense tool output (every run held for the
+    # comparisons), and a zpool stream (its text, a page 8 times its size)
+    rows.append(report_row(binpath, OUT / "w2-first-8m.txt", "report, W2's first 8 MB"))
     rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale)
+    rows.append(report_row(binpath, OUT / "w3-first-16m.txt", "report, W3's first 16 MB"))
     rows += peer_rows(parse, files) + chart_rows(binpath, files)
     print_table(rows, info, notes)
     return 0
