@@ -65,29 +65,43 @@ static int links_make(const struct bl_chart *c, struct bar_links *k)
 	return 0;
 }
 
-static int collect(void *ctx, const unsigned char *data, size_t len)
+/* The SVG as it is written, into the page from its opening tag on (the
+ * XML declaration before it left out): svg.c's first piece holds the
+ * tag. */
+struct svg_into {
+	const struct bl_section_out *out;
+	bool started;
+};
+
+static int into_page(void *ctx, const unsigned char *data, size_t len)
 {
-	return bl_buf_put(ctx, data, len) ? 0 : -1;
+	struct svg_into *in = ctx;
+	const unsigned char *from = data;
+	if (!in->started) {
+		from = memmem(data, len, "<svg", 4);
+		if (!from)
+			return -1;
+		in->started = true;
+	}
+	struct bl_buf *b = in->out->b;
+	if (!bl_buf_put(b, from, len - (size_t)(from - data)))
+		return -1;
+	bl_section_flush_full(in->out);
+	return b->failed ? -1 : 0;
 }
 
 /* The chart's SVG without its XML declaration, ids prefixed "cN". */
-static int put_svg(struct bl_buf *b, const struct bl_chart *c, size_t n, const struct bar_links *k,
-		   const struct bl_report_opts *o)
+static int put_svg(const struct bl_section_out *out, const struct bl_chart *c, size_t n,
+		   const struct bar_links *k, const struct bl_report_opts *o)
 {
 	char prefix[24];
 	snprintf(prefix, sizeof prefix, "c%zu", n);
 	struct bl_svg_opts so = {prefix, (const char *const *)k->href,
 				 (const char *const *)k->data};
 	struct bl_render_opts ro = {.width = 960, .theme = o->theme};
-	struct bl_buf svg = {0};
-	int rc = bl_render_svg_with(c, &ro, &so, collect, &svg);
-	const char *start = svg.p ? strstr(svg.p, "<svg") : NULL;
-	if (rc == 0 && start)
-		bl_html_put(b, start);
-	else
-		rc = -1;
-	bl_buf_free(&svg);
-	return rc;
+	struct svg_into in = {out, false};
+	int rc = bl_render_svg_with(c, &ro, &so, into_page, &in);
+	return rc == 0 && in.started ? 0 : -1;
 }
 
 /* The sort key of a bar: its value, or the bound of a censored one. */
@@ -164,7 +178,7 @@ int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struc
 		const struct bl_chart *c = &cs.v[i];
 		bl_html_printf(b, "<figure class=\"chart\" id=\"chart-%zu\">\n", i);
 		struct bar_links k = {0};
-		rc = links_make(c, &k) < 0 ? -1 : put_svg(b, c, i, &k, o);
+		rc = links_make(c, &k) < 0 ? -1 : put_svg(out, c, i, &k, o);
 		if (rc == 0)
 			put_table(out, c, &k);
 		links_free(&k);

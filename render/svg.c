@@ -33,9 +33,43 @@ static void put_list(struct bl_buf *b, const char *tag, char **v, size_t n)
 	}
 }
 
-/* Copies src to out, renumbering "surfaceN" by first appearance; the text
- * between goes in one piece (a chart's SVG is a few hundred KB). */
-static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
+/* Where the SVG goes: its pieces gathered in buf and handed to write
+ * SVG_PIECE bytes at a time, so that the file is not built whole beside
+ * cairo's drawing of it (a chart of thousands of bars is megabytes). */
+struct svg_out {
+	struct bl_buf buf;
+	bl_write_fn write;
+	void *ctx;
+	bool failed;
+};
+#define SVG_PIECE ((size_t)64 << 10)
+
+/* Hands buf on when it holds SVG_PIECE bytes, or when `all`. */
+static void out_flush(struct svg_out *o, bool all)
+{
+	if (o->buf.failed)
+		o->failed = true;
+	if (o->failed || (!all && o->buf.n < SVG_PIECE))
+		return;
+	if (o->buf.n && o->write(o->ctx, (const unsigned char *)o->buf.p, o->buf.n) != 0)
+		o->failed = true;
+	o->buf.n = 0;
+}
+
+static void out_put(struct svg_out *o, const void *p, size_t n)
+{
+	bl_buf_put(&o->buf, p, n);
+	out_flush(o, false);
+}
+
+/* A bl_write_fn appending to a bl_buf. */
+static int to_buf(void *ctx, const unsigned char *data, size_t len)
+{
+	return bl_buf_put(ctx, data, len) ? 0 : -1;
+}
+
+/* Copies src to out, renumbering "surfaceN" by first appearance. */
+static void renumber(const unsigned char *p, size_t n, struct svg_out *out)
 {
 	unsigned long map_from[256], next = 0;
 	size_t i = 0;
@@ -43,7 +77,7 @@ static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
 	while (i < n) {
 		const unsigned char *hit = memmem(p + i, n - i, key, 7);
 		size_t at = hit ? (size_t)(hit - p) : n;
-		bl_membuf_write(out, p + i, (unsigned)(at - i));
+		out_put(out, p + i, at - i);
 		i = at;
 		if (i >= n)
 			break;
@@ -58,12 +92,12 @@ static void renumber(const unsigned char *p, size_t n, struct bl_buf *out)
 			if (k == next && next < 256)
 				map_from[next++] = v;
 			char num[32];
-			snprintf(num, sizeof num, "surface%lu", k + 1);
-			bl_html_put(out, num);
+			int len = snprintf(num, sizeof num, "surface%lu", k + 1);
+			out_put(out, num, (size_t)len);
 			i = j;
 			continue;
 		}
-		bl_membuf_write(out, p + i, 1);
+		out_put(out, p + i, 1);
 		i++;
 	}
 }
@@ -133,7 +167,7 @@ static void put_links(struct bl_buf *b, const struct bl_chart *c, const struct b
 /* Copies src to out with every id, and each reference to one, given
  * `prefix`: id="clip1" -> id="c2-clip1", url(#clip1), href="#clip1". Each
  * key's next place is searched for once, when the copy has passed it. */
-static void prefix_ids(const char *p, size_t n, const char *prefix, struct bl_buf *out)
+static void prefix_ids(const char *p, size_t n, const char *prefix, struct svg_out *out)
 {
 	static const char *const keys[] = {"id=\"", "href=\"#", "url(#"};
 	enum { NKEYS = sizeof keys / sizeof keys[0] };
@@ -153,14 +187,14 @@ static void prefix_ids(const char *p, size_t n, const char *prefix, struct bl_bu
 		if (at[k] == n)
 			break;
 		size_t end = at[k] + strlen(keys[k]);
-		bl_buf_put(out, p + i, end - i);
-		bl_html_put(out, prefix);
-		bl_html_put(out, "-");
+		out_put(out, p + i, end - i);
+		out_put(out, prefix, strlen(prefix));
+		out_put(out, "-", 1);
 		i = end;
 		for (size_t j = 0; j < NKEYS; j++)
 			stale[j] = at[j] < i;
 	}
-	bl_buf_put(out, p + i, n - i);
+	out_put(out, p + i, n - i);
 }
 
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
@@ -175,7 +209,9 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	struct bl_buf raw = {0}, out = {0}, texts = {0}, fixed = {0};
+	struct bl_buf raw = {0}, texts = {0}, fixed = {0};
+	struct svg_out out = {{0}, write, ctx, false};
+	struct bl_buf *head_buf = &out.buf;
 	int rc = -1;
 	cairo_surface_t *s =
 		cairo_svg_surface_create_for_stream(bl_membuf_write, &raw, l.width, l.height);
@@ -200,36 +236,44 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	const char *end = gt ? memmem(gt, raw.n - (size_t)(gt - raw.p), "</svg>", 6) : NULL;
 	if (!end || texts.failed)
 		goto out;
+	/* the head and the provenance: the first piece handed on holds them
+	 * whole (the report looks for the opening tag in it) */
 	size_t head = (size_t)(gt - raw.p) + 1;
-	bl_buf_put(&out, raw.p, head);
-	bl_html_put(&out, "\n<title>");
-	bl_html_esc(&out, c->title);
-	bl_html_put(&out, "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS
-			  "\">\n<bl:software>");
+	bl_buf_put(head_buf, raw.p, head);
+	bl_html_put(head_buf, "\n<title>");
+	bl_html_esc(head_buf, c->title);
+	bl_html_put(head_buf, "</title>\n<metadata>\n<bl:provenance xmlns:bl=\"" BL_SVG_NS
+			      "\">\n<bl:software>");
 	char *sw = bl_chart_provenance(c, "software");
 	if (sw)
-		bl_html_esc(&out, sw);
+		bl_html_esc(head_buf, sw);
 	free(sw);
-	bl_html_put(&out, "</bl:software>\n");
-	put_list(&out, "source", c->sources, c->nsources);
-	put_list(&out, "command", c->commands, c->ncommands);
-	bl_html_put(&out, "</bl:provenance>\n</metadata>");
+	bl_html_put(head_buf, "</bl:software>\n");
+	put_list(head_buf, "source", c->sources, c->nsources);
+	put_list(head_buf, "command", c->commands, c->ncommands);
+	bl_html_put(head_buf, "</bl:provenance>\n</metadata>");
 	size_t tail = (size_t)(end - raw.p);
 	if (so && so->id_prefix) { /* cairo's ids, not the links' */
-		renumber((const unsigned char *)raw.p + head, tail - head, &fixed);
-		prefix_ids(fixed.p, fixed.n, so->id_prefix, &out);
+		struct svg_out renumbered = {{0}, to_buf, &fixed, false};
+		renumber((const unsigned char *)raw.p + head, tail - head, &renumbered);
+		out_flush(&renumbered, true);
+		bl_buf_free(&renumbered.buf);
+		if (!renumbered.failed)
+			prefix_ids(fixed.p, fixed.n, so->id_prefix, &out);
+		out.failed |= renumbered.failed;
 	} else {
 		renumber((const unsigned char *)raw.p + head, tail - head, &out);
 	}
-	bl_buf_put(&out, texts.p, texts.n);
-	bl_buf_put(&out, end, raw.n - tail);
-	if (!out.failed && !fixed.failed && write(ctx, (const unsigned char *)out.p, out.n) == 0)
+	out_put(&out, texts.p, texts.n);
+	out_put(&out, end, raw.n - tail);
+	out_flush(&out, true);
+	if (!out.failed && !fixed.failed)
 		rc = 0;
 out:
 	cairo_surface_destroy(s);
 	bl_layout_free(&l);
 	bl_buf_free(&raw);
-	bl_buf_free(&out);
+	bl_buf_free(&out.buf);
 	bl_buf_free(&texts);
 	bl_buf_free(&fixed);
 	return rc;
