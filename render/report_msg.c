@@ -144,13 +144,29 @@ static void put_results(struct bl_buf *b, json_t *run)
 			       shown ? "<br>" : "", n, n == 1 ? "" : "s");
 }
 
-/* The input bytes [from, to) of the message, as they were. */
-static void put_original(struct bl_buf *b, const struct bl_message *m, size_t from, size_t to)
+/* The input bytes [from, to) of the message, as they were: a line at a
+ * time past ORIGINAL_PIECE bytes, the section handed on as it grows (a
+ * zpool stream's run is the whole post). A cut after a newline is no cut
+ * in a character, valid or not. */
+#define ORIGINAL_PIECE ((size_t)256 << 10)
+static void put_original(const struct bl_section_out *out, const struct bl_message *m, size_t from,
+			 size_t to)
 {
 	if (from < m->raw_offset || to > m->raw_offset + m->raw_len || to <= from)
 		return;
+	struct bl_buf *b = out->b;
 	bl_html_put(b, "<details class=\"orig\"><summary>original bytes</summary><pre>");
-	bl_html_text(b, m->raw + (from - m->raw_offset), to - from);
+	const char *s = m->raw + (from - m->raw_offset);
+	size_t n = to - from;
+	while (n > ORIGINAL_PIECE) {
+		const char *nl = memchr(s + ORIGINAL_PIECE, '\n', n - ORIGINAL_PIECE);
+		size_t piece = nl ? (size_t)(nl - s) + 1 : n;
+		bl_html_text(b, s, piece);
+		bl_section_flush_full(out);
+		s += piece;
+		n -= piece;
+	}
+	bl_html_text(b, s, n);
 	bl_html_put(b, "</pre></details>");
 }
 
@@ -192,7 +208,7 @@ static void put_runs(const struct bl_section_out *out, const struct bl_message *
 			line, d, line, line, num(span, "end_line"));
 		put_results(b, run);
 		bl_html_put(b, "</td><td>");
-		put_original(b, m, num(span, "offset"), num(span, "end_offset"));
+		put_original(out, m, num(span, "offset"), num(span, "end_offset"));
 		bl_html_put(b, "</td></tr>\n");
 		bl_section_flush_full(out); /* a long post's page is many times its size */
 	}

@@ -27,6 +27,8 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+import zpool_stream  # noqa: E402 (tests/zpool_stream.py)
 SEEDS = ROOT.parent / "shared" / "seeds"
 SHOTS = ROOT / "build" / "report-shots"
 passed = failed = 0
@@ -280,6 +282,22 @@ def check_long_post(bench, tmp):
           all(b'id="run-0-%d"' % i in page for i in range(runs)), f"{runs} runs")
     check("a long post: the page is whole", page.endswith(b"</html>\n") and
           page.count(b"<section") == page.count(b"</section>"), page[-200:])
+    # one run of 600 KB: its original bytes go into the page a piece at a
+    # time, each cut after a line
+    stream = "zpool iostat -v tank 1\n" + "".join(
+        zpool_stream.sample(lambda k, i=i: ((i + k) % 997, k, "%d.%dM" % (i % 50, k), "0"))
+        for i in range(1200))
+    post.write_text(stream)
+    p = subprocess.run([bench, "report", "-q", str(post), "-o", str(html)],
+                       capture_output=True, timeout=600)
+    page = html.read_bytes() if html.exists() else b""
+    orig = re.findall(rb'<summary>original bytes</summary><pre>(.*?)</pre>', page, re.S)
+    run = json.loads(subprocess.run([bench, "parse", "-q", str(post)], capture_output=True,
+                                    timeout=600).stdout)["runs"][0]["span"]
+    want = stream.encode()[run["offset"]:run["end_offset"]]  # nothing in it to escape
+    check("a long run: its original bytes whole", p.returncode == 0 and len(want) > 600000 and
+          orig == [want],
+          f"{len(orig)} blocks, {p.stderr[-300:]}")
 
 
 def free_port():
