@@ -80,7 +80,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=build-san/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
-.PHONY: FORCE all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check list-check \
+.PHONY: all libs deps demo check check-quick test format format-check unit man-check golden schema-check seeds-check install-check golden-update report-check list-check \
 	bench fuzz fuzz-smoke install uninstall clean format pathological valgrind parallel-check jobs-check \
 	chart-check chart-model-check demo-check chart-bench roundtrip bench-mbox samples-check replay-check output-check
 
@@ -145,14 +145,13 @@ build/benchlog: $(CLI_OBJ) build/cli/lazy/draw.o build/libbenchlog.a | $(DRAW_MO
 	@echo "  LD      $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(CORE_LIBS)
 
-build/cli/lazy/draw.o: DEFS += -DBL_MODULE_DIR='"$(MODULE_DIR)"'
-# built again when MODULE_DIR changes (`make install MODULE_DIR=...` after
-# `make`): the file holds the last one
-build/cli/lazy/draw.o: build/module-dir
-build/module-dir: FORCE
-	@mkdir -p build
-	@echo '$(MODULE_DIR)' | cmp -s - $@ || echo '$(MODULE_DIR)' > $@
-FORCE:
+# MODULE_DIR is compiled in: when LIBDIR is not PREFIX/lib (where the
+# program also looks, ../lib/benchlog beside its directory), give it to
+# `make` as to `make install`. The program takes only a module built from
+# the same interface: a checksum of the headers they share.
+DRAW_ABI = $(shell cat render/render.h render/draw_module.h | cksum | cut -d' ' -f1)
+build/cli/lazy/draw.o: DEFS += -DBL_MODULE_DIR='"$(MODULE_DIR)"' -DBL_DRAW_ABI=$(DRAW_ABI)UL
+build/render/draw_module.o: DEFS += -DBL_DRAW_ABI=$(DRAW_ABI)UL
 
 $(DRAW_MODULE): build/render/draw_module.o build/libbenchlog.a
 	@echo "  LD      $@"
@@ -388,6 +387,7 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/$(REALNAME) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libbenchlog.so $(DESTDIR)$(LIBDIR)/libbenchlog.a \
 	      $(DESTDIR)$(INCLUDEDIR)/benchlog.h $(DESTDIR)$(LIBDIR)/pkgconfig/benchlog.pc
+	-rmdir $(DESTDIR)$(MODULE_DIR) 2>/dev/null
 
 # The C sources as .clang-format lays them out.
 FORMAT_SRC = $(sort $(LIB_SRC) $(CLI_SRC) $(HDRS) $(wildcard cli/lazy/*.c include/*.h examples/*.c tests/*.c tests/bench/*.c \

@@ -4,6 +4,7 @@
 
 __attribute__((visibility("default"))) const struct bl_draw_module bl_draw_module_v1 = {
 	.version = BL_VERSION,
+	.abi = BL_DRAW_ABI,
 	.chart_size = sizeof(struct bl_chart),
 	.opts_size = sizeof(struct bl_render_opts),
 	.render = bl_render,

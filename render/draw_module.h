@@ -19,10 +19,17 @@
 #define BL_DRAW_MODULE_SYMBOL "bl_draw_module_v1"
 #define BL_DRAW_MODULE_FILE "benchlog-draw.so"
 
+/* A checksum of render.h and this file (the Makefile's DRAW_ABI): the
+ * interface the module was built from. */
+#ifndef BL_DRAW_ABI
+#define BL_DRAW_ABI 0UL
+#endif
+
 struct bl_draw_module {
-	/* the module's build: a program takes only its own version's, and
-	 * the sizes of what they hand each other */
+	/* the module's build: a program takes only a module of its own
+	 * version and interface, and the sizes of what they hand each other */
 	const char *version;
+	unsigned long abi;
 	size_t chart_size, opts_size;
 	int (*render)(const struct bl_chart *charts, size_t n, enum bl_format fmt,
 		      const struct bl_render_opts *o, bl_write_fn write, void *ctx, char *err,

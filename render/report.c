@@ -242,13 +242,17 @@ int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_writ
 	bl_html_put(&tail, "</section>\n<script>");
 	bl_html_put(&tail, script);
 	bl_html_put(&tail, "</script>\n</body>\n</html>\n");
-	if (rc == 0 && !po.write_failed && (page.failed || tail.failed)) {
+	if (po.write_failed) { /* whatever the comparisons said of it */
+		snprintf(err, errlen, "write error");
+		rc = -1;
+	}
+	if (rc == 0 && (page.failed || tail.failed)) {
 		snprintf(err, errlen, "out of memory");
 		rc = -1;
 	}
 	/* the sections as they are: the page is not copied whole */
 	struct pass_on p = {write, ctx};
-	if (rc == 0 && (po.write_failed || write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
+	if (rc == 0 && (write(ctx, (const unsigned char *)page.p, page.n) < 0 ||
 			bl_spill_copy(&r->sections, pass_on, &p) < 0 ||
 			write(ctx, (const unsigned char *)tail.p, tail.n) < 0)) {
 		snprintf(err, errlen, "write error");

@@ -35,7 +35,10 @@ struct bl_report *bl_report_new(void);
 int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, json_t *doc);
 /* Runs and documents added so far. */
 size_t bl_report_runs(const struct bl_report *r);
-/* Writes the page. 0, or -1 with a message in err. */
+/* Writes the page, as it goes: when writing fails part way (a full
+ * disk, a closed pipe), what was written stays written. Charts that
+ * cannot be drawn (bl_render_unavailable) fail it before anything is
+ * written. 0, or -1 with a message in err. */
 int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_write_fn write,
 		    void *ctx, char *err, size_t errlen);
 void bl_report_free(struct bl_report *r);

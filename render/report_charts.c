@@ -169,6 +169,13 @@ int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struc
 	struct bl_charts cs = {0};
 	if (bl_chart_build(docs, o->charts ? o->charts : &none, &cs, err, errlen) < 0)
 		return -1;
+	/* asked before the page is handed on: none of it then goes out */
+	const char *why = cs.n ? bl_render_unavailable() : NULL;
+	if (why) {
+		snprintf(err, errlen, "cannot draw charts: %s", why);
+		bl_charts_free(&cs);
+		return -1;
+	}
 	bl_html_put(b, "<section id=\"comparisons\">\n<h2>Comparisons</h2>\n");
 	if (cs.n == 0)
 		bl_html_put(b, "<p class=\"none\">Nothing to compare: no run gave a result a "
@@ -185,12 +192,9 @@ int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struc
 		bl_html_put(b, "</figure>\n");
 		bl_section_flush_full(out);
 	}
-	const char *why = rc < 0 ? bl_render_unavailable() : NULL;
+	/* the page's writer may have failed instead (bl_report_write says so) */
 	if (rc < 0)
-		snprintf(err, errlen, "%s%s",
-			 why ? "cannot draw charts: "
-			     : "a chart could not be drawn (out of memory)",
-			 why ? why : "");
+		snprintf(err, errlen, "a chart could not be drawn (out of memory)");
 	bl_html_put(b, "</section>\n");
 	bl_charts_free(&cs);
 	return rc;

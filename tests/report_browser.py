@@ -243,6 +243,11 @@ def check_cli(bench, tmp):
           summary(from_pipe.stdout) == summary(from_file.stdout) and
           summary(from_file.stdout)[1] >= 3,
           f"{summary(from_pipe.stdout)} {summary(from_file.stdout)} {from_pipe.stderr[-300:]}")
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([bench, "report", "-q", str(mbox)], stdout=full,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    check("a full disk: a write error", p.returncode == 1 and "report: write error" in p.stderr,
+          p.stderr[-300:])
     doc = subprocess.run([bench, "parse", "-q", str(mbox)], capture_output=True, text=True,
                          timeout=120).stdout
     sorted_doc = json.dumps(json.loads(doc.split("\n}\n")[0] + "\n}"), sort_keys=True)

@@ -55,6 +55,12 @@ run "parse stdin" sh -c "\"$bin\" parse -q < \"$1\""
 # a chart drawn through the module the program loads (render/draw_module.h):
 # memory errors only, pango keeping its default language for good
 vg="valgrind -q --suppressions=$(dirname "$0")/valgrind.supp --error-exitcode=99 --leak-check=no"
+rm -f "$work/chart.png"
 run "chart through the drawing module" "$bin" chart -q -o "$work/chart.png" "$1"
+if [ ! -s "$work/chart.png" ]; then # drawn, not only without errors
+	failed=$((failed + 1))
+	passed=$((passed - 1))
+	echo "valgrind: FAIL no chart drawn: $(head -c 300 "$work/err")"
+fi
 echo "valgrind: $passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -8,7 +8,9 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "../../render/draw_module.h"
@@ -30,7 +32,8 @@ static const struct bl_draw_module *open_module(const char *path)
 		return NULL;
 	}
 	const struct bl_draw_module *m = dlsym(h, BL_DRAW_MODULE_SYMBOL);
-	if (!m || strcmp(m->version, BL_VERSION) != 0 || m->chart_size != sizeof(struct bl_chart) ||
+	if (!m || strcmp(m->version, BL_VERSION) != 0 || m->abi != BL_DRAW_ABI ||
+	    m->chart_size != sizeof(struct bl_chart) ||
 	    m->opts_size != sizeof(struct bl_render_opts)) {
 		snprintf(why, sizeof why, "%s: %s", path,
 			 m ? "built for another version of benchlog" : "not a drawing module");
@@ -38,6 +41,20 @@ static const struct bl_draw_module *open_module(const char *path)
 		return NULL;
 	}
 	return m;
+}
+
+/* The program's file, its links followed: from /proc, else (no /proc
+ * mounted) the name it was started by, resolved from the directory it
+ * was started in (the program never changes it before drawing). */
+static bool program_path(char exe[PATH_MAX])
+{
+	ssize_t len = readlink("/proc/self/exe", exe, PATH_MAX - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		return true;
+	}
+	const char *name = (const char *)getauxval(AT_EXECFN);
+	return name && realpath(name, exe);
 }
 
 /* The module, loaded on the first call: the first of the places that
@@ -50,9 +67,7 @@ static const struct bl_draw_module *draw_module(void)
 	char exe[PATH_MAX], dirs[3][PATH_MAX + 32], path[PATH_MAX + 64];
 	const int dir_max = PATH_MAX + 31; /* a dir's length at most */
 	size_t n = 0;
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (len > 0) {
-		exe[len] = '\0';
+	if (program_path(exe)) {
 		const char *dir = dirname(exe);
 		snprintf(dirs[n++], sizeof dirs[0], "%s", dir);
 		snprintf(dirs[n++], sizeof dirs[0], "%s/../lib/benchlog", dir);
