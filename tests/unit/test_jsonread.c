@@ -413,6 +413,49 @@ static void test_shared(void)
 	stash_free();
 }
 
+/* Past what the table holds (2^16 slots, three quarters full), values
+ * are read as they are, not shared: each still the one its text gives,
+ * those kept before still shared. 60,000 runs, each its own label. */
+static void test_shared_full(void)
+{
+	enum { RUNS = 60000 };
+	static json_t *runs[RUNS];
+	char text[160];
+	size_t used, wrong = 0;
+	for (size_t i = 0; i < RUNS; i++) {
+		snprintf(text, sizeof text,
+			 "{\"tool\":\"dd\",\"label\":\"disk %zu\",\"group\":0,\"results\":[]}", i);
+		runs[i] = read_run_lean(text, strlen(text), &used);
+		char want[32];
+		snprintf(want, sizeof want, "disk %zu", i);
+		const char *label = json_string_value(json_object_get(runs[i], "label"));
+		wrong += !label || strcmp(label, want) != 0;
+	}
+	CHECK(wrong == 0);
+	/* read again: the first label is the one kept, the last (read once
+	 * the table was full) a value of its own, the same text */
+	json_t *again[2];
+	const size_t which[2] = {0, RUNS - 1};
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(text, sizeof text,
+			 "{\"tool\":\"dd\",\"label\":\"disk %zu\",\"group\":0,\"results\":[]}",
+			 which[k]);
+		again[k] = read_run_lean(text, strlen(text), &used);
+	}
+	json_t *first = json_object_get(runs[0], "label"),
+	       *last = json_object_get(runs[RUNS - 1], "label");
+	CHECK(json_object_get(again[0], "label") == first);
+	CHECK(json_object_get(again[1], "label") != last &&
+	      json_equal(json_object_get(again[1], "label"), last));
+	/* the tool, kept before the table filled, is shared by all */
+	CHECK(json_object_get(again[1], "tool") == json_object_get(runs[0], "tool"));
+	for (size_t k = 0; k < 2; k++)
+		json_decref(again[k]);
+	for (size_t i = 0; i < RUNS; i++)
+		json_decref(runs[i]);
+	stash_free();
+}
+
 /* A string that looks like a kept text pointing into memory, read by
  * json_loadb from a document: not a kept text, whatever its address.
  * One made by the reader, changed in any byte of its tag: not either. */
@@ -468,5 +511,6 @@ int main(void)
 	test_forged_pointer();
 	test_lean_names();
 	test_shared();
+	test_shared_full();
 	return CHECK_DONE();
 }
