@@ -35,7 +35,8 @@ static void put_list(struct bl_buf *b, const char *tag, char **v, size_t n)
 
 /* Where the SVG goes: its pieces gathered in buf and handed to write
  * SVG_PIECE bytes at a time, so that the file is not built whole beside
- * cairo's drawing of it (a chart of thousands of bars is megabytes). */
+ * cairo's drawing of it (a chart of thousands of bars is megabytes);
+ * write NULL: all kept in buf (a text to go through once more). */
 struct svg_out {
 	struct bl_buf buf;
 	bl_write_fn write;
@@ -49,7 +50,7 @@ static void out_flush(struct svg_out *o, bool all)
 {
 	if (o->buf.failed)
 		o->failed = true;
-	if (o->failed || (!all && o->buf.n < SVG_PIECE))
+	if (o->failed || !o->write || (!all && o->buf.n < SVG_PIECE))
 		return;
 	if (o->buf.n && o->write(o->ctx, (const unsigned char *)o->buf.p, o->buf.n) != 0)
 		o->failed = true;
@@ -60,12 +61,6 @@ static void out_put(struct svg_out *o, const void *p, size_t n)
 {
 	bl_buf_put(&o->buf, p, n);
 	out_flush(o, false);
-}
-
-/* A bl_write_fn appending to a bl_buf. */
-static int to_buf(void *ctx, const unsigned char *data, size_t len)
-{
-	return bl_buf_put(ctx, data, len) ? 0 : -1;
 }
 
 /* Copies src to out, renumbering "surfaceN" by first appearance. */
@@ -209,7 +204,7 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	struct bl_layout l;
 	if (bl_render_layout(c, o, &l) < 0)
 		return -1;
-	struct bl_buf raw = {0}, texts = {0}, fixed = {0};
+	struct bl_buf raw = {0}, texts = {0};
 	struct svg_out out = {{0}, write, ctx, false};
 	struct bl_buf *head_buf = &out.buf;
 	int rc = -1;
@@ -254,20 +249,20 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	bl_html_put(head_buf, "</bl:provenance>\n</metadata>");
 	size_t tail = (size_t)(end - raw.p);
 	if (so && so->id_prefix) { /* cairo's ids, not the links' */
-		struct svg_out renumbered = {{0}, to_buf, &fixed, false};
+		struct svg_out renumbered = {{0}, NULL, NULL, false}; /* kept whole */
 		renumber((const unsigned char *)raw.p + head, tail - head, &renumbered);
 		out_flush(&renumbered, true);
-		bl_buf_free(&renumbered.buf);
 		if (!renumbered.failed)
-			prefix_ids(fixed.p, fixed.n, so->id_prefix, &out);
+			prefix_ids(renumbered.buf.p, renumbered.buf.n, so->id_prefix, &out);
 		out.failed |= renumbered.failed;
+		bl_buf_free(&renumbered.buf);
 	} else {
 		renumber((const unsigned char *)raw.p + head, tail - head, &out);
 	}
 	out_put(&out, texts.p, texts.n);
 	out_put(&out, end, raw.n - tail);
 	out_flush(&out, true);
-	if (!out.failed && !fixed.failed)
+	if (!out.failed)
 		rc = 0;
 out:
 	cairo_surface_destroy(s);
@@ -275,6 +270,5 @@ out:
 	bl_buf_free(&raw);
 	bl_buf_free(&out.buf);
 	bl_buf_free(&texts);
-	bl_buf_free(&fixed);
 	return rc;
 }
