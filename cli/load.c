@@ -148,18 +148,26 @@ static int keep_lean(struct collect *c, json_t *doc, bool keep)
 	return rc;
 }
 
+/* The document under way without its runs (what the split kept of it),
+ * read once its text is whole; NULL when it is not. */
+static json_t *read_rest(const struct collect *c)
+{
+	const struct bl_buf *rest = &c->split.rest;
+	size_t used;
+	json_error_t e;
+	if (rest->failed || c->split.failed || c->split.depth)
+		return NULL;
+	return read_value(rest->p, rest->n, &used, &e);
+}
+
 /* The document whose text ended, into docs: its rest read, and its runs
  * put back. A document with no runs is kept only when it is the first of
  * its input (a mail archive's 100,000 messages are mostly prose): what is
  * compared is runs, and its input's path is all the others would add. */
 static int keep_doc(struct collect *c)
 {
-	struct bl_buf *rest = &c->split.rest;
-	json_error_t e;
-	size_t used, nruns = c->runs ? json_array_size(c->runs) : 0;
-	json_t *doc = NULL;
-	if (!rest->failed && !c->split.failed && !c->split.depth)
-		doc = read_value(rest->p, rest->n, &used, &e);
+	size_t nruns = c->runs ? json_array_size(c->runs) : 0;
+	json_t *doc = read_rest(c);
 	int rc = doc ? keep_lean(c, doc, nruns || !c->kept_one) : -1;
 	json_decref(doc);
 	drop_doc(c);
@@ -190,18 +198,12 @@ json_t *cli_message_doc(struct bl_message *m, const char *path)
 	collect_init(&c, NULL, path);
 	c.whole_spans = true;
 	json_t *tail = bl_parse_message_write(m, path, DOC_FLAGS, put_split, &c.split);
-	struct bl_buf *rest = &c.split.rest;
-	json_t *doc = NULL;
-	if (tail && !rest->failed && !c.split.failed && !c.split.depth) {
-		size_t used;
-		json_error_t e;
-		/* not in the documents' blocks: report lets go of a document
-		 * of prose once its section is written */
-		doc = read_value(rest->p, rest->n, &used, &e);
-		if (doc && c.runs && json_object_set(doc, "runs", c.runs) < 0) {
-			json_decref(doc);
-			doc = NULL;
-		}
+	/* not in the documents' blocks: report lets go of a document of
+	 * prose once its section is written */
+	json_t *doc = tail ? read_rest(&c) : NULL;
+	if (doc && c.runs && json_object_set(doc, "runs", c.runs) < 0) {
+		json_decref(doc);
+		doc = NULL;
 	}
 	json_decref(tail);
 	collect_free(&c);
