@@ -22,6 +22,7 @@
 
 #include "hash.h"
 #include "jsonread.h"
+#include "mapped.h"
 #include "utf8.h"
 
 #define MAX_DEPTH 256
@@ -581,6 +582,7 @@ static json_t *array(struct reader *r, int depth, char kept)
 			const unsigned char *start = r->p;
 			if (!check_value(r, depth))
 				break;
+			bl_mapped_passed(start, r->p); /* a long run read from a file */
 			block = block ? block : start;
 			block_end = r->p;
 		} else {
@@ -771,6 +773,7 @@ json_t *bl_json_kept_next(const json_t *kept, size_t *at)
 	struct reader r = {.p = text + *at, .end = text + n};
 	if (!next_separator(&r, *at == 0)) {
 		/* past the last: only blanks may follow it */
+		bl_mapped_passed(text + *at, text + n);
 		*at = r.p == r.end ? n : BL_JSON_KEPT_BAD;
 		return NULL;
 	}
@@ -783,6 +786,7 @@ json_t *bl_json_kept_next(const json_t *kept, size_t *at)
 		}
 	}
 	free(r.buf);
+	bl_mapped_passed(text + *at, r.p);
 	*at = v ? (size_t)(r.p - text) : BL_JSON_KEPT_BAD;
 	return v;
 }

@@ -68,8 +68,9 @@ json_t *cli_docs_new(void);
 /* Frees docs (NULL: none) and drops the blocks. */
 void cli_docs_free(json_t *docs);
 void cli_docs_arena(bool on);
-/* Memory of malloc's the documents point into (the text of a run read in
- * place, jsonread.h), freed by cli_docs_free. 0, or -1 (p freed). */
+/* Memory of malloc's, or a mapping of base/mapped.h, that the documents
+ * point into (the text of a run read in place, jsonread.h), freed by
+ * cli_docs_free. 0, or -1 (p freed). */
 int cli_docs_adopt(void *p);
 /* A copy of p[0, n) that lives until cli_docs_free, packed with the others
  * (a bl_json_stash_fn: the rows and results of a run read stashed); NULL

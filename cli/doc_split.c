@@ -1,9 +1,16 @@
 /* doc_split.c - a document's JSON text taken apart as it is written (see
  * doc_split.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../base/mapped.h"
+#include "../base/tmp.h"
 #include "doc_split.h"
+
+/* what of a run in a file is gathered before it is written there */
+#define RUN_STAGE ((size_t)1 << 16)
 
 static bool blank(char c)
 {
@@ -35,11 +42,89 @@ static void put(struct cli_doc_split *s, struct bl_buf *b, const char *p, size_t
 		s->failed = true;
 }
 
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Writes what the run's file has not got yet there. */
+static void flush_run(struct cli_doc_split *s)
+{
+	if (!write_all(s->run_fd, s->run.p, s->run.n))
+		s->failed = true;
+	s->run_in_fd += s->run.n;
+	s->run.n = 0;
+}
+
+/* The run grew past CLI_SPLIT_RUN_MEM: its text goes on in a file. No
+ * file to be had: it stays in memory. */
+static void to_file(struct cli_doc_split *s)
+{
+	int fd = bl_temp_fd("run");
+	if (fd < 0)
+		return;
+	s->run_fd = fd;
+	s->run_in_file = true;
+	s->run_in_fd = 0;
+	flush_run(s);
+}
+
+static void put_run(struct cli_doc_split *s, const char *p, size_t n)
+{
+	if (!s->run_in_file && s->run.n + n > CLI_SPLIT_RUN_MEM)
+		to_file(s);
+	put(s, &s->run, p, n);
+	if (s->run_in_file && s->run.n >= RUN_STAGE)
+		flush_run(s);
+}
+
+static void close_file(struct cli_doc_split *s)
+{
+	if (s->run_in_file)
+		close(s->run_fd);
+	s->run_in_file = false;
+}
+
+/* The text of a run in a file, NUL-terminated, mapped; when it cannot be
+ * mapped, read back into memory (s->run). NULL when neither works. */
+static const char *file_text(struct cli_doc_split *s, size_t *n)
+{
+	flush_run(s);
+	*n = s->run_in_fd;
+	if (s->failed || !write_all(s->run_fd, "", 1))
+		return NULL;
+	if ((s->handed = bl_mapped_fd(s->run_fd, *n)))
+		return s->handed;
+	if (lseek(s->run_fd, 0, SEEK_SET) != 0 || bl_buf_read_fd(&s->run, s->run_fd, *n + 1) < 0 ||
+	    s->run.n != *n + 1)
+		return NULL;
+	s->run.p[--s->run.n] = '\0';
+	return s->run.p;
+}
+
 /* A run's last byte was put: hands its text on. */
 static void run_done(struct cli_doc_split *s)
 {
-	if (!s->failed && s->on_run(s->run.p, s->run.n, s->ctx) < 0)
+	const char *text = s->run.p;
+	size_t n = s->run.n;
+	if (s->run_in_file && !(text = file_text(s, &n)))
 		s->failed = true;
+	if (!s->failed && s->on_run(text, n, s->ctx) < 0)
+		s->failed = true;
+	if (s->handed && !s->handed_taken)
+		bl_mapped_free(s->handed);
+	s->handed = NULL;
+	s->handed_taken = false;
+	close_file(s);
 	s->run.n = 0;
 }
 
@@ -97,7 +182,7 @@ static size_t split(struct cli_doc_split *s, const char *buf, size_t n, bool sto
 				return i + 1;
 			}
 			if (s->in_runs && s->depth == 2) {
-				put(s, &s->run, buf + from, i + 1 - from);
+				put_run(s, buf + from, i + 1 - from);
 				run_done(s);
 				from = i + 1;
 			} else if (s->in_runs && s->depth == 1) {
@@ -106,8 +191,10 @@ static size_t split(struct cli_doc_split *s, const char *buf, size_t n, bool sto
 			}
 		}
 	}
-	if (!s->failed && (!s->in_runs || s->depth >= 3))
-		put(s, s->in_runs ? &s->run : &s->rest, buf + from, n - from);
+	if (!s->failed && s->in_runs && s->depth >= 3)
+		put_run(s, buf + from, n - from);
+	else if (!s->failed && !s->in_runs)
+		put(s, &s->rest, buf + from, n - from);
 	return n;
 }
 
@@ -125,14 +212,25 @@ long cli_doc_split_feed(struct cli_doc_split *s, const char *buf, size_t n)
 
 char *cli_doc_split_take_run(struct cli_doc_split *s)
 {
+	if (s->handed) {
+		s->handed_taken = true;
+		return s->handed;
+	}
 	char *p = s->run.p;
 	char *fit = p ? realloc(p, s->run.n + 1) : NULL; /* its doubling let go */
 	s->run = (struct bl_buf){0};
 	return fit ? fit : p;
 }
 
+void cli_doc_split_free_run(char *run)
+{
+	if (!bl_mapped_free(run))
+		free(run);
+}
+
 void cli_doc_split_reset(struct cli_doc_split *s)
 {
+	close_file(s);
 	s->rest.n = 0;
 	s->run.n = 0;
 	s->depth = 0;
@@ -142,6 +240,7 @@ void cli_doc_split_reset(struct cli_doc_split *s)
 
 void cli_doc_split_free(struct cli_doc_split *s)
 {
+	close_file(s);
 	bl_buf_free(&s->rest);
 	bl_buf_free(&s->run);
 }

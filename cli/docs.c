@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../base/jsonread.h"
+#include "../base/mapped.h"
 #include "cli.h"
 
 struct block {
@@ -129,7 +130,8 @@ int cli_docs_adopt(void *p)
 {
 	struct adopted *a = malloc(sizeof *a);
 	if (!a) {
-		free(p);
+		if (!bl_mapped_free(p))
+			free(p);
 		return -1;
 	}
 	a->p = p;
@@ -183,7 +185,8 @@ void cli_docs_free(json_t *docs)
 	while (adopted) {
 		struct adopted *a = adopted;
 		adopted = a->next;
-		free(a->p);
+		if (!bl_mapped_free(a->p)) /* a run's text read from a file */
+			free(a->p);
 		free(a);
 	}
 	while (blocks) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../cli/doc_split.c"
+#include "../../base/mapped.h"
 #include "check.h"
 
 struct got {
@@ -205,8 +206,93 @@ static void test_failures(void)
 	cli_doc_split_free(&s);
 }
 
+/* What a long run's on_run saw: its text whole, and whether it took it. */
+struct long_seen {
+	struct cli_doc_split *s;
+	const char *want[2];
+	size_t nwant[2], nruns;
+	bool take, same, terminated;
+	char *taken;
+};
+
+static int check_long(const char *text, size_t n, void *ctx)
+{
+	struct long_seen *l = ctx;
+	size_t i = l->nruns++;
+	l->same &= i < 2 && n == l->nwant[i] && memcmp(text, l->want[i], n) == 0;
+	l->terminated &= text[n] == '\0';
+	if (l->take && n > CLI_SPLIT_RUN_MEM) {
+		l->taken = cli_doc_split_take_run(l->s); /* text may move: a copy's fit */
+		l->same &= memcmp(l->taken, l->want[i], n) == 0;
+	}
+	return 0;
+}
+
+/* A run of 9 MB (a long zpool stream's one run), between two small
+ * ones' worth of text: handed on whole and NUL-terminated through its
+ * file, taken or let go; with no directory for a file, from memory. */
+static void long_run_once(bool take, bool file)
+{
+	size_t rows = 250000;
+	struct bl_buf run = {0};
+	bl_buf_put(&run, "{\"tool\":\"zpool-iostat\",\"rows\":[", 31);
+	for (size_t i = 0; i < rows; i++) {
+		char row[96];
+		int k = snprintf(row, sizeof row,
+				 "%s[3,\"tank\",\"tank/raidz1/ad%zu\",%zu,[1,\"1\"]]", i ? "," : "",
+				 i % 7, i);
+		bl_buf_put(&run, row, (size_t)k);
+	}
+	bl_buf_put(&run, "]}", 2);
+	CHECK(run.n > 2 * CLI_SPLIT_RUN_MEM && !run.failed);
+	const char *small = "{\"tool\":\"dd\"}";
+	struct bl_buf doc = {0};
+	bl_buf_put(&doc, "{\"schema\":\"benchlog/1\",\"runs\":[", 31);
+	bl_buf_put(&doc, run.p, run.n);
+	bl_buf_put(&doc, ",", 1);
+	bl_buf_put(&doc, small, strlen(small));
+	bl_buf_put(&doc, "],\"partial\":false}", 18);
+
+	char *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+	if (!file)
+		setenv("TMPDIR", "/nonexistent/dir", 1);
+	struct cli_doc_split s = {.on_run = check_long};
+	struct long_seen l = {&s,  {run.p, small}, {run.n, strlen(small)}, 0, take, true, true,
+			      NULL};
+	s.ctx = &l;
+	int rc = 0;
+	for (size_t at = 0; at < doc.n && rc == 0; at += 65536)
+		rc = cli_doc_split_put(&s, doc.p + at, doc.n - at < 65536 ? doc.n - at : 65536);
+	CHECK(rc == 0 && l.nruns == 2 && l.same && l.terminated);
+	CHECK(!s.run_in_file && strcmp(s.rest.p, "{\"schema\":\"benchlog/1\",\"runs\":[],"
+						 "\"partial\":false}") == 0);
+	/* a run taken from its file is a mapping; from memory, not */
+	if (take) {
+		CHECK(l.taken != NULL && strlen(l.taken) == run.n);
+		CHECK(bl_mapped_free(l.taken) == file);
+		if (!file)
+			free(l.taken);
+	}
+	cli_doc_split_free(&s);
+	bl_buf_free(&run);
+	bl_buf_free(&doc);
+	if (was)
+		setenv("TMPDIR", was, 1);
+	else
+		unsetenv("TMPDIR");
+	free(was);
+}
+
+static void test_long_run(void)
+{
+	long_run_once(false, true);
+	long_run_once(true, true);
+	long_run_once(true, false);
+}
+
 int main(void)
 {
+	test_long_run();
 	test_runs_member_only();
 	test_strings();
 	test_blanks();

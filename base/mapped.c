@@ -1,0 +1,92 @@
+/* mapped.c - see mapped.h. The mappings made are listed, so that a
+ * block is let go only from one of them: madvise(MADV_DONTNEED) on memory
+ * of malloc would empty it. */
+#include "mapped.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* At most this many mappings at once; past it bl_mapped_fd refuses, and
+ * its caller keeps the text in memory. */
+#define MAPPINGS 256
+
+static struct {
+	_Atomic uintptr_t start; /* 0: a free slot */
+	_Atomic size_t len; /* 0 while the slot is taken or let go */
+} maps[MAPPINGS];
+static _Atomic size_t nslots; /* the slots ever taken: the rest are free */
+
+static bool take_slot(uintptr_t start, size_t len)
+{
+	for (size_t i = 0; i < MAPPINGS; i++) {
+		uintptr_t none = 0;
+		if (atomic_compare_exchange_strong(&maps[i].start, &none, start)) {
+			atomic_store(&maps[i].len, len);
+			size_t seen = atomic_load(&nslots);
+			while (seen < i + 1 && !atomic_compare_exchange_weak(&nslots, &seen, i + 1))
+				;
+			return true;
+		}
+	}
+	return false;
+}
+
+char *bl_mapped_fd(int fd, size_t n)
+{
+	void *p = mmap(NULL, n + 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!take_slot((uintptr_t)p, n + 1)) {
+		munmap(p, n + 1);
+		errno = EMFILE;
+		return NULL;
+	}
+	return p;
+}
+
+/* The slot of the mapping holding p, or -1. */
+static long slot_of(uintptr_t p)
+{
+	size_t n = atomic_load(&nslots);
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t s = atomic_load(&maps[i].start);
+		if (s && p >= s && p - s < atomic_load(&maps[i].len))
+			return (long)i;
+	}
+	return -1;
+}
+
+bool bl_mapped_free(void *p)
+{
+	long i = p ? slot_of((uintptr_t)p) : -1;
+	if (i < 0 || atomic_load(&maps[i].start) != (uintptr_t)p)
+		return false;
+	size_t len = atomic_exchange(&maps[i].len, 0);
+	munmap(p, len);
+	atomic_store(&maps[i].start, 0);
+	return true;
+}
+
+void bl_mapped_passed(const void *from, const void *to)
+{
+	uintptr_t f = (uintptr_t)from, t = (uintptr_t)to;
+	if (t <= f || f / BL_MAPPED_BLOCK == t / BL_MAPPED_BLOCK)
+		return;
+	long i = slot_of(f);
+	if (i < 0)
+		return;
+	uintptr_t start = atomic_load(&maps[i].start);
+	uintptr_t end = start + atomic_load(&maps[i].len);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = f / BL_MAPPED_BLOCK * BL_MAPPED_BLOCK;
+	uintptr_t hi = t / BL_MAPPED_BLOCK * BL_MAPPED_BLOCK;
+	if (lo < start)
+		lo = start; /* a mapping starts on a page */
+	if (hi > end)
+		hi = end / page * page;
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}

@@ -1,0 +1,45 @@
+/* mapped.h - a long text kept in a temporary file and read through a
+ * mapping of it, so that only the part being read is in memory.
+ *
+ * A `zpool iostat -v 1` left running for a day is one run of a quarter
+ * of a million rows: as a document's text, twice the size of the input.
+ * Held in memory, that text alone is past any bound a reader may keep;
+ * written to a file and mapped, it is read a page at a time, and the
+ * pages a reader has passed are let go (bl_mapped_passed): they are read
+ * again from the file when needed.
+ *
+ *   char *t = bl_mapped_fd(fd, n);        the file's n bytes, then a NUL
+ *   for (p = t; ...; p = next) {
+ *           read(p, next);
+ *           bl_mapped_passed(p, next);    whole blocks behind let go
+ *   }
+ *   bl_mapped_free(t);
+ *
+ * bl_mapped_passed is a no-op on memory that is no mapping of this
+ * module: a reader calls it on whatever text it reads. */
+#ifndef BL_MAPPED_H
+#define BL_MAPPED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What is let go at a time: the blocks of this size, aligned to it, that
+ * a reader has gone past. */
+#define BL_MAPPED_BLOCK ((size_t)1 << 20)
+
+/* The first n bytes of the file fd, read-only, followed by a NUL (the
+ * file's byte n, which the caller wrote as one); NULL with errno set.
+ * fd may be closed afterwards. */
+char *bl_mapped_fd(int fd, size_t n);
+
+/* When p is the start of a mapping bl_mapped_fd made: unmaps it and
+ * returns true. Else false, and nothing is done (the caller frees p as
+ * it was made). */
+bool bl_mapped_free(void *p);
+
+/* A reader went from `from` on to `to`: when both lie in one mapping,
+ * the whole blocks from the one holding `from` up to the one holding
+ * `to` are let go. Cheap when no block boundary lies between them. */
+void bl_mapped_passed(const void *from, const void *to);
+
+#endif
