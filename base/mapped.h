@@ -16,7 +16,11 @@
  *   bl_mapped_free(t);
  *
  * bl_mapped_passed is a no-op on memory that is no mapping of this
- * module: a reader calls it on whatever text it reads. */
+ * module: a reader calls it on whatever text it reads. A mapping is
+ * freed by the thread that reads it, never while another reads it.
+ *
+ * The pages let go are those of this process: a TMPDIR on tmpfs keeps
+ * the file itself in memory all the same. */
 #ifndef BL_MAPPED_H
 #define BL_MAPPED_H
 

@@ -42,49 +42,19 @@ static void put(struct cli_doc_split *s, struct bl_buf *b, const char *p, size_t
 		s->failed = true;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
+/* Writes p[0, n) to fd: the bytes written, n unless a write failed. */
+static size_t write_some(int fd, const char *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(fd, p + done, n - done);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
+			break;
+		done += (size_t)w;
 	}
-	return true;
-}
-
-/* Writes what the run's file has not got yet there. */
-static void flush_run(struct cli_doc_split *s)
-{
-	if (!write_all(s->run_fd, s->run.p, s->run.n))
-		s->failed = true;
-	s->run_in_fd += s->run.n;
-	s->run.n = 0;
-}
-
-/* The run grew past CLI_SPLIT_RUN_MEM: its text goes on in a file. No
- * file to be had: it stays in memory. */
-static void to_file(struct cli_doc_split *s)
-{
-	int fd = bl_temp_fd("run");
-	if (fd < 0)
-		return;
-	s->run_fd = fd;
-	s->run_in_file = true;
-	s->run_in_fd = 0;
-	flush_run(s);
-}
-
-static void put_run(struct cli_doc_split *s, const char *p, size_t n)
-{
-	if (!s->run_in_file && s->run.n + n > CLI_SPLIT_RUN_MEM)
-		to_file(s);
-	put(s, &s->run, p, n);
-	if (s->run_in_file && s->run.n >= RUN_STAGE)
-		flush_run(s);
+	return done;
 }
 
 static void close_file(struct cli_doc_split *s)
@@ -94,16 +64,80 @@ static void close_file(struct cli_doc_split *s)
 	s->run_in_file = false;
 }
 
-/* The text of a run in a file, NUL-terminated, mapped; when it cannot be
- * mapped, read back into memory (s->run). NULL when neither works. */
+/* The run's file could not take more (a full disk): what it holds is
+ * read back before what waits in s->run, and the run goes on in memory,
+ * as it would with no file at all. */
+static void back_to_memory(struct cli_doc_split *s)
+{
+	struct bl_buf all = {0};
+	if (lseek(s->run_fd, 0, SEEK_SET) != 0 ||
+	    bl_buf_read_fd(&all, s->run_fd, s->run_in_fd) < 0 || all.n != s->run_in_fd ||
+	    (s->run.n && !bl_buf_put(&all, s->run.p, s->run.n)))
+		s->failed = true;
+	bl_buf_free(&s->run);
+	s->run = all;
+	close_file(s);
+	s->file_refused = true;
+}
+
+/* Writes what the run's file has not got yet there. */
+static void flush_run(struct cli_doc_split *s)
+{
+	if (!s->run.n)
+		return;
+	size_t w = write_some(s->run_fd, s->run.p, s->run.n);
+	s->run_in_fd += w;
+	memmove(s->run.p, s->run.p + w, s->run.n - w);
+	s->run.n -= w;
+	if (s->run.n)
+		back_to_memory(s);
+}
+
+/* The run grew past CLI_SPLIT_RUN_MEM: its text goes on in a file, and
+ * the memory that held it is let go. No file to be had: it stays in
+ * memory. */
+static void to_file(struct cli_doc_split *s)
+{
+	int fd = bl_temp_fd("run");
+	if (fd < 0) {
+		s->file_refused = true;
+		return;
+	}
+	s->run_fd = fd;
+	s->run_in_file = true;
+	s->run_in_fd = 0;
+	flush_run(s);
+	if (s->run_in_file)
+		bl_buf_free(&s->run);
+}
+
+static void put_run(struct cli_doc_split *s, const char *p, size_t n)
+{
+	if (!s->run_in_file && !s->file_refused && s->run.n + n > CLI_SPLIT_RUN_MEM)
+		to_file(s);
+	put(s, &s->run, p, n);
+	if (s->run_in_file && s->run.n >= RUN_STAGE)
+		flush_run(s);
+}
+
+/* The text of a run in its file, NUL-terminated: mapped, or read back
+ * into memory (s->run) when it cannot be mapped or the file could not
+ * take its last bytes. NULL when neither works. */
 static const char *file_text(struct cli_doc_split *s, size_t *n)
 {
 	flush_run(s);
-	*n = s->run_in_fd;
-	if (s->failed || !write_all(s->run_fd, "", 1))
+	if (s->run_in_file && write_some(s->run_fd, "", 1) != 1)
+		back_to_memory(s);
+	if (s->failed)
 		return NULL;
+	if (!s->run_in_file) {
+		*n = s->run.n;
+		return s->run.p;
+	}
+	*n = s->run_in_fd;
 	if ((s->handed = bl_mapped_fd(s->run_fd, *n)))
 		return s->handed;
+	s->run.n = 0;
 	if (lseek(s->run_fd, 0, SEEK_SET) != 0 || bl_buf_read_fd(&s->run, s->run_fd, *n + 1) < 0 ||
 	    s->run.n != *n + 1)
 		return NULL;
@@ -120,10 +154,10 @@ static void run_done(struct cli_doc_split *s)
 		s->failed = true;
 	if (!s->failed && s->on_run(text, n, s->ctx) < 0)
 		s->failed = true;
-	if (s->handed && !s->handed_taken)
+	if (s->handed) /* not taken */
 		bl_mapped_free(s->handed);
 	s->handed = NULL;
-	s->handed_taken = false;
+	s->file_refused = false;
 	close_file(s);
 	s->run.n = 0;
 }
@@ -213,8 +247,9 @@ long cli_doc_split_feed(struct cli_doc_split *s, const char *buf, size_t n)
 char *cli_doc_split_take_run(struct cli_doc_split *s)
 {
 	if (s->handed) {
-		s->handed_taken = true;
-		return s->handed;
+		char *p = s->handed;
+		s->handed = NULL; /* the caller's now */
+		return p;
 	}
 	char *p = s->run.p;
 	char *fit = p ? realloc(p, s->run.n + 1) : NULL; /* its doubling let go */
@@ -231,6 +266,7 @@ void cli_doc_split_free_run(char *run)
 void cli_doc_split_reset(struct cli_doc_split *s)
 {
 	close_file(s);
+	s->file_refused = false;
 	s->rest.n = 0;
 	s->run.n = 0;
 	s->depth = 0;

@@ -35,8 +35,9 @@ struct cli_doc_split {
 	struct bl_buf run; /* the run under way, or what is not in its file yet */
 	int run_fd; /* the run's file when run_in_file */
 	size_t run_in_fd; /* the bytes written to it */
-	char *handed; /* the mapping of the run on_run is given, or NULL */
-	bool run_in_file, handed_taken;
+	char *handed; /* the mapping on_run is given, until taken; or NULL */
+	bool run_in_file;
+	bool file_refused; /* the run found no file, or filled it: in memory */
 	unsigned depth; /* of the containers open */
 	bool in_string, escaped, in_runs;
 	bool runs_seen; /* the document's "runs" was opened */

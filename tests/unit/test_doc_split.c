@@ -2,6 +2,8 @@
  * (cli/doc_split.c): fed in pieces of every size, its runs come out one by
  * one, and they and the rest make the document again. */
 #include <jansson.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,8 +232,10 @@ static int check_long(const char *text, size_t n, void *ctx)
 
 /* A run of 9 MB (a long zpool stream's one run), between two small
  * ones' worth of text: handed on whole and NUL-terminated through its
- * file, taken or let go; with no directory for a file, from memory. */
-static void long_run_once(bool take, bool file)
+ * file, taken or let go; with no directory for a file, or a file that
+ * fills, from memory. file: the run goes to a file (else TMPDIR has no
+ * room for one); fills: the file takes 6 MB and no more (a full disk). */
+static void long_run_once(bool take, bool file, bool fills)
 {
 	size_t rows = 250000;
 	struct bl_buf run = {0};
@@ -256,6 +260,13 @@ static void long_run_once(bool take, bool file)
 	char *was = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
 	if (!file)
 		setenv("TMPDIR", "/nonexistent/dir", 1);
+	struct rlimit was_fsize;
+	getrlimit(RLIMIT_FSIZE, &was_fsize);
+	if (fills) {
+		signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails, EFBIG */
+		struct rlimit six = {6 << 20, was_fsize.rlim_max};
+		setrlimit(RLIMIT_FSIZE, &six);
+	}
 	struct cli_doc_split s = {.on_run = check_long};
 	struct long_seen l = {&s,  {run.p, small}, {run.n, strlen(small)}, 0, take, true, true,
 			      NULL};
@@ -267,10 +278,13 @@ static void long_run_once(bool take, bool file)
 	CHECK(!s.run_in_file && strcmp(s.rest.p, "{\"schema\":\"benchlog/1\",\"runs\":[],"
 						 "\"partial\":false}") == 0);
 	/* a run taken from its file is a mapping; from memory, not */
+	if (fills)
+		setrlimit(RLIMIT_FSIZE, &was_fsize);
 	if (take) {
+		bool mapped = file && !fills;
 		CHECK(l.taken != NULL && strlen(l.taken) == run.n);
-		CHECK(bl_mapped_free(l.taken) == file);
-		if (!file)
+		CHECK(bl_mapped_free(l.taken) == mapped);
+		if (!mapped)
 			free(l.taken);
 	}
 	cli_doc_split_free(&s);
@@ -285,9 +299,11 @@ static void long_run_once(bool take, bool file)
 
 static void test_long_run(void)
 {
-	long_run_once(false, true);
-	long_run_once(true, true);
-	long_run_once(true, false);
+	long_run_once(false, true, false);
+	long_run_once(true, true, false);
+	long_run_once(true, false, false);
+	long_run_once(false, true, true);
+	long_run_once(true, true, true);
 }
 
 int main(void)
