@@ -118,7 +118,7 @@ const char *bl_basename(const char *path);
  * 0, or -1 on out of memory. */
 int bl_prefix_runs(const struct bl_view *v, struct bl_items *it);
 
-/* Median of v[0..n) (sorts v). */
+/* Median of v[0..n), which it reorders; NAN when n is 0. */
 double bl_median(double *v, size_t n);
 
 /* A growable byte buffer that cairo writes into (render/output.c). */

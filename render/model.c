@@ -17,12 +17,68 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static void swap_double(double *a, double *b)
+{
+	double t = *a;
+	*a = *b;
+	*b = t;
+}
+
+/* Puts the k-th smallest of v[0, n) at v[k], the smaller before it and
+ * the larger after (Hoare's selection, the pivot the median of three).
+ * A range that will not shrink is sorted: never worse than qsort. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1, rounds = 0;
+	while (hi > lo) {
+		if (++rounds > 64) {
+			qsort(v + lo, hi - lo + 1, sizeof *v, cmp_double);
+			return;
+		}
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < v[lo])
+			swap_double(&v[mid], &v[lo]);
+		if (v[hi] < v[lo])
+			swap_double(&v[hi], &v[lo]);
+		if (v[hi] < v[mid])
+			swap_double(&v[hi], &v[mid]);
+		double pivot = v[mid];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i <= j) {
+				swap_double(&v[i], &v[j]);
+				i++;
+				if (j-- == 0)
+					break;
+			}
+		}
+		/* v[lo, j] <= pivot <= v[i, hi], and v(j, i) == pivot */
+		if (k <= j && j != SIZE_MAX)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
 double bl_median(double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	size_t k = n / 2;
+	select_kth(v, n, k);
+	if (n % 2)
+		return v[k];
+	double below = v[0]; /* the largest before v[k]: the (k-1)-th */
+	for (size_t i = 1; i < k; i++)
+		if (v[i] > below)
+			below = v[i];
+	return (below + v[k]) / 2;
 }
 
 /* The indexes of a chart's lists of names while it is built. */
@@ -492,9 +548,13 @@ static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b
 		b->value = b->min = b->max = NAN;
 		return 0;
 	}
-	b->value = bl_median(a->vals, a->n); /* sorts */
-	b->min = a->vals[0];
-	b->max = a->vals[a->n - 1];
+	if (a->n <= BL_BAR_VALS) /* few: kept in order, for the dots */
+		qsort(a->vals, a->n, sizeof *a->vals, cmp_double);
+	b->min = b->max = a->vals[0];
+	for (size_t i = 1; i < a->n; i++) {
+		b->min = a->vals[i] < b->min ? a->vals[i] : b->min;
+		b->max = a->vals[i] > b->max ? a->vals[i] : b->max;
+	}
 	b->disagree = spread_disagrees(b->min, b->max);
 	if (b->disagree && a->n <= BL_BAR_VALS) {
 		b->vals = c->bar_vals + *vals_used;
@@ -502,6 +562,7 @@ static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b
 		*vals_used += a->n;
 		b->nvals = a->n;
 	}
+	b->value = bl_median(a->vals, a->n); /* reorders them */
 	return 0;
 }
 

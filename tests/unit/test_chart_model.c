@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../parsers/benchlog.h"
+#include "../../render/internal.h"
 #include "../../render/render.h"
 #include "check.h"
 #include "post.h"
@@ -625,8 +626,54 @@ static void test_source_names(void)
 	json_decref(docs);
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The median a sort gives, of values with many repeats or none, in
+ * order, reversed or shuffled, of every length up to 300 and a long
+ * stream's (a cell of 120,001 samples). */
+static void test_median(void)
+{
+	unsigned seed = 17;
+	size_t lens[] = {1, 2, 3, 4, 5, 8, 9, 64, 65, 299, 300, 120000, 120001};
+	int bad = 0;
+	for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+		size_t n = lens[li];
+		double *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w);
+		for (int kind = 0; kind < 5; kind++) {
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 1103515245u + 12345u;
+				double r = (double)(seed >> 8);
+				v[i] = kind == 0   ? r
+				       : kind == 1 ? (double)(seed >> 28) /* 16 values */
+				       : kind == 2 ? (double)i
+				       : kind == 3 ? (double)(n - i)
+						   : 42.5;
+			}
+			memcpy(w, v, n * sizeof *v);
+			qsort(w, n, sizeof *w, by_value);
+			double want = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+			double got = bl_median(v, n);
+			qsort(v, n, sizeof *v, by_value);
+			if (got != want || memcmp(v, w, n * sizeof *v) != 0) {
+				printf("median of %zu values (kind %d): %g, want %g\n", n, kind,
+				       got, want);
+				bad++;
+			}
+		}
+		free(v);
+		free(w);
+	}
+	CHECK(bad == 0);
+	CHECK(isnan(bl_median(NULL, 0)));
+}
+
 int main(void)
 {
+	test_median();
 	test_dd_seed000();
 	test_repeats_seed004();
 	test_groups_apart();
