@@ -34,13 +34,23 @@ static bool take_slot(uintptr_t start, size_t len)
 	return false;
 }
 
-char *bl_mapped_fd(int fd, size_t n)
+char *bl_mapped_fd(int fd, size_t n, size_t pad)
 {
-	void *p = mmap(NULL, n + 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t file = (n + page - 1) / page * page;
+	size_t whole = (n + pad + page - 1) / page * page;
+	whole = whole ? whole : page;
+	/* zeros first, the file's pages over them: a page of a mapping that
+	 * lies wholly past the end of its file may not be read */
+	char *p = mmap(NULL, whole, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (!take_slot((uintptr_t)p, n + 1)) {
-		munmap(p, n + 1);
+	if (file && mmap(p, file, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) == MAP_FAILED) {
+		munmap(p, whole);
+		return NULL;
+	}
+	if (!take_slot((uintptr_t)p, whole)) {
+		munmap(p, whole);
 		errno = EMFILE;
 		return NULL;
 	}
@@ -70,7 +80,7 @@ bool bl_mapped_free(void *p)
 	return true;
 }
 
-void bl_mapped_passed(const void *from, const void *to)
+void bl_mapped_let_go(const void *from, const void *to)
 {
 	uintptr_t f = (uintptr_t)from, t = (uintptr_t)to;
 	if (t <= f || f / BL_MAPPED_BLOCK == t / BL_MAPPED_BLOCK)

@@ -8,7 +8,7 @@
  * pages a reader has passed are let go (bl_mapped_passed): they are read
  * again from the file when needed.
  *
- *   char *t = bl_mapped_fd(fd, n);        the file's n bytes, then a NUL
+ *   char *t = bl_mapped_fd(fd, n, 1);     the file's n bytes, then a NUL
  *   for (p = t; ...; p = next) {
  *           read(p, next);
  *           bl_mapped_passed(p, next);    whole blocks behind let go
@@ -26,24 +26,35 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What is let go at a time: the blocks of this size, aligned to it, that
  * a reader has gone past. */
 #define BL_MAPPED_BLOCK ((size_t)1 << 20)
 
-/* The first n bytes of the file fd, read-only, followed by a NUL (the
- * file's byte n, which the caller wrote as one); NULL with errno set.
- * fd may be closed afterwards. */
-char *bl_mapped_fd(int fd, size_t n);
+/* The first n bytes of the file fd, read-only, followed by pad zero
+ * bytes; NULL with errno set. fd may be closed afterwards. The file must
+ * keep those n bytes while it is mapped: a page cut from it is an error
+ * (SIGBUS) where it is read. */
+char *bl_mapped_fd(int fd, size_t n, size_t pad);
 
 /* When p is the start of a mapping bl_mapped_fd made: unmaps it and
  * returns true. Else false, and nothing is done (the caller frees p as
  * it was made). */
 bool bl_mapped_free(void *p);
 
+/* The blocks from the one holding `from` up to the one holding `to`,
+ * when both lie in one mapping (bl_mapped_passed). */
+void bl_mapped_let_go(const void *from, const void *to);
+
 /* A reader went from `from` on to `to`: when both lie in one mapping,
  * the whole blocks from the one holding `from` up to the one holding
- * `to` are let go. Cheap when no block boundary lies between them. */
-void bl_mapped_passed(const void *from, const void *to);
+ * `to` are let go. A shift and a compare when no block boundary lies
+ * between them: a reader may call it at every line. */
+static inline void bl_mapped_passed(const void *from, const void *to)
+{
+	if ((uintptr_t)from / BL_MAPPED_BLOCK < (uintptr_t)to / BL_MAPPED_BLOCK)
+		bl_mapped_let_go(from, to);
+}
 
 #endif

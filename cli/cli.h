@@ -45,14 +45,18 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * 'benchlog parse --help'." on stderr. Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int ch, char **argv);
 
-/* Hands each message of the post `file` (named `path`) to each, as
- * `report` shows them: whole, an mbox's one at a time, so that the input
- * is never whole in memory unless it is one message. Benchlog JSON is no
- * post: *is_docs, and -1 with nothing told. 0, or -1 with the error told
- * (each's failure as memory or a temporary file's). */
+/* Hands each message of the post `file` (named `path`) to each, with
+ * its document (the reference is each's), as `report` shows them: whole,
+ * an mbox's one at a time, so that the input is never whole in memory
+ * unless it is one message; a long plain text is read twice, never whole
+ * (twice_read in load.c). Benchlog JSON is no post: *is_docs, and -1
+ * with nothing told. 0, or -1 with the error told (each's failure as
+ * memory or a temporary file's). */
 struct bl_message;
-int cli_each_message(const char *file, const char *path,
-		     int (*each)(struct bl_message *m, void *ctx), void *ctx, bool *is_docs);
+#include <jansson.h>
+typedef int (*cli_message_fn)(struct bl_message *m, json_t *doc, void *ctx);
+int cli_each_message(const char *file, const char *path, cli_message_fn each, void *ctx,
+		     bool *is_docs);
 
 /* Loads every input (a post, or benchlog JSON documents) into the array
  * docs. Returns 0, or -1 after printing what failed (the rest is loaded). */
@@ -80,14 +84,6 @@ struct bl_json_shared;
 /* The table of the values the documents' runs share, until
  * cli_docs_free; NULL when memory ran out (nothing is shared then). */
 struct bl_json_shared *cli_docs_shared(void);
-/* A message's document, for report: written as JSON and read back a run
- * at a time as it is written (doc_split.h), each run into the blocks
- * with the values runs share (cli_docs_shared), as chart and table read
- * them but with its span whole; the rest of the document outside the
- * blocks, to be let go when it has no runs. A long post's document is
- * never whole in text. NULL when memory ran out. */
-struct bl_message;
-json_t *cli_message_doc(struct bl_message *m, const char *path);
 /* A bl_write_fn onto a FILE * context. */
 int cli_write_out(void *ctx, const unsigned char *data, size_t len);
 

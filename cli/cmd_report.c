@@ -39,11 +39,10 @@ struct adding {
 	int failed;
 };
 
-static int each_message(struct bl_message *m, void *vctx)
+static int each_message(struct bl_message *m, json_t *doc, void *vctx)
 {
 	struct adding *a = vctx;
-	json_t *doc = cli_message_doc(m, a->path);
-	if (!doc || bl_report_add(a->r, m, a->path, doc) < 0) {
+	if (bl_report_add(a->r, m, a->path, doc) < 0) {
 		a->failed = 1;
 		return -1;
 	}

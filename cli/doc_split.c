@@ -135,7 +135,7 @@ static const char *file_text(struct cli_doc_split *s, size_t *n)
 		return s->run.p;
 	}
 	*n = s->run_in_fd;
-	if ((s->handed = bl_mapped_fd(s->run_fd, *n)))
+	if ((s->handed = bl_mapped_fd(s->run_fd, *n, 1)))
 		return s->handed;
 	s->run.n = 0;
 	if (lseek(s->run_fd, 0, SEEK_SET) != 0 || bl_buf_read_fd(&s->run, s->run_fd, *n + 1) < 0 ||

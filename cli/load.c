@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../base/buf.h"
 #include "../base/find.h"
 #include "../base/jsonread.h"
+#include "../base/mapped.h"
+#include "../base/message.h"
 #include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
@@ -192,7 +195,12 @@ static int each_message(struct bl_message *m, void *vctx)
 	return keep_doc(c);
 }
 
-json_t *cli_message_doc(struct bl_message *m, const char *path)
+/* A message's document, for report: written as JSON and read back a run
+ * at a time as it is written (doc_split.h), each run into the blocks
+ * with the values runs share (cli_docs_shared), as chart and table read
+ * them but with its span whole; the rest of the document outside the
+ * blocks, to be let go when it has no runs. NULL when memory ran out. */
+static json_t *message_doc(struct bl_message *m, const char *path)
 {
 	struct collect c;
 	collect_init(&c, NULL, path);
@@ -601,23 +609,164 @@ static int each_whole(struct peeked *in, const char *path, bl_message_fn each, v
 	return rc == 0 && !*is_docs ? 0 : -1;
 }
 
-int cli_each_message(const char *file, const char *path,
-		     int (*each)(struct bl_message *m, void *ctx), void *ctx, bool *is_docs)
+/* A post's messages, each whole, to each with its document. */
+struct with_doc {
+	const char *path;
+	cli_message_fn each;
+	void *ctx;
+};
+
+static int message_with_doc(struct bl_message *m, void *vctx)
+{
+	struct with_doc *w = vctx;
+	json_t *doc = message_doc(m, w->path);
+	return doc ? w->each(m, doc, w->ctx) : -1;
+}
+
+/* A plain text this long is read twice rather than held (report): its
+ * document a window at a time, then its text from a mapping of its file. */
+#define TWICE_FROM ((size_t)8 << 20)
+
+/* The long plain post under way: its document, read a window at a time
+ * while every window's text is its bytes (nothing decoded). */
+struct plain_read {
+	struct collect c;
+	json_t *doc; /* once the last window is read */
+	bool plain;
+};
+
+static bool plain_text(const struct bl_message *m)
+{
+	return !m->ndecodings && m->text_borrowed && !m->raw_wide && !m->nprefixes && !m->nquotes &&
+	       !m->truncated && !m->subject;
+}
+
+/* A window of the post; 1 stops at the first one that is not plain. */
+static int plain_window(struct bl_message *m, void *ctx)
+{
+	struct plain_read *p = ctx;
+	if (!(p->plain = plain_text(m)))
+		return 1;
+	json_t *tail;
+	if (bl_parse_message_or_window(&p->c.windows, m, p->c.path, DOC_FLAGS, put_split,
+				       &p->c.split, &tail) < 0)
+		return -1;
+	if (!tail)
+		return 0; /* a window before the last */
+	json_decref(tail);
+	if ((p->doc = read_rest(&p->c)) && p->c.runs &&
+	    json_object_set(p->doc, "runs", p->c.runs) < 0) {
+		json_decref(p->doc);
+		p->doc = NULL;
+	}
+	return p->doc ? 0 : -1;
+}
+
+/* The document of a long plain post, read a window at a time as parse
+ * reads it; NULL, with *plain false, when a window decoded something (the
+ * post is then read whole), or with the error told. */
+static json_t *plain_doc(struct peeked *in, const char *path, bool *plain)
+{
+	struct plain_read p = {.plain = true};
+	collect_init(&p.c, NULL, path);
+	p.c.whole_spans = true;
+	errno = 0;
+	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_TEXT, plain_window,
+				 &p);
+	int e = errno;
+	collect_free(&p.c);
+	*plain = p.plain;
+	if (r == 0 && p.doc)
+		return p.doc;
+	json_decref(p.doc);
+	if (r == -2)
+		cli_error("%s: %s", path, strerror(e));
+	else if (p.plain)
+		cli_failed_between(path, e);
+	return NULL;
+}
+
+/* Back to the input's first bytes after the peek: a regular file read
+ * again. */
+static int rewind_peeked(struct peeked *in)
+{
+	if (lseek(in->fd, (off_t)in->n, SEEK_SET) != (off_t)in->n)
+		return -1;
+	in->at = 0;
+	return 0;
+}
+
+/* The text of a long plain post, the bytes its document was read from
+ * (source.bytes: a log still written to has grown since), through a
+ * mapping of its file, to each with the document. */
+static int show_mapped(struct peeked *in, const char *path, json_t *doc, cli_message_fn each,
+		       void *ctx)
+{
+	json_int_t bytes =
+		json_integer_value(json_object_get(json_object_get(doc, "source"), "bytes"));
+	struct stat st;
+	char *text = NULL;
+	if (bytes < 0 || fstat(in->fd, &st) != 0)
+		errno = EINVAL;
+	else if (st.st_size < (off_t)bytes)
+		errno = ESPIPE; /* cut short while read: "Illegal seek" */
+	else
+		text = bl_mapped_fd(in->fd, (size_t)bytes, BL_TEXT_PAD);
+	if (!text) {
+		cli_error("%s: %s", path, strerror(errno));
+		json_decref(doc);
+		return -1;
+	}
+	struct bl_message m;
+	bl_ingest_as_is(&m, text, (size_t)bytes);
+	int rc = each(&m, doc, ctx) == 0 ? 0 : -1;
+	bl_message_free(&m);
+	bl_mapped_free(text);
+	return rc;
+}
+
+/* A long post of plain text, in a regular file read from its start: its
+ * document read a window at a time, then its text through a mapping of
+ * the file, the pages read let go (base/mapped.h), so that neither is
+ * ever whole in memory. 0, -1 with the error told, or 1 when the input is
+ * not one such (or a window decoded something: read it again, whole). */
+static int twice_read(struct peeked *in, const char *path, cli_message_fn each, void *ctx)
+{
+	struct stat st;
+	if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < TWICE_FROM ||
+	    lseek(in->fd, 0, SEEK_CUR) != (off_t)in->n ||
+	    bl_detect_format(in->head, in->n) != BL_INPUT_TEXT)
+		return 1;
+	bool plain;
+	json_t *doc = plain_doc(in, path, &plain);
+	if (doc)
+		return show_mapped(in, path, doc, each, ctx);
+	if (!plain && rewind_peeked(in) == 0)
+		return 1; /* read again, whole, from its first byte on */
+	if (!plain)
+		cli_error("%s: %s", path, strerror(errno));
+	return -1;
+}
+
+int cli_each_message(const char *file, const char *path, cli_message_fn each, void *ctx,
+		     bool *is_docs)
 {
 	*is_docs = false;
 	char head[HEAD_BYTES];
 	struct peeked in;
 	if (open_peeked(file, path, head, &in) < 0)
 		return -1;
+	struct with_doc w = {path, each, ctx};
 	int rc = -1;
 	if (opens_document(head, in.n))
 		*is_docs = true;
 	else if (may_be_json(head, in.n, sizeof head))
-		rc = each_whole(&in, path, each, ctx, is_docs);
-	else /* each message whole, an mbox one at a time */
-		rc = stream_post(&in, path, true, each, ctx);
+		rc = each_whole(&in, path, message_with_doc, &w, is_docs);
+	else if ((rc = twice_read(&in, path, each, ctx)) == 1)
+		/* each message whole, an mbox one at a time */
+		rc = stream_post(&in, path, true, message_with_doc, &w);
 	cli_close_input(in.fd);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 int cli_load_docs(char **files, int nfiles, json_t *docs)

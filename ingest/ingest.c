@@ -554,6 +554,17 @@ int bl_ingest_one(const struct bl_ingest_plan *plan, const char *raw, size_t len
 	return rc;
 }
 
+void bl_ingest_as_is(struct bl_message *m, const char *raw, size_t len)
+{
+	memset(m, 0, sizeof *m);
+	m->raw = raw;
+	m->raw_len = len;
+	m->raw_line = m->line_cache_line = 1;
+	m->text = (char *)raw;
+	m->len = len;
+	m->text_borrowed = true;
+}
+
 int bl_ingest_buffer_as(const struct bl_ingest_plan *plan, const char *raw, size_t len,
 			enum bl_input_format fmt, bl_message_fn each, void *ctx)
 {

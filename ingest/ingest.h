@@ -43,6 +43,12 @@ bool bl_input_format_parse(const char *s, enum bl_input_format *out);
 /* What the first bytes of an input look like (never BL_INPUT_AUTO/QP). */
 enum bl_input_format bl_detect_format(const char *s, size_t len);
 
+/* The message of raw[0, len), the whole input, as ingest makes it of a
+ * plain text that nothing in needs decoding (as the windows that read it
+ * found): its text is raw itself, which BL_TEXT_PAD zero bytes follow.
+ * It has no sites: it is shown, not parsed again. */
+struct bl_message;
+void bl_ingest_as_is(struct bl_message *m, const char *raw, size_t len);
 /* Ingests a whole buffer (format detected). Returns 0, the callback's
  * non-zero value, or -1 when memory ran out. */
 int bl_ingest_buffer(const struct bl_ingest_plan *plan, const char *raw, size_t len,

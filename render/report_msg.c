@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/mapped.h"
 #include "../base/message.h"
 #include "../parsers/run_results.h"
 #include "html.h"
@@ -162,6 +163,7 @@ static void put_original(const struct bl_section_out *out, const struct bl_messa
 		const char *nl = memchr(s + ORIGINAL_PIECE, '\n', n - ORIGINAL_PIECE);
 		size_t piece = nl ? (size_t)(nl - s) + 1 : n;
 		bl_html_text(b, s, piece);
+		bl_mapped_passed(s, s + piece);
 		bl_section_flush_full(out);
 		s += piece;
 		n -= piece;
@@ -360,6 +362,7 @@ static void put_text(const struct bl_section_out *out, struct bl_message *m, jso
 		put_line_no(&t);
 		const char *nl = memchr(m->text + t.pos, '\n', m->len - t.pos);
 		size_t end = nl ? (size_t)(nl - m->text) + 1 : m->len;
+		bl_mapped_passed(m->text + t.pos, m->text + end); /* twice_read's */
 		text_until(&t, end, false);
 		if (!nl)
 			bl_html_put(b, "\n");

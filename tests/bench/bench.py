@@ -628,7 +628,8 @@ def long_stream_rows(binpath, w3):
     """`benchlog table`, `chart` and `report` on W3 three times over, one
     post of 66 MB: a day of `zpool iostat -v 1` is about that long. Its
     run's text (twice the post) is read from a temporary file a page at a
-    time; the report also shows the post's text, which it reads whole."""
+    time; the report also shows the post's text, which it reads twice:
+    a window at a time, then through a mapping of the file."""
     post = OUT / "w3-three.txt"
     if not post.exists() or post.stat().st_size != 3 * w3.stat().st_size:
         data = w3.read_bytes()

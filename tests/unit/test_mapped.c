@@ -60,7 +60,7 @@ static void test_text_and_pages(void)
 	size_t n = 12 * BL_MAPPED_BLOCK + 123;
 	int fd = text_file(n);
 	CHECK(fd >= 0);
-	char *t = fd >= 0 ? bl_mapped_fd(fd, n) : NULL;
+	char *t = fd >= 0 ? bl_mapped_fd(fd, n, 1) : NULL;
 	if (fd >= 0)
 		close(fd);
 	CHECK(t != NULL);
@@ -83,6 +83,30 @@ static void test_text_and_pages(void)
 	CHECK(reads_pattern(t, n));
 	CHECK(bl_mapped_free(t));
 	CHECK(!bl_mapped_free(t)); /* let go once */
+}
+
+/* A file of whole pages, and one of none, mapped with 64 zeros after:
+ * they are read where no page of the file is. */
+static void test_pad_past_the_file(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), sizes[] = {3 * page, 1, 0};
+	for (size_t k = 0; k < 3; k++) {
+		size_t n = sizes[k];
+		int fd = bl_temp_fd("test");
+		char *buf = calloc(1, n + 1);
+		for (size_t i = 0; i < n; i++)
+			buf[i] = pattern(i);
+		CHECK(fd >= 0 && write(fd, buf, n) == (ssize_t)n);
+		char *t = bl_mapped_fd(fd, n, 64);
+		close(fd);
+		CHECK(t != NULL);
+		bool ok = t && memcmp(t, buf, n) == 0;
+		for (size_t i = n; t && i < n + 64; i++)
+			ok &= t[i] == '\0';
+		CHECK(ok);
+		CHECK(t && bl_mapped_free(t));
+		free(buf);
+	}
 }
 
 /* Memory that is no mapping of this module is left as it is. */
@@ -114,7 +138,7 @@ static void test_many(void)
 	if (fd < 0)
 		return;
 	for (int i = 0; i < N; i++)
-		t[i] = bl_mapped_fd(fd, n);
+		t[i] = bl_mapped_fd(fd, n, 1);
 	close(fd);
 	bool all = true;
 	for (int i = 0; i < N; i++)
@@ -128,6 +152,7 @@ static void test_many(void)
 int main(void)
 {
 	test_text_and_pages();
+	test_pad_past_the_file();
 	test_malloc_untouched();
 	test_many();
 	return CHECK_DONE();
