@@ -2,6 +2,7 @@
  * side by side, in one self-contained HTML page. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,13 @@ int cmd_report(int argc, char **argv)
 	/* jansson takes from the documents' blocks from here on (docs.c):
 	 * nothing made before may be freed through them */
 	cli_docs_arena(false);
+#ifdef M_MMAP_THRESHOLD
+	/* a large buffer mapped, and given back when freed: a post read
+	 * twice, or read again whole, lets go of what its first reading took
+	 * (glibc would raise its threshold past those buffers, and keep the
+	 * next ones in a heap they fragment) */
+	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
 	struct bl_report *r = bl_report_new();
 	if (!r) {
 		cli_error("report: out of memory");

@@ -1,45 +1,24 @@
 /* load.c - inputs for chart and table: a raw post (parsed here through the
  * library) or benchlog/1 JSON (one document, several concatenated, or JSON
- * Lines), told apart by their first bytes. */
+ * Lines), told apart by their first bytes; and what posts.c (report's
+ * input) reads them with too (load.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../base/buf.h"
 #include "../base/find.h"
 #include "../base/jsonread.h"
-#include "../base/mapped.h"
-#include "../base/message.h"
 #include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
 #include "cli.h"
 #include "doc_split.h"
+#include "load.h"
 
 static json_t *read_value(const char *s, size_t len, size_t *used, json_error_t *e);
-
-struct collect {
-	json_t *docs;
-	const char *path;
-	struct cli_doc_split split; /* the document under way */
-	json_t *runs; /* its runs, in the arena */
-	bool kept_one; /* a document of this input is in docs */
-	bool whole_spans; /* runs keep their spans whole (report's), not lifted */
-	struct bl_window_doc *windows; /* the document of a windowed input */
-	/* benchlog JSON read a document at a time (load_json_stream): the
-	 * documents read, the line the one under way starts on, the source
-	 * path of the one before, and whether an error was told */
-	bool from_json;
-	size_t ndocs, doc_line;
-	char *last_path;
-	bool told;
-};
-
-/* A post's documents are written as parse writes them, and read back. */
-#define DOC_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
 
 /* The runs array of the document under way, in the arena. */
 static json_t *runs_of(struct collect *c)
@@ -106,14 +85,14 @@ static int each_run(const char *text, size_t n, void *vctx)
 	return rc;
 }
 
-static void collect_init(struct collect *c, json_t *docs, const char *path)
+void cli_collect_init(struct collect *c, json_t *docs, const char *path)
 {
 	*c = (struct collect){.docs = docs, .path = path};
 	c->split.on_run = each_run;
 	c->split.ctx = c;
 }
 
-static void collect_free(struct collect *c)
+void cli_collect_free(struct collect *c)
 {
 	free(c->last_path);
 	bl_window_doc_free(c->windows);
@@ -121,7 +100,7 @@ static void collect_free(struct collect *c)
 	json_decref(c->runs);
 }
 
-static int put_split(const char *buf, size_t n, void *ctx)
+int cli_collect_put(const char *buf, size_t n, void *ctx)
 {
 	return cli_doc_split_put(ctx, buf, n);
 }
@@ -153,7 +132,7 @@ static int keep_lean(struct collect *c, json_t *doc, bool keep)
 
 /* The document under way without its runs (what the split kept of it),
  * read once its text is whole; NULL when it is not. */
-static json_t *read_rest(const struct collect *c)
+json_t *cli_collect_rest(const struct collect *c)
 {
 	const struct bl_buf *rest = &c->split.rest;
 	size_t used;
@@ -170,7 +149,7 @@ static json_t *read_rest(const struct collect *c)
 static int keep_doc(struct collect *c)
 {
 	size_t nruns = c->runs ? json_array_size(c->runs) : 0;
-	json_t *doc = read_rest(c);
+	json_t *doc = cli_collect_rest(c);
 	int rc = doc ? keep_lean(c, doc, nruns || !c->kept_one) : -1;
 	json_decref(doc);
 	drop_doc(c);
@@ -183,7 +162,7 @@ static int each_message(struct bl_message *m, void *vctx)
 {
 	struct collect *c = vctx;
 	json_t *tail;
-	int rc = bl_parse_message_or_window(&c->windows, m, c->path, DOC_FLAGS, put_split,
+	int rc = bl_parse_message_or_window(&c->windows, m, c->path, DOC_FLAGS, cli_collect_put,
 					    &c->split, &tail);
 	if (rc == 0 && !tail)
 		return 0; /* a window before the last */
@@ -193,29 +172,6 @@ static int each_message(struct bl_message *m, void *vctx)
 		return -1;
 	}
 	return keep_doc(c);
-}
-
-/* A message's document, for report: written as JSON and read back a run
- * at a time as it is written (doc_split.h), each run into the blocks
- * with the values runs share (cli_docs_shared), as chart and table read
- * them but with its span whole; the rest of the document outside the
- * blocks, to be let go when it has no runs. NULL when memory ran out. */
-static json_t *message_doc(struct bl_message *m, const char *path)
-{
-	struct collect c;
-	collect_init(&c, NULL, path);
-	c.whole_spans = true;
-	json_t *tail = bl_parse_message_write(m, path, DOC_FLAGS, put_split, &c.split);
-	/* not in the documents' blocks: report lets go of a document of
-	 * prose once its section is written */
-	json_t *doc = tail ? read_rest(&c) : NULL;
-	if (doc && c.runs && json_object_set(doc, "runs", c.runs) < 0) {
-		json_decref(doc);
-		doc = NULL;
-	}
-	json_decref(tail);
-	collect_free(&c);
-	return doc;
 }
 
 static size_t skip_blanks(const char *data, size_t len, size_t i)
@@ -310,14 +266,7 @@ static int load_json(const char *data, size_t len, const char *path, json_t *doc
 	return 1;
 }
 
-/* The bytes read first, served again before the rest of the input. */
-struct peeked {
-	int fd;
-	const char *head;
-	size_t n, at;
-};
-
-static long read_peeked(void *ctx, char *buf, size_t cap)
+long cli_peek_read(void *ctx, char *buf, size_t cap)
 {
 	struct peeked *p = ctx;
 	if (p->at == p->n)
@@ -331,13 +280,12 @@ static long read_peeked(void *ctx, char *buf, size_t cap)
 /* A post's messages to each, an mbox message by message; a long text a
  * window at a time, or (whole) each message whole. 0, or -1 with the
  * error told (each's failure as memory or a temporary file's). */
-static int stream_post(struct peeked *in, const char *path, bool whole, bl_message_fn each,
-		       void *ctx)
+int cli_peek_stream(struct peeked *in, const char *path, bool whole, bl_message_fn each, void *ctx)
 {
 	errno = 0;
-	int r = whole ? bl_ingest_stream_window(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO,
-						0, 0, each, ctx)
-		      : bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_AUTO, each,
+	int r = whole ? bl_ingest_stream_window(bl_parser_ingest(), cli_peek_read, in,
+						BL_INPUT_AUTO, 0, 0, each, ctx)
+		      : bl_ingest_stream(bl_parser_ingest(), cli_peek_read, in, BL_INPUT_AUTO, each,
 					 ctx);
 	int e = errno;
 	if (r == -2)
@@ -351,15 +299,15 @@ static int stream_post(struct peeked *in, const char *path, bool whole, bl_messa
 static int load_post(struct peeked *in, const char *path, json_t *docs)
 {
 	struct collect c;
-	collect_init(&c, docs, path);
-	int rc = stream_post(in, path, false, each_message, &c);
-	collect_free(&c);
+	cli_collect_init(&c, docs, path);
+	int rc = cli_peek_stream(in, path, false, each_message, &c);
+	cli_collect_free(&c);
 	return rc;
 }
 
 /* The whole input into all (its first bytes, peeked, then the rest):
  * 0, or -1 with the error told. */
-static int read_whole(struct peeked *in, const char *path, struct bl_buf *all)
+int cli_peek_whole(struct peeked *in, const char *path, struct bl_buf *all)
 {
 	struct stat st;
 	size_t hint = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
@@ -375,7 +323,7 @@ static int read_whole(struct peeked *in, const char *path, struct bl_buf *all)
 static int load_whole(struct peeked *in, const char *path, json_t *docs)
 {
 	struct bl_buf all = {0};
-	if (read_whole(in, path, &all) < 0)
+	if (cli_peek_whole(in, path, &all) < 0)
 		return -1;
 	cli_docs_arena(true);
 	int j = load_json(all.p, all.n, path, docs);
@@ -383,12 +331,12 @@ static int load_whole(struct peeked *in, const char *path, json_t *docs)
 	int rc = j < 0 ? -1 : 0;
 	if (j == 0) {
 		struct collect c;
-		collect_init(&c, docs, path);
+		cli_collect_init(&c, docs, path);
 		if (bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each_message, &c) != 0) {
 			cli_error("%s: out of memory", path);
 			rc = -1;
 		}
-		collect_free(&c);
+		cli_collect_free(&c);
 	}
 	bl_buf_free(&all);
 	return rc;
@@ -489,7 +437,7 @@ static int take_json(struct collect *c, const char *buf, size_t n, size_t i, siz
 static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
 {
 	struct collect c;
-	collect_init(&c, docs, path);
+	cli_collect_init(&c, docs, path);
 	c.from_json = true;
 	char *buf = malloc(JSON_PIECE);
 	int rc = buf ? 0 : -1;
@@ -499,7 +447,7 @@ static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
 	bool open = false, first = true;
 	while (rc == 0) {
 		errno = 0;
-		long got = read_peeked(in, buf, JSON_PIECE);
+		long got = cli_peek_read(in, buf, JSON_PIECE);
 		if (got <= 0) {
 			if (got < 0) {
 				cli_error("%s: %s", path, strerror(errno));
@@ -516,7 +464,7 @@ static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
 		rc = -1;
 	}
 	free(buf);
-	collect_free(&c);
+	cli_collect_free(&c);
 	return rc;
 }
 
@@ -526,7 +474,7 @@ static int load_json_stream(struct peeked *in, const char *path, json_t *docs)
  * are sorted by name (`jq -S`, Python's sort_keys). Such an input is
  * read a document at a time (load_json_stream); other JSON whole
  * (load_whole), which reads it as a post when it is no document. */
-static bool opens_document(const char *head, size_t n)
+bool cli_opens_document(const char *head, size_t n)
 {
 	static const char *const schema_first[] = {"{", "\"schema\"", ":", "\"" BL_SCHEMA_ID "\""};
 	static const char *const sorted[] = {"{", "\"diagnostics\"", ":", "["};
@@ -548,18 +496,15 @@ static bool opens_document(const char *head, size_t n)
 
 /* Whether an input whose first n bytes are head (all of it when n is
  * under cap) may be benchlog JSON: a '{' first, after a BOM and blanks. */
-static bool may_be_json(const char *head, size_t n, size_t cap)
+bool cli_may_be_json(const char *head, size_t n, size_t cap)
 {
 	size_t i = json_start(head, n);
 	return i < n || (n == cap && lead_end(head, n) == n);
 }
 
-/* The bytes read first of an input, to tell what it is. */
-#define HEAD_BYTES 4096
-
 /* Opens file and reads up to HEAD_BYTES of it into head, for *in to
  * serve again: 0, or -1 with the error told (nothing left open). */
-static int open_peeked(const char *file, const char *path, char *head, struct peeked *in)
+int cli_peek_open(const char *file, const char *path, char *head, struct peeked *in)
 {
 	*in = (struct peeked){.fd = cli_open_input(file), .head = head};
 	long got = 0;
@@ -579,194 +524,17 @@ static int load_file(const char *file, const char *path, json_t *docs)
 {
 	char head[HEAD_BYTES];
 	struct peeked in;
-	if (open_peeked(file, path, head, &in) < 0)
+	if (cli_peek_open(file, path, head, &in) < 0)
 		return -1;
 	int rc;
-	if (opens_document(head, in.n))
+	if (cli_opens_document(head, in.n))
 		rc = load_json_stream(&in, path, docs);
-	else if (may_be_json(head, in.n, sizeof head))
+	else if (cli_may_be_json(head, in.n, sizeof head))
 		rc = load_whole(&in, path, docs);
 	else
 		rc = load_post(&in, path, docs);
 	cli_close_input(in.fd);
 	return rc;
-}
-
-/* A post that begins as JSON would, read whole: its messages to each,
- * unless it is benchlog JSON (*is_docs). */
-static int each_whole(struct peeked *in, const char *path, bl_message_fn each, void *ctx,
-		      bool *is_docs)
-{
-	struct bl_buf all = {0};
-	if (read_whole(in, path, &all) < 0)
-		return -1;
-	int rc = 0;
-	if (cli_is_docs(all.p, all.n))
-		*is_docs = true;
-	else if ((rc = bl_ingest_buffer(bl_parser_ingest(), all.p, all.n, each, ctx)) != 0)
-		cli_failed_between(path, errno);
-	bl_buf_free(&all);
-	return rc == 0 && !*is_docs ? 0 : -1;
-}
-
-/* A post's messages, each whole, to each with its document. */
-struct with_doc {
-	const char *path;
-	cli_message_fn each;
-	void *ctx;
-};
-
-static int message_with_doc(struct bl_message *m, void *vctx)
-{
-	struct with_doc *w = vctx;
-	json_t *doc = message_doc(m, w->path);
-	return doc ? w->each(m, doc, w->ctx) : -1;
-}
-
-/* A plain text this long is read twice rather than held (report): its
- * document a window at a time, then its text from a mapping of its file. */
-#define TWICE_FROM ((size_t)8 << 20)
-
-/* The long plain post under way: its document, read a window at a time
- * while every window's text is its bytes (nothing decoded). */
-struct plain_read {
-	struct collect c;
-	json_t *doc; /* once the last window is read */
-	bool plain;
-};
-
-static bool plain_text(const struct bl_message *m)
-{
-	return !m->ndecodings && m->text_borrowed && !m->raw_wide && !m->nprefixes && !m->nquotes &&
-	       !m->truncated && !m->subject;
-}
-
-/* A window of the post; 1 stops at the first one that is not plain. */
-static int plain_window(struct bl_message *m, void *ctx)
-{
-	struct plain_read *p = ctx;
-	if (!(p->plain = plain_text(m)))
-		return 1;
-	json_t *tail;
-	if (bl_parse_message_or_window(&p->c.windows, m, p->c.path, DOC_FLAGS, put_split,
-				       &p->c.split, &tail) < 0)
-		return -1;
-	if (!tail)
-		return 0; /* a window before the last */
-	json_decref(tail);
-	if ((p->doc = read_rest(&p->c)) && p->c.runs &&
-	    json_object_set(p->doc, "runs", p->c.runs) < 0) {
-		json_decref(p->doc);
-		p->doc = NULL;
-	}
-	return p->doc ? 0 : -1;
-}
-
-/* The document of a long plain post, read a window at a time as parse
- * reads it; NULL, with *plain false, when a window decoded something (the
- * post is then read whole), or with the error told. */
-static json_t *plain_doc(struct peeked *in, const char *path, bool *plain)
-{
-	struct plain_read p = {.plain = true};
-	collect_init(&p.c, NULL, path);
-	p.c.whole_spans = true;
-	errno = 0;
-	int r = bl_ingest_stream(bl_parser_ingest(), read_peeked, in, BL_INPUT_TEXT, plain_window,
-				 &p);
-	int e = errno;
-	collect_free(&p.c);
-	*plain = p.plain;
-	if (r == 0 && p.doc)
-		return p.doc;
-	json_decref(p.doc);
-	if (r == -2)
-		cli_error("%s: %s", path, strerror(e));
-	else if (p.plain)
-		cli_failed_between(path, e);
-	return NULL;
-}
-
-/* Back to the input's first bytes after the peek: a regular file read
- * again. */
-static int rewind_peeked(struct peeked *in)
-{
-	if (lseek(in->fd, (off_t)in->n, SEEK_SET) != (off_t)in->n)
-		return -1;
-	in->at = 0;
-	return 0;
-}
-
-/* The text of a long plain post, the bytes its document was read from
- * (source.bytes: a log still written to has grown since), through a
- * mapping of its file, to each with the document. */
-static int show_mapped(struct peeked *in, const char *path, json_t *doc, cli_message_fn each,
-		       void *ctx)
-{
-	json_int_t bytes =
-		json_integer_value(json_object_get(json_object_get(doc, "source"), "bytes"));
-	struct stat st;
-	char *text = NULL;
-	if (bytes < 0 || fstat(in->fd, &st) != 0)
-		errno = EINVAL;
-	else if (st.st_size < (off_t)bytes)
-		errno = ESPIPE; /* cut short while read: "Illegal seek" */
-	else
-		text = bl_mapped_fd(in->fd, (size_t)bytes, BL_TEXT_PAD);
-	if (!text) {
-		cli_error("%s: %s", path, strerror(errno));
-		json_decref(doc);
-		return -1;
-	}
-	struct bl_message m;
-	bl_ingest_as_is(&m, text, (size_t)bytes);
-	int rc = each(&m, doc, ctx) == 0 ? 0 : -1;
-	bl_message_free(&m);
-	bl_mapped_free(text);
-	return rc;
-}
-
-/* A long post of plain text, in a regular file read from its start: its
- * document read a window at a time, then its text through a mapping of
- * the file, the pages read let go (base/mapped.h), so that neither is
- * ever whole in memory. 0, -1 with the error told, or 1 when the input is
- * not one such (or a window decoded something: read it again, whole). */
-static int twice_read(struct peeked *in, const char *path, cli_message_fn each, void *ctx)
-{
-	struct stat st;
-	if (fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < TWICE_FROM ||
-	    lseek(in->fd, 0, SEEK_CUR) != (off_t)in->n ||
-	    bl_detect_format(in->head, in->n) != BL_INPUT_TEXT)
-		return 1;
-	bool plain;
-	json_t *doc = plain_doc(in, path, &plain);
-	if (doc)
-		return show_mapped(in, path, doc, each, ctx);
-	if (!plain && rewind_peeked(in) == 0)
-		return 1; /* read again, whole, from its first byte on */
-	if (!plain)
-		cli_error("%s: %s", path, strerror(errno));
-	return -1;
-}
-
-int cli_each_message(const char *file, const char *path, cli_message_fn each, void *ctx,
-		     bool *is_docs)
-{
-	*is_docs = false;
-	char head[HEAD_BYTES];
-	struct peeked in;
-	if (open_peeked(file, path, head, &in) < 0)
-		return -1;
-	struct with_doc w = {path, each, ctx};
-	int rc = -1;
-	if (opens_document(head, in.n))
-		*is_docs = true;
-	else if (may_be_json(head, in.n, sizeof head))
-		rc = each_whole(&in, path, message_with_doc, &w, is_docs);
-	else if ((rc = twice_read(&in, path, each, ctx)) == 1)
-		/* each message whole, an mbox one at a time */
-		rc = stream_post(&in, path, true, message_with_doc, &w);
-	cli_close_input(in.fd);
-	return rc == 0 ? 0 : -1;
 }
 
 int cli_load_docs(char **files, int nfiles, json_t *docs)

@@ -1603,10 +1603,12 @@ static void finish_run(struct zp *z, struct bl_run *run, const struct bl_line *l
 			    "a time line with no report after it: the last sample is cut");
 		z->doc->partial = true;
 	} else if (z->sample > 0 && z->rows_in_sample < z->rows_first) {
+		/* no sample number: a window reading the end of a long stream
+		 * counts its samples from where it starts */
 		bl_doc_diag(z->doc, z->ri, BL_WARNING, "zpool.truncated-sample", last->off,
-			    "sample %ld has %zu rows where the ones before had %zu: the rest is "
-			    "cut, and its last row may be too",
-			    z->sample, z->rows_in_sample, z->rows_first);
+			    "the last sample has %zu rows where the ones before had %zu: the "
+			    "rest is cut, and its last row may be too",
+			    z->rows_in_sample, z->rows_first);
 		z->doc->partial = true;
 	}
 	bl_run_param_int(run, "samples", z->any_row ? z->sample + 1 : 0);
