@@ -241,8 +241,7 @@ static bool same_str(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-/* Only blank lines or bare prompts ("$", "[root@host:~]$") between. */
-static bool nothing_between(const struct bl_message *m, size_t from, size_t to)
+bool bl_doc_nothing_between(const struct bl_message *m, size_t from, size_t to)
 {
 	if (!m || from > to || to > m->len)
 		return false;
@@ -278,7 +277,7 @@ static void assign_group(struct bl_doc *doc, struct bl_run *r)
 		r->group = doc->prev.group;
 	else if (have && r->command && same_str(doc->prev.tool, r->tool) &&
 		 same_str(doc->prev.command, r->command) && same_str(doc->prev.label, r->label) &&
-		 nothing_between(doc->msg, doc->prev.end_off, r->off))
+		 bl_doc_nothing_between(doc->msg, doc->prev.end_off, r->off))
 		r->group = doc->prev.group;
 	else
 		r->group = doc->next_group++;

@@ -904,6 +904,44 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct 
 
 /* A run a window before left open read on from this window's first line
  * (bl_doc.resume): where scanning goes on, 0 when it is not. */
+/* Where the run a window before kept last ends in this window's text,
+ * or SIZE_MAX when it is not known. */
+static size_t window_before_end(const struct bl_scan *sc)
+{
+	const struct bl_doc *d = sc->doc;
+	if (!d->window_before.set || !d->window_before.label ||
+	    d->window_before.end < sc->msg->raw_offset)
+		return SIZE_MAX;
+	return bl_message_text_at(sc->msg, d->window_before.end);
+}
+
+/* The run a window before kept last, as the one above run, the first of
+ * this window, when only blank lines stand between them (*above, its
+ * label alone): a run right under a stream that an earlier window read
+ * is then named as a whole reading names it. NULL otherwise. */
+static const struct bl_run *window_before(const struct bl_scan *sc, const struct bl_run *run,
+					  struct bl_run *above)
+{
+	size_t end = window_before_end(sc);
+	if (end == SIZE_MAX || run->off < end || !bl_doc_nothing_between(sc->msg, end, run->off))
+		return NULL;
+	*above = (struct bl_run){.label = (char *)sc->doc->window_before.label};
+	return above;
+}
+
+/* Run, the first of this window, that a scan found no name for but that
+ * is the run a window before kept last read again from the window's
+ * context (its tool, starting before its end): named as it was (as the
+ * window's writer names it, take_last_head), so that a run right under
+ * it takes the name as in a whole reading. */
+static void name_as_kept(const struct bl_scan *sc, struct bl_run *run)
+{
+	size_t end = window_before_end(sc);
+	if (!run->label && end != SIZE_MAX && run->off < end &&
+	    run->tool == sc->doc->window_before.tool)
+		run->label = strdup(sc->doc->window_before.label);
+}
+
 static size_t resume_run(struct bl_scan *sc)
 {
 	const struct bl_parser *p =
@@ -918,6 +956,9 @@ static size_t resume_run(struct bl_scan *sc)
 		sc->doc->resume.read = false;
 		return 0;
 	}
+	struct bl_run *run = sc->doc->nruns ? &sc->doc->runs[sc->doc->nruns - 1] : NULL;
+	if (run && !run->label && sc->doc->resume.label)
+		run->label = strdup(sc->doc->resume.label);
 	sc->floor = end;
 	return end;
 }
@@ -951,8 +992,13 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
-					assign_label(&sc, &doc->runs[i],
-						     i ? &doc->runs[i - 1] : NULL);
+					struct bl_run above;
+					const struct bl_run *prev =
+						i ? &doc->runs[i - 1]
+						  : window_before(&sc, &doc->runs[i], &above);
+					assign_label(&sc, &doc->runs[i], prev);
+					if (!i)
+						name_as_kept(&sc, &doc->runs[i]);
 					/* quoted from an earlier mail: "> 2000+0 records in" */
 					doc->runs[i].quote_depth =
 						bl_message_quote_depth(msg, hit.start);

@@ -607,6 +607,49 @@ static void test_long_stream(void)
 	free(s);
 }
 
+/* A caption, a dd run, a stream of `samples` right under it and a dd
+ * run right under the stream: all three under the caption, as a whole
+ * reading names them, in windows that cut the stream too (the run after
+ * it is read in a window that resumes the stream). */
+static void test_caption_across_windows(void)
+{
+	size_t samples = 300, cap = samples * 600 + 4096, l = 0;
+	char *s = malloc(cap);
+	size_t zn;
+	char *z = zpool_stream(samples, &zn);
+	/* the stream without its prose before and its tail after */
+	const char *from = strstr(z, "# zpool"), *to = strstr(z, "^C\n");
+	l += (size_t)snprintf(s + l, cap - l, "Start:\n\n%s\n%.*s\n\n%s", DD_GNU, (int)(to - from),
+			      from, DD_BSD);
+	json_t *whole = parse(s, l, 0, 0, NULL);
+	json_t *wr = runs_of(whole);
+	CHECK(json_array_size(wr) == 3); /* dd, zpool, dd */
+	size_t i, named = 0;
+	json_t *run;
+	json_array_foreach(wr, i, run)
+	{
+		const char *label = json_string_value(json_object_get(run, "label"));
+		named += label && strncmp(label, "Start", 5) == 0;
+	}
+	CHECK(named == json_array_size(wr));
+	int differ = 0;
+	for (size_t window = 16384; window < 60000; window = window * 3 / 2 + 77) {
+		json_t *docs = parse(s, l, window, window / 4, NULL);
+		json_t *runs = json_object_get(json_array_get(docs, 0), "runs");
+		if (!json_equal(runs, wr) && !differ++) {
+			printf("windows of %zu, labels:", window);
+			json_array_foreach(runs, i, run)
+				printf(" '%s'", json_string_value(json_object_get(run, "label")));
+			printf("\n");
+		}
+		json_decref(docs);
+	}
+	CHECK(differ == 0);
+	json_decref(whole);
+	free(z);
+	free(s);
+}
+
 /* Prose of exactly `pre` bytes (pre > 2 lines of it), a blank line, and
  * `in`, then prose again. */
 static char *padded_exact(const char *in, size_t n, size_t pre, size_t *len)
@@ -1831,6 +1874,7 @@ int main(void)
 	test_run_cut();
 	test_streams_back_to_back();
 	test_long_stream();
+	test_caption_across_windows();
 	test_header_once_cut();
 	test_histogram_stream();
 	test_progress_cuts();
