@@ -116,19 +116,15 @@ struct bl_doc {
 	 * none (a parser reads the run on as a claim, from the context) */
 	struct {
 		const char *tool, *text;
-		/* its label (borrowed, or NULL): the run the resume reads is
-		 * named so, and a run right under it may take the name, as in a
-		 * whole reading (scan.c's captions) */
-		const char *label;
 		bool read; /* the resume read a run: the document's first */
 	} resume;
 	/* the run kept last by the windows before this one (a window's
-	 * document): its label (borrowed) and its end, an input offset; a
-	 * run right under it is named as a whole reading names it (scan.c) */
+	 * document; label NULL: none, or no name): its label (borrowed) and
+	 * its end, an input offset; a run right under it is named as a whole
+	 * reading names it (scan.c) */
 	struct {
 		const char *tool, *label;
 		size_t end;
-		bool set;
 	} window_before;
 	/* the run before runs[0], for grouping repeats */
 	struct {

@@ -902,15 +902,12 @@ static enum bl_claim claim_prefixed(struct bl_scan *sc, size_t pi, const struct 
 
 /* ---------------------------------------------------------------- scanning */
 
-/* A run a window before left open read on from this window's first line
- * (bl_doc.resume): where scanning goes on, 0 when it is not. */
 /* Where the run a window before kept last ends in this window's text,
  * or SIZE_MAX when it is not known. */
 static size_t window_before_end(const struct bl_scan *sc)
 {
 	const struct bl_doc *d = sc->doc;
-	if (!d->window_before.set || !d->window_before.label ||
-	    d->window_before.end < sc->msg->raw_offset)
+	if (!d->window_before.label || d->window_before.end < sc->msg->raw_offset)
 		return SIZE_MAX;
 	return bl_message_text_at(sc->msg, d->window_before.end);
 }
@@ -930,10 +927,10 @@ static const struct bl_run *window_before(const struct bl_scan *sc, const struct
 }
 
 /* Run, the first of this window, that a scan found no name for but that
- * is the run a window before kept last read again from the window's
- * context (its tool, starting before its end): named as it was (as the
- * window's writer names it, take_last_head), so that a run right under
- * it takes the name as in a whole reading. */
+ * is the run a window before kept last read again, from the window's
+ * context or by its parser's resume (its tool, starting before its end):
+ * named as it was (as the window's writer names it, take_last_head), so
+ * that a run right under it takes the name as in a whole reading. */
 static void name_as_kept(const struct bl_scan *sc, struct bl_run *run)
 {
 	size_t end = window_before_end(sc);
@@ -942,6 +939,8 @@ static void name_as_kept(const struct bl_scan *sc, struct bl_run *run)
 		run->label = strdup(sc->doc->window_before.label);
 }
 
+/* A run a window before left open read on from this window's first line
+ * (bl_doc.resume): where scanning goes on, 0 when it is not. */
 static size_t resume_run(struct bl_scan *sc)
 {
 	const struct bl_parser *p =
@@ -956,9 +955,8 @@ static size_t resume_run(struct bl_scan *sc)
 		sc->doc->resume.read = false;
 		return 0;
 	}
-	struct bl_run *run = sc->doc->nruns ? &sc->doc->runs[sc->doc->nruns - 1] : NULL;
-	if (run && !run->label && sc->doc->resume.label)
-		run->label = strdup(sc->doc->resume.label);
+	if (sc->doc->nruns)
+		name_as_kept(sc, &sc->doc->runs[sc->doc->nruns - 1]);
 	sc->floor = end;
 	return end;
 }

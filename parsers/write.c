@@ -2256,10 +2256,8 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	if (w->open.run && (w->open.nrec || w->open.from_off < m->window.own_from)) {
 		doc.resume.tool = w->open.tool;
 		doc.resume.text = w->open.resume;
-		doc.resume.label = json_string_value(json_object_get(w->open.run, "label"));
 	}
 	if (w->have_last) {
-		doc.window_before.set = true;
 		doc.window_before.tool = w->last_tool;
 		doc.window_before.label = w->last_label;
 		doc.window_before.end = w->last_end;

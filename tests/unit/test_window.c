@@ -541,12 +541,16 @@ static void check_case(const char *path, bool megabytes)
 /* A `zpool iostat -v` left running, far longer than a window: read in
  * windows it is the one run a whole reading gives, every sample in it,
  * numbered on across the cuts. */
+#define ZPOOL_HEAD                                                                                 \
+	"               capacity     operations    bandwidth\n"                                    \
+	"pool         used  avail   read  write   read  write\n"                                   \
+	"----------  -----  -----  -----  -----  -----  -----\n"
+static const char *const ZPOOL_ROWS[] = {"tank", "  mirror", "    ad4", "    ad6"};
+
 static char *zpool_stream(size_t samples, size_t *len)
 {
-	static const char head[] = "               capacity     operations    bandwidth\n"
-				   "pool         used  avail   read  write   read  write\n"
-				   "----------  -----  -----  -----  -----  -----  -----\n";
-	static const char *const rows[] = {"tank", "  mirror", "    ad4", "    ad6"};
+	static const char head[] = ZPOOL_HEAD;
+	const char *const *rows = ZPOOL_ROWS;
 	size_t cap = samples * 600 + 4096, l = 0;
 	char *s = malloc(cap);
 	l += (size_t)snprintf(s + l, cap - l, "%s\n# zpool iostat -v tank 1\n", PROSE);
@@ -607,20 +611,16 @@ static void test_long_stream(void)
 	free(s);
 }
 
-/* A caption, a dd run, a stream of `samples` right under it and a dd
- * run right under the stream: all three under the caption, as a whole
- * reading names them, in windows that cut the stream too (the run after
- * it is read in a window that resumes the stream). */
-static void test_caption_across_windows(void)
+/* "Start:", a dd run, `stream` right under it and a dd run right under
+ * that: all three under the caption, as a whole reading names them, in
+ * windows that cut the stream too (the run after it is read in a window
+ * that reads the stream on). */
+static void caption_case(const char *name, const char *stream, size_t n)
 {
-	size_t samples = 300, cap = samples * 600 + 4096, l = 0;
+	size_t cap = n + 4096, l = 0;
 	char *s = malloc(cap);
-	size_t zn;
-	char *z = zpool_stream(samples, &zn);
-	/* the stream without its prose before and its tail after */
-	const char *from = strstr(z, "# zpool"), *to = strstr(z, "^C\n");
-	l += (size_t)snprintf(s + l, cap - l, "Start:\n\n%s\n%.*s\n\n%s", DD_GNU, (int)(to - from),
-			      from, DD_BSD);
+	l += (size_t)snprintf(s + l, cap - l, "Start:\n\n%s\n%.*s\n\n%s", DD_GNU, (int)n, stream,
+			      DD_BSD);
 	json_t *whole = parse(s, l, 0, 0, NULL);
 	json_t *wr = runs_of(whole);
 	CHECK(json_array_size(wr) == 3); /* dd, zpool, dd */
@@ -637,7 +637,7 @@ static void test_caption_across_windows(void)
 		json_t *docs = parse(s, l, window, window / 4, NULL);
 		json_t *runs = json_object_get(json_array_get(docs, 0), "runs");
 		if (!json_equal(runs, wr) && !differ++) {
-			printf("windows of %zu, labels:", window);
+			printf("%s in windows of %zu, labels:", name, window);
 			json_array_foreach(runs, i, run)
 				printf(" '%s'", json_string_value(json_object_get(run, "label")));
 			printf("\n");
@@ -646,8 +646,29 @@ static void test_caption_across_windows(void)
 	}
 	CHECK(differ == 0);
 	json_decref(whole);
-	free(z);
 	free(s);
+}
+
+static void test_caption_across_windows(void)
+{
+	size_t zn;
+	char *z = zpool_stream(300, &zn);
+	/* the stream without its prose before and its tail after */
+	const char *from = strstr(z, "# zpool"), *to = strstr(z, "^C\n");
+	caption_case("a stream", from, (size_t)(to - from));
+	free(z);
+	/* its header once, at the top: later windows read it on (resume) */
+	size_t cap = 300 * 4 * 60 + 1024, n = 0;
+	char *log = malloc(cap);
+	n += (size_t)snprintf(log + n, cap - n, "# zpool iostat -v tank 1\n%s", ZPOOL_HEAD);
+	for (size_t i = 0; i < 300; i++)
+		for (size_t k = 0; k < 4; k++)
+			n += (size_t)snprintf(
+				log + n, cap - n, "%-10s  %5s  %5s  %5zu  %5zu  %4zuK  %4zuM\n",
+				ZPOOL_ROWS[k], k < 2 ? "1.07T" : "-", k < 2 ? "2.55T" : "-",
+				(i * 7 + k) % 1000, i % 900, i % 90, k + i % 50);
+	caption_case("a log with its header once", log, n);
+	free(log);
 }
 
 /* Prose of exactly `pre` bytes (pre > 2 lines of it), a blank line, and
