@@ -73,3 +73,17 @@ int bl_buf_read_fd(struct bl_buf *b, int fd, size_t hint)
 		b->p[b->n] = '\0';
 	}
 }
+
+size_t bl_write_fd(int fd, const void *p, size_t n)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t w = write(fd, (const char *)p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	return done;
+}

@@ -24,5 +24,8 @@ void bl_buf_free(struct bl_buf *b);
  * `hint`: the size expected, or 0. 0, or -1 with errno set (ENOMEM when
  * memory ran out); what was read stays in b either way. */
 int bl_buf_read_fd(struct bl_buf *b, int fd, size_t hint);
+/* Writes p[0, n) to fd, retried when cut short or interrupted: the bytes
+ * written, n unless a write failed (errno set). */
+size_t bl_write_fd(int fd, const void *p, size_t n);
 
 #endif

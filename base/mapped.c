@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -78,6 +79,12 @@ bool bl_mapped_free(void *p)
 	munmap(p, len);
 	atomic_store(&maps[i].start, 0);
 	return true;
+}
+
+void bl_mapped_or_free(void *p)
+{
+	if (!bl_mapped_free(p))
+		free(p);
 }
 
 void bl_mapped_let_go(const void *from, const void *to)

@@ -42,6 +42,8 @@ char *bl_mapped_fd(int fd, size_t n, size_t pad);
  * returns true. Else false, and nothing is done (the caller frees p as
  * it was made). */
 bool bl_mapped_free(void *p);
+/* Frees p, a mapping bl_mapped_fd made or memory of malloc's. */
+void bl_mapped_or_free(void *p);
 
 /* The blocks from the one holding `from` up to the one holding `to`,
  * when both lie in one mapping (bl_mapped_passed). */

@@ -1,6 +1,5 @@
 /* doc_split.c - a document's JSON text taken apart as it is written (see
  * doc_split.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,21 +41,6 @@ static void put(struct cli_doc_split *s, struct bl_buf *b, const char *p, size_t
 		s->failed = true;
 }
 
-/* Writes p[0, n) to fd: the bytes written, n unless a write failed. */
-static size_t write_some(int fd, const char *p, size_t n)
-{
-	size_t done = 0;
-	while (done < n) {
-		ssize_t w = write(fd, p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		done += (size_t)w;
-	}
-	return done;
-}
-
 static void close_file(struct cli_doc_split *s)
 {
 	if (s->run_in_file)
@@ -85,7 +69,7 @@ static void flush_run(struct cli_doc_split *s)
 {
 	if (!s->run.n)
 		return;
-	size_t w = write_some(s->run_fd, s->run.p, s->run.n);
+	size_t w = bl_write_fd(s->run_fd, s->run.p, s->run.n);
 	s->run_in_fd += w;
 	memmove(s->run.p, s->run.p + w, s->run.n - w);
 	s->run.n -= w;
@@ -121,28 +105,15 @@ static void put_run(struct cli_doc_split *s, const char *p, size_t n)
 }
 
 /* The text of a run in its file, NUL-terminated: mapped, or read back
- * into memory (s->run) when it cannot be mapped or the file could not
- * take its last bytes. NULL when neither works. */
+ * into memory (s->run) when the file could not take its last bytes or
+ * cannot be mapped. NULL when neither works. */
 static const char *file_text(struct cli_doc_split *s, size_t *n)
 {
 	flush_run(s);
-	if (s->run_in_file && write_some(s->run_fd, "", 1) != 1)
+	if (s->run_in_file && !(s->handed = bl_mapped_fd(s->run_fd, s->run_in_fd, 1)))
 		back_to_memory(s);
-	if (s->failed)
-		return NULL;
-	if (!s->run_in_file) {
-		*n = s->run.n;
-		return s->run.p;
-	}
-	*n = s->run_in_fd;
-	if ((s->handed = bl_mapped_fd(s->run_fd, *n, 1)))
-		return s->handed;
-	s->run.n = 0;
-	if (lseek(s->run_fd, 0, SEEK_SET) != 0 || bl_buf_read_fd(&s->run, s->run_fd, *n + 1) < 0 ||
-	    s->run.n != *n + 1)
-		return NULL;
-	s->run.p[--s->run.n] = '\0';
-	return s->run.p;
+	*n = s->handed ? s->run_in_fd : s->run.n;
+	return s->failed ? NULL : s->handed ? s->handed : s->run.p;
 }
 
 /* A run's last byte was put: hands its text on. */
@@ -255,12 +226,6 @@ char *cli_doc_split_take_run(struct cli_doc_split *s)
 	char *fit = p ? realloc(p, s->run.n + 1) : NULL; /* its doubling let go */
 	s->run = (struct bl_buf){0};
 	return fit ? fit : p;
-}
-
-void cli_doc_split_free_run(char *run)
-{
-	if (!bl_mapped_free(run))
-		free(run);
 }
 
 void cli_doc_split_reset(struct cli_doc_split *s)

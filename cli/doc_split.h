@@ -52,11 +52,9 @@ int cli_doc_split_put(struct cli_doc_split *s, const char *buf, size_t n);
  * after it are the next one's. The bytes taken, or -1 once it failed. */
 long cli_doc_split_feed(struct cli_doc_split *s, const char *buf, size_t n);
 /* Called from on_run: the run's text, NUL-terminated, now the caller's
- * to free by cli_doc_split_free_run; the split starts its next run in
- * memory of its own. */
+ * to free by bl_mapped_or_free (a mapping of its file, or memory of
+ * malloc's); the split starts its next run in memory of its own. */
 char *cli_doc_split_take_run(struct cli_doc_split *s);
-/* Frees a run's text cli_doc_split_take_run gave (NULL: none). */
-void cli_doc_split_free_run(char *run);
 /* Ready for the next document: rest emptied, memory kept. */
 void cli_doc_split_reset(struct cli_doc_split *s);
 void cli_doc_split_free(struct cli_doc_split *s);

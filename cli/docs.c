@@ -130,8 +130,7 @@ int cli_docs_adopt(void *p)
 {
 	struct adopted *a = malloc(sizeof *a);
 	if (!a) {
-		if (!bl_mapped_free(p))
-			free(p);
+		bl_mapped_or_free(p);
 		return -1;
 	}
 	a->p = p;
@@ -185,8 +184,7 @@ void cli_docs_free(json_t *docs)
 	while (adopted) {
 		struct adopted *a = adopted;
 		adopted = a->next;
-		if (!bl_mapped_free(a->p)) /* a run's text read from a file */
-			free(a->p);
+		bl_mapped_or_free(a->p); /* a run's text may be read from a file */
 		free(a);
 	}
 	while (blocks) {

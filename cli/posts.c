@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../base/buf.h"
 #include "../base/mapped.h"
 #include "../base/message.h"
 #include "../base/tmp.h"
@@ -98,21 +99,20 @@ static long tee_read(void *ctx, char *buf, size_t cap)
 {
 	struct tee *t = ctx;
 	long got = cli_peek_read(t->in, buf, cap);
-	for (long done = 0; got > 0 && !t->failed && done < got;) {
-		ssize_t w = write(t->fd, buf + done, (size_t)(got - done));
-		if (w < 0 && errno == EINTR)
-			continue;
-		t->failed = w <= 0;
-		done += w > 0 ? w : 0;
-		t->n += w > 0 ? (size_t)w : 0;
+	if (got > 0 && !t->failed) {
+		size_t w = bl_write_fd(t->fd, buf, (size_t)got);
+		t->n += w;
+		t->failed = w < (size_t)got;
 	}
 	return got;
 }
 
 /* The long plain post under way: its document, read a window at a time
- * while every window's text is its bytes (nothing decoded). */
+ * while every window's text is its bytes (nothing decoded) and its copy
+ * takes them. */
 struct plain_read {
 	struct collect c;
+	const struct tee *copy;
 	json_t *doc; /* once the last window is read */
 	bool plain;
 };
@@ -123,11 +123,12 @@ static bool plain_text(const struct bl_message *m)
 	       !m->truncated && !m->subject;
 }
 
-/* A window of the post; 1 stops at the first one that is not plain. */
+/* A window of the post; 1 stops at the first one that is not plain, or
+ * once the copy failed: the post is then read again, whole. */
 static int plain_window(struct bl_message *m, void *ctx)
 {
 	struct plain_read *p = ctx;
-	if (!(p->plain = plain_text(m)))
+	if (!(p->plain = plain_text(m) && !p->copy->failed))
 		return 1;
 	json_t *tail;
 	if (bl_parse_message_or_window(&p->c.windows, m, p->c.path, DOC_FLAGS, cli_collect_put,
@@ -141,10 +142,11 @@ static int plain_window(struct bl_message *m, void *ctx)
 
 /* The document of a long plain post, read through t a window at a time
  * as parse reads it; NULL, with *plain false, when a window decoded
- * something (the post is then read whole), or with the error told. */
+ * something or the copy failed (the post is then read whole), or with
+ * the error told. */
 static json_t *plain_doc(struct tee *t, const char *path, bool *plain)
 {
-	struct plain_read p = {.plain = true};
+	struct plain_read p = {.copy = t, .plain = true};
 	cli_collect_init(&p.c, NULL, path);
 	p.c.whole_spans = true;
 	errno = 0;

@@ -28,21 +28,6 @@ static bool part_empty(const struct bl_spill_part *p)
 	return !p->in_file && !p->mem.n;
 }
 
-/* buf[0, n) to fd, whole (retried when cut short or interrupted). */
-static int write_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Moves the part's bytes from memory to a temporary file. */
 static int to_file(struct bl_spill_part *p)
 {
@@ -51,7 +36,7 @@ static int to_file(struct bl_spill_part *p)
 		return -1;
 	p->fd = fd;
 	p->in_file = true;
-	if (write_all(fd, p->mem.p, p->mem.n) != 0)
+	if (bl_write_fd(fd, p->mem.p, p->mem.n) != p->mem.n)
 		return -1;
 	bl_buf_free(&p->mem);
 	return 0;
@@ -63,7 +48,7 @@ int bl_spill_write(const char *buf, size_t n, void *ctx)
 	if (!p->in_file && p->mem.n + n > BL_SPILL_MEM && to_file(p) < 0)
 		return -1;
 	if (p->in_file)
-		return write_all(p->fd, buf, n);
+		return bl_write_fd(p->fd, buf, n) == n ? 0 : -1;
 	return bl_buf_put(&p->mem, buf, n) ? 0 : -1;
 }
 
