@@ -300,8 +300,12 @@ int cmd_chart(int argc, char **argv)
 		cli_docs_free(docs);
 		return a.o.where && strcmp(err, "out of memory") != 0 ? EXIT_USAGE : EXIT_DATA;
 	}
-	if (charts.n == 0) {
+	if (charts.n == 0)
 		cli_explain_empty(docs, &a.o, "chart");
+	/* the charts keep nothing of the documents: their blocks go before
+	 * drawing, which takes as much again on a long post */
+	cli_docs_free(docs);
+	if (charts.n == 0) {
 		rc = EXIT_DATA;
 	} else if (a.all) {
 		if (write_each(&charts, fmt, a.model, a.quiet, &a.ro, a.output) < 0)
@@ -313,6 +317,5 @@ int cmd_chart(int argc, char **argv)
 		rc = EXIT_DATA;
 	}
 	bl_charts_free(&charts);
-	cli_docs_free(docs);
 	return rc;
 }

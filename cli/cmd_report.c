@@ -65,10 +65,17 @@ static int add_input(struct bl_report *r, const char *file)
 
 static int write_page(struct bl_report *r, const struct bl_report_opts *ro, const char *output)
 {
+	char err[4400]; /* a module's path (cli/lazy/draw.c) */
+	if (bl_report_compare(r, ro, err, sizeof err) < 0) {
+		cli_error("report: %s", err);
+		return -1;
+	}
+	/* the charts keep nothing of the documents: their blocks go before
+	 * the charts are drawn, which takes as much again on a long post */
+	cli_docs_free(NULL);
 	struct cli_out out;
 	if (cli_out_open(&out, output) < 0)
 		return -1;
-	char err[4400]; /* a module's path (cli/lazy/draw.c) */
 	if (bl_report_write(r, ro, cli_write_out, out.f, err, sizeof err) < 0) {
 		cli_error("report: %s", err);
 		cli_out_abort(&out);

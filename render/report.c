@@ -4,6 +4,7 @@
  * its one script inline, so the file stands alone. */
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,12 @@
 
 struct bl_report {
 	/* every document, in order of their sections; one without runs,
-	 * which no chart reads, as no_runs */
+	 * which no chart reads, as no_runs; NULL once compared */
 	json_t *docs;
 	json_t *no_runs; /* {"runs": []} */
+	size_t ndocs;
+	struct bl_charts charts; /* built from docs (bl_report_compare) */
+	bool compared, compare_failed;
 	/* the messages' sections, written as added: a page of a mail
 	 * archive is twice its size, kept in a temporary file past a
 	 * megabyte rather than in memory */
@@ -44,6 +48,7 @@ void bl_report_free(struct bl_report *r)
 		return;
 	json_decref(r->docs);
 	json_decref(r->no_runs);
+	bl_charts_free(&r->charts);
 	bl_spill_free(&r->sections);
 	bl_buf_free(&r->section);
 	bl_buf_free(&r->index);
@@ -91,7 +96,11 @@ static void to_sections(struct bl_buf *b, void *ctx)
 
 int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, json_t *doc)
 {
-	size_t d = json_array_size(r->docs);
+	if (r->compared) { /* its documents are let go of */
+		json_decref(doc);
+		return -1;
+	}
+	size_t d = r->ndocs++;
 	if (!r->last_path || strcmp(r->last_path, path) != 0)
 		r->inputs++;
 	r->last_path = path;
@@ -192,7 +201,7 @@ static void put_head(struct bl_buf *b, const struct bl_report *r, const char *ti
 	bl_html_put(b, style);
 	bl_html_put(b, "</style>\n</head>\n<body>\n<header>\n<h1>");
 	bl_html_esc(b, title);
-	size_t n = json_array_size(r->docs);
+	size_t n = r->ndocs;
 	bl_html_printf(b,
 		       "</h1>\n<p class=\"meta\">%zu input%s, %zu message%s, %zu run%s, %zu "
 		       "diagnostic%s. Each run's text is highlighted and linked to its row; a "
@@ -219,9 +228,27 @@ static void to_page(struct bl_buf *b, void *ctx)
 	b->n = 0;
 }
 
+int bl_report_compare(struct bl_report *r, const struct bl_report_opts *o, char *err, size_t errlen)
+{
+	if (r->compared) {
+		if (r->compare_failed)
+			snprintf(err, errlen, "the comparisons could not be built");
+		return r->compare_failed ? -1 : 0;
+	}
+	struct bl_chart_opts none = {0};
+	int rc = bl_chart_build(r->docs, o->charts ? o->charts : &none, &r->charts, err, errlen);
+	json_decref(r->docs);
+	r->docs = NULL;
+	r->compared = true;
+	r->compare_failed = rc < 0;
+	return rc;
+}
+
 int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_write_fn write,
 		    void *ctx, char *err, size_t errlen)
 {
+	if (bl_report_compare(r, o, err, errlen) < 0)
+		return -1;
 	struct bl_buf page = {0};
 	struct page_out po = {write, ctx, false};
 	struct bl_section_out out = {&page, to_page, &po};
@@ -236,7 +263,7 @@ int bl_report_write(struct bl_report *r, const struct bl_report_opts *o, bl_writ
 	bl_html_put(&page, "<nav id=\"index\">\n<h2>Messages</h2>\n<ol start=\"0\">\n");
 	bl_buf_put(&page, r->index.p, r->index.n);
 	bl_html_put(&page, "</ol>\n</nav>\n");
-	int rc = bl_report_charts(&out, r->docs, o, err, errlen);
+	int rc = bl_report_charts(&out, &r->charts, o, err, errlen);
 	bl_html_put(&page, "<section id=\"messages\">\n");
 	struct bl_buf tail = {0};
 	bl_html_put(&tail, "</section>\n<script>");

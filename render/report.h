@@ -35,6 +35,13 @@ struct bl_report *bl_report_new(void);
 int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, json_t *doc);
 /* Runs and documents added so far. */
 size_t bl_report_runs(const struct bl_report *r);
+/* The comparisons, built from every document added; the documents are
+ * let go of then, and nothing may be added after. A caller whose values
+ * the documents were carved from may give that memory back before the
+ * page is drawn: the charts keep nothing of the documents. bl_report_write
+ * calls it when the caller has not. 0, or -1 with a message in err. */
+int bl_report_compare(struct bl_report *r, const struct bl_report_opts *o, char *err,
+		      size_t errlen);
 /* Writes the page, as it goes: when writing fails part way (a full
  * disk, a closed pipe), what was written stays written. Charts that
  * cannot be drawn (bl_render_unavailable) fail it before anything is
@@ -60,9 +67,9 @@ void bl_section_flush_full(const struct bl_section_out *out);
  * `d` is the document's index in the report. */
 void bl_report_message(const struct bl_section_out *out, struct bl_message *m, const char *path,
 		       json_t *doc, size_t d);
-/* The comparisons: a figure per chart, its SVG and its table, written to
- * out. 0, or -1 with a message in err. */
-int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struct bl_report_opts *o,
-		     char *err, size_t errlen);
+/* The comparisons: a figure per chart of cs, its SVG and its table,
+ * written to out. 0, or -1 with a message in err. */
+int bl_report_charts(const struct bl_section_out *out, const struct bl_charts *cs,
+		     const struct bl_report_opts *o, char *err, size_t errlen);
 
 #endif

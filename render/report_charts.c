@@ -161,28 +161,23 @@ static void put_table(const struct bl_section_out *out, const struct bl_chart *c
 	free(bars);
 }
 
-int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struct bl_report_opts *o,
-		     char *err, size_t errlen)
+int bl_report_charts(const struct bl_section_out *out, const struct bl_charts *cs,
+		     const struct bl_report_opts *o, char *err, size_t errlen)
 {
 	struct bl_buf *b = out->b;
-	struct bl_chart_opts none = {0};
-	struct bl_charts cs = {0};
-	if (bl_chart_build(docs, o->charts ? o->charts : &none, &cs, err, errlen) < 0)
-		return -1;
 	/* asked before the page is handed on: none of it then goes out */
-	const char *why = cs.n ? bl_render_unavailable() : NULL;
+	const char *why = cs->n ? bl_render_unavailable() : NULL;
 	if (why) {
 		snprintf(err, errlen, "cannot draw charts: %s", why);
-		bl_charts_free(&cs);
 		return -1;
 	}
 	bl_html_put(b, "<section id=\"comparisons\">\n<h2>Comparisons</h2>\n");
-	if (cs.n == 0)
+	if (cs->n == 0)
 		bl_html_put(b, "<p class=\"none\">Nothing to compare: no run gave a result a "
 			       "chart draws.</p>\n");
 	int rc = 0;
-	for (size_t i = 0; i < cs.n && rc == 0; i++) {
-		const struct bl_chart *c = &cs.v[i];
+	for (size_t i = 0; i < cs->n && rc == 0; i++) {
+		const struct bl_chart *c = &cs->v[i];
 		bl_html_printf(b, "<figure class=\"chart\" id=\"chart-%zu\">\n", i);
 		struct bar_links k = {0};
 		rc = links_make(c, &k) < 0 ? -1 : put_svg(out, c, i, &k, o);
@@ -196,6 +191,5 @@ int bl_report_charts(const struct bl_section_out *out, json_t *docs, const struc
 	if (rc < 0)
 		snprintf(err, errlen, "a chart could not be drawn (out of memory)");
 	bl_html_put(b, "</section>\n");
-	bl_charts_free(&cs);
 	return rc;
 }
