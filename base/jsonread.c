@@ -770,6 +770,8 @@ json_t *bl_json_kept_next(const json_t *kept, size_t *at)
 	}
 	if (*at == BL_JSON_KEPT_BAD || *at >= n)
 		return NULL;
+	if (*at == 0) /* a text among others in a mapping: those behind go */
+		bl_mapped_reading(text);
 	struct reader r = {.p = text + *at, .end = text + n};
 	if (!next_separator(&r, *at == 0)) {
 		/* past the last: only blanks may follow it */

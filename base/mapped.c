@@ -17,22 +17,46 @@
 static struct {
 	_Atomic uintptr_t start; /* 0: a free slot */
 	_Atomic size_t len; /* 0 while the slot is taken or let go */
+	_Atomic uintptr_t cursor; /* where a reader last began (bl_mapped_reading) */
 } maps[MAPPINGS];
 static _Atomic size_t nslots; /* the slots ever taken: the rest are free */
 
-static bool take_slot(uintptr_t start, size_t len)
+/* A slot for the mapping at start, or -1 when none is free. */
+static long take_slot(uintptr_t start, size_t len)
 {
 	for (size_t i = 0; i < MAPPINGS; i++) {
 		uintptr_t none = 0;
 		if (atomic_compare_exchange_strong(&maps[i].start, &none, start)) {
+			atomic_store(&maps[i].cursor, 0);
 			atomic_store(&maps[i].len, len);
 			size_t seen = atomic_load(&nslots);
 			while (seen < i + 1 && !atomic_compare_exchange_weak(&nslots, &seen, i + 1))
 				;
-			return true;
+			return (long)i;
 		}
 	}
-	return false;
+	return -1;
+}
+
+static void free_slot(long i)
+{
+	atomic_store(&maps[i].len, 0);
+	atomic_store(&maps[i].start, 0);
+}
+
+long bl_mapped_register(const void *start)
+{
+	return take_slot((uintptr_t)start, 0);
+}
+
+void bl_mapped_resize(long slot, size_t len)
+{
+	atomic_store(&maps[slot].len, len);
+}
+
+void bl_mapped_unregister(long slot)
+{
+	free_slot(slot);
 }
 
 char *bl_mapped_fd(int fd, size_t n, size_t pad)
@@ -50,7 +74,7 @@ char *bl_mapped_fd(int fd, size_t n, size_t pad)
 		munmap(p, whole);
 		return NULL;
 	}
-	if (!take_slot((uintptr_t)p, whole)) {
+	if (take_slot((uintptr_t)p, whole) < 0) {
 		munmap(p, whole);
 		errno = EMFILE;
 		return NULL;
@@ -77,7 +101,7 @@ bool bl_mapped_free(void *p)
 		return false;
 	size_t len = atomic_exchange(&maps[i].len, 0);
 	munmap(p, len);
-	atomic_store(&maps[i].start, 0);
+	free_slot(i);
 	return true;
 }
 
@@ -106,4 +130,16 @@ void bl_mapped_let_go(const void *from, const void *to)
 		hi = end / page * page;
 	if (hi > lo)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+void bl_mapped_reading(const void *p)
+{
+	if (!atomic_load(&nslots))
+		return;
+	long i = slot_of((uintptr_t)p);
+	if (i < 0)
+		return;
+	uintptr_t was = atomic_exchange(&maps[i].cursor, (uintptr_t)p);
+	if (was && was < (uintptr_t)p)
+		bl_mapped_let_go((const void *)was, p);
 }

@@ -59,4 +59,18 @@ static inline void bl_mapped_passed(const void *from, const void *to)
 		bl_mapped_let_go(from, to);
 }
 
+/* A reader begins to read at p (a text among others in one mapping, as
+ * the runs of many documents): when p lies in a mapping past the
+ * blocks where the last reading of it began, those blocks are let go.
+ * A reader going back to an earlier text reads its pages again. */
+void bl_mapped_reading(const void *p);
+
+/* For a mapping made elsewhere (spool.c), that grows: its slot, len 0
+ * (nothing in it let go), or -1 when none is free; its bytes from start
+ * that may be let go (they are read again from a file); its slot
+ * given back. */
+long bl_mapped_register(const void *start);
+void bl_mapped_resize(long slot, size_t len);
+void bl_mapped_unregister(long slot);
+
 #endif

@@ -20,6 +20,7 @@
 
 #include "../base/jsonread.h"
 #include "../base/mapped.h"
+#include "../base/spool.h"
 #include "cli.h"
 
 struct block {
@@ -139,14 +140,31 @@ int cli_docs_adopt(void *p)
 	return 0;
 }
 
-/* The chunk stashed texts are copied into, adopted when made. */
+/* The chunk stashed texts are copied into, adopted when made, where the
+ * spool cannot take them. */
 #define STASH_CHUNK ((size_t)1 << 20)
 static unsigned char *stash_at;
 static size_t stash_left;
+/* where they go first: a chunk on disk once full, its pages read back
+ * as a reader comes to them (spool.h) */
+static struct bl_spool spool;
+static enum { SPOOL_UNTRIED, SPOOL_ON, SPOOL_OFF } spool_state;
+
+static unsigned char *spooled(size_t n)
+{
+	if (spool_state == SPOOL_UNTRIED)
+		spool_state = bl_spool_init(&spool) == 0 ? SPOOL_ON : SPOOL_OFF;
+	return spool_state == SPOOL_ON ? bl_spool_alloc(&spool, n) : NULL;
+}
 
 const unsigned char *cli_docs_stash(const unsigned char *p, size_t n, void *ctx)
 {
 	(void)ctx;
+	unsigned char *sp = n <= STASH_CHUNK / 4 ? spooled(n) : NULL;
+	if (sp) {
+		memcpy(sp, p, n);
+		return sp;
+	}
 	if (n > STASH_CHUNK / 4) { /* a chunk of its own */
 		unsigned char *own = malloc(n ? n : 1);
 		if (!own || cli_docs_adopt(own) < 0)
@@ -196,4 +214,7 @@ void cli_docs_free(json_t *docs)
 	blocks_hi = 0;
 	stash_at = NULL;
 	stash_left = 0;
+	if (spool_state == SPOOL_ON)
+		bl_spool_free(&spool);
+	spool_state = SPOOL_UNTRIED;
 }

@@ -1,0 +1,92 @@
+/* spool.c - see spool.h. */
+#include "spool.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tmp.h"
+
+int bl_spool_init(struct bl_spool *s)
+{
+	*s = (struct bl_spool){.fd = -1, .slot = -1};
+	void *p = mmap(NULL, BL_SPOOL_RESERVE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	s->base = p;
+	s->slot = bl_mapped_register(p);
+	s->fd = s->slot >= 0 ? bl_temp_fd("stash") : -1;
+	return 0;
+}
+
+/* The whole of buf to the file at off; false when it could not be. */
+static bool put_at(int fd, const char *buf, size_t n, size_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0 && errno != EINTR)
+			return false;
+		if (w > 0) {
+			buf += w;
+			n -= (size_t)w;
+			off += (size_t)w;
+		}
+	}
+	return true;
+}
+
+/* The chunk just filled, written to the file and mapped from there over
+ * its pages in memory, which go. It stays in memory when it cannot be
+ * written (a full disk), and so does every chunk after it: what is read
+ * from the file is the reservation's start. */
+static void seal(struct bl_spool *s)
+{
+	size_t from = s->end - BL_SPOOL_CHUNK;
+	char *p = s->base + from;
+	if (s->fd < 0 || s->sealed != from || !put_at(s->fd, p, BL_SPOOL_CHUNK, from) ||
+	    mmap(p, BL_SPOOL_CHUNK, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, (off_t)from) ==
+		    MAP_FAILED) {
+		if (s->fd >= 0)
+			close(s->fd);
+		s->fd = -1;
+		return;
+	}
+	s->sealed = s->end;
+	bl_mapped_resize(s->slot, s->sealed);
+}
+
+void *bl_spool_alloc(struct bl_spool *s, size_t n)
+{
+	if (n > BL_SPOOL_CHUNK || !s->base) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (s->end - s->at < n) {
+		if (s->end)
+			seal(s);
+		if (BL_SPOOL_RESERVE - s->end < BL_SPOOL_CHUNK) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (mprotect(s->base + s->end, BL_SPOOL_CHUNK, PROT_READ | PROT_WRITE) != 0)
+			return NULL;
+		s->at = s->end;
+		s->end += BL_SPOOL_CHUNK;
+	}
+	void *p = s->base + s->at;
+	s->at += n;
+	return p;
+}
+
+void bl_spool_free(struct bl_spool *s)
+{
+	if (s->slot >= 0)
+		bl_mapped_unregister(s->slot);
+	if (s->base)
+		munmap(s->base, BL_SPOOL_RESERVE);
+	if (s->fd >= 0)
+		close(s->fd);
+	*s = (struct bl_spool){.fd = -1, .slot = -1};
+}
