@@ -4,18 +4,38 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "tmp.h"
 
+/* The most address space to reserve: all of BL_SPOOL_RESERVE, or an
+ * eighth of a limit on it, which the reservation counts against. */
+static size_t reserve_at_most(void)
+{
+	struct rlimit rl;
+	size_t most = BL_SPOOL_RESERVE;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 8 < most)
+		most = (size_t)(rl.rlim_cur / 8);
+	return most / BL_SPOOL_CHUNK * BL_SPOOL_CHUNK;
+}
+
 int bl_spool_init(struct bl_spool *s)
 {
 	*s = (struct bl_spool){.fd = -1, .slot = -1};
-	void *p = mmap(NULL, BL_SPOOL_RESERVE, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
+	void *p = MAP_FAILED;
+	size_t n = reserve_at_most();
+	for (; n >= 16 * BL_SPOOL_CHUNK; n /= 2)
+		if ((p = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+			      0)) != MAP_FAILED)
+			break;
+	if (p == MAP_FAILED) {
+		errno = ENOMEM;
 		return -1;
+	}
 	s->base = p;
+	s->reserved = n;
 	s->slot = bl_mapped_register(p);
 	s->fd = s->slot >= 0 ? bl_temp_fd("stash") : -1;
 	return 0;
@@ -66,7 +86,7 @@ void *bl_spool_alloc(struct bl_spool *s, size_t n)
 	if (s->end - s->at < n) {
 		if (s->end)
 			seal(s);
-		if (BL_SPOOL_RESERVE - s->end < BL_SPOOL_CHUNK) {
+		if (s->reserved - s->end < BL_SPOOL_CHUNK) {
 			errno = ENOMEM;
 			return NULL;
 		}
@@ -85,7 +105,7 @@ void bl_spool_free(struct bl_spool *s)
 	if (s->slot >= 0)
 		bl_mapped_unregister(s->slot);
 	if (s->base)
-		munmap(s->base, BL_SPOOL_RESERVE);
+		munmap(s->base, s->reserved);
 	if (s->fd >= 0)
 		close(s->fd);
 	*s = (struct bl_spool){.fd = -1, .slot = -1};

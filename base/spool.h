@@ -28,11 +28,14 @@
 
 /* The chunk filled at a time, and the most one alloc takes. */
 #define BL_SPOOL_CHUNK BL_MAPPED_BLOCK
-/* The address space reserved (none of it memory until used). */
+/* The address space reserved (none of it memory until used), at most:
+ * under a limit on address space (RLIMIT_AS, `ulimit -v`) an eighth of
+ * it, and less where even that cannot be had. */
 #define BL_SPOOL_RESERVE ((size_t)64 << 30)
 
 struct bl_spool {
 	char *base; /* the reservation */
+	size_t reserved; /* its bytes */
 	size_t at, end; /* the chunk being filled: its next free byte, its end */
 	size_t sealed; /* base[0, sealed) is read from the file */
 	int fd; /* the file, -1 when none could be made or written */
