@@ -23,9 +23,14 @@ static size_t reserve_at_most(void)
 
 int bl_spool_init(struct bl_spool *s)
 {
+	return bl_spool_init_within(s, reserve_at_most());
+}
+
+int bl_spool_init_within(struct bl_spool *s, size_t most)
+{
 	*s = (struct bl_spool){.fd = -1, .slot = -1};
 	void *p = MAP_FAILED;
-	size_t n = reserve_at_most();
+	size_t n = most / BL_SPOOL_CHUNK * BL_SPOOL_CHUNK;
 	for (; n >= 16 * BL_SPOOL_CHUNK; n /= 2)
 		if ((p = mmap(NULL, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 			      0)) != MAP_FAILED)
@@ -41,20 +46,29 @@ int bl_spool_init(struct bl_spool *s)
 	return 0;
 }
 
-/* The whole of buf to the file at off; false when it could not be. */
-static bool put_at(int fd, const char *buf, size_t n, size_t off)
+/* The whole of buf to the file at off, or from it; false when it could
+ * not be. */
+static bool file_at(int fd, char *buf, size_t n, size_t off, bool write)
 {
 	while (n) {
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w <= 0 && errno != EINTR)
+		ssize_t w = write ? pwrite(fd, buf, n, (off_t)off) : pread(fd, buf, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
 			return false;
-		if (w > 0) {
-			buf += w;
-			n -= (size_t)w;
-			off += (size_t)w;
-		}
+		buf += w;
+		n -= (size_t)w;
+		off += (size_t)w;
 	}
 	return true;
+}
+
+/* No more chunks to the file: they stay in memory from here on. */
+static void stop_filing(struct bl_spool *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 }
 
 /* The chunk just filled, written to the file and mapped from there over
@@ -65,16 +79,46 @@ static void seal(struct bl_spool *s)
 {
 	size_t from = s->end - BL_SPOOL_CHUNK;
 	char *p = s->base + from;
-	if (s->fd < 0 || s->sealed != from || !put_at(s->fd, p, BL_SPOOL_CHUNK, from) ||
-	    mmap(p, BL_SPOOL_CHUNK, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, (off_t)from) ==
-		    MAP_FAILED) {
-		if (s->fd >= 0)
-			close(s->fd);
-		s->fd = -1;
+	if (s->fd < 0 || s->sealed != from)
+		return;
+	if (!file_at(s->fd, p, BL_SPOOL_CHUNK, from, true)) {
+		stop_filing(s);
+		return;
+	}
+	if (mmap(p, BL_SPOOL_CHUNK, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->fd, (off_t)from) ==
+	    MAP_FAILED) {
+		/* a failed MAP_FIXED may have taken the chunk's pages with it:
+		 * its bytes back from the file, in memory */
+		if (mmap(p, BL_SPOOL_CHUNK, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+			file_at(s->fd, p, BL_SPOOL_CHUNK, from, false);
+		stop_filing(s);
 		return;
 	}
 	s->sealed = s->end;
 	bl_mapped_resize(s->slot, s->sealed);
+}
+
+/* The chunk being filled closed (sealed, no room left in it) and the
+ * next one opened; -1 when the reservation is used up or memory ran
+ * out. */
+static int next_chunk(struct bl_spool *s)
+{
+	if (s->open) {
+		seal(s);
+		s->open = false;
+		s->at = s->end;
+	}
+	if (s->reserved - s->end < BL_SPOOL_CHUNK) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (mprotect(s->base + s->end, BL_SPOOL_CHUNK, PROT_READ | PROT_WRITE) != 0)
+		return -1;
+	s->open = true;
+	s->at = s->end;
+	s->end += BL_SPOOL_CHUNK;
+	return 0;
 }
 
 void *bl_spool_alloc(struct bl_spool *s, size_t n)
@@ -83,18 +127,8 @@ void *bl_spool_alloc(struct bl_spool *s, size_t n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (s->end - s->at < n) {
-		if (s->end)
-			seal(s);
-		if (s->reserved - s->end < BL_SPOOL_CHUNK) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		if (mprotect(s->base + s->end, BL_SPOOL_CHUNK, PROT_READ | PROT_WRITE) != 0)
-			return NULL;
-		s->at = s->end;
-		s->end += BL_SPOOL_CHUNK;
-	}
+	if (s->end - s->at < n && next_chunk(s) < 0)
+		return NULL;
 	void *p = s->base + s->at;
 	s->at += n;
 	return p;

@@ -100,7 +100,7 @@ int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, j
 		json_decref(doc);
 		return -1;
 	}
-	size_t d = r->ndocs++;
+	size_t d = r->ndocs; /* its index in docs once appended */
 	if (!r->last_path || strcmp(r->last_path, path) != 0)
 		r->inputs++;
 	r->last_path = path;
@@ -118,7 +118,10 @@ int bl_report_add(struct bl_report *r, struct bl_message *m, const char *path, j
 		json_decref(doc);
 		doc = json_incref(r->no_runs);
 	}
-	if (json_array_append_new(r->docs, doc) < 0 || r->section.failed || r->index.failed)
+	if (json_array_append_new(r->docs, doc) < 0)
+		return -1;
+	r->ndocs++;
+	if (r->section.failed || r->index.failed)
 		return -1;
 	return bl_spill_write(r->section.p, r->section.n, &r->sections);
 }

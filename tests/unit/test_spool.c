@@ -77,6 +77,10 @@ static void test_on_file(void)
 	CHECK(reads_back(at, 0, TEXTS));
 	long file2 = status_kb("RssFile");
 	CHECK(file2 - file1 >= 9 * 1024); /* read: the file's pages in */
+	/* a reader passing from the first text past the chunk being filled:
+	 * only pages read from the file are let go, that chunk's kept */
+	bl_mapped_passed(at[0], s.base + s.end + BL_MAPPED_BLOCK);
+	CHECK(reads_back(at, 0, TEXTS));
 	/* a reader going through them in order lets go what it passed */
 	for (size_t k = 0; k < TEXTS; k++)
 		bl_mapped_reading(at[k]);
@@ -140,10 +144,34 @@ static void test_file_fills(void)
 	free(at);
 }
 
+/* The reservation used up (16 chunks): NULL, then NULL for the smallest
+ * text too, never room in a chunk already written to the file; every
+ * text handed out reads back. */
+static void test_reservation_used_up(void)
+{
+	struct bl_spool s;
+	CHECK(bl_spool_init_within(&s, 16 * BL_SPOOL_CHUNK) == 0);
+	enum { MOST = 200 };
+	char *at[MOST];
+	size_t n = 0, len = 200000;
+	for (; n < MOST && (at[n] = bl_spool_alloc(&s, len)); n++)
+		memset(at[n], 'a' + (int)(n % 26), len);
+	CHECK(n > 60 && n < MOST); /* 5 texts a chunk, 16 chunks */
+	CHECK(bl_spool_alloc(&s, 100) == NULL);
+	CHECK(bl_spool_alloc(&s, 1) == NULL);
+	bool same = true;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < len; i += 4096)
+			same &= at[k][i] == 'a' + (int)(k % 26);
+	CHECK(same);
+	bl_spool_free(&s);
+}
+
 int main(void)
 {
 	test_on_file();
 	test_without_file();
 	test_file_fills();
+	test_reservation_used_up();
 	return CHECK_DONE();
 }
