@@ -38,12 +38,6 @@ static long take_slot(uintptr_t start, size_t len)
 	return -1;
 }
 
-static void free_slot(long i)
-{
-	atomic_store(&maps[i].len, 0);
-	atomic_store(&maps[i].start, 0);
-}
-
 long bl_mapped_register(const void *start)
 {
 	return take_slot((uintptr_t)start, 0);
@@ -56,7 +50,8 @@ void bl_mapped_resize(long slot, size_t len)
 
 void bl_mapped_unregister(long slot)
 {
-	free_slot(slot);
+	atomic_store(&maps[slot].len, 0);
+	atomic_store(&maps[slot].start, 0);
 }
 
 char *bl_mapped_fd(int fd, size_t n, size_t pad)
@@ -101,7 +96,7 @@ bool bl_mapped_free(void *p)
 		return false;
 	size_t len = atomic_exchange(&maps[i].len, 0);
 	munmap(p, len);
-	free_slot(i);
+	bl_mapped_unregister(i);
 	return true;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "tmp.h"
 
 /* The most address space to reserve: all of BL_SPOOL_RESERVE, or an
@@ -46,21 +47,20 @@ int bl_spool_init_within(struct bl_spool *s, size_t most)
 	return 0;
 }
 
-/* The whole of buf to the file at off, or from it; false when it could
- * not be. */
-static bool file_at(int fd, char *buf, size_t n, size_t off, bool write)
+/* The chunk at `from`, back from the file into buf: the chunks are
+ * written in order, each whole, so its bytes are there. */
+static void read_back(int fd, char *buf, size_t from)
 {
-	while (n) {
-		ssize_t w = write ? pwrite(fd, buf, n, (off_t)off) : pread(fd, buf, n, (off_t)off);
-		if (w < 0 && errno == EINTR)
+	for (size_t n = BL_SPOOL_CHUNK; n;) {
+		ssize_t r = pread(fd, buf, n, (off_t)from);
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			return false;
-		buf += w;
-		n -= (size_t)w;
-		off += (size_t)w;
+		if (r <= 0)
+			return;
+		buf += r;
+		n -= (size_t)r;
+		from += (size_t)r;
 	}
-	return true;
 }
 
 /* No more chunks to the file: they stay in memory from here on. */
@@ -81,7 +81,8 @@ static void seal(struct bl_spool *s)
 	char *p = s->base + from;
 	if (s->fd < 0 || s->sealed != from)
 		return;
-	if (!file_at(s->fd, p, BL_SPOOL_CHUNK, from, true)) {
+	/* the file takes the chunks in order: it ends at `from` */
+	if (bl_write_fd(s->fd, p, BL_SPOOL_CHUNK) != BL_SPOOL_CHUNK) {
 		stop_filing(s);
 		return;
 	}
@@ -91,7 +92,7 @@ static void seal(struct bl_spool *s)
 		 * its bytes back from the file, in memory */
 		if (mmap(p, BL_SPOOL_CHUNK, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
-			file_at(s->fd, p, BL_SPOOL_CHUNK, from, false);
+			read_back(s->fd, p, from);
 		stop_filing(s);
 		return;
 	}
