@@ -201,7 +201,7 @@ void bl_marks_init(struct bl_marks *mk)
 	memset(mk, 0, sizeof *mk);
 }
 
-bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start)
+bool bl_marks_add(struct bl_marks *mk, const char *members, enum bl_mark_where where)
 {
 	if (mk->groups >= 8)
 		return false;
@@ -210,41 +210,64 @@ bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start)
 		mk->lo[*p & 15] |= bit;
 		mk->hi[*p >> 4] |= bit;
 	}
-	if (line_start)
+	if (where == BL_MARK_LINE_START)
 		mk->line |= bit;
+	else if (where == BL_MARK_AFTER_DIGIT)
+		mk->digit |= bit;
 	return true;
 }
 
-/* Whether s[i] is a mark (`after_nl`: s[i - 1] is '\n'). */
-static inline bool is_mark(const struct bl_marks *mk, unsigned char c, bool after_nl)
+/* Whether byte c is a mark after byte `before` (0 at offset 0). */
+static inline bool is_mark(const struct bl_marks *mk, unsigned char c, unsigned char before)
 {
 	unsigned g = mk->lo[c & 15] & mk->hi[c >> 4];
-	return (g & ~(unsigned)mk->line) || (after_nl && (g & mk->line));
+	unsigned ok = ~(unsigned)(mk->line | mk->digit);
+	if (before == '\n')
+		ok |= mk->line;
+	else if (before >= '0' && before <= '9')
+		ok |= mk->digit;
+	return (g & ok) != 0;
 }
 
 #ifdef BL_HAVE_AVX2_FIND
 /* A byte's low half looks up the groups that take it, its high half the
  * groups that take that: a mark where both agree, on a group that counts
- * anywhere, or on any group after a '\n' (the byte before, loaded one
+ * anywhere, on one that counts at a line start after a '\n', or on one
+ * that counts after a digit after one (the byte before, loaded one
  * back). 64 bytes a step; the last step overlaps the one before to end at
  * n. */
+/* The groups that count after each of the 32 bytes b: those counting
+ * anywhere, the line start's after a '\n', the digit's after a digit. */
+__attribute__((target("avx2"), always_inline)) static inline __m256i groups_after(__m256i b,
+										  __m256i anywhere,
+										  __m256i line,
+										  __m256i digit)
+{
+	__m256i d = _mm256_sub_epi8(b, _mm256_set1_epi8('0'));
+	__m256i is_digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
+	__m256i is_nl = _mm256_cmpeq_epi8(b, _mm256_set1_epi8('\n'));
+	return _mm256_or_si256(anywhere, _mm256_or_si256(_mm256_and_si256(is_nl, line),
+							 _mm256_and_si256(is_digit, digit)));
+}
+
 __attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from, size_t n,
 							      const struct bl_marks *mk,
 							      uint64_t *bits, size_t *next)
 {
 	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
 	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
-	const __m256i low = _mm256_set1_epi8(0x0f), nl = _mm256_set1_epi8('\n');
-	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
-	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_cmpeq_epi8(zero, zero);
+	const __m256i low = _mm256_set1_epi8(0x0f);
+	const __m256i anywhere = _mm256_set1_epi8((char)(unsigned char)~(mk->line | mk->digit));
+	const __m256i line = _mm256_set1_epi8((char)mk->line);
+	const __m256i digit = _mm256_set1_epi8((char)mk->digit);
+	const __m256i zero = _mm256_setzero_si256();
 #define MARKS_AT(i)                                                                                \
 	_mm256_and_si256(                                                                          \
 		_mm256_and_si256(                                                                  \
 			_mm256_shuffle_epi8(lo, _mm256_and_si256(a, low)),                         \
 			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(a, 4), low))),  \
-		_mm256_blendv_epi8(                                                                \
-			anywhere, ones,                                                            \
-			_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(s + (i)-1)), nl)))
+		groups_after(_mm256_loadu_si256((const __m256i *)(s + (i)-1)), anywhere, line,     \
+			     digit))
 #define MASK64(m, m2)                                                                              \
 	((uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero)) |                   \
 	 (uint64_t)(uint32_t)~_mm256_movemask_epi8(_mm256_cmpeq_epi8(m2, zero)) << 32)
@@ -297,7 +320,7 @@ size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks
 	*next = n;
 	if (from >= n)
 		return n;
-	if (from == 0 && is_mark(mk, (unsigned char)s[0], false)) {
+	if (from == 0 && is_mark(mk, (unsigned char)s[0], 0)) {
 		*bits = 1;
 		*next = 1;
 		return 0;
@@ -313,7 +336,7 @@ size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks
 	for (size_t i = from; i < n; i += 64) {
 		size_t end = n - i > 64 ? i + 64 : n;
 		for (size_t k = i; k < end; k++)
-			if (is_mark(mk, (unsigned char)s[k], s[k - 1] == '\n'))
+			if (is_mark(mk, (unsigned char)s[k], (unsigned char)s[k - 1]))
 				*bits |= (uint64_t)1 << (k - i);
 		if (*bits) {
 			*next = end;

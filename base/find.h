@@ -63,26 +63,33 @@ void bl_byteset_init(struct bl_byteset *set, const char *members);
 size_t bl_find_line_start(const char *s, size_t n, const struct bl_byteset *set);
 
 /* The bytes bl_find_mark() stops at, in up to 8 groups. A group counts
- * anywhere, or only at a line start (right after a '\n'); it stands for
- * every byte whose high half (byte >> 4) is one of its bytes' and whose
- * low half is one of its bytes': "#$%-/" (all 0x2_) is exactly itself,
- * " \t" (0x20, 0x09) also takes 0x00 and ')' (0x29). */
+ * anywhere, only at a line start (right after a '\n'), or only right
+ * after an ASCII digit ("8.0-RELEASE"'s '-', not the dashes of a rule or
+ * of a word); it stands for every byte whose high half (byte >> 4) is one
+ * of its bytes' and whose low half is one of its bytes': "#$%/" (all
+ * 0x2_) is exactly itself, " \t" (0x20, 0x09) also takes 0x00 and ')'
+ * (0x29). */
 struct bl_marks {
 	unsigned char lo[16]; /* bit g of lo[x & 15]: group g takes low half x & 15 */
 	unsigned char hi[16]; /* bit g of hi[x >> 4]: group g takes high half x >> 4 */
 	unsigned char line; /* bit g: group g counts only at a line start */
 	unsigned char groups; /* how many groups are in use */
+	unsigned char digit; /* bit g: group g counts only after a digit */
 };
+
+/* Where a group of marks counts. */
+enum bl_mark_where { BL_MARK_ANYWHERE, BL_MARK_LINE_START, BL_MARK_AFTER_DIGIT };
 
 /* An empty set of marks. */
 void bl_marks_init(struct bl_marks *mk);
-/* Adds a group of the bytes of `members` (a string); false when all 8
- * groups are in use. */
-bool bl_marks_add(struct bl_marks *mk, const char *members, bool line_start);
+/* Adds a group of the bytes of `members` (a string), counting `where`;
+ * false when all 8 groups are in use. */
+bool bl_marks_add(struct bl_marks *mk, const char *members, enum bl_mark_where where);
 
 /* The first offset i in [from, n) where s[i] is a mark that counts
- * anywhere, or one that counts at a line start and s[i - 1] is '\n'
- * (offset 0 is no line start); n when there is none. 32 bytes a step:
+ * anywhere, one that counts at a line start and s[i - 1] is '\n', or one
+ * that counts after a digit and s[i - 1] is one (offset 0 has no byte
+ * before it); n when there is none. 32 bytes a step:
  * most text is passed without a stop. */
 size_t bl_find_mark(const char *s, size_t from, size_t n, const struct bl_marks *mk);
 /* The same, a window at a time: the first window of offsets [i, *next)

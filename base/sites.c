@@ -247,17 +247,22 @@ static inline bool long_line_in(size_t min, size_t q, uint64_t nl, size_t end, s
 struct nibble_tabs {
 	__m256i tab[2][VT][2]; /* P->nib, in both lanes */
 	__m256i mlo, mhi; /* the marks' nibble tables */
-	__m256i anywhere, at_start;
+	__m256i anywhere, at_start, after_digit;
+};
+
+/* The marks at 32 positions, as bits (bit j: position p + j): of the
+ * groups that count anywhere (any), of those that count at a line start
+ * (line), of those that count after a digit (digit); and the newlines. */
+struct half_marks {
+	uint32_t any, line, digit, nl;
 };
 
 /* What the 32 positions from p hold: the buckets found at each (*acc0,
- * *acc1, one byte a position), and as bits (bit j: position p + j):
- * those with a find, the marks of the groups that count anywhere (*any)
- * and of those that count at a line start (*line), the newlines (*nl).
- * Reads p[0, 35). */
+ * *acc1, one byte a position), and as bits (bit j: position p + j)
+ * those with a find, and their marks (*hm). Reads p[0, 35). */
 __attribute__((target("avx2"), always_inline)) static inline uint32_t half_step(
 	const unsigned char *p, const struct nibble_tabs *tb, __m256i *acc0, __m256i *acc1,
-	uint32_t *any, uint32_t *line, uint32_t *nl)
+	struct half_marks *hm)
 {
 	const __m256i low = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
 	/* token k of every window at the 32 positions: the bytes from
@@ -287,14 +292,31 @@ __attribute__((target("avx2"), always_inline)) static inline uint32_t half_step(
 #undef NIBBLES
 	__m256i m = _mm256_and_si256(_mm256_shuffle_epi8(tb->mlo, vl0),
 				     _mm256_shuffle_epi8(tb->mhi, vh0));
-	*any = ~(uint32_t)_mm256_movemask_epi8(
+	hm->any = ~(uint32_t)_mm256_movemask_epi8(
 		_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->anywhere), zero));
-	*line = ~(uint32_t)_mm256_movemask_epi8(
+	hm->line = ~(uint32_t)_mm256_movemask_epi8(
 		_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->at_start), zero));
-	*nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8('\n')));
+	hm->digit = ~(uint32_t)_mm256_movemask_epi8(
+		_mm256_cmpeq_epi8(_mm256_and_si256(m, tb->after_digit), zero));
+	hm->nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, _mm256_set1_epi8('\n')));
 	*acc0 = a0;
 	*acc1 = a1;
 	return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(a0, a1), zero));
+}
+
+/* The digits among the 64 bytes at p, as bits. */
+__attribute__((target("avx2"), always_inline)) static inline uint64_t digits64(
+	const unsigned char *p)
+{
+	uint64_t bits = 0;
+	for (int h = 0; h < 2; h++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * h));
+		__m256i d = _mm256_sub_epi8(v, _mm256_set1_epi8('0'));
+		uint32_t m = (uint32_t)_mm256_movemask_epi8(
+			_mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d));
+		bits |= (uint64_t)m << (32 * h);
+	}
+	return bits;
 }
 
 /* The 64 positions from q, read at p (t + q, or a copy of the text's
@@ -307,14 +329,21 @@ __attribute__((target("avx2"), always_inline)) static inline void step64(
 	struct bl_sites *st)
 {
 	__m256i acc[2][2];
-	uint32_t any0, any1, line0, line1, nl0, nl1;
-	uint64_t bits = half_step(p, tb, &acc[0][0], &acc[0][1], &any0, &line0, &nl0);
-	bits |= (uint64_t)half_step(p + 32, tb, &acc[1][0], &acc[1][1], &any1, &line1, &nl1) << 32;
-	uint64_t nl = (nl0 | (uint64_t)nl1 << 32) & in;
-	uint64_t any = any0 | (uint64_t)any1 << 32, line = line0 | (uint64_t)line1 << 32;
+	struct half_marks h0, h1;
+	uint64_t bits = half_step(p, tb, &acc[0][0], &acc[0][1], &h0);
+	bits |= (uint64_t)half_step(p + 32, tb, &acc[1][0], &acc[1][1], &h1) << 32;
+	uint64_t nl = (h0.nl | (uint64_t)h1.nl << 32) & in;
+	uint64_t any = h0.any | (uint64_t)h1.any << 32, line = h0.line | (uint64_t)h1.line << 32;
 	/* the marks: of a group that counts anywhere, or of one that
 	 * counts at a line start right after a newline */
-	st->sys[q / 64] = (any | (line & (nl << 1 | *after_nl))) & in;
+	uint64_t marks = any | (line & (nl << 1 | *after_nl));
+	/* and of one that counts after a digit, right after one: the
+	 * digits read only where such a group's byte is (a '-', rare in
+	 * prose) */
+	uint64_t digit = h0.digit | (uint64_t)h1.digit << 32;
+	if (digit)
+		marks |= digit & (digits64(p) << 1 | (q > 0 && t[q - 1] >= '0' && t[q - 1] <= '9'));
+	st->sys[q / 64] = marks & in;
 	*after_nl = nl >> 63;
 	if (!st->long_line)
 		st->long_line = long_line_in(P->long_line, q, nl, q + 64 < len ? q + 64 : len, ls);
@@ -346,8 +375,9 @@ __attribute__((target("avx2"))) static void sites_avx2(const struct bl_site_plan
 	const struct bl_marks *mk = P->marks;
 	tb.mlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->lo));
 	tb.mhi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)mk->hi));
-	tb.anywhere = _mm256_set1_epi8((char)(unsigned char)~mk->line);
+	tb.anywhere = _mm256_set1_epi8((char)(unsigned char)~(mk->line | mk->digit));
 	tb.at_start = _mm256_set1_epi8((char)mk->line);
+	tb.after_digit = _mm256_set1_epi8((char)mk->digit);
 	uint64_t after_nl = 0; /* offset 0 is no line start */
 	size_t ls = 0, q = 0;
 	/* a step reads 67 bytes: in place while they are the text's or
@@ -716,8 +746,10 @@ static void update_marks(const struct bl_site_plan *P, struct bl_sites *st, cons
 	for (size_t k = 0; k < n; k++)
 		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
 			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
-			bool mark = (g & ~(unsigned)mk->line) ||
-				    (x > 0 && t[x - 1] == '\n' && (g & mk->line));
+			unsigned char before = x > 0 ? t[x - 1] : 0;
+			bool mark = (g & ~(unsigned)(mk->line | mk->digit)) ||
+				    (before == '\n' && (g & mk->line)) ||
+				    (before >= '0' && before <= '9' && (g & mk->digit));
 			if (mark)
 				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
 			else

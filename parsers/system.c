@@ -841,19 +841,23 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
  * Lines between two candidates are never looked at. */
 
 /* Anywhere: ':', '=', '：''s first byte (EF BC 9A), a path's '/', a
- * release's '-' ("8.0-RELEASE"), a prompt's '#', '$', '%' or '>'
- * ("srebrny# geli init ..."). At a line start: the first letters of the
- * names uname_re takes and of "NAME" (zhead_re), of "geli", "gmirror" and
- * "zpool" (a command without a prompt), and the blanks of an indented one.
- * Spelled out as bl_marks_add() builds them, one group a bit:
- *   0 "#$%-/" (0x2_)   1 ":=>" (0x3_)   2 "\xEF"   3 "DFLNO" (0x4_)
- *   4 "S"   5 "g"   6 "z"   7 " \t" (0x20, 0x09; also 0x00 and ')')
+ * prompt's '#', '$', '%' or '>' ("srebrny# geli init ..."). After a digit:
+ * a release's '-' ("8.0-RELEASE"; not the dashes of a table's rule, of a
+ * vdev's empty capacity or of a word). At a line start: the first letters
+ * of the names uname_re takes and of "NAME" (zhead_re), of "geli",
+ * "gmirror" and "zpool" (a command without a prompt), and the blanks of an
+ * indented one. Spelled out as bl_marks_add() builds them, one group a
+ * bit:
+ *   0 "#$%/\xEF" (0x2_ and 0xE_; also 0xE3 to 0xE5)   1 ":=>" (0x3_)
+ *   2 "-" after a digit   3 "DFLNO" (0x4_)   4 "S"   5 "g"   6 "z"
+ *   7 " \t" (0x20, 0x09; also 0x00 and ')')
  * groups 3 to 7 only at a line start. */
 const struct bl_marks bl_system_marks = {
-	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A, 0x0D},
-	.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
+	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x06, 0x0A, 0x09},
+	.hi = {0x80, 0, 0x85, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x01, 0},
 	.line = 0xF8,
 	.groups = 8,
+	.digit = 0x04,
 };
 
 /* Whether the word w (n bytes) is at t[i] (text of len bytes). */
@@ -1036,16 +1040,6 @@ static size_t next_candidate(struct sys *s, size_t from)
 		if (at >= m->len) {
 			at = SIZE_MAX;
 			goto found;
-		}
-		if (m->text[at] == '-' && at + 1 < m->len && m->text[at + 1] == '-') {
-			/* a rule of dashes ("------  -----" under a table's
-			 * head): none of its marks is a release's "13.2-R", a
-			 * digit before and a letter after; passed at once */
-			size_t e = at + 2;
-			while (e < m->len && m->text[e] == '-')
-				e++;
-			bits &= e - base < 64 ? ~(uint64_t)0 << (e - base) : 0;
-			continue;
 		}
 		if (candidate(s, at))
 			goto found;

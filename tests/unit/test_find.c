@@ -64,18 +64,23 @@ static void test_count(void)
 }
 
 /* Whether s[i] is a mark of the reference: a byte of a group's
- * rectangle, at a line start for the groups that count only there. */
-static bool ref_mark(const struct bl_marks *mk, const char *const *groups, const bool *line,
-		     size_t ng, const char *s, size_t i)
+ * rectangle, at a line start for the groups that count only there, after
+ * a digit for those that count only there. */
+static bool ref_mark(const struct bl_marks *mk, const char *const *groups,
+		     const enum bl_mark_where *where, size_t ng, const char *s, size_t i)
 {
 	unsigned char c = (unsigned char)s[i];
+	char before = i > 0 ? s[i - 1] : 0;
 	for (size_t g = 0; g < ng; g++) {
 		bool lo = false, hi = false;
 		for (const unsigned char *p = (const unsigned char *)groups[g]; *p; p++) {
 			lo |= (*p & 15) == (c & 15);
 			hi |= (*p >> 4) == (c >> 4);
 		}
-		if (lo && hi && (!line[g] || (i > 0 && s[i - 1] == '\n')))
+		bool placed = where[g] == BL_MARK_ANYWHERE ||
+			      (where[g] == BL_MARK_LINE_START && before == '\n') ||
+			      (where[g] == BL_MARK_AFTER_DIGIT && before >= '0' && before <= '9');
+		if (lo && hi && placed)
 			return true;
 	}
 	(void)mk;
@@ -86,23 +91,26 @@ static bool ref_mark(const struct bl_marks *mk, const char *const *groups, const
  * end; the groups system.c spells out are the ones bl_marks_add builds. */
 static void test_marks(void)
 {
-	static const char *const groups[] = {"#$%-/", ":=>", "\xEF", "DFLNO", "S", "g", "z", " \t"};
-	static const bool line[] = {false, false, false, true, true, true, true, true};
+	static const char *const groups[] = {"#$%/\xEF", ":=>", "-", "DFLNO", "S", "g", "z", " \t"};
+	static const enum bl_mark_where where[] = {
+		BL_MARK_ANYWHERE,   BL_MARK_ANYWHERE,   BL_MARK_AFTER_DIGIT, BL_MARK_LINE_START,
+		BL_MARK_LINE_START, BL_MARK_LINE_START, BL_MARK_LINE_START,  BL_MARK_LINE_START};
 	struct bl_marks mk;
 	bl_marks_init(&mk);
 	for (size_t g = 0; g < 8; g++)
-		CHECK(bl_marks_add(&mk, groups[g], line[g]));
-	CHECK(!bl_marks_add(&mk, "q", false));
+		CHECK(bl_marks_add(&mk, groups[g], where[g]));
+	CHECK(!bl_marks_add(&mk, "q", BL_MARK_ANYWHERE));
 	static const struct bl_marks spelled = {
-		.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x03, 0x0A,
-		       0x0D},
-		.hi = {0x80, 0, 0x81, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x04, 0},
+		.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x06, 0x0A,
+		       0x09},
+		.hi = {0x80, 0, 0x85, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x01, 0},
 		.line = 0xF8,
 		.groups = 8,
+		.digit = 0x04,
 	};
 	CHECK(memcmp(&spelled, &mk, sizeof mk) == 0);
 	static const char alphabet[] = "aSDzg \t\n\n\n:/-#x)\xEF\xBC\x9A"
-				       "eNOFLq\x80";
+				       "eNOFLq\x80--09\xE3";
 	char buf[200];
 	unsigned seed = 3;
 	for (int round = 0; round < 300; round++) {
@@ -119,7 +127,7 @@ static void test_marks(void)
 				break;
 			size_t want = n;
 			for (size_t i = from; i < n; i++)
-				if (ref_mark(&mk, groups, line, 8, buf, i)) {
+				if (ref_mark(&mk, groups, where, 8, buf, i)) {
 					want = i;
 					break;
 				}
@@ -131,6 +139,9 @@ static void test_marks(void)
 	CHECK(bl_find_mark("\nS", 1, 2, &mk) == 1); /* the byte before from is read */
 	CHECK(bl_find_mark("x:", 0, 2, &mk) == 1);
 	CHECK(bl_find_mark(":", 0, 1, &mk) == 0);
+	CHECK(bl_find_mark("8.0-R", 0, 5, &mk) == 3); /* a release's dash */
+	CHECK(bl_find_mark("a-b --", 0, 6, &mk) == 6); /* a word's and a rule's */
+	CHECK(bl_find_mark("-", 0, 1, &mk) == 1); /* offset 0: no digit before */
 }
 
 /* bl_find_lit2_line: either needle before the line's end, every position,

@@ -312,6 +312,21 @@ static void edges(void)
 	bl_sites_free(st);
 	for (size_t n = 0; n <= sizeof l; n++)
 		CHECK(passes_agree(l, n));
+
+	/* a release's '-' counts after a digit, the one before it in the
+	 * step before (63, 64) or in the same (130, 131); a word's and a
+	 * rule's dashes do not */
+	memset(l, 'a', sizeof l);
+	memcpy(l + 60, "13.2-RELEASE", 12);
+	memcpy(l + 127, "8-STABLE", 8);
+	memcpy(l + 200, "well-known ------", 17);
+	st = sites_of(l, sizeof l);
+	CHECK(st && mark_at(st, 64) && mark_at(st, 128));
+	for (size_t i = 200; i < 217; i++)
+		CHECK(st && !mark_at(st, i));
+	bl_sites_free(st);
+	for (size_t n = 0; n <= sizeof l; n++)
+		CHECK(passes_agree(l, n));
 }
 
 static void line_ends(void)
