@@ -561,9 +561,11 @@ def w2_differences(path, info, reps_bytes):
 CLOCK = 0.001
 
 
-def table_rows(binpath, src, name, ext, whole, cut, scale):
+def table_rows(binpath, src, name, ext, whole, cut, scale, repeat):
     """`benchlog table` on the first `whole` bytes of src and on its first
-    half, each cut before the last `cut`: the rows of the table."""
+    half, each cut before the last `cut`, measured in turn `repeat` times
+    (medians: a single pair on a shared machine read 1.8x one run and
+    3.1x the next): the rows of the table."""
     paths = []
     for want in (whole, whole // 2):
         p = OUT / ("%s-first-%dm.%s" % (name.lower(), want // MB, ext))
@@ -572,8 +574,11 @@ def table_rows(binpath, src, name, ext, whole, cut, scale):
         p.write_bytes(head[:head.rfind(cut) + 1])
         paths.append(p)
     tout = OUT / ("table-%s.txt" % name.lower())
-    tw = measure([binpath, "table", paths[0]], stdout_path=tout)
-    th = measure([binpath, "table", paths[1]])
+    ws, hs = [], []
+    for _ in range(repeat):
+        ws.append(measure([binpath, "table", paths[0]], stdout_path=tout))
+        hs.append(measure([binpath, "table", paths[1]]))
+    tw, th = median_of(ws), median_of(hs)
     label = "table, %s's first %d MB" % (name, whole // MB)
     tsize = paths[0].stat().st_size / MB
     if tw.why() or th.why():
@@ -949,6 +954,7 @@ the median of --repeat runs (BENCH_REPEAT) taken in turn with its floors'
 (a noisy machine: raise it) ('>': the floor took under
 %.3f s, the clocks' resolution, and the ratio is over %.3f s). The goals use
 the cpu ratios (the machine may be shared), but for --jobs 2's wall clock.
+table rows: each the median of --repeat runs, whole and half in turn.
 grep: `LC_ALL=C grep -cE 'ANCHORS' FILE`, its count written to a file (GNU
 grep stops at its first match when its output is /dev/null). cat: `cat FILE`
 to /dev/null, where it read()s every byte as grep does: to a regular file,
@@ -1006,13 +1012,13 @@ def main():
     # time grows with the runs and the sources, not with their square (the
     # whole document is held in memory: the RSS is shown, not held to the
     # parse goal)
-    rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale)
-    rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale)
+    rows += table_rows(binpath, files["w2"], "W2", "txt", 8 * MB, b"\n", args.scale, repeat)
+    rows += table_rows(binpath, files["w1"], "W1", "mbox", 128 * MB, b"\nFrom ", args.scale, repeat)
     rows.append(report_row(binpath, OUT / "w1-first-64m.mbox", "report, W1's first 64 MB"))
     # and on one long post: dense tool output (every run held for the
     # comparisons), and a zpool stream (its text, a page 8 times its size)
     rows.append(report_row(binpath, OUT / "w2-first-8m.txt", "report, W2's first 8 MB"))
-    rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale)
+    rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale, repeat)
     rows.append(report_row(binpath, OUT / "w3-first-16m.txt", "report, W3's first 16 MB"))
     rows += long_stream_rows(binpath, files["w3"])
     rows += peer_rows(parse, files) + chart_rows(binpath, files)
