@@ -449,10 +449,13 @@ static void param_words(const char *name, json_t *v, char *buf, size_t len)
 
 /* The runs of a document by key (tool, name, direction): runs[i]'s key
  * is number kid[i], and the runs of key k are at[from[k], from[k + 1]),
- * in their order. A long log has thousands of runs: each is compared
- * with those of its key only. */
+ * in their order. A key's runs of one repeat group are number gid[i]
+ * among the (key, group) pairs, first met by run first[gid[i]]. A long
+ * log has thousands of runs: each is compared with those of its key
+ * only, or found by a number. */
 struct key_runs {
-	size_t *kid, *from, *at;
+	size_t *kid, *from, *at, *gid, *first;
+	size_t nkeys;
 };
 
 static void key_runs_free(struct key_runs *kr)
@@ -460,17 +463,68 @@ static void key_runs_free(struct key_runs *kr)
 	free(kr->kid);
 	free(kr->from);
 	free(kr->at);
+	free(kr->gid);
+	free(kr->first);
 }
 
-/* Numbers the n keys, and lists the runs of each. 0, or -1 on out of
- * memory. */
-static int key_runs_make(struct key_runs *kr, char *const *keys, size_t n)
+static char *group_text(size_t kid, json_int_t group)
 {
-	kr->kid = malloc((n ? n : 1) * sizeof *kr->kid);
-	kr->at = malloc((n ? n : 1) * sizeof *kr->at);
-	long nk = kr->kid && kr->at ? bl_name_number(keys, n, kr->kid) : -1;
+	char *t = malloc(48);
+	if (t)
+		snprintf(t, 48, "%zu|%lld", kid, (long long)group);
+	return t;
+}
+
+/* Numbers n texts (made by text(i, arg), NULL on out of memory) into
+ * num: bl_name_number. How many are distinct, or -1. */
+static long number_texts(size_t n, char *(*text)(size_t i, const void *arg), const void *arg,
+			 size_t *num)
+{
+	char **t = calloc(n ? n : 1, sizeof *t);
+	long count = t ? 0 : -1;
+	for (size_t i = 0; i < n && count == 0; i++)
+		if (!(t[i] = text(i, arg)))
+			count = -1;
+	if (count == 0)
+		count = bl_name_number(t, n, num);
+	for (size_t i = 0; t && i < n; i++)
+		free(t[i]);
+	free(t);
+	return count;
+}
+
+struct group_arg {
+	const size_t *kid;
+	const json_int_t *groups;
+};
+
+static char *group_text_of(size_t i, const void *arg)
+{
+	const struct group_arg *a = arg;
+	return group_text(a->kid[i], a->groups[i]);
+}
+
+/* Numbers the n keys and their (key, group) pairs, and lists the runs of
+ * each key. 0, or -1 on out of memory. */
+static int key_runs_make(struct key_runs *kr, char *const *keys, const json_int_t *groups, size_t n)
+{
+	size_t one = n ? n : 1;
+	kr->kid = malloc(one * sizeof *kr->kid);
+	kr->at = malloc(one * sizeof *kr->at);
+	kr->gid = malloc(one * sizeof *kr->gid);
+	kr->first = malloc(one * sizeof *kr->first);
+	long nk = kr->kid && kr->at && kr->gid && kr->first ? bl_name_number(keys, n, kr->kid) : -1;
+	kr->nkeys = nk >= 0 ? (size_t)nk : 0;
 	kr->from = nk >= 0 ? bl_name_groups(kr->kid, n, (size_t)nk, kr->at) : NULL;
-	return kr->from ? 0 : -1;
+	struct group_arg ga = {kr->kid, groups};
+	long ng = kr->from ? number_texts(n, group_text_of, &ga, kr->gid) : -1;
+	if (ng < 0)
+		return -1;
+	/* numbered as first met: pair g's first run is the first to have g */
+	for (size_t i = 0, next = 0; i < n; i++)
+		if (kr->gid[i] == next)
+			kr->first[next++] = i;
+	return 0;
 }
 
 /* How many runs of a document have what (a key's run in a group, a
@@ -544,14 +598,6 @@ static char *param_text(size_t kid, json_int_t group, bool all, const char *name
 		snprintf(t, n, "%zu|%lld|%zu:%s|%s", kid, (long long)group, strlen(name), name,
 			 value);
 	free(value);
-	return t;
-}
-
-static char *group_text(size_t kid, json_int_t group)
-{
-	char *t = malloc(48);
-	if (t)
-		snprintf(t, 48, "%zu|%lld", kid, (long long)group);
 	return t;
 }
 
@@ -636,6 +682,59 @@ static void params_told(json_t *runs, struct counts *c, const struct key_runs *k
 	}
 }
 
+struct better_arg {
+	const struct key_runs *kr;
+	char *const *better;
+	bool pair; /* the text of the run's (key, group) pair and name, else of its key and name */
+};
+
+static char *better_text(size_t i, const void *arg)
+{
+	const struct better_arg *a = arg;
+	const char *b = a->better[i] ? a->better[i] : "";
+	size_t len = strlen(b) + 48;
+	char *t = malloc(len);
+	if (t)
+		snprintf(t, len, "%zu|%s", a->pair ? a->kr->gid[i] : a->kr->kid[i], b);
+	return t;
+}
+
+/* Whether run i keeps its better name (ok[i], a new array; NULL on out
+ * of memory): every run under its key has one, and under the key, the
+ * runs of its group are those of its name. Counted: a run of its group
+ * or of its name and not of both would make the counts of the pair, of
+ * the group and of the name differ. */
+static bool *names_tell_groups(const struct key_runs *kr, char *const *better, size_t n)
+{
+	size_t one = n ? n : 1;
+	bool *ok = calloc(one, sizeof *ok);
+	size_t *name = malloc(one * sizeof *name), *pair = malloc(one * sizeof *pair);
+	size_t *count = calloc(3 * one + kr->nkeys, sizeof *count);
+	struct better_arg by_name = {kr, better, false}, by_pair = {kr, better, true};
+	if (!ok || !name || !pair || !count || number_texts(n, better_text, &by_name, name) < 0 ||
+	    number_texts(n, better_text, &by_pair, pair) < 0) {
+		free(ok);
+		ok = NULL;
+		goto out;
+	}
+	size_t *of_name = count, *of_pair = count + one, *of_group = count + 2 * one,
+	       *lacking = count + 3 * one;
+	for (size_t i = 0; i < n; i++) {
+		of_name[name[i]]++;
+		of_pair[pair[i]]++;
+		of_group[kr->gid[i]]++;
+		lacking[kr->kid[i]] += !better[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		ok[i] = better[i] && !lacking[kr->kid[i]] && of_name[name[i]] == of_pair[pair[i]] &&
+			of_group[kr->gid[i]] == of_pair[pair[i]];
+out:
+	free(name);
+	free(pair);
+	free(count);
+	return ok;
+}
+
 /* Groups that share a key are told apart by their params where these
  * differ: "freebsd.javaforum.h (file size 2 GiB)" and "(file size 8 GiB)"
  * instead of "freebsd.javaforum.h" and "freebsd.javaforum.h #2". A key
@@ -659,16 +758,7 @@ static void name_by_params(json_t *runs, const struct key_runs *kr, const json_i
 			 base_name(json_array_get(runs, i), nb, sizeof nb), told);
 		better[i] = strdup(buf);
 	}
-	bool *ok = calloc(n ? n : 1, sizeof *ok);
-	for (size_t i = 0; ok && i < n; i++) {
-		ok[i] = better[i] != NULL;
-		size_t k = kr->kid[i];
-		for (size_t m = kr->from[k]; m < kr->from[k + 1] && ok[i]; m++) {
-			size_t j = kr->at[m];
-			ok[i] = better[j] &&
-				(groups[j] == groups[i]) == (strcmp(better[j], better[i]) == 0);
-		}
-	}
+	bool *ok = names_tell_groups(kr, better, n);
 	for (size_t i = 0; i < n; i++) {
 		if (ok && ok[i]) {
 			free(names[i]);
@@ -682,23 +772,19 @@ static void name_by_params(json_t *runs, const struct key_runs *kr, const json_i
 	counts_free(&c);
 }
 
-/* Run i's name: that of the first run before it under its key in the
- * same group, else its base name with the next ordinal under the key
- * ("name #2"). NULL on out of memory. */
-static char *name_run(const struct key_runs *kr, const json_int_t *groups, size_t *ords,
-		      char **names, size_t i, const char *base)
+/* Run i's name: that of the first run of its key and group when that
+ * is before it, else its base name with the next ordinal under the key
+ * ("name #2"; key_ord: the last given under each key). NULL on out of
+ * memory. */
+static char *name_run(const struct key_runs *kr, size_t *ords, size_t *key_ord, char **names,
+		      size_t i, const char *base)
 {
-	size_t ord = 1, k = kr->kid[i];
-	for (size_t m = kr->from[k]; m < kr->from[k + 1] && kr->at[m] < i; m++) {
-		size_t j = kr->at[m];
-		if (groups[j] == groups[i]) {
-			ords[i] = ords[j];
-			return strdup(names[j]);
-		}
-		if (ords[j] + 1 > ord)
-			ord = ords[j] + 1;
+	size_t first = kr->first[kr->gid[i]];
+	if (first < i) {
+		ords[i] = ords[first];
+		return strdup(names[first]);
 	}
-	ords[i] = ord;
+	size_t ord = ords[i] = ++key_ord[kr->kid[i]];
 	size_t len = strlen(base) + 24;
 	char *name = malloc(len);
 	if (name) {
@@ -723,6 +809,7 @@ static char **run_names(json_t *doc)
 	char **keys = calloc(n ? n : 1, sizeof *keys); /* tool, name, direction */
 	json_int_t *groups = calloc(n ? n : 1, sizeof *groups); /* the runs' repeat groups */
 	size_t *ords = calloc(n ? n : 1, sizeof *ords); /* 1, 2, ... under a key */
+	size_t *key_ord = NULL; /* the last ordinal given under each key */
 	struct key_runs kr = {0};
 	if (!names || !keys || !groups || !ords)
 		goto fail;
@@ -738,12 +825,13 @@ static char **run_names(json_t *doc)
 		if (!(keys[i] = strdup(key)))
 			goto fail;
 	}
-	if (key_runs_make(&kr, keys, n) < 0)
+	if (key_runs_make(&kr, keys, groups, n) < 0 ||
+	    !(key_ord = calloc(kr.nkeys ? kr.nkeys : 1, sizeof *key_ord)))
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		char nb[32];
 		const char *base = base_name(json_array_get(runs, i), nb, sizeof nb);
-		if (!(names[i] = name_run(&kr, groups, ords, names, i, base)))
+		if (!(names[i] = name_run(&kr, ords, key_ord, names, i, base)))
 			goto fail;
 	}
 	name_by_params(runs, &kr, groups, names, n);
@@ -752,6 +840,7 @@ static char **run_names(json_t *doc)
 	free(keys);
 	free(groups);
 	free(ords);
+	free(key_ord);
 	key_runs_free(&kr);
 	return names;
 fail:
@@ -765,6 +854,7 @@ fail:
 	free(keys);
 	free(groups);
 	free(ords);
+	free(key_ord);
 	key_runs_free(&kr);
 	return NULL;
 }

@@ -254,6 +254,28 @@ static void test_same_machine_two_groups(void)
 	json_decref(docs);
 }
 
+/* Groups met in turn under one name (0, 1, 0, 2, 1): a group keeps the
+ * ordinal it was first given, a new one takes the next. */
+static void test_groups_interleaved(void)
+{
+	json_t *docs = doc("tests/render/bonnie-groups-interleaved.json");
+	struct bl_chart_opts o = {0};
+	struct bl_charts cs;
+	char err[128];
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0 && cs.n == 1);
+	const struct bl_chart *c = cs.n ? &cs.v[0] : NULL;
+	CHECK(c && c->nseries == 3 && strcmp(c->series[0], "zfs") == 0 &&
+	      strcmp(c->series[1], "zfs #2") == 0 && strcmp(c->series[2], "zfs #3") == 0);
+	const struct bl_bar *b = c ? bar(c, "block write", "zfs") : NULL;
+	CHECK(b && b->n == 2 && b->min == 100000000 && b->max == 102000000);
+	b = c ? bar(c, "block write", "zfs #2") : NULL;
+	CHECK(b && b->n == 2 && b->min == 40000000 && b->max == 41000000);
+	b = c ? bar(c, "block write", "zfs #3") : NULL;
+	CHECK(b && b->n == 1 && b->value == 70000000);
+	bl_charts_free(&cs);
+	json_decref(docs);
+}
+
 static void test_iozone_zpool_diskinfo(void)
 {
 	json_t *docs = doc("tests/render/iozone.json");
@@ -687,6 +709,7 @@ int main(void)
 	test_bonnie_censored();
 	test_iozone_zpool_diskinfo();
 	test_same_machine_two_groups();
+	test_groups_interleaved();
 	test_scale();
 	test_words();
 	bl_cleanup();
