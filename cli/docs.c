@@ -59,15 +59,49 @@ union jansson_align {
  * while reading (a row read from its text) lie outside */
 static uintptr_t blocks_lo = UINTPTR_MAX, blocks_hi;
 
+/* The blocks' spans by address, for in_blocks: every value jansson frees
+ * is looked up, most of them from malloc and in no block (a table of
+ * 150,000 runs frees tens of millions), so the look-up is a binary
+ * search, not a walk of the list. Blocks double: 48 spans reach far past
+ * any address space. */
+#define SPANS_MAX 48
+static struct span {
+	uintptr_t lo, hi;
+} spans[SPANS_MAX];
+static size_t nspans;
+
 static bool in_blocks(const void *p)
 {
 	uintptr_t a = (uintptr_t)p;
 	if (a < blocks_lo || a >= blocks_hi)
 		return false;
-	for (const struct block *b = blocks; b; b = b->next)
-		if (a >= (uintptr_t)b->data && a < (uintptr_t)b->data + b->cap)
-			return true;
-	return false;
+	/* the last span that starts at or before a */
+	size_t lo = 0, hi = nspans;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (spans[mid].lo <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return nspans && spans[lo].lo <= a && a < spans[lo].hi;
+}
+
+/* Adds block b's span, in order of address; false when there is no room. */
+static bool add_span(const struct block *b)
+{
+	if (nspans == SPANS_MAX)
+		return false;
+	struct span sp = {(uintptr_t)b->data, (uintptr_t)b->data + b->cap};
+	size_t i = nspans++;
+	for (; i > 0 && spans[i - 1].lo > sp.lo; i--)
+		spans[i] = spans[i - 1];
+	spans[i] = sp;
+	if (sp.lo < blocks_lo)
+		blocks_lo = sp.lo;
+	if (sp.hi > blocks_hi)
+		blocks_hi = sp.hi;
+	return true;
 }
 
 static void *docs_malloc(size_t n)
@@ -88,11 +122,11 @@ static void *docs_malloc(size_t n)
 		b->next = blocks;
 		b->used = 0;
 		b->cap = cap;
+		if (!add_span(b)) {
+			free(b);
+			return NULL;
+		}
 		blocks = b;
-		if ((uintptr_t)b->data < blocks_lo)
-			blocks_lo = (uintptr_t)b->data;
-		if ((uintptr_t)b->data + cap > blocks_hi)
-			blocks_hi = (uintptr_t)b->data + cap;
 	}
 	void *p = blocks->data + blocks->used;
 	blocks->used += n;
@@ -212,6 +246,7 @@ void cli_docs_free(json_t *docs)
 	}
 	blocks_lo = UINTPTR_MAX;
 	blocks_hi = 0;
+	nspans = 0;
 	stash_at = NULL;
 	stash_left = 0;
 	if (spool_state == SPOOL_ON)
