@@ -230,12 +230,6 @@ static inline bool is_mark(const struct bl_marks *mk, unsigned char c, unsigned 
 }
 
 #ifdef BL_HAVE_AVX2_FIND
-/* A byte's low half looks up the groups that take it, its high half the
- * groups that take that: a mark where both agree, on a group that counts
- * anywhere, on one that counts at a line start after a '\n', or on one
- * that counts after a digit after one (the byte before, loaded one
- * back). 64 bytes a step; the last step overlaps the one before to end at
- * n. */
 /* The groups that count after each of the 32 bytes b: those counting
  * anywhere, the line start's after a '\n', the digit's after a digit. */
 __attribute__((target("avx2"), always_inline)) static inline __m256i groups_after(__m256i b,
@@ -250,6 +244,12 @@ __attribute__((target("avx2"), always_inline)) static inline __m256i groups_afte
 							 _mm256_and_si256(is_digit, digit)));
 }
 
+/* A byte's low half looks up the groups that take it, its high half the
+ * groups that take that: a mark where both agree, on a group that counts
+ * anywhere, on one that counts at a line start after a '\n', or on one
+ * that counts after a digit after one (the byte before, loaded one
+ * back). 64 bytes a step; the last step overlaps the one before to end at
+ * n. */
 __attribute__((target("avx2"))) static size_t find_marks_avx2(const char *s, size_t from, size_t n,
 							      const struct bl_marks *mk,
 							      uint64_t *bits, size_t *next)

@@ -848,16 +848,19 @@ static void one_line(struct sys *s, struct bl_line *lp, long idx)
  * "gmirror" and "zpool" (a command without a prompt), and the blanks of an
  * indented one. Spelled out as bl_marks_add() builds them, one group a
  * bit:
- *   0 "#$%/\xEF" (0x2_ and 0xE_; also 0xE3 to 0xE5)   1 ":=>" (0x3_)
- *   2 "-" after a digit   3 "DFLNO" (0x4_)   4 "S"   5 "g"   6 "z"
+ *   0 "#$%/" (0x2_)   1 ":=>" (0x3_)   2 "\xEF"   3 "DFLNO" (0x4_)   4 "S"
+ *   5 "gz" (also 'j' and 'w')   6 "-" after a digit
  *   7 " \t" (0x20, 0x09; also 0x00 and ')')
- * groups 3 to 7 only at a line start. */
+ * groups 3, 4, 5 and 7 only at a line start, where a mark costs a line at
+ * most: two of them share a group to leave one for the '-', and no group
+ * that counts anywhere takes more bytes than its own (a lead byte of
+ * Chinese or Japanese text would stop the search at every character). */
 const struct bl_marks bl_system_marks = {
-	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x42, 0, 0x08, 0x06, 0x0A, 0x09},
-	.hi = {0x80, 0, 0x85, 0x02, 0x08, 0x10, 0x20, 0x40, 0, 0, 0, 0, 0, 0, 0x01, 0},
-	.line = 0xF8,
+	.lo = {0x80, 0, 0, 0x11, 0x09, 0x01, 0x08, 0x20, 0, 0x80, 0x22, 0, 0x08, 0x42, 0x0A, 0x0D},
+	.hi = {0x80, 0, 0xC1, 0x02, 0x08, 0x10, 0x20, 0x20, 0, 0, 0, 0, 0, 0, 0x04, 0},
+	.line = 0xB8,
 	.groups = 8,
-	.digit = 0x04,
+	.digit = 0x40,
 };
 
 /* Whether the word w (n bytes) is at t[i] (text of len bytes). */

@@ -776,15 +776,13 @@ static void name_by_params(json_t *runs, const struct key_runs *kr, const json_i
  * is before it, else its base name with the next ordinal under the key
  * ("name #2"; key_ord: the last given under each key). NULL on out of
  * memory. */
-static char *name_run(const struct key_runs *kr, size_t *ords, size_t *key_ord, char **names,
-		      size_t i, const char *base)
+static char *name_run(const struct key_runs *kr, size_t *key_ord, char **names, size_t i,
+		      const char *base)
 {
 	size_t first = kr->first[kr->gid[i]];
-	if (first < i) {
-		ords[i] = ords[first];
+	if (first < i)
 		return strdup(names[first]);
-	}
-	size_t ord = ords[i] = ++key_ord[kr->kid[i]];
+	size_t ord = ++key_ord[kr->kid[i]];
 	size_t len = strlen(base) + 24;
 	char *name = malloc(len);
 	if (name) {
@@ -808,10 +806,9 @@ static char **run_names(json_t *doc)
 	char **names = calloc(n + 1, sizeof *names); /* NULL after the last */
 	char **keys = calloc(n ? n : 1, sizeof *keys); /* tool, name, direction */
 	json_int_t *groups = calloc(n ? n : 1, sizeof *groups); /* the runs' repeat groups */
-	size_t *ords = calloc(n ? n : 1, sizeof *ords); /* 1, 2, ... under a key */
-	size_t *key_ord = NULL; /* the last ordinal given under each key */
+	size_t *key_ord = NULL; /* the last ordinal given under each key: 1, 2, ... */
 	struct key_runs kr = {0};
-	if (!names || !keys || !groups || !ords)
+	if (!names || !keys || !groups)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		json_t *run = json_array_get(runs, i);
@@ -831,7 +828,7 @@ static char **run_names(json_t *doc)
 	for (size_t i = 0; i < n; i++) {
 		char nb[32];
 		const char *base = base_name(json_array_get(runs, i), nb, sizeof nb);
-		if (!(names[i] = name_run(&kr, ords, key_ord, names, i, base)))
+		if (!(names[i] = name_run(&kr, key_ord, names, i, base)))
 			goto fail;
 	}
 	name_by_params(runs, &kr, groups, names, n);
@@ -839,7 +836,6 @@ static char **run_names(json_t *doc)
 		free(keys[i]);
 	free(keys);
 	free(groups);
-	free(ords);
 	free(key_ord);
 	key_runs_free(&kr);
 	return names;
@@ -853,7 +849,6 @@ fail:
 	free(names);
 	free(keys);
 	free(groups);
-	free(ords);
 	free(key_ord);
 	key_runs_free(&kr);
 	return NULL;
