@@ -217,18 +217,6 @@ bool bl_marks_add(struct bl_marks *mk, const char *members, enum bl_mark_where w
 	return true;
 }
 
-/* Whether byte c is a mark after byte `before` (0 at offset 0). */
-static inline bool is_mark(const struct bl_marks *mk, unsigned char c, unsigned char before)
-{
-	unsigned g = mk->lo[c & 15] & mk->hi[c >> 4];
-	unsigned ok = ~(unsigned)(mk->line | mk->digit);
-	if (before == '\n')
-		ok |= mk->line;
-	else if (before >= '0' && before <= '9')
-		ok |= mk->digit;
-	return (g & ok) != 0;
-}
-
 #ifdef BL_HAVE_AVX2_FIND
 /* The groups that count after each of the 32 bytes b: those counting
  * anywhere, the line start's after a '\n', the digit's after a digit. */
@@ -320,7 +308,7 @@ size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks
 	*next = n;
 	if (from >= n)
 		return n;
-	if (from == 0 && is_mark(mk, (unsigned char)s[0], 0)) {
+	if (from == 0 && bl_is_mark(mk, (unsigned char)s[0], 0)) {
 		*bits = 1;
 		*next = 1;
 		return 0;
@@ -336,7 +324,7 @@ size_t bl_find_marks(const char *s, size_t from, size_t n, const struct bl_marks
 	for (size_t i = from; i < n; i += 64) {
 		size_t end = n - i > 64 ? i + 64 : n;
 		for (size_t k = i; k < end; k++)
-			if (is_mark(mk, (unsigned char)s[k], (unsigned char)s[k - 1]))
+			if (bl_is_mark(mk, (unsigned char)s[k], (unsigned char)s[k - 1]))
 				*bits |= (uint64_t)1 << (k - i);
 		if (*bits) {
 			*next = end;

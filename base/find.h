@@ -85,6 +85,18 @@ void bl_marks_init(struct bl_marks *mk);
 /* Adds a group of the bytes of `members` (a string), counting `where`;
  * false when all 8 groups are in use. */
 bool bl_marks_add(struct bl_marks *mk, const char *members, enum bl_mark_where where);
+/* Whether byte c is a mark right after byte `before` (0 at offset 0):
+ * the rule every search of marks applies, one byte at a time. */
+static inline bool bl_is_mark(const struct bl_marks *mk, unsigned char c, unsigned char before)
+{
+	unsigned g = mk->lo[c & 15] & mk->hi[c >> 4];
+	unsigned ok = ~(unsigned)(mk->line | mk->digit);
+	if (before == '\n')
+		ok |= mk->line;
+	else if (before >= '0' && before <= '9')
+		ok |= mk->digit;
+	return (g & ok) != 0;
+}
 
 /* The first offset i in [from, n) where s[i] is a mark that counts
  * anywhere, one that counts at a line start and s[i - 1] is '\n', or one

@@ -745,12 +745,7 @@ static void update_marks(const struct bl_site_plan *P, struct bl_sites *st, cons
 	const struct bl_marks *mk = P->marks;
 	for (size_t k = 0; k < n; k++)
 		for (size_t x = at[k]; x < len && x <= at[k] + 1; x++) {
-			unsigned g = mk->lo[t[x] & 15] & mk->hi[t[x] >> 4];
-			unsigned char before = x > 0 ? t[x - 1] : 0;
-			bool mark = (g & ~(unsigned)(mk->line | mk->digit)) ||
-				    (before == '\n' && (g & mk->line)) ||
-				    (before >= '0' && before <= '9' && (g & mk->digit));
-			if (mark)
+			if (bl_is_mark(mk, t[x], x > 0 ? t[x - 1] : 0))
 				st->sys[x / 64] |= (uint64_t)1 << (x % 64);
 			else
 				st->sys[x / 64] &= ~((uint64_t)1 << (x % 64));

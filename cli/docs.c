@@ -55,10 +55,6 @@ union jansson_align {
 };
 #define ALIGN (alignof(union jansson_align))
 
-/* the lowest and highest address any block holds: most values freed
- * while reading (a row read from its text) lie outside */
-static uintptr_t blocks_lo = UINTPTR_MAX, blocks_hi;
-
 /* The blocks' spans by address, for in_blocks: every value jansson frees
  * is looked up, most of them from malloc and in no block (a table of
  * 150,000 runs frees tens of millions), so the look-up is a binary
@@ -73,7 +69,9 @@ static size_t nspans;
 static bool in_blocks(const void *p)
 {
 	uintptr_t a = (uintptr_t)p;
-	if (a < blocks_lo || a >= blocks_hi)
+	/* past every block's ends: most values freed while reading (a row
+	 * read from its text) */
+	if (!nspans || a < spans[0].lo || a >= spans[nspans - 1].hi)
 		return false;
 	/* the last span that starts at or before a */
 	size_t lo = 0, hi = nspans;
@@ -84,7 +82,7 @@ static bool in_blocks(const void *p)
 		else
 			hi = mid;
 	}
-	return nspans && spans[lo].lo <= a && a < spans[lo].hi;
+	return spans[lo].lo <= a && a < spans[lo].hi;
 }
 
 /* Adds block b's span, in order of address; false when there is no room. */
@@ -97,10 +95,6 @@ static bool add_span(const struct block *b)
 	for (; i > 0 && spans[i - 1].lo > sp.lo; i--)
 		spans[i] = spans[i - 1];
 	spans[i] = sp;
-	if (sp.lo < blocks_lo)
-		blocks_lo = sp.lo;
-	if (sp.hi > blocks_hi)
-		blocks_hi = sp.hi;
 	return true;
 }
 
@@ -244,8 +238,6 @@ void cli_docs_free(json_t *docs)
 		blocks = b->next;
 		free(b);
 	}
-	blocks_lo = UINTPTR_MAX;
-	blocks_hi = 0;
 	nspans = 0;
 	stash_at = NULL;
 	stash_left = 0;

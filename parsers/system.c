@@ -968,9 +968,9 @@ static bool candidate(struct sys *s, size_t at)
 		return word_at(t, len, at, "/boot/", 6) || word_at(t, len, at, "/etc/", 5) ||
 		       empty_near(s, at);
 	case '-':
-		/* bsd_release_re, tried only until an OS is known */
-		return !s->os_seen && at > 0 && t[at - 1] >= '0' && t[at - 1] <= '9' &&
-		       at + 1 < len && t[at + 1] && strchr("RSCPB", t[at + 1]);
+		/* bsd_release_re, tried only until an OS is known (the mark
+		 * is right after a digit: "8.0-RELEASE") */
+		return !s->os_seen && at + 1 < len && t[at + 1] && strchr("RSCPB", t[at + 1]);
 	case '#':
 	case '$':
 	case '%':
