@@ -317,7 +317,7 @@ def check_chart_options(bl, tmp, seed4, fixtures):
     check("unwritable output: exit 1", r.returncode == 1)
 
 
-def check_tables(bl, seed4, fixtures):
+def check_tables(bl, tmp, seed4, fixtures):
     """Tables: aligned text, Markdown, tidy CSV."""
     # tables
     r = run(bl, "table", str(ROOT / "corpus/dd/seed000-geli-mirror-csh-time/input"))
@@ -350,6 +350,61 @@ def check_tables(bl, seed4, fixtures):
     check("csv: not-run value empty", any(t["flags"] == "not-run" and t["value"] == "" for t in table))
     r = run(bl, "table", "--csv", "--markdown", str(seed4))
     check("table: --csv with --markdown is a usage error", r.returncode == 2)
+    check_csv_fields(bl, tmp)
+
+
+def csv_text(v):
+    """A document's value as --csv writes it: reals as jansson dumps them."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):  # "1.5e-07" as "1.5e-7", "2" as "2.0"
+        t = format(v, ".17g")
+        if "e" in t:
+            mant, exp = t.split("e")
+            t = mant + "e" + ("-" if exp[0] == "-" else "") + (exp.lstrip("+-").lstrip("0") or "0")
+        return t if any(c in t for c in ".en") else t + ".0"
+    if isinstance(v, (dict, list)):
+        return json.dumps(v)
+    return str(v)
+
+
+def check_csv_fields(bl, tmp):
+    """--csv against the document it reads, field by field: quoting of
+    commas, quotes and line breaks, reals to 17 digits, coordinates in
+    columns sorted by name (a run's own and the other runs')."""
+    label = 'fast, "tuned"\nsecond line'
+    doc = {"schema": "benchlog/1", "source": {"path": "p,q.txt", "decoding": []}, "runs": [
+        {"tool": "dd", "variant": "gnu", "label": label, "command": "dd bs=1M", "group": 0,
+         "span": {"line": 3, "end_line": 5, "offset": 0, "end_offset": 10}, "params": {},
+         "results": [
+             {"metric": "throughput", "value": 0.1, "unit": "B/s", "raw": "0,1 \"MB/s\"",
+              "zz": "a\"b", "size": 4096},
+             {"metric": "elapsed", "value": 12, "unit": "s", "flags": ["approximate", "computed"],
+              "aa": True}]},
+        {"tool": "dd", "variant": "gnu", "label": None, "command": None, "group": 1,
+         "span": {"line": 9, "end_line": 9, "offset": 20, "end_offset": 30}, "params": {},
+         "results": [{"metric": "throughput", "value": None, "unit": "B/s", "flags": ["not-run"],
+                      "size": 1.5e-07}]}]}
+    path = tmp / "csv-fields.json"
+    path.write_text(json.dumps(doc))
+    r = run(bl, "table", "--csv", str(path))
+    rows = list(csv.reader(io.StringIO(r.stdout.decode(), newline="")))
+    head = ["source", "message", "tool", "variant", "label", "command", "group", "line",
+            "metric", "value", "unit", "flags", "raw", "aa", "size", "zz"]
+    check("csv fields: exit 0", r.returncode == 0, r.stderr.decode()[-300:])
+    check("csv fields: header, coordinates sorted", rows[:1] == [head], str(rows[:1]))
+    want = []
+    for run_ in doc["runs"]:
+        for res in run_["results"]:
+            line = [doc["source"]["path"], "", run_["tool"], run_["variant"], csv_text(run_["label"]),
+                    csv_text(run_["command"]), str(run_["group"]), str(run_["span"]["line"]),
+                    res["metric"], csv_text(res["value"]), res["unit"],
+                    ";".join(res.get("flags", [])), csv_text(res.get("raw"))]
+            want.append(line + [csv_text(res.get(k)) for k in head[13:]])
+    check("csv fields: every field as the document has it", rows[1:] == want,
+          f"{rows[1:]} != {want}")
 
 
 def check_model(bl, tmp, seed4):
@@ -547,7 +602,7 @@ def main():
     check_each_file(bl, tmp, corpus, fixtures, NS)
     check_documents(bl, tmp, seed4)
     check_chart_options(bl, tmp, seed4, fixtures)
-    check_tables(bl, seed4, fixtures)
+    check_tables(bl, tmp, seed4, fixtures)
     check_model(bl, tmp, seed4)
     check_habits(bl, tmp, seed4)
     check_long_inputs(bl, tmp)
