@@ -660,6 +660,61 @@ def long_stream_rows(binpath, w3):
     return rows
 
 
+def write_run_log(path, size):
+    """A log of bonnie++ CSV lines (a nightly run appended for years):
+    the corpus's three lines over and over, `size` bytes, thousands of
+    runs of one machine."""
+    src = (ROOT / "corpus/bonniepp/csv-192-192b-193b/input").read_text().splitlines()
+    lines = [l for l in src if l[:1].isdigit() and l.count(",") > 20]
+    text = ["A bonnie++ run every night, its CSV line only:", ""]
+    n = len(text[0]) + 2
+    while n < size:
+        for l in lines:
+            text.append(l)
+            n += len(l) + 1
+    path.write_text("\n".join(text) + "\n")
+
+
+def run_log_rows(binpath, scale, repeat):
+    """`chart --all` and `report` on a log of bonnie++ CSV lines and on
+    its first half: one chart series a run, thousands of them. Their time
+    grew with the square of the runs (each censored bar narrower than a
+    pixel cost cairo's dasher a time that grew with the chart, and a
+    tall PNG was drawn whole once for each band of it)."""
+    paths = []
+    for want in (2 * MB, MB):
+        p = OUT / ("run-log-%dk.txt" % (want // 1024))
+        if not p.exists():
+            write_run_log(p, int(want * scale))
+        paths.append(p)
+    rows = []
+    for label, args in (("chart --all svg", ["chart", "-q", "--all", "--format", "svg", "-o",
+                                             OUT / "run-log-charts"]),
+                        ("report", ["report", "-q", "-o", OUT / "run-log.html"])):
+        ws, hs = [], []
+        for _ in range(repeat):
+            ws.append(measure([binpath] + args + [paths[0]]))
+            hs.append(measure([binpath] + args + [paths[1]]))
+        tw, th = median_of(ws), median_of(hs)
+        name = "%s, a run log of %d runs" % (label, count_log_runs(paths[0]))
+        size = paths[0].stat().st_size / MB
+        if tw.why() or th.why():
+            rows.append(row(name, size, tw, status=tw.why() or th.why()))
+            continue
+        grow = ratio(tw.cpu, th.cpu)
+        missed = [] if grow < 2.4 else ["NOT linear"]
+        if tw.rss / 1024 > RSS_GOAL_MB:
+            missed.append("RSS %.0f MB" % (tw.rss / 1024))
+        rows.append(row(name, size, tw, goal="whole/half cpu < 2.4",
+                        status="%s, whole/half cpu %.2fx"
+                        % ("MISSED: " + "; ".join(missed) if missed else "met", grow)))
+    return rows
+
+
+def count_log_runs(path):
+    return sum(1 for l in path.read_text().splitlines() if l[:1].isdigit())
+
+
 def ratio(a, b):
     """a over b; a b under CLOCK counts as CLOCK (a lower bound, then)."""
     return a / max(b, CLOCK)
@@ -1021,6 +1076,7 @@ def main():
     rows += table_rows(binpath, files["w3"], "W3", "txt", 16 * MB, b"\n\n", args.scale, repeat)
     rows.append(report_row(binpath, OUT / "w3-first-16m.txt", "report, W3's first 16 MB"))
     rows += long_stream_rows(binpath, files["w3"])
+    rows += run_log_rows(binpath, args.scale, repeat)
     rows += peer_rows(parse, files) + chart_rows(binpath, files)
     print_table(rows, info, notes)
     return 0
