@@ -532,7 +532,27 @@ bool bl_line_prev(const struct bl_message *m, const struct bl_line *cur, struct 
 	size_t ls = cur->off - cur->cut;
 	if (ls == 0)
 		return false;
-	bl_line_at(m, ls - 1, out);
+	/* most often a short line ended by the '\n' before cur, with no
+	 * prefix to leave out: found by one search back for its start, as
+	 * bl_line_at would have it (a label's search walks up 200 lines
+	 * above each run) */
+	size_t end = ls - 1;
+	if (!m->nprefixes && m->text[end] == '\n') {
+		size_t from = end > BL_LINE_MAX ? end - BL_LINE_MAX : 0;
+		const char *nl = memrchr(m->text + from, '\n', end - from);
+		if (nl || from == 0) {
+			size_t st = nl ? (size_t)(nl - m->text) + 1 : 0;
+			out->s = m->text + st;
+			out->off = st;
+			out->len = end - st;
+			out->next = ls;
+			out->cut = 0;
+			if (out->len && out->s[out->len - 1] == '\r')
+				out->len--;
+			return true;
+		}
+	}
+	bl_line_at(m, end, out);
 	return true;
 }
 

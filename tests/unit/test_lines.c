@@ -123,8 +123,50 @@ static void whole_lines(void)
 	free(t);
 }
 
+/* bl_line_prev gives every field of the line bl_line_at gives for the
+ * byte before the line it stands on: texts of short lines, empty lines,
+ * "\r\n" and lines longer than BL_LINE_MAX, at random. */
+static void prev_as_at(void)
+{
+	srand(17);
+	for (int round = 0; round < 300; round++) {
+		size_t cap = 4 * BL_LINE_MAX + 4096, n = 0;
+		char *t = malloc(cap);
+		CHECK(t != NULL);
+		if (!t)
+			return;
+		while (n + 8 < cap) {
+			int kind = rand() % 10;
+			size_t len = kind == 0   ? BL_LINE_MAX - 2 + (size_t)(rand() % 5)
+				     : kind == 1 ? 0
+						 : (size_t)(rand() % 80);
+			if (kind == 2)
+				len = BL_LINE_MAX + (size_t)(rand() % 300);
+			for (size_t i = 0; i < len && n + 8 < cap; i++)
+				t[n++] = (char)('a' + rand() % 26);
+			if (rand() % 4 == 0)
+				t[n++] = '\r';
+			t[n++] = '\n';
+		}
+		struct bl_message m;
+		text_message(&m, t, n);
+		struct bl_line cur, nx, back, at;
+		bl_line_at(&m, 0, &cur);
+		while (bl_line_next(&m, &cur, &nx)) {
+			CHECK(bl_line_prev(&m, &nx, &back));
+			bl_line_at(&m, nx.off - nx.cut - 1, &at);
+			CHECK(back.s == at.s && back.off == at.off && back.len == at.len &&
+			      back.next == at.next && back.cut == at.cut);
+			cur = nx;
+		}
+		bl_message_free(&m);
+		free(t);
+	}
+}
+
 int main(void)
 {
+	prev_as_at();
 	prefix_block();
 	whole_lines();
 
