@@ -232,41 +232,7 @@ enum align { LEFT, CENTER, RIGHT };
 struct pen {
 	cairo_t *cr;
 	const struct bl_text_sink *sink;
-	double top, bottom; /* the rows of user space that show */
 };
-
-/* How far past its box a thing may paint (a line of text below a box of
- * no height, a stroke, an arrow): what lies further from the rows that
- * show is not drawn, and changes none of their pixels. */
-#define REACH 256.0
-
-/* Whether rows [y0, y1) of user space reach the rows that show. */
-static bool shows(const struct pen *p, double y0, double y1)
-{
-	return y1 + REACH >= p->top && y0 - REACH <= p->bottom;
-}
-
-/* The rows of user space a bar, its labels and its marks take. */
-static bool bar_shows(const struct pen *p, const struct bl_bar_box *bb, const struct bl_layout *l)
-{
-	const struct bl_rect *box[] = {&bb->r, &bb->label, &bb->nbox};
-	double y0 = l->horizontal ? bb->r.y : l->plot.y,
-	       y1 = l->horizontal ? bb->r.y + bb->r.h : l->plot.y + l->plot.h;
-	for (size_t i = 0; i < sizeof box / sizeof box[0]; i++) {
-		y0 = fmin(y0, box[i]->y);
-		y1 = fmax(y1, box[i]->y + box[i]->h);
-	}
-	if (!l->horizontal) /* a whisker and dots lie along the bar */
-		for (size_t k = 0; k < bb->ndots; k++) {
-			y0 = fmin(y0, bb->dots[k]);
-			y1 = fmax(y1, bb->dots[k]);
-		}
-	if (bb->whisker && !l->horizontal) {
-		y0 = fmin(y0, fmin(bb->wlo, bb->whi));
-		y1 = fmax(y1, fmax(bb->wlo, bb->whi));
-	}
-	return shows(p, y0, y1);
-}
 
 /* Each line of layout l, set at (x, y) in the current user space, to the
  * pen's sink: its baseline and start, in the space cairo's matrix maps. */
@@ -366,8 +332,8 @@ static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rg
 	cairo_set_dash(cr, dash, 2, 0);
 	cairo_set_line_width(cr, 1.2);
 	set_rgb(cr, c);
-	/* not inverted on a bar narrower than the line: cairo's dasher took
-	 * a time that grew with the number of bars for each such outline */
+	/* not inverted where a side of the bar is under 1.2 px: cairo's
+	 * dasher took a time on such an outline that grew with the chart */
 	cairo_rectangle(cr, r.x + 0.6, r.y + 0.6, fmax(r.w - 1.2, 0), fmax(r.h - 1.2, 0));
 	cairo_stroke(cr);
 	cairo_restore(cr);
@@ -489,15 +455,8 @@ void bl_draw_chart(void *cr, const struct bl_chart *c, const struct bl_layout *l
 void bl_draw_chart_texts(void *vcr, const struct bl_chart *c, const struct bl_layout *l,
 			 const struct bl_theme *t, const struct bl_text_sink *sink)
 {
-	bl_draw_chart_rows(vcr, c, l, t, sink, -INFINITY, INFINITY);
-}
-
-void bl_draw_chart_rows(void *vcr, const struct bl_chart *c, const struct bl_layout *l,
-			const struct bl_theme *t, const struct bl_text_sink *sink, double top,
-			double bottom)
-{
 	cairo_t *cr = vcr;
-	const struct pen pen = {cr, sink, top, bottom}, *p = &pen;
+	const struct pen pen = {cr, sink}, *p = &pen;
 	double f = l->font;
 	const struct bl_rect P = l->plot;
 
@@ -508,9 +467,6 @@ void bl_draw_chart_rows(void *vcr, const struct bl_chart *c, const struct bl_lay
 
 	for (size_t i = 0; i < c->nseries && (c->nseries > 1 || c->series[0][0]); i++) {
 		const struct bl_legend_box *lb = &l->legend[i];
-		if (!shows(p, fmin(lb->swatch.y, lb->ty),
-			   fmax(lb->swatch.y + lb->swatch.h, lb->ty)))
-			continue;
 		set_rgb(cr, bl_theme_series(t, i));
 		cairo_rectangle(cr, lb->swatch.x, lb->swatch.y, lb->swatch.w, lb->swatch.h);
 		cairo_fill(cr);
@@ -543,8 +499,7 @@ void bl_draw_chart_rows(void *vcr, const struct bl_chart *c, const struct bl_lay
 	draw_axis_title(p, c, l, t);
 
 	for (size_t i = 0; i < c->nbars; i++)
-		if (bar_shows(p, &l->bars[i], l))
-			draw_bar(p, &c->bars[i], &l->bars[i], l, t);
+		draw_bar(p, &c->bars[i], &l->bars[i], l, t);
 
 	/* the base line */
 	set_rgb(cr, t->axis);
@@ -560,8 +515,6 @@ void bl_draw_chart_rows(void *vcr, const struct bl_chart *c, const struct bl_lay
 
 	for (size_t i = 0; i < c->ncats; i++) {
 		const struct bl_cat_box *cb = &l->cats[i];
-		if (!shows(p, cb->r.y, cb->r.y + cb->r.h))
-			continue;
 		if (l->horizontal) {
 			struct bl_rect r = cb->r;
 			text_in(p, c->cats[i], f, false, r, cb->wrap, RIGHT, t->text);

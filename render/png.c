@@ -250,7 +250,7 @@ static int draw_bands(cairo_surface_t *s, const struct bl_chart *c, const struct
 		cairo_surface_mark_dirty(s);
 		cairo_t *cr = cairo_create(s);
 		cairo_translate(cr, 0, -(double)y0);
-		bl_draw_chart_rows(cr, c, l, theme, NULL, y0, y0 + n);
+		bl_draw_chart(cr, c, l, theme);
 		cairo_destroy(cr);
 		cairo_surface_flush(s);
 		deflate_rows(z, px, w, n, stride, above, buf);

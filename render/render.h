@@ -347,13 +347,6 @@ struct bl_text_sink {
 /* As bl_draw_chart, but every text goes to `sink` (NULL: painted). */
 void bl_draw_chart_texts(void *cr, const struct bl_chart *c, const struct bl_layout *l,
 			 const struct bl_theme *t, const struct bl_text_sink *sink);
-/* As bl_draw_chart_texts, for the rows [top, bottom] of user space only:
- * what lies well outside them is not drawn (a tall chart is drawn band by
- * band, and drawing all of it for each band grew with the square of its
- * length). */
-void bl_draw_chart_rows(void *cr, const struct bl_chart *c, const struct bl_layout *l,
-			const struct bl_theme *t, const struct bl_text_sink *sink, double top,
-			double bottom);
 
 /* Renders charts [0, n) to one file: PNG and SVG take the first chart only,
  * PDF writes one page per chart. Provenance goes into PNG text chunks, SVG

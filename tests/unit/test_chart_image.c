@@ -213,39 +213,6 @@ static void test_formats(void)
 	json_decref(docs);
 }
 
-/* Chart c drawn whole and drawn band by band (bl_draw_chart_rows, as
- * png.c draws a tall chart) gives the same pixels: what a band leaves out
- * paints none of its rows. */
-static void check_bands(const struct bl_chart *c, const struct bl_layout *l,
-			const struct bl_theme *t, int band)
-{
-	int w = (int)l->width, h = (int)l->height;
-	cairo_surface_t *whole = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
-	cairo_surface_t *part = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, band);
-	cairo_t *cr = cairo_create(whole);
-	bl_draw_chart(cr, c, l, t);
-	cairo_destroy(cr);
-	cairo_surface_flush(whole);
-	const unsigned char *wp = cairo_image_surface_get_data(whole);
-	int stride = cairo_image_surface_get_stride(whole);
-	size_t bad = 0;
-	for (int y0 = 0; y0 < h; y0 += band) {
-		int n = h - y0 < band ? h - y0 : band;
-		cr = cairo_create(part);
-		cairo_translate(cr, 0, -(double)y0);
-		bl_draw_chart_rows(cr, c, l, t, NULL, y0, y0 + n);
-		cairo_destroy(cr);
-		cairo_surface_flush(part);
-		const unsigned char *pp = cairo_image_surface_get_data(part);
-		for (int y = 0; y < n; y++)
-			bad += memcmp(wp + (size_t)(y0 + y) * (size_t)stride,
-				      pp + (size_t)y * (size_t)stride, (size_t)w * 4) != 0;
-	}
-	CHECK(bad == 0);
-	cairo_surface_destroy(part);
-	cairo_surface_destroy(whole);
-}
-
 /* A chart taller than two bands of png.c (2,048 rows each), drawn band by
  * band: every bar's colour where the layout puts it, whatever its band. */
 static void test_tall(void)
@@ -277,8 +244,6 @@ static void test_tall(void)
 	CHECK(cs.n && bl_measure_pango_new(&m) == 0);
 	CHECK(cs.n && bl_layout_chart(&cs.v[0], ro.width, ro.height, ro.orient, &m, &l) == 0);
 	CHECK(cs.n && cs.v[0].ncats == 240 && l.height > 2 * 2048);
-	if (cs.n)
-		check_bands(&cs.v[0], &l, ro.theme, 700);
 	bl_layout_free(&l);
 	bl_measure_pango_free(&m);
 	if (cs.n)
