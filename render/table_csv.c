@@ -125,6 +125,10 @@ static const char *const fixed_cols[] = {"source",  "message", "tool", "variant"
  * text takes its names with it), sorted once all are known. */
 struct cols {
 	char *name[CSV_COORDS];
+	/* a name of the result's own ("metric", "value", "unit", "raw",
+	 * "flags") that a document's rows may give a coordinate: the column
+	 * shows the result's own, as bl_res_get reads it */
+	bool own[CSV_COORDS];
 	size_t n;
 };
 
@@ -166,23 +170,31 @@ static void collect_cols(json_t *docs, struct bl_select *s, struct cols *c)
 		}
 	}
 	qsort(c->name, c->n, sizeof *c->name, cmp_str);
+	static const char *const own[] = {"metric", "value", "unit", "raw", "flags"};
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
+			c->own[i] |= strcmp(c->name[i], own[k]) == 0;
 }
 
-/* The flags of r apart by ';' ("censored;approximate"), as far as fit. */
+/* The flags of r apart by ';' ("censored;approximate") in buf[0, cap):
+ * a flag that does not fit whole leaves what fits of it after the
+ * others, unless one after it fits. Its length. */
 static size_t flags_of(const struct bl_res *r, char *buf, size_t cap)
 {
-	size_t used = 0;
+	size_t used = 0, shown = 0;
 	const char *f;
 	for (size_t i = 0; (f = bl_res_flag(r, i)); i++) {
-		size_t len = strlen(f), w = len + (used ? 1 : 0);
-		if (w + 1 > cap - used)
-			continue;
-		if (used)
-			buf[used++] = ';';
-		memcpy(buf + used, f, len);
-		used += len;
+		size_t len = strlen(f), sep = used ? 1 : 0, room = cap - used - 1;
+		char *d = buf + used;
+		if (sep && room)
+			*d++ = ';';
+		size_t k = sep + len <= room ? len : room > sep ? room - sep : 0;
+		memcpy(d, f, k);
+		shown = used + (room < sep ? room : sep) + k;
+		if (sep + len <= room)
+			used = shown;
 	}
-	return used;
+	return shown;
 }
 
 /* One line: the run's fields (`head`, made once a run), the result's,
@@ -206,6 +218,9 @@ static void result_line(struct csv *w, const struct bl_buf *head, struct bl_res 
 		if (i >= 0 && !val[i]) /* the first of a name, as bl_res_get */
 			val[i] = v;
 	}
+	for (size_t i = 0; i < c->n; i++)
+		if (c->own[i])
+			val[i] = bl_res_get(r, c->name[i]);
 	for (size_t i = 0; i < c->n; i++)
 		scalar(w, val[i], i + 1 == c->n);
 }

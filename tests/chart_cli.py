@@ -405,6 +405,19 @@ def check_csv_fields(bl, tmp):
             want.append(line + [csv_text(res.get(k)) for k in head[13:]])
     check("csv fields: every field as the document has it", rows[1:] == want,
           f"{rows[1:]} != {want}")
+    # rows whose coordinates take the names of a result's own members:
+    # those columns show the result's own, the first "a" its value
+    doc["runs"] = [dict(doc["runs"][1], results=None, rows=[
+        {"shape": 0, "coords": ["metric", "value", "raw", "flags", "unit", "a", "a"],
+         "cells": [{"metric": "bw", "unit": "MB/s"}]},
+        [0, "X", "Y", "Z", "F", "U", 1, 2, [5, "5.0", "approximate"]]])]
+    del doc["runs"][0]["results"]
+    path.write_text(json.dumps(doc))
+    r = run(bl, "table", "--csv", str(path))
+    rows = list(csv.reader(io.StringIO(r.stdout.decode(), newline="")))
+    check("csv fields: own names as coordinates", rows[1:] == [
+        ["p,q.txt", "", "dd", "gnu", "", "", "1", "9", "bw", "5", "MB/s", "approximate", "5.0",
+         "1", "", "bw", "5.0", "MB/s", "5"]], str(rows))
 
 
 def check_model(bl, tmp, seed4):
