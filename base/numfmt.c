@@ -175,6 +175,88 @@ static size_t real_printf(double v, int prec, char *b)
 	return n;
 }
 
+typedef unsigned __int128 u128;
+
+static u128 pow10_u128(int k)
+{
+	u128 p = 1;
+	while (k-- > 0)
+		p *= 10;
+	return p;
+}
+
+/* a (positive, normal) times 10^s: its integer part in *whole, and
+ * rounded to nearest, ties to even (printf's rounding of the exact
+ * binary value), in *near. Exact where a times 10^s and the powers of
+ * ten it takes fit in 127 bits; false else. */
+static bool scaled(double a, int s, u128 *whole, u128 *near)
+{
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e2 = (int)(bits >> 52 & 0x7FF) - 1075;
+	u128 m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52, q, r, half;
+	if (s >= 0) {
+		if (s > 22 || e2 > 10 || e2 < -127)
+			return false;
+		u128 num = m * pow10_u128(s);
+		if (e2 >= 0) {
+			*whole = *near = num << e2;
+			return true;
+		}
+		q = num >> -e2;
+		r = num & (((u128)1 << -e2) - 1);
+		half = (u128)1 << (-e2 - 1);
+	} else {
+		if (s < -38 || e2 < 0 || e2 > 73)
+			return false;
+		u128 num = m << e2, d = pow10_u128(-s);
+		q = num / d;
+		r = (num % d) * 2; /* against d: twice the remainder */
+		half = d;
+	}
+	*whole = q;
+	*near = r > half || (r == half && (q & 1)) ? q + 1 : q;
+	return true;
+}
+
+/* v as "%.{prec}g" prints it, from its prec digits correctly rounded,
+ * for the doubles from 1e-6 to 1e38 (the rest is printf's: 0 returned):
+ * a computed value (a rate, a mean) has no short decimal for
+ * real_digits, and printf took 3,500 instructions a number. */
+static size_t real_exact(double v, int prec, char *buf)
+{
+	double a = fabs(v);
+	if (!(a >= 1e-6 && a < 1e38) || prec < 1 || prec > 17)
+		return 0;
+	/* x, the exponent of the first digit: 10^(prec-1) <= a 10^(s) < 10^prec
+	 * for s = prec - 1 - x */
+	int x = (int)floor(log10(a));
+	u128 whole = 0, n = 0, lo = pow10_u128(prec - 1), hi = lo * 10;
+	for (int tries = 0;; tries++) {
+		if (tries == 3 || !scaled(a, prec - 1 - x, &whole, &n))
+			return 0;
+		if (whole < lo)
+			x--;
+		else if (whole >= hi)
+			x++;
+		else
+			break;
+	}
+	if (n == hi) { /* rounded up to the next power of ten */
+		n = lo;
+		x++;
+	}
+	/* the digits without trailing zeros, but those before a point */
+	int k = prec - 1 - x, z = 0;
+	while (n % 10 == 0 && (k - z > 0 || x >= prec || x < -4)) {
+		n /= 10;
+		z++;
+	}
+	char digits[BL_NUM_MAX];
+	size_t nd = bl_fmt_u64((unsigned long long)n, digits);
+	return layout(v < 0, digits, nd, k - z, prec, buf);
+}
+
 size_t bl_fmt_real(double v, int prec, char buf[BL_NUM_MAX])
 {
 	if (!isfinite(v))
@@ -182,5 +264,7 @@ size_t bl_fmt_real(double v, int prec, char buf[BL_NUM_MAX])
 	if (!prec)
 		prec = 17;
 	size_t n = real_digits(v, prec, buf);
+	if (!n)
+		n = real_exact(v, prec, buf);
 	return n ? n : real_printf(v, prec, buf);
 }

@@ -184,16 +184,33 @@ int main(void)
 		snprintf(s, sizeof s, "%llue%d", m, point - digits);
 		double v = strtod(s, NULL);
 		same_as_jansson(v, 15);
+		same_as_jansson(v, 17);
 		if (i % 8 == 0)
 			same_as_jansson(v, 1 + (int)(next() % 17));
+	}
+	/* at 15, 17 and any digits, the doubles from 1e-7 to 1e39 that
+	 * bl_fmt_real rounds itself: any mantissa, any exponent, and the
+	 * halves of integers (ties to even) */
+	for (int i = 0; i < 1000000; i++) {
+		uint64_t bits = (next() & ((1ULL << 52) - 1)) |
+				(uint64_t)(1023 - 24 + (int)(next() % 155)) << 52;
+		double v;
+		memcpy(&v, &bits, sizeof v);
+		same_as_jansson(v, 17);
+		same_as_jansson(v, 15);
+		same_as_jansson(v, 1 + (int)(next() % 17));
+		same_as_jansson((double)(next() >> (next() % 64)) + 0.5, 17);
+		same_as_jansson((double)(next() >> (next() % 64)) + 0.5, 1 + (int)(next() % 17));
 	}
 	/* any double */
 	for (int i = 0; i < 200000; i++) {
 		uint64_t bits = next();
 		double v;
 		memcpy(&v, &bits, sizeof v);
-		if (isfinite(v))
+		if (isfinite(v)) {
 			same_as_jansson(v, 15);
+			same_as_jansson(v, 17);
+		}
 	}
 	CHECK(bad == 0);
 	return CHECK_DONE();
