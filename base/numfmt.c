@@ -187,8 +187,9 @@ static u128 pow10_u128(int k)
 
 /* a (positive, normal) times 10^s: its integer part in *whole, and
  * rounded to nearest, ties to even (printf's rounding of the exact
- * binary value), in *near. Exact where a times 10^s and the powers of
- * ten it takes fit in 127 bits; false else. */
+ * binary value), in *near. False, nothing set, where the product, the
+ * shift or the power of ten would not fit in 128 bits, and where a
+ * whole a would be divided (s < 0 with a fraction: left to printf). */
 static bool scaled(double a, int s, u128 *whole, u128 *near)
 {
 	uint64_t bits;
@@ -196,7 +197,9 @@ static bool scaled(double a, int s, u128 *whole, u128 *near)
 	int e2 = (int)(bits >> 52 & 0x7FF) - 1075;
 	u128 m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52, q, r, half;
 	if (s >= 0) {
-		if (s > 22 || e2 > 10 || e2 < -127)
+		/* m 10^s < 2^127 for s <= 22; a whole a (e2 >= 0) shifted
+		 * only by as much as m 10^s leaves room for */
+		if (s > 22 || e2 < -127 || (e2 >= 0 && (s > 1 || e2 > 70)))
 			return false;
 		u128 num = m * pow10_u128(s);
 		if (e2 >= 0) {
@@ -220,9 +223,11 @@ static bool scaled(double a, int s, u128 *whole, u128 *near)
 }
 
 /* v as "%.{prec}g" prints it, from its prec digits correctly rounded,
- * for the doubles from 1e-6 to 1e38 (the rest is printf's: 0 returned):
- * a computed value (a rate, a mean) has no short decimal for
- * real_digits, and printf took 3,500 instructions a number. */
+ * for most doubles from 1e-6 to 1e38: a computed value (a rate, a mean)
+ * has no short decimal for real_digits, and printf took 3,500
+ * instructions a number. 0 where scaled() cannot take v (below 2^53
+ * with more whole digits than prec, at or above 2^126, or just under a
+ * power of ten at the range's ends): printf's turn. */
 static size_t real_exact(double v, int prec, char *buf)
 {
 	double a = fabs(v);
