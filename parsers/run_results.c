@@ -152,6 +152,11 @@ static enum own_member own_member(const char *key)
 	}
 }
 
+bool bl_res_own_name(const char *key)
+{
+	return own_member(key) != OWN_NONE;
+}
+
 json_t *bl_res_get(const struct bl_res *r, const char *key)
 {
 	enum own_member m = own_member(key);

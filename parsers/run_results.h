@@ -63,6 +63,9 @@ void bl_res_end(struct bl_res_iter *it);
  * "unit", "raw" or a coordinate's name ("flags": bl_res_flag). NULL
  * when the result has none. */
 json_t *bl_res_get(const struct bl_res *r, const char *key);
+/* Whether `key` names a member of a result's own ("metric", "value",
+ * "unit", "raw", "flags") rather than a coordinate. */
+bool bl_res_own_name(const char *key);
 /* The result's flag i ("censored", ...), NULL past the last; a flag
  * that is not a string is none. */
 const char *bl_res_flag(const struct bl_res *r, size_t i);

@@ -170,10 +170,8 @@ static void collect_cols(json_t *docs, struct bl_select *s, struct cols *c)
 		}
 	}
 	qsort(c->name, c->n, sizeof *c->name, cmp_str);
-	static const char *const own[] = {"metric", "value", "unit", "raw", "flags"};
 	for (size_t i = 0; i < c->n; i++)
-		for (size_t k = 0; k < sizeof own / sizeof own[0]; k++)
-			c->own[i] |= strcmp(c->name[i], own[k]) == 0;
+		c->own[i] = bl_res_own_name(c->name[i]);
 }
 
 /* The flags of r apart by ';' ("censored;approximate") in buf[0, cap):
@@ -289,23 +287,19 @@ int bl_table_csv(json_t *docs, const struct bl_chart_opts *o, bl_write_fn write,
 	char err[128];
 	if (bl_select_init(&s, docs, o, err, sizeof err) < 0)
 		return -1;
-	struct csv *w = malloc(sizeof *w);
-	struct cols *c = calloc(1, sizeof *c);
-	char *buf = malloc(CSV_BUF);
+	struct csv w = {.write = write, .ctx = ctx, .cap = CSV_BUF, .buf = malloc(CSV_BUF)};
+	struct cols c = {0};
 	int rc = -1;
-	if (w && c && buf) {
-		*w = (struct csv){.write = write, .ctx = ctx, .cap = CSV_BUF, .buf = buf};
-		collect_cols(docs, &s, c);
-		put_header(w, c);
-		rc = put_rows(w, docs, &s, c);
-		flush(w);
-		rc = rc || w->err ? -1 : 0;
+	if (w.buf) {
+		collect_cols(docs, &s, &c);
+		put_header(&w, &c);
+		rc = put_rows(&w, docs, &s, &c);
+		flush(&w);
+		rc = rc || w.err ? -1 : 0;
 	}
-	for (size_t i = 0; c && i < c->n; i++)
-		free(c->name[i]);
-	free(c);
-	free(w);
-	free(buf);
+	for (size_t i = 0; i < c.n; i++)
+		free(c.name[i]);
+	free(w.buf);
 	bl_select_free(&s);
 	return rc;
 }

@@ -584,15 +584,9 @@ def table_rows(binpath, src, name, ext, whole, cut, scale, repeat):
     if tw.why() or th.why():
         return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=tw.why() or th.why())]
     docs_row = table_docs_row(binpath, paths[0], tout)
-    grow = ratio(tw.cpu, th.cpu)
     # the RSS goal of every benchlog row: `table` holds the documents it
     # compares whole, so its memory grows with them
-    missed = [] if grow < 2.4 else ["NOT linear"]
-    if tw.rss / 1024 > RSS_GOAL_MB:
-        missed.append("RSS %.0f MB" % (tw.rss / 1024))
-    return [row(label, tsize, tw, goal="whole/half cpu < 2.4",
-                status="%s, whole/half cpu %.2fx"
-                % ("MISSED: " + "; ".join(missed) if missed else "met", grow)),
+    return [row(label, tsize, tw, goal="whole/half cpu < 2.4", status=linear_status(tw, th)),
             row("  its first half", paths[1].stat().st_size / MB, th,
                 status="RSS %.0f MB" % (th.rss / 1024)), docs_row]
 
@@ -678,9 +672,8 @@ def write_run_log(path, size):
 def run_log_rows(binpath, scale, repeat):
     """`chart --all` and `report` on a log of bonnie++ CSV lines and on
     its first half: one chart series a run, thousands of them. Their time
-    grew with the square of the runs (each censored bar narrower than a
-    pixel cost cairo's dasher a time that grew with the chart, and a
-    tall PNG was drawn whole once for each band of it)."""
+    grew with the square of the runs: each censored bar narrower than a
+    pixel cost cairo's dasher a time that grew with the chart."""
     paths = []
     for want in (2 * MB, MB):
         p = OUT / ("run-log-%dk.txt" % (want // 1024))
@@ -701,14 +694,19 @@ def run_log_rows(binpath, scale, repeat):
         if tw.why() or th.why():
             rows.append(row(name, size, tw, status=tw.why() or th.why()))
             continue
-        grow = ratio(tw.cpu, th.cpu)
-        missed = [] if grow < 2.4 else ["NOT linear"]
-        if tw.rss / 1024 > RSS_GOAL_MB:
-            missed.append("RSS %.0f MB" % (tw.rss / 1024))
         rows.append(row(name, size, tw, goal="whole/half cpu < 2.4",
-                        status="%s, whole/half cpu %.2fx"
-                        % ("MISSED: " + "; ".join(missed) if missed else "met", grow)))
+                        status=linear_status(tw, th)))
     return rows
+
+
+def linear_status(whole, half):
+    """A whole input's row against its first half's: CPU less than 2.4
+    times the half's, and the RSS goal."""
+    grow = ratio(whole.cpu, half.cpu)
+    missed = [] if grow < 2.4 else ["NOT linear"]
+    if whole.rss / 1024 > RSS_GOAL_MB:
+        missed.append("RSS %.0f MB" % (whole.rss / 1024))
+    return "%s, whole/half cpu %.2fx" % ("MISSED: " + "; ".join(missed) if missed else "met", grow)
 
 
 def count_log_runs(path):
