@@ -310,6 +310,10 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
 	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
+/* A bar thinner than this (px) is too thin to show hatching: its pale
+ * fill alone tells it censored. */
+#define THIN_BAR 1.5
+
 /* A censored bar: pale fill, diagonal hatching, dashed outline; fainter
  * still when no bound was printed (an open column, not a value). */
 static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open)
@@ -317,6 +321,13 @@ static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rg
 	cairo_save(cr);
 	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
 	set_rgb(cr, mix(c, bg, open ? 0.9 : 0.7));
+	if (r.w < THIN_BAR || r.h < THIN_BAR) {
+		/* a bar of a chart of thousands: no room for hatching, which
+		 * would cost a stroke every 6 px of its length */
+		cairo_fill(cr);
+		cairo_restore(cr);
+		return;
+	}
 	cairo_fill_preserve(cr);
 	cairo_clip(cr);
 	set_rgb(cr, open ? mix(c, bg, 0.55) : c);
@@ -465,7 +476,7 @@ void bl_draw_chart_texts(void *vcr, const struct bl_chart *c, const struct bl_la
 	text_in(p, c->title, f * 1.5, true, l->title, l->title.w, LEFT, t->text);
 	text_in(p, c->subtitle, f * 0.9, false, l->subtitle, l->subtitle.w, LEFT, t->muted);
 
-	for (size_t i = 0; i < c->nseries && (c->nseries > 1 || c->series[0][0]); i++) {
+	for (size_t i = 0; i < l->nlegend; i++) {
 		const struct bl_legend_box *lb = &l->legend[i];
 		set_rgb(cr, bl_theme_series(t, i));
 		cairo_rectangle(cr, lb->swatch.x, lb->swatch.y, lb->swatch.w, lb->swatch.h);

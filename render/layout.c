@@ -18,6 +18,9 @@
 #define MAX_LABEL_LINES 3
 #define MAX_HEIGHT 30000.0 /* cairo image surfaces stop at 32767 px */
 #define ARROW 6.0 /* size of a censored bar's arrow, as draw.c paints it */
+#define LEGEND_LINES 4 /* lines of legend the default heights leave room for */
+#define LEGEND_MAX_LINES 64 /* lines of legend at most */
+#define PLOT_MIN 240.0 /* px a legend leaves at least to the plot and its labels */
 
 static void measure(const struct bl_measure *m, const char *t, double size, double wrap, bool bold,
 		    double *w, double *h)
@@ -91,21 +94,36 @@ void bl_layout_free(struct bl_layout *l)
 	l->legend = NULL;
 }
 
-/* Legend items flow left to right and wrap; returns the height used. */
-static double place_legend(const struct bl_chart *c, const struct bl_measure *m,
-			   struct bl_layout *l, double y)
+/* Whether the chart has a legend: more than one series, or one named. */
+static bool has_legend(const struct bl_chart *c)
 {
-	bool show = c->nseries > 1 || (c->nseries == 1 && c->series[0][0]);
-	if (!show)
+	return c->nseries > 1 || (c->nseries == 1 && c->series[0][0]);
+}
+
+/* Legend items flow left to right and wrap, from y down to `limit` at
+ * most: the items that fit are placed (l->nlegend); returns the height
+ * they take, 0 for none. */
+static double place_legend(const struct bl_chart *c, const struct bl_measure *m,
+			   struct bl_layout *l, double y, double limit)
+{
+	l->nlegend = 0;
+	if (!has_legend(c))
 		return 0;
-	double x = MARGIN, lh = 0, f = l->font;
+	double x = MARGIN, lh = 0, f = l->font, top = y;
 	for (size_t i = 0; i < c->nseries; i++) {
 		double w, h;
 		measure(m, c->series[i], f, -1, false, &w, &h);
 		double iw = f + 6 + w + 18;
+		double row = y, rowh = lh;
 		if (x > MARGIN && x + iw > l->width - MARGIN) {
+			row = y + lh + 4;
+			rowh = 0;
+		}
+		if (row + (h > rowh ? h : rowh) + 0.5 > limit)
+			break;
+		if (row != y) {
 			x = MARGIN;
-			y += lh + 4;
+			y = row;
 			lh = 0;
 		}
 		l->legend[i].swatch = (struct bl_rect){x, y + (h - f) / 2, f, f};
@@ -114,15 +132,18 @@ static double place_legend(const struct bl_chart *c, const struct bl_measure *m,
 		x += iw;
 		if (h > lh)
 			lh = h;
+		l->nlegend = i + 1;
 	}
-	return y + lh - l->legend[0].ty + 0.5;
+	return l->nlegend ? y + lh - top + 0.5 : 0;
 }
 
-static void note_text(const struct bl_chart *c, char *buf, size_t len)
+/* What the marks mean, and when the legend names only the first
+ * `shown` of the series, that it does. */
+static void note_text(const struct bl_chart *c, size_t shown, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t used = 0;
-	const char *parts[6];
+	const char *parts[7];
 	size_t n = 0;
 	if (c->any_repeats)
 		parts[n++] = "bars: median of n repeats, whiskers: min–max";
@@ -149,6 +170,11 @@ static void note_text(const struct bl_chart *c, char *buf, size_t len)
 			     : "hatched ≥: lower bound (the test ran too fast to time)";
 	if (c->any_approximate)
 		parts[n++] = "~: printed rounded";
+	char cut[96];
+	if (has_legend(c) && shown < c->nseries) {
+		snprintf(cut, sizeof cut, "legend: the first %zu of %zu series", shown, c->nseries);
+		parts[n++] = cut;
+	}
 	for (size_t i = 0; i < n; i++) {
 		int w = snprintf(buf + used, len - used, "%s%s", i ? "; " : "", parts[i]);
 		if (w < 0 || (size_t)w >= len - used)
@@ -250,8 +276,8 @@ static double chart_height(const struct bl_chart *c, const struct bl_measure *m,
 	return hgt;
 }
 
-/* The header: title, subtitle, legend; returns the y below it. */
-static double place_header(const struct bl_chart *c, const struct bl_measure *m,
+/* The title and subtitle; returns the y below them. */
+static double place_titles(const struct bl_chart *c, const struct bl_measure *m,
 			   struct bl_layout *l)
 {
 	double f = l->font, w, h, y = MARGIN;
@@ -260,10 +286,7 @@ static double place_header(const struct bl_chart *c, const struct bl_measure *m,
 	y += h + 2;
 	measure(m, c->subtitle, f * 0.9, l->width - 2 * MARGIN, false, &w, &h);
 	l->subtitle = (struct bl_rect){MARGIN, y, l->width - 2 * MARGIN, h};
-	y += h + GAP;
-	double lg = place_legend(c, m, l, y);
-	y += lg ? lg + GAP : 0;
-	return y;
+	return y + h + GAP;
 }
 
 /* The footer: the note on marks, if any; returns the y above it. */
@@ -276,6 +299,31 @@ static double place_note(const struct bl_measure *m, struct bl_layout *l)
 		bottom -= h + GAP;
 	}
 	return bottom;
+}
+
+/* The legend under the titles (which end at y); returns the y below it.
+ * The default heights leave room for LEGEND_LINES lines of legend: a
+ * longer one makes the chart taller (not when the height was `fixed`),
+ * up to LEGEND_MAX_LINES lines, which name the first series (the colours
+ * repeat long before). A legend that would leave the plot and its labels
+ * less than PLOT_MIN names fewer. The note says when the legend does not
+ * name every series. */
+static double place_legend_room(const struct bl_chart *c, const struct bl_measure *m,
+				struct bl_layout *l, double y, bool fixed, double lineh)
+{
+	double lg = place_legend(c, m, l, y, y + LEGEND_MAX_LINES * (lineh + 4));
+	double room = LEGEND_LINES * (lineh + 4);
+	if (!fixed && lg > room)
+		l->height = fmin(l->height + lg - room, MAX_HEIGHT);
+	note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
+	if (lg > 0 && place_note(m, l) - (y + lg + GAP) < PLOT_MIN) {
+		/* the note as it will read (the count shown has as many digits
+		 * at most), then the lines of legend that leave PLOT_MIN */
+		note_text(c, c->nseries - 1, l->note_text, sizeof l->note_text);
+		lg = place_legend(c, m, l, y, place_note(m, l) - PLOT_MIN - GAP);
+		note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
+	}
+	return lg ? y + lg + GAP : y;
 }
 
 /* Bar i of a vertical chart, `bw` wide in its category's slot (`slot`
@@ -485,11 +533,10 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height, enum 
 
 	/* tick labels: their widest text decides the left margin */
 	double tickw = place_ticks(c, m, l);
-	note_text(c, l->note_text, sizeof l->note_text);
 	l->horizontal = horizontal(c, m, l, orient, tickw, lineh);
 	double labcol = l->horizontal ? label_column(c, m, l) : 0;
 	l->height = chart_height(c, m, l, height, labcol);
-	double y = place_header(c, m, l);
+	double y = place_legend_room(c, m, l, place_titles(c, m, l), height > 0, lineh);
 	double bottom = place_note(m, l);
 	if (l->horizontal)
 		place_horizontal(c, m, l, y, bottom, labcol, lineh);

@@ -254,7 +254,8 @@ struct bl_layout {
 	struct bl_tick_box ticks[24];
 	size_t nticks;
 	struct bl_legend_box *legend; /* parallel to chart->series */
-	char note_text[320]; /* what the marks mean */
+	size_t nlegend; /* the series the legend names: the first so many */
+	char note_text[512]; /* what the marks mean */
 	double font; /* base font size, px */
 };
 

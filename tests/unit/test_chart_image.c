@@ -270,6 +270,59 @@ static void test_cjk(void)
 	json_decref(docs);
 }
 
+/* A bonnie++ CSV log of n machines, a series each: the file
+ * operations chart's censored bars ("+++++"), drawn as SVG; how many
+ * dashed outlines it has (each censored bar's, unless too thin). */
+static size_t censored_outlines(int n)
+{
+	char path[] = "/tmp/benchlog-thin-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	CHECK(f != NULL);
+	if (!f)
+		return SIZE_MAX;
+	fprintf(f, "A bonnie++ run every night:\n\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f,
+			"1.92,1.92a,box%d,1,1000,1G,,300,95,20011,30,9011,10,400,90,25012,12,"
+			"101.1,1,16,,,,,1200,50,+++++,+++,1500,40,1100,45,+++++,+++,1300,39,"
+			"15ms,220ms,380ms,9801us,70ms,250ms,1200us,300us,900us,1100us,40us,"
+			"800us\n",
+			i);
+	fclose(f);
+	json_t *docs = post(path);
+	unlink(path);
+	struct bl_chart_opts o = {.tool = "bonnie++"};
+	struct bl_charts cs;
+	char err[128];
+	size_t k = SIZE_MAX;
+	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
+	for (size_t i = 0; i < cs.n; i++) {
+		if (!strstr(cs.v[i].id, "ops"))
+			continue;
+		CHECK(cs.v[i].nseries == (size_t)n && cs.v[i].any_censored);
+		struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
+		struct mem svg = {0};
+		CHECK(bl_render(&cs.v[i], 1, BL_FORMAT_SVG, &ro, mem_write, &svg, err,
+				sizeof err) == 0);
+		k = count(&svg, "stroke-dasharray");
+		free(svg.p);
+	}
+	bl_charts_free(&cs);
+	json_decref(docs);
+	return k;
+}
+
+/* A censored bar under 1.5 px is a pale fill alone: its hatching and
+ * outline, a stroke every 6 px of its length, made a chart of thousands
+ * of series slow and large. Wider ones keep both. */
+static void test_thin_censored(void)
+{
+	size_t wide = censored_outlines(3), thin = censored_outlines(1200);
+	CHECK(wide != SIZE_MAX && wide >= 3 * 2);
+	CHECK(thin == 0);
+}
+
 static int fail_write(void *ctx, const unsigned char *data, size_t len)
 {
 	(void)ctx;
@@ -298,6 +351,7 @@ int main(void)
 	test_formats();
 	test_tall();
 	test_cjk();
+	test_thin_censored();
 	test_write_error();
 	bl_cleanup();
 	bl_render_cleanup();

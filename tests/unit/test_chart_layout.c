@@ -217,11 +217,116 @@ static void test_hundred_bars(void)
 	json_decref(docs);
 }
 
+/* A chart of two categories and n series (`name` and the series' number:
+ * "run 1", "run 2", ...), made by hand: a nightly log of one machine
+ * gives thousands. */
+struct many {
+	struct bl_chart c;
+	char names[6000][64];
+	char *series[6000];
+	struct bl_bar bars[12000];
+};
+
+static void many_series(struct many *mk, size_t n, const char *name)
+{
+	static char *cats[] = {"block write", "block read"};
+	struct bl_chart *c = &mk->c;
+	memset(c, 0, sizeof *c);
+	c->title = "bonnie++ sequential rates";
+	c->subtitle = "source: nightly.csv";
+	c->metric_label = "throughput (MB/s)";
+	c->unit = "B/s";
+	c->cats = cats;
+	c->ncats = 2;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(mk->names[i], sizeof mk->names[i], "%.40s %zu", name, i + 1);
+		mk->series[i] = mk->names[i];
+		for (size_t k = 0; k < 2; k++) {
+			struct bl_bar *b = &mk->bars[2 * i + k];
+			memset(b, 0, sizeof *b);
+			b->cat = k;
+			b->ser = i;
+			b->value = b->min = b->max = 1e6 * (double)(1 + (i + k) % 9);
+			b->n = 1;
+		}
+	}
+	c->series = mk->series;
+	c->nseries = n;
+	c->bars = mk->bars;
+	c->nbars = 2 * n;
+	c->scale = (struct bl_scale){.div = 1e6, .unit = "MB/s", .lo = 0, .hi = 1e7, .nticks = 3};
+	c->scale.ticks[1] = 5e6;
+	c->scale.ticks[2] = 1e7;
+}
+
+/* Every legend entry named is above the plot and on the canvas. */
+static void check_legend(const struct bl_chart *c, const struct bl_layout *l)
+{
+	CHECK(l->nlegend <= c->nseries);
+	for (size_t i = 0; i < l->nlegend; i++) {
+		const struct bl_legend_box *lb = &l->legend[i];
+		CHECK(lb->swatch.y + lb->swatch.h <= l->plot.y);
+		CHECK(lb->swatch.x + lb->swatch.w <= l->width && lb->ty >= l->subtitle.y);
+	}
+	CHECK(l->plot.h > 0 && l->plot.y + l->plot.h <= l->height);
+}
+
+static void test_many_series(void)
+{
+	static struct many mk;
+	struct bl_layout l;
+	char want[96];
+
+	/* 335 series: the legend's 34 lines make the chart taller, the plot
+	 * keeps its height and every series is named */
+	many_series(&mk, 335, "run");
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(!l.horizontal && l.height > 540 + 500 && l.height < 30000);
+	CHECK(l.nlegend == 335);
+	check_legend(&mk.c, &l);
+	CHECK(l.plot.h >= 240);
+	CHECK(strstr(l.note_text, "legend") == NULL);
+	check_bars(&mk.c, &l);
+	bl_layout_free(&l);
+
+	/* the height asked for: the legend names what fits above a plot of
+	 * at least 240 px, and the note says how many */
+	CHECK(bl_layout_chart(&mk.c, 960, 540, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(l.height == 540 && l.nlegend > 0 && l.nlegend < 335);
+	check_legend(&mk.c, &l);
+	snprintf(want, sizeof want, "legend: the first %zu of 335 series", l.nlegend);
+	CHECK(strstr(l.note_text, want) != NULL);
+	CHECK(l.note.y >= l.plot.y + l.plot.h);
+	bl_layout_free(&l);
+
+	/* a few series: as before, one line of legend and the default height */
+	many_series(&mk, 3, "run");
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(l.height == 540 && l.nlegend == 3);
+	CHECK(l.legend[0].ty == l.legend[2].ty);
+	check_legend(&mk.c, &l);
+	bl_layout_free(&l);
+
+	/* 6,000 series, a legend of 3,000 lines: its first 64 lines, and the
+	 * note says how many series they name */
+	many_series(&mk, 6000, "oldbox (bonnie++ 1.98), nightly run");
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_AUTO, &fake, &l) == 0);
+	CHECK(l.nlegend >= 64 && l.nlegend <= 3 * 64);
+	CHECK(l.legend[l.nlegend - 1].ty > l.legend[0].ty + 62 * 19);
+	CHECK(l.height > 540 + 59 * 19 && l.height < 540 + 61 * 20);
+	check_legend(&mk.c, &l);
+	CHECK(l.plot.h >= 240 && l.note.y + l.note.h <= l.height);
+	snprintf(want, sizeof want, "legend: the first %zu of 6000 series", l.nlegend);
+	CHECK(strstr(l.note_text, want) != NULL);
+	bl_layout_free(&l);
+}
+
 int main(void)
 {
 	test_seed000();
 	test_repeats_and_marks();
 	test_hundred_bars();
+	test_many_series();
 	bl_cleanup();
 	return CHECK_DONE();
 }
