@@ -847,6 +847,32 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 	}
 }
 
+/* The last CSV line of a block cut at MAX_RECS, which the next block
+ * starts right after: when that block's first line is the same test, it
+ * is one more repeat of it (`bonnie++ -x 300`, a log of nightly runs),
+ * not a new configuration every MAX_RECS lines. */
+static _Thread_local struct {
+	const struct bl_doc *doc;
+	size_t end; /* where the next block starts */
+	struct bpp_rec rec;
+	bool set;
+} cut_rec;
+
+/* Marks the first record of the block when it goes on from the block
+ * before, then keeps this block's last when it is cut too. */
+static void across_cut(const struct bl_doc *doc, struct bpp_rec *recs, size_t nrec)
+{
+	if (cut_rec.set && cut_rec.doc == doc && nrec && recs[0].csv &&
+	    recs[0].off == cut_rec.end && same_test(&cut_rec.rec, &recs[0]))
+		recs[0].after_cut = true;
+	cut_rec.set = nrec == MAX_RECS && recs[nrec - 1].csv;
+	if (cut_rec.set) {
+		cut_rec.doc = doc;
+		cut_rec.end = recs[nrec - 1].end;
+		cut_rec.rec = recs[nrec - 1];
+	}
+}
+
 static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
@@ -869,6 +895,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	result = BL_CLAIMED;
 	*end = last_end;
 
+	across_cut(doc, w.recs, w.nrec);
 	int partner[MAX_RECS];
 	pair_records(w.recs, w.nrec, partner);
 	make_runs(sc, w.recs, w.nrec, partner);

@@ -30,6 +30,8 @@ struct bpp_rec {
 	char format_version[16]; /* CSV format: "1.97", "1.98" */
 	bool io, files; /* which sections were printed */
 	bool repeat; /* a -x row without name or size */
+	bool after_cut; /* the first of a block that goes on from a block
+			 * cut at its size, the same test again */
 	bool has_lat; /* latencies printed */
 	double file_size, chunk_size; /* bytes; NAN when not printed */
 	long concurrency, seeks, seek_procs; /* -1 when not printed */

@@ -217,7 +217,7 @@ long bpp_make_run(struct bl_doc *doc, const struct bpp_rec *r, long first_ri)
 	long ri = (long)doc->nruns - 1;
 	if (r->name[0])
 		run->label = strdup(r->name);
-	run->repeat_of_prev = r->repeat && ri > first_ri;
+	run->repeat_of_prev = (r->repeat && ri > first_ri) || r->after_cut;
 	rec_params(run, r);
 	rec_results(run, r);
 	rec_notes(doc, ri, r);

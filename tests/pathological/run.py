@@ -690,6 +690,32 @@ def case_dd_loop_blocks(scale):
     return p, 30, 64, check
 
 
+BPP_CSV = ("1.92,1.92a,oldbox,1,%d,1G,,300,95,20011,30,9011,10,400,90,25012,12,101.1,1,16,,,,,"
+           "1200,50,+++++,+++,1500,40,1100,45,+++++,+++,1300,39,15ms,220ms,380ms,9801us,70ms,"
+           "250ms,1200us,300us,900us,1100us,40us,800us\n")
+
+
+def case_bonniepp_csv_log(scale):
+    """a log of bonnie++ CSV lines, 3,000 of one test (`-x 3000`, or a
+    night's run kept every day), then 1,000 of another: two groups of
+    repeats, however many blocks of records the parser reads them in"""
+    first, second = 3000, 1000
+    p = WORK / "bonniepp-csv-log.txt"
+    with open(p, "w") as f:
+        f.write("bonnie++ -x 3000 -m oldbox, its CSV lines:\n\n")
+        for k in range(first):
+            f.write(BPP_CSV % (1000 + k))
+        for k in range(second):
+            f.write(BPP_CSV.replace("oldbox,1,", "oldbox,2,") % (5000 + k))
+
+    def check(docs):
+        got = [(d["tools"].get("bonnie++", 0), d["groups"].get("bonnie++", 0), d["partial"])
+               for d in docs]
+        want = [(first + second, 2, False)]
+        return [] if got == want else ["read %s, want %s (runs, groups, partial)" % (got, want)]
+    return p, 30, 64, check
+
+
 def case_dd_usr1_chain(scale):
     """dd in the background, its summary so far asked for 8,000 times
     (kill -USR1): one run, every summary so far numbered, each block
@@ -795,7 +821,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_progress_no_summary, case_progress_bsd_past_window, case_progress_parted_past_window,
          case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
-         case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide]
+         case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
+         case_bonniepp_csv_log]
 
 
 # ---------------------------------------------------------------- running
@@ -835,9 +862,10 @@ for line in open(sys.argv[1], "rb"):
     d = json.loads(line)
     if d.get("schema") != "benchlog/1":
         sys.exit("not a benchlog/1 document")
-    tools, streams, progress, snapshots = {}, [], [], []
+    tools, groups, streams, progress, snapshots = {}, {}, [], [], []
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
+        groups.setdefault(r["tool"], set()).add(r["group"])
         if r["tool"] == "dd":
             ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
             if ups:
@@ -853,7 +881,8 @@ for line in open(sys.argv[1], "rb"):
             nums = sorted({x["sample"] for x in res if "sample" in x})
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
-    print(json.dumps({"partial": d["partial"], "tools": tools, "zpool": streams,
+    print(json.dumps({"partial": d["partial"], "tools": tools,
+                      "groups": {t: len(g) for t, g in groups.items()}, "zpool": streams,
                       "dd_progress": progress, "dd_snapshots": snapshots[:20],
                       "decoding": d["source"].get("decoding", []),
                       "diagnostics": [x["code"] for x in d["diagnostics"]][:20]}))
