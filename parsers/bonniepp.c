@@ -22,6 +22,7 @@
  * disagree. */
 #include <math.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,7 +137,12 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 
 /* ------------------------------------------------------------ the tables */
 
-#define MAX_RECS 128
+/* A block holds at most MAX_RECS records (a table of as many rows: a
+ * year of nightly runs through bon_csv2txt); CSV lines alone, which need
+ * no table to pair with, are read CSV_BLOCK at a time, so that a long log
+ * of them is held a block at a time. */
+#define MAX_RECS 4096
+#define CSV_BLOCK 128
 
 struct tab {
 	char version[16];
@@ -146,12 +152,23 @@ struct tab {
 	long io_edge[12], f_edge[12];
 	long io_start, f_start; /* column where the data cells begin */
 	char fname[64]; /* name over the file table (1.9x, 2.00) */
-	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
 	size_t nio, fpos;
 	int last; /* record the next Latency row belongs to */
 	int section; /* 0 none, 1 IO rows, 2 file rows */
 	bool full; /* MAX_RECS reached: the block ends there */
+	/* last, and not zeroed (tab_new): IO rows of the current table, for
+	 * file rows; [0, nio) set */
+	int io_recs[MAX_RECS];
 };
+
+/* A table state, zeroed but for io_recs (16 KB, read only where set). */
+static struct tab *tab_new(void)
+{
+	struct tab *t = malloc(sizeof *t);
+	if (t)
+		memset(t, 0, offsetof(struct tab, io_recs));
+	return t;
+}
 
 /* Right edges of the 12 data columns: the header's words where it has
  * them, bonnie++'s 10-column pairs where a mail client cut it short. */
@@ -577,6 +594,7 @@ struct bpp_walk {
 	struct tab *t;
 	struct bpp_rec *recs; /* MAX_RECS of them */
 	size_t nrec;
+	bool csv_cut; /* a CSV line found the block full: the next block starts there */
 	struct bpp_rec *csv; /* the CSV line classify read */
 	struct bl_btab_row *row;
 	struct bl_re_match m;
@@ -686,11 +704,21 @@ static void take_latency(struct bpp_walk *w)
 	latency_row(w->t, w->recs, w->row, &w->cur);
 }
 
+/* Whether the block holds a table row. */
+static bool has_table_row(const struct bpp_walk *w)
+{
+	for (size_t i = 0; i < w->nrec; i++)
+		if (!w->recs[i].csv)
+			return true;
+	return false;
+}
+
 /* "1.98,2.00a,feasvm,1,...": a record of its own. False when the block
- * holds MAX_RECS already: the next block starts at this line. */
+ * is full (CSV_BLOCK CSV lines and no table, or MAX_RECS records): the
+ * next block starts at this line. */
 static bool take_csv(struct bpp_walk *w)
 {
-	bool ok = w->nrec < MAX_RECS;
+	bool ok = w->nrec < (w->nrec < CSV_BLOCK || !has_table_row(w) ? CSV_BLOCK : MAX_RECS);
 	if (ok) {
 		struct bpp_rec *r = &w->recs[w->nrec];
 		*r = *w->csv;
@@ -699,6 +727,8 @@ static bool take_csv(struct bpp_walk *w)
 		if (w->nrec && w->recs[w->nrec - 1].csv && same_test(&w->recs[w->nrec - 1], w->csv))
 			r->repeat = true; /* -x N: the same test again */
 		w->nrec++;
+	} else {
+		w->csv_cut = true;
 	}
 	w->t->section = 0;
 	return ok;
@@ -847,10 +877,10 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 	}
 }
 
-/* The last CSV line of a block cut at MAX_RECS, which the next block
- * starts right after: when that block's first line is the same test, it
- * is one more repeat of it (`bonnie++ -x 300`, a log of nightly runs),
- * not a new configuration every MAX_RECS lines. */
+/* The last CSV line of a block cut at a CSV line, which the next block
+ * starts at: when that block's first line is the same test, it is one
+ * more repeat of it (`bonnie++ -x 300`, a log of nightly runs), not a new
+ * configuration every CSV_BLOCK lines. */
 static _Thread_local struct {
 	const struct bl_doc *doc;
 	size_t end; /* where the next block starts */
@@ -860,12 +890,14 @@ static _Thread_local struct {
 
 /* Marks the first record of the block when it goes on from the block
  * before, then keeps this block's last when it is cut too. */
-static void across_cut(const struct bl_doc *doc, struct bpp_rec *recs, size_t nrec)
+static void across_cut(const struct bl_doc *doc, const struct bpp_walk *w)
 {
+	struct bpp_rec *recs = w->recs;
+	size_t nrec = w->nrec;
 	if (cut_rec.set && cut_rec.doc == doc && nrec && recs[0].csv &&
 	    recs[0].off == cut_rec.end && same_test(&cut_rec.rec, &recs[0]))
 		recs[0].after_cut = true;
-	cut_rec.set = nrec == MAX_RECS && recs[nrec - 1].csv;
+	cut_rec.set = w->csv_cut && nrec && recs[nrec - 1].csv;
 	if (cut_rec.set) {
 		cut_rec.doc = doc;
 		cut_rec.end = recs[nrec - 1].end;
@@ -879,10 +911,11 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bpp_walk w = {.msg = bl_scan_message(sc)};
 	w.csv = malloc(sizeof *w.csv);
 	w.recs = malloc(MAX_RECS * sizeof *w.recs);
-	w.t = calloc(1, sizeof *w.t);
+	w.t = tab_new();
 	w.row = malloc(sizeof *w.row);
+	int *partner = malloc(MAX_RECS * sizeof *partner);
 	enum bl_claim result = BL_NOT_MINE;
-	if (!w.csv || !w.recs || !w.t || !w.row)
+	if (!w.csv || !w.recs || !w.t || !w.row || !partner)
 		goto done;
 	enum kind k0 = classify(anchor, &w.m, w.csv);
 	if (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT)
@@ -895,8 +928,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	result = BL_CLAIMED;
 	*end = last_end;
 
-	across_cut(doc, w.recs, w.nrec);
-	int partner[MAX_RECS];
+	across_cut(doc, &w);
 	pair_records(w.recs, w.nrec, partner);
 	make_runs(sc, w.recs, w.nrec, partner);
 	if (w.nrec == 0)
@@ -913,6 +945,7 @@ done:
 	free(w.recs);
 	free(w.t);
 	free(w.row);
+	free(partner);
 	return result;
 }
 

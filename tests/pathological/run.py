@@ -716,6 +716,33 @@ def case_bonniepp_csv_log(scale):
     return p, 30, 64, check
 
 
+BPP_X_HEAD = """Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
+Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+db-replica-07.ex 8G   702  97 98011  14 40321   6  1533  96 120455   9 402.1   5
+Latency             12043us     301ms     512ms    9822us   88310us     410ms
+"""
+BPP_X_ROW = """                      699  97 97345  14 41002   6  1529  96 119800   9 398.7   5
+Latency             11987us     298ms     530ms   10201us   90122us     395ms
+"""
+
+
+def case_bonniepp_x_table(scale):
+    """one bonnie++ table of 1,000 rows (`-x 1000`, or bon_csv2txt over a
+    log of nightly runs): a run a row, every one, one group of repeats"""
+    n = 1000
+    p = WORK / "bonniepp-x-table.txt"
+    with open(p, "w") as f:
+        f.write("bonnie++ -x 1000, the table it printed:\n\n" + BPP_X_HEAD + BPP_X_ROW * (n - 1))
+
+    def check(docs):
+        got = [(d["tools"].get("bonnie++", 0), d["groups"].get("bonnie++", 0), d["partial"])
+               for d in docs]
+        want = [(n, 1, False)]
+        return [] if got == want else ["read %s, want %s (runs, groups, partial)" % (got, want)]
+    return p, 30, 64, check
+
+
 def case_dd_usr1_chain(scale):
     """dd in the background, its summary so far asked for 8,000 times
     (kill -USR1): one run, every summary so far numbered, each block
@@ -822,7 +849,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
-         case_bonniepp_csv_log]
+         case_bonniepp_csv_log, case_bonniepp_x_table]
 
 
 # ---------------------------------------------------------------- running
