@@ -137,11 +137,12 @@ static enum kind classify(const struct bl_line *l, struct bl_re_match *m, struct
 
 /* ------------------------------------------------------------ the tables */
 
-/* A block holds at most MAX_RECS records (a table of as many rows: a
- * year of nightly runs through bon_csv2txt); CSV lines alone, which need
- * no table to pair with, are read CSV_BLOCK at a time, so that a long log
- * of them is held a block at a time. */
-#define MAX_RECS 4096
+/* A block holds at most MAX_RECS records (a table of as many rows: years
+ * of nightly runs through bon_csv2txt), and its runs until it ends; CSV
+ * lines are read CSV_BLOCK at a time, or as many as the block's table
+ * rows they may pair with, so that a long log of them is held a block at
+ * a time. */
+#define MAX_RECS 1024
 #define CSV_BLOCK 128
 
 struct tab {
@@ -595,6 +596,7 @@ struct bpp_walk {
 	struct bpp_rec *recs; /* MAX_RECS of them */
 	size_t nrec;
 	bool csv_cut; /* a CSV line found the block full: the next block starts there */
+	size_t cut_at; /* where that line starts */
 	struct bpp_rec *csv; /* the CSV line classify read */
 	struct bl_btab_row *row;
 	struct bl_re_match m;
@@ -704,13 +706,13 @@ static void take_latency(struct bpp_walk *w)
 	latency_row(w->t, w->recs, w->row, &w->cur);
 }
 
-/* Whether the block holds a table row. */
-static bool has_table_row(const struct bpp_walk *w)
+/* The table rows in the block. */
+static size_t table_rows(const struct bpp_walk *w)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < w->nrec; i++)
-		if (!w->recs[i].csv)
-			return true;
-	return false;
+		n += !w->recs[i].csv;
+	return n;
 }
 
 /* "1.98,2.00a,feasvm,1,...": a record of its own. False when the block
@@ -718,7 +720,8 @@ static bool has_table_row(const struct bpp_walk *w)
  * next block starts at this line. */
 static bool take_csv(struct bpp_walk *w)
 {
-	bool ok = w->nrec < (w->nrec < CSV_BLOCK || !has_table_row(w) ? CSV_BLOCK : MAX_RECS);
+	size_t rows = w->nrec < CSV_BLOCK ? 0 : table_rows(w);
+	bool ok = w->nrec < MAX_RECS && w->nrec - rows < (rows > CSV_BLOCK ? rows : CSV_BLOCK);
 	if (ok) {
 		struct bpp_rec *r = &w->recs[w->nrec];
 		*r = *w->csv;
@@ -729,6 +732,7 @@ static bool take_csv(struct bpp_walk *w)
 		w->nrec++;
 	} else {
 		w->csv_cut = true;
+		w->cut_at = w->cur.off;
 	}
 	w->t->section = 0;
 	return ok;
@@ -877,30 +881,40 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 	}
 }
 
-/* The last CSV line of a block cut at a CSV line, which the next block
- * starts at: when that block's first line is the same test, it is one
- * more repeat of it (`bonnie++ -x 300`, a log of nightly runs), not a new
+/* The last CSV line of a block that a CSV line found full: when the
+ * block that line starts is the same test, its first line is one more
+ * repeat of it (`bonnie++ -x 300`, a log of nightly runs), not a new
  * configuration every CSV_BLOCK lines. */
 static _Thread_local struct {
-	const struct bl_doc *doc;
-	size_t end; /* where the next block starts */
+	size_t next; /* where the next block starts */
 	struct bpp_rec rec;
 	bool set;
 } cut_rec;
 
+/* Whether the run before the block is the record kept in cut_rec: the
+ * document's last, or the last it handed on. */
+static bool after_kept(const struct bl_doc *doc)
+{
+	const struct bl_run *last = bl_doc_last_run((struct bl_doc *)doc);
+	if (last)
+		return last->tool && strcmp(last->tool, "bonnie++") == 0 &&
+		       last->off == cut_rec.rec.off && last->end_off == cut_rec.rec.end;
+	return doc->prev.set && doc->prev.tool && strcmp(doc->prev.tool, "bonnie++") == 0 &&
+	       doc->prev.end_off == cut_rec.rec.end;
+}
+
 /* Marks the first record of the block when it goes on from the block
- * before, then keeps this block's last when it is cut too. */
+ * before, then keeps this block's last when a CSV line found it full. */
 static void across_cut(const struct bl_doc *doc, const struct bpp_walk *w)
 {
 	struct bpp_rec *recs = w->recs;
 	size_t nrec = w->nrec;
-	if (cut_rec.set && cut_rec.doc == doc && nrec && recs[0].csv &&
-	    recs[0].off == cut_rec.end && same_test(&cut_rec.rec, &recs[0]))
+	if (cut_rec.set && nrec && recs[0].csv && recs[0].off == cut_rec.next &&
+	    same_test(&cut_rec.rec, &recs[0]) && after_kept(doc))
 		recs[0].after_cut = true;
 	cut_rec.set = w->csv_cut && nrec && recs[nrec - 1].csv;
 	if (cut_rec.set) {
-		cut_rec.doc = doc;
-		cut_rec.end = recs[nrec - 1].end;
+		cut_rec.next = w->cut_at;
 		cut_rec.rec = recs[nrec - 1];
 	}
 }

@@ -310,18 +310,19 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
 	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
-/* A bar thinner than this (px) is too thin to show hatching: its pale
- * fill alone tells it censored. */
+/* A bar thinner than this (px, across the value axis) is too thin to
+ * show hatching: its pale fill alone tells it censored. */
 #define THIN_BAR 1.5
 
 /* A censored bar: pale fill, diagonal hatching, dashed outline; fainter
  * still when no bound was printed (an open column, not a value). */
-static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open)
+static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open,
+		    bool horizontal)
 {
 	cairo_save(cr);
 	cairo_rectangle(cr, r.x, r.y, r.w, r.h);
 	set_rgb(cr, mix(c, bg, open ? 0.9 : 0.7));
-	if (r.w < THIN_BAR || r.h < THIN_BAR) {
+	if ((horizontal ? r.h : r.w) < THIN_BAR) {
 		/* a bar of a chart of thousands: no room for hatching, which
 		 * would cost a stroke every 6 px of its length */
 		cairo_fill(cr);
@@ -439,7 +440,7 @@ static void draw_bar(const struct pen *p, const struct bl_bar *b, const struct b
 	cairo_t *cr = p->cr;
 	struct bl_rgb col = bl_theme_series(t, b->ser);
 	if (b->censored) {
-		hatched(cr, bb->r, col, t->background, bb->stub);
+		hatched(cr, bb->r, col, t->background, bb->stub, l->horizontal);
 		arrow(cr, bb->r, l->horizontal, col);
 	} else {
 		set_rgb(cr, col);

@@ -302,25 +302,26 @@ static double place_note(const struct bl_measure *m, struct bl_layout *l)
 }
 
 /* The legend under the titles (which end at y); returns the y below it.
- * The default heights leave room for LEGEND_LINES lines of legend: a
- * longer one makes the chart taller (not when the height was `fixed`),
- * up to LEGEND_MAX_LINES lines, which name the first series (the colours
- * repeat long before). A legend that would leave the plot and its labels
- * less than PLOT_MIN names fewer. The note says when the legend does not
- * name every series. */
+ * The default heights leave room for LEGEND_LINES lines of legend, and
+ * such a legend is placed as it is. A longer one makes the chart taller
+ * (not when the height was `fixed`), up to LEGEND_MAX_LINES lines, which
+ * name the first series (the colours repeat long before); where it would
+ * still leave the plot and its labels less than PLOT_MIN, it names fewer,
+ * never fewer than LEGEND_LINES lines hold. The note says when the legend
+ * does not name every series. */
 static double place_legend_room(const struct bl_chart *c, const struct bl_measure *m,
 				struct bl_layout *l, double y, bool fixed, double lineh)
 {
 	double lg = place_legend(c, m, l, y, y + LEGEND_MAX_LINES * (lineh + 4));
 	double room = LEGEND_LINES * (lineh + 4);
-	if (!fixed && lg > room)
+	if (lg > room && !fixed)
 		l->height = fmin(l->height + lg - room, MAX_HEIGHT);
 	note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
-	if (lg > 0 && place_note(m, l) - (y + lg + GAP) < PLOT_MIN) {
+	if (lg > room && place_note(m, l) - (y + lg + GAP) < PLOT_MIN) {
 		/* the note as it will read (the count shown has as many digits
 		 * at most), then the lines of legend that leave PLOT_MIN */
 		note_text(c, c->nseries - 1, l->note_text, sizeof l->note_text);
-		lg = place_legend(c, m, l, y, place_note(m, l) - PLOT_MIN - GAP);
+		lg = place_legend(c, m, l, y, fmax(place_note(m, l) - PLOT_MIN - GAP, y + room));
 		note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
 	}
 	return lg ? y + lg + GAP : y;

@@ -307,6 +307,13 @@ static void test_many_series(void)
 	check_legend(&mk.c, &l);
 	bl_layout_free(&l);
 
+	/* a legend of a few lines is whole however little room the plot has
+	 * (a low --height, a horizontal chart of 360 px) */
+	CHECK(bl_layout_chart(&mk.c, 960, 200, BL_ORIENT_HORIZONTAL, &fake, &l) == 0);
+	CHECK(l.height == 200 && l.nlegend == 3);
+	CHECK(strstr(l.note_text, "legend") == NULL);
+	bl_layout_free(&l);
+
 	/* 6,000 series, a legend of 3,000 lines: its first 64 lines, and the
 	 * note says how many series they name */
 	many_series(&mk, 6000, "oldbox (bonnie++ 1.98), nightly run");
