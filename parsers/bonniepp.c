@@ -22,7 +22,6 @@
  * disagree. */
 #include <math.h>
 #include <stdio.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,19 +156,8 @@ struct tab {
 	int last; /* record the next Latency row belongs to */
 	int section; /* 0 none, 1 IO rows, 2 file rows */
 	bool full; /* MAX_RECS reached: the block ends there */
-	/* last, and not zeroed (tab_new): IO rows of the current table, for
-	 * file rows; [0, nio) set */
-	int io_recs[MAX_RECS];
+	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
 };
-
-/* A table state, zeroed but for io_recs (16 KB, read only where set). */
-static struct tab *tab_new(void)
-{
-	struct tab *t = malloc(sizeof *t);
-	if (t)
-		memset(t, 0, offsetof(struct tab, io_recs));
-	return t;
-}
 
 /* Right edges of the 12 data columns: the header's words where it has
  * them, bonnie++'s 10-column pairs where a mail client cut it short. */
@@ -716,8 +704,8 @@ static size_t table_rows(const struct bpp_walk *w)
 }
 
 /* "1.98,2.00a,feasvm,1,...": a record of its own. False when the block
- * is full (CSV_BLOCK CSV lines and no table, or MAX_RECS records): the
- * next block starts at this line. */
+ * is full (MAX_RECS records, or as many CSV lines as its table rows, at
+ * least CSV_BLOCK): the next block starts at this line. */
 static bool take_csv(struct bpp_walk *w)
 {
 	size_t rows = w->nrec < CSV_BLOCK ? 0 : table_rows(w);
@@ -925,7 +913,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	struct bpp_walk w = {.msg = bl_scan_message(sc)};
 	w.csv = malloc(sizeof *w.csv);
 	w.recs = malloc(MAX_RECS * sizeof *w.recs);
-	w.t = tab_new();
+	w.t = calloc(1, sizeof *w.t);
 	w.row = malloc(sizeof *w.row);
 	int *partner = malloc(MAX_RECS * sizeof *partner);
 	enum bl_claim result = BL_NOT_MINE;
