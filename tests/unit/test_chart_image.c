@@ -270,17 +270,24 @@ static void test_cjk(void)
 	json_decref(docs);
 }
 
+/* What the SVG of a chart of many series holds. */
+struct svg_marks {
+	size_t dashed; /* dashed outlines: each censored bar's, unless thin */
+	size_t paths; /* shapes of any kind */
+	size_t bars;
+};
+
 /* A bonnie++ CSV log of n machines, a series each: the file
- * operations chart's censored bars ("+++++"), drawn as SVG; how many
- * dashed outlines it has (each censored bar's, unless too thin). */
-static size_t censored_outlines(int n)
+ * operations chart (with censored bars, "+++++"), drawn as SVG. */
+static struct svg_marks many_series(int n)
 {
+	struct svg_marks m = {SIZE_MAX, SIZE_MAX, 0};
 	char path[] = "/tmp/benchlog-thin-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	CHECK(f != NULL);
 	if (!f)
-		return SIZE_MAX;
+		return m;
 	fprintf(f, "A bonnie++ run every night:\n\n");
 	for (int i = 0; i < n; i++)
 		fprintf(f,
@@ -295,7 +302,6 @@ static size_t censored_outlines(int n)
 	struct bl_chart_opts o = {.tool = "bonnie++"};
 	struct bl_charts cs;
 	char err[128];
-	size_t k = SIZE_MAX;
 	CHECK(bl_chart_build(docs, &o, &cs, err, sizeof err) == 0);
 	for (size_t i = 0; i < cs.n; i++) {
 		if (!strstr(cs.v[i].id, "ops"))
@@ -305,12 +311,14 @@ static size_t censored_outlines(int n)
 		struct mem svg = {0};
 		CHECK(bl_render(&cs.v[i], 1, BL_FORMAT_SVG, &ro, mem_write, &svg, err,
 				sizeof err) == 0);
-		k = count(&svg, "stroke-dasharray");
+		m.dashed = count(&svg, "stroke-dasharray");
+		m.paths = count(&svg, "<path");
+		m.bars = cs.v[i].nbars;
 		free(svg.p);
 	}
 	bl_charts_free(&cs);
 	json_decref(docs);
-	return k;
+	return m;
 }
 
 /* A censored bar under 1.5 px is a pale fill alone: its hatching and
@@ -318,9 +326,23 @@ static size_t censored_outlines(int n)
  * of series slow and large. Wider ones keep both. */
 static void test_thin_censored(void)
 {
-	size_t wide = censored_outlines(3), thin = censored_outlines(1200);
-	CHECK(wide != SIZE_MAX && wide >= 3 * 2);
-	CHECK(thin == 0);
+	struct svg_marks wide = many_series(3), thin = many_series(1200);
+	CHECK(wide.dashed != SIZE_MAX && wide.dashed >= 3 * 2);
+	CHECK(thin.dashed == 0);
+}
+
+/* Thin bars are one shape for each series and fill (a series' censored
+ * bars are paler), not one each: the SVG of a chart of 50,000 bars was
+ * 20 MB, and cairo held every bar's shape until the end. Wider bars are
+ * each their own shape. */
+static void test_thin_batched(void)
+{
+	struct svg_marks wide = many_series(3), thin = many_series(1200);
+	CHECK(wide.bars == 3 * 7 && wide.paths >= wide.bars);
+	CHECK(thin.bars == 1200 * 7);
+	/* a fill of each kind a series has (2), its legend swatch, and the
+	 * axes and grid */
+	CHECK(thin.paths != SIZE_MAX && thin.paths <= 1200 * 3 + 64);
 }
 
 static int fail_write(void *ctx, const unsigned char *data, size_t len)
@@ -352,6 +374,7 @@ int main(void)
 	test_tall();
 	test_cjk();
 	test_thin_censored();
+	test_thin_batched();
 	test_write_error();
 	bl_cleanup();
 	bl_render_cleanup();
