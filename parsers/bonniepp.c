@@ -152,10 +152,19 @@ struct tab {
 	long io_edge[12], f_edge[12];
 	long io_start, f_start; /* column where the data cells begin */
 	char fname[64]; /* name over the file table (1.9x, 2.00) */
-	size_t nio, fpos;
+	size_t nio; /* IO rows in io_recs */
+	/* file rows read, each paired with the IO row of its place: from
+	 * io_base on, those of io_recs; before, those of the blocks before
+	 * (a table longer than a block: see cut_tab) */
+	size_t fpos, io_base;
 	int last; /* record the next Latency row belongs to */
+	/* a block that goes on with a table cut at its size: the last IO
+	 * record and the last record of the block before, until this one
+	 * has its own (else NULL) */
+	const struct bpp_rec *carry_io, *carry_last;
 	int section; /* 0 none, 1 IO rows, 2 file rows */
 	bool full; /* MAX_RECS reached: the block ends there */
+	bool unpaired; /* a file row whose IO row a block before read */
 	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
 };
 
@@ -308,6 +317,18 @@ static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, struct tab *t, s
 	return r;
 }
 
+/* The IO row above: this block's last, or the block before's. */
+static const struct bpp_rec *io_above(const struct tab *t, const struct bpp_rec *recs)
+{
+	return t->nio ? &recs[t->io_recs[t->nio - 1]] : t->carry_io;
+}
+
+/* The record the row above went to: this block's, or the block before's. */
+static const struct bpp_rec *rec_above(const struct tab *t, const struct bpp_rec *recs)
+{
+	return t->last >= 0 ? &recs[t->last] : t->carry_last;
+}
+
 /* Equal, or both not printed (NAN). */
 static bool same_num(double a, double b)
 {
@@ -335,9 +356,9 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 	bpp_rec_init(&tmp);
 	if (k == 0) {
 		/* a -x repeat: no name, no size */
-		if (!t->nio || r->ntok == 0)
+		if (!io_above(t, recs) || r->ntok == 0)
 			return false;
-		tmp = recs[t->io_recs[t->nio - 1]];
+		tmp = *io_above(t, recs);
 		tmp.repeat = true;
 		tmp.notes = 0;
 	} else {
@@ -363,8 +384,8 @@ static bool io_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struct 
 		 * row above is the same test again
 		 *   v4.128M          1G 19903  89 37911  20 ...
 		 *   v4.128M          1G 19965  89 37600  20 ... */
-		if (t->nio && tmp.name[0]) {
-			const struct bpp_rec *up = &recs[t->io_recs[t->nio - 1]];
+		if (io_above(t, recs) && tmp.name[0]) {
+			const struct bpp_rec *up = io_above(t, recs);
 			if (strcmp(up->name, tmp.name) == 0 &&
 			    same_num(up->file_size, tmp.file_size) &&
 			    same_num(up->chunk_size, tmp.chunk_size))
@@ -412,9 +433,9 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 	char name[96] = "";
 	bool repeat = false;
 	if (k == 0) {
-		if (t->last < 0 || !recs[t->last].files || r->ntok == 0)
+		if (!rec_above(t, recs) || !rec_above(t, recs)->files || r->ntok == 0)
 			return false;
-		spec = recs[t->last];
+		spec = *rec_above(t, recs);
 		repeat = true;
 	} else {
 		const char *s = r->s + r->tok[k - 1].a;
@@ -424,10 +445,14 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 			snprintf(name, sizeof name, "%.*s", (int)(r->tok[k - 2].b - r->tok[0].a),
 				 r->s + r->tok[0].a);
 	}
-	/* the IO row of the same run, or a run of its own */
+	/* the IO row of the same run, or a run of its own (as is the file
+	 * row of an IO row a block before read: that run is made) */
 	struct bpp_rec *rec = NULL;
-	if (t->fpos < t->nio) {
-		struct bpp_rec *io = &recs[t->io_recs[t->fpos]];
+	if (t->fpos < t->io_base) {
+		t->fpos++;
+		t->unpaired = true;
+	} else if (t->fpos - t->io_base < t->nio) {
+		struct bpp_rec *io = &recs[t->io_recs[t->fpos - t->io_base]];
 		if (!io->files && bpp_names_match(io->name, name[0] ? name : t->fname)) {
 			rec = io;
 			t->fpos++;
@@ -617,7 +642,7 @@ static bool past_blank(struct bpp_walk *w)
 	 *   tri (v3+)  300M  2708  96  5997  65 ...
 	 *
 	 *                 ------Sequential Create------ ... */
-	bool file_part = kn == K_DASH_FILE && w->t->section == 1 && w->t->nio > 0;
+	bool file_part = kn == K_DASH_FILE && w->t->section == 1 && io_above(w->t, w->recs);
 	if (kn != K_CSV && kn != K_CSV_HDR && kn != K_VER_IO && kn != K_VER_FILE && !file_part)
 		return false;
 	w->cur = nx;
@@ -640,7 +665,8 @@ static void take_version(struct tab *t, const struct bl_line *l, const struct bl
 	else if (strncmp(t->version, "1.0", 3) != 0)
 		t->variant = "1.9x";
 	if (k == K_VER_IO) {
-		t->nio = t->fpos = 0;
+		t->nio = t->fpos = t->io_base = 0;
+		t->carry_io = t->carry_last = NULL;
 		t->fname[0] = '\0';
 	}
 	t->section = 0;
@@ -670,7 +696,8 @@ static void take_header(struct bpp_walk *w, enum kind k)
 			t->variant = "2.00", t->is200 = true;
 		header_edges(&w->cur, is200 ? "etc" : "Size", t->io_edge, &t->io_start);
 		t->section = 1;
-		t->nio = t->fpos = 0;
+		t->nio = t->fpos = t->io_base = 0;
+		t->carry_io = t->carry_last = NULL;
 	} else {
 		/* "files:max:min        /sec %CP" or "              files  /sec %CP" */
 		header_edges(&w->cur, "files", t->f_edge, &t->f_start);
@@ -833,11 +860,16 @@ static void pair_records(const struct bpp_rec *recs, size_t nrec, int *partner)
  * first run finds the command line above the block, the later ones share
  * it. */
 static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nrec,
-		      const int *partner)
+		      const int *partner, bool cont)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
 	long first_ri = (long)first_run;
+	/* a table read on from the block before: that block's command */
+	const char *cmd_before = !cont           ? NULL
+				 : first_run     ? doc->runs[first_run - 1].command
+				 : doc->prev.set ? doc->prev.command
+						 : NULL;
 	for (size_t i = 0; i < nrec; i++) {
 		long ri;
 		if (recs[i].csv && partner[i] >= 0)
@@ -857,7 +889,10 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 			break;
 		struct bl_run *run = bl_doc_run(doc, ri);
 		const struct bl_run *first = bl_doc_run(doc, first_ri);
-		if (ri == first_ri) {
+		if (ri == first_ri && cont) {
+			if (cmd_before && (run->command = strdup(cmd_before)))
+				bpp_command(doc, run, run->command);
+		} else if (ri == first_ri) {
 			include_progress(sc, run);
 			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
 		} else if (ri > first_ri && first->command) {
@@ -907,6 +942,111 @@ static void across_cut(const struct bl_doc *doc, const struct bpp_walk *w)
 	}
 }
 
+/* A table cut at MAX_RECS records: the next block starts at the row
+ * that found it full (bl_scan_go_on) and reads on with the table as it
+ * stood, its last records carried over, so that a table of any length
+ * is read whole a block at a time. */
+static _Thread_local struct {
+	const char *text; /* the message's */
+	size_t next; /* where the next block starts */
+	struct tab tab;
+	struct bpp_rec io, last; /* io_above and rec_above */
+	bool has_io, has_last, set;
+} cut_tab;
+
+/* Handed to the next window of a long input (bl_doc.carry): the table
+ * as it stood at the first block of this window that starts where the
+ * next window's bytes do or later (input offset `at`), which the next
+ * window reads on from. */
+struct bpp_carry {
+	size_t window, at;
+	struct tab tab;
+	struct bpp_rec io, last;
+	bool has_io, has_last;
+};
+
+static void hand_on(struct bl_doc *doc, const struct bl_message *m)
+{
+	struct bl_carry *c = doc->carry;
+	if (!c || !m->window.on || m->window.last || (c->owner && c->owner != &bl_parser_bonniepp))
+		return;
+	size_t at = bl_message_origin(m, cut_tab.next);
+	struct bpp_carry *k = c->p;
+	if (at < m->window.next_from || (k && k->window == m->window.index))
+		return;
+	if (!k && !(k = malloc(sizeof *k)))
+		return;
+	c->owner = &bl_parser_bonniepp;
+	c->p = k;
+	*k = (struct bpp_carry){.window = m->window.index,
+				.at = at,
+				.tab = cut_tab.tab,
+				.io = cut_tab.io,
+				.last = cut_tab.last,
+				.has_io = cut_tab.has_io,
+				.has_last = cut_tab.has_last};
+}
+
+/* The line of this window where the table handed on goes on. */
+static size_t bpp_reads_on(struct bl_scan *sc)
+{
+	const struct bl_message *m = bl_scan_message(sc);
+	const struct bl_carry *c = bl_scan_doc(sc)->carry;
+	const struct bpp_carry *k = c && c->owner == &bl_parser_bonniepp ? c->p : NULL;
+	if (!k || k->window + 1 != m->window.index || k->at >= m->window.own_from)
+		return SIZE_MAX;
+	size_t t = bl_message_text_at(m, k->at);
+	if (t >= m->len || (t && m->text[t - 1] != '\n'))
+		return SIZE_MAX;
+	cut_tab.text = m->text;
+	cut_tab.next = t;
+	cut_tab.tab = k->tab;
+	cut_tab.io = k->io;
+	cut_tab.last = k->last;
+	cut_tab.has_io = k->has_io;
+	cut_tab.has_last = k->has_last;
+	cut_tab.set = true;
+	return t;
+}
+
+/* After the block: keeps the table when a row found it full. */
+static void keep_cut_table(struct bl_scan *sc, const struct bpp_walk *w)
+{
+	const struct tab *t = w->t;
+	cut_tab.set = t->full && (t->section == 1 || t->section == 2) && w->nrec;
+	if (!cut_tab.set)
+		return;
+	const struct bpp_rec *io = io_above(t, w->recs), *last = rec_above(t, w->recs);
+	cut_tab.text = w->msg->text;
+	cut_tab.next = w->cur.off;
+	cut_tab.tab = *t;
+	if ((cut_tab.has_io = io != NULL))
+		cut_tab.io = *io;
+	if ((cut_tab.has_last = last != NULL))
+		cut_tab.last = *last;
+	struct tab *c = &cut_tab.tab;
+	c->io_base += t->nio;
+	c->nio = 0;
+	c->last = -1;
+	c->full = c->unpaired = false;
+	bl_scan_go_on(sc);
+	hand_on(bl_scan_doc(sc), w->msg);
+}
+
+/* Whether the block at `anchor` reads on with the table kept: then t is
+ * that table. */
+static bool take_cut_table(const struct bpp_walk *w, const struct bl_line *anchor, struct tab *t)
+{
+	bool go = cut_tab.set && cut_tab.text == w->msg->text && cut_tab.next == anchor->off;
+	cut_tab.set = false;
+	if (!go)
+		return false;
+	*t = cut_tab.tab;
+	t->carry_io = cut_tab.has_io ? &cut_tab.io : NULL;
+	t->carry_last = cut_tab.has_last ? &cut_tab.last : NULL;
+	return true;
+}
+
 static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
@@ -919,11 +1059,14 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	enum bl_claim result = BL_NOT_MINE;
 	if (!w.csv || !w.recs || !w.t || !w.row || !partner)
 		goto done;
+	bool cont = take_cut_table(&w, anchor, w.t);
 	enum kind k0 = classify(anchor, &w.m, w.csv);
-	if (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT)
+	if (!cont &&
+	    (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT))
 		goto done;
 
-	tab_init(w.t);
+	if (!cont)
+		tab_init(w.t);
 	size_t last_end = walk_block(&w, anchor);
 	if (last_end <= anchor->off)
 		goto done;
@@ -931,12 +1074,25 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	*end = last_end;
 
 	across_cut(doc, &w);
-	pair_records(w.recs, w.nrec, partner);
-	make_runs(sc, w.recs, w.nrec, partner);
+	if (cont && w.nrec && w.recs[0].repeat)
+		w.recs[0].after_cut = true;
+	/* the CSV lines after a table read on from a block before pair with
+	 * rows of the blocks before as well: by place, which a block does
+	 * not know, so none is paired */
+	pair_records(w.recs, cont ? 0 : w.nrec, partner);
+	for (size_t i = cont ? 0 : w.nrec; i < w.nrec; i++)
+		partner[i] = -1;
+	make_runs(sc, w.recs, w.nrec, partner, cont);
+	keep_cut_table(sc, &w);
+	if (w.t->unpaired)
+		bl_doc_diag(doc, -1, BL_INFO, "bonniepp.unpaired-file-rows", anchor->off,
+			    "a table of more than %d rows, read %d rows at a time: file rows "
+			    "whose IO row was read before are runs of their own",
+			    MAX_RECS, MAX_RECS);
 	if (w.nrec == 0)
 		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.no-rows", anchor->off,
 			    "a bonnie++ header without result rows");
-	if (w.t->full) {
+	if (w.t->full && !cut_tab.set) {
 		bl_doc_diag(doc, -1, BL_WARNING, "bonniepp.too-many-rows", last_end,
 			    "more than %d bonnie++ results in one block: the block is cut here",
 			    MAX_RECS);
@@ -1053,6 +1209,7 @@ const struct bl_parser bl_parser_bonniepp = {
 		  "|^[ \\t]*[^,\\s]{0,64},\\d+[MG](?::\\d+k?)?,(?:[^,\\n]*,){12}"
 		  "|^[ \\t]*[^,\\s]{0,64},,(?:[^,\\n]*,){12}",
 	.command_word = "bonnie++",
+	.reads_on = bpp_reads_on,
 	.shapes = &bpp_shapes,
 	.claim = bpp_claim,
 	.command = bpp_command,

@@ -95,6 +95,14 @@ typedef int (*bl_run_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run, si
  * run keeps all its results); -1: an error (kept in sink_rc). */
 typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run, size_t n);
 
+/* What a parser hands from one window of an input to the next (a table
+ * longer than a window, whose rows have no anchor): its own block of
+ * memory, freed with free() when the input ends. */
+struct bl_carry {
+	const struct bl_parser *owner;
+	void *p;
+};
+
 struct bl_doc {
 	struct bl_message *msg; /* borrowed */
 	char *path; /* display name of the input (owned) */
@@ -104,6 +112,9 @@ struct bl_doc {
 	struct bl_diags diags; /* a diagnostic's `run` is a run number */
 	bool partial; /* something was cut or could not be read */
 	json_t *system; /* what the post says about the machine, or NULL */
+	/* a window's: the input's carry, handed window to window; NULL when
+	 * the input is read whole */
+	struct bl_carry *carry;
 
 	bl_run_sink sink; /* NULL: runs stay in `runs` */
 	bl_results_sink results_sink; /* NULL: results stay in their run */

@@ -68,6 +68,11 @@ struct bl_parser {
 	 * claim would with `state`, the text the claim left in bl_run.resume;
 	 * on BL_CLAIMED sets *end as claim does. */
 	enum bl_claim (*resume)(struct bl_scan *sc, const char *state, size_t *end);
+	/* Optional: in a window past an input's first, where it reads on
+	 * with what it handed on in the window before (bl_doc.carry): a
+	 * text offset before the window's own part, or SIZE_MAX. The line
+	 * there is offered to its claim first. */
+	size_t (*reads_on)(struct bl_scan *sc);
 	/* Optional: how its output lines look, for ingest to put back the
 	 * breaks of a post that lost them (ingest/shapes.h). */
 	const struct bl_tool_shapes *shapes;
@@ -97,6 +102,11 @@ struct bl_doc *bl_scan_doc(struct bl_scan *sc);
 /* Text offset where the previous claimed block ended: a parser must not
  * read back past it. */
 size_t bl_scan_floor(struct bl_scan *sc);
+/* Said by a claim whose block it cut at the most it holds (a table of
+ * thousands of rows): the line where the block ends is offered to the
+ * same parser's claim next, whether an anchor is on it or not, so that
+ * the claim reads on from there. */
+void bl_scan_go_on(struct bl_scan *sc);
 
 /* Looks above the run's first line (at most a few lines, never past the
  * previous block) for the command that produced it: a line starting with

@@ -15,7 +15,10 @@
 /* ------------------------------------------------------------ strings */
 
 /* Strings are copied into chunks that never move; a string longer than
- * a chunk's share gets a chunk of its own. */
+ * a chunk's share gets a chunk of its own. The first chunk is small and
+ * each next one twice as large, up to STRS_CHUNK: a table of a thousand
+ * runs of a few strings each holds them all at once. */
+#define STRS_FIRST_CHUNK ((size_t)1 << 10)
 #define STRS_CHUNK ((size_t)16 << 10)
 
 struct strs_chunk {
@@ -41,6 +44,7 @@ struct bl_strs {
 	struct strs_chunk *chunks;
 	char *p;
 	size_t left;
+	size_t chunk; /* the size of the next chunk (0: the first) */
 	size_t copies;
 	unsigned nrecent; /* a power of two */
 	struct strs_seen *recent; /* few, or a table of many */
@@ -149,15 +153,18 @@ static const char *strs_copy_new(struct bl_strs *st, const char *s, size_t n, in
 		return NULL;
 	size_t need = STRS_HEAD + n + 1;
 	if (need > st->left) {
-		size_t size = need > STRS_CHUNK / 4 ? need : STRS_CHUNK;
+		size_t chunk = st->chunk ? st->chunk : STRS_FIRST_CHUNK;
+		bool own = need > chunk / 4;
+		size_t size = own ? need : chunk;
 		struct strs_chunk *c = malloc(sizeof *c + size);
 		if (!c)
 			return NULL;
-		if (size == STRS_CHUNK || !st->chunks) {
+		if (!own || !st->chunks) {
 			c->next = st->chunks;
 			st->chunks = c;
 			st->p = c->data;
 			st->left = size;
+			st->chunk = chunk < STRS_CHUNK ? 2 * chunk : STRS_CHUNK;
 		} else {
 			/* a long string: its own chunk, behind the current one */
 			c->next = st->chunks->next;

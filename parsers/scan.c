@@ -29,6 +29,7 @@ struct bl_scan {
 	/* per parser: the end of the last block of prefixed lines it declined
 	 * (claim_prefixed does not offer it their lines again) */
 	size_t prefix_declined[BL_SCAN_PARSERS_MAX];
+	bool go_on; /* bl_scan_go_on: the last claim reads on at its end */
 };
 
 struct bl_message *bl_scan_message(struct bl_scan *sc)
@@ -42,6 +43,10 @@ struct bl_doc *bl_scan_doc(struct bl_scan *sc)
 size_t bl_scan_floor(struct bl_scan *sc)
 {
 	return sc->floor;
+}
+void bl_scan_go_on(struct bl_scan *sc)
+{
+	sc->go_on = true;
 }
 
 /* ---------------------------------------------------------------- commands */
@@ -961,6 +966,39 @@ static size_t resume_run(struct bl_scan *sc)
 	return end;
 }
 
+/* The next place to offer a claim from pos: where the last block ended
+ * when its claim reads on there (bl_scan_go_on; `last` its parser), else
+ * the next anchor. */
+static bool next_hit(struct bl_scan *sc, struct bl_anchor_scan *as, size_t pos, size_t last,
+		     struct bl_anchor_hit *hit)
+{
+	bool go_on = sc->go_on;
+	sc->go_on = false;
+	if (go_on && pos < sc->msg->len) {
+		*hit = (struct bl_anchor_hit){.start = pos, .end = pos, .parser = last};
+		return true;
+	}
+	return bl_anchor_next(as, pos, hit);
+}
+
+/* In a window past the first, the parser that reads on with what the
+ * window before handed it (bl_parser.reads_on): the scan starts at its
+ * line, offered to it first. */
+static size_t read_on(struct bl_scan *sc, size_t *parser)
+{
+	if (!sc->doc->carry || !sc->msg->window.on || !sc->msg->window.index)
+		return 0;
+	for (size_t i = 0; bl_parsers[i]; i++) {
+		size_t at = bl_parsers[i]->reads_on ? bl_parsers[i]->reads_on(sc) : SIZE_MAX;
+		if (at != SIZE_MAX) {
+			*parser = i;
+			sc->go_on = true;
+			return at;
+		}
+	}
+	return 0;
+}
+
 int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 {
 	/* the anchors, found by their needles first (anchor.c) */
@@ -971,9 +1009,11 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	/* the prefixes a scan left out are its own: a message read again
 	 * starts with whole lines */
 	bl_message_prefix_clear(msg);
+	struct bl_anchor_hit hit = {0};
 	size_t pos = resume_run(&sc);
-	struct bl_anchor_hit hit;
-	while (pos <= msg->len && bl_anchor_next(as, pos, &hit)) {
+	if (!pos)
+		pos = read_on(&sc, &hit.parser);
+	while (pos <= msg->len && next_hit(&sc, as, pos, hit.parser, &hit)) {
 		const struct bl_parser *p = bl_parsers[hit.parser];
 		struct bl_line line;
 		bl_line_at(msg, hit.start, &line);
@@ -986,8 +1026,12 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			bl_doc_flush(doc, 1);
 			size_t before = doc->nruns, end = 0;
 			enum bl_claim c = p->claim(&sc, &line, &end);
-			if (c != BL_CLAIMED)
+			if (c != BL_CLAIMED) {
+				sc.go_on = false;
 				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
+			}
+			if (c != BL_CLAIMED || end <= hit.start)
+				sc.go_on = false;
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					struct bl_run above;

@@ -1337,6 +1337,7 @@ static void free_held(struct out *o)
 
 struct bl_window_doc {
 	char *path;
+	struct bl_carry carry; /* bl_doc.carry of each window */
 	struct out *runs; /* to `spill` */
 	struct bl_spill spill;
 	size_t nruns;
@@ -1449,6 +1450,7 @@ void bl_window_doc_free(struct bl_window_doc *w)
 	if (!w)
 		return;
 	free(w->path);
+	free(w->carry.p);
 	out_free(w->runs);
 	bl_spill_free(&w->spill);
 	free(w->subject);
@@ -2248,6 +2250,7 @@ int bl_window_doc_add(struct bl_window_doc *w, struct bl_message *m)
 	doc.sink = window_run;
 	doc.results_sink = window_results;
 	doc.sink_ctx = w;
+	doc.carry = &w->carry;
 	/* the held run is read on by its parser's resume, where it left
 	 * resume text, and its parser is told of it; but not when no record
 	 * of it starts before this window's part (none settled, none left to

@@ -743,6 +743,56 @@ def case_bonniepp_x_table(scale):
     return p, 30, 64, check
 
 
+def case_bonniepp_long_table(scale):
+    """one bonnie++ table of 50,000 rows (8 MB, longer than a read
+    window): read 1,024 rows at a time, each block going on with the
+    table's columns, every row a run, one group of repeats"""
+    n = 50000
+    p = WORK / "bonniepp-long-table.txt"
+    with open(p, "w") as f:
+        f.write("bonnie++ -x 50000, the table it printed:\n\n" + BPP_X_HEAD + BPP_X_ROW * (n - 1))
+
+    def check(docs):
+        got = [(d["tools"].get("bonnie++", 0), d["groups"].get("bonnie++", 0),
+                d["values"].get("bonnie++", 0), d["partial"]) for d in docs]
+        # a row: 6 rates, their 6 CPU figures and 6 latencies
+        want = [(n, 1, 18 * n, False)]
+        return [] if got == want else ["read %s, want %s (runs, groups, values, partial)"
+                                       % (got, want)]
+    return p, 60, 64, check
+
+
+BPP_103_IO = """Version  1.03       ------Sequential Output------ --Sequential Input- --Random-
+                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+"""
+BPP_103_FILES = """                    ------Sequential Create------ --------Random Create--------
+                    -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+"""
+
+
+def case_bonniepp_103_tables(scale):
+    """bonnie++ 1.03 -x 3000: its IO table of 3,000 rows, then its file
+    table of as many: every value of every row kept (a file row whose IO
+    row an earlier block read is a run of its own)"""
+    n = 3000
+    p = WORK / "bonniepp-103-tables.txt"
+    with open(p, "w") as f:
+        f.write("./bonnie++ -s 1g -n 10 -x %d\n\n" % n + BPP_103_IO)
+        f.write("v4.128M          1G 19903  89 37911  20 15392  11 13624  58 41807  12 131.0   0\n"
+                * n)
+        f.write(BPP_103_FILES)
+        f.write("v4.128M          10 18503 100 +++++ +++  9488  99 10158  99 +++++ +++ 11635  99\n"
+                * n)
+
+    def check(docs):
+        got = [(d["values"].get("bonnie++", 0), d["partial"]) for d in docs]
+        want = [(24 * n, False)]  # 24 values a machine: 12 of the IO row, 12 of the files'
+        return [] if got == want else ["read %s, want %s (values, partial)" % (got, want)]
+    return p, 30, 64, check
+
+
 def case_dd_usr1_chain(scale):
     """dd in the background, its summary so far asked for 8,000 times
     (kill -USR1): one run, every summary so far numbered, each block
@@ -849,7 +899,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
-         case_bonniepp_csv_log, case_bonniepp_x_table]
+         case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
+         case_bonniepp_103_tables]
 
 
 # ---------------------------------------------------------------- running
@@ -890,8 +941,11 @@ for line in open(sys.argv[1], "rb"):
     if d.get("schema") != "benchlog/1":
         sys.exit("not a benchlog/1 document")
     tools, groups, streams, progress, snapshots = {}, {}, [], [], []
+    values = {}  # a tool's results, in all
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
+        if r["tool"] == "bonnie++":
+            values["bonnie++"] = values.get("bonnie++", 0) + len(run_results(r))
         groups.setdefault(r["tool"], set()).add(r["group"])
         if r["tool"] == "dd":
             ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
@@ -908,7 +962,7 @@ for line in open(sys.argv[1], "rb"):
             nums = sorted({x["sample"] for x in res if "sample" in x})
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
-    print(json.dumps({"partial": d["partial"], "tools": tools,
+    print(json.dumps({"partial": d["partial"], "tools": tools, "values": values,
                       "groups": {t: len(g) for t, g in groups.items()}, "zpool": streams,
                       "dd_progress": progress, "dd_snapshots": snapshots[:20],
                       "decoding": d["source"].get("decoding", []),
