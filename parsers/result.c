@@ -211,12 +211,16 @@ struct bl_result *bl_results_add(struct bl_results *rs)
 {
 	if (!rs->strs && !(rs->strs = strs_new()))
 		return NULL;
-	if (rs->n == rs->nblocks * BL_RESULTS_BLOCK) {
-		struct bl_result **v = realloc(rs->blocks, (rs->nblocks + 1) * sizeof *v);
+	size_t b = rs->nblocks, small = b < BL_RESULTS_SMALL;
+	size_t room = small ? 4 * (((size_t)1 << b) - 1)
+			    : BL_RESULTS_IN_SMALL + (b - BL_RESULTS_SMALL) * BL_RESULTS_BLOCK;
+	if (rs->n == room) {
+		struct bl_result **v = realloc(rs->blocks, (b + 1) * sizeof *v);
 		if (!v)
 			return NULL;
 		rs->blocks = v;
-		if (!(v[rs->nblocks] = malloc(BL_RESULTS_BLOCK * sizeof **v)))
+		size_t size = small ? (size_t)4 << b : BL_RESULTS_BLOCK;
+		if (!(v[b] = malloc(size * sizeof **v)))
 			return NULL;
 		rs->nblocks++;
 	}
