@@ -165,6 +165,10 @@ struct tab {
 	int section; /* 0 none, 1 IO rows, 2 file rows */
 	bool full; /* MAX_RECS reached: the block ends there */
 	bool unpaired; /* a file row whose IO row a block before read */
+	/* a text offset: the first table row at or after it ends the block
+	 * (where the next read window starts, so that it reads on from
+	 * there: hand_on); SIZE_MAX for none */
+	size_t cut_before;
 	int io_recs[MAX_RECS]; /* IO rows of the current table, for file rows */
 };
 
@@ -302,7 +306,7 @@ static bool size_cell(struct bpp_rec *rec, const char *s, size_t n, bool is200)
 static struct bpp_rec *new_rec(struct bpp_rec *recs, size_t *n, struct tab *t, size_t off,
 			       size_t end)
 {
-	if (*n >= MAX_RECS) {
+	if (*n >= MAX_RECS || (off >= t->cut_before && *n > 0)) {
 		t->full = true;
 		return NULL;
 	}
@@ -448,10 +452,8 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 	/* the IO row of the same run, or a run of its own (as is the file
 	 * row of an IO row a block before read: that run is made) */
 	struct bpp_rec *rec = NULL;
-	if (t->fpos < t->io_base) {
-		t->fpos++;
-		t->unpaired = true;
-	} else if (t->fpos - t->io_base < t->nio) {
+	bool io_before = t->fpos < t->io_base;
+	if (!io_before && t->fpos - t->io_base < t->nio) {
 		struct bpp_rec *io = &recs[t->io_recs[t->fpos - t->io_base]];
 		if (!io->files && bpp_names_match(io->name, name[0] ? name : t->fname)) {
 			rec = io;
@@ -466,6 +468,10 @@ static bool file_row(struct tab *t, struct bpp_rec *recs, size_t *n, const struc
 			return false;
 		snprintf(rec->name, sizeof rec->name, "%s", repeat ? spec.name : name);
 		rec->repeat = repeat;
+		if (io_before) {
+			t->fpos++;
+			t->unpaired = true;
+		}
 	}
 	if (name[0])
 		longer_name(rec->name, sizeof rec->name, name);
@@ -601,6 +607,12 @@ static void include_progress(struct bl_scan *sc, struct bl_run *run)
 		run->off = cur.off;
 }
 
+/* The command of a block whose table the next block reads on (owned). */
+struct cut_command {
+	char *command;
+	bool timed;
+};
+
 /* What the walk over a block's lines shares: the table read so far, the
  * records found in it, and the line under way. */
 struct bpp_walk {
@@ -614,6 +626,10 @@ struct bpp_walk {
 	struct bl_btab_row *row;
 	struct bl_re_match m;
 	struct bl_line cur;
+	/* the records from this one on are paired (pair_records): all but
+	 * those of a table read on from a block before, whose CSV lines
+	 * pair with rows this block does not hold; SIZE_MAX: none */
+	size_t pair_from;
 };
 
 /* A table before its header says more: 1.0x, in bonnie++'s own columns. */
@@ -791,6 +807,8 @@ static bool take_table_row(struct bpp_walk *w)
 static bool take_line(struct bpp_walk *w, enum kind k)
 {
 	struct tab *t = w->t;
+	if ((k == K_VER_IO || k == K_HDR_IO) && w->pair_from == SIZE_MAX)
+		w->pair_from = w->nrec; /* a table of its own */
 	switch (k) {
 	case K_VER_IO:
 	case K_VER_FILE: take_version(t, &w->cur, &w->m, k); break;
@@ -838,16 +856,16 @@ static size_t walk_block(struct bpp_walk *w, const struct bl_line *anchor)
 	return last_end;
 }
 
-/* Pairs each table record with the CSV line of the same run: partner[i]
- * is the index of the other, or -1. */
-static void pair_records(const struct bpp_rec *recs, size_t nrec, int *partner)
+/* Pairs each table record with the CSV line of the same run, those from
+ * `from` on: partner[i] is the index of the other, or -1. */
+static void pair_records(const struct bpp_rec *recs, size_t nrec, size_t from, int *partner)
 {
 	for (size_t i = 0; i < nrec; i++)
 		partner[i] = -1;
-	for (size_t i = 0; i < nrec; i++) {
+	for (size_t i = from; i < nrec; i++) {
 		if (recs[i].csv || partner[i] >= 0)
 			continue;
-		for (size_t j = 0; j < nrec; j++)
+		for (size_t j = from; j < nrec; j++)
 			if (recs[j].csv && partner[j] < 0 && recs_pair(&recs[j], &recs[i])) {
 				partner[i] = (int)j;
 				partner[j] = (int)i;
@@ -860,16 +878,11 @@ static void pair_records(const struct bpp_rec *recs, size_t nrec, int *partner)
  * first run finds the command line above the block, the later ones share
  * it. */
 static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nrec,
-		      const int *partner, bool cont)
+		      const int *partner, const struct cut_command *cont)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
 	long first_ri = (long)first_run;
-	/* a table read on from the block before: that block's command */
-	const char *cmd_before = !cont           ? NULL
-				 : first_run     ? doc->runs[first_run - 1].command
-				 : doc->prev.set ? doc->prev.command
-						 : NULL;
 	for (size_t i = 0; i < nrec; i++) {
 		long ri;
 		if (recs[i].csv && partner[i] >= 0)
@@ -890,8 +903,11 @@ static void make_runs(struct bl_scan *sc, const struct bpp_rec *recs, size_t nre
 		struct bl_run *run = bl_doc_run(doc, ri);
 		const struct bl_run *first = bl_doc_run(doc, first_ri);
 		if (ri == first_ri && cont) {
-			if (cmd_before && (run->command = strdup(cmd_before)))
+			/* a table read on: the command of the block before */
+			if (cont->command && (run->command = strdup(cont->command))) {
+				run->timed = cont->timed;
 				bpp_command(doc, run, run->command);
+			}
 		} else if (ri == first_ri) {
 			include_progress(sc, run);
 			bl_scan_find_command(sc, &bl_parser_bonniepp, run);
@@ -944,15 +960,24 @@ static void across_cut(const struct bl_doc *doc, const struct bpp_walk *w)
 
 /* A table cut at MAX_RECS records: the next block starts at the row
  * that found it full (bl_scan_go_on) and reads on with the table as it
- * stood, its last records carried over, so that a table of any length
- * is read whole a block at a time. */
+ * stood, its last records carried over and its command, so that a table
+ * of any length is read whole a block at a time. */
 static _Thread_local struct {
 	const char *text; /* the message's */
 	size_t next; /* where the next block starts */
 	struct tab tab;
 	struct bpp_rec io, last; /* io_above and rec_above */
 	bool has_io, has_last, set;
+	struct cut_command cmd;
 } cut_tab;
+
+static void set_command(struct cut_command *c, const char *command, bool timed)
+{
+	char *copy = command ? strdup(command) : NULL;
+	free(c->command);
+	c->command = copy;
+	c->timed = timed;
+}
 
 /* Handed to the next window of a long input (bl_doc.carry): the table
  * as it stood at the first block of this window that starts where the
@@ -962,29 +987,42 @@ struct bpp_carry {
 	size_t window, at;
 	struct tab tab;
 	struct bpp_rec io, last;
-	bool has_io, has_last;
+	bool has_io, has_last, timed, has_command;
+	char command[];
 };
+
+/* Whether this window has handed its table on already (or cannot). */
+static bool handed_on(const struct bl_doc *doc, const struct bl_message *m)
+{
+	const struct bl_carry *c = doc->carry;
+	const struct bpp_carry *k = c && c->owner == &bl_parser_bonniepp ? c->p : NULL;
+	return !c || !m->window.on || m->window.last ||
+	       (c->owner && c->owner != &bl_parser_bonniepp) || (k && k->window == m->window.index);
+}
 
 static void hand_on(struct bl_doc *doc, const struct bl_message *m)
 {
-	struct bl_carry *c = doc->carry;
-	if (!c || !m->window.on || m->window.last || (c->owner && c->owner != &bl_parser_bonniepp))
-		return;
 	size_t at = bl_message_origin(m, cut_tab.next);
-	struct bpp_carry *k = c->p;
-	if (at < m->window.next_from || (k && k->window == m->window.index))
+	if (handed_on(doc, m) || at < m->window.next_from)
 		return;
-	if (!k && !(k = malloc(sizeof *k)))
+	const char *cmd = cut_tab.cmd.command;
+	size_t n = cmd ? strlen(cmd) + 1 : 1;
+	struct bpp_carry *k = malloc(sizeof *k + n);
+	if (!k)
 		return;
-	c->owner = &bl_parser_bonniepp;
-	c->p = k;
 	*k = (struct bpp_carry){.window = m->window.index,
 				.at = at,
 				.tab = cut_tab.tab,
 				.io = cut_tab.io,
 				.last = cut_tab.last,
 				.has_io = cut_tab.has_io,
-				.has_last = cut_tab.has_last};
+				.has_last = cut_tab.has_last,
+				.timed = cut_tab.cmd.timed,
+				.has_command = cmd != NULL};
+	memcpy(k->command, cmd ? cmd : "", n);
+	free(doc->carry->p);
+	doc->carry->owner = &bl_parser_bonniepp;
+	doc->carry->p = k;
 }
 
 /* The line of this window where the table handed on goes on. */
@@ -1005,18 +1043,24 @@ static size_t bpp_reads_on(struct bl_scan *sc)
 	cut_tab.last = k->last;
 	cut_tab.has_io = k->has_io;
 	cut_tab.has_last = k->has_last;
+	set_command(&cut_tab.cmd, k->has_command ? k->command : NULL, k->timed);
 	cut_tab.set = true;
 	return t;
 }
 
-/* After the block: keeps the table when a row found it full. */
-static void keep_cut_table(struct bl_scan *sc, const struct bpp_walk *w)
+/* After the block: keeps the table when a row found it full, with the
+ * command of the block's first run (index first_run). */
+static void keep_cut_table(struct bl_scan *sc, const struct bpp_walk *w, size_t first_run)
 {
 	const struct tab *t = w->t;
-	cut_tab.set = t->full && (t->section == 1 || t->section == 2) && w->nrec;
+	struct bl_doc *doc = bl_scan_doc(sc);
+	cut_tab.set = t->full && (t->section == 1 || t->section == 2) && w->nrec &&
+		      doc->nruns > first_run;
 	if (!cut_tab.set)
 		return;
 	const struct bpp_rec *io = io_above(t, w->recs), *last = rec_above(t, w->recs);
+	const struct bl_run *r0 = bl_doc_run(doc, (long)first_run);
+	set_command(&cut_tab.cmd, r0->command, r0->timed);
 	cut_tab.text = w->msg->text;
 	cut_tab.next = w->cur.off;
 	cut_tab.tab = *t;
@@ -1030,12 +1074,13 @@ static void keep_cut_table(struct bl_scan *sc, const struct bpp_walk *w)
 	c->last = -1;
 	c->full = c->unpaired = false;
 	bl_scan_go_on(sc);
-	hand_on(bl_scan_doc(sc), w->msg);
+	hand_on(doc, w->msg);
 }
 
 /* Whether the block at `anchor` reads on with the table kept: then t is
- * that table. */
-static bool take_cut_table(const struct bpp_walk *w, const struct bl_line *anchor, struct tab *t)
+ * that table, and *cmd its command (moved). */
+static bool take_cut_table(const struct bpp_walk *w, const struct bl_line *anchor, struct tab *t,
+			   struct cut_command *cmd)
 {
 	bool go = cut_tab.set && cut_tab.text == w->msg->text && cut_tab.next == anchor->off;
 	cut_tab.set = false;
@@ -1044,13 +1089,27 @@ static bool take_cut_table(const struct bpp_walk *w, const struct bl_line *ancho
 	*t = cut_tab.tab;
 	t->carry_io = cut_tab.has_io ? &cut_tab.io : NULL;
 	t->carry_last = cut_tab.has_last ? &cut_tab.last : NULL;
+	*cmd = cut_tab.cmd;
+	cut_tab.cmd.command = NULL;
 	return true;
+}
+
+/* Where this window's last block must end for the next window to read on
+ * from it: the first table row at or after where the next window's
+ * bytes start (a text offset), until the table is handed on. */
+static size_t window_cut(const struct bl_scan *sc)
+{
+	const struct bl_message *m = bl_scan_message((struct bl_scan *)sc);
+	if (handed_on(bl_scan_doc((struct bl_scan *)sc), m))
+		return SIZE_MAX;
+	return bl_message_text_at(m, m->window.next_from);
 }
 
 static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bpp_walk w = {.msg = bl_scan_message(sc)};
+	struct cut_command cmd = {0};
 	w.csv = malloc(sizeof *w.csv);
 	w.recs = malloc(MAX_RECS * sizeof *w.recs);
 	w.t = calloc(1, sizeof *w.t);
@@ -1059,7 +1118,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	enum bl_claim result = BL_NOT_MINE;
 	if (!w.csv || !w.recs || !w.t || !w.row || !partner)
 		goto done;
-	bool cont = take_cut_table(&w, anchor, w.t);
+	bool cont = take_cut_table(&w, anchor, w.t, &cmd);
 	enum kind k0 = classify(anchor, &w.m, w.csv);
 	if (!cont &&
 	    (k0 == K_OTHER || k0 == K_BLANK || k0 == K_HFRAG || k0 == K_SUB_FILE || k0 == K_LAT))
@@ -1067,6 +1126,9 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 
 	if (!cont)
 		tab_init(w.t);
+	/* a table read in blocks ends one where the next window starts */
+	w.t->cut_before = cont ? window_cut(sc) : SIZE_MAX;
+	w.pair_from = cont ? SIZE_MAX : 0;
 	size_t last_end = walk_block(&w, anchor);
 	if (last_end <= anchor->off)
 		goto done;
@@ -1076,14 +1138,10 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	across_cut(doc, &w);
 	if (cont && w.nrec && w.recs[0].repeat)
 		w.recs[0].after_cut = true;
-	/* the CSV lines after a table read on from a block before pair with
-	 * rows of the blocks before as well: by place, which a block does
-	 * not know, so none is paired */
-	pair_records(w.recs, cont ? 0 : w.nrec, partner);
-	for (size_t i = cont ? 0 : w.nrec; i < w.nrec; i++)
-		partner[i] = -1;
-	make_runs(sc, w.recs, w.nrec, partner, cont);
-	keep_cut_table(sc, &w);
+	pair_records(w.recs, w.nrec, w.pair_from < w.nrec ? w.pair_from : w.nrec, partner);
+	size_t first_run = doc->nruns;
+	make_runs(sc, w.recs, w.nrec, partner, cont ? &cmd : NULL);
+	keep_cut_table(sc, &w, first_run);
 	if (w.t->unpaired)
 		bl_doc_diag(doc, -1, BL_INFO, "bonniepp.unpaired-file-rows", anchor->off,
 			    "a table of more than %d rows, read %d rows at a time: file rows "
@@ -1099,6 +1157,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 		doc->partial = true;
 	}
 done:
+	free(cmd.command);
 	free(w.csv);
 	free(w.recs);
 	free(w.t);
