@@ -108,7 +108,16 @@ struct ctx {
 	struct bl_btab_cell done_rate[5], done_cpu[5];
 	bool have_done[5];
 	size_t first_off; /* text offset where the block starts */
+	/* a block that reads on with a table cut at BLOCK_ROWS rows: the
+	 * command of the block before (NULL: none) */
+	bool cont;
+	const char *cont_command;
+	bool cont_timed;
 };
+
+/* A table's rows are read this many at a time, each a run held until
+ * the block ends: a table of any length is read in blocks of as many. */
+#define BLOCK_ROWS 512
 
 static const int done_test[5] = {BL_T_OUT_CHAR, BL_T_OUT_REWRITE, BL_T_OUT_BLOCK, BL_T_IN_CHAR,
 				 BL_T_IN_BLOCK};
@@ -530,7 +539,13 @@ static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w
 	else if (w->group && w->group[0])
 		run->label = strdup(w->group);
 	add_params(doc, ri, c, w);
-	if (first) {
+	if (first && c->cont) {
+		run = bl_doc_run(doc, ri);
+		if (c->cont_command && (run->command = strdup(c->cont_command))) {
+			run->timed = c->cont_timed;
+			bonnie_command(doc, run, run->command);
+		}
+	} else if (first) {
 		bl_scan_find_command(sc, &bl_parser_bonnie, bl_doc_run(doc, ri));
 	} else {
 		const struct bl_run *r0 = bl_doc_run(doc, (long)first_run);
@@ -546,7 +561,7 @@ static long row_run(struct bl_scan *sc, const struct ctx *c, const struct row *w
 		bl_doc_diag(doc, ri, BL_INFO, "bonnie.name-joined", row_off,
 			    "the machine name runs into the size column; read as '%s' and %g MB",
 			    w->name, w->size_mb);
-	read_cells(doc, ri, c, w, row_off, first);
+	read_cells(doc, ri, c, w, row_off, first && !c->cont);
 	return ri;
 }
 
@@ -617,19 +632,33 @@ static void mark_repeat(struct bl_doc *doc, long ri, const struct row *w, const 
  * a row after such a gap must have its cells (11 or 12: a mail client may
  * have wrapped the last). Returns the end of the last row read, or
  * `last_end` when there is none. */
+struct rows {
+	char group[80]; /* the label line in force */
+	double prev_size; /* the row before, to tell repeats (mark_repeat) */
+	char prev_name[sizeof((struct row *)0)->name];
+	size_t nrows; /* read in this block */
+	/* a text offset: the first row at or after it ends the block, where
+	 * the next read window starts (hand_on); SIZE_MAX for none */
+	size_t cut_before;
+	bool cut; /* the block ended there */
+};
+
 static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line *cur,
-			size_t start_off, size_t last_end)
+			size_t start_off, size_t last_end, struct rows *st, bool at_cur)
 {
 	struct bl_message *msg = bl_scan_message(sc);
 	struct bl_doc *doc = bl_scan_doc(sc);
 	size_t first_run = doc->nruns;
 	struct bl_line next;
-	char group[80] = "";
-	double prev_size = -1; /* the row before, to tell repeats (mark_repeat) */
-	char prev_name[sizeof((struct row *)0)->name] = "";
+	char *group = st->group;
+	double prev_size = st->prev_size;
+	char *prev_name = st->prev_name;
 	int blanks = 0;
-	while (bl_line_next(msg, cur, &next)) {
-		*cur = next;
+	/* from the line after cur, or (at_cur) from cur itself */
+	for (; st->nrows < BLOCK_ROWS && (at_cur || bl_line_next(msg, cur, &next));
+	     at_cur = false) {
+		if (!at_cur)
+			*cur = next;
 		if (bl_is_blank(cur->s, cur->len)) {
 			if (++blanks > 2)
 				break;
@@ -637,11 +666,15 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 		}
 		bool gap = blanks > 0 && doc->nruns > first_run;
 		blanks = 0;
+		if (st->nrows && cur->off >= st->cut_before) {
+			st->cut = true;
+			break;
+		}
 		struct row *w = malloc(sizeof *w);
 		if (!w)
 			break;
 		if (!parse_row(c, cur->s, cur->len, w)) {
-			bool lab = label_line(c, msg, cur, w, group, sizeof group);
+			bool lab = label_line(c, msg, cur, w, group, sizeof st->group);
 			prev_size = -1;
 			free(w);
 			if (!lab)
@@ -668,27 +701,183 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 		if (ri < 0)
 			break;
 		last_end = row_end;
+		st->nrows++;
 	}
+	st->prev_size = prev_size;
 	return last_end;
+}
+
+/* A table cut at BLOCK_ROWS rows: the next block starts at the line
+ * after its last row (bl_scan_go_on) and reads on with the table's
+ * columns, its label and its last row, so that the rows below are read
+ * as they would be in one block. */
+struct bonnie_cut {
+	const char *text; /* the message's */
+	size_t next; /* where the next block starts */
+	struct ctx c;
+	struct rows rows;
+	char *command; /* owned */
+	bool timed, set;
+};
+static _Thread_local struct bonnie_cut cut;
+
+/* Handed to the next window of a long input (bl_doc.carry): the table
+ * as it stood at the first cut in the next window's bytes (input offset
+ * `at`), which that window reads on from. */
+struct bonnie_carry {
+	size_t window, at;
+	struct ctx c;
+	struct rows rows;
+	bool timed, has_command;
+	char command[]; /* the first run's */
+};
+
+/* Whether this window has handed its table on already (or cannot). */
+static bool handed_on(const struct bl_doc *doc, const struct bl_message *m)
+{
+	const struct bl_carry *k = doc->carry;
+	const struct bonnie_carry *was = k && k->owner == &bl_parser_bonnie ? k->p : NULL;
+	return !k || !m->window.on || m->window.last ||
+	       (k->owner && k->owner != &bl_parser_bonnie) ||
+	       (was && was->window == m->window.index);
+}
+
+/* Where a block must end for the next window to read on from it: the
+ * first row at or after where that window's bytes start. */
+static size_t window_cut(struct bl_scan *sc)
+{
+	const struct bl_message *m = bl_scan_message(sc);
+	return handed_on(bl_scan_doc(sc), m) ? SIZE_MAX
+					     : bl_message_text_at(m, m->window.next_from);
+}
+
+static void hand_on(struct bl_doc *doc, const struct bl_message *m)
+{
+	struct bl_carry *k = doc->carry;
+	size_t at = bl_message_origin(m, cut.next);
+	if (handed_on(doc, m) || at < m->window.next_from)
+		return;
+	size_t n = cut.command ? strlen(cut.command) + 1 : 1;
+	struct bonnie_carry *b = malloc(sizeof *b + n);
+	if (!b)
+		return;
+	*b = (struct bonnie_carry){.window = m->window.index,
+				   .at = at,
+				   .c = cut.c,
+				   .rows = cut.rows,
+				   .timed = cut.timed,
+				   .has_command = cut.command != NULL};
+	memcpy(b->command, cut.command ? cut.command : "", n);
+	free(k->p);
+	k->owner = &bl_parser_bonnie;
+	k->p = b;
+}
+
+/* The line of this window where the table handed on goes on. */
+static size_t bonnie_reads_on(struct bl_scan *sc)
+{
+	const struct bl_message *m = bl_scan_message(sc);
+	const struct bl_carry *k = bl_scan_doc(sc)->carry;
+	const struct bonnie_carry *b = k && k->owner == &bl_parser_bonnie ? k->p : NULL;
+	if (!b || b->window + 1 != m->window.index || b->at >= m->window.own_from)
+		return SIZE_MAX;
+	size_t t = bl_message_text_at(m, b->at);
+	if (t >= m->len || (t && m->text[t - 1] != '\n'))
+		return SIZE_MAX;
+	char *cmd = b->has_command ? strdup(b->command) : NULL;
+	if (b->has_command && !cmd)
+		return SIZE_MAX;
+	free(cut.command);
+	cut.command = cmd;
+	cut.timed = b->timed;
+	cut.text = m->text;
+	cut.next = t;
+	cut.c = b->c;
+	cut.rows = b->rows;
+	cut.set = true;
+	return t;
+}
+
+/* Keeps the table for the next block when this one stopped at its size:
+ * its first run's command. */
+static void keep_cut(struct bl_scan *sc, const struct ctx *c, const struct rows *st,
+		     size_t first_run, size_t end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	cut.set = (st->nrows == BLOCK_ROWS || st->cut) && doc->nruns > first_run;
+	if (!cut.set)
+		return;
+	const struct bl_run *r0 = bl_doc_run(doc, (long)first_run);
+	char *cmd = r0->command ? strdup(r0->command) : NULL;
+	free(cut.command);
+	cut.command = cmd;
+	cut.timed = r0->timed;
+	cut.text = bl_scan_message(sc)->text;
+	cut.next = end;
+	cut.c = *c;
+	cut.rows = *st;
+	cut.rows.nrows = 0;
+	cut.rows.cut = false;
+	bl_scan_go_on(sc);
+	hand_on(doc, bl_scan_message(sc));
+}
+
+/* Reads on with the table kept when `anchor` is where it was cut. */
+static bool take_cut(struct bl_scan *sc, const struct bl_line *anchor, struct ctx *c,
+		     struct rows *st)
+{
+	bool go = cut.set && cut.text == bl_scan_message(sc)->text && cut.next == anchor->off;
+	cut.set = false;
+	if (!go)
+		return false;
+	*c = cut.c;
+	c->cont = true;
+	c->cont_command = cut.command;
+	c->cont_timed = cut.timed;
+	c->first_off = anchor->off;
+	*st = cut.rows;
+	return true;
+}
+
+/* The rows of a table read on from the block before, from `anchor`. */
+static enum bl_claim read_on(struct bl_scan *sc, const struct bl_line *anchor, struct ctx *c,
+			     struct rows *st, size_t *end)
+{
+	struct bl_doc *doc = bl_scan_doc(sc);
+	size_t first_run = doc->nruns;
+	struct bl_line cur = *anchor;
+	size_t last_end = read_rows(sc, c, &cur, anchor->off, anchor->off, st, true);
+	if (doc->nruns == first_run || last_end <= anchor->off)
+		return BL_NOT_MINE;
+	keep_cut(sc, c, st, first_run, last_end);
+	*end = last_end;
+	return BL_CLAIMED;
 }
 
 static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
+	struct rows st = {.prev_size = -1};
+	struct ctx c;
+	bool cont = take_cut(sc, anchor, &c, &st);
+	st.cut_before = window_cut(sc);
+	if (cont)
+		return read_on(sc, anchor, &c, &st, end);
 	struct bl_re_match m;
 	enum kind k = classify(anchor, &m);
 	if (k != K_HDR && k != K_DASH1 && k != K_FILE)
 		return BL_NOT_MINE;
 
 	struct bl_line start = block_start(sc, anchor), cur;
-	struct ctx c;
 	ctx_init(&c, start.off);
 	size_t last_end;
 	bool any_done;
 	bool have_hdr = read_head(bl_scan_message(sc), &c, &start, &cur, &last_end, &any_done);
 	size_t first_run = doc->nruns;
-	if (have_hdr)
-		last_end = read_rows(sc, &c, &cur, start.off, last_end);
+	if (have_hdr) {
+		last_end = read_rows(sc, &c, &cur, start.off, last_end, &st, false);
+		keep_cut(sc, &c, &st, first_run, last_end);
+	}
 	if (doc->nruns == first_run && any_done) {
 		/* progress lines without a table, or without its rows */
 		done_only_run(sc, &c, last_end);
@@ -773,6 +962,7 @@ const struct bl_parser bl_parser_bonnie = {
 		"|^[ \\t]*(?:<pre>)?(?:[A-Za-z]\\S{0,13}[ \\t]+)?-{2,}Sequential Output"
 		"|File '[^'\\n]{0,300}', size: \\d",
 	.command_word = "bonnie",
+	.reads_on = bonnie_reads_on,
 	.shapes = &bonnie_shapes,
 	.claim = bonnie_claim,
 	.command = bonnie_command,

@@ -793,6 +793,32 @@ def case_bonniepp_103_tables(scale):
     return p, 30, 64, check
 
 
+def case_bonnie_long_table(scale):
+    """Tim Bray's bonnie, one header over 100,000 machines (8 MB, longer
+    than a read window): read 512 rows at a time, every row a run, and
+    the memory of a block, not of the table"""
+    n = 100000
+    p = WORK / "bonnie-long-table.txt"
+    with open(p, "w") as f:
+        f.write("% bonnie -s 100\n"
+                "              -------Sequential Output-------- ---Sequential Input-- "
+                "--Random--\n"
+                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
+                "--Seeks---\n"
+                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
+                "%CPU\n")
+        for i in range(n):
+            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
+                    "5.1\n" % (i, 1000 + i % 9000))
+
+    def check(docs):
+        got = [(d["tools"].get("bonnie", 0), d["values"].get("bonnie", 0), d["partial"])
+               for d in docs]
+        want = [(n, 12 * n, False)]  # a row: 6 rates and their 6 CPU figures
+        return [] if got == want else ["read %s, want %s (runs, values, partial)" % (got, want)]
+    return p, 60, 64, check
+
+
 def case_dd_usr1_chain(scale):
     """dd in the background, its summary so far asked for 8,000 times
     (kill -USR1): one run, every summary so far numbered, each block
@@ -900,7 +926,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
-         case_bonniepp_103_tables]
+         case_bonniepp_103_tables, case_bonnie_long_table]
 
 
 # ---------------------------------------------------------------- running
@@ -944,8 +970,8 @@ for line in open(sys.argv[1], "rb"):
     values = {}  # a tool's results, in all
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
-        if r["tool"] == "bonnie++":
-            values["bonnie++"] = values.get("bonnie++", 0) + len(run_results(r))
+        if r["tool"] in ("bonnie", "bonnie++"):
+            values[r["tool"]] = values.get(r["tool"], 0) + len(run_results(r))
         groups.setdefault(r["tool"], set()).add(r["group"])
         if r["tool"] == "dd":
             ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
