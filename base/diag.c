@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct bl_diag *drop(struct bl_diags *d, size_t offset)
+static struct bl_diag *drop(struct bl_diags *d, enum bl_level level, size_t offset)
 {
 	d->dropped++;
+	d->last_warning = level >= BL_WARNING;
+	d->dropped_warnings += d->last_warning;
 	d->last_elsewhere = d->own_to && (offset < d->own_from || offset >= d->own_to);
 	d->dropped_elsewhere += d->last_elsewhere;
 	return NULL;
@@ -17,13 +19,14 @@ static struct bl_diag *drop(struct bl_diags *d, size_t offset)
 struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char *code, size_t line,
 			     size_t offset, const char *fmt, ...)
 {
-	if (d->n >= BL_DIAGS_MAX)
-		return drop(d, offset);
+	if (d->n >= BL_DIAGS_MAX ||
+	    (level < BL_WARNING && d->n >= BL_DIAGS_MAX - BL_DIAGS_WARN_ROOM))
+		return drop(d, level, offset);
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
 		struct bl_diag *v = realloc(d->v, cap * sizeof *v);
 		if (!v)
-			return drop(d, offset);
+			return drop(d, level, offset);
 		d->v = v;
 		d->cap = cap;
 	}
@@ -35,7 +38,7 @@ struct bl_diag *bl_diags_add(struct bl_diags *d, enum bl_level level, const char
 	struct bl_diag *e = &d->v[d->n];
 	e->message = strdup(buf);
 	if (!e->message)
-		return drop(d, offset);
+		return drop(d, level, offset);
 	e->level = level;
 	snprintf(e->code, sizeof e->code, "%s", code);
 	e->line = line;
@@ -54,10 +57,11 @@ void bl_diags_held_drop(struct bl_diags *d, long run, const char *code)
 		h = &d->held[d->nheld++ % BL_DIAGS_HELD];
 		h->run = run;
 		snprintf(h->code, sizeof h->code, "%s", code);
-		h->n = h->elsewhere = 0;
+		h->n = h->elsewhere = h->warnings = 0;
 	}
 	h->n++;
 	h->elsewhere += d->last_elsewhere;
+	h->warnings += d->last_warning;
 }
 
 void bl_diags_retract(struct bl_diags *d, long run, const char *code, size_t *dropped,
@@ -80,9 +84,10 @@ void bl_diags_retract(struct bl_diags *d, long run, const char *code, size_t *dr
 		if (h->n && h->run == run && strcmp(h->code, code) == 0) {
 			d->dropped -= h->n;
 			d->dropped_elsewhere -= h->elsewhere;
+			d->dropped_warnings -= h->warnings;
 			*dropped += h->n;
 			*elsewhere += h->elsewhere;
-			h->n = h->elsewhere = 0;
+			h->n = h->elsewhere = h->warnings = 0;
 		}
 	}
 }

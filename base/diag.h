@@ -25,6 +25,7 @@ struct bl_diags_held {
 	long run;
 	char code[48];
 	size_t n, elsewhere; /* of `dropped` and of `dropped_elsewhere`; n 0: empty */
+	size_t warnings; /* of `dropped_warnings` */
 };
 #define BL_DIAGS_HELD 8
 
@@ -32,6 +33,7 @@ struct bl_diags {
 	struct bl_diag *v;
 	size_t n, cap;
 	size_t dropped; /* past BL_DIAGS_MAX, counted and not stored */
+	size_t dropped_warnings; /* of them, warnings and errors */
 	/* A window's own part of the input, [own_from, own_to) (own_to 0:
 	 * not set), and how many of the dropped were of offsets outside it:
 	 * the context another window reads as its own and counts again. */
@@ -41,10 +43,15 @@ struct bl_diags {
 	struct bl_diags_held held[BL_DIAGS_HELD];
 	size_t nheld;
 	bool last_elsewhere; /* the last drop was of an offset outside [own_from, own_to) */
+	bool last_warning; /* the last drop was of a warning or an error */
 };
 
-/* A hostile input can trigger a diagnostic per line; keep memory bounded. */
+/* A hostile input can trigger a diagnostic per line; keep memory bounded.
+ * Infos stop BL_DIAGS_WARN_ROOM short of it: the room left is for the
+ * warnings and errors that come after a thousand infos (a document's
+ * partial then has its cause in it). */
 #define BL_DIAGS_MAX 1000
+#define BL_DIAGS_WARN_ROOM 100
 
 /* Appends a diagnostic; returns the stored entry or NULL when the list is
  * full or memory ran out (then only `dropped` grows). */

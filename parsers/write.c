@@ -2207,7 +2207,9 @@ static void keep_doc_diags(struct bl_window_doc *w, const struct bl_message *m,
 	       of_doc_elsewhere = doc->diags.dropped_elsewhere - w->run_drops_elsewhere;
 	size_t dropped = of_doc - of_doc_elsewhere + w->kept_run_drops;
 	w->doc_diags.dropped += dropped;
-	bool others = other_warnings && !kept_warnings && !dropped;
+	/* partial for a warning of another window's part alone: that window
+	 * reads it (an info dropped past the list's size says nothing) */
+	bool others = other_warnings && !kept_warnings && !doc->diags.dropped_warnings;
 	w->partial |= (doc->partial && !others) || m->truncated;
 }
 
