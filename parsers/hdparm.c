@@ -235,14 +235,23 @@ static bool read_line(struct hd *h, const struct bl_line *l)
 	return any;
 }
 
+/* A block ends at the device line after this many runs: a loop over
+ * thousands of devices is read as blocks of as many, each run held only
+ * until its block ends (the next block finds its device line above its
+ * first timing, as a block does). */
+#define BLOCK_RUNS 256
+
 /* Reads the timings from the anchor's line on; the end of the block. */
 static size_t walk(struct hd *h, const struct bl_line *first)
 {
 	struct bl_line l = *first, nx;
-	size_t end = first->next;
+	size_t end = first->next, before = h->doc->nruns;
 	for (;;) {
 		if (read_line(h, &l)) {
 			end = l.next;
+		} else if (h->doc->nruns - before >= BLOCK_RUNS &&
+			   read_device(&l, h->device, sizeof h->device)) {
+			break;
 		} else if (read_device(&l, h->device, sizeof h->device)) {
 			h->has_device = true;
 			h->device_off = l.off;
