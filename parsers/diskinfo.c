@@ -177,8 +177,33 @@ struct di_state {
 	bool headed; /* the current section was opened by its heading */
 	unsigned sections; /* bit per section seen in this run */
 	uint64_t sectorsize; /* of the current device, 0 if unknown */
-	size_t ndevices; /* runs started in this block */
+	size_t ndevices; /* runs started in this block, or (cont) of the
+			  * command, for the name of a device with no line */
+	size_t in_block; /* runs started in this block */
+	bool cut; /* the block ended at a device line: see cut */
+	/* the block goes on from one that ended at a device line after
+	 * BLOCK_DEVICES of them: the command of its first run (cont_command
+	 * NULL: none) */
+	bool cont;
+	const char *cont_command;
+	size_t cont_cmd_off;
+	bool cont_timed;
 };
+
+/* A block ends at a device line after this many devices: a command over
+ * thousands of devices is read as blocks of as many, each run held only
+ * until its block ends. The next block starts at that device line (the
+ * next anchor finds it), and its devices take the command of the first. */
+#define BLOCK_DEVICES 256
+
+static _Thread_local struct {
+	const char *text; /* the message's */
+	size_t next; /* the device line the next block starts at */
+	size_t ndevices;
+	char *command; /* owned */
+	size_t cmd_off;
+	bool timed, set;
+} cut;
 
 static struct bl_run *cur(struct di_state *st)
 {
@@ -264,7 +289,15 @@ static struct bl_run *start_run(struct di_state *st, const char *variant, size_t
 	st->sectorsize = 0;
 	st->sec = S_NONE;
 	st->rows = 0;
-	if (st->ndevices == 0) {
+	if (st->cont && st->first_ri < 0) {
+		st->first_ri = st->ri;
+		if (st->cont_command && (run->command = strdup(st->cont_command))) {
+			run->has_command = true;
+			run->cmd_off = st->cont_cmd_off;
+			run->timed = st->cont_timed;
+			bl_parser_diskinfo.command(st->doc, run, run->command);
+		}
+	} else if (st->ndevices == 0) {
 		st->first_ri = st->ri;
 		bl_scan_find_command(st->sc, &bl_parser_diskinfo, run);
 	} else if (bl_doc_run(st->doc, st->first_ri)->command) {
@@ -290,6 +323,7 @@ static struct bl_run *start_run(struct di_state *st, const char *variant, size_t
 	if (json_is_string(dev))
 		run->label = strdup(json_string_value(dev));
 	st->ndevices++;
+	st->in_block++;
 	return run;
 }
 
@@ -718,6 +752,11 @@ static bool take_line(struct di_state *st, const struct bl_message *msg, enum ki
 		      const struct bl_line *l, struct bl_re_match *m)
 {
 	if (device_line(msg, l, m)) {
+		if (st->in_block >= BLOCK_DEVICES) {
+			st->cut = true;
+			cut.next = l->off;
+			return false;
+		}
 		start_run(st, "verbose", l->off, l->s + m->ov[2], bl_re_glen(m, 1));
 		return true;
 	}
@@ -826,6 +865,38 @@ static void end_block(struct di_state *st, size_t end)
 		    "a diskinfo section with no readable rows");
 }
 
+/* A block starting at `start` goes on from the one cut there: it takes
+ * its command and its count of devices. */
+static void take_cut(struct di_state *st, const struct bl_message *msg, const struct bl_line *start)
+{
+	if (cut.set && cut.text == msg->text && cut.next == start->off) {
+		st->cont = true;
+		st->ndevices = cut.ndevices;
+		st->cont_command = cut.command;
+		st->cont_cmd_off = cut.cmd_off;
+		st->cont_timed = cut.timed;
+	}
+	cut.set = false;
+}
+
+/* After a block cut at a device line (cut.next): what the next needs. */
+static void keep_cut(const struct di_state *st, const struct bl_message *msg)
+{
+	const struct bl_run *first = bl_doc_run(st->doc, st->first_ri);
+	if (!st->cut || !first)
+		return;
+	char *cmd = first->command ? strdup(first->command) : NULL;
+	if (first->command && !cmd)
+		return;
+	free(cut.command);
+	cut.command = cmd;
+	cut.cmd_off = first->cmd_off;
+	cut.timed = first->timed;
+	cut.ndevices = st->ndevices;
+	cut.text = msg->text;
+	cut.set = true;
+}
+
 static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct bl_message *msg = bl_scan_message(sc);
@@ -833,10 +904,15 @@ static enum bl_claim diskinfo_claim(struct bl_scan *sc, const struct bl_line *an
 	struct bl_line start, last;
 	if (!block_start(&st, msg, anchor, &start))
 		return BL_NOT_MINE;
+	take_cut(&st, msg, &start);
 	if (!walk_block(&st, msg, &start, &last) || st.ri < 0)
 		return BL_NOT_MINE;
-	end_block(&st, last.next);
-	*end = last.next;
+	/* cut at a device line: the last device's run ends where the next
+	 * begins, as in one block */
+	size_t to = st.cut ? cut.next : last.next;
+	end_block(&st, to);
+	keep_cut(&st, msg);
+	*end = to;
 	return BL_CLAIMED;
 }
 

@@ -819,6 +819,58 @@ def case_bonnie_long_table(scale):
     return p, 60, 64, check
 
 
+def case_hdparm_loop(scale):
+    """hdparm -tT in a loop 50,000 times (7 MB): a run each, every timing,
+    read 256 runs at a time (each device line starts a block), not held
+    until the loop ends"""
+    n = 50000
+    p = WORK / "hdparm-loop.txt"
+    with open(p, "w") as f:
+        f.write("# while true; do hdparm -tT /dev/sdb; done\n")
+        for i in range(n):
+            f.write("\n/dev/sdb:\n Timing cached reads:   %d MB in  2.00 seconds = %.2f MB/sec\n"
+                    " Timing buffered disk reads:  300 MB in  3.01 seconds =  99.67 MB/sec\n"
+                    % (20000 + i % 500, (20000 + i % 500) / 2))
+
+    def check(docs):
+        got = [(d["tools"].get("hdparm", 0), d["partial"]) for d in docs]
+        want = [(n, False)]
+        return [] if got == want else ["read %s, want %s (runs, partial)" % (got, want)]
+    return p, 60, 64, check
+
+
+def case_diskinfo_devices(scale):
+    """diskinfo -tv over 5,000 devices (4 MB): a run each, read 256
+    devices at a time, each taking the command of the first"""
+    n = 5000
+    p = WORK / "diskinfo-devices.txt"
+    with open(p, "w") as f:
+        f.write("# diskinfo -tv %s\n" % " ".join("da%d" % i for i in range(n)))
+        for i in range(n):
+            f.write("da%d\n\t512         \t# sectorsize\n"
+                    "\t1000204886016\t# mediasize in bytes (932G)\n"
+                    "\t1953525168  \t# mediasize in sectors\n\n"
+                    "Seek times:\n"
+                    "\tFull stroke:\t  250 iter in   4.571128 sec =   18.285 msec\n"
+                    "\tHalf stroke:\t  250 iter in   3.301264 sec =   13.205 msec\n"
+                    "\tQuarter stroke:\t  500 iter in   6.145562 sec =   12.291 msec\n"
+                    "\tShort forward:\t  400 iter in   2.214402 sec =    5.536 msec\n"
+                    "\tShort backward:\t  400 iter in   2.112935 sec =    5.282 msec\n"
+                    "\tSeq outer:\t 2048 iter in   0.294321 sec =    0.144 msec\n"
+                    "\tSeq inner:\t 2048 iter in   0.310045 sec =    0.151 msec\n"
+                    "Transfer rates:\n"
+                    "\toutside:       102400 kbytes in   0.885312 sec =   115665 kbytes/sec\n"
+                    "\tmiddle:        102400 kbytes in   1.001947 sec =   102201 kbytes/sec\n"
+                    "\tinside:        102400 kbytes in   1.612374 sec =    63509 kbytes/sec\n\n"
+                    % i)
+
+    def check(docs):
+        got = [(d["tools"].get("diskinfo", 0), d["partial"]) for d in docs]
+        want = [(n, False)]
+        return [] if got == want else ["read %s, want %s (runs, partial)" % (got, want)]
+    return p, 60, 64, check
+
+
 def case_dd_usr1_chain(scale):
     """dd in the background, its summary so far asked for 8,000 times
     (kill -USR1): one run, every summary so far numbered, each block
@@ -926,7 +978,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
          case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
-         case_bonniepp_103_tables, case_bonnie_long_table]
+         case_bonniepp_103_tables, case_bonnie_long_table, case_hdparm_loop,
+         case_diskinfo_devices]
 
 
 # ---------------------------------------------------------------- running
