@@ -721,68 +721,38 @@ struct bonnie_cut {
 };
 static _Thread_local struct bonnie_cut cut;
 
-/* Handed to the next window of a long input (bl_doc.carry): the table
- * as it stood at the first cut in the next window's bytes (input offset
- * `at`), which that window reads on from. */
+/* Handed to the next window of a long input (bl_scan_hand_on): the
+ * table as it stood at the first cut in the next window's bytes. */
 struct bonnie_carry {
-	size_t window, at;
 	struct ctx c;
 	struct rows rows;
 	bool timed, has_command;
 	char command[]; /* the first run's */
 };
 
-/* Whether this window has handed its table on already (or cannot). */
-static bool handed_on(const struct bl_doc *doc, const struct bl_message *m)
+static void hand_on(struct bl_scan *sc)
 {
-	const struct bl_carry *k = doc->carry;
-	const struct bonnie_carry *was = k && k->owner == &bl_parser_bonnie ? k->p : NULL;
-	return !k || !m->window.on || m->window.last ||
-	       (k->owner && k->owner != &bl_parser_bonnie) ||
-	       (was && was->window == m->window.index);
-}
-
-/* Where a block must end for the next window to read on from it: the
- * first row at or after where that window's bytes start. */
-static size_t window_cut(struct bl_scan *sc)
-{
-	const struct bl_message *m = bl_scan_message(sc);
-	return handed_on(bl_scan_doc(sc), m) ? SIZE_MAX
-					     : bl_message_text_at(m, m->window.next_from);
-}
-
-static void hand_on(struct bl_doc *doc, const struct bl_message *m)
-{
-	struct bl_carry *k = doc->carry;
-	size_t at = bl_message_origin(m, cut.next);
-	if (handed_on(doc, m) || at < m->window.next_from)
-		return;
+	if (cut.next < bl_scan_hand_on_from(sc, &bl_parser_bonnie))
+		return; /* SIZE_MAX: none to hand on */
 	size_t n = cut.command ? strlen(cut.command) + 1 : 1;
 	struct bonnie_carry *b = malloc(sizeof *b + n);
 	if (!b)
 		return;
-	*b = (struct bonnie_carry){.window = m->window.index,
-				   .at = at,
-				   .c = cut.c,
+	*b = (struct bonnie_carry){.c = cut.c,
 				   .rows = cut.rows,
 				   .timed = cut.timed,
 				   .has_command = cut.command != NULL};
 	memcpy(b->command, cut.command ? cut.command : "", n);
-	free(k->p);
-	k->owner = &bl_parser_bonnie;
-	k->p = b;
+	if (!bl_scan_hand_on(sc, &bl_parser_bonnie, cut.next, b))
+		free(b);
 }
 
 /* The line of this window where the table handed on goes on. */
 static size_t bonnie_reads_on(struct bl_scan *sc)
 {
-	const struct bl_message *m = bl_scan_message(sc);
-	const struct bl_carry *k = bl_scan_doc(sc)->carry;
-	const struct bonnie_carry *b = k && k->owner == &bl_parser_bonnie ? k->p : NULL;
-	if (!b || b->window + 1 != m->window.index || b->at >= m->window.own_from)
-		return SIZE_MAX;
-	size_t t = bl_message_text_at(m, b->at);
-	if (t >= m->len || (t && m->text[t - 1] != '\n'))
+	size_t t;
+	const struct bonnie_carry *b = bl_scan_handed(sc, &bl_parser_bonnie, &t);
+	if (!b)
 		return SIZE_MAX;
 	char *cmd = b->has_command ? strdup(b->command) : NULL;
 	if (b->has_command && !cmd)
@@ -790,7 +760,7 @@ static size_t bonnie_reads_on(struct bl_scan *sc)
 	free(cut.command);
 	cut.command = cmd;
 	cut.timed = b->timed;
-	cut.text = m->text;
+	cut.text = bl_scan_message(sc)->text;
 	cut.next = t;
 	cut.c = b->c;
 	cut.rows = b->rows;
@@ -819,7 +789,7 @@ static void keep_cut(struct bl_scan *sc, const struct ctx *c, const struct rows 
 	cut.rows.nrows = 0;
 	cut.rows.cut = false;
 	bl_scan_go_on(sc);
-	hand_on(doc, bl_scan_message(sc));
+	hand_on(sc);
 }
 
 /* Reads on with the table kept when `anchor` is where it was cut. */
@@ -860,7 +830,7 @@ static enum bl_claim bonnie_claim(struct bl_scan *sc, const struct bl_line *anch
 	struct rows st = {.prev_size = -1};
 	struct ctx c;
 	bool cont = take_cut(sc, anchor, &c, &st);
-	st.cut_before = window_cut(sc);
+	st.cut_before = bl_scan_hand_on_from(sc, &bl_parser_bonnie);
 	if (cont)
 		return read_on(sc, anchor, &c, &st, end);
 	struct bl_re_match m;

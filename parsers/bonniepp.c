@@ -979,40 +979,26 @@ static void set_command(struct cut_command *c, const char *command, bool timed)
 	c->timed = timed;
 }
 
-/* Handed to the next window of a long input (bl_doc.carry): the table
- * as it stood at the first block of this window that starts where the
- * next window's bytes do or later (input offset `at`), which the next
- * window reads on from. */
+/* Handed to the next window of a long input (bl_scan_hand_on): the
+ * table as it stood at the first block of this window that starts where
+ * the next window's bytes do or later. */
 struct bpp_carry {
-	size_t window, at;
 	struct tab tab;
 	struct bpp_rec io, last;
 	bool has_io, has_last, timed, has_command;
 	char command[];
 };
 
-/* Whether this window has handed its table on already (or cannot). */
-static bool handed_on(const struct bl_doc *doc, const struct bl_message *m)
+static void hand_on(struct bl_scan *sc)
 {
-	const struct bl_carry *c = doc->carry;
-	const struct bpp_carry *k = c && c->owner == &bl_parser_bonniepp ? c->p : NULL;
-	return !c || !m->window.on || m->window.last ||
-	       (c->owner && c->owner != &bl_parser_bonniepp) || (k && k->window == m->window.index);
-}
-
-static void hand_on(struct bl_doc *doc, const struct bl_message *m)
-{
-	size_t at = bl_message_origin(m, cut_tab.next);
-	if (handed_on(doc, m) || at < m->window.next_from)
-		return;
+	if (cut_tab.next < bl_scan_hand_on_from(sc, &bl_parser_bonniepp))
+		return; /* SIZE_MAX: none to hand on */
 	const char *cmd = cut_tab.cmd.command;
 	size_t n = cmd ? strlen(cmd) + 1 : 1;
 	struct bpp_carry *k = malloc(sizeof *k + n);
 	if (!k)
 		return;
-	*k = (struct bpp_carry){.window = m->window.index,
-				.at = at,
-				.tab = cut_tab.tab,
+	*k = (struct bpp_carry){.tab = cut_tab.tab,
 				.io = cut_tab.io,
 				.last = cut_tab.last,
 				.has_io = cut_tab.has_io,
@@ -1020,23 +1006,18 @@ static void hand_on(struct bl_doc *doc, const struct bl_message *m)
 				.timed = cut_tab.cmd.timed,
 				.has_command = cmd != NULL};
 	memcpy(k->command, cmd ? cmd : "", n);
-	free(doc->carry->p);
-	doc->carry->owner = &bl_parser_bonniepp;
-	doc->carry->p = k;
+	if (!bl_scan_hand_on(sc, &bl_parser_bonniepp, cut_tab.next, k))
+		free(k);
 }
 
 /* The line of this window where the table handed on goes on. */
 static size_t bpp_reads_on(struct bl_scan *sc)
 {
-	const struct bl_message *m = bl_scan_message(sc);
-	const struct bl_carry *c = bl_scan_doc(sc)->carry;
-	const struct bpp_carry *k = c && c->owner == &bl_parser_bonniepp ? c->p : NULL;
-	if (!k || k->window + 1 != m->window.index || k->at >= m->window.own_from)
+	size_t t;
+	const struct bpp_carry *k = bl_scan_handed(sc, &bl_parser_bonniepp, &t);
+	if (!k)
 		return SIZE_MAX;
-	size_t t = bl_message_text_at(m, k->at);
-	if (t >= m->len || (t && m->text[t - 1] != '\n'))
-		return SIZE_MAX;
-	cut_tab.text = m->text;
+	cut_tab.text = bl_scan_message(sc)->text;
 	cut_tab.next = t;
 	cut_tab.tab = k->tab;
 	cut_tab.io = k->io;
@@ -1074,7 +1055,7 @@ static void keep_cut_table(struct bl_scan *sc, const struct bpp_walk *w, size_t 
 	c->last = -1;
 	c->full = c->unpaired = false;
 	bl_scan_go_on(sc);
-	hand_on(doc, w->msg);
+	hand_on(sc);
 }
 
 /* Whether the block at `anchor` reads on with the table kept: then t is
@@ -1092,17 +1073,6 @@ static bool take_cut_table(const struct bpp_walk *w, const struct bl_line *ancho
 	*cmd = cut_tab.cmd;
 	cut_tab.cmd.command = NULL;
 	return true;
-}
-
-/* Where this window's last block must end for the next window to read on
- * from it: the first table row at or after where the next window's
- * bytes start (a text offset), until the table is handed on. */
-static size_t window_cut(const struct bl_scan *sc)
-{
-	const struct bl_message *m = bl_scan_message((struct bl_scan *)sc);
-	if (handed_on(bl_scan_doc((struct bl_scan *)sc), m))
-		return SIZE_MAX;
-	return bl_message_text_at(m, m->window.next_from);
 }
 
 static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
@@ -1127,7 +1097,7 @@ static enum bl_claim bpp_claim(struct bl_scan *sc, const struct bl_line *anchor,
 	if (!cont)
 		tab_init(w.t);
 	/* a table read in blocks ends one where the next window starts */
-	w.t->cut_before = cont ? window_cut(sc) : SIZE_MAX;
+	w.t->cut_before = cont ? bl_scan_hand_on_from(sc, &bl_parser_bonniepp) : SIZE_MAX;
 	w.pair_from = cont ? SIZE_MAX : 0;
 	size_t last_end = walk_block(&w, anchor);
 	if (last_end <= anchor->off)

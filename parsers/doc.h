@@ -101,6 +101,7 @@ typedef int (*bl_results_sink)(void *ctx, struct bl_doc *doc, struct bl_run *run
 struct bl_carry {
 	const struct bl_parser *owner;
 	void *p;
+	size_t window, at; /* handed on by window `window`, from input offset `at` */
 };
 
 struct bl_doc {

@@ -108,6 +108,21 @@ size_t bl_scan_floor(struct bl_scan *sc);
  * the claim reads on from there. */
 void bl_scan_go_on(struct bl_scan *sc);
 
+/* A table longer than a read window, handed from one window to the next
+ * (bl_doc.carry, bl_parser.reads_on). Where parser p's block must end
+ * for the next window to read on from it: the text offset where that
+ * window's bytes start; SIZE_MAX when this window is the input's last,
+ * the input is read whole, or p has handed on from this window already. */
+size_t bl_scan_hand_on_from(struct bl_scan *sc, const struct bl_parser *p);
+/* Hands `blob` (malloc'd, freed with free) to the next window, to read
+ * on from text offset `at` of this window: true when taken (at is at or
+ * past bl_scan_hand_on_from), else the caller keeps it. */
+bool bl_scan_hand_on(struct bl_scan *sc, const struct bl_parser *p, size_t at, void *blob);
+/* What parser p handed on from the window before this one, and the text
+ * offset of this window where it reads on (a line start before the
+ * window's own part); NULL when there is none. */
+const void *bl_scan_handed(struct bl_scan *sc, const struct bl_parser *p, size_t *at);
+
 /* Looks above the run's first line (at most a few lines, never past the
  * previous block) for the command that produced it: a line starting with
  * `word` after an optional prompt and optional time/sudo/nice. On success

@@ -49,6 +49,41 @@ void bl_scan_go_on(struct bl_scan *sc)
 	sc->go_on = true;
 }
 
+size_t bl_scan_hand_on_from(struct bl_scan *sc, const struct bl_parser *p)
+{
+	const struct bl_carry *c = sc->doc->carry;
+	const struct bl_message *m = sc->msg;
+	if (!c || !m->window.on || m->window.last || (c->owner && c->owner != p) ||
+	    (c->p && c->window == m->window.index))
+		return SIZE_MAX;
+	return bl_message_text_at(m, m->window.next_from);
+}
+
+bool bl_scan_hand_on(struct bl_scan *sc, const struct bl_parser *p, size_t at, void *blob)
+{
+	size_t from = bl_scan_hand_on_from(sc, p);
+	if (from == SIZE_MAX || at < from)
+		return false;
+	struct bl_carry *c = sc->doc->carry;
+	free(c->p);
+	*c = (struct bl_carry){p, blob, sc->msg->window.index, bl_message_origin(sc->msg, at)};
+	return true;
+}
+
+const void *bl_scan_handed(struct bl_scan *sc, const struct bl_parser *p, size_t *at)
+{
+	const struct bl_carry *c = sc->doc->carry;
+	const struct bl_message *m = sc->msg;
+	if (!c || c->owner != p || !c->p || c->window + 1 != m->window.index ||
+	    c->at >= m->window.own_from)
+		return NULL;
+	size_t t = bl_message_text_at(m, c->at);
+	if (t >= m->len || (t && m->text[t - 1] != '\n'))
+		return NULL;
+	*at = t;
+	return c->p;
+}
+
 /* ---------------------------------------------------------------- commands */
 
 /* A command line: an optional prompt, optional wrappers, then the command.
