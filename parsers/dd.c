@@ -814,14 +814,15 @@ static bool signalled(const struct bl_message *m, const struct bl_run *prev, siz
  * only where the post shows dd signalled: else such a line labels the
  * next run ("# WD Red disk"). */
 static bool is_snapshot_of(const struct bl_message *m, const struct bl_run *prev, size_t start,
-			   uint64_t bytes, double secs)
+			   uint64_t bytes, double secs, bool on_held)
 {
 	double pb, pe, pin = 0, pip = 0;
 	uint64_t count;
-	if (strcmp(prev->tool, "dd") != 0 || prev->time.present || prev->nrec)
+	if (strcmp(prev->tool, "dd") != 0 || prev->time.present ||
+	    (prev->nrec && !prev->records_chain))
 		return false;
 	if (!status_gap(m, prev->end_off, start, false) &&
-	    !(status_gap(m, prev->end_off, start, true) && signalled(m, prev, start)))
+	    !(status_gap(m, prev->end_off, start, true) && (on_held || signalled(m, prev, start))))
 		return false;
 	if (!result_value(prev, "bytes", &pb) || !result_value(prev, "elapsed", &pe))
 		return false;
@@ -920,13 +921,13 @@ static bool of_block_size(uint64_t bytes, uint64_t full, uint64_t part, uint64_t
  * two blocks count records of one size where that can be told. A block
  * below a summary alone (a progress update) is its transfer's end. */
 static bool snapshot_with_records(const struct bl_message *m, const struct bl_run *prev,
-				  size_t start, const struct dd_counts *c)
+				  size_t start, const struct dd_counts *c, bool on_held)
 {
 	double pf, pp, pb;
 	if (!c->have_records || !result_value(prev, "records_out_full", &pf) ||
 	    !result_value(prev, "records_out_partial", &pp))
 		return true;
-	if (!signalled(m, prev, start) && !counts_on(m, prev, start))
+	if (!on_held && !signalled(m, prev, start) && !counts_on(m, prev, start))
 		return false;
 	if (!result_value(prev, "bytes", &pb))
 		return true;
@@ -938,19 +939,17 @@ static bool snapshot_with_records(const struct bl_message *m, const struct bl_ru
 	return true;
 }
 
-/* The results of the run's last block become those of a summary so far,
- * numbered after the ones before it: from the run's end back to the
- * first result of an earlier summary so far, so that a chain of them
- * costs each block only its own results. */
-static void make_snapshot(struct bl_run *run)
+/* The results of the run's last block become those of summary so far
+ * number `sample`: from the run's end back to the first result of an
+ * earlier summary so far, so that a chain of them costs each block only
+ * its own results. */
+static void make_snapshot(struct bl_run *run, size_t sample)
 {
-	size_t sample = 0, n = bl_results_count(&run->results), from = n;
+	size_t n = bl_results_count(&run->results), from = n;
 	while (from > 0) {
 		const struct bl_result *r = bl_results_at(&run->results, from - 1);
-		if (r->metric && strncmp(r->metric, "snapshot_", 9) == 0) {
-			sample = (size_t)bl_result_int(r, "sample", 0) + 1;
+		if (r->metric && strncmp(r->metric, "snapshot_", 9) == 0)
 			break;
-		}
 		from--;
 	}
 	for (size_t i = from; i < n; i++) {
@@ -1204,6 +1203,34 @@ static bool repeats_earlier(struct bl_doc *doc, const struct dd_block *b)
 	return false;
 }
 
+/* Whether text offset `off` is before this window's own part, where a
+ * dd run the window before held (a display, a chain of summaries so
+ * far) is read on: as write.c continues a held run. */
+static bool held_before(struct bl_scan *sc, size_t off)
+{
+	const struct bl_message *msg = bl_scan_message(sc);
+	const char *held = bl_scan_doc(sc)->resume.tool;
+	return held && strcmp(held, bl_parser_dd.name) == 0 && msg->window.on &&
+	       bl_message_origin(msg, off) < msg->window.own_from;
+}
+
+/* Makes the last block of run `prev` a summary so far, the one at `start`
+ * its next: each summary a record of the run, so that a chain of
+ * thousands (a day's log of a progress display whose '\r's became line
+ * breaks) is handed on as it is read and continued past a window's end.
+ * Record 0 starts where the run does. */
+static void chain_on(struct bl_doc *doc, struct bl_run *prev, size_t start)
+{
+	if (!prev->nrec && bl_run_record(prev, 0, prev->off) < 0)
+		doc->partial = true;
+	size_t sample = prev->nrec ? prev->nrec - 1 : 0;
+	make_snapshot(prev, sample);
+	if (bl_run_record(prev, sample + 1, start) < 0)
+		doc->partial = true;
+	prev->records_chain = true;
+	bl_doc_run_progress(doc, prev);
+}
+
 /* The block's run: the run above when the block is a later snapshot of
  * its transfer, else a new one with its command line. NULL when the block
  * is not dd's after all (`looks` 1: only a command says so). */
@@ -1211,10 +1238,12 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_run *prev = bl_doc_last_run(doc);
+	/* a run that reads on one the window before held was a chain there */
+	bool on_held = prev && held_before(sc, prev->off);
 	if (b->sum && b->c.have_bytes && prev &&
-	    is_snapshot_of(doc->msg, prev, b->start.off, b->c.bytes, b->secs) &&
-	    snapshot_with_records(doc->msg, prev, b->start.off, &b->c)) {
-		make_snapshot(prev);
+	    is_snapshot_of(doc->msg, prev, b->start.off, b->c.bytes, b->secs, on_held) &&
+	    snapshot_with_records(doc->msg, prev, b->start.off, &b->c, on_held)) {
+		chain_on(doc, prev, b->start.off);
 		/* a snapshot that turned out not to be the last one: its count
 		 * check no longer applies */
 		bl_doc_retract_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");
@@ -1232,6 +1261,13 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 		return NULL;
 	run->floor = bl_scan_floor(sc);
 	bl_scan_find_command(sc, &bl_parser_dd, run);
+	/* the last summary of a chain the window before held: a record, so
+	 * that it continues the chain (a display reads on by its updates) */
+	if (!b->progress && b->sum && held_before(sc, b->start.off)) {
+		if (bl_run_record(run, 0, b->start.off) < 0)
+			doc->partial = true;
+		run->records_chain = true;
+	}
 	/* records alone under another program's command are its own (sg_dd,
 	 * a dd look-alike, prints them too) */
 	if ((looks == 1 || !b->sum) && !run->has_command &&
@@ -1265,7 +1301,9 @@ static size_t display_results(struct bl_doc *doc, struct bl_run *run, const stru
  * warning` line may part a display in two, and both are the run's. */
 static void progress_results(struct bl_doc *doc, struct bl_run *run, const struct dd_block *b)
 {
-	size_t sample = 0;
+	/* below a chain of summaries so far, the display goes on from the
+	 * block's own record */
+	size_t sample = run->records_chain && run->nrec ? run->nrec - 1 : 0;
 	for (size_t i = 0; i < b->n; i++)
 		if (b->lines[i].kind == K_PROGRESS)
 			sample += display_results(doc, run, &b->lines[i], b->cut_at, sample);
@@ -1347,10 +1385,7 @@ static void error_diags(struct bl_doc *doc, long ri, struct bl_run *run, struct 
  * this window's own part, as write.c continues a held run. */
 static bool reads_on_held(struct bl_scan *sc, const struct dd_block *b)
 {
-	const struct bl_message *msg = bl_scan_message(sc);
-	const char *held = bl_scan_doc(sc)->resume.tool;
-	return held && strcmp(held, bl_parser_dd.name) == 0 && msg->window.on &&
-	       bl_message_origin(msg, b->start.off) < msg->window.own_from;
+	return held_before(sc, b->start.off);
 }
 
 /* How much of a run of status=progress updates block b holds. */
@@ -1435,7 +1470,7 @@ static enum bl_claim dd_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	if (!run)
 		return BL_NOT_MINE;
 	long ri = (long)(doc->nruns - 1);
-	run->records_end = !part;
+	run->records_end = !part && !run->records_chain;
 	line_results(doc, run, &b, part);
 	if (!part)
 		run = summary_or_note(doc, ri, &b);

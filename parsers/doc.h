@@ -64,6 +64,10 @@ struct bl_run {
 	 * display): a window's end cuts none of its records, and the window
 	 * after it has none to read on */
 	bool records_end;
+	/* its records are whole summaries so far, one after another (dd
+	 * signalled while it copies), not updates of one display: a record
+	 * may follow its last summary */
+	bool records_chain;
 	/* what a reader needs to read on its records in the next window when
 	 * no line there says it (zpool iostat's header, printed once at the
 	 * top of a log): the parser's own text, for its resume (parser.h);

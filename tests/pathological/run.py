@@ -872,13 +872,14 @@ def case_diskinfo_devices(scale):
 
 
 def case_dd_usr1_chain(scale):
-    """dd in the background, its summary so far asked for 8,000 times
-    (kill -USR1): one run, every summary so far numbered, each block
-    costing only its own results"""
-    n = 8000
+    """dd in the background, its summary so far asked for 60,000 times
+    (kill -USR1, 7 MB over two windows): one run, every summary so far
+    numbered, handed on as read (before, 245 MB held) and continued in
+    the window after"""
+    n = 60000
     p = WORK / "dd-usr1-chain.txt"
     with open(p, "w") as f:
-        f.write("$ dd if=/dev/zero of=/dev/null bs=1M count=10000000 &\n")
+        f.write("$ dd if=/dev/zero of=/dev/null bs=1M count=100000000 &\n")
         for k in range(1, n + 1):
             f.write("%d+0 records in\n%d+0 records out\n%d bytes (%d MB, %d MiB) copied, %d.5 s, "
                     "1.0 GB/s\n" % (k * 1000, k * 1000, k * 1000 << 20, k * 1049, k * 1000, k))
@@ -887,6 +888,36 @@ def case_dd_usr1_chain(scale):
         snaps = [x for d in docs for x in d["dd_snapshots"]]
         want = [[n - 1, 0, n - 2]]
         return [] if snaps == want else ["summaries so far: %s, want %s" % (snaps, want)]
+    return p, 30, 64, check
+
+
+def case_progress_lines_log(scale):
+    """a day and more of `dd status=progress` whose '\\r's a log turned
+    into line breaks (100,000 updates a line, 7 MB): one run, each update
+    a summary so far, numbered, none lost past the first window (before,
+    the updates past it were dropped)"""
+    n = 100000
+    p = WORK / "progress-lines-log.txt"
+    with open(p, "w") as f:
+        f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
+        for t in range(1, n + 1):
+            b = t * 104857600
+            f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s\n"
+                    % (b, b / 1e9, b / 2**30, t))
+        b = n * 104857600
+        f.write("%d+0 records in\n%d+0 records out\n" % (b >> 20, b >> 20))
+        f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d.25 s, 105 MB/s\n"
+                % (b, b / 1e9, b / 2**30, n))
+
+    def check(docs):
+        snaps = [x for d in docs for x in d["dd_snapshots"]]
+        runs = sum(d["tools"].get("dd", 0) for d in docs)
+        # the last update is the display above the final summary's records
+        want = [[n - 1, 0, n - 2]]
+        if snaps != want or runs != 1 or any(d["partial"] for d in docs):
+            return ["%d runs, summaries so far %s, want %s; diagnostics %s"
+                    % (runs, snaps, want, [d["diagnostics"] for d in docs])]
+        return []
     return p, 30, 64, check
 
 
@@ -976,7 +1007,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_progress_no_summary, case_progress_bsd_past_window, case_progress_parted_past_window,
          case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
-         case_dd_usr1_chain, case_zpool_histograms, case_zpool_histograms_wide,
+         case_dd_usr1_chain, case_progress_lines_log, case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
          case_bonniepp_103_tables, case_bonnie_long_table, case_hdparm_loop,
          case_diskinfo_devices]
