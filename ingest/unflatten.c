@@ -335,13 +335,46 @@ static bool host_word(const char *s, size_t w, size_t e)
 	return digit;
 }
 
+/* Whether s[w, e) is a mail's quote marker: '>' alone or doubled. */
+static bool quote_word(const char *s, size_t w, size_t e)
+{
+	if (e - w > 4)
+		return false;
+	for (size_t i = w; i < e; i++)
+		if (s[i] != '>')
+			return false;
+	return e > w;
+}
+
+/* The start of the quote markers that end at s[e - 1] ("> >", ">>"), or
+ * e when there are none. */
+static size_t quote_before(const char *s, size_t e)
+{
+	size_t start = e;
+	for (int n = 0; n < 4; n++) {
+		size_t w = word_before(s, e);
+		if (w == SIZE_MAX || !quote_word(s, w, e))
+			break;
+		start = w;
+		e = w;
+		while (e > 0 && start - e < 2 && bl_blank(s[e - 1]))
+			e--;
+	}
+	return start;
+}
+
 /* A prefix that stood before a tool line on its own line, between the
  * blanks before s[k] (s[a] the tool line's first byte) and the end of
- * the line above: a comment marker, with an ellipsis, or pdsh's host:
+ * the line above: a comment marker, with an ellipsis, pdsh's host:, or
+ * a mail's quote markers:
  *   "... 31+1 records in     # ... 31+1 records out"
+ *   "... K/sec %CPU  > > TEST5     256  3618 99.2 ..."
  * Returns where it starts, or k when there is none. */
 static size_t prefix_before(const char *s, size_t k)
 {
+	size_t q = quote_before(s, k);
+	if (q < k)
+		return q;
 	size_t h = word_before(s, k);
 	if (h != SIZE_MAX && host_word(s, h, k))
 		return h;

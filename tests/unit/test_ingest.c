@@ -5,6 +5,7 @@
 
 #include "../../ingest/decode.h"
 #include "../../ingest/ingest.h"
+#include "../../ingest/unflatten.h"
 #include "../../parsers/anchor.h"
 #include "../../parsers/benchlog.h"
 #include "../../parsers/system.h"
@@ -1253,8 +1254,30 @@ static void test_step_failed(void)
 	test_step_failed_goes_on();
 }
 
+/* A line's break goes before the mail quote markers that stood at its
+ * start, however deep, not between them and the tool line. */
+static void test_break_before_quote(void)
+{
+	static const char *const cases[][2] = {
+		{"K/sec %CP  > > freebsd.javaforu 2G   430", "K/sec %CP"},
+		{"in detail: >> 4000+0 records in", "in detail:"},
+		{"wrote: > 4000+0 records in", "wrote:"},
+		/* a comparison in prose is no marker: the break is just before the line */
+		{"a > b and 4000+0 records in", "a > b and"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *s = cases[i][0], *line = strpbrk(s, "0123456789f");
+		if (strstr(s, "freebsd"))
+			line = strstr(s, "freebsd");
+		size_t at = 0;
+		CHECK(bl_break_before(s, (size_t)(line - s), &at));
+		CHECK(at == strlen(cases[i][1]));
+	}
+}
+
 int main(void)
 {
+	test_break_before_quote();
 	test_map_steps();
 	test_map_limits();
 	/* the tools' shapes, as ingest is handed them */
