@@ -347,7 +347,8 @@ static bool quote_word(const char *s, size_t w, size_t e)
 }
 
 /* The start of the quote markers that end at s[e - 1] ("> >", ">>"), or
- * e when there are none. */
+ * e when there are none. One blank parts the markers of one line; two,
+ * an empty quoted line from the next ("> ", then "> TEST5"). */
 static size_t quote_before(const char *s, size_t e)
 {
 	size_t start = e;
@@ -356,25 +357,18 @@ static size_t quote_before(const char *s, size_t e)
 		if (w == SIZE_MAX || !quote_word(s, w, e))
 			break;
 		start = w;
-		e = w;
-		while (e > 0 && start - e < 2 && bl_blank(s[e - 1]))
-			e--;
+		e = w > 0 && bl_blank(s[w - 1]) ? w - 1 : w;
 	}
 	return start;
 }
 
 /* A prefix that stood before a tool line on its own line, between the
  * blanks before s[k] (s[a] the tool line's first byte) and the end of
- * the line above: a comment marker, with an ellipsis, pdsh's host:, or
- * a mail's quote markers:
+ * the line above: a comment marker, with an ellipsis, or pdsh's host:
  *   "... 31+1 records in     # ... 31+1 records out"
- *   "... K/sec %CPU  > > TEST5     256  3618 99.2 ..."
  * Returns where it starts, or k when there is none. */
 static size_t prefix_before(const char *s, size_t k)
 {
-	size_t q = quote_before(s, k);
-	if (q < k)
-		return q;
 	size_t h = word_before(s, k);
 	if (h != SIZE_MAX && host_word(s, h, k))
 		return h;
@@ -398,7 +392,9 @@ static size_t prefix_before(const char *s, size_t k)
  * before it, since flattening put one blank where the newline was and the
  * blanks after it are the next line's indentation (a table row keeps its
  * columns). None when s[a] is not after a blank, or the blanks indent the
- * line. A prefix of the line (prefix_before) goes with it. */
+ * line. A prefix of the line (prefix_before) goes with it, and a mail's
+ * quote markers start it: "... %CPU   > > TEST5" breaks at the blank
+ * just before the first '>'. */
 bool bl_break_before(const char *s, size_t a, size_t *at)
 {
 	if (a == 0 || !bl_blank(s[a - 1]))
@@ -414,6 +410,15 @@ bool bl_break_before(const char *s, size_t a, size_t *at)
 		q--;
 	if (q > 0 && s[q - 1] == '\r')
 		return false;
+	/* a mail's quote markers start their line: the blank just before
+	 * them was its line break, those before it the line above's */
+	size_t marks = quote_before(s, k);
+	if (marks < k) {
+		if (marks < 2 || !bl_blank(s[marks - 1]))
+			return false;
+		*at = marks - 1;
+		return true;
+	}
 	size_t p = prefix_before(s, k);
 	if (p < k) {
 		/* the line's break goes before its prefix (none when the
@@ -1171,8 +1176,102 @@ static bool compose_detect(const struct bl_ingest_plan *p)
 /* The plan whose shapes are in use, for the tools' table_breaks. */
 static const struct bl_ingest_plan *in_use;
 
+/* Whether s[a, e) is a mail quote marker, a word of its own in s[0, len):
+ * '>' alone or doubled. */
+static bool quote_at(const char *s, size_t len, size_t a, size_t e)
+{
+	return e - a <= 4 && (a == 0 || bl_blank(s[a - 1])) && (e == len || bl_blank(s[e]));
+}
+
+/* A copy of s[0, len) with its quote markers blanked, when it holds
+ * enough to be a quoted post: "%CPU  >  > TEST5     256  3618" read by
+ * the tools' tables as "%CPU       TEST5     256  3618", each row as wide
+ * as its header (both lost the same marker). NULL when there are too few
+ * markers, or memory ran out. */
+#define QUOTED_POST_MARKS 3
+static char *quotes_blanked(const char *s, size_t len)
+{
+	char *c = NULL;
+	size_t n = 0;
+	/* counted first, then blanked in the copy */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t a = 0; a < len; a++) {
+			size_t e = a;
+			while (e < len && s[e] == '>')
+				e++;
+			if (e > a && quote_at(s, len, a, e)) {
+				n++;
+				if (c)
+					memset(c + a, ' ', e - a);
+			}
+			a = e;
+		}
+		if (c || n < QUOTED_POST_MARKS || !(c = malloc(len)))
+			break;
+		memcpy(c, s, len);
+	}
+	return c;
+}
+
+/* Where break x of a quoted post goes: before the quote markers that end
+ * the text before it, as bl_break_before puts a line's break ("... 34794
+ * > <break>  524288" makes it "... 34794 <break>>  524288"). */
+static size_t before_quote(const char *s, size_t x)
+{
+	size_t k = x;
+	while (k > 0 && x - k < BLANK_RUN_MAX && bl_blank(s[k - 1]))
+		k--;
+	size_t q = quote_before(s, k);
+	return q == k || q < 2 || !bl_blank(s[q - 1]) ? x : q - 1;
+}
+
+/* Runs a tool's table_breaks over s, or over `blanked` (quotes_blanked);
+ * a break found there must fall on a blank of s too. */
+static void table_breaks_of(const struct bl_tool_shapes *ts, const char *s, const char *blanked,
+			    size_t len, size_t base, struct bl_breaks *b)
+{
+	if (!blanked) {
+		ts->table_breaks(s, len, base, b);
+		return;
+	}
+	size_t n0 = b->n, k = n0;
+	ts->table_breaks(blanked, len, base, b);
+	size_t n1 = b->n;
+	for (size_t i = n0; i < n1; i++) {
+		size_t x = b->v[i] - base;
+		if (b->v[i] < base || x >= len || !bl_blank(s[x]))
+			continue;
+		/* quote markers start a line: the blanks before them end
+		 * the line above */
+		size_t m = x;
+		while (m < len && m - x < BLANK_RUN_MAX && bl_blank(s[m]))
+			m++;
+		size_t me = m;
+		while (me < len && s[me] == '>')
+			me++;
+		if (me > m && quote_at(s, len, m, me))
+			x = m - 1;
+		b->v[k++] = base + before_quote(s, x);
+		/* the line after it starts at its own markers: an empty
+		 * quoted line between stands apart */
+		size_t t = x;
+		while (t < len && t - x < BLANK_RUN_MAX && bl_blank(blanked[t]))
+			t++;
+		size_t e = t;
+		while (e > x && bl_blank(s[e - 1]))
+			e--;
+		size_t q = quote_before(s, e);
+		if (q < e && q > x + 1 && bl_blank(s[q - 1]) && q - 1 > x)
+			bl_breaks_add(b, base + q - 1);
+	}
+	/* the breaks added go after those kept */
+	memmove(b->v + k, b->v + n1, (b->n - n1) * sizeof *b->v);
+	b->n = k + (b->n - n1);
+}
+
 void bl_unflatten_tool_tables(const char *s, size_t len, size_t base, struct bl_breaks *b)
 {
+	char *blanked = quotes_blanked(s, len);
 	for (size_t t = 0; in_use && t < in_use->ntools; t++) {
 		const struct bl_tool_shapes *ts = in_use->tools[t];
 		if (!ts || !ts->table_breaks)
@@ -1183,8 +1282,9 @@ void bl_unflatten_tool_tables(const char *s, size_t len, size_t base, struct bl_
 			seen = in_use->tools[u] &&
 			       in_use->tools[u]->table_breaks == ts->table_breaks;
 		if (!seen)
-			ts->table_breaks(s, len, base, b);
+			table_breaks_of(ts, s, blanked, len, base, b);
 	}
+	free(blanked);
 }
 
 bool bl_unflatten_compose(const struct bl_ingest_plan *p)

@@ -208,6 +208,13 @@ void bl_btab_table_breaks(const char *s, size_t len, size_t base, struct bl_brea
 				p = end;
 				continue;
 			}
+			/* a row below blanks that are not its indentation (the
+			 * header's line ended in blanks, an empty line or a
+			 * mail's quote markers came between): its name is
+			 * indented as the header's first word */
+			if (name_w && bl_next_token(s, len, r, &t) && name_like(s[t.a]) &&
+			    t.a - r > a - hs)
+				r = t.a - (a - hs);
 			end = row_end(s, len, r, w, name_w, nh);
 			if (!end) {
 				size_t le = label_end(s, len, r, w, name_w, nh, &end);
