@@ -75,17 +75,21 @@ static struct bl_re seek_re =
 	      "*msec" WS "*$",
 	      0);
 
+/* The units a transfer rate is printed or re-typed in: "96118 kbytes/sec",
+ * "142285 kB/s", "4805 MB/sec" (also the end of a row to the
+ * unflattener, diskinfo_shapes) */
+#define RATE_UNITS                                                                                 \
+	"kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/sec|Mbytes/s|MB/sec|MB/s|MiB/s"
+
 /* "\toutside:       102400 kbytes in   1.065353 sec =    96118 kbytes/sec"
  * and as authors re-type it: "outside: 102400 kbytes in 0.72 sec = 142285 kB/s",
  * "outside: 102400 kbytes in 0.719681 s = 142285 kB/s", "outside: = 142285 kB/s".
  * Groups: 1 where, 2 kbytes, 3 seconds, 4 its unit, 5 rate, 6 rate unit. */
-static struct bl_re transfer_re = BL_RE(
-	"^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
-	"+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*(sec|s)" WS "*)?=" WS
-	"*(\\d{1,15}(?:\\.\\d{1,9})?)" WS
-	"*(kbytes/sec|kbytes/s|kB/s|KB/s|KiB/s|kB/sec|KB/sec|Mbytes/sec|Mbytes/s|MB/sec|MB/s|MiB/s)" WS
-	"*$",
-	0);
+static struct bl_re transfer_re =
+	BL_RE("^" WS "*(outside|middle|inside):" WS "*(?:(\\d{1,15})" WS "*(?:kbytes|kB|KB|KiB)" WS
+	      "+in" WS "+(\\d{1,12}(?:\\.\\d{1,9})?)" WS "*(sec|s)" WS "*)?=" WS
+	      "*(\\d{1,15}(?:\\.\\d{1,9})?)" WS "*(" RATE_UNITS ")" WS "*$",
+	      0);
 
 /* -c:
  *   "\ttime to read 10MB block      0.091530 sec\t=    0.004 msec/sector"
@@ -991,7 +995,7 @@ static const struct bl_tool_shapes diskinfo_shapes = {
 		"stripesize|stripeoffset|(?:Cylinders|Heads|Sectors) according to firmware\\.|"
 		"Disk descr\\.|Disk ident\\.|Attachment|Physical path|TRIM/UNMAP support|"
 		"Rotation rate in RPM|Zone Mode)"
-		"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|kbytes/sec|kB/s|IOPS|Mbytes/s)",
+		"|= {1,64}[\\d.]{1,20} (?:msec(?:/sector)?|IOPS|" RATE_UNITS ")",
 	.weak_start_needs = (const char *const[]){"# sectorsize", ":", "time to read",
 						  "calculated command overhead", NULL},
 	.weak_end_needs = (const char *const[]){"# ", "= ", NULL},
