@@ -1265,7 +1265,8 @@ static void table_breaks_of(const struct bl_tool_shapes *ts, const char *s, cons
 			bl_breaks_add(b, base + q - 1);
 	}
 	/* the breaks added go after those kept */
-	memmove(b->v + k, b->v + n1, (b->n - n1) * sizeof *b->v);
+	if (b->n > n1)
+		memmove(b->v + k, b->v + n1, (b->n - n1) * sizeof *b->v);
 	b->n = k + (b->n - n1);
 }
 
