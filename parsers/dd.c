@@ -1214,13 +1214,30 @@ static bool held_before(struct bl_scan *sc, size_t off)
 	       bl_message_origin(msg, off) < msg->window.own_from;
 }
 
+/* What a chain that the post shows dd signalled for leaves the window
+ * after it (bl_run.resume): its blocks there are judged as they were in
+ * the window that saw the signal, which may be megabytes above. */
+static const char CHAIN_SIGNALLED[] = "signalled";
+
+/* Whether the dd run the window before held was a chain of summaries so
+ * far that dd was signalled for. */
+static bool held_signalled(struct bl_scan *sc)
+{
+	const struct bl_doc *doc = bl_scan_doc(sc);
+	return doc->resume.tool && strcmp(doc->resume.tool, bl_parser_dd.name) == 0 &&
+	       doc->resume.text && strcmp(doc->resume.text, CHAIN_SIGNALLED) == 0;
+}
+
 /* Makes the last block of run `prev` a summary so far, the one at `start`
  * its next: each summary a record of the run, so that a chain of
  * thousands (a day's log of a progress display whose '\r's became line
  * breaks) is handed on as it is read and continued past a window's end.
- * Record 0 starts where the run does. */
-static void chain_on(struct bl_doc *doc, struct bl_run *prev, size_t start)
+ * Record 0 starts where the run does. `was_signalled`: the post shows dd
+ * signalled, which the run tells the window after it. */
+static void chain_on(struct bl_doc *doc, struct bl_run *prev, size_t start, bool was_signalled)
 {
+	if (was_signalled && !prev->resume)
+		prev->resume = strdup(CHAIN_SIGNALLED);
 	if (!prev->nrec && bl_run_record(prev, 0, prev->off) < 0)
 		doc->partial = true;
 	size_t sample = prev->nrec ? prev->nrec - 1 : 0;
@@ -1238,12 +1255,14 @@ static struct bl_run *open_run(struct bl_scan *sc, const struct dd_block *b, int
 {
 	struct bl_doc *doc = bl_scan_doc(sc);
 	struct bl_run *prev = bl_doc_last_run(doc);
-	/* a run that reads on one the window before held was a chain there */
-	bool on_held = prev && held_before(sc, prev->off);
+	/* a run that reads on a chain the window before held, and that the
+	 * post showed dd signalled for there */
+	bool on_held = prev && held_before(sc, prev->off) && held_signalled(sc);
 	if (b->sum && b->c.have_bytes && prev &&
 	    is_snapshot_of(doc->msg, prev, b->start.off, b->c.bytes, b->secs, on_held) &&
 	    snapshot_with_records(doc->msg, prev, b->start.off, &b->c, on_held)) {
-		chain_on(doc, prev, b->start.off);
+		chain_on(doc, prev, b->start.off,
+			 on_held || signalled(doc->msg, prev, b->start.off));
 		/* a snapshot that turned out not to be the last one: its count
 		 * check no longer applies */
 		bl_doc_retract_diags(doc, (long)(doc->nruns - 1), "dd.count-mismatch");

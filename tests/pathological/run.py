@@ -921,6 +921,40 @@ def case_progress_lines_log(scale):
     return p, 30, 64, check
 
 
+def case_progress_lines_then_transfer(scale):
+    """a display of updates one a line that a window's end cuts (8,000 of
+    them after 6 MB of prose), its records and summary, then another
+    transfer's right below: two runs, the second not a summary so far of
+    the first (dd was not signalled), whichever window reads it"""
+    p = WORK / "progress-lines-then-transfer.txt"
+    with open(p, "w") as f:
+        n = 0
+        while n < 6100000:
+            f.write(PROSE)
+            n += len(PROSE)
+        f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
+        for t in range(1, 8001):
+            b = t * 104857600
+            f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s\n"
+                    % (b, b / 1e9, b / 2**30, t))
+        for k, secs in ((1, "8000.25"), (2, "16000.5")):
+            b = k * 8000 * 104857600
+            f.write("%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
+                    "%s s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, secs))
+        f.write("That was the second disk.\n")
+        for _ in range(1000):
+            f.write(PROSE)
+
+    def check(docs):
+        runs = sum(d["tools"].get("dd", 0) for d in docs)
+        snaps = [x for d in docs for x in d["dd_snapshots"]]
+        if runs != 2 or snaps != [[7999, 0, 7998]]:
+            return ["%d dd runs, summaries so far %s; want 2 runs, [[7999, 0, 7998]]"
+                    % (runs, snaps)]
+        return []
+    return p, 30, 64, check
+
+
 def case_zpool_log_one_header(scale):
     """a day of `(date; zpool iostat -l tank 1) > log` (11 MB): its header
     once at the top, under the date, and every sample in the windows
@@ -1007,7 +1041,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_progress_no_summary, case_progress_bsd_past_window, case_progress_parted_past_window,
          case_progress_tail_piece,
          case_zpool_log_one_header, case_zpool_log_pools_stamped, case_dd_loop_blocks,
-         case_dd_usr1_chain, case_progress_lines_log, case_zpool_histograms, case_zpool_histograms_wide,
+         case_dd_usr1_chain, case_progress_lines_log, case_progress_lines_then_transfer,
+         case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
          case_bonniepp_103_tables, case_bonnie_long_table, case_hdparm_loop,
          case_diskinfo_devices]
