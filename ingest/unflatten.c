@@ -1206,7 +1206,9 @@ static char *quotes_blanked(const char *s, size_t len)
 			}
 			a = e;
 		}
-		if (c || n < QUOTED_POST_MARKS || !(c = malloc(len)))
+		/* with the zero bytes a text has after it (BL_TEXT_PAD): the
+		 * tables' searches read ahead in blocks */
+		if (c || n < QUOTED_POST_MARKS || !(c = calloc(len + BL_TEXT_PAD, 1)))
 			break;
 		memcpy(c, s, len);
 	}
