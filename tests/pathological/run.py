@@ -527,9 +527,7 @@ def case_progress_lengths(scale):
             if i % 2:
                 f.write("dd: warning: partial read (131072 bytes); suggest iflag=fullblock\n")
             for t in range(1, seconds + 1):
-                b = t * 104857600
-                f.write("\r%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s"
-                        % (b, b / 1e9, b / 2**30, t))
+                f.write("\r" + gnu_update(t))
             b = seconds * 104857600
             f.write("\n%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
                     "%d.25 s, 105 MB/s\n" % (b >> 20, b >> 20, b, b / 1e9, b / 2**30, seconds))
@@ -891,6 +889,12 @@ def case_dd_usr1_chain(scale):
     return p, 30, 64, check
 
 
+def gnu_update(t):
+    """GNU dd's status=progress update at second t, 100 MiB a second."""
+    b = t * 104857600
+    return "%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s" % (b, b / 1e9, b / 2**30, t)
+
+
 def case_progress_lines_log(scale):
     """a day and more of `dd status=progress` whose '\\r's a log turned
     into line breaks (100,000 updates a line, 7 MB): one run, each update
@@ -901,9 +905,7 @@ def case_progress_lines_log(scale):
     with open(p, "w") as f:
         f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
         for t in range(1, n + 1):
-            b = t * 104857600
-            f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s\n"
-                    % (b, b / 1e9, b / 2**30, t))
+            f.write(gnu_update(t) + "\n")
         b = n * 104857600
         f.write("%d+0 records in\n%d+0 records out\n" % (b >> 20, b >> 20))
         f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d.25 s, 105 MB/s\n"
@@ -934,9 +936,7 @@ def case_progress_lines_then_transfer(scale):
             n += len(PROSE)
         f.write("$ dd if=/dev/zero of=/dev/sdb bs=1M status=progress 2>dd.log; cat dd.log\n")
         for t in range(1, 8001):
-            b = t * 104857600
-            f.write("%d bytes (%.1f GB, %.1f GiB) copied, %d s, 105 MB/s\n"
-                    % (b, b / 1e9, b / 2**30, t))
+            f.write(gnu_update(t) + "\n")
         for k, secs in ((1, "8000.25"), (2, "16000.5")):
             b = k * 8000 * 104857600
             f.write("%d+0 records in\n%d+0 records out\n%d bytes (%.1f GB, %.1f GiB) copied, "
