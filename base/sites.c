@@ -453,7 +453,7 @@ static void sites_destroy(struct bl_sites *st)
 	free(st);
 }
 
-static void free_spare(void)
+void bl_sites_drop_spare(void)
 {
 	sites_destroy(spare_sites);
 	spare_sites = NULL;
@@ -465,7 +465,7 @@ void bl_sites_free(struct bl_sites *st)
 		return;
 	if (!spare_sites) {
 		static bool registered;
-		if (!registered && atexit(free_spare) == 0)
+		if (!registered && atexit(bl_sites_drop_spare) == 0)
 			registered = true;
 		if (registered) {
 			spare_sites = st;

@@ -123,7 +123,12 @@ struct bl_sites {
 /* The sites of text[0, len), which BL_TEXT_PAD zero bytes follow (the
  * vector loads read past the end). NULL when memory ran out. */
 struct bl_sites *bl_sites_find(const struct bl_site_plan *p, const char *text, size_t len);
+/* Frees st, or keeps its arrays for the next bl_sites_find (the next
+ * read window), until bl_sites_drop_spare. */
 void bl_sites_free(struct bl_sites *st);
+/* Frees the arrays kept for the next bl_sites_find: reading is over (a
+ * window of dense tool output keeps megabytes). */
+void bl_sites_drop_spare(void);
 /* The sites st of a text, made those of text[0, len) (followed by
  * BL_TEXT_PAD zero bytes), which is that text with the blanks at
  * at[0, n) (ascending) turned into newlines, as the unflattener does:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../base/sites.h"
 #include "../parsers/benchlog.h"
 #include "../render/report.h"
 #include "cli.h"
@@ -145,6 +146,7 @@ int cmd_report(int argc, char **argv)
 	for (int f = 0; f < nfiles; f++)
 		if (add_input(r, files[f]) < 0)
 			failed++;
+	bl_sites_drop_spare(); /* no more reading */
 	int rc = failed ? EXIT_DATA : EXIT_OK;
 	if (failed < nfiles) { /* no input read: no page */
 		if (write_page(r, &ro, output) < 0)

@@ -11,6 +11,7 @@
 #include "../base/buf.h"
 #include "../base/find.h"
 #include "../base/jsonread.h"
+#include "../base/sites.h"
 #include "../ingest/ingest.h"
 #include "../parsers/benchlog.h"
 #include "../render/render.h"
@@ -545,6 +546,7 @@ int cli_load_docs(char **files, int nfiles, json_t *docs)
 		if (load_file(files[f], path, docs) < 0)
 			rc = -1;
 	}
+	bl_sites_drop_spare(); /* no more reading */
 	return rc;
 }
 

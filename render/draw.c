@@ -310,10 +310,6 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double t)
 	return (struct bl_rgb){a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t};
 }
 
-/* A bar thinner than this (px, across the value axis) is too thin to
- * show hatching or an arrow: its pale fill alone tells it censored. */
-#define THIN_BAR 1.5
-
 /* A censored bar: pale fill, diagonal hatching, dashed outline; fainter
  * still when no bound was printed (an open column, not a value). */
 static void hatched(cairo_t *cr, struct bl_rect r, struct bl_rgb c, struct bl_rgb bg, bool open)
@@ -365,13 +361,13 @@ static void draw_axis_title(const struct pen *p, const struct bl_chart *c,
 
 /* A bar whose repeats disagree: a dot for each run on its middle line,
  * ringed in the background colour so that it shows on the bar. */
-static void dots(cairo_t *cr, const struct bl_bar_box *bb, bool horizontal,
-		 const struct bl_theme *t)
+static void dots(cairo_t *cr, const struct bl_bar_box *bb, const struct bl_bar_marks *mk,
+		 bool horizontal, const struct bl_theme *t)
 {
 	double r = fmax(2.5, fmin(horizontal ? bb->r.h : bb->r.w, 16) / 5);
-	for (size_t k = 0; k < bb->ndots; k++) {
-		double x = horizontal ? bb->dots[k] : bb->r.x + bb->r.w / 2;
-		double y = horizontal ? bb->r.y + bb->r.h / 2 : bb->dots[k];
+	for (size_t k = 0; k < mk->ndots; k++) {
+		double x = horizontal ? mk->dots[k] : bb->r.x + bb->r.w / 2;
+		double y = horizontal ? bb->r.y + bb->r.h / 2 : mk->dots[k];
 		cairo_new_sub_path(cr);
 		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
 		set_rgb(cr, t->text);
@@ -426,7 +422,7 @@ static void whisker(cairo_t *cr, const struct bl_bar_box *bb, bool horizontal)
 
 static bool thin(const struct bl_bar_box *bb, bool horizontal)
 {
-	return (horizontal ? bb->r.h : bb->r.w) < THIN_BAR;
+	return (horizontal ? bb->r.h : bb->r.w) < BL_THIN_BAR;
 }
 
 /* A thin bar's fill: 0 its series' colour, 1 censored, 2 censored
@@ -436,44 +432,49 @@ static unsigned thin_kind(const struct bl_bar *b, const struct bl_bar_box *bb)
 	return b->censored ? 1u + bb->stub : 0u;
 }
 
-static struct bl_rgb thin_fill(const struct bl_theme *t, size_t ser, unsigned kind)
+/* A thin bar's fill of kind `kind`: its series' colour, paler when
+ * censored; grey for every series when the chart is crowded. */
+static struct bl_rgb thin_fill(const struct bl_theme *t, const struct bl_layout *l, size_t ser,
+			       unsigned kind)
 {
-	struct bl_rgb c = bl_theme_series(t, ser);
+	struct bl_rgb c = l->crowded ? mix(t->muted, t->background, 0.25) : bl_theme_series(t, ser);
 	return kind ? mix(c, t->background, kind == 2 ? 0.9 : 0.7) : c;
 }
 
-/* The thin bars (a chart of thousands of series), each series' of one
- * fill as one path, filled once: painted one by one, an SVG or PDF
- * surface keeps each bar as its own shape until it is finished (80 MB
- * and a 20 MB file for 50,000 bars). The series are painted in order,
- * as the bars are, so that where many bars share a pixel their colours
- * blend as before. False when memory ran out: each bar is then filled
- * by itself. */
+/* The thin bars (a chart of thousands of series), those of one fill as
+ * one path, filled once: painted one by one, an SVG or PDF surface keeps
+ * each bar as its own shape until it is finished (80 MB and a 20 MB file
+ * for 50,000 bars). The fills are a series' (painted in series order, as
+ * the bars are, so that where bars share a pixel their colours blend as
+ * before), or in a crowded chart three for all (10,000 series were
+ * still 10,000 shapes). False when memory ran out: each bar is then
+ * filled by itself. */
 static bool fill_thin_bars(cairo_t *cr, const struct bl_chart *c, const struct bl_layout *l,
 			   const struct bl_theme *t)
 {
-	size_t nkeys = 3 * c->nseries, nthin = 0;
+	size_t nkeys = l->crowded ? 3 : 3 * c->nseries, nthin = 0;
 	for (size_t i = 0; i < c->nbars; i++)
 		nthin += thin(&l->bars[i], l->horizontal) && c->bars[i].ser < c->nseries;
 	if (!nthin)
 		return true;
-	/* the thin bars' indexes, grouped by series and fill (a counting
-	 * sort), each group in bar order */
+	/* the thin bars' indexes, grouped by fill (a counting sort), each
+	 * group in bar order */
 	size_t *start = calloc(nkeys + 1, sizeof *start), *order = malloc(nthin * sizeof *order);
 	if (!start || !order) {
 		free(start);
 		free(order);
 		return false;
 	}
+#define THIN_KEY(i) ((l->crowded ? 0 : 3 * c->bars[i].ser) + thin_kind(&c->bars[i], &l->bars[i]))
 	for (size_t i = 0; i < c->nbars; i++)
 		if (thin(&l->bars[i], l->horizontal) && c->bars[i].ser < c->nseries)
-			start[3 * c->bars[i].ser + thin_kind(&c->bars[i], &l->bars[i]) + 1]++;
+			start[THIN_KEY(i) + 1]++;
 	for (size_t k = 0; k < nkeys; k++)
 		start[k + 1] += start[k];
 	for (size_t i = 0; i < c->nbars; i++)
 		if (thin(&l->bars[i], l->horizontal) && c->bars[i].ser < c->nseries)
-			order[start[3 * c->bars[i].ser + thin_kind(&c->bars[i], &l->bars[i])]++] =
-				i;
+			order[start[THIN_KEY(i)]++] = i;
+#undef THIN_KEY
 	/* start[k] is now where group k ends */
 	for (size_t k = 0, from = 0; k < nkeys; from = start[k++]) {
 		for (size_t j = from; j < start[k]; j++) {
@@ -481,7 +482,7 @@ static bool fill_thin_bars(cairo_t *cr, const struct bl_chart *c, const struct b
 			cairo_rectangle(cr, r.x, r.y, r.w, r.h);
 		}
 		if (start[k] > from) {
-			set_rgb(cr, thin_fill(t, k / 3, (unsigned)(k % 3)));
+			set_rgb(cr, thin_fill(t, l, k / 3, (unsigned)(k % 3)));
 			cairo_fill(cr);
 		}
 	}
@@ -491,17 +492,18 @@ static bool fill_thin_bars(cairo_t *cr, const struct bl_chart *c, const struct b
 }
 
 /* One bar: filled (unless `filled` already), or hatched with an open
- * end when censored and not thin; its whisker, its runs' dots, its
- * value label and its n. */
+ * end when censored and not thin; its whisker, and its marks (its runs'
+ * dots, its value label and its n; mk NULL in a crowded chart). */
 static void draw_bar(const struct pen *p, const struct bl_bar *b, const struct bl_bar_box *bb,
-		     const struct bl_layout *l, const struct bl_theme *t, bool filled)
+		     const struct bl_bar_marks *mk, const struct bl_layout *l,
+		     const struct bl_theme *t, bool filled)
 {
 	cairo_t *cr = p->cr;
 	struct bl_rgb col = bl_theme_series(t, b->ser);
 	if (filled) {
 		/* a thin bar, by fill_thin_bars */
 	} else if (thin(bb, l->horizontal)) {
-		set_rgb(cr, thin_fill(t, b->ser, thin_kind(b, bb)));
+		set_rgb(cr, thin_fill(t, l, b->ser, thin_kind(b, bb)));
 		cairo_rectangle(cr, bb->r.x, bb->r.y, bb->r.w, bb->r.h);
 		cairo_fill(cr);
 	} else if (b->censored) {
@@ -517,9 +519,11 @@ static void draw_bar(const struct pen *p, const struct bl_bar *b, const struct b
 		cairo_set_line_width(cr, 1.5);
 		whisker(cr, bb, l->horizontal);
 	}
-	dots(cr, bb, l->horizontal, t);
-	text_in(p, bb->text, l->font * 0.85, false, bb->label, -1, LEFT, t->text);
-	text_in(p, bb->ntext, l->font * 0.75, false, bb->nbox, -1, LEFT,
+	if (!mk)
+		return;
+	dots(cr, bb, mk, l->horizontal, t);
+	text_in(p, mk->text, l->font * 0.85, false, mk->label, -1, LEFT, t->text);
+	text_in(p, mk->ntext, l->font * 0.75, false, mk->nbox, -1, LEFT,
 		b->censored ? t->text : on_colour(col));
 }
 
@@ -579,7 +583,7 @@ void bl_draw_chart_texts(void *vcr, const struct bl_chart *c, const struct bl_la
 	for (size_t i = 0; i < c->nbars; i++) {
 		const struct bl_bar *b = &c->bars[i];
 		const struct bl_bar_box *bb = &l->bars[i];
-		draw_bar(p, b, bb, l, t,
+		draw_bar(p, b, bb, l->marks ? &l->marks[i] : NULL, l, t,
 			 thin_filled && thin(bb, l->horizontal) && b->ser < c->nseries);
 	}
 

@@ -76,17 +76,18 @@ static double stub_len(const struct bl_chart *c, double plot_len)
 /* The marks of each run of a bar whose repeats disagree, along the value
  * axis from `base` (pixels, `dir` -1 up or +1 right, `len` the plot's
  * length). */
-static void place_dots(const struct bl_chart *c, const struct bl_bar *b, struct bl_bar_box *bb,
+static void place_dots(const struct bl_chart *c, const struct bl_bar *b, struct bl_bar_marks *mk,
 		       double base, double dir, double len)
 {
-	bb->ndots = b->nvals;
+	mk->ndots = b->nvals;
 	for (size_t k = 0; k < b->nvals; k++)
-		bb->dots[k] = base + dir * frac(&c->scale, b->vals[k]) * len;
+		mk->dots[k] = base + dir * frac(&c->scale, b->vals[k]) * len;
 }
 
 void bl_layout_free(struct bl_layout *l)
 {
 	free(l->bars);
+	free(l->marks);
 	free(l->cats);
 	free(l->legend);
 	l->bars = NULL;
@@ -139,15 +140,16 @@ static double place_legend(const struct bl_chart *c, const struct bl_measure *m,
 
 /* What the marks mean, and when the legend names only the first
  * `shown` of the series, that it does. */
-static void note_text(const struct bl_chart *c, size_t shown, char *buf, size_t len)
+static void note_text(const struct bl_chart *c, size_t shown, bool crowded, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	size_t used = 0;
-	const char *parts[7];
+	const char *parts[8];
 	size_t n = 0;
-	if (c->any_repeats)
-		parts[n++] = "bars: median of n repeats, whiskers: min–max";
-	if (c->any_disagree)
+	if (c->any_repeats) /* a crowded chart's bars have no whiskers or dots */
+		parts[n++] = crowded ? "bars: median of n repeats"
+				     : "bars: median of n repeats, whiskers: min–max";
+	if (c->any_disagree && !crowded)
 		parts[n++] = "dots: each run, where repeats disagree by more than 2×";
 	if (c->auto_log)
 		parts[n++] = "log scale: the values span more than two orders of magnitude";
@@ -170,8 +172,15 @@ static void note_text(const struct bl_chart *c, size_t shown, char *buf, size_t 
 			     : "hatched ≥: lower bound (the test ran too fast to time)";
 	if (c->any_approximate)
 		parts[n++] = "~: printed rounded";
+	char crowd[96];
+	if (crowded) {
+		snprintf(crowd, sizeof crowd,
+			 "grey: %zu series side by side, too many to tell apart by colour",
+			 c->nseries);
+		parts[n++] = crowd;
+	}
 	char cut[96];
-	if (has_legend(c) && shown < c->nseries) {
+	if (has_legend(c) && !crowded && shown < c->nseries) {
 		snprintf(cut, sizeof cut, "legend: the first %zu of %zu series", shown, c->nseries);
 		parts[n++] = cut;
 	}
@@ -308,23 +317,47 @@ static double place_note(const struct bl_measure *m, struct bl_layout *l)
  * name the first series (the colours repeat long before); where it would
  * still leave the plot and its labels less than PLOT_MIN, it names fewer,
  * never fewer than LEGEND_LINES lines hold. The note says when the legend
- * does not name every series. */
+ * does not name every series. A crowded chart has none: the note says
+ * its bars are grey. */
 static double place_legend_room(const struct bl_chart *c, const struct bl_measure *m,
 				struct bl_layout *l, double y, bool fixed, double lineh)
 {
+	if (l->crowded) { /* its colours are not told apart in the plot */
+		note_text(c, 0, true, l->note_text, sizeof l->note_text);
+		return y;
+	}
 	double lg = place_legend(c, m, l, y, y + LEGEND_MAX_LINES * (lineh + 4));
 	double room = LEGEND_LINES * (lineh + 4);
 	if (lg > room && !fixed)
 		l->height = fmin(l->height + lg - room, MAX_HEIGHT);
-	note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
+	note_text(c, l->nlegend, l->crowded, l->note_text, sizeof l->note_text);
 	if (lg > room && place_note(m, l) - (y + lg + GAP) < PLOT_MIN) {
 		/* the note as it will read (the count shown has as many digits
 		 * at most), then the lines of legend that leave PLOT_MIN */
-		note_text(c, c->nseries - 1, l->note_text, sizeof l->note_text);
+		note_text(c, c->nseries - 1, l->crowded, l->note_text, sizeof l->note_text);
 		lg = place_legend(c, m, l, y, fmax(place_note(m, l) - PLOT_MIN - GAP, y + room));
-		note_text(c, l->nlegend, l->note_text, sizeof l->note_text);
+		note_text(c, l->nlegend, l->crowded, l->note_text, sizeof l->note_text);
 	}
 	return lg ? y + lg + GAP : y;
+}
+
+/* The room between two bars side by side, `bw` apart: a pixel, less
+ * between bars under 2 px, none under 1 px (a chart of thousands of
+ * series), whose width would otherwise be negative: cairo drew each a
+ * pixel wide over its neighbours. */
+static double bar_gap(double bw)
+{
+	return fmax(0, fmin(1, bw - 1));
+}
+
+/* Will every bar be thinner than BL_THIN_BAR? The plot is narrower (or,
+ * horizontal, shorter) than the chart at its tallest, and its bars take
+ * 0.8 of it. */
+static bool crowded(const struct bl_chart *c, const struct bl_layout *l)
+{
+	double extent = l->horizontal ? fmax(l->height, MAX_HEIGHT) : l->width;
+	double slots = (double)(c->ncats ? c->ncats : 1) * (double)(c->nseries ? c->nseries : 1);
+	return c->nbars && extent * 0.8 / slots < BL_THIN_BAR;
 }
 
 /* Bar i of a vertical chart, `bw` wide in its category's slot (`slot`
@@ -343,7 +376,10 @@ static void place_vbar(const struct bl_chart *c, const struct bl_measure *m, str
 	 * short bar that would read as a small value */
 	double hpx = isnan(v) ? stub_len(c, l->plot.h) : frac(&c->scale, v) * l->plot.h;
 	bb->stub = isnan(v);
-	bb->r = (struct bl_rect){x + 0.5, base - hpx, bw - 1, hpx};
+	bb->r = (struct bl_rect){x + bar_gap(bw) / 2, base - hpx, bw - bar_gap(bw), hpx};
+	if (!l->marks)
+		return;
+	struct bl_bar_marks *mk = &l->marks[i];
 	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
 	double tip = base - hpx;
 	if (bb->whisker) {
@@ -354,18 +390,18 @@ static void place_vbar(const struct bl_chart *c, const struct bl_measure *m, str
 	}
 	if (b->censored)
 		tip -= ARROW + 2; /* the open end's arrow */
-	place_dots(c, b, bb, base, -1, l->plot.h);
-	value_text(c, b, bb->text, sizeof bb->text);
-	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+	place_dots(c, b, mk, base, -1, l->plot.h);
+	value_text(c, b, mk->text, sizeof mk->text);
+	measure(m, mk->text, f * 0.85, -1, false, &w, &h);
 	if (w > bw + slot * 0.1)
-		bb->text[0] = '\0'; /* too narrow: the axis tells */
-	bb->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
+		mk->text[0] = '\0'; /* too narrow: the axis tells */
+	mk->label = (struct bl_rect){x + bw / 2 - w / 2, tip - h - 1, w, h};
 	if (b->n > 1) {
-		snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
-		measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
-		bb->nbox = (struct bl_rect){x + bw / 2 - w / 2, base - h - 2, w, h};
+		snprintf(mk->ntext, sizeof mk->ntext, "n=%zu", b->n);
+		measure(m, mk->ntext, f * 0.75, -1, false, &w, &h);
+		mk->nbox = (struct bl_rect){x + bw / 2 - w / 2, base - h - 2, w, h};
 		if (w > bw - 2 || h + 4 > hpx)
-			bb->ntext[0] = '\0';
+			mk->ntext[0] = '\0';
 	}
 }
 
@@ -419,7 +455,10 @@ static void place_hbar(const struct bl_chart *c, const struct bl_measure *m, str
 	double v = b->value;
 	double wpx = isnan(v) ? stub_len(c, l->plot.w) : frac(&c->scale, v) * l->plot.w;
 	bb->stub = isnan(v);
-	bb->r = (struct bl_rect){left, yb + 0.5, wpx, bh - 1};
+	bb->r = (struct bl_rect){left, yb + bar_gap(bh) / 2, wpx, bh - bar_gap(bh)};
+	if (!l->marks)
+		return;
+	struct bl_bar_marks *mk = &l->marks[i];
 	bb->whisker = b->n > 1 && !isnan(b->min) && b->max > b->min;
 	double tip = left + wpx;
 	if (bb->whisker) {
@@ -430,18 +469,18 @@ static void place_hbar(const struct bl_chart *c, const struct bl_measure *m, str
 	}
 	if (b->censored)
 		tip += ARROW + 2;
-	place_dots(c, b, bb, left, 1, l->plot.w);
-	value_text(c, b, bb->text, sizeof bb->text);
-	measure(m, bb->text, f * 0.85, -1, false, &w, &h);
+	place_dots(c, b, mk, left, 1, l->plot.w);
+	value_text(c, b, mk->text, sizeof mk->text);
+	measure(m, mk->text, f * 0.85, -1, false, &w, &h);
 	if (h > bh + slot * 0.1)
-		bb->text[0] = '\0'; /* too thin: the axis tells */
-	bb->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
+		mk->text[0] = '\0'; /* too thin: the axis tells */
+	mk->label = (struct bl_rect){tip + 4, yb + bh / 2 - h / 2, w, h};
 	if (b->n > 1) {
-		snprintf(bb->ntext, sizeof bb->ntext, "n=%zu", b->n);
-		measure(m, bb->ntext, f * 0.75, -1, false, &w, &h);
-		bb->nbox = (struct bl_rect){left + 3, yb + bh / 2 - h / 2, w, h};
+		snprintf(mk->ntext, sizeof mk->ntext, "n=%zu", b->n);
+		measure(m, mk->ntext, f * 0.75, -1, false, &w, &h);
+		mk->nbox = (struct bl_rect){left + 3, yb + bh / 2 - h / 2, w, h};
 		if (h > bh - 1 || w + 6 > wpx)
-			bb->ntext[0] = '\0';
+			mk->ntext[0] = '\0';
 	}
 }
 
@@ -483,37 +522,39 @@ static bool rects_meet(struct bl_rect a, struct bl_rect b)
  * or on none. */
 static void unclash_labels(const struct bl_chart *c, struct bl_layout *l)
 {
+	struct bl_bar_marks *mk = l->marks;
+	if (!mk)
+		return;
 	for (size_t i = 0; i < c->nbars; i++) {
-		struct bl_bar_box *bb = &l->bars[i];
-		if (!bb->text[0])
+		struct bl_bar_marks *lab = &mk[i];
+		if (!lab->text[0])
 			continue;
 		for (int tries = 0; tries < 2; tries++) {
 			bool clash = false;
 			for (size_t j = 0; j < i && !clash; j++)
-				clash = l->bars[j].text[0] &&
-					rects_meet(bb->label, l->bars[j].label);
+				clash = mk[j].text[0] && rects_meet(lab->label, mk[j].label);
 			if (!clash)
 				break;
-			struct bl_rect up = bb->label;
+			struct bl_rect up = lab->label;
 			if (l->horizontal)
 				up.x += up.w + 4;
 			else
 				up.y -= up.h + 1;
 			if (tries == 1 || up.y < l->title.y || up.x + up.w > l->width) {
-				bb->text[0] = '\0';
+				lab->text[0] = '\0';
 				break;
 			}
-			bb->label = up;
+			lab->label = up;
 		}
 	}
 	/* labels on a few bars only read as if those were special: when
 	 * most do not fit, the axis alone gives the values */
 	size_t shown = 0;
 	for (size_t i = 0; i < c->nbars; i++)
-		shown += l->bars[i].text[0] != '\0';
+		shown += mk[i].text[0] != '\0';
 	if (shown * 2 < c->nbars)
 		for (size_t i = 0; i < c->nbars; i++)
-			l->bars[i].text[0] = '\0';
+			mk[i].text[0] = '\0';
 }
 
 int bl_layout_chart(const struct bl_chart *c, double width, double height, enum bl_orient orient,
@@ -537,6 +578,11 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height, enum 
 	l->horizontal = horizontal(c, m, l, orient, tickw, lineh);
 	double labcol = l->horizontal ? label_column(c, m, l) : 0;
 	l->height = chart_height(c, m, l, height, labcol);
+	l->crowded = crowded(c, l);
+	if (!l->crowded && !(l->marks = calloc(c->nbars ? c->nbars : 1, sizeof *l->marks))) {
+		bl_layout_free(l);
+		return -1;
+	}
 	double y = place_legend_room(c, m, l, place_titles(c, m, l), height > 0, lineh);
 	double bottom = place_note(m, l);
 	if (l->horizontal)

@@ -391,14 +391,6 @@ static int intern_names(struct bl_chart *c, struct chart_index *ix, const struct
 	return 0;
 }
 
-static void accs_free(struct acc *accs, size_t n)
-{
-	if (accs)
-		for (size_t i = 0; i < n; i++)
-			free(accs[i].vals);
-	free(accs);
-}
-
 /* Appends v to the cell's values (a NAN: a bound missing). */
 static int acc_add(struct acc *a, double v)
 {
@@ -445,13 +437,12 @@ static int acc_item(struct acc *a, const struct bl_items *it, const struct bl_it
 	return rc;
 }
 
-/* The values and marks of the items gathered per cell that has any, in
- * the order of the cells (category x series, row by category), each
- * item's further values with its own: new array of *n, or NULL out of
- * memory. A table of thousands of sources holds items in few of its
- * cells: only those are made. */
-static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const struct bl_items *it,
-			  const size_t *members, size_t nm, size_t *n)
+/* The members sorted by cell (category x series, row by category), in
+ * their order within each: a new array, NULL out of memory. A table of
+ * thousands of sources holds items in few of its cells: only those are
+ * met. */
+static struct cell_member *by_cell(struct bl_chart *c, struct chart_index *ix,
+				   const struct bl_items *it, const size_t *members, size_t nm)
 {
 	struct cell_member *cm = malloc((nm ? nm : 1) * sizeof *cm);
 	if (!cm)
@@ -464,23 +455,31 @@ static struct acc *gather(struct bl_chart *c, struct chart_index *ix, const stru
 		cm[k] = (struct cell_member){ci, si, k};
 	}
 	qsort(cm, nm, sizeof *cm, cmp_cell_member);
-	size_t cells = 0;
-	for (size_t j = 0; j < nm; j++)
-		cells += !j || !same_cell(&cm[j], &cm[j - 1]);
-	struct acc *accs = calloc(cells ? cells : 1, sizeof *accs);
-	*n = 0;
-	for (size_t j = 0; accs && j < nm; j++) {
-		if (!j || !same_cell(&cm[j], &cm[j - 1])) {
-			accs[*n].cat = cm[j].cat;
-			accs[(*n)++].ser = cm[j].ser;
-		}
-		if (acc_item(&accs[*n - 1], it, &it->v[members[cm[j].k]]) < 0) {
-			accs_free(accs, *n);
-			accs = NULL;
-		}
-	}
-	free(cm);
-	return accs;
+	return cm;
+}
+
+/* The members of sorted cm[0, nm) and where the next cell starts. */
+struct cells {
+	const struct bl_items *it;
+	const size_t *members;
+	const struct cell_member *cm;
+	size_t nm, next;
+};
+
+/* The values and marks of the next cell, each item's further values with
+ * its own, gathered into a (emptied first; its array of values kept).
+ * 1, 0 when no cell is left, -1 out of memory. One cell at a time: a
+ * chart of 10,000 series holds 70,000 cells. */
+static int next_cell(struct cells *cs, struct acc *a)
+{
+	if (cs->next >= cs->nm)
+		return 0;
+	const struct cell_member *first = &cs->cm[cs->next];
+	*a = (struct acc){.cat = first->cat, .ser = first->ser, .vals = a->vals, .cap = a->cap};
+	for (; cs->next < cs->nm && same_cell(&cs->cm[cs->next], first); cs->next++)
+		if (acc_item(a, cs->it, &cs->it->v[cs->members[cs->cm[cs->next].k]]) < 0)
+			return -1;
+	return 1;
 }
 
 /* Whether repeats from lo to hi disagree: more than 2x apart. */
@@ -501,14 +500,14 @@ static bool values_disagree(const struct acc *a)
 	return a->n && spread_disagrees(lo, hi);
 }
 
-/* The chart's pools for the bars of accs' cells: room for their runs and
+/* The chart's pools for the bars of the cells: room for their runs and
  * for the values of those whose repeats disagree. */
-static int bar_pools(struct bl_chart *c, const struct acc *accs, size_t ncells, size_t *nbars)
+static int bar_pools(struct bl_chart *c, struct cells cs, struct acc *a, size_t *nbars)
 {
 	size_t nruns = 0, nvals = 0;
+	int more;
 	*nbars = 0;
-	for (size_t i = 0; i < ncells; i++) {
-		const struct acc *a = &accs[i];
+	while ((more = next_cell(&cs, a)) > 0) {
 		if (a->n == 0 && !a->bound_missing)
 			continue;
 		(*nbars)++;
@@ -516,6 +515,8 @@ static int bar_pools(struct bl_chart *c, const struct acc *accs, size_t ncells, 
 		if (a->n <= BL_BAR_VALS && values_disagree(a))
 			nvals += a->n;
 	}
+	if (more < 0)
+		return -1;
 	c->bars = calloc(*nbars ? *nbars : 1, sizeof *c->bars);
 	c->bar_runs = malloc((nruns ? nruns : 1) * sizeof *c->bar_runs);
 	c->bar_vals = malloc((nvals ? nvals : 1) * sizeof *c->bar_vals);
@@ -566,19 +567,19 @@ static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b
 	return 0;
 }
 
-/* A bar for each cell that has values: the median, min-max and n, and
- * the marks; *lo and *hi: the smallest positive value and the largest
+/* A bar for each cell of cs that has values (each gathered into a in
+ * turn): the median, min-max and n, and the marks; *lo and *hi: the smallest positive value and the largest
  * (with room above a lower bound). Returns 0, or -1 out of memory. */
-static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *accs, size_t naccs,
+static int make_bars(struct bl_chart *c, struct chart_index *ix, struct cells cs, struct acc *a,
 		     double *lo, double *hi)
 {
 	size_t nbars, runs_used = 0, vals_used = 0;
-	if (bar_pools(c, accs, naccs, &nbars) < 0)
+	if (bar_pools(c, cs, a, &nbars) < 0)
 		return -1;
 	*lo = INFINITY;
 	*hi = 0;
-	for (size_t i = 0; i < naccs; i++) {
-		struct acc *a = &accs[i];
+	int more;
+	while ((more = next_cell(&cs, a)) > 0) {
 		if (a->n == 0 && !a->bound_missing)
 			continue;
 		struct bl_bar *b = &c->bars[c->nbars++];
@@ -599,7 +600,7 @@ static int make_bars(struct bl_chart *c, struct chart_index *ix, struct acc *acc
 		c->any_approximate |= b->approximate;
 		c->any_repeats |= b->n > 1;
 	}
-	return 0;
+	return more;
 }
 
 /* The chart's id ("dd-throughput-4k": tool, view and split, with no
@@ -667,18 +668,19 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 {
 	int rc = -1;
 	double *orders = NULL;
-	struct acc *accs = NULL;
-	size_t naccs = 0;
+	struct cell_member *cm = NULL;
+	struct acc scratch = {0};
 	struct chart_index ix = {0};
 	memset(c, 0, sizeof *c);
 	c->unit = v->chart.unit ? v->chart.unit : "B/s";
 	c->better = bl_unit_better(c->unit);
 
 	if (intern_names(c, &ix, it, members, nm, &orders) < 0 ||
-	    !(accs = gather(c, &ix, it, members, nm, &naccs)))
+	    !(cm = by_cell(c, &ix, it, members, nm)))
 		goto out;
 	double lo, hi;
-	if (make_bars(c, &ix, accs, naccs, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
+	struct cells cells = {it, members, cm, nm, 0};
+	if (make_bars(c, &ix, cells, &scratch, &lo, &hi) < 0 || order_cats(c, orders, o->sort) < 0)
 		goto out;
 	qsort(c->bars, c->nbars, sizeof *c->bars, cmp_bar);
 	bl_scale_compute(&c->scale, c->unit, isinf(lo) ? hi / 10 : lo, hi, o->log, units_for(v, o));
@@ -705,7 +707,8 @@ static int build_one(struct bl_chart *c, struct bl_select *s, const struct bl_vi
 	rc = 0;
 out:
 	chart_index_free(&ix);
-	accs_free(accs, naccs);
+	free(cm);
+	free(scratch.vals);
 	free(orders);
 	if (rc < 0)
 		chart_free(c);

@@ -221,6 +221,11 @@ struct bl_bar_box {
 	struct bl_rect r; /* the bar itself */
 	double wlo, whi; /* whisker ends along the value axis (pixels) */
 	bool whisker;
+	bool stub; /* censored without a bound: a short open bar */
+};
+
+/* What a bar shows besides itself. */
+struct bl_bar_marks {
 	struct bl_rect label; /* where its value label goes */
 	char text[64]; /* the value label: "22.7", "≥ 120", "~1.4", "117 / 279" */
 	struct bl_rect nbox; /* where "n=3" goes (inside the bar's base) */
@@ -228,7 +233,6 @@ struct bl_bar_box {
 	double dots[BL_BAR_VALS]; /* along the value axis (pixels): each run of a
 				   * bar whose repeats disagree */
 	size_t ndots;
-	bool stub; /* censored without a bound: a short open bar */
 };
 
 struct bl_cat_box {
@@ -244,12 +248,23 @@ struct bl_legend_box {
 	double tx, ty;
 };
 
+/* A bar thinner than this (px, across the value axis) is too thin to
+ * show hatching or an arrow: its pale fill alone tells it censored. */
+#define BL_THIN_BAR 1.5
+
 struct bl_layout {
 	double width, height;
 	bool horizontal;
+	/* every bar thinner than BL_THIN_BAR however the chart is sized:
+	 * too many series side by side to tell apart by colour, so all are
+	 * drawn in one (grey) */
+	bool crowded;
 	struct bl_rect plot; /* the area inside the axes */
 	struct bl_rect title, subtitle, axis_title, note;
 	struct bl_bar_box *bars; /* parallel to chart->bars */
+	/* parallel to chart->bars; NULL in a crowded chart, whose bars are
+	 * too thin for labels, whiskers or dots */
+	struct bl_bar_marks *marks;
 	struct bl_cat_box *cats; /* parallel to chart->cats */
 	struct bl_tick_box ticks[24];
 	size_t nticks;
@@ -365,7 +380,8 @@ int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_w
 /* What the report adds to a chart's SVG: a prefix for every id (several
  * charts in one page), and over each bar with a non-NULL bar_href[i]
  * (parallel to the chart's bars) a link to the runs it aggregates, with
- * bar_data[i] as its data-runs attribute. */
+ * bar_data[i] as its data-runs attribute; not in a crowded chart, whose
+ * bars are too thin to point at (the table beside it links each). */
 struct bl_svg_opts {
 	const char *id_prefix;
 	const char *const *bar_href;

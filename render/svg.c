@@ -63,38 +63,70 @@ static void out_put(struct svg_out *o, const void *p, size_t n)
 	out_flush(o, false);
 }
 
-/* Copies src to out, renumbering "surfaceN" by first appearance. */
-static void renumber(const unsigned char *p, size_t n, struct svg_out *out)
+/* cairo's surface counter "surface7" at p[i] (the key matched): its
+ * number by first appearance in map_from, written to out; returns the
+ * index past it, or i + 1 (only the "s" written) when no digit follows. */
+static size_t renumber_at(const unsigned char *p, size_t n, size_t i, unsigned long *map_from,
+			  unsigned long *next, struct svg_out *out)
 {
-	unsigned long map_from[256], next = 0;
-	size_t i = 0;
-	static const char key[] = "surface";
-	while (i < n) {
-		const unsigned char *hit = memmem(p + i, n - i, key, 7);
-		size_t at = hit ? (size_t)(hit - p) : n;
-		out_put(out, p + i, at - i);
-		i = at;
-		if (i >= n)
-			break;
-		if (n - i > 7 && p[i + 7] >= '0' && p[i + 7] <= '9') {
-			size_t j = i + 7;
-			unsigned long v = 0;
-			while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000000UL)
-				v = v * 10 + (unsigned long)(p[j++] - '0');
-			unsigned long k = 0;
-			while (k < next && map_from[k] != v)
-				k++;
-			if (k == next && next < 256)
-				map_from[next++] = v;
-			char num[32];
-			int len = snprintf(num, sizeof num, "surface%lu", k + 1);
-			out_put(out, num, (size_t)len);
-			i = j;
-			continue;
-		}
+	if (n - i <= 7 || p[i + 7] < '0' || p[i + 7] > '9') {
 		out_put(out, p + i, 1);
-		i++;
+		return i + 1;
 	}
+	size_t j = i + 7;
+	unsigned long v = 0;
+	while (j < n && p[j] >= '0' && p[j] <= '9' && v < 100000000UL)
+		v = v * 10 + (unsigned long)(p[j++] - '0');
+	unsigned long k = 0;
+	while (k < *next && map_from[k] != v)
+		k++;
+	if (k == *next && *next < 256)
+		map_from[(*next)++] = v;
+	char num[32];
+	int len = snprintf(num, sizeof num, "surface%lu", k + 1);
+	out_put(out, num, (size_t)len);
+	return j;
+}
+
+/* Copies src to out in one pass, cairo's process-wide surface counters
+ * ("surfaceN") renumbered by first appearance, and with `prefix` (not
+ * NULL) every id and each reference to one prefixed: id="clip1" ->
+ * id="c2-clip1", url(#clip1), href="#clip1". Each key's next place is
+ * searched for once, when the copy has passed it. */
+static void rewrite(const unsigned char *p, size_t n, const char *prefix, struct svg_out *out)
+{
+	static const char *const keys[] = {"surface", "id=\"", "href=\"#", "url(#"};
+	enum { NKEYS = sizeof keys / sizeof keys[0] };
+	size_t nkeys = prefix ? NKEYS : 1, at[NKEYS] = {0}, i = 0;
+	bool stale[NKEYS] = {true, true, true, true};
+	unsigned long map_from[256], next = 0;
+	for (;;) {
+		size_t k = 0;
+		for (size_t j = 0; j < nkeys; j++) {
+			if (stale[j]) {
+				const unsigned char *hit =
+					memmem(p + i, n - i, keys[j], strlen(keys[j]));
+				at[j] = hit ? (size_t)(hit - p) : n;
+				stale[j] = false;
+			}
+			if (at[j] < at[k])
+				k = j;
+		}
+		if (at[k] == n)
+			break;
+		out_put(out, p + i, at[k] - i);
+		if (k == 0) {
+			i = renumber_at(p, n, at[k], map_from, &next, out);
+		} else {
+			i = at[k] + strlen(keys[k]);
+			out_put(out, p + at[k], i - at[k]);
+			out_put(out, prefix, strlen(prefix));
+			out_put(out, "-", 1);
+		}
+		for (size_t j = 0; j < nkeys; j++)
+			stale[j] = at[j] < i;
+	}
+	out_put(out, p + i, n - i);
 }
 
 static void put_num(struct bl_buf *b, const char *name, double v)
@@ -134,11 +166,12 @@ static void text_line(void *ctx, const struct bl_text_line *t)
 }
 
 /* Over each bar that has a link, a transparent rectangle in an <a>: the
- * runs it aggregates (the report's bars). */
+ * runs it aggregates (the report's bars). None over the bars of a
+ * crowded chart: each would be a 3 px target over dozens of bars. */
 static void put_links(struct bl_buf *b, const struct bl_chart *c, const struct bl_layout *l,
 		      const struct bl_svg_opts *so)
 {
-	for (size_t i = 0; so && so->bar_href && i < c->nbars; i++) {
+	for (size_t i = 0; so && so->bar_href && !l->crowded && i < c->nbars; i++) {
 		if (!so->bar_href[i])
 			continue;
 		struct bl_rect r = l->bars[i].r;
@@ -157,39 +190,6 @@ static void put_links(struct bl_buf *b, const struct bl_chart *c, const struct b
 		put_num(b, "height", fmax(r.h, 3));
 		bl_html_put(b, " fill=\"transparent\"/></a>\n");
 	}
-}
-
-/* Copies src to out with every id, and each reference to one, given
- * `prefix`: id="clip1" -> id="c2-clip1", url(#clip1), href="#clip1". Each
- * key's next place is searched for once, when the copy has passed it. */
-static void prefix_ids(const char *p, size_t n, const char *prefix, struct svg_out *out)
-{
-	static const char *const keys[] = {"id=\"", "href=\"#", "url(#"};
-	enum { NKEYS = sizeof keys / sizeof keys[0] };
-	size_t at[NKEYS] = {0}, i = 0;
-	bool stale[NKEYS] = {true, true, true};
-	for (;;) {
-		size_t k = 0;
-		for (size_t j = 0; j < NKEYS; j++) {
-			if (stale[j]) {
-				const char *hit = memmem(p + i, n - i, keys[j], strlen(keys[j]));
-				at[j] = hit ? (size_t)(hit - p) : n;
-				stale[j] = false;
-			}
-			if (at[j] < at[k])
-				k = j;
-		}
-		if (at[k] == n)
-			break;
-		size_t end = at[k] + strlen(keys[k]);
-		out_put(out, p + i, end - i);
-		out_put(out, prefix, strlen(prefix));
-		out_put(out, "-", 1);
-		i = end;
-		for (size_t j = 0; j < NKEYS; j++)
-			stale[j] = at[j] < i;
-	}
-	out_put(out, p + i, n - i);
 }
 
 int bl_render_svg(const struct bl_chart *c, const struct bl_render_opts *o, bl_write_fn write,
@@ -248,17 +248,8 @@ int bl_render_svg_with(const struct bl_chart *c, const struct bl_render_opts *o,
 	put_list(head_buf, "command", c->commands, c->ncommands);
 	bl_html_put(head_buf, "</bl:provenance>\n</metadata>");
 	size_t tail = (size_t)(end - raw.p);
-	if (so && so->id_prefix) { /* cairo's ids, not the links' */
-		struct svg_out renumbered = {{0}, NULL, NULL, false}; /* kept whole */
-		renumber((const unsigned char *)raw.p + head, tail - head, &renumbered);
-		out_flush(&renumbered, true);
-		if (!renumbered.failed)
-			prefix_ids(renumbered.buf.p, renumbered.buf.n, so->id_prefix, &out);
-		out.failed |= renumbered.failed;
-		bl_buf_free(&renumbered.buf);
-	} else {
-		renumber((const unsigned char *)raw.p + head, tail - head, &out);
-	}
+	/* cairo's ids, not the links' */
+	rewrite((const unsigned char *)raw.p + head, tail - head, so ? so->id_prefix : NULL, &out);
 	out_put(&out, texts.p, texts.n);
 	out_put(&out, end, raw.n - tail);
 	out_flush(&out, true);

@@ -70,7 +70,8 @@ static bool in_rect(double x, double y, struct bl_rect r, double pad)
 }
 
 /* A pixel of bar bb painted only in the bar's colour, if there is one. */
-static bool solid_pixel(const struct bl_bar_box *bb, bool horizontal, int *px, int *py)
+static bool solid_pixel(const struct bl_bar_box *bb, const struct bl_bar_marks *mk, bool horizontal,
+			int *px, int *py)
 {
 	static const double tries[][2] = {
 		{0.3, 0.3}, {0.7, 0.3}, {0.3, 0.7}, {0.7, 0.7}, {0.5, 0.2}};
@@ -80,7 +81,7 @@ static bool solid_pixel(const struct bl_bar_box *bb, bool horizontal, int *px, i
 		struct bl_rect inner = {bb->r.x + 1.5, bb->r.y + 1.5, bb->r.w - 4, bb->r.h - 4};
 		if (!in_rect(x, y, inner, 0) || !in_rect(x + 1, y + 1, inner, 0))
 			continue;
-		if (bb->ntext[0] && in_rect(x + 0.5, y + 0.5, bb->nbox, 2))
+		if (mk && mk->ntext[0] && in_rect(x + 0.5, y + 0.5, mk->nbox, 2))
 			continue;
 		/* the whisker and its caps: along the centre line, from min to max */
 		double mid = horizontal ? bb->r.y + bb->r.h / 2 : bb->r.x + bb->r.w / 2;
@@ -126,7 +127,7 @@ static void check_png(const struct bl_chart *c, const struct bl_render_opts *ro)
 				continue;
 			/* a pixel wholly inside the bar, off its whisker and n label */
 			int x, y;
-			if (!solid_pixel(bb, l.horizontal, &x, &y))
+			if (!solid_pixel(bb, l.marks ? &l.marks[i] : NULL, l.horizontal, &x, &y))
 				continue;
 			uint32_t v = *(uint32_t *)(px + y * stride + x * 4);
 			struct bl_rgb want = bl_theme_series(ro->theme, c->bars[i].ser);
@@ -275,13 +276,14 @@ struct svg_marks {
 	size_t dashed; /* dashed outlines: each censored bar's, unless thin */
 	size_t paths; /* shapes of any kind */
 	size_t bars;
+	size_t grey_notes; /* notes that the bars are grey */
 };
 
 /* A bonnie++ CSV log of n machines, a series each: the file
  * operations chart (with censored bars, "+++++"), drawn as SVG. */
 static struct svg_marks many_series(int n)
 {
-	struct svg_marks m = {SIZE_MAX, SIZE_MAX, 0};
+	struct svg_marks m = {SIZE_MAX, SIZE_MAX, 0, 0};
 	char path[] = "/tmp/benchlog-thin-XXXXXX";
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
@@ -314,6 +316,7 @@ static struct svg_marks many_series(int n)
 		m.dashed = count(&svg, "stroke-dasharray");
 		m.paths = count(&svg, "<path");
 		m.bars = cs.v[i].nbars;
+		m.grey_notes = count(&svg, "too many to tell apart by colour");
 		free(svg.p);
 	}
 	bl_charts_free(&cs);
@@ -331,18 +334,24 @@ static void test_thin_censored(void)
 	CHECK(thin.dashed == 0);
 }
 
-/* Thin bars are one shape for each series and fill (a series' censored
- * bars are paler), not one each: the SVG of a chart of 50,000 bars was
- * 20 MB, and cairo held every bar's shape until the end. Wider bars are
- * each their own shape. */
+/* Thin bars are one shape for each fill, not one each: the SVG of a
+ * chart of 50,000 bars was 20 MB, and cairo held every bar's shape until
+ * the end. A chart too crowded to tell its series apart by colour draws
+ * them all grey, one shape for each kind of fill (a censored bar's is
+ * paler), without a legend, and says so; 10,000 series were still
+ * 10,000 shapes, one a series. Wider bars are each their own shape, in
+ * their series' colour. */
 static void test_thin_batched(void)
 {
-	struct svg_marks wide = many_series(3), thin = many_series(1200);
-	CHECK(wide.bars == 3 * 7 && wide.paths >= wide.bars);
-	CHECK(thin.bars == 1200 * 7);
-	/* a fill of each kind a series has (2), its legend swatch, and the
-	 * axes and grid */
-	CHECK(thin.paths != SIZE_MAX && thin.paths <= 1200 * 3 + 64);
+	struct svg_marks wide = many_series(3), few = many_series(70), thin = many_series(1200);
+	CHECK(wide.bars == 3 * 7 && wide.paths >= wide.bars && wide.grey_notes == 0);
+	CHECK(few.bars == 70 * 7 && few.grey_notes == 0);
+	/* bars of 1.4 px: a fill of each kind a series has (2) and its
+	 * legend swatch */
+	CHECK(few.paths != SIZE_MAX && few.paths >= 70 && few.paths <= 70 * 3 + 64);
+	CHECK(thin.bars == 1200 * 7 && thin.grey_notes == 1);
+	/* the two kinds of fill, and the axes and grid */
+	CHECK(thin.paths != SIZE_MAX && thin.paths <= 2 + 64);
 }
 
 static int fail_write(void *ctx, const unsigned char *data, size_t len)
