@@ -441,6 +441,58 @@ static struct bl_rgb thin_fill(const struct bl_theme *t, const struct bl_layout 
 	return kind ? mix(c, t->background, kind == 2 ? 0.9 : 0.7) : c;
 }
 
+/* Does bar b start where bar a ends, from the same base? */
+static bool touches(struct bl_rect a, struct bl_rect b, bool horizontal)
+{
+	if (horizontal)
+		return fabs(a.y + a.h - b.y) < 1e-6 && fabs(a.x - b.x) < 1e-6;
+	return fabs(a.x + a.w - b.x) < 1e-6 && fabs(a.y + a.h - (b.y + b.h)) < 1e-6;
+}
+
+/* Bars r[idx[0]], ... that touch one another, as one outline along
+ * their ends: two points a bar where a rectangle takes four and a move. */
+static void outline(cairo_t *cr, const struct bl_layout *l, const size_t *idx, size_t n)
+{
+	const struct bl_rect first = l->bars[idx[0]].r, last = l->bars[idx[n - 1]].r;
+	if (l->horizontal) {
+		cairo_move_to(cr, first.x, first.y);
+		for (size_t j = 0; j < n; j++) {
+			const struct bl_rect r = l->bars[idx[j]].r;
+			cairo_line_to(cr, r.x + r.w, r.y);
+			cairo_line_to(cr, r.x + r.w, r.y + r.h);
+		}
+		cairo_line_to(cr, first.x, last.y + last.h);
+	} else {
+		cairo_move_to(cr, first.x, first.y + first.h);
+		for (size_t j = 0; j < n; j++) {
+			const struct bl_rect r = l->bars[idx[j]].r;
+			cairo_line_to(cr, r.x, r.y);
+			cairo_line_to(cr, r.x + r.w, r.y);
+		}
+		cairo_line_to(cr, last.x + last.w, last.y + last.h);
+	}
+	cairo_close_path(cr);
+}
+
+/* The bars r[idx[0]], ... r[idx[n - 1]] of one fill, in order, into the
+ * path: in a crowded chart, each run of bars side by side as one
+ * outline (a run log's SVG was 7 MB of rectangles), else a rectangle
+ * each. */
+static void trace_bars(cairo_t *cr, const struct bl_layout *l, const size_t *idx, size_t n)
+{
+	for (size_t j = 0, k; j < n; j = k) {
+		k = j + 1;
+		if (!l->crowded) {
+			const struct bl_rect r = l->bars[idx[j]].r;
+			cairo_rectangle(cr, r.x, r.y, r.w, r.h);
+			continue;
+		}
+		while (k < n && touches(l->bars[idx[k - 1]].r, l->bars[idx[k]].r, l->horizontal))
+			k++;
+		outline(cr, l, idx + j, k - j);
+	}
+}
+
 /* The thin bars (a chart of thousands of series), those of one fill as
  * one path, filled once: painted one by one, an SVG or PDF surface keeps
  * each bar as its own shape until it is finished (80 MB and a 20 MB file
@@ -477,10 +529,7 @@ static bool fill_thin_bars(cairo_t *cr, const struct bl_chart *c, const struct b
 #undef THIN_KEY
 	/* start[k] is now where group k ends */
 	for (size_t k = 0, from = 0; k < nkeys; from = start[k++]) {
-		for (size_t j = from; j < start[k]; j++) {
-			const struct bl_rect r = l->bars[order[j]].r;
-			cairo_rectangle(cr, r.x, r.y, r.w, r.h);
-		}
+		trace_bars(cr, l, order + from, start[k] - from);
 		if (start[k] > from) {
 			set_rgb(cr, thin_fill(t, l, k / 3, (unsigned)(k % 3)));
 			cairo_fill(cr);

@@ -163,8 +163,12 @@ static void note_text(const struct bl_chart *c, size_t shown, bool crowded, char
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);
 	if (c->any_censored && c->scale.nticks == 0)
-		parts[n++] = "no value printed: every test ran too fast to time, so there is "
-			     "nothing to compare (hatched: censored)";
+		parts[n++] = crowded ? "no value printed: every test ran too fast to time, so "
+				       "there is nothing to compare (pale: censored)"
+				     : "no value printed: every test ran too fast to time, so "
+				       "there is nothing to compare (hatched: censored)";
+	else if (c->any_censored && crowded) /* thin bars: no hatching, labels or arrows */
+		parts[n++] = "pale: censored, the test ran too fast to time";
 	else if (c->any_censored)
 		parts[n++] =
 			stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
