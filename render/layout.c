@@ -91,6 +91,7 @@ void bl_layout_free(struct bl_layout *l)
 	free(l->cats);
 	free(l->legend);
 	l->bars = NULL;
+	l->marks = NULL;
 	l->cats = NULL;
 	l->legend = NULL;
 }
@@ -168,7 +169,9 @@ static void note_text(const struct bl_chart *c, size_t shown, bool crowded, char
 				     : "no value printed: every test ran too fast to time, so "
 				       "there is nothing to compare (hatched: censored)";
 	else if (c->any_censored && crowded) /* thin bars: no hatching, labels or arrows */
-		parts[n++] = "pale: censored, the test ran too fast to time";
+		parts[n++] = stub ? "pale: censored, the test ran too fast to time (its whole "
+				    "length: no bound printed, not a value)"
+				  : "pale: censored, the test ran too fast to time";
 	else if (c->any_censored)
 		parts[n++] =
 			stub ? "hatched: censored, the test ran too fast to time (≥: its lower bound; "
@@ -272,7 +275,9 @@ static double chart_height(const struct bl_chart *c, const struct bl_measure *m,
 	double bar_thick = 18; /* px per bar when the height is free */
 	double ser = c->nseries ? (double)c->nseries : 1;
 	size_t nslots = c->ncats ? c->ncats : 1;
-	double slot = ser * bar_thick / 0.8;
+	/* a crowded chart's bars are thin at any height: a band the eye
+	 * reads for each category, not 30,000 px */
+	double slot = l->crowded ? 60 : ser * bar_thick / 0.8;
 	double minslot = 0, w, h;
 	for (size_t i = 0; i < c->ncats; i++) {
 		measure(m, c->cats[i], l->font, labcol, false, &w, &h);
@@ -354,14 +359,16 @@ static double bar_gap(double bw)
 	return fmax(0, fmin(1, bw - 1));
 }
 
-/* Will every bar be thinner than BL_THIN_BAR? The plot is narrower (or,
- * horizontal, shorter) than the chart at its tallest, and its bars take
- * 0.8 of it. */
-static bool crowded(const struct bl_chart *c, const struct bl_layout *l)
+/* Are there more series than colours, and will every bar be thinner
+ * than BL_THIN_BAR at the `height` asked for (0: chosen)? The plot is
+ * narrower (or, horizontal, shorter) than the chart at its tallest, and
+ * its bars take 0.8 of it. A few series over many categories keep their
+ * colours however thin their bars. */
+static bool crowded(const struct bl_chart *c, const struct bl_layout *l, double height)
 {
-	double extent = l->horizontal ? fmax(l->height, MAX_HEIGHT) : l->width;
-	double slots = (double)(c->ncats ? c->ncats : 1) * (double)(c->nseries ? c->nseries : 1);
-	return c->nbars && extent * 0.8 / slots < BL_THIN_BAR;
+	double extent = l->horizontal ? fmax(height, MAX_HEIGHT) : l->width;
+	double slots = (double)(c->ncats ? c->ncats : 1) * (double)c->nseries;
+	return c->nbars && c->nseries > BL_SERIES_COLOURS && extent * 0.8 / slots < BL_THIN_BAR;
 }
 
 /* Bar i of a vertical chart, `bw` wide in its category's slot (`slot`
@@ -581,8 +588,8 @@ int bl_layout_chart(const struct bl_chart *c, double width, double height, enum 
 	double tickw = place_ticks(c, m, l);
 	l->horizontal = horizontal(c, m, l, orient, tickw, lineh);
 	double labcol = l->horizontal ? label_column(c, m, l) : 0;
+	l->crowded = crowded(c, l, height);
 	l->height = chart_height(c, m, l, height, labcol);
-	l->crowded = crowded(c, l);
 	if (!l->crowded && !(l->marks = calloc(c->nbars ? c->nbars : 1, sizeof *l->marks))) {
 		bl_layout_free(l);
 		return -1;

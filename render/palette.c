@@ -39,7 +39,7 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double f)
 
 /* Past the palette's seven colours (iozone's 13 tests), each comes again
  * deeper (mixed with the text colour), then paler (with the background):
- * 21 series before two share a colour. */
+ * 21 series (BL_SERIES_COLOURS) before two share a colour. */
 struct bl_rgb bl_theme_series(const struct bl_theme *t, size_t i)
 {
 	struct bl_rgb c = t->series[i % t->nseries];

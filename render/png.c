@@ -158,7 +158,8 @@ static int put_idat(struct bl_buf *idat, bool last, bl_write_fn write, void *ctx
 			return -1;
 		off += n;
 	}
-	memmove(idat->p, idat->p + off, idat->n - off);
+	if (off) /* an empty buffer has no array to move */
+		memmove(idat->p, idat->p + off, idat->n - off);
 	idat->n -= off;
 	return 0;
 }

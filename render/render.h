@@ -251,13 +251,15 @@ struct bl_legend_box {
 /* A bar thinner than this (px, across the value axis) is too thin to
  * show hatching or an arrow: its pale fill alone tells it censored. */
 #define BL_THIN_BAR 1.5
+/* The series colours before two share one (palette.c): 7, deeper, paler. */
+#define BL_SERIES_COLOURS 21
 
 struct bl_layout {
 	double width, height;
 	bool horizontal;
-	/* every bar thinner than BL_THIN_BAR however the chart is sized:
-	 * too many series side by side to tell apart by colour, so all are
-	 * drawn in one (grey) */
+	/* more series than colours, and every bar thinner than BL_THIN_BAR
+	 * however the chart is sized: too many series side by side to tell
+	 * apart by colour, so all are drawn in one (grey) */
 	bool crowded;
 	struct bl_rect plot; /* the area inside the axes */
 	struct bl_rect title, subtitle, axis_title, note;

@@ -282,7 +282,7 @@ struct svg_marks {
 
 /* A bonnie++ CSV log of n machines, a series each: the file
  * operations chart (with censored bars, "+++++"), drawn as SVG. */
-static struct svg_marks many_series(int n)
+static struct svg_marks many_series_in(int n, enum bl_orient orient)
 {
 	struct svg_marks m = {SIZE_MAX, SIZE_MAX, 0, 0, 0};
 	char path[] = "/tmp/benchlog-thin-XXXXXX";
@@ -310,7 +310,8 @@ static struct svg_marks many_series(int n)
 		if (!strstr(cs.v[i].id, "ops"))
 			continue;
 		CHECK(cs.v[i].nseries == (size_t)n && cs.v[i].any_censored);
-		struct bl_render_opts ro = {.width = 960, .theme = bl_theme_get("light")};
+		struct bl_render_opts ro = {
+			.width = 960, .orient = orient, .theme = bl_theme_get("light")};
 		struct mem svg = {0};
 		CHECK(bl_render(&cs.v[i], 1, BL_FORMAT_SVG, &ro, mem_write, &svg, err,
 				sizeof err) == 0);
@@ -324,6 +325,11 @@ static struct svg_marks many_series(int n)
 	bl_charts_free(&cs);
 	json_decref(docs);
 	return m;
+}
+
+static struct svg_marks many_series(int n)
+{
+	return many_series_in(n, BL_ORIENT_AUTO);
 }
 
 /* A censored bar under 1.5 px is a pale fill alone: its hatching and
@@ -358,6 +364,11 @@ static void test_thin_batched(void)
 	 * bar at most ("L 80.1 300.2 "; fewer where heights repeat), where a
 	 * rectangle each took five and a close (90 bytes) */
 	CHECK(thin.bytes < 1200 * 7 * 45 + 20000);
+	/* horizontal: 3,000 series are crowded even 30,000 px tall */
+	struct svg_marks across = many_series_in(3000, BL_ORIENT_HORIZONTAL);
+	CHECK(across.bars == 3000 * 7 && across.grey_notes == 1);
+	CHECK(across.paths != SIZE_MAX && across.paths <= 2 + 64);
+	CHECK(across.bytes < 3000 * 7 * 45 + 20000);
 }
 
 static int fail_write(void *ctx, const unsigned char *data, size_t len)

@@ -222,9 +222,9 @@ static void test_hundred_bars(void)
  * gives thousands. */
 struct many {
 	struct bl_chart c;
-	char names[6000][64];
-	char *series[6000];
-	struct bl_bar bars[12000];
+	char names[20000][64];
+	char *series[20000];
+	struct bl_bar bars[40000];
 };
 
 static void many_series(struct many *mk, size_t n, const char *name)
@@ -326,6 +326,48 @@ static void test_many_series(void)
 	check_bars(&mk.c, &l);
 	for (size_t i = 0; i < mk.c.nbars; i++)
 		CHECK(l.bars[i].r.w > 0 && l.bars[i].r.w < BL_THIN_BAR);
+	bl_layout_free(&l);
+
+	/* the same 6,000 series across a horizontal chart 30,000 px tall:
+	 * bars of 2 px, not crowded; a legend of 3,000 lines named in its
+	 * first 64, and the note says how many series they name */
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_HORIZONTAL, &fake, &l) == 0);
+	CHECK(l.horizontal && !l.crowded && l.marks != NULL);
+	CHECK(l.nlegend >= 64 && l.nlegend <= 3 * 64);
+	CHECK(l.legend[l.nlegend - 1].ty > l.legend[0].ty + 62 * 19);
+	check_legend(&mk.c, &l);
+	snprintf(want, sizeof want, "legend: the first %zu of 6000 series", l.nlegend);
+	CHECK(strstr(l.note_text, want) != NULL);
+	bl_layout_free(&l);
+
+	/* 20 series (colours enough for each) over 1,000 categories: bars
+	 * under a pixel, each in its series' colour, and the legend */
+	static char catname[1000][16];
+	static char *cats[1000];
+	for (size_t i = 0; i < 1000; i++) {
+		snprintf(catname[i], sizeof catname[i], "night %zu", i + 1);
+		cats[i] = catname[i];
+	}
+	many_series(&mk, 20, "run");
+	mk.c.cats = cats; /* the bars stay in the first two */
+	mk.c.ncats = 1000;
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_VERTICAL, &fake, &l) == 0);
+	CHECK(!l.crowded && l.nlegend == 20 && strstr(l.note_text, "grey") == NULL);
+	CHECK(l.bars[0].r.w < BL_THIN_BAR);
+	bl_layout_free(&l);
+
+	/* 20,000 series, horizontal, its height free: under 1.5 px a bar
+	 * even 30,000 px tall, so a band for each category instead (6,000
+	 * series make bars of 2 px there: not crowded) */
+	many_series(&mk, 20000, "oldbox (bonnie++ 1.98), nightly run");
+	CHECK(bl_layout_chart(&mk.c, 960, 0, BL_ORIENT_HORIZONTAL, &fake, &l) == 0);
+	CHECK(l.horizontal && l.crowded && l.nlegend == 0 && l.height < 600);
+	CHECK(l.plot.h > 0 && l.note.y + l.note.h <= l.height);
+	for (size_t i = 0; i < mk.c.nbars; i++) {
+		struct bl_rect r = l.bars[i].r;
+		CHECK(r.h > 0 && r.h < BL_THIN_BAR && r.y >= l.plot.y &&
+		      r.y + r.h <= l.plot.y + l.plot.h + 0.01);
+	}
 	bl_layout_free(&l);
 }
 
