@@ -432,6 +432,13 @@ static unsigned thin_kind(const struct bl_bar *b, const struct bl_bar_box *bb)
 	return b->censored ? 1u + bb->stub : 0u;
 }
 
+/* The fill of thin bar i, as fill_thin_bars groups them: 3 x its series
+ * + its kind, or its kind alone in a crowded chart (one grey for all). */
+static size_t thin_key(const struct bl_chart *c, const struct bl_layout *l, size_t i)
+{
+	return (l->crowded ? 0 : 3 * c->bars[i].ser) + thin_kind(&c->bars[i], &l->bars[i]);
+}
+
 /* A thin bar's fill of kind `kind`: its series' colour, paler when
  * censored; grey for every series when the chart is crowded. */
 static struct bl_rgb thin_fill(const struct bl_theme *t, const struct bl_layout *l, size_t ser,
@@ -517,16 +524,14 @@ static bool fill_thin_bars(cairo_t *cr, const struct bl_chart *c, const struct b
 		free(order);
 		return false;
 	}
-#define THIN_KEY(i) ((l->crowded ? 0 : 3 * c->bars[i].ser) + thin_kind(&c->bars[i], &l->bars[i]))
 	for (size_t i = 0; i < c->nbars; i++)
 		if (thin(&l->bars[i], l->horizontal) && c->bars[i].ser < c->nseries)
-			start[THIN_KEY(i) + 1]++;
+			start[thin_key(c, l, i) + 1]++;
 	for (size_t k = 0; k < nkeys; k++)
 		start[k + 1] += start[k];
 	for (size_t i = 0; i < c->nbars; i++)
 		if (thin(&l->bars[i], l->horizontal) && c->bars[i].ser < c->nseries)
-			order[start[THIN_KEY(i)]++] = i;
-#undef THIN_KEY
+			order[start[thin_key(c, l, i)]++] = i;
 	/* start[k] is now where group k ends */
 	for (size_t k = 0, from = 0; k < nkeys; from = start[k++]) {
 		trace_bars(cr, l, order + from, start[k] - from);

@@ -163,12 +163,14 @@ static void note_text(const struct bl_chart *c, size_t shown, bool crowded, char
 	bool stub = false;
 	for (size_t i = 0; i < c->nbars; i++)
 		stub |= isnan(c->bars[i].value);
-	if (c->any_censored && c->scale.nticks == 0)
-		parts[n++] = crowded ? "no value printed: every test ran too fast to time, so "
-				       "there is nothing to compare (pale: censored)"
-				     : "no value printed: every test ran too fast to time, so "
-				       "there is nothing to compare (hatched: censored)";
-	else if (c->any_censored && crowded) /* thin bars: no hatching, labels or arrows */
+	char none[160];
+	if (c->any_censored && c->scale.nticks == 0) {
+		snprintf(none, sizeof none,
+			 "no value printed: every test ran too fast to time, so there is "
+			 "nothing to compare (%s: censored)",
+			 crowded ? "pale" : "hatched");
+		parts[n++] = none;
+	} else if (c->any_censored && crowded) /* thin bars: no hatching, labels or arrows */
 		parts[n++] = stub ? "pale: censored, the test ran too fast to time (its whole "
 				    "length: no bound printed, not a value)"
 				  : "pale: censored, the test ran too fast to time";

@@ -568,8 +568,9 @@ static int fill_bar(struct bl_chart *c, struct chart_index *ix, struct bl_bar *b
 }
 
 /* A bar for each cell of cs that has values (each gathered into a in
- * turn): the median, min-max and n, and the marks; *lo and *hi: the smallest positive value and the largest
- * (with room above a lower bound). Returns 0, or -1 out of memory. */
+ * turn): the median, min-max and n, and the marks; *lo and *hi: the
+ * smallest positive value and the largest (with room above a lower
+ * bound). Returns 0, or -1 out of memory. */
 static int make_bars(struct bl_chart *c, struct chart_index *ix, struct cells cs, struct acc *a,
 		     double *lo, double *hi)
 {

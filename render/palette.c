@@ -40,6 +40,8 @@ static struct bl_rgb mix(struct bl_rgb a, struct bl_rgb b, double f)
 /* Past the palette's seven colours (iozone's 13 tests), each comes again
  * deeper (mixed with the text colour), then paler (with the background):
  * 21 series (BL_SERIES_COLOURS) before two share a colour. */
+_Static_assert(3 * sizeof okabe_ito / sizeof okabe_ito[0] == BL_SERIES_COLOURS,
+	       "BL_SERIES_COLOURS: three of each palette colour");
 struct bl_rgb bl_theme_series(const struct bl_theme *t, size_t i)
 {
 	struct bl_rgb c = t->series[i % t->nseries];

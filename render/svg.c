@@ -35,8 +35,7 @@ static void put_list(struct bl_buf *b, const char *tag, char **v, size_t n)
 
 /* Where the SVG goes: its pieces gathered in buf and handed to write
  * SVG_PIECE bytes at a time, so that the file is not built whole beside
- * cairo's drawing of it (a chart of thousands of bars is megabytes);
- * write NULL: all kept in buf (a text to go through once more). */
+ * cairo's drawing of it (a chart of thousands of bars is megabytes). */
 struct svg_out {
 	struct bl_buf buf;
 	bl_write_fn write;
@@ -50,7 +49,7 @@ static void out_flush(struct svg_out *o, bool all)
 {
 	if (o->buf.failed)
 		o->failed = true;
-	if (o->failed || !o->write || (!all && o->buf.n < SVG_PIECE))
+	if (o->failed || (!all && o->buf.n < SVG_PIECE))
 		return;
 	if (o->buf.n && o->write(o->ctx, (const unsigned char *)o->buf.p, o->buf.n) != 0)
 		o->failed = true;
