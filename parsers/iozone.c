@@ -295,9 +295,8 @@ struct iz_body {
  * then "iozone test complete." and the Excel report. `at_body`: *cur is
  * the body's first line. *last_end moves to the end of what was read. */
 static struct iz_body read_body(struct iz_ctx *c, struct iz_line *cur, bool at_body,
-				size_t *last_end)
+				size_t *last_end, struct iz_body b)
 {
-	struct iz_body b = {false, false, false};
 	int blanks = 0;
 	while (at_body || blanks <= 4) {
 		at_body = false;
@@ -373,6 +372,28 @@ static enum bl_claim finish_run(struct iz_ctx *c, struct iz_body b, bool banner,
 	return BL_CLAIMED;
 }
 
+/* The rows of a table the block before was too full to read, from
+ * `anchor` on: a run of their own, then what follows the table. */
+static enum bl_claim read_on(struct iz_ctx *c, const struct bl_line *anchor, size_t *end)
+{
+	size_t ndiags0 = c->doc->diags.n;
+	if (!bl_doc_add_run(c->doc, "iozone", "table", anchor->off, anchor->next)) {
+		iz_table_forget();
+		return BL_NOT_MINE;
+	}
+	c->ri = (long)(c->doc->nruns - 1);
+	struct iz_line cur;
+	iz_line_at(c->msg, anchor->off, &cur);
+	size_t last_end = iz_table_read_on(c, &cur);
+	struct iz_body b = {.table = true};
+	if (last_end > anchor->off && last_end < c->msg->len && iz_line_at(c->msg, last_end, &cur))
+		b = read_body(c, &cur, false, &last_end, b);
+	enum bl_claim ret = finish_run(c, b, false, anchor->off, anchor->off, ndiags0, last_end);
+	if (ret == BL_CLAIMED)
+		*end = last_end;
+	return ret;
+}
+
 static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor, size_t *end)
 {
 	struct iz_ctx *c = iz_ctx_new();
@@ -383,6 +404,11 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	c->doc = bl_scan_doc(sc);
 	c->unit = IZ_KBS;
 	enum bl_claim ret = BL_NOT_MINE;
+	if (iz_table_kept_at(c->msg, anchor->off)) {
+		ret = read_on(c, anchor, end);
+		goto out;
+	}
+	iz_table_forget();
 
 	struct iz_line cur;
 	iz_line_at(c->msg, anchor->off, &cur);
@@ -413,7 +439,7 @@ static enum bl_claim iz_claim(struct bl_scan *sc, const struct bl_line *anchor, 
 	bool at_body = read_preamble(c, start, banner, &cur, &last_end);
 	take_command(c, start);
 	ctx_from_params(c);
-	struct iz_body b = read_body(c, &cur, at_body, &last_end);
+	struct iz_body b = read_body(c, &cur, at_body, &last_end, (struct iz_body){0});
 	ret = finish_run(c, b, banner, start, cmd_off, ndiags0, last_end);
 	if (ret == BL_CLAIMED)
 		*end = last_end;
@@ -562,6 +588,7 @@ const struct bl_parser bl_parser_iozone = {
 	.shapes = &iz_shapes,
 	.claim = iz_claim,
 	.command = iz_command,
+	.reads_on = iz_table_reads_on,
 	.views = iz_views,
 	.metrics = iz_metric_info,
 };

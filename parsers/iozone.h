@@ -161,6 +161,15 @@ bool iz_is_top_header(const char *s, size_t len);
 /* Reads the table whose second header line is `hdr`; returns the text
  * offset past the table. Adds the cells as results. */
 size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr);
+/* A table longer than a block of rows (or than a read window) is read on
+ * by the next block, as a run of its own (iozone_auto.c): whether the
+ * table is kept to go on at `off` of m; the rows from `first` read into
+ * the run just opened, which takes the table's command and params (the
+ * block's end); the parser's reads_on; the kept table dropped. */
+bool iz_table_kept_at(const struct bl_message *m, size_t off);
+size_t iz_table_read_on(struct iz_ctx *c, const struct iz_line *first);
+size_t iz_table_reads_on(struct bl_scan *sc);
+void iz_table_forget(void);
 
 /* Throughput: does a throughput section start on this line? */
 bool iz_is_throughput_line(const char *s, size_t len);

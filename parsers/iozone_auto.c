@@ -18,6 +18,7 @@
  * column after the cells already read where all of them fit. */
 #include "iozone.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,13 @@
 
 #define TOL 3 /* columns a cell may stand off its header's edge */
 #define LINE_CAP 1024 /* a table line, tabs expanded */
-#define MAX_ROWS 100000
+/* A table is read this many rows at a time: a run's results are held
+ * until it ends, and 2,048 rows of 13 tests (26,624 results) keep that
+ * bounded. The rows past a block are read on by the next block as a run
+ * of their own, with the table's command, params and columns (struct
+ * kept_table); so is a table longer than a read window, in the next
+ * window (bl_scan_hand_on). */
+#define BLOCK_ROWS 2048
 
 /* "              kB  reclen    write  rewrite    read    reread    read ..."
  * "              KB  reclen   write rewrite    read    reread    read   write" */
@@ -469,6 +476,7 @@ struct table_walk {
 	 * "4995276" still stands near the freread column) */
 	int data_edge[IZ_MAX_COLS];
 	bool last_odd; /* the last row's last cell ends elsewhere */
+	bool full; /* stopped at BLOCK_ROWS, w->cur the next row */
 };
 
 /* Is the loaded line the first line of a row? */
@@ -619,11 +627,16 @@ static bool continuation_lines(struct table_walk *w, struct iz_row *row, int *co
 static void read_rows(struct table_walk *w)
 {
 	struct iz_table *t = &w->c->table;
-	while (w->cur.raw.off < w->c->msg->len && t->nrows < MAX_ROWS) {
+	while (w->cur.raw.off < w->c->msg->len) {
 		load(w->r, &w->cur);
 		if (!is_row(w)) {
 			if (past_interjection(w))
 				continue;
+			break;
+		}
+		if (t->nrows == BLOCK_ROWS) {
+			w->full = true;
+			w->end = w->cur.raw.off;
 			break;
 		}
 		if (!grow_rows(w))
@@ -671,30 +684,224 @@ static void emit_rows(struct table_walk *w)
 		emit_row(c, &t->rows[i]);
 }
 
+/* A table cut at BLOCK_ROWS rows, kept for the block after it, which
+ * starts at row line `next` of `text` (the message's): what its run is
+ * read on with. A copy is handed to the next read window (bl_carry): it
+ * points nowhere, its strings are in strs[]. */
+struct kept_table {
+	size_t size; /* of the whole block of memory */
+	const char *text; /* NULL in a handed copy */
+	size_t next;
+	struct header h;
+	struct iz_table names; /* ncols and names; no rows */
+	bool order;
+	uint32_t allowed;
+	int data_edge[IZ_MAX_COLS];
+	enum iz_unit unit;
+	bool unit_known, threads, timed, has_label, has_command;
+	uint64_t file_kb, rec_kb;
+	long tests_mask;
+	char strs[]; /* label, command, params (JSON): each with its NUL */
+};
+static _Thread_local struct kept_table *kept;
+
+/* Appends string s (none: nothing) to k's strings at *at. */
+static void put_str(struct kept_table *k, size_t *at, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	memcpy(k->strs + *at, s, n);
+	*at += n;
+}
+
+/* The table as it stands at the end of a full block, w->cur the next row. */
+static struct kept_table *table_state(const struct table_walk *w)
+{
+	struct iz_ctx *c = w->c;
+	const struct bl_run *run = iz_run(c);
+	size_t np = json_dumpb(run->params, NULL, 0, JSON_COMPACT);
+	size_t nl = run->label ? strlen(run->label) + 1 : 0;
+	size_t nc = run->command ? strlen(run->command) + 1 : 0;
+	size_t size = sizeof(struct kept_table) + nl + nc + np + 1;
+	struct kept_table *k = np ? malloc(size) : NULL;
+	if (!k)
+		return NULL;
+	*k = (struct kept_table){.size = size,
+				 .text = c->msg->text,
+				 .next = w->cur.raw.off,
+				 .h = w->h,
+				 .order = w->order,
+				 .allowed = w->allowed,
+				 .unit = c->unit,
+				 .unit_known = c->unit_known,
+				 .threads = c->threads,
+				 .timed = run->timed,
+				 .has_label = run->label != NULL,
+				 .has_command = run->command != NULL,
+				 .file_kb = c->file_kb,
+				 .rec_kb = c->rec_kb,
+				 .tests_mask = c->tests_mask};
+	k->names.ncols = c->table.ncols;
+	memcpy(k->names.names, c->table.names, sizeof k->names.names);
+	memcpy(k->data_edge, w->data_edge, sizeof k->data_edge);
+	size_t at = 0;
+	if (run->label)
+		put_str(k, &at, run->label);
+	if (run->command)
+		put_str(k, &at, run->command);
+	json_dumpb(run->params, k->strs + at, np, JSON_COMPACT);
+	k->strs[at + np] = '\0';
+	return k;
+}
+
+/* Keeps the table for the block after this full one (bl_scan_go_on), and
+ * hands a copy to the next read window when that block starts in its
+ * bytes. */
+static void keep_table(const struct table_walk *w)
+{
+	struct kept_table *k = table_state(w);
+	if (!k)
+		return;
+	free(kept);
+	kept = k;
+	bl_scan_go_on(w->c->sc);
+	if (k->next < bl_scan_hand_on_from(w->c->sc, &bl_parser_iozone)) /* SIZE_MAX: none */
+		return;
+	struct kept_table *copy = malloc(k->size);
+	if (!copy)
+		return;
+	memcpy(copy, k, k->size);
+	copy->text = NULL;
+	if (!bl_scan_hand_on(w->c->sc, &bl_parser_iozone, k->next, copy))
+		free(copy);
+}
+
+size_t iz_table_reads_on(struct bl_scan *sc)
+{
+	size_t t;
+	const struct kept_table *h = bl_scan_handed(sc, &bl_parser_iozone, &t);
+	if (!h)
+		return SIZE_MAX;
+	struct kept_table *k = malloc(h->size);
+	if (!k)
+		return SIZE_MAX;
+	memcpy(k, h, h->size);
+	k->text = bl_scan_message(sc)->text;
+	k->next = t;
+	free(kept);
+	kept = k;
+	return t;
+}
+
+/* The kept table when `off` of m is the row where it goes on, else NULL;
+ * either way no table is kept after. Owned by the caller. */
+static struct kept_table *take_kept(const struct bl_message *m, size_t off)
+{
+	struct kept_table *k = kept;
+	kept = NULL;
+	if (k && k->text == m->text && k->next == off)
+		return k;
+	free(k);
+	return NULL;
+}
+
+/* Reads the rows from w->cur: a block of the table, its cells results of
+ * the run; the table kept when the block is full. The end of the block. */
+static size_t walk_rows(struct table_walk *w)
+{
+	w->r = malloc(sizeof *w->r);
+	if (!w->r)
+		return w->end;
+	read_rows(w);
+	free(w->r);
+	emit_rows(w);
+	if (w->full)
+		keep_table(w);
+	free(w->row_off);
+	return w->end;
+}
+
+/* The run of a block that goes on with a kept table: its label, command
+ * and params; the context its cells are read in. */
+static bool restore_run(struct iz_ctx *c, const struct kept_table *k)
+{
+	struct bl_run *run = iz_run(c);
+	const char *s = k->strs;
+	if (k->has_label) {
+		run->label = strdup(s);
+		s += strlen(s) + 1;
+	}
+	if (k->has_command) {
+		run->command = strdup(s);
+		s += strlen(s) + 1;
+		run->has_command = true;
+		run->cmd_off = run->off;
+	}
+	run->timed = k->timed;
+	json_t *params = json_loads(s, 0, NULL);
+	bool ok = params && json_object_update(run->params, params) == 0 &&
+		  (!k->has_label || run->label) && (!k->has_command || run->command);
+	json_decref(params);
+	c->unit = k->unit;
+	c->unit_known = k->unit_known;
+	c->threads = k->threads;
+	c->file_kb = k->file_kb;
+	c->rec_kb = k->rec_kb;
+	c->tests_mask = k->tests_mask;
+	c->table.ncols = k->names.ncols;
+	memcpy(c->table.names, k->names.names, sizeof c->table.names);
+	return ok;
+}
+
+size_t iz_table_read_on(struct iz_ctx *c, const struct iz_line *first)
+{
+	struct kept_table *k = take_kept(c->msg, first->raw.off);
+	if (!k)
+		return first->raw.off;
+	struct table_walk w = {.c = c,
+			       .h = k->h,
+			       .cur = *first,
+			       .end = first->raw.off,
+			       .order = k->order,
+			       .allowed = k->allowed};
+	memcpy(w.data_edge, k->data_edge, sizeof w.data_edge);
+	bool ok = restore_run(c, k);
+	free(k);
+	if (!ok)
+		return first->raw.off;
+	bl_doc_diag(c->doc, c->ri, BL_INFO, "iozone.table-goes-on", first->raw.off,
+		    "the table above goes on: its rows from here are read as a run of their own, "
+		    "with its command and params (a run holds %d rows)",
+		    BLOCK_ROWS);
+	return walk_rows(&w);
+}
+
+bool iz_table_kept_at(const struct bl_message *m, size_t off)
+{
+	return kept && kept->text == m->text && kept->next == off;
+}
+
+void iz_table_forget(void)
+{
+	free(kept);
+	kept = NULL;
+}
+
 size_t iz_parse_table(struct iz_ctx *c, const struct iz_line *hdr)
 {
 	struct table_walk w = {.c = c};
 	if (!read_header(c, hdr, &w.h, &w.cur))
 		return hdr->raw.next;
 	w.end = w.cur.raw.off;
-	w.r = malloc(sizeof *w.r);
-	if (!w.r)
-		return w.end;
 	w.allowed = expected_from_tests(c);
-	load(w.r, &w.cur);
-	if (!row_start(&w.h, w.r) && order_row(w.r) && collapsed(hdr->s, hdr->len)) {
+	struct rowline first;
+	load(&first, &w.cur);
+	if (!row_start(&w.h, &first) && order_row(&first) && collapsed(hdr->s, hdr->len)) {
 		w.order = true;
 		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.columns-lost", hdr->raw.off,
 			    "the table's spacing was collapsed: cells are read in order%s",
 			    w.allowed ? " (into the columns of the -i tests when their number fits)"
 				      : ", as if no test before the last one printed were blank");
 	}
-	read_rows(&w);
-	free(w.r);
-	if (c->table.nrows >= MAX_ROWS)
-		bl_doc_diag(c->doc, c->ri, BL_WARNING, "iozone.too-many-rows", w.cur.raw.off,
-			    "the table goes on past %d rows: the rest is not read", MAX_ROWS);
-	emit_rows(&w);
-	free(w.row_off);
-	return w.end > hdr->raw.next ? w.end : hdr->raw.next;
+	size_t end = walk_rows(&w);
+	return end > hdr->raw.next ? end : hdr->raw.next;
 }

@@ -817,6 +817,43 @@ def case_bonnie_long_table(scale):
     return p, 60, 64, check
 
 
+IOZONE_HEAD = """\tIozone: Performance Test of File I/O
+\t        Version $Revision: 3.489 $
+\t\tCompiled for 64 bit mode.
+\t\tBuild: linux-AMD64
+
+\tRun began: Sat Jan  4 10:02:11 2025
+
+\tAuto Mode
+\tCommand line used: iozone -a -n 64k -g 4t
+\tOutput is in kBytes/sec
+                                                              random    random     bkwd    record    stride
+              kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
+"""
+
+
+def case_iozone_long_table(scale):
+    """one iozone -a table of 80,000 rows (11 MB, longer than a read
+    window): read 2,048 rows at a time, each block a run going on with
+    the table's command and columns, every cell kept once"""
+    n = 80000
+    p = WORK / "iozone-long-table.txt"
+    with open(p, "w") as f:
+        f.write("$ iozone -a -n 64k -g 4t\n" + IOZONE_HEAD)
+        for i in range(n):
+            f.write("%16d%8d" % (64 * (i + 1), 4) +
+                    "".join("%9d" % (1000 + 13 * i + k) for k in range(13)) + "\n")
+        f.write("\niozone test complete.\n")
+    cell_sum = sum(13 * (1000 + 13 * i) + 78 for i in range(n))
+
+    def check(docs):
+        got = [(d["values"].get("iozone", 0), d["iozone_cells"], d["partial"]) for d in docs]
+        want = [(13 * n, [13 * n, cell_sum], False)]
+        return [] if got == want else ["read %s, want %s (values, [cells, their sum], partial)"
+                                       % (got, want)]
+    return p, 60, 64, check
+
+
 def case_hdparm_loop(scale):
     """hdparm -tT in a loop 50,000 times (7 MB): a run each, every timing,
     read 256 runs at a time (each device line starts a block), not held
@@ -1044,7 +1081,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_dd_usr1_chain, case_progress_lines_log, case_progress_lines_then_transfer,
          case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
-         case_bonniepp_103_tables, case_bonnie_long_table, case_hdparm_loop,
+         case_bonniepp_103_tables, case_bonnie_long_table, case_iozone_long_table,
+         case_hdparm_loop,
          case_diskinfo_devices]
 
 
@@ -1087,10 +1125,16 @@ for line in open(sys.argv[1], "rb"):
         sys.exit("not a benchlog/1 document")
     tools, groups, streams, progress, snapshots = {}, {}, [], [], []
     values = {}  # a tool's results, in all
+    cells, cell_sum = set(), 0  # iozone's table cells: (test, file, record), their sum
     for r in d["runs"]:
         tools[r["tool"]] = tools.get(r["tool"], 0) + 1
-        if r["tool"] in ("bonnie", "bonnie++"):
+        if r["tool"] in ("bonnie", "bonnie++", "iozone"):
             values[r["tool"]] = values.get(r["tool"], 0) + len(run_results(r))
+        if r["tool"] == "iozone":
+            for x in run_results(r):
+                if "file_size" in x and "record_size" in x and str(x.get("raw")).isdigit():
+                    cells.add((x["metric"], x["file_size"], x["record_size"]))
+                    cell_sum += int(x["raw"])
         groups.setdefault(r["tool"], set()).add(r["group"])
         if r["tool"] == "dd":
             ups = [x for x in run_results(r) if x["metric"] == "progress_bytes"]
@@ -1108,6 +1152,7 @@ for line in open(sys.argv[1], "rb"):
             streams.append({"samples": r["params"].get("samples"), "results": len(res),
                             "sample_numbers": [nums[0], nums[-1], len(nums)] if nums else []})
     print(json.dumps({"partial": d["partial"], "tools": tools, "values": values,
+                      "iozone_cells": [len(cells), cell_sum],
                       "groups": {t: len(g) for t, g in groups.items()}, "zpool": streams,
                       "dd_progress": progress, "dd_snapshots": snapshots[:20],
                       "decoding": d["source"].get("decoding", []),
