@@ -855,8 +855,12 @@ static bool restore_run(struct iz_ctx *c, const struct kept_table *k)
 size_t iz_table_read_on(struct iz_ctx *c, const struct iz_line *first)
 {
 	struct kept_table *k = take_kept(c->msg, first->raw.off);
-	if (!k)
+	/* a line longer than any row: the rows of a table pasted without
+	 * line breaks, which no header in this window cuts back apart */
+	if (!k || first->len >= LINE_CAP) {
+		free(k);
 		return first->raw.off;
+	}
 	struct table_walk w = {.c = c,
 			       .h = k->h,
 			       .cur = *first,

@@ -70,6 +70,29 @@ bool bl_scan_hand_on(struct bl_scan *sc, const struct bl_parser *p, size_t at, v
 	return true;
 }
 
+/* Longer than any row of a tool's table: a line of several rows that
+ * were not cut back apart. */
+#define TABLE_ROW_MAX 1024
+
+/* The table parser p handed on from the window before cannot go on at
+ * the line it named: no line starts there, or the line is longer than any
+ * row and its claim reads nothing. That is a table pasted without line
+ * breaks and longer than a window: this window's rows are not cut back
+ * into lines, as their header, which tells the unflattener where, is in a
+ * window before. (A claim that reads nothing from a short line is a table
+ * that ended where it was handed on: a blank line, a new header.) Said at
+ * the start of the window's own part, whose diagnostics it keeps. */
+static void table_not_read_on(struct bl_scan *sc, const struct bl_parser *p)
+{
+	sc->doc->partial = true;
+	bl_doc_diag(sc->doc, -1, BL_WARNING, "scan.table-not-read-on",
+		    bl_message_text_at(sc->msg, sc->msg->window.own_from),
+		    "a %s table from the window before goes on here, but its rows could not be "
+		    "read on (pasted without line breaks, its header a window above): the rest of "
+		    "the table is not read",
+		    p->name);
+}
+
 const void *bl_scan_handed(struct bl_scan *sc, const struct bl_parser *p, size_t *at)
 {
 	const struct bl_carry *c = sc->doc->carry;
@@ -78,8 +101,10 @@ const void *bl_scan_handed(struct bl_scan *sc, const struct bl_parser *p, size_t
 	    c->at >= m->window.own_from)
 		return NULL;
 	size_t t = bl_message_text_at(m, c->at);
-	if (t >= m->len || (t && m->text[t - 1] != '\n'))
+	if (t >= m->len || (t && m->text[t - 1] != '\n')) {
+		table_not_read_on(sc, p);
 		return NULL;
+	}
 	*at = t;
 	return c->p;
 }
@@ -1048,6 +1073,8 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 	size_t pos = resume_run(&sc);
 	if (!pos)
 		pos = read_on(&sc, &hit.parser);
+	/* the line a table handed on from the window before goes on at */
+	size_t on_at = sc.go_on ? pos : SIZE_MAX;
 	while (pos <= msg->len && next_hit(&sc, as, pos, hit.parser, &hit)) {
 		const struct bl_parser *p = bl_parsers[hit.parser];
 		struct bl_line line;
@@ -1067,6 +1094,10 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			}
 			if (c != BL_CLAIMED || end <= hit.start)
 				sc.go_on = false;
+			if (hit.start == on_at && (c != BL_CLAIMED || end <= hit.start) &&
+			    line.next - line.off > TABLE_ROW_MAX)
+				table_not_read_on(&sc, p);
+			on_at = SIZE_MAX;
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					struct bl_run above;

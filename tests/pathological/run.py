@@ -854,6 +854,33 @@ def case_iozone_long_table(scale):
     return p, 60, 64, check
 
 
+def case_flattened_long_table(scale):
+    """bonnie's table of 100,000 machines pasted without line breaks (8 MB
+    on one line): the windows after the first have no header to cut its
+    rows back apart by, and the document says the rest is not read"""
+    n = 100000
+    p = WORK / "flattened-long-table.txt"
+    with open(p, "w") as f:
+        f.write("% bonnie -s 100 "
+                "              -------Sequential Output-------- ---Sequential Input-- "
+                "--Random-- "
+                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
+                "--Seeks--- "
+                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
+                "%CPU ")
+        for i in range(n):
+            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
+                    "5.1 " % (i, 1000 + i % 9000))
+
+    def check(docs):
+        got = [(d["partial"], "scan.table-not-read-on" in d["diagnostics"],
+                0 < d["tools"].get("bonnie", 0) < n) for d in docs]
+        return [] if got == [(True, True, True)] else [
+            "read %s, want [(True, True, True)] (partial, the rows past the first window "
+            "said to be lost, some rows read)" % got]
+    return p, 60, 64, check
+
+
 def case_hdparm_loop(scale):
     """hdparm -tT in a loop 50,000 times (7 MB): a run each, every timing,
     read 256 runs at a time (each device line starts a block), not held
@@ -1082,6 +1109,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
          case_bonniepp_103_tables, case_bonnie_long_table, case_iozone_long_table,
+         case_flattened_long_table,
          case_hdparm_loop,
          case_diskinfo_devices]
 
