@@ -277,14 +277,37 @@ static void finish_run(struct di_state *st, size_t end_off)
 	}
 }
 
+/* Drops the device's run when nothing was read of it (a section header
+ * with no readable row, and no device lines): an error stands in its
+ * place. */
+static void drop_if_empty(struct di_state *st)
+{
+	struct bl_doc *doc = st->doc;
+	struct bl_run *lr = cur(st);
+	if (!lr || bl_results_count(&lr->results) != 0 || json_object_get(lr->params, "sectorsize"))
+		return;
+	size_t off = lr->off;
+	bl_doc_drop_last_run(doc);
+	for (size_t i = 0; i < doc->diags.n; i++)
+		if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
+			doc->diags.v[i].run = -1;
+	if (st->first_ri == st->ri)
+		st->first_ri = -1;
+	st->ri = -1;
+	bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
+		    "a diskinfo section with no readable rows");
+}
+
 /* Starts the run of a device; `name` may be NULL (a paste without the
  * device line: the command's operand names it then). */
 static struct bl_run *start_run(struct di_state *st, const char *variant, size_t off,
 				const char *name, size_t nlen)
 {
 	struct bl_run *prev = cur(st);
-	if (prev)
+	if (prev) {
 		finish_run(st, off);
+		drop_if_empty(st);
+	}
 	struct bl_run *run = bl_doc_add_run(st->doc, "diskinfo", variant, off, off);
 	if (!run)
 		return NULL;
@@ -301,7 +324,8 @@ static struct bl_run *start_run(struct di_state *st, const char *variant, size_t
 			run->timed = st->cont_timed;
 			bl_parser_diskinfo.command(st->doc, run, run->command);
 		}
-	} else if (st->ndevices == 0) {
+	} else if (st->ndevices == 0 || st->first_ri < 0) {
+		/* the block's first run, or the first after it was dropped */
 		st->first_ri = st->ri;
 		bl_scan_find_command(st->sc, &bl_parser_diskinfo, run);
 	} else if (bl_doc_run(st->doc, st->first_ri)->command) {
@@ -850,23 +874,12 @@ static bool walk_block(struct di_state *st, const struct bl_message *msg,
 	return any;
 }
 
-/* Ends the block at `end`: the last device's run is finished; with
- * nothing read (a section header with no readable row, and no device
- * lines) it is dropped, and an error stands in its place. */
+/* Ends the block at `end`: the last device's run is finished, and
+ * dropped when nothing was read of it. */
 static void end_block(struct di_state *st, size_t end)
 {
-	struct bl_doc *doc = st->doc;
 	finish_run(st, end);
-	struct bl_run *lr = cur(st);
-	if (!lr || bl_results_count(&lr->results) != 0 || json_object_get(lr->params, "sectorsize"))
-		return;
-	size_t off = lr->off;
-	bl_doc_drop_last_run(doc);
-	for (size_t i = 0; i < doc->diags.n; i++)
-		if (doc->diags.v[i].run == bl_doc_run_id(doc, (long)doc->nruns))
-			doc->diags.v[i].run = -1;
-	bl_doc_diag(doc, -1, BL_ERROR, "diskinfo.empty", off,
-		    "a diskinfo section with no readable rows");
+	drop_if_empty(st);
 }
 
 /* A block starting at `start` goes on from the one cut there: it takes
