@@ -386,6 +386,7 @@ static enum bl_claim read_on(struct iz_ctx *c, const struct bl_line *anchor, siz
 	iz_line_at(c->msg, anchor->off, &cur);
 	size_t last_end = iz_table_read_on(c, &cur);
 	struct iz_body b = {.table = true};
+	c->block = true;
 	if (last_end > anchor->off && last_end < c->msg->len && iz_line_at(c->msg, last_end, &cur))
 		b = read_body(c, &cur, false, &last_end, b);
 	enum bl_claim ret = finish_run(c, b, false, anchor->off, anchor->off, ndiags0, last_end);

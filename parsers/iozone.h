@@ -79,6 +79,9 @@ struct iz_ctx {
 	int npasses;
 	long tests_mask; /* -i selections from the command: bit per test */
 	bool cut; /* something was cut off */
+	/* the run is a block of a table read in blocks (iz_table_read_on):
+	 * an Excel report below repeats the whole table, and is not read */
+	bool block;
 	char *cmd_text; /* "Command line used:" (owned until the run takes it) */
 	struct iz_pass passes[64]; /* [0, npasses): each zeroed when begun */
 };

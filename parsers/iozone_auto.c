@@ -476,7 +476,7 @@ struct table_walk {
 	 * "4995276" still stands near the freread column) */
 	int data_edge[IZ_MAX_COLS];
 	bool last_odd; /* the last row's last cell ends elsewhere */
-	bool full; /* stopped at BLOCK_ROWS, w->cur the next row */
+	bool full; /* stopped at BLOCK_ROWS or a window's cut, w->cur the next row */
 };
 
 /* Is the loaded line the first line of a row? */
@@ -668,7 +668,8 @@ static void emit_rows(struct table_walk *w)
 	if (t->nrows == 1)
 		expect = expected_from_tests(c);
 	struct iz_row *lastrow = &t->rows[t->nrows - 1];
-	if ((expect && top_bit(lastrow->has) < top_bit(expect)) || w->last_odd) {
+	/* a full block's last row has a row after it: not cut */
+	if (!w->full && ((expect && top_bit(lastrow->has) < top_bit(expect)) || w->last_odd)) {
 		int have = 0;
 		for (int i = 0; i < 32; i++)
 			have += (lastrow->has >> i) & 1;
@@ -804,6 +805,47 @@ static struct kept_table *take_kept(const struct bl_message *m, size_t off)
 	return NULL;
 }
 
+/* The first of the places after text offset `from` where a window's
+ * part starts or ends (the bytes of the next window, this window's own
+ * part, the next window's), in a long input read in windows; SIZE_MAX:
+ * none. */
+static size_t window_mark(const struct iz_ctx *c, size_t from)
+{
+	const struct bl_message *m = c->msg;
+	size_t at[3] = {bl_scan_hand_on_from(c->sc, &bl_parser_iozone), SIZE_MAX, SIZE_MAX};
+	if (m->window.on && m->window.index > 0)
+		at[1] = bl_message_text_at(m, m->window.own_from);
+	if (m->window.on && !m->window.last)
+		at[2] = bl_message_text_at(m, m->window.own_to);
+	size_t mark = SIZE_MAX;
+	for (int i = 0; i < 3; i++)
+		if (at[i] > from && at[i] < mark)
+			mark = at[i];
+	return mark;
+}
+
+/* A block that stopped before its table's end (at BLOCK_ROWS rows, or at
+ * the end of the window's text) ends at its first row at or past the
+ * next window mark instead, so that the windows on either side cut the
+ * table into the same blocks, and each keeps those that start in its own
+ * part. A table that ends in the text is read whole, wherever it is. */
+static void cut_at_window_mark(struct table_walk *w)
+{
+	struct iz_ctx *c = w->c;
+	struct iz_table *t = &c->table;
+	if (!t->nrows || (!w->full && w->cur.raw.off < c->msg->len))
+		return;
+	size_t mark = window_mark(c, w->row_off[0]);
+	size_t k = 1;
+	while (k < t->nrows && w->row_off[k] < mark)
+		k++;
+	if (k == t->nrows)
+		return;
+	t->nrows = k;
+	w->cur.raw.off = w->end = w->row_off[k];
+	w->full = true;
+}
+
 /* Reads the rows from w->cur: a block of the table, its cells results of
  * the run; the table kept when the block is full. The end of the block. */
 static size_t walk_rows(struct table_walk *w)
@@ -813,6 +855,7 @@ static size_t walk_rows(struct table_walk *w)
 		return w->end;
 	read_rows(w);
 	free(w->r);
+	cut_at_window_mark(w);
 	emit_rows(w);
 	if (w->full)
 		keep_table(w);

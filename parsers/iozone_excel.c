@@ -385,6 +385,11 @@ static void report_done(struct iz_ctx *c, struct rep *r)
 
 size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 {
+	if (c->block)
+		bl_doc_diag(
+			c->doc, c->ri, BL_INFO, "iozone.report-not-read", first->raw.off,
+			"the table above was read in blocks of rows, each a run: its Excel report, "
+			"which repeats the whole table, is not read against this block");
 	struct rep r;
 	memset(&r, 0, sizeof r);
 	r.col = -1;
@@ -437,7 +442,9 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&row_re, cur.s, cur.len, 0, &m)) {
 			unwrap(c, &cur, &more_nums_re, joined, sizeof joined - BL_RE_PAD);
-			if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
+			if (c->block)
+				; /* a table read in blocks: read above, not again */
+			else if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
 				test_row(c, &r, &cur, &m);
 			else
 				bl_doc_diag(

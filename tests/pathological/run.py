@@ -854,6 +854,69 @@ def case_iozone_long_table(scale):
     return p, 60, 64, check
 
 
+def iozone_rows(n, first=0, short_at=None, recs=(4,)):
+    """n rows of an iozone -a table, each cell its own number; row
+    `short_at` one cell short (a test iozone skipped for that size)"""
+    out = []
+    for i in range(first, first + n):
+        for r in recs:
+            k = 12 if i == short_at else 13
+            out.append("%16d%8d" % (64 * (i + 1), r) +
+                       "".join("%9d" % (1000 + 13 * i + r + c) for c in range(k)) + "\n")
+    return "".join(out)
+
+
+def iozone_sum(n, short_at=None, recs=(4,)):
+    return sum(sum(1000 + 13 * i + r + c for c in range(12 if i == short_at else 13))
+               for i in range(n) for r in recs)
+
+
+def iozone_case(name, text, cells, total, what):
+    p = WORK / name
+    p.write_text(text)
+
+    def check(docs):
+        got = [(d["values"].get("iozone", 0), d["iozone_cells"], d["partial"],
+                sorted(set(d["diagnostics"]) - {"iozone.table-goes-on", "iozone.report-not-read"}))
+               for d in docs]
+        want = [(cells, [cells, total], False, [])]
+        return [] if got == want else ["read %s, want %s (%s)" % (got, want, what)]
+    return p, 30, 64, check
+
+
+def case_iozone_table_at_cut(scale):
+    """iozone tables of 60,000 rows (8.7 MB) placed so that a block of
+    2,048 rows straddles where the next window's bytes start: each block
+    ends at the first row past that place, so that both windows cut the
+    table into the same blocks and nothing is lost or read twice"""
+    text = ("Some prose line before the benchmark, padding the post out a bit.....\n" * 2800 +
+            "\n$ iozone -a\n" + IOZONE_HEAD + iozone_rows(60000) + "\niozone test complete.\n")
+    return iozone_case("iozone-table-at-cut.txt", text, 13 * 60000, iozone_sum(60000),
+                       "values, [cells, their sum], partial, other diagnostics")
+
+
+def case_iozone_blocks_report(scale):
+    """a table of 2,100 rows with an Excel report below it, and one of
+    3,000 rows whose row 2,048 is one cell short: each block's last row
+    is whole (it has a row after it), and the report, which repeats the
+    whole table, is not read against the last block alone"""
+    report = ['\niozone test complete.\nExcel output is below:\n\n"Writer report"\n'
+              '        "4"  "8"  "16"\n']
+    for j in range(700):
+        report.append('"%d"   %s \n' % (64 * (j + 1), "  ".join(
+            str(1000 + 13 * j + r) for r in (4, 8, 16))))
+    text = ("$ iozone -a -R\n" + IOZONE_HEAD + iozone_rows(700, recs=(4, 8, 16)) +
+            "".join(report) + "\n\nThe same box, another day:\n\n$ iozone -a\n" +
+            IOZONE_HEAD + iozone_rows(3000, first=700, short_at=2747) +
+            "\niozone test complete.\n")
+    cells = 13 * 2100 + 13 * 3000 - 1
+    total = iozone_sum(700, recs=(4, 8, 16)) + sum(
+        sum(1000 + 13 * i + 4 + c for c in range(12 if i == 2747 else 13))
+        for i in range(700, 3700))
+    return iozone_case("iozone-blocks-report.txt", text, cells, total,
+                       "values, [cells, their sum], partial, other diagnostics")
+
+
 def case_flattened_long_table(scale):
     """bonnie's table of 100,000 machines pasted without line breaks (8 MB
     on one line): the windows after the first have no header to cut its
@@ -1109,7 +1172,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
          case_bonniepp_103_tables, case_bonnie_long_table, case_iozone_long_table,
-         case_flattened_long_table,
+         case_iozone_table_at_cut, case_iozone_blocks_report, case_flattened_long_table,
          case_hdparm_loop,
          case_diskinfo_devices]
 
