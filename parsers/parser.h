@@ -112,7 +112,8 @@ void bl_scan_go_on(struct bl_scan *sc);
  * (bl_doc.carry, bl_parser.reads_on). Where parser p's block must end
  * for the next window to read on from it: the text offset where that
  * window's bytes start; SIZE_MAX when this window is the input's last,
- * the input is read whole, or p has handed on from this window already. */
+ * the input is read whole, or a table (of any parser) has been handed on
+ * from this window already: a window hands on one. */
 size_t bl_scan_hand_on_from(struct bl_scan *sc, const struct bl_parser *p);
 /* Hands `blob` (malloc'd, freed with free) to the next window, to read
  * on from text offset `at` of this window: true when taken (at is at or

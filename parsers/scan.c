@@ -53,8 +53,10 @@ size_t bl_scan_hand_on_from(struct bl_scan *sc, const struct bl_parser *p)
 {
 	const struct bl_carry *c = sc->doc->carry;
 	const struct bl_message *m = sc->msg;
-	if (!c || !m->window.on || m->window.last || (c->owner && c->owner != p) ||
-	    (c->p && c->window == m->window.index))
+	(void)p;
+	/* one table is handed on from a window: what a window before
+	 * handed on (of any parser) was read on at this window's start */
+	if (!c || !m->window.on || m->window.last || (c->p && c->window == m->window.index))
 		return SIZE_MAX;
 	return bl_message_text_at(m, m->window.next_from);
 }

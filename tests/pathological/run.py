@@ -895,6 +895,34 @@ def case_iozone_table_at_cut(scale):
                        "values, [cells, their sum], partial, other diagnostics")
 
 
+def case_long_tables_two_tools(scale):
+    """a bonnie table of 100,000 machines, then an iozone table of 80,000
+    rows (19 MB): each tool hands its table on across the windows it
+    spans (one table a window), and every row and cell is kept"""
+    p = WORK / "long-tables-two-tools.txt"
+    with open(p, "w") as f:
+        f.write("% bonnie -s 100\n"
+                "              -------Sequential Output-------- ---Sequential Input-- "
+                "--Random--\n"
+                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
+                "--Seeks---\n"
+                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
+                "%CPU\n")
+        for i in range(100000):
+            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
+                    "5.1\n" % (i, 1000 + i % 9000))
+        f.write("\nThen iozone on the same box:\n\n$ iozone -a\n" + IOZONE_HEAD +
+                iozone_rows(80000) + "\niozone test complete.\n")
+
+    def check(docs):
+        got = [(d["tools"].get("bonnie", 0), d["values"].get("bonnie", 0),
+                d["values"].get("iozone", 0), d["iozone_cells"], d["partial"]) for d in docs]
+        want = [(100000, 1200000, 13 * 80000, [13 * 80000, iozone_sum(80000)], False)]
+        return [] if got == want else ["read %s, want %s (bonnie runs and values, iozone "
+                                       "values, [cells, their sum], partial)" % (got, want)]
+    return p, 60, 64, check
+
+
 def case_iozone_blocks_report(scale):
     """a table of 2,100 rows with an Excel report below it, and one of
     3,000 rows whose row 2,048 is one cell short: each block's last row
@@ -1172,7 +1200,8 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_zpool_histograms, case_zpool_histograms_wide,
          case_bonniepp_csv_log, case_bonniepp_x_table, case_bonniepp_long_table,
          case_bonniepp_103_tables, case_bonnie_long_table, case_iozone_long_table,
-         case_iozone_table_at_cut, case_iozone_blocks_report, case_flattened_long_table,
+         case_iozone_table_at_cut, case_iozone_blocks_report, case_long_tables_two_tools,
+         case_flattened_long_table,
          case_hdparm_loop,
          case_diskinfo_devices]
 
