@@ -706,7 +706,7 @@ struct kept_table {
 };
 static _Thread_local struct kept_table *kept;
 
-/* Appends string s (none: nothing) to k's strings at *at. */
+/* Appends string s to k's strings at *at. */
 static void put_str(struct kept_table *k, size_t *at, const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -754,6 +754,19 @@ static struct kept_table *table_state(const struct table_walk *w)
 	return k;
 }
 
+/* A copy of k that goes on at `next` of `text` (NULL: a copy handed to
+ * the next window, which points nowhere). */
+static struct kept_table *kept_copy(const struct kept_table *k, const char *text, size_t next)
+{
+	struct kept_table *c = malloc(k->size);
+	if (c) {
+		memcpy(c, k, k->size);
+		c->text = text;
+		c->next = next;
+	}
+	return c;
+}
+
 /* Keeps the table for the block after this full one (bl_scan_go_on), and
  * hands a copy to the next read window when that block starts in its
  * bytes. */
@@ -767,12 +780,8 @@ static void keep_table(const struct table_walk *w)
 	bl_scan_go_on(w->c->sc);
 	if (k->next < bl_scan_hand_on_from(w->c->sc, &bl_parser_iozone)) /* SIZE_MAX: none */
 		return;
-	struct kept_table *copy = malloc(k->size);
-	if (!copy)
-		return;
-	memcpy(copy, k, k->size);
-	copy->text = NULL;
-	if (!bl_scan_hand_on(w->c->sc, &bl_parser_iozone, k->next, copy))
+	struct kept_table *copy = kept_copy(k, NULL, k->next);
+	if (copy && !bl_scan_hand_on(w->c->sc, &bl_parser_iozone, k->next, copy))
 		free(copy);
 }
 
@@ -782,12 +791,9 @@ size_t iz_table_reads_on(struct bl_scan *sc)
 	const struct kept_table *h = bl_scan_handed(sc, &bl_parser_iozone, &t);
 	if (!h)
 		return SIZE_MAX;
-	struct kept_table *k = malloc(h->size);
+	struct kept_table *k = kept_copy(h, bl_scan_message(sc)->text, t);
 	if (!k)
 		return SIZE_MAX;
-	memcpy(k, h, h->size);
-	k->text = bl_scan_message(sc)->text;
-	k->next = t;
 	free(kept);
 	kept = k;
 	return t;

@@ -791,6 +791,21 @@ def case_bonniepp_103_tables(scale):
     return p, 30, 64, check
 
 
+def write_bonnie_table(f, n, sep="\n"):
+    """Tim Bray's bonnie: one header over n machines, each line ended by
+    sep (" ": pasted without line breaks)"""
+    f.write(sep.join(["% bonnie -s 100",
+                      "              -------Sequential Output-------- ---Sequential Input-- "
+                      "--Random--",
+                      "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
+                      "--Seeks---",
+                      "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
+                      "%CPU"]) + sep)
+    for i in range(n):
+        f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
+                "5.1%s" % (i, 1000 + i % 9000, sep))
+
+
 def case_bonnie_long_table(scale):
     """Tim Bray's bonnie, one header over 100,000 machines (8 MB, longer
     than a read window): read 512 rows at a time, every row a run, and
@@ -798,16 +813,7 @@ def case_bonnie_long_table(scale):
     n = 100000
     p = WORK / "bonnie-long-table.txt"
     with open(p, "w") as f:
-        f.write("% bonnie -s 100\n"
-                "              -------Sequential Output-------- ---Sequential Input-- "
-                "--Random--\n"
-                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
-                "--Seeks---\n"
-                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
-                "%CPU\n")
-        for i in range(n):
-            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
-                    "5.1\n" % (i, 1000 + i % 9000))
+        write_bonnie_table(f, n)
 
     def check(docs):
         got = [(d["tools"].get("bonnie", 0), d["values"].get("bonnie", 0), d["partial"])
@@ -901,16 +907,7 @@ def case_long_tables_two_tools(scale):
     spans (one table a window), and every row and cell is kept"""
     p = WORK / "long-tables-two-tools.txt"
     with open(p, "w") as f:
-        f.write("% bonnie -s 100\n"
-                "              -------Sequential Output-------- ---Sequential Input-- "
-                "--Random--\n"
-                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
-                "--Seeks---\n"
-                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
-                "%CPU\n")
-        for i in range(100000):
-            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
-                    "5.1\n" % (i, 1000 + i % 9000))
+        write_bonnie_table(f, 100000)
         f.write("\nThen iozone on the same box:\n\n$ iozone -a\n" + IOZONE_HEAD +
                 iozone_rows(80000) + "\niozone test complete.\n")
 
@@ -952,16 +949,7 @@ def case_flattened_long_table(scale):
     n = 100000
     p = WORK / "flattened-long-table.txt"
     with open(p, "w") as f:
-        f.write("% bonnie -s 100 "
-                "              -------Sequential Output-------- ---Sequential Input-- "
-                "--Random-- "
-                "              -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- "
-                "--Seeks--- "
-                "Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec "
-                "%CPU ")
-        for i in range(n):
-            f.write("box%06d  100  %4d 95.1  4012 31.0  1733 15.2  2301 97.0  4810 20.3  88.2  "
-                    "5.1 " % (i, 1000 + i % 9000))
+        write_bonnie_table(f, n, sep=" ")
 
     def check(docs):
         got = [(d["partial"], "scan.table-not-read-on" in d["diagnostics"],
