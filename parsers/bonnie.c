@@ -643,6 +643,20 @@ struct rows {
 	bool cut; /* the block ended there */
 };
 
+/* Whether the table goes on at line l, as read_rows would read it: a row
+ * (one after a gap with its cells), or a label line over one. A line that
+ * ends the table is not handed to the next window, which, where the post
+ * was pasted without line breaks, has no line starting there to read on
+ * from. w: room for a row. */
+static bool goes_on(const struct ctx *c, struct bl_message *msg, const struct bl_line *l,
+		    struct row *w, bool gap)
+{
+	char label[sizeof((struct rows *)0)->group];
+	if (parse_row(c, l->s, l->len, w))
+		return !gap || w->r.ntok - w->first >= 11;
+	return label_line(c, msg, l, w, label, sizeof label);
+}
+
 static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line *cur,
 			size_t start_off, size_t last_end, struct rows *st, bool at_cur)
 {
@@ -666,13 +680,16 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 		}
 		bool gap = blanks > 0 && doc->nruns > first_run;
 		blanks = 0;
-		if (st->nrows && cur->off >= st->cut_before) {
-			st->cut = true;
-			break;
-		}
 		struct row *w = malloc(sizeof *w);
 		if (!w)
 			break;
+		if (st->nrows && cur->off >= st->cut_before) {
+			/* where the next window starts: it reads on from here
+			 * when the table goes on, a row or a label line */
+			st->cut = goes_on(c, msg, cur, w, gap);
+			free(w);
+			break;
+		}
 		if (!parse_row(c, cur->s, cur->len, w)) {
 			bool lab = label_line(c, msg, cur, w, group, sizeof st->group);
 			prev_size = -1;

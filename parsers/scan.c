@@ -95,6 +95,24 @@ static void table_not_read_on(struct bl_scan *sc, const struct bl_parser *p)
 		    p->name);
 }
 
+/* The table parser p handed on from this window ended at text offset
+ * `end`, with no block after it. Ended in this window's own part, it has
+ * nothing for the next window, which keeps only the blocks that start in
+ * its own part: the carry is let go, so that the next window does not
+ * look for a line there (in a post pasted without line breaks, its lines
+ * need not start where this window's did) and another table may be
+ * handed on. */
+static void table_ended(struct bl_scan *sc, const struct bl_parser *p, size_t end)
+{
+	struct bl_carry *c = sc->doc->carry;
+	const struct bl_message *m = sc->msg;
+	if (!c || !c->p || c->owner != p || c->window != m->window.index ||
+	    bl_message_origin(m, end) > m->window.own_to)
+		return;
+	free(c->p);
+	c->p = NULL;
+}
+
 const void *bl_scan_handed(struct bl_scan *sc, const struct bl_parser *p, size_t *at)
 {
 	const struct bl_carry *c = sc->doc->carry;
@@ -1100,6 +1118,9 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 			    line.next - line.off > TABLE_ROW_MAX)
 				table_not_read_on(&sc, p);
 			on_at = SIZE_MAX;
+			if (!sc.go_on)
+				table_ended(&sc, p,
+					    c == BL_CLAIMED && end > hit.start ? end : hit.start);
 			if (c == BL_CLAIMED && end > hit.start) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					struct bl_run above;

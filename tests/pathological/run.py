@@ -21,6 +21,7 @@ check size: long line 44 MB, sparse 19 MB, header lines 20 MB.)
 """
 import argparse
 import base64
+import io
 import json
 import pathlib
 import random
@@ -960,6 +961,30 @@ def case_flattened_long_table(scale):
     return p, 60, 64, check
 
 
+def case_flattened_short_tables(scale):
+    """a post of short bonnie tables and dd runs pasted without line
+    breaks (20 MB on one line): a table that crosses where the next read
+    window starts ends in this window's part, so the next window has
+    nothing of it to read on, and no warning says rows were lost"""
+    f = io.StringIO()
+    write_bonnie_table(f, 2, sep=" ")
+    unit = ("The old box, bonnie -s 100 on the mirror: " + f.getvalue() +
+            "That was before the new controller went in. Then dd of a gigabyte: "
+            "1024+0 records in 1024+0 records out 1073741824 bytes transferred in 9.812 "
+            "secs (109432181 bytes/sec) which is about what the disks give. ")
+    k = (20 << 20) // len(unit)
+    p = WORK / "flattened-short-tables.txt"
+    p.write_text(unit * k)
+
+    def check(docs):
+        got = [(d["tools"], d["values"].get("bonnie"), d["partial"],
+                "scan.table-not-read-on" in d["diagnostics"]) for d in docs]
+        want = [({"bonnie": 2 * k, "dd": k}, 24 * k, False, False)]
+        return [] if got == want else ["read %s, want %s (runs, bonnie's values, partial, "
+                                       "the warning)" % (got, want)]
+    return p, 60, 64, check
+
+
 def case_hdparm_loop(scale):
     """hdparm -tT in a loop 50,000 times (7 MB): a run each, every timing,
     read 256 runs at a time (each device line starts a block), not held
@@ -1190,6 +1215,7 @@ CASES = [case_long_line, case_header_lines, case_nested_quotes, case_truncated,
          case_bonniepp_103_tables, case_bonnie_long_table, case_iozone_long_table,
          case_iozone_table_at_cut, case_iozone_blocks_report, case_long_tables_two_tools,
          case_flattened_long_table,
+         case_flattened_short_tables,
          case_hdparm_loop,
          case_diskinfo_devices]
 
