@@ -643,18 +643,15 @@ struct rows {
 	bool cut; /* the block ended there */
 };
 
-/* Whether the table goes on at line l, as read_rows would read it: a row
- * (one after a gap with its cells), or a label line over one. A line that
- * ends the table is not handed to the next window, which, where the post
- * was pasted without line breaks, has no line starting there to read on
- * from. w: room for a row. */
-static bool goes_on(const struct ctx *c, struct bl_message *msg, const struct bl_line *l,
-		    struct row *w, bool gap)
+/* Whether line l, a row or a label line of the table, is where the next
+ * read window starts: the block ends there (st->cut), and that window
+ * reads on from it. A line that ends the table is no cut: the next
+ * window would look for it, and in a post pasted without line breaks no
+ * line of that window need start there. */
+static bool at_cut(struct rows *st, const struct bl_line *l)
 {
-	char label[sizeof((struct rows *)0)->group];
-	if (parse_row(c, l->s, l->len, w))
-		return !gap || w->r.ntok - w->first >= 11;
-	return label_line(c, msg, l, w, label, sizeof label);
+	st->cut = st->nrows && l->off >= st->cut_before;
+	return st->cut;
 }
 
 static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line *cur,
@@ -683,22 +680,15 @@ static size_t read_rows(struct bl_scan *sc, const struct ctx *c, struct bl_line 
 		struct row *w = malloc(sizeof *w);
 		if (!w)
 			break;
-		if (st->nrows && cur->off >= st->cut_before) {
-			/* where the next window starts: it reads on from here
-			 * when the table goes on, a row or a label line */
-			st->cut = goes_on(c, msg, cur, w, gap);
-			free(w);
-			break;
-		}
 		if (!parse_row(c, cur->s, cur->len, w)) {
 			bool lab = label_line(c, msg, cur, w, group, sizeof st->group);
 			prev_size = -1;
 			free(w);
-			if (!lab)
+			if (!lab || at_cut(st, cur))
 				break;
 			continue;
 		}
-		if (gap && w->r.ntok - w->first < 11) {
+		if ((gap && w->r.ntok - w->first < 11) || at_cut(st, cur)) {
 			free(w);
 			break;
 		}

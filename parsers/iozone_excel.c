@@ -441,12 +441,12 @@ size_t iz_parse_report(struct iz_ctx *c, const struct iz_line *first)
 				i += used + 1;
 			}
 		} else if (r.mode == M_TEST && bl_re_match(&row_re, cur.s, cur.len, 0, &m)) {
+			/* a table read in blocks was read above: its rows are
+			 * passed over (with their wrapped rest), not read again */
 			unwrap(c, &cur, &more_nums_re, joined, sizeof joined - BL_RE_PAD);
-			if (c->block)
-				; /* a table read in blocks: read above, not again */
-			else if (bl_re_match(&row_re, cur.s, cur.len, 0, &m))
+			if (!c->block && bl_re_match(&row_re, cur.s, cur.len, 0, &m))
 				test_row(c, &r, &cur, &m);
-			else
+			else if (!c->block)
 				bl_doc_diag(
 					c->doc, c->ri, BL_WARNING, "iozone.report-row", cur.raw.off,
 					"a report row too long to read (with its wrapped rest): not read");

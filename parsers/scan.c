@@ -1112,16 +1112,15 @@ int bl_scan_message_into(struct bl_message *msg, struct bl_doc *doc)
 				sc.go_on = false;
 				c = claim_prefixed(&sc, hit.parser, &line, hit.start, &end);
 			}
-			if (c != BL_CLAIMED || end <= hit.start)
+			bool took = c == BL_CLAIMED && end > hit.start;
+			if (!took)
 				sc.go_on = false;
-			if (hit.start == on_at && (c != BL_CLAIMED || end <= hit.start) &&
-			    line.next - line.off > TABLE_ROW_MAX)
+			if (hit.start == on_at && !took && line.next - line.off > TABLE_ROW_MAX)
 				table_not_read_on(&sc, p);
 			on_at = SIZE_MAX;
 			if (!sc.go_on)
-				table_ended(&sc, p,
-					    c == BL_CLAIMED && end > hit.start ? end : hit.start);
-			if (c == BL_CLAIMED && end > hit.start) {
+				table_ended(&sc, p, took ? end : hit.start);
+			if (took) {
 				for (size_t i = before; i < doc->nruns; i++) {
 					struct bl_run above;
 					const struct bl_run *prev =
